@@ -1,0 +1,183 @@
+"""A campaign being played: the log on disk, the timeline, the current state.
+
+Every input is checked by the fold *before* it is written, and the state moves only
+after the journal said the line is on disk: what the screen shows is always what a
+resume would show.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from core.camp.dice import SeededDice, new_seed
+from core.camp.errors import CampError
+from core.camp.events import (
+    ROLL_KINDS,
+    ActionChosen,
+    CampOptions,
+    CampStarted,
+    EscapeChosen,
+    OutcomeEntered,
+    Record,
+    Redo,
+    Undo,
+)
+from core.camp.fold import apply, initial_state, replay
+from core.camp.history import HEADER_GROUP, Timeline
+from core.camp.logfile import encode, load_log
+from core.camp.state import CampState, Need, need
+from core.camp.table import RuleTable, load_table
+from core.journal import Journal, JournalError
+
+replace = msgspec.structs.replace
+
+
+def options_from_mapping(values: dict | None) -> CampOptions:
+    """Options as the CLI or a launcher passes them; unknown keys are refused."""
+    values = {k: v for k, v in (values or {}).items() if v is not None}
+    try:
+        options = msgspec.convert(values, CampOptions)
+    except msgspec.ValidationError as exc:
+        raise CampError(f"bad camp option: {exc}") from None
+    return options if options.seed else replace(options, seed=new_seed())
+
+
+class Campaign:
+    def __init__(self, journal: Journal, header: CampStarted, records: list[Record],
+                 timeline: Timeline, state: CampState, warnings: list[str] | None = None):
+        self.journal = journal
+        self.header = header
+        self.records = records
+        self.timeline = timeline
+        self.state = state
+        self.warnings = warnings or []
+        self.dice = SeededDice(header.options.seed)
+
+    # -- opening ---------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path, options: CampOptions, table: RuleTable | None = None) -> "Campaign":
+        header = CampStarted(seq=1, grp=HEADER_GROUP, options=options, table=table or load_table())
+        try:
+            journal = Journal.create(Path(path), encode(header))
+        except JournalError as exc:
+            raise CampError(str(exc)) from None
+        campaign = cls(journal, header, [], Timeline(), initial_state(header))
+        campaign._auto_roll(HEADER_GROUP)  # the capture date and Health, unless typed
+        return campaign
+
+    @classmethod
+    def load(cls, path: Path) -> "Campaign":
+        try:
+            journal = Journal.open(Path(path))
+        except JournalError as exc:
+            raise CampError(str(exc)) from None
+        try:
+            loaded = load_log(Path(path), journal)
+        except CampError:
+            journal.close()
+            raise
+        warnings = loaded.warnings + ([journal.why_read_only] if journal.read_only else [])
+        return cls(journal, loaded.header, loaded.records, loaded.timeline, loaded.state, warnings)
+
+    @classmethod
+    def open_or_create(cls, path: Path, options: CampOptions) -> "Campaign":
+        return cls.load(path) if Path(path).exists() else cls.create(path, options)
+
+    def close(self) -> None:
+        self.journal.close()
+
+    # -- reading ---------------------------------------------------------------
+    @property
+    def options(self) -> CampOptions:
+        return self.header.options
+
+    @property
+    def read_only(self) -> bool:
+        return self.journal.read_only
+
+    def need(self) -> Need:
+        return need(self.state)
+
+    def can_undo(self) -> bool:
+        return self.timeline.undo_target() is not None
+
+    def can_redo(self) -> bool:
+        return self.timeline.redo_target() is not None
+
+    def effective_events(self) -> list[Record]:
+        return self.timeline.events()
+
+    def state_at(self, count: int) -> CampState:
+        """Replay the first ``count`` events in effect: the campaign as it stood then."""
+        return replay(self.header, self.effective_events()[:count])
+
+    # -- playing ---------------------------------------------------------------
+    def choose_action(self, action: str) -> None:
+        self._input(ActionChosen(action=action))
+
+    def choose_escape(self, attempt: bool) -> None:
+        self._input(EscapeChosen(attempt=attempt))
+
+    def enter_outcome(self, health: int, kit: int) -> None:
+        self._input(OutcomeEntered(health=health, kit=kit))
+
+    def enter_dice(self, dice: tuple[int, ...]) -> None:
+        """Dice rolled by hand for the roll the game waits for."""
+        kind = self.state.phase
+        if kind not in ROLL_KINDS:
+            raise CampError("no roll is wanted now")
+        self._input(ROLL_KINDS[kind](dice=tuple(dice), hand=True))
+
+    def undo(self) -> None:
+        target = self.timeline.undo_target()
+        if target is None:
+            raise CampError("nothing to undo")
+        self._control(Undo(target=target))
+
+    def redo(self) -> None:
+        target = self.timeline.redo_target()
+        if target is None:
+            raise CampError("nothing to redo")
+        self._control(Redo(target=target))
+
+    # -- writing ---------------------------------------------------------------
+    def _input(self, event: Record) -> None:
+        group = self._next_seq()
+        self._append(replace(event, seq=group, grp=group))
+        self._auto_roll(group)
+
+    def _auto_roll(self, group: int) -> None:
+        """In auto mode the program rolls every die the rules ask for, logged."""
+        if self.options.dice != "auto":
+            return
+        while not self.state.over and (wanted := self.need()).is_roll:
+            dice = self.dice.roll(wanted.sides, self.timeline.count())
+            self._append(ROLL_KINDS[wanted.phase](seq=self._next_seq(), grp=group, dice=dice))
+
+    def _append(self, record: Record) -> None:
+        state = apply(self.state, record)  # refuses before anything is written
+        self._write(record)
+        self.timeline.add(record)
+        self.state = state
+
+    def _control(self, record: Record) -> None:
+        record = replace(record, seq=self._next_seq())
+        probe = Timeline(dict(self.timeline.groups), list(self.timeline.active),
+                         list(self.timeline.undone))
+        probe.add(record)
+        state = replay(self.header, probe.events())
+        self._write(record)
+        self.timeline = probe
+        self.state = state
+
+    def _write(self, record: Record) -> None:
+        try:
+            self.journal.append(encode(record))
+        except JournalError as exc:
+            raise CampError(str(exc)) from None
+        self.records.append(record)
+
+    def _next_seq(self) -> int:
+        return len(self.records) + 2  # the header is seq 1

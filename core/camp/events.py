@@ -1,0 +1,153 @@
+"""Every record a camp campaign log can hold, one JSON line each.
+
+The ``kind`` tag is an explicit string per record type, so renaming a class never
+breaks an old log. Every record carries ``seq`` (gap-free from 1, the header), ``v``
+(schema version) and ``grp``: the ``seq`` of the first record of the player input it
+belongs to. One key press (a choice, or a die typed by hand) opens a group; the rolls
+the program makes in answer join it, and undo/redo act on whole groups.
+
+Dice results are stored, never re-rolled: replaying a log shows the same dice.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from core.camp.table import RuleTable
+
+SCHEMA_VERSION = 1
+
+DiceMode = Literal["auto", "physical"]
+RulesMode = Literal["house", "source"]
+MonthDie = Literal["d12", "2d6"]
+
+
+class Record(msgspec.Struct, tag_field="kind", kw_only=True, frozen=True):
+    seq: int = 0
+    v: int = SCHEMA_VERSION
+    grp: int = 0
+
+
+class CampOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seed: str = ""
+    dice: DiceMode = "auto"
+    rules: RulesMode = "house"
+    month_die: MonthDie = "d12"
+
+
+# -------------------------------------------------------------------------- header
+class CampStarted(Record, tag="camp", frozen=True):
+    """The header: the options and a copy of the house-rule table in force."""
+
+    options: CampOptions
+    table: RuleTable
+    program: str = "stockade-camp"
+
+
+# ---------------------------------------------------------------------------- rolls
+class Roll(Record, frozen=True):
+    """A roll: ``dice`` are the faces in the order the rule names them.
+
+    ``hand`` is true when the player rolled real dice and typed the numbers.
+    """
+
+    dice: tuple[int, ...]
+    hand: bool = False
+
+
+class CaptureRolled(Roll, tag="capture", frozen=True):
+    """d6 year, then the month die (one d12, or 2d6 "at a pinch")."""
+
+
+class HealthRolled(Roll, tag="health", frozen=True):
+    """d6; starting Health is the face + 3."""
+
+
+class LiberationRolled(Roll, tag="liberation", frozen=True):
+    """d12 at the start of a 1945 turn; at most the month number liberates."""
+
+
+class ActionRolled(Roll, tag="action_roll", frozen=True):
+    """The house-rule die for the action chosen this month."""
+
+
+class EscapeRolled(Roll, tag="escape_roll", frozen=True):
+    """One d6 per point of Escape Kit; any 6 escapes."""
+
+
+class EscapeInjuryRolled(Roll, tag="escape_injury", frozen=True):
+    """d3 Health lost after a failed escape."""
+
+
+class AttritionRolled(Roll, tag="attrition", frozen=True):
+    """2d6 against Health at the end of a 1945 turn; greater costs 1 Health."""
+
+
+# -------------------------------------------------------------------------- choices
+class ActionChosen(Record, tag="action", frozen=True):
+    action: str  # "loiter" | "malinger" | "gather"
+
+
+class OutcomeEntered(Record, tag="outcome", frozen=True):
+    """Source-only play: the player applied the real rule and reports its effect."""
+
+    health: int
+    kit: int
+
+
+class EscapeChosen(Record, tag="escape_choice", frozen=True):
+    attempt: bool
+
+
+# ------------------------------------------------------------------------- controls
+class Undo(Record, tag="undo", frozen=True):
+    """Takes group ``target`` out of the effective history; nothing is deleted."""
+
+    target: int
+
+
+class Redo(Record, tag="redo", frozen=True):
+    """Puts the most recently undone group ``target`` back."""
+
+    target: int
+
+
+GameEvent = Union[
+    CaptureRolled,
+    HealthRolled,
+    LiberationRolled,
+    ActionRolled,
+    EscapeRolled,
+    EscapeInjuryRolled,
+    AttritionRolled,
+    ActionChosen,
+    OutcomeEntered,
+    EscapeChosen,
+]
+AnyRecord = Union[
+    CampStarted,
+    CaptureRolled,
+    HealthRolled,
+    LiberationRolled,
+    ActionRolled,
+    EscapeRolled,
+    EscapeInjuryRolled,
+    AttritionRolled,
+    ActionChosen,
+    OutcomeEntered,
+    EscapeChosen,
+    Undo,
+    Redo,
+]
+ROLL_KINDS: dict[str, type[Roll]] = {
+    "capture": CaptureRolled,
+    "health": HealthRolled,
+    "liberation": LiberationRolled,
+    "action_roll": ActionRolled,
+    "escape_roll": EscapeRolled,
+    "escape_injury": EscapeInjuryRolled,
+    "attrition": AttritionRolled,
+}
+CONTROL_TYPES = (Undo, Redo)

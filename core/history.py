@@ -1,0 +1,90 @@
+"""The effective history: which domain events count, after undo, redo and strikes.
+
+All records stay in the log. Undo and redo act on command groups (``grp``): undo takes
+back the last active group; redo brings back the most recently undone one, until a new
+entry is made, after which the undone groups stay in the file as an abandoned branch.
+A strike removes one event from the effective history; every later event is checked
+again when the state is folded (see ``core.game``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core import events as ev
+from core.errors import Refusal
+
+
+@dataclass
+class Timeline:
+    active: list[int] = field(default_factory=list)  # active group ids, in order
+    undone: set[int] = field(default_factory=set)
+    redo_stack: list[int] = field(default_factory=list)
+    struck: dict[int, int] = field(default_factory=dict)  # struck seq -> strike seq
+    groups: dict[int, list[ev.Record]] = field(default_factory=dict)  # grp -> domain events
+    abandoned: set[int] = field(default_factory=set)  # undone groups a new entry left behind
+
+    def add(self, record: ev.Record) -> None:
+        """Take one record, in log order, into account."""
+        if isinstance(record, ev.Undo):
+            self.undo(record.target)
+        elif isinstance(record, ev.Redo):
+            self.redo(record.target)
+        elif isinstance(record, ev.Strike):
+            self.struck[record.target] = record.seq
+        elif isinstance(record, ev.Unstrike):
+            self.struck.pop(record.target, None)
+        else:
+            group = self.groups.get(record.grp)
+            if group is None:
+                self.groups[record.grp] = [record]
+                self.active.append(record.grp)
+                self.abandoned.update(self.redo_stack)
+                self.redo_stack.clear()
+            else:
+                group.append(record)
+
+    def undo(self, target: int) -> None:
+        if not self.active or self.active[-1] != target:
+            raise Refusal("undo", f"entry group {target} is not the last entry")
+        self.active.pop()
+        self.undone.add(target)
+        self.redo_stack.append(target)
+
+    def redo(self, target: int) -> None:
+        if not self.redo_stack or self.redo_stack[-1] != target:
+            raise Refusal("redo", f"entry group {target} is not the last undone entry")
+        self.redo_stack.pop()
+        self.undone.discard(target)
+        self.active.append(target)
+
+    # -- questions --------------------------------------------------------------
+    def undoable(self) -> int | None:
+        """The group an undo would take back (never the game header)."""
+        if self.active and self.active[-1] != 1:
+            return self.active[-1]
+        return None
+
+    def redoable(self) -> int | None:
+        return self.redo_stack[-1] if self.redo_stack else None
+
+    def is_effective(self, record: ev.Record) -> bool:
+        return record.grp not in self.undone and record.seq not in self.struck
+
+    def effective(self) -> list[ev.Record]:
+        out: list[ev.Record] = []
+        for grp in self.active:
+            out.extend(r for r in self.groups[grp] if r.seq not in self.struck)
+        return out
+
+
+def build_timeline(records: list[ev.Record]) -> Timeline:
+    timeline = Timeline()
+    for record in records:
+        try:
+            timeline.add(record)
+        except Refusal:
+            # A control record that no longer applies (written by a buggy or
+            # hand-edited log) is ignored rather than losing the game.
+            continue
+    return timeline

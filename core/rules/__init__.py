@@ -1,0 +1,62 @@
+"""The rulebook: for every domain event, the check that may refuse it and the change
+it makes. ``step`` is the only way an event reaches the state."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from core import events as ev
+from core.errors import Refusal
+from core.rules import capture, escape, guards, losses, setup
+from core.state import GameState
+
+Check = Callable[[GameState, ev.Record], None]
+Apply = Callable[[GameState, ev.Record], None]
+
+RULEBOOK: dict[type, tuple[Check, Apply]] = {
+    ev.GameCreated: (setup.check_game, setup.apply_game),
+    ev.UnitEntered: (setup.check_unit, setup.apply_unit),
+    ev.PhaseSet: (setup.check_phase, setup.apply_phase),
+    ev.StatusChanged: (setup.check_status, setup.apply_status),
+    ev.NoQuarterInvoked: (setup.check_nq, setup.apply_nq),
+    ev.GameEnded: (setup.check_end, setup.apply_end),
+    ev.Surrendered: (capture.check_surrender, capture.apply_surrender),
+    ev.SurrenderRejected: (capture.check_reject, capture.apply_reject),
+    ev.Captured: (capture.check_capture, capture.apply_capture),
+    ev.MutualCapture: (capture.check_mutual, capture.apply_mutual),
+    ev.Recaptured: (capture.check_recapture, capture.apply_recapture),
+    ev.Transferred: (guards.check_transfer, guards.apply_transfer),
+    ev.Exchanged: (guards.check_exchange, guards.apply_exchange),
+    ev.PrisonerSplit: (guards.check_split, guards.apply_split),
+    ev.Deployed: (guards.check_deploy, guards.apply_deploy),
+    ev.Abandoned: (guards.check_abandon, guards.apply_abandon),
+    ev.EscortedOff: (guards.check_escort, guards.apply_escort),
+    ev.Eliminated: (losses.check_eliminate, losses.apply_eliminate),
+    ev.CasualtyReduced: (losses.check_reduce, losses.apply_reduce),
+    ev.Massacred: (losses.check_massacre, losses.apply_massacre),
+    ev.EscapeAttempted: (escape.check_escape, escape.apply_escape),
+    ev.EscapedBy: (escape.check_escaped_by, escape.apply_escaped_by),
+    ev.Rearmed: (escape.check_rearm, escape.apply_rearm),
+    ev.Scrounged: (escape.check_scrounge, escape.apply_scrounge),
+}
+
+_ENDED_OK = (ev.GameEnded, ev.PhaseSet)
+
+
+def check(state: GameState, event: ev.Record) -> None:
+    """Raise a Refusal naming the rule if ``event`` may not happen in ``state``."""
+    entry = RULEBOOK.get(type(event))
+    if entry is None:
+        raise Refusal("input", f"'{type(event).__name__}' is not a game event")
+    if state.ended and not isinstance(event, (ev.GameEnded,)):
+        raise Refusal("input", "the game has ended; nothing more can happen in it")
+    if not state.sides and not isinstance(event, ev.GameCreated):
+        raise Refusal("input", "the log does not start with a game header")
+    entry[0](state, event)
+
+
+def step(state: GameState, event: ev.Record) -> None:
+    """Check ``event`` and, if allowed, apply it to ``state`` in place."""
+    check(state, event)
+    RULEBOOK[type(event)][1](state, event)
+    state.last_seq = event.seq

@@ -1,0 +1,251 @@
+"""Checks and changes shared by several rules: finding units, guarding, capacity."""
+
+from __future__ import annotations
+
+from core.errors import Refusal, require
+from core.events import Merge
+from core.state import (ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, Casualty,
+                        GameState, Origin, Unit)
+from core.units import KIND_NAMES, is_hs_size, normal_cvp
+
+FIRE_PHASES_ATTACKER = ("PFPh", "AFPh")
+FIRE_PHASES_DEFENDER = ("DFPh",)
+
+
+def unit(state: GameState, handle: str) -> Unit:
+    found = state.units.get(handle)
+    if found is None:
+        raise Refusal("input", f"no unit '{handle}' in this game",
+                      "add it first, or check the handle in the side panels")
+    return found
+
+
+def describe(u: Unit) -> str:
+    return f"{u.side} {u.counter} ({u.handle})"
+
+
+def side_of(state: GameState, name: str) -> str:
+    for side in state.sides:
+        if side.lower() == name.lower():
+            return side
+    raise Refusal("input", f"no side '{name}' in this game", "sides: " + ", ".join(state.sides))
+
+
+def require_new_handle(state: GameState, handle: str) -> None:
+    require(bool(handle), "input", "a new counter needs a handle")
+    require(handle not in state.units, "input", f"handle '{handle}' is already in use")
+
+
+def require_on_board(u: Unit) -> None:
+    require(u.on_board, "input", f"{describe(u)} is no longer on the board ({u.status})")
+
+
+def require_same_side(units: list[Unit]) -> None:
+    sides = {u.side for u in units}
+    require(len(sides) <= 1, "input", "these units belong to different sides: " + ", ".join(sorted(sides)))
+
+
+# ---------------------------------------------------------------------- guarding
+def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> str | None:
+    """Why ``guard`` cannot take prisoners, or None (A20.2, A20.21, A20.5)."""
+    if not guard.on_board or guard.status != ACTIVE:
+        return f"A20.5: {describe(guard)} is {guard.status} and cannot guard"
+    if guard.unit_kind == "vehicle":
+        return f"A20.2: {describe(guard)} is vehicular; vehicles never take prisoners"
+    if not guard.armed:
+        return f"A20.5: {describe(guard)} is unarmed; only armed Personnel guard prisoners"
+    if guard.berserk:
+        return f"A20.2: {describe(guard)} is berserk; berserk units take no prisoners"
+    if phase_rtph and guard.melee:
+        return (f"A20.21: {describe(guard)} is in Melee; a unit in Melee cannot accept a "
+                "RtPh surrender")
+    return None
+
+
+def require_guard(guard: Unit, *, phase_rtph: bool = False) -> None:
+    reason = guard_refusal(guard, phase_rtph=phase_rtph)
+    if reason:
+        rule, text = reason.split(": ", 1)
+        raise Refusal(rule, text)
+
+
+def capacity(guard: Unit) -> int:
+    """A Guard holds prisoners up to 5 x its own US# (A20.51)."""
+    return 5 * guard.us
+
+
+def require_capacity(state: GameState, guard: Unit, incoming: list[Unit],
+                     merges: list[Merge] = ()) -> None:
+    """Refuse when the Guard would hold more than 5 x US#, suggesting a fix (A20.51)."""
+    load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming)
+    load -= len(merges)  # each HS pair exchanged for a squad: 2 + 2 -> 3
+    cap = capacity(guard)
+    if load <= cap:
+        return
+    held = [p for p in state.prisoners_of(guard.handle)] + list(incoming)
+    merged = {h for m in merges for h in m.parts}
+    halves = [p for p in held if is_hs_size(p.unit_kind) and p.handle not in merged]
+    excess = load - cap
+    if len(halves) >= 2 and excess <= len(halves) // 2:
+        pairs = [f"{halves[2 * i].handle}+{halves[2 * i + 1].handle}" for i in range(excess)]
+        hint = "exchange two HS for a squad: merge " + ", ".join(pairs)
+    else:
+        hint = "free the excess as Unarmed (free HANDLE), or give some to another Guard"
+    raise Refusal(
+        "A20.51",
+        f"{describe(guard)} can guard US# {cap}; with these it would hold US# {load}",
+        hint,
+    )
+
+
+# ---------------------------------------------------------------- state changes
+def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) -> None:
+    """A unit becomes an unarmed counter above its Guard (A20.5, A20.51, A20.24)."""
+    u.status = PRISONER
+    u.armed = False
+    u.guard = guard.handle
+    u.broken = u.pinned = u.berserk = u.disrupted = False
+    u.melee = False
+    u.location = guard.location or u.location
+    u.unarmed_how = ""
+    u.abandoned_by = ""
+    u.captured_seq = seq
+    u.captured_how = how
+    if not u.is_smc:
+        # A20.51: loses all previous identity; a crew becomes an unarmed HS.
+        u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
+        u.counter = "(1)-0-6"
+
+
+def free_unit(u: Unit, how: str, by_side: str = "") -> None:
+    """A prisoner becomes a free unarmed unit of its own side (abandoned/escaped/freed)."""
+    u.status = UNARMED
+    u.guard = None
+    u.melee = False
+    u.unarmed_how = how
+    u.abandoned_by = by_side if how == "abandoned" else ""
+    if u.is_smc:
+        # A20.55 / A20.551: escaped (and abandoned) SMC are always armed.
+        u.status = ACTIVE
+        u.armed = True
+        u.counter = u.origins[0].counter if u.origins else u.counter
+
+
+def apply_merges(state: GameState, merges: list[Merge], guard: Unit, seq: int) -> None:
+    for merge in merges:
+        exchange_into_squad(state, merge.parts, merge.into, seq)
+
+
+def check_merges(state: GameState, merges: list[Merge], candidates: set[str]) -> None:
+    for merge in merges:
+        require(len(merge.parts) == 2, "A20.51", "an exchange takes exactly two HS")
+        for handle in merge.parts:
+            require(handle in candidates, "input", f"'{handle}' is not among these prisoners")
+            require(is_hs_size(unit(state, handle).unit_kind), "A20.51",
+                    f"only HS/crew pairs are exchanged for a squad ('{handle}' is not)")
+        require_new_handle(state, merge.into)
+
+
+def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int) -> Unit:
+    a, b = (state.units[h] for h in parts)
+    squad = Unit(
+        handle=into, side=a.side, unit_kind="squad", counter="(1)-0-6", created=seq,
+        cvp=normal_cvp("squad", "", state.cvp_overrides),
+        origins=a.origins + b.origins, status=a.status, armed=False,
+        location=a.location, guard=a.guard, captured_seq=max(a.captured_seq, b.captured_seq),
+        captured_how=a.captured_how, note=f"from {a.handle}+{b.handle}",
+    )
+    for part in (a, b):
+        part.status = GONE
+        part.ended_seq = seq
+        part.note = f"exchanged into {into}"
+    state.units[into] = squad
+    return squad
+
+
+def new_counter(state: GameState, handle: str, side: str, unit_kind: str, counter: str,
+                seq: int, origins: list[Origin] | None = None, **fields) -> Unit:
+    cvp = normal_cvp(unit_kind, counter, state.cvp_overrides)
+    created = Unit(handle=handle, side=side, unit_kind=unit_kind, counter=counter,
+                   created=seq, cvp=cvp,
+                   origins=origins if origins is not None else
+                   [Origin(handle, unit_kind, counter, cvp)], **fields)
+    state.units[handle] = created
+    return created
+
+
+def book_casualty(state: GameState, u: Unit, seq: int, multiplier: int, rule: str, why: str,
+                  base: int | None = None) -> None:
+    """Credit the enemy of ``u``'s owner with ``base x multiplier`` CVP, explained."""
+    state.casualties.append(Casualty(
+        seq=seq, turn=state.turn, credited=state.enemy_of(u.side), unit=u.handle,
+        counter=_vp_counter(u), unit_kind=_vp_kind(u),
+        base=u.origin_cvp if base is None else base, multiplier=multiplier,
+        rule=rule, why=why,
+    ))
+
+
+def _vp_counter(u: Unit) -> str:
+    if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == "(1)-0-6":
+        names = " + ".join(o.counter for o in u.origins)
+        return f"(1)-0-6 [was {names}]" if names else u.counter
+    return u.counter
+
+
+def _vp_kind(u: Unit) -> str:
+    kinds = [KIND_NAMES[o.unit_kind] for o in u.origins]
+    return " + ".join(kinds) if kinds else KIND_NAMES[u.unit_kind]
+
+
+def eliminate_unit(state: GameState, u: Unit, seq: int) -> None:
+    u.status = ELIMINATED
+    u.ended_seq = seq
+    u.guard = None
+    u.melee = False
+
+
+def release_prisoners(state: GameState, guard: Unit, how: str) -> list[Unit]:
+    freed = state.prisoners_of(guard.handle)
+    for p in freed:
+        free_unit(p, how)
+    return freed
+
+
+def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
+    """The Green/Conscript counter ``u`` becomes on rearming (A20.551).
+
+    Taken from the nationality table; when the table has no value the player is asked
+    (the refusal says how to give it), and the answer is kept in the event.
+    """
+    from core.units import nationality_flags
+
+    if given:
+        return given
+    if u.is_smc:
+        return u.origins[0].counter if u.origins else u.counter
+    nationality = state.sides[u.side].nationality
+    key = "rearm_squad" if u.unit_kind == "squad" else "rearm_hs"
+    value = nationality_flags(nationality).get(key, "")
+    if not value:
+        size = "squad" if u.unit_kind == "squad" else "HS"
+        raise Refusal(
+            "A20.551",
+            f"the {nationality} Green/Conscript {size} counter is not in the rearm table",
+            f"say which counter {u.handle} becomes, e.g. as 4-3-6",
+        )
+    return value
+
+
+def rearm_unit(state: GameState, u: Unit, counter: str, seq: int) -> None:
+    """Replace an unarmed unit with a Green/Conscript unit of its size (A20.551)."""
+    u.status = ACTIVE
+    u.armed = True
+    u.guard = None
+    u.unarmed_how = ""
+    u.abandoned_by = ""
+    if not u.is_smc:
+        u.counter = counter
+        u.traits = u.traits - {"inexperienced"}
+        u.cvp = normal_cvp(u.unit_kind, counter, state.cvp_overrides)
+        u.origins = [Origin(u.handle, u.unit_kind, counter, u.cvp)]
+    u.created = seq

@@ -1,0 +1,211 @@
+"""Escape (A20.55), Withdrawal and Infiltration (A11.2, A11.22), rearming (A20.551)
+and scrounging (A20.552)."""
+
+from __future__ import annotations
+
+from core.errors import Refusal, require
+from core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
+from core.rules.common import (book_casualty, describe, eliminate_unit, free_unit,
+                               new_counter, rearm_counter, rearm_unit, require_new_handle,
+                               unit)
+from core.rules.guards import _prisoners, split_origins
+from core.state import ELIMINATED, GONE, PRISONER, UNARMED, GameState, Unit
+from core.units import nationality_flags
+
+
+# ------------------------------------------------------------ who may escape
+def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
+    """Why prisoner ``p`` may not attempt escape now, or None (A20.55)."""
+    if p.status != PRISONER:
+        return f"A20.55: {describe(p)} is not a prisoner"
+    if not p.is_infantry:
+        return "A20.55: only Infantry may escape"
+    nationality = state.sides[p.side].nationality
+    flags = nationality_flags(nationality)
+    if flags.get("no_escape") and not (flags.get("axis_minor") and own_borders):
+        return f"A20.55: {nationality} prisoners will not attempt escape unless abandoned"
+    if state.phase != "CCPh":
+        return f"A20.55: prisoners attack their Guard only in the CCPh (now {state.phase})"
+    guard = state.units[p.guard]
+    in_melee = guard.melee or p.melee
+    if not in_melee and not guard.broken:
+        return (f"A20.55: outside Melee prisoners may attack only a broken Guard; "
+                f"{describe(guard)} is not broken")
+    return None
+
+
+def needs_ntc(state: GameState, p: Unit) -> bool:
+    """Outside Melee a prisoner must pass a NTC before attacking its Guard (A20.55)."""
+    guard = state.units[p.guard]
+    return not (guard.melee or p.melee)
+
+
+def check_escape(state: GameState, ev: EscapeAttempted) -> None:
+    prisoners, guard = _prisoners(state, ev.units)
+    for p in prisoners:
+        why = escape_refusal(state, p, ev.own_borders)
+        if why:
+            rule, text = why.split(": ", 1)
+            raise Refusal(rule, text)
+    require(set(ev.ntc_failed) <= set(ev.units), "input", "ntc_failed names units not escaping")
+    if ev.ntc_failed:
+        require(needs_ntc(state, prisoners[0]), "A20.55", "in Melee prisoners take no NTC")
+    attackers = set(ev.units) - set(ev.ntc_failed)
+    require(set(ev.killed) <= attackers, "input", "only prisoners that attacked can be killed escaping")
+    if ev.outcome == "escaped":
+        require(ev.guard_eliminated, "A20.55",
+                "escape succeeds only when no enemy but prisoners remains in the Location",
+                "say the Guard was eliminated, or use withdraw / infiltrate")
+    if ev.guard_eliminated:
+        require(bool(attackers - set(ev.killed)) or bool(attackers), "A20.55",
+                "no prisoner attacked the Guard")
+        require(ev.outcome == "escaped", "A20.5",
+                "if another enemy unit remains, record the Guard's elimination with "
+                "eliminate ... takeover")
+
+
+def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
+    guard = state.units[state.units[ev.units[0]].guard]
+    for handle in ev.killed:
+        p = state.units[handle]
+        book_casualty(state, p, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
+        eliminate_unit(state, p, ev.seq)
+    attackers = [h for h in ev.units if h not in ev.ntc_failed and h not in ev.killed]
+    if ev.guard_eliminated:
+        for p in state.prisoners_of(guard.handle):
+            free_unit(p, "escaped")
+            p.note = f"escaped: eliminated its Guard {guard.handle} in CC"
+        book_casualty(state, guard, ev.seq, 1, "A26",
+                      "Guard eliminated in CC by its escaping prisoners", base=guard.cvp)
+        eliminate_unit(state, guard, ev.seq)
+        guard.note = "eliminated by its prisoners"
+    elif ev.outcome == "melee" and attackers:
+        guard.melee = True
+        for p in state.prisoners_of(guard.handle):
+            p.melee = True
+
+
+def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
+    require(state.phase == "CCPh", "A11.2", f"Withdrawal and Infiltration happen in the CCPh (now {state.phase})")
+    if ev.route == "guard-infiltrated":
+        require(len(ev.units) == 1, "input", "name the one Guard that infiltrated away")
+        guard = unit(state, ev.units[0])
+        require(bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners")
+        require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
+        return
+    prisoners, guard = _prisoners(state, ev.units)
+    require(guard.melee or all(p.melee for p in prisoners), "A20.55",
+            "prisoners withdraw or infiltrate only from a Melee with their Guard")
+
+
+def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
+    if ev.route == "guard-infiltrated":
+        guard = state.units[ev.units[0]]
+        for p in state.prisoners_of(guard.handle):
+            free_unit(p, "escaped")  # left behind: escaped, not abandoned (Example 16)
+            p.note = f"escaped: its Guard {guard.handle} infiltrated away"
+        guard.melee = False
+        return
+    for handle in ev.units:
+        p = state.units[handle]
+        free_unit(p, "escaped")
+        p.note = f"escaped by {ev.route}"
+
+
+# --------------------------------------------------------------------- rearming
+def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> str | None:
+    if u.is_smc:
+        return "A20.551: escaped SMC are always armed; nothing to rearm"
+    if u.status != UNARMED:
+        return f"A20.551: {describe(u)} is not a free unarmed unit ({u.status})"
+    if enemy is None:
+        return "A20.551: name the armed enemy unit (enemy HANDLE)"
+    if enemy.side == u.side:
+        return f"A20.551: {describe(enemy)} is not an enemy unit"
+    if enemy.rearm_spent:
+        return f"A20.551: {describe(enemy)} has already rearmed an unarmed unit"
+    if u.location and enemy.location and u.location != enemy.location:
+        return f"A20.551: {describe(enemy)} was not in {u.location}"
+    if how in ("cc", "alone"):
+        taken = enemy.status == ELIMINATED or (
+            enemy.status == PRISONER and state.units[enemy.guard].side == u.side)
+        if not taken:
+            return f"A20.551: {describe(enemy)} was not eliminated or captured"
+    elif how == "surrender":
+        if not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
+            return f"A20.551: {describe(enemy)} did not surrender to a friendly unit"
+    if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
+        return (f"A20.551: {describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
+                "of its size or smaller")
+    return None
+
+
+def check_rearm(state: GameState, ev: Rearmed) -> None:
+    u = unit(state, ev.handle)
+    enemy = state.units.get(ev.enemy) if ev.enemy else None
+    require(not ev.enemy or enemy is not None, "input", f"no unit '{ev.enemy}' in this game")
+    why = rearm_refusal(state, u, ev.how, enemy)
+    if why:
+        rule, text = why.split(": ", 1)
+        raise Refusal(rule, text)
+    if u.unit_kind == "squad" and enemy.us < u.us:
+        require(len(ev.split_into) == 2, "A20.551",
+                f"a HS-size enemy rearms a HS: {u.handle} becomes a Green/Conscript HS and an "
+                "unarmed HS", "name the two new HS handles: split NEW1 NEW2")
+        for handle in ev.split_into:
+            require_new_handle(state, handle)
+        rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)
+        return
+    rearm_counter(state, u, ev.counter)
+
+
+def apply_rearm(state: GameState, ev: Rearmed) -> None:
+    u = state.units[ev.handle]
+    enemy = state.units[ev.enemy]
+    enemy.rearm_spent = True
+    if not ev.split_into:
+        rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
+        return
+    halves = split_origins(state, u)
+    armed = new_counter(state, ev.split_into[0], u.side, "hs", "(1)-0-6", ev.seq,
+                        origins=halves[0], status=UNARMED, armed=False,
+                        unarmed_how=u.unarmed_how, location=u.location)
+    rearm_unit(state, armed, rearm_counter(state, armed, ev.counter), ev.seq)
+    rest = new_counter(state, ev.split_into[1], u.side, "hs", "(1)-0-6", ev.seq,
+                       origins=halves[1], status=UNARMED, armed=False,
+                       unarmed_how=u.unarmed_how, abandoned_by=u.abandoned_by,
+                       location=u.location)
+    rest.cvp = sum(o.cvp for o in rest.origins)
+    u.status, u.ended_seq, u.note = GONE, ev.seq, "split on rearming " + "+".join(ev.split_into)
+
+
+# -------------------------------------------------------------------- scrounging
+def scrounge_success(roll: int, wreck: bool) -> bool:
+    return roll <= 3 if wreck else roll == 2
+
+
+def check_scrounge(state: GameState, ev: Scrounged) -> None:
+    u = unit(state, ev.handle)
+    require(not u.is_smc, "A20.552", "escaped SMC are always armed; nothing to scrounge")
+    require(u.status == UNARMED, "A20.552", f"{describe(u)} is not a free unarmed unit")
+    require(state.phase == "MPh" and state.attacker == u.side, "A20.552",
+            "Scrounging is rolled at the end of the unit's own MPh")
+    require(bool(u.location), "A20.552",
+            "one Scrounging DR per hex per MPh: give the unit's Location first (move HANDLE HEX)")
+    key = (state.turn, state.attacker, u.location)
+    require(key not in state.scrounged, "A20.552",
+            f"{u.location} has already had its Scrounging DR this MPh")
+    low, high = (1, 6) if ev.wreck else (2, 12)
+    require(low <= ev.roll <= high, "input",
+            f"a Scrounging {'dr' if ev.wreck else 'DR'} is {low}-{high}, not {ev.roll}")
+    if scrounge_success(ev.roll, ev.wreck):
+        require(not (ev.wreck and u.unit_kind == "squad"), "D10.5",
+                "scrounging a wreck arms only up to a HS; split the unarmed squad first")
+        rearm_counter(state, u, ev.counter)
+
+
+def apply_scrounge(state: GameState, ev: Scrounged) -> None:
+    u = state.units[ev.handle]
+    state.scrounged.add((state.turn, state.attacker, u.location))
+    if scrounge_success(ev.roll, ev.wreck):
+        rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)

@@ -1,0 +1,173 @@
+"""Handling prisoners: transfer, HS/squad exchange, deploy, abandon, escort off
+(A20.5, A20.51, A20.53)."""
+
+from __future__ import annotations
+
+from core.errors import require
+from core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
+                         Transferred)
+from core.rules.common import (apply_merges, book_casualty, capacity, check_merges,
+                               describe, exchange_into_squad, free_unit, new_counter,
+                               require_capacity, require_guard, require_new_handle, unit)
+from core.state import ACTIVE, ESCORTED, GONE, PRISONER, GameState, Origin, Unit
+from core.units import normal_cvp
+
+
+def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
+    """The named prisoners, all above one Guard, and that Guard."""
+    require(bool(handles), "input", "name the prisoners")
+    require(len(set(handles)) == len(handles), "input", "a prisoner is named twice")
+    units = [unit(state, h) for h in handles]
+    for u in units:
+        require(u.status == PRISONER, "input", f"{describe(u)} is not a prisoner")
+    guards = {u.guard for u in units}
+    require(len(guards) == 1, "input", "these prisoners have different Guards; one Guard at a time")
+    return units, state.units[guards.pop()]
+
+
+def _require_friendly_rph_aph(state: GameState, guard: Unit, what: str) -> None:
+    require(state.phase in ("RPh", "APh") and state.attacker == guard.side, "A20.5",
+            f"prisoners may be {what} only in a friendly RPh or APh "
+            f"(now {state.attacker}'s {state.phase})")
+
+
+def _require_not_in_melee(guard: Unit, prisoners: list[Unit], what: str) -> None:
+    in_melee = guard.melee or any(p.melee for p in prisoners)
+    require(not in_melee, "A20.5",
+            f"prisoners in Melee with their Guard {describe(guard)} cannot be {what}")
+
+
+# ---------------------------------------------------------------------- transfer
+def check_transfer(state: GameState, ev: Transferred) -> None:
+    prisoners, guard = _prisoners(state, ev.units)
+    target = unit(state, ev.to_guard)
+    require(target.handle != guard.handle, "input", f"{describe(target)} already guards them")
+    require(target.side == guard.side, "A20.5",
+            f"{describe(target)} is not friendly to the Guard {describe(guard)}")
+    _require_friendly_rph_aph(state, guard, "transferred")
+    _require_not_in_melee(guard, prisoners, "transferred")
+    if guard.location and target.location:
+        require(guard.location == target.location, "A20.5",
+                f"prisoners are transferred within one Location ({guard.location} is not "
+                f"{target.location}), like a SW (A4.431)")
+    require_guard(target)
+    held = {p.handle for p in state.prisoners_of(target.handle)} | set(ev.units)
+    check_merges(state, ev.merges, held)
+    require_capacity(state, target, prisoners, ev.merges)
+
+
+def apply_transfer(state: GameState, ev: Transferred) -> None:
+    target = state.units[ev.to_guard]
+    for handle in ev.units:
+        p = state.units[handle]
+        p.guard = target.handle
+        p.location = target.location or p.location
+    apply_merges(state, ev.merges, target, ev.seq)
+
+
+# ------------------------------------------------------------ exchange and split
+def check_exchange(state: GameState, ev: Exchanged) -> None:
+    require(len(ev.parts) == 2, "A20.51", "an exchange takes exactly two prisoner HS")
+    prisoners, _guard = _prisoners(state, ev.parts)
+    for p in prisoners:
+        require(p.unit_kind == "hs", "A20.51", f"{describe(p)} is not a prisoner HS")
+    require_new_handle(state, ev.into)
+
+
+def apply_exchange(state: GameState, ev: Exchanged) -> None:
+    exchange_into_squad(state, ev.parts, ev.into, ev.seq)
+
+
+def check_split(state: GameState, ev: PrisonerSplit) -> None:
+    prisoners, guard = _prisoners(state, [ev.handle])
+    squad = prisoners[0]
+    require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
+    require(len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "a split needs two new handles")
+    for handle in ev.into:
+        require_new_handle(state, handle)
+    load = state.prisoner_load(guard.handle) + 1  # squad 3 -> two HS 4
+    require(load <= capacity(guard), "A20.51",
+            f"{describe(guard)} can guard US# {capacity(guard)}; two HS would make it {load}")
+
+
+def split_origins(state: GameState, squad: Unit) -> list[list[Origin]]:
+    """What each half stands for: the two parts it was made of, or half the squad."""
+    if len(squad.origins) == 2:
+        return [[squad.origins[0]], [squad.origins[1]]]
+    hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
+    source = squad.origins[0] if squad.origins else Origin(squad.handle, "squad", squad.counter, 0)
+    return [[Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)] for _ in range(2)]
+
+
+def apply_split(state: GameState, ev: PrisonerSplit) -> None:
+    squad = state.units[ev.handle]
+    for handle, origins in zip(ev.into, split_origins(state, squad)):
+        half = new_counter(state, handle, squad.side, "hs", "(1)-0-6", ev.seq,
+                           origins=origins, status=PRISONER, armed=False,
+                           guard=squad.guard, location=squad.location,
+                           captured_seq=squad.captured_seq, captured_how=squad.captured_how)
+        half.cvp = sum(o.cvp for o in origins)
+    squad.status, squad.ended_seq, squad.note = GONE, ev.seq, "split into " + "+".join(ev.into)
+
+
+# ------------------------------------------------------------------------ deploy
+def check_deploy(state: GameState, ev: Deployed) -> None:
+    squad = unit(state, ev.handle)
+    require(squad.status == ACTIVE and squad.armed and squad.unit_kind == "squad", "A20.5",
+            f"{describe(squad)} is not an armed squad on the board")
+    require(not squad.broken, "A20.5", f"{describe(squad)} is broken; only an unbroken Guard squad deploys")
+    require(len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "deploying needs two new handles")
+    for handle in ev.into:
+        require_new_handle(state, handle)
+    held = state.prisoners_of(squad.handle)
+    for prisoner, new_guard in ev.assign.items():
+        require(prisoner in {p.handle for p in held}, "input", f"{prisoner} is not guarded by {squad.handle}")
+        require(new_guard in ev.into, "input", f"{new_guard} is not one of the new HS")
+    for new_guard in ev.into:
+        load = sum(p.us for p in held if ev.assign.get(p.handle, ev.into[0]) == new_guard)
+        require(load <= 10, "A20.51",
+                f"the HS {new_guard} can guard US# 10; it would hold US# {load}",
+                "assign some prisoners to the other HS: give PRISONER=HS pairs")
+
+
+def apply_deploy(state: GameState, ev: Deployed) -> None:
+    squad = state.units[ev.handle]
+    counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
+    for handle, counter in zip(ev.into, counters):
+        new_counter(state, handle, squad.side, "hs", counter, ev.seq, traits=squad.traits,
+                    location=squad.location, pinned=squad.pinned, melee=squad.melee)
+    for p in state.prisoners_of(squad.handle):
+        p.guard = ev.assign.get(p.handle, ev.into[0])
+    squad.status, squad.ended_seq, squad.note = GONE, ev.seq, "deployed into " + "+".join(ev.into)
+
+
+# ----------------------------------------------------------------------- abandon
+def check_abandon(state: GameState, ev: Abandoned) -> None:
+    prisoners, guard = _prisoners(state, ev.units)
+    _require_friendly_rph_aph(state, guard, "abandoned")
+    _require_not_in_melee(guard, prisoners, "abandoned")
+
+
+def apply_abandon(state: GameState, ev: Abandoned) -> None:
+    for handle in ev.units:
+        p = state.units[handle]
+        free_unit(p, "abandoned", by_side=state.units[p.guard].side)
+
+
+# ------------------------------------------------------------------------ escort
+def check_escort(state: GameState, ev: EscortedOff) -> None:
+    guard = unit(state, ev.guard)
+    require(guard.status == ACTIVE, "input", f"{describe(guard)} is {guard.status}")
+    require(bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners")
+    require(state.phase in ("MPh", "APh") and state.attacker == guard.side, "A20.53",
+            "prisoners are escorted off during the captor's MPh/APh")
+
+
+def apply_escort(state: GameState, ev: EscortedOff) -> None:
+    guard = state.units[ev.guard]
+    for p in state.prisoners_of(guard.handle):
+        p.status, p.ended_seq = ESCORTED, ev.seq
+        book_casualty(state, p, ev.seq, 2, "A20.53",
+                      f"escorted off a Friendly Board Edge by {guard.handle}")
+    guard.status, guard.ended_seq = ESCORTED, ev.seq
+    guard.note = "escorted prisoners off (not eliminated for VC, A20.53)"

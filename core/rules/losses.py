@@ -1,0 +1,223 @@
+"""Losses: elimination (with the Guard's involuntary transfer), Casualty Reduction of
+prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)."""
+
+from __future__ import annotations
+
+from core.errors import Refusal, require
+from core.events import CasualtyReduced, Eliminated, Massacred
+from core.rules.common import (book_casualty, capacity, describe, eliminate_unit,
+                               free_unit, guard_refusal, side_of, unit)
+from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from core.units import nationality_flags, normal_cvp
+
+NO_TAKEOVER = "-"
+
+
+# ------------------------------------------------------------ who may take over
+def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> str | None:
+    """Why ``candidate`` cannot assume Guard duty when ``guard`` dies (A20.5).
+
+    Taking over is a transfer (A20.5): a broken or pinned unit cannot accept one
+    (article, Example 15)."""
+    if candidate.side != guard.side:
+        return f"{describe(candidate)} is not friendly to the Guard"
+    reason = guard_refusal(candidate)
+    if reason:
+        return reason.split(": ", 1)[1]
+    if candidate.broken:
+        return f"{describe(candidate)} is broken and cannot accept the prisoners"
+    if candidate.pinned:
+        return f"{describe(candidate)} is pinned and cannot accept the prisoners"
+    return None
+
+
+def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
+    """Recorded friendly units in the Guard's Location able to take over."""
+    if not guard.location:
+        return []
+    return [u for u in state.units.values()
+            if u.handle != guard.handle and u.location == guard.location
+            and takeover_refusal(state, u, guard) is None]
+
+
+def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> list[Unit]:
+    prisoners = state.prisoners_of(guard.handle)
+    if ev.keep:
+        return [state.units[h] for h in ev.keep]
+    kept, load = [], state.prisoner_load(new_guard.handle)
+    for p in prisoners:  # guards all it can handle (A20.5); the rest go free
+        if load + p.us <= capacity(new_guard):
+            kept.append(p)
+            load += p.us
+    return kept
+
+
+# -------------------------------------------------------------------- eliminate
+def check_eliminate(state: GameState, ev: Eliminated) -> None:
+    u = unit(state, ev.handle)
+    require(u.on_board, "input", f"{describe(u)} is already {u.status}")
+    if ev.by_side:
+        side_of(state, ev.by_side)
+    if ev.cause == "escape":
+        require(u.status == PRISONER, "A20.55", f"{describe(u)} is not a prisoner escaping")
+    prisoners = state.prisoners_of(u.handle)
+    if not prisoners:
+        require(ev.takeover is None, "input", f"{describe(u)} guards no prisoners")
+        return
+    if ev.takeover is None:
+        candidates = takeover_candidates(state, u)
+        if candidates:
+            names = ", ".join(c.handle for c in candidates)
+            raise Refusal("A20.5",
+                          f"{describe(u)} guards prisoners and {names} in {u.location} must "
+                          "take over at once (not voluntary)",
+                          f"add takeover {candidates[0].handle}, or takeover - if none can")
+        return
+    if ev.takeover == NO_TAKEOVER:
+        return
+    new_guard = unit(state, ev.takeover)
+    why = takeover_refusal(state, new_guard, u)
+    if why:
+        raise Refusal("A20.5", why, "takeover - frees the prisoners (they count as escaped)")
+    if ev.keep:
+        ids = {p.handle for p in prisoners}
+        require(set(ev.keep) <= ids, "input", "keep names prisoners of this Guard only")
+        load = state.prisoner_load(new_guard.handle) + sum(state.units[h].us for h in ev.keep)
+        require(load <= capacity(new_guard), "A20.51",
+                f"{describe(new_guard)} can guard US# {capacity(new_guard)}, not {load}")
+
+
+def apply_eliminate(state: GameState, ev: Eliminated) -> None:
+    u = state.units[ev.handle]
+    prisoners = state.prisoners_of(u.handle)
+    if prisoners:
+        new_guard = None
+        if ev.takeover not in (None, NO_TAKEOVER):
+            new_guard = state.units[ev.takeover]
+        kept = _kept(state, ev, u, new_guard) if new_guard else []
+        for p in prisoners:
+            if p in kept:
+                p.guard = new_guard.handle
+            else:
+                free_unit(p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
+                p.note = f"freed when its Guard {u.handle} was eliminated"
+    _book_elimination(state, u, ev)
+    was_abandoned_by = u.abandoned_by if u.status == UNARMED else ""
+    eliminate_unit(state, u, ev.seq)
+    if was_abandoned_by and ev.by_side and side_of(state, ev.by_side) == was_abandoned_by:
+        commit_massacre(state, was_abandoned_by, u.side, ev.seq)
+
+
+def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
+    if u.status == PRISONER and ev.cause == "fire-own":
+        book_casualty(state, u, ev.seq, 2, "A20.54",
+                      "prisoner eliminated by fire from its own side: double at once")
+    elif u.status == PRISONER and ev.cause == "escape":
+        book_casualty(state, u, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
+    elif u.status == PRISONER:
+        book_casualty(state, u, ev.seq, 1, "A20.1", f"prisoner eliminated ({ev.cause})")
+    elif u.status == UNARMED:
+        book_casualty(state, u, ev.seq, 1, "A20.55",
+                      f"unarmed ({u.unarmed_how}) unit eliminated ({ev.cause})")
+    else:
+        book_casualty(state, u, ev.seq, 1, "A26", f"eliminated ({ev.cause})", base=u.cvp)
+
+
+# ------------------------------------------------------------ Casualty Reduction
+def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
+    u = unit(state, ev.handle)
+    require(u.on_board, "input", f"{describe(u)} is {u.status}")
+    require(not u.is_smc, "A7.302",
+            f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
+            "if the wound kills it")
+    if u.status == ACTIVE and u.unit_kind in ("hs", "crew"):
+        require(not state.prisoners_of(u.handle), "A20.5",
+                f"{describe(u)} is a Guard: reducing a HS eliminates it; record it with "
+                "eliminate and say who takes over")
+    if ev.lost:
+        require(ev.lost in {o.handle for o in u.origins}, "input",
+                f"{ev.lost} is not one of the units {u.handle} stands for")
+
+
+def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
+    u = state.units[ev.handle]
+    double = u.status == PRISONER and ev.cause == "fire-own"
+    multiplier, rule = (2, "A20.54") if double else (1, "A7.302")
+    why = "Casualty Reduction" + (" by its own side's fire: double at once" if double else "")
+    if u.unit_kind in ("hs", "crew"):
+        book_casualty(state, u, ev.seq, multiplier, rule, why + " (HS eliminated)",
+                      base=u.origin_cvp if u.status != ACTIVE else u.cvp)
+        eliminate_unit(state, u, ev.seq)
+        return
+    hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
+    if u.status == ACTIVE:
+        book_casualty(state, u, ev.seq, 1, "A7.302", "Casualty Reduction: squad to HS (a HS lost)",
+                      base=hs_cvp)
+        u.unit_kind, u.cvp = "hs", hs_cvp
+        u.counter = ev.counter or f"HS of {u.counter}"
+        u.origins = [Origin(u.handle, "hs", u.counter, hs_cvp)]
+        return
+    if len(u.origins) == 2:  # a squad made of two parts loses one of them
+        lost = next(o for o in u.origins if o.handle == (ev.lost or u.origins[1].handle))
+        kept = [o for o in u.origins if o is not lost]
+    else:
+        source = u.origins[0]
+        lost = Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)
+        kept = [Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)]
+    book_casualty(state, u, ev.seq, multiplier, rule, why + f" (lost {lost.counter})",
+                  base=lost.cvp)
+    u.unit_kind, u.origins = "hs", kept
+    u.cvp = sum(o.cvp for o in kept)
+
+
+# ---------------------------------------------------------------------- Massacre
+def may_massacre(state: GameState, u: Unit) -> bool:
+    nationality = state.sides[u.side].nationality
+    return (bool(nationality_flags(nationality).get("massacre")) or "ss" in u.traits
+            or u.berserk)
+
+
+def check_massacre(state: GameState, ev: Massacred) -> None:
+    by = unit(state, ev.by)
+    require(by.status == ACTIVE and by.armed, "A20.4", f"{describe(by)} is not an armed unit on the board")
+    require(by.is_infantry, "A20.4", f"{describe(by)} is not Infantry/Cavalry")
+    require(may_massacre(state, by), "A20.4",
+            "only SS, Japanese, Partisan, Russian (and KPA) or berserk Infantry/Cavalry "
+            f"may Massacre; {describe(by)} is {state.sides[by.side].nationality}")
+    require(not by.melee, "A20.4", f"{describe(by)} is in Melee and may not Massacre")
+    own_fire = ("PFPh", "AFPh") if state.attacker == by.side else ("DFPh",)
+    require(state.phase in own_fire, "A20.4",
+            f"a Massacre is made in the unit's own fire phase ({' or '.join(own_fire)}), "
+            f"now {state.phase}")
+    require(bool(ev.units), "input", "name the unarmed units")
+    for victim in (unit(state, h) for h in ev.units):
+        require(victim.side != by.side, "input", f"{describe(victim)} is on the same side")
+        require(victim.status in (PRISONER, UNARMED), "A20.4", f"{describe(victim)} is not unarmed")
+        if victim.location and by.location:
+            require(victim.location == by.location, "A20.4",
+                    f"{describe(victim)} is not in {by.location}, the Massacring unit's Location")
+
+
+def apply_massacre(state: GameState, ev: Massacred) -> None:
+    by = state.units[ev.by]
+    victims_side = ""
+    for handle in ev.units:
+        victim = state.units[handle]
+        victims_side = victim.side
+        book_casualty(state, victim, ev.seq, 1, "A20.4", f"massacred by {by.handle}")
+        eliminate_unit(state, victim, ev.seq)
+    by.berserk = False  # A20.4: it loses berserk status
+    commit_massacre(state, by.side, victims_side, ev.seq)
+
+
+def commit_massacre(state: GameState, perpetrator: str, victims: str, seq: int) -> None:
+    """A20.4: enemy ELR +1 once only (max 6), and all the penalties of No Quarter."""
+    side = state.sides[perpetrator]
+    if not side.massacred:
+        side.massacred, side.massacre_seq = True, seq
+    if not side.no_quarter:
+        side.no_quarter, side.no_quarter_seq = True, seq
+    hurt = state.sides[victims]
+    if not hurt.elr_raised:
+        hurt.elr_raised = True
+        hurt.elr = min(6, hurt.elr + 1)

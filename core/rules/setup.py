@@ -1,0 +1,106 @@
+"""Game set-up and the turn clock: game, unit, phase, status, No Quarter by SSR, end."""
+
+from __future__ import annotations
+
+from core.errors import Refusal, require
+from core.events import (PHASES, GameCreated, GameEnded, NoQuarterInvoked, PhaseSet,
+                         StatusChanged, UnitEntered)
+from core.rules.common import (book_casualty, describe, new_counter, require_new_handle,
+                               side_of, unit)
+from core.state import PRISONER, GameState, Side
+from core.units import KINDS, TRAITS, canonical_nationality, parse_counter
+
+
+def check_game(state: GameState, ev: GameCreated) -> None:
+    require(not state.sides, "input", "this game is already set up")
+    require(len(ev.sides) == 2, "input", "a game has exactly two sides")
+    names = [s.name for s in ev.sides]
+    require(names[0].lower() != names[1].lower(), "input", "the two sides need different names")
+    for spec in ev.sides:
+        require(bool(spec.name.strip()), "input", "a side needs a name")
+        canonical_nationality(spec.nationality)
+        require(1 <= spec.elr <= 6, "input", f"ELR {spec.elr} of {spec.name} is not 1-6")
+
+
+def apply_game(state: GameState, ev: GameCreated) -> None:
+    state.scenario = ev.scenario
+    for spec in ev.sides:
+        state.sides[spec.name] = Side(spec.name, canonical_nationality(spec.nationality), spec.elr)
+    state.cvp_overrides = dict(ev.cvp)
+    state.attacker = ev.first_attacker or ev.sides[0].name
+    state.turn, state.phase = 1, PHASES[0]
+
+
+def check_unit(state: GameState, ev: UnitEntered) -> None:
+    require_new_handle(state, ev.handle)
+    side_of(state, ev.side)
+    require(ev.unit_kind in KINDS, "input", f"unknown unit kind '{ev.unit_kind}'")
+    counter = parse_counter(ev.counter)
+    if ev.unit_kind == "leader":
+        require(counter.is_leader_form, "input", f"a leader's counter reads like 9-2, not {ev.counter}")
+    for trait in ev.traits:
+        require(trait in TRAITS, "input", f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS))
+
+
+def apply_unit(state: GameState, ev: UnitEntered) -> None:
+    u = new_counter(state, ev.handle, side_of(state, ev.side), ev.unit_kind, ev.counter,
+                    ev.seq, traits=frozenset(ev.traits), location=ev.location,
+                    broken=ev.broken)
+    if ev.cvp is not None:
+        u.cvp = ev.cvp
+        u.origins[0].cvp = ev.cvp
+
+
+def check_phase(state: GameState, ev: PhaseSet) -> None:
+    require(not state.ended, "input", "the game has ended")
+    side_of(state, ev.attacker)
+    require(ev.turn >= 1, "input", "Game Turns start at 1")
+
+
+def apply_phase(state: GameState, ev: PhaseSet) -> None:
+    state.turn, state.attacker, state.phase = ev.turn, side_of(state, ev.attacker), ev.phase
+
+
+def check_status(state: GameState, ev: StatusChanged) -> None:
+    u = unit(state, ev.handle)
+    require(u.on_board, "input", f"{describe(u)} is no longer on the board")
+    if ev.berserk:
+        require(u.armed, "A20.2", f"{describe(u)} is unarmed and cannot go berserk")
+
+
+def apply_status(state: GameState, ev: StatusChanged) -> None:
+    u = state.units[ev.handle]
+    for name in ("broken", "pinned", "berserk", "melee", "disrupted", "location"):
+        value = getattr(ev, name)
+        if value is not None:
+            setattr(u, name, value)
+    if ev.location is not None:
+        # Prisoners move with their Guard as one stack (A20.53).
+        for p in state.prisoners_of(u.handle):
+            p.location = ev.location
+    if ev.melee is not None:
+        for p in state.prisoners_of(u.handle):
+            p.melee = ev.melee
+
+
+def check_nq(state: GameState, ev: NoQuarterInvoked) -> None:
+    side_of(state, ev.side)
+
+
+def apply_nq(state: GameState, ev: NoQuarterInvoked) -> None:
+    side = state.sides[side_of(state, ev.side)]
+    if not side.no_quarter:
+        side.no_quarter, side.no_quarter_seq = True, ev.seq
+
+
+def check_end(state: GameState, ev: GameEnded) -> None:
+    if state.ended:
+        raise Refusal("input", "the game has already ended")
+
+
+def apply_end(state: GameState, ev: GameEnded) -> None:
+    state.ended = True
+    for u in state.units.values():
+        if u.status == PRISONER:
+            book_casualty(state, u, ev.seq, 2, "A20.1",
+                          f"prisoner still guarded by {u.guard} at game end")
