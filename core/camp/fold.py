@@ -134,9 +134,11 @@ def _action(state: CampState, e: ActionChosen) -> CampState:
         raise CampError(f"no action called {e.action!r}")
     if e.action not in state.allowed_actions:
         raise CampError("a hospitalised POW may only Malinger")
-    name = state.table.action(e.action).name
-    next_phase = "action_roll" if state.options.rules == "house" else "outcome"
-    return _note(state, name, action=e.action, phase=next_phase)
+    # The roll's note names the action; only source-only play, which has no roll,
+    # notes the choice on its own.
+    if state.options.rules == "house":
+        return replace(state, action=e.action, phase="action_roll")
+    return _note(state, state.table.action(e.action).name, action=e.action, phase="outcome")
 
 
 def _action_roll(state: CampState, e: ActionRolled) -> CampState:
@@ -153,7 +155,7 @@ def _outcome(state: CampState, e: OutcomeEntered) -> CampState:
     if abs(e.health) > MAX_REPORTED_CHANGE or abs(e.kit) > MAX_REPORTED_CHANGE:
         raise CampError(f"a month changes Health or Kit by at most {MAX_REPORTED_CHANGE}")
     kit = max(0, state.kit + e.kit)
-    state = _note(state, f"outcome entered by the player{_effects(e.health, kit - state.kit)}")
+    state = _note(state, f"effect entered by the player{_effects(e.health, kit - state.kit) or ': none'}")
     return _after_action(state, e.health, kit)
 
 

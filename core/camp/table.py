@@ -34,7 +34,6 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    key: str
     name: str
     summary: str
     die: int
@@ -107,9 +106,6 @@ def check_table(table: RuleTable, where: str = "rule table") -> None:
         raise CampError(f"{where}: missing action(s) {', '.join(missing)}")
     if table.meta.max_health < 2:
         raise CampError(f"{where}: max_health must be at least 2")
-    keys = [table.actions[a].key for a in ACTION_IDS]
-    if len(set(keys)) != len(keys) or any(len(k) != 1 or not k.isalpha() for k in keys):
-        raise CampError(f"{where}: action keys must be three different single letters")
     for action_id in ACTION_IDS:
         rule = table.actions[action_id]
         if not 2 <= rule.die <= 20:

@@ -1,0 +1,36 @@
+"""The camp's terminal UI. ``run_camp`` is what ``stockade camp FILE`` ends up calling."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from core.camp.campaign import Campaign, options_from_mapping
+from core.camp.cli import DEFAULT_LOG
+from core.camp.errors import CampError
+
+
+def open_campaign(path: str | Path | None, options: dict | None = None) -> Campaign:
+    """Resume the log at ``path`` if it exists, else start one with ``options``.
+
+    Options only shape a new campaign: a resumed one keeps those in its header.
+    """
+    return Campaign.open_or_create(Path(path) if path else DEFAULT_LOG, options_from_mapping(options))
+
+
+def run_camp(path: str | Path | None, options: dict | None = None) -> int:
+    """Play a campaign full-screen; returns the process exit code."""
+    from tui.camp.app import CampApp  # Textual loads only when a screen is wanted
+
+    try:
+        campaign = open_campaign(path, options)
+    except CampError as exc:
+        print(f"stockade camp: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return CampApp(campaign).run() or 0
+    finally:
+        campaign.close()
+
+
+__all__ = ["open_campaign", "run_camp"]

@@ -1,0 +1,111 @@
+"""Text for the camp screen's panels, as Rich markup built from a ``CampState``.
+
+Pure functions of the state, so each panel can be redrawn from scratch after any event,
+undo or redo without keeping screen-side copies of the game.
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+
+from core.camp.simulate import Tally
+from core.camp.state import CampState, MonthEntry, Need, month_label
+from core.camp.table import ACTION_IDS
+
+ACTION_KEYS = {"loiter": "l", "malinger": "m", "gather": "g"}
+ENDING_WORDS = {"escaped": "ESCAPED", "liberated": "LIBERATED", "dead": "DIED IN CAMP"}
+ENDING_STYLE = {"escaped": "bold green", "liberated": "bold cyan", "dead": "bold red"}
+
+
+def record_text(state: CampState) -> str:
+    if not state.started:
+        return "[dim]Not yet captured: roll for the capture date.[/]"
+    lines = [
+        f"Captured    {month_label(state.capture_year, state.capture_month)}",
+        f"Now         [b]{month_label(state.year, state.month)}[/]",
+        f"In camp     {state.months_in_captivity} month{'s' if state.months_in_captivity != 1 else ''}",
+        f"Health      {health_bar(state)}",
+        f"Escape Kit  {kit_text(state.kit)}",
+        f"Status      {status_text(state)}",
+    ]
+    return "\n".join(lines)
+
+
+def health_bar(state: CampState) -> str:
+    health = max(state.health, 0)
+    if state.phase == "health" or not state.health and not state.over:
+        return "[dim]not rolled[/]"
+    top = state.max_health or max(9, health)
+    style = "red" if health <= 2 else "yellow" if health <= 4 else "green"
+    filled = min(health, top)
+    return f"[{style}]{'█' * filled}[/][dim]{'░' * (top - filled)}[/] {state.health}/{top}"
+
+
+def kit_text(kit: int) -> str:
+    if kit == 0:
+        return "[dim]none[/]"
+    shown = min(kit, 12)
+    return f"[b yellow]{'■' * shown}[/]{'+' if kit > shown else ''} {kit}"
+
+
+def status_text(state: CampState) -> str:
+    if state.over:
+        return f"[{ENDING_STYLE[state.ending]}]{ENDING_WORDS[state.ending]}[/]"
+    if state.hospitalised:
+        return "[red]hospitalised: Malinger only[/]"
+    return "in the huts"
+
+
+def actions_text(state: CampState, house: bool) -> str:
+    allowed = state.allowed_actions if state.phase == "action" else ()
+    lines = []
+    for action_id in ACTION_IDS:
+        rule = state.table.action(action_id)
+        mark = "*" if action_id == "gather" else " "
+        style = "b" if action_id in allowed else "dim"
+        summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
+        lines.append(f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{rule.name + mark:<11}[/] {escape(summary)}")
+    return "\n".join(lines)
+
+
+# What the source itself says of each action, for source-only play.
+_SOURCE_SUMMARY = {
+    "loiter": "camp routine, head down",
+    "malinger": "hospital, fawning, stealing",
+    "gather": "the third action: kit",
+}
+
+
+def prompt_text(need: Need, physical: bool, entry: str, kit: int) -> str:
+    if need.phase == "over":
+        return "[b]The war is over for him.[/]  u undo · ? help · q quit"
+    if need.phase == "action":
+        keys = "m" if need.choices == ("malinger",) else "l / m / g"
+        return f"[b]{need.prompt}[/]: {keys}"
+    if need.phase == "escape_choice":
+        return f"[b]End of turn[/]: [b]e[/] escape ({kit}d6, any 6) · [b]s[/] stay"
+    if need.phase == "outcome":
+        return f"[b]Enter Health and Kit change[/] (e.g. -1 0), Enter: {escape(entry)}▏"
+    if physical:
+        dice = " ".join(f"d{s}" for s in need.sides)
+        return f"[b]{need.prompt}[/]\nType {dice}, Enter: [b]{escape(entry)}[/]▏"
+    return need.prompt
+
+
+def history_lines(state: CampState, limit: int = 200) -> list[str]:
+    months: list[MonthEntry] = list(state.history[-limit:])
+    if state.current is not None and state.current.notes:
+        months.append(state.current)
+    return [f"[b]{m.label}[/]  {escape('; '.join(m.notes))}" for m in months]
+
+
+def chart_lines(tallies: list[Tally], bar_width: int = 10) -> list[str]:
+    lines = ["[green]█[/]escaped [cyan]▓[/]liberated [red]░[/]died [dim]E/L/D%[/]"]
+    for t in tallies:
+        e, l = round(t.rate("escaped")), round(t.rate("liberated"))
+        d = 100 - e - l
+        cells = [round(bar_width * x / 100) for x in (e, l)]
+        cells.append(max(0, bar_width - sum(cells)))
+        bar = f"[green]{'█' * cells[0]}[/][cyan]{'▓' * cells[1]}[/][red]{'░' * cells[2]}[/]"
+        lines.append(f"{t.strategy:<13.13}{bar}{e:>3}/{l:>2}/{d:>2}")
+    return lines

@@ -1,0 +1,210 @@
+"""The camp screen: the POW's record, this month's choices, the dice, the history and a
+chart of simulated outcomes. Keyboard only.
+
+The screen holds no game state of its own: every key becomes a call on the
+``Campaign`` (which logs it), and every panel is redrawn from the campaign's state.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Key
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from core.camp.campaign import Campaign
+from core.camp.dice import parse_outcome, parse_typed_dice
+from core.camp.errors import CampError
+from core.camp.simulate import STANDARD_STRATEGIES, Tally, simulate
+from tui.camp import render
+from tui.camp.modals import EndScreen, HelpScreen
+
+SIMULATED_GAMES = 2000  # per strategy: about a second each, rates within ~1-2 points
+TYPING_KEYS = set("0123456789 -+,")
+CHOICE_ACTIONS = {"loiter", "malinger", "gather", "escape", "stay"}
+
+
+class CampScreen(Screen[int]):
+    CSS_PATH = "camp.tcss"
+    BINDINGS = [
+        Binding("l", "act('loiter')", "Loiter", id="camp.loiter"),
+        Binding("m", "act('malinger')", "Malinger", id="camp.malinger"),
+        Binding("g", "act('gather')", "Gather", id="camp.gather"),
+        Binding("e", "escape(True)", "Escape", id="camp.escape"),
+        Binding("s", "escape(False)", "Stay", id="camp.stay"),
+        Binding("u", "undo", "Undo", id="camp.undo"),
+        Binding("r", "redo", "Redo", id="camp.redo"),
+        Binding("c", "simulate", "Simulate", id="camp.simulate"),
+        Binding("f1,question_mark", "help", "Help", key_display="?", id="camp.help"),
+        Binding("q", "quit_camp", "Quit", id="camp.quit"),
+    ]
+
+    def __init__(self, campaign: Campaign):
+        super().__init__()
+        self.campaign = campaign
+        self._entry = ""  # digits typed for a physical roll or a source-only outcome
+        self._message = "\n".join(campaign.warnings)
+        self._seen_notes = 0  # notes already shown, so the dice panel shows only new ones
+        self._fresh: list[str] = []
+        self._tallies: list[Tally] = []
+        self._sim_status = "[dim]c: simulate 2,000 games per strategy with this campaign's rules[/]"
+
+    # -- layout ----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="camp-top"):
+            with Vertical(id="camp-left"):
+                yield Static(id="camp-record")
+                yield Static(id="camp-turn")
+            with Vertical(id="camp-right"):
+                yield Static(id="camp-dice")
+                yield Static(id="camp-chart")
+        with VerticalScroll(id="camp-history-box"):
+            yield Static(id="camp-history")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        options = self.campaign.options
+        self.query_one("#camp-record").border_title = "The POW"
+        self.query_one("#camp-record").border_subtitle = (
+            f"{options.rules} rules · {options.dice} dice")
+        self.query_one("#camp-turn").border_title = "This month"
+        self.query_one("#camp-dice").border_title = "Dice"
+        self.query_one("#camp-chart").border_title = "Simulation"
+        self.query_one("#camp-history-box").border_title = "History"
+        self._seen_notes = 0
+        self._refresh()
+
+    # -- drawing ---------------------------------------------------------------
+    def _refresh(self) -> None:
+        state = self.campaign.state
+        notes = [n for m in (*state.history, state.current) if m is not None for n in m.notes]
+        if len(notes) != self._seen_notes:
+            # Undo shrinks the notes; show the latest one then rather than nothing.
+            self._fresh = notes[self._seen_notes:] if len(notes) > self._seen_notes else notes[-1:]
+            self._seen_notes = len(notes)
+        self.query_one("#camp-record", Static).update(render.record_text(state))
+        need = self.campaign.need()
+        physical = self.campaign.options.dice == "physical"
+        turn = [render.actions_text(state, self.campaign.options.rules == "house"),
+                render.prompt_text(need, physical, self._entry, state.kit)]
+        if self._message:
+            turn.append(f"[red]{render.escape(self._message)}[/]")
+        self.query_one("#camp-turn", Static).update("\n".join(turn))
+        fresh = [render.escape(n) for n in self._fresh[-3:]] or ["[dim]no dice yet[/]"]
+        self.query_one("#camp-dice", Static).update("\n".join(fresh))
+        chart = render.chart_lines(self._tallies) if self._tallies else []
+        self.query_one("#camp-chart", Static).update("\n".join([*chart, self._sim_status]))
+        self.query_one("#camp-history", Static).update("\n".join(render.history_lines(state)))
+        self.query_one("#camp-history-box", VerticalScroll).scroll_end(animate=False)
+        self.refresh_bindings()
+
+    def _wants_typing(self) -> bool:
+        need = self.campaign.need()
+        physical_roll = need.is_roll and self.campaign.options.dice == "physical"
+        return physical_roll or need.phase == "outcome"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        state = self.campaign.state
+        if action == "act":
+            return state.phase == "action" and parameters[0] in state.allowed_actions
+        if action == "escape":
+            return state.phase == "escape_choice"
+        if action == "undo":
+            return True if self.campaign.can_undo() else None
+        if action == "redo":
+            return True if self.campaign.can_redo() else None
+        return True
+
+    # -- doing -----------------------------------------------------------------
+    def _do(self, move, *args) -> None:
+        """Run one campaign call; a refusal becomes the red line, never a crash."""
+        was_over = self.campaign.state.over
+        try:
+            move(*args)
+            self._message = ""
+        except CampError as exc:
+            self._message = str(exc)
+        self._refresh()
+        if self.campaign.state.over and not was_over:
+            self.app.push_screen(EndScreen(self.campaign.state), self._after_end)
+
+    def action_act(self, action: str) -> None:
+        self._do(self.campaign.choose_action, action)
+
+    def action_escape(self, attempt: bool) -> None:
+        self._do(self.campaign.choose_escape, attempt)
+
+    def action_undo(self) -> None:
+        self._entry = ""
+        self._do(self.campaign.undo)
+
+    def action_redo(self) -> None:
+        self._entry = ""
+        self._do(self.campaign.redo)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.campaign.header.table, self.campaign.options))
+
+    def action_quit_camp(self) -> None:
+        # The host decides what quitting means: CampApp exits, the main app returns.
+        self.dismiss(0)
+
+    def _after_end(self, choice: str | None) -> None:
+        if choice == "undo":
+            self.action_undo()
+        elif choice == "quit":
+            self.action_quit_camp()
+
+    def on_key(self, event: Key) -> None:
+        """Typed dice (or a source-only outcome): digits, then Enter."""
+        if not self._wants_typing():
+            return
+        char = event.character or ""
+        if event.key == "enter":
+            self._submit_entry()
+        elif event.key == "backspace":
+            self._entry = self._entry[:-1]
+        elif char and char in TYPING_KEYS:
+            self._entry = (self._entry + char)[-40:]
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self._refresh()
+
+    def _submit_entry(self) -> None:
+        text, self._entry = self._entry, ""
+        need = self.campaign.need()
+        try:
+            if need.phase == "outcome":
+                health, kit = parse_outcome(text)
+                self._do(self.campaign.enter_outcome, health, kit)
+            else:
+                self._do(self.campaign.enter_dice, parse_typed_dice(text, need.sides))
+        except CampError as exc:
+            self._entry = text  # keep what was typed so it can be corrected
+            self._message = f"{exc}"
+
+    # -- simulation --------------------------------------------------------------
+    def action_simulate(self) -> None:
+        self._sim_status = f"[yellow]simulating {SIMULATED_GAMES:,} games × {len(STANDARD_STRATEGIES)}…[/]"
+        self._refresh()
+        self._run_simulation()
+
+    @work(thread=True, exclusive=True, group="camp-simulation")
+    def _run_simulation(self) -> None:
+        # A thread, not the event loop: ten thousand folds would freeze the keys.
+        table = self.campaign.header.table
+        seed = self.campaign.options.seed
+        month_die = self.campaign.options.month_die
+        tallies = [simulate(SIMULATED_GAMES, name, seed, table, month_die)
+                   for name in STANDARD_STRATEGIES]
+        self.app.call_from_thread(self._show_simulation, tallies)
+
+    def _show_simulation(self, tallies: list[Tally]) -> None:
+        self._tallies = tallies
+        self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {render.escape(self.campaign.options.seed)}[/]"
+        self._refresh()
