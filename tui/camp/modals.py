@@ -15,14 +15,17 @@ from core.camp.state import CampState, month_label
 from core.camp.table import ACTION_IDS, RuleTable
 from tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
 
+BANNER = ("[b reverse] HOUSE RULE [/] marks what is Stockade's, not the source's: the third "
+          "action (Gather kit), each action's roll and its effect on Health and Kit, and the "
+          "Health ceiling. Play with --rules source to use none of it.")
+
 SOURCE_RULES = """\
 [b]From the source[/] (M. Hartley, "The Camp", Lone Warrior #138)
 • Capture: d6 year (1 = 1939 … 6 = 1944), d12 month (2d6 "at a pinch").
-• Health d6 + 3. At 1: hospitalised for good, Malinger only, until liberated.
-  Below 1: dead.
+• Health d6 + 3. At 1: hospitalised for good, Malinger only, until liberated. Below 1: dead.
 • One turn a month, one action a turn: Loiter, Malinger, or a third action.
-• Escape: at the end of a turn, with at least 1 Escape Kit: a d6 per point,
-  any 6 escapes; else all kit is lost and Health drops by d3.
+• Escape: at the end of a turn, with at least 1 Escape Kit: a d6 per point, any 6 escapes; \
+else all kit is lost and Health drops by d3.
 • From 1945, at the start of each turn: d12 ≤ month number liberates.
 • In 1945, at the end of each turn: 2d6 > Health costs 1 Health.
 """
@@ -36,10 +39,10 @@ READINGS = """\
 
 def house_rule_text(table: RuleTable, options: CampOptions) -> str:
     lines = [
-        f"[b reverse] {escape(table.meta.label)} [/] [b]The action table[/] — NOT from the source.",
-        "The copy of the article is cut off where the third action and each",
-        "action's roll are given. Stockade fills the gap with this table",
-        "(core/camp/house_rules.toml; a campaign keeps the copy it began with):",
+        f"[b reverse] {escape(table.meta.label)} [/] [b]The action table[/] — NOT from the source. "
+        "The copy of the article is cut off where the third action and each action's roll "
+        "are given; Stockade fills the gap with this table (core/camp/house_rules.toml; a "
+        "campaign keeps the copy it began with):",
     ]
     for action_id in ACTION_IDS:
         rule = table.action(action_id)
@@ -72,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
                 "u undo · r redo · c simulate · ? help · q quit")
         mode = (f"[b]This campaign[/]: dice {self._options.dice}, rules {self._options.rules}, "
                 f"month die {self._options.month_die}, seed {escape(self._options.seed)}")
-        text = "\n".join([SOURCE_RULES, house_rule_text(self._table, self._options), "",
+        text = "\n".join([BANNER, "", SOURCE_RULES, house_rule_text(self._table, self._options), "",
                           READINGS, mode, keys, "", "[dim]Esc closes[/]"])
         with VerticalScroll(id="camp-help"):
             yield Static(text)

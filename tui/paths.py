@@ -1,0 +1,61 @@
+"""Where Stockade keeps the user's config and games.
+
+``STOCKADE_CONFIG_DIR`` and ``STOCKADE_DATA_DIR`` override the platformdirs defaults
+(the tests point them at a temporary folder). Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "stockade"
+
+
+def config_dir() -> Path:
+    env = os.environ.get("STOCKADE_CONFIG_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME))
+
+
+def data_dir() -> Path:
+    env = os.environ.get("STOCKADE_DATA_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME))
+
+
+def config_file() -> Path:
+    return config_dir() / "config.toml"
+
+
+def last_game_file() -> Path:
+    return data_dir() / "last_game"
+
+
+def read_last_game() -> Path | None:
+    """The last game opened, if its file still exists."""
+    try:
+        text = last_game_file().read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    if not text:
+        return None
+    path = Path(text)
+    return path if path.is_file() else None
+
+
+def remember_last_game(path: Path) -> str | None:
+    """Keep ``path`` as the game to open next time; returns a problem or None."""
+    try:
+        target = last_game_file()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(str(Path(path).resolve()) + "\n", encoding="utf-8")
+    except OSError as exc:
+        return f"could not remember the last game in {last_game_file()}: {exc.strerror}"
+    return None
