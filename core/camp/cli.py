@@ -61,6 +61,9 @@ def handler(args: argparse.Namespace, ui) -> int:
 def run_simulation(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.simulate < 1:
         raise CampError("--simulate needs a number of games of at least 1")
+    if args.rules == "source" or args.dice == "physical":
+        raise CampError("--simulate plays the house-rule table with seeded dice; "
+                        "--rules source and --dice physical need a player")
     table = load_table()
     names = [args.strategy] if args.strategy else list(STANDARD_STRATEGIES)
     seed = args.seed if args.seed is not None else "1"

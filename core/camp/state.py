@@ -27,7 +27,7 @@ PHASE_PROMPTS = {
     "liberation": "1945: roll d12 for liberation (at most the month number frees you)",
     "action": "Choose this month's action",
     "action_roll": "Roll for the action",
-    "outcome": "Source-only rules: enter the action's effect on Health and Kit",
+    "outcome": "Source rules: what did the action do?",
     "escape_choice": "End of turn: attempt an escape?",
     "escape_roll": "Escape: one d6 per point of kit, any 6 escapes",
     "escape_injury": "The escape failed: roll d3 Health lost",

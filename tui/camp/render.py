@@ -85,7 +85,8 @@ def prompt_text(need: Need, physical: bool, entry: str, kit: int) -> str:
     if need.phase == "escape_choice":
         return f"[b]End of turn[/]: [b]e[/] escape ({kit}d6, any 6) · [b]s[/] stay"
     if need.phase == "outcome":
-        return f"[b]Enter Health and Kit change[/] (e.g. -1 0), Enter: {escape(entry)}▏"
+        return (f"[b]{need.prompt}[/]\n"
+                f"Health Kit (-1 0), Enter: [b]{escape(entry)}[/]▏")
     if physical:
         dice = " ".join(f"d{s}" for s in need.sides)
         return f"[b]{need.prompt}[/]\nType {dice}, Enter: [b]{escape(entry)}[/]▏"

@@ -50,7 +50,7 @@ class CampScreen(Screen[int]):
         self._seen_notes = 0  # notes already shown, so the dice panel shows only new ones
         self._fresh: list[str] = []
         self._tallies: list[Tally] = []
-        self._sim_status = "[dim]c: simulate 2,000 games per strategy with this campaign's rules[/]"
+        self._sim_status = "[dim]c: simulate 2,000 games per strategy under the house-rule table[/]"
 
     # -- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:

@@ -1,0 +1,80 @@
+"""The camp screen driven by keys alone (Textual Pilot, 80x24)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.text import Text
+
+from core.camp.campaign import Campaign, options_from_mapping
+from tui.camp import screen as camp_screen
+from tui.camp.app import CampApp
+from tui.camp.modals import EndScreen, HelpScreen
+
+
+def panel(app, widget_id: str) -> str:
+    content = app.screen.query_one(widget_id).content
+    return Text.from_markup(content).plain if isinstance(content, str) else str(content)
+
+
+async def type_keys(pilot, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(c, c) for c in text], "enter")
+
+
+def test_a_campaign_with_typed_dice_from_capture_to_escape(tmp_path):
+    asyncio.run(typed_dice_flow(tmp_path))  # no async plugin in this venv: run the loop here
+
+
+def test_help_and_a_simulation_in_a_worker(tmp_path, monkeypatch):
+    monkeypatch.setattr(camp_screen, "SIMULATED_GAMES", 40)
+    asyncio.run(help_and_simulation_flow(tmp_path))
+
+
+async def typed_dice_flow(tmp_path):
+    path = tmp_path / "camp.jsonl"
+    campaign = Campaign.create(path, options_from_mapping({"seed": "p", "dice": "physical"}))
+    app = CampApp(campaign)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_keys(pilot, "6 12")  # December 1944
+        await type_keys(pilot, "7")  # a d6 cannot show 7: refused, nothing logged
+        assert "a d6 shows 1 to 6, not 7" in panel(app, "#camp-turn")
+        await pilot.press("backspace")
+        await type_keys(pilot, "6")  # Health 9
+        assert "December 1944" in panel(app, "#camp-record")
+        await pilot.press("g")
+        await type_keys(pilot, "3")  # a piece of kit
+        assert "e escape (1d6, any 6)" in panel(app, "#camp-turn")
+        await pilot.press("e")
+        await type_keys(pilot, "6")
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("u")  # take back the typed six
+        assert campaign.state.phase == "escape_roll" and not campaign.state.over
+        await type_keys(pilot, "2")
+        await type_keys(pilot, "1")  # recaptured, Health -1
+        assert "Dec 1944" in panel(app, "#camp-history")
+        assert "8/9" in panel(app, "#camp-record")
+        await pilot.press("q")
+    campaign.close()
+    resumed = Campaign.load(path)
+    assert (resumed.state.year, resumed.state.month, resumed.state.health) == (1945, 1, 8)
+    assert resumed.need().phase == "liberation"  # January 1945 opens with its d12
+
+
+async def help_and_simulation_flow(tmp_path):
+    campaign = Campaign.create(tmp_path / "c.jsonl", options_from_mapping({"seed": "q"}))
+    app = CampApp(campaign)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert campaign.state.months_in_captivity == 1
+        assert "Loiter d6" in panel(app, "#camp-dice")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert "HOUSE RULE" in str(app.screen.query_one("#camp-help Static").content)
+        await pilot.press("escape", "c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        chart = panel(app, "#camp-chart")
+        assert "gather-to-3" in chart and "40 games each" in chart
+        await pilot.press("u")
+        assert campaign.state.months_in_captivity == 0
+    campaign.close()
