@@ -1,0 +1,232 @@
+"""The CVP tally: a projection of the game state, every point explained.
+
+The fold already books each CVP-worthy casualty as a ``Casualty`` line (which unit,
+which event, which rule, which multiplier). The tally only reads those lines; it never
+decides what a casualty is worth. The one thing it adds is the projection "if the game
+ended now": every prisoner still guarded counts double (A20.1). At game end the
+``GameEnded`` event books those prisoners itself, so the projection is then empty and
+``cvp == cvp_if_ended``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+# The same wording the fold uses for a line's counter and kind, so a projected line
+# reads exactly like the line the game end will book for that prisoner.
+from core.rules.common import _vp_counter, _vp_kind
+from core.state import PRISONER, GameState
+
+
+@dataclass(frozen=True)
+class TallyLine:
+    unit: str  # handle
+    counter: str  # as it was; a crew is remembered as a crew
+    unit_kind: str
+    seq: int  # the event that booked it (for a projection: the capture)
+    turn: int
+    rule: str
+    base: int
+    multiplier: int
+    why: str
+    banked: bool = True  # False: only "if the game ended now"
+
+    @property
+    def points(self) -> int:
+        return self.base * self.multiplier
+
+
+@dataclass
+class SideTally:
+    name: str
+    nationality: str
+    lines: list[TallyLine] = field(default_factory=list)
+    by_turn: dict[int, int] = field(default_factory=dict)  # banked points per Game Turn
+
+    @property
+    def cvp(self) -> int:
+        return sum(line.points for line in self.lines if line.banked)
+
+    @property
+    def cvp_if_ended(self) -> int:
+        return sum(line.points for line in self.lines)
+
+
+@dataclass
+class Tally:
+    scenario: str
+    turn: int
+    ended: bool
+    sides: dict[str, SideTally]
+
+
+# --------------------------------------------------------------------- building
+def tally(state: GameState) -> Tally:
+    """Each side's CVP: the booked casualty lines, plus the end-of-game projection."""
+    sides = {name: SideTally(name, side.nationality) for name, side in state.sides.items()}
+    for c in state.casualties:
+        sides[c.credited].lines.append(TallyLine(
+            c.unit, c.counter, c.unit_kind, c.seq, c.turn, c.rule, c.base, c.multiplier,
+            c.why, banked=True))
+    if not state.ended:
+        for u in state.units.values():
+            if u.status != PRISONER:
+                continue
+            captor = state.enemy_of(u.side)
+            sides[captor].lines.append(TallyLine(
+                u.handle, _vp_counter(u), _vp_kind(u), u.captured_seq, state.turn, "A20.1",
+                u.origin_cvp, 2, f"if the game ended now: prisoner guarded by {u.guard}",
+                banked=False))
+    last_turn = max([state.turn] + [c.turn for c in state.casualties])
+    for side in sides.values():
+        # Every turn up to now, zeros included, so a chart has no gaps.
+        side.by_turn = {t: 0 for t in range(1, last_turn + 1)}
+        for line in side.lines:
+            if line.banked:
+                side.by_turn[line.turn] = side.by_turn.get(line.turn, 0) + line.points
+    return Tally(state.scenario, state.turn, state.ended, sides)
+
+
+# ------------------------------------------------------------------------ JSON
+def _line_json(line: TallyLine) -> dict:
+    return {
+        "unit": line.unit, "counter": line.counter, "unit_kind": line.unit_kind,
+        "seq": line.seq, "turn": line.turn, "rule": line.rule, "base": line.base,
+        "multiplier": line.multiplier, "points": line.points, "why": line.why,
+        "banked": line.banked,
+    }
+
+
+def to_json(t: Tally) -> dict:
+    return {
+        "scenario": t.scenario,
+        "turn": t.turn,
+        "ended": t.ended,
+        "sides": {
+            name: {
+                "nationality": s.nationality,
+                "cvp": s.cvp,
+                "cvp_if_ended": s.cvp_if_ended,
+                "lines": [_line_json(line) for line in s.lines],
+                # JSON object keys are strings; the turn number is kept readable.
+                "by_turn": {str(turn): pts for turn, pts in s.by_turn.items()},
+            }
+            for name, s in t.sides.items()
+        },
+    }
+
+
+# ------------------------------------------------------------------- rendering
+_HEAD = ("seq", "T", "unit", "counter", "kind", "rule", "points", "why")
+
+
+def _cells(line: TallyLine) -> tuple[str, ...]:
+    mark = "" if line.banked else " *"
+    points = f"{line.base} x {line.multiplier} = {line.points}{mark}"
+    return (str(line.seq), str(line.turn), line.unit, line.counter, line.unit_kind,
+            line.rule, points, line.why)
+
+
+def _status(t: Tally) -> str:
+    return "game over" if t.ended else f"Game Turn {t.turn}, game in progress"
+
+
+def _totals(s: SideTally, ended: bool) -> str:
+    if ended or s.cvp == s.cvp_if_ended:
+        return f"{s.cvp} CVP"
+    return f"{s.cvp} CVP banked; {s.cvp_if_ended} if the game ended now"
+
+
+def _title(s: SideTally) -> str:
+    return s.name if s.name == s.nationality else f"{s.name} ({s.nationality})"
+
+
+def _bar(points: int) -> str:
+    return "#" * points
+
+
+def to_text(t: Tally) -> str:
+    out = [f"CVP tally: {t.scenario or 'untitled'} ({_status(t)})", ""]
+    for s in t.sides.values():
+        out.append(f"{_title(s)}: {_totals(s, t.ended)}")
+        rows = [_HEAD] + [_cells(line) for line in s.lines]
+        if not s.lines:
+            out.append("  no casualties yet")
+        else:
+            widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD) - 1)]
+            for row in rows:
+                cols = [cell.ljust(w) for cell, w in zip(row, widths)]
+                out.append("  " + "  ".join(cols + [row[-1]]).rstrip())
+        if any(not line.banked for line in s.lines):
+            out.append("  * not banked yet: counted only if the game ended now (A20.1)")
+        out.append("  by Game Turn:")
+        width = len(str(max(s.by_turn, default=1)))
+        for turn, pts in s.by_turn.items():
+            out.append(f"    T{str(turn).ljust(width)} {_bar(pts)} {pts}")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md(text: str) -> str:
+    """Escape what would break a Markdown table cell or start markup."""
+    for ch in "\\|*_`[]<>":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def to_markdown(t: Tally) -> str:
+    out = [f"# CVP tally: {_md(t.scenario or 'untitled')}", "", f"_{_status(t)}_", ""]
+    for s in t.sides.values():
+        out += [f"## {_md(_title(s))}: {_totals(s, t.ended)}", ""]
+        if s.lines:
+            out.append("| " + " | ".join(_HEAD) + " |")
+            out.append("|" + "---|" * len(_HEAD))
+            for line in s.lines:
+                out.append("| " + " | ".join(_md(c) for c in _cells(line)) + " |")
+            out.append("")
+        else:
+            out += ["No casualties yet.", ""]
+        if any(not line.banked for line in s.lines):
+            out += ["\\* not banked yet: counted only if the game ended now (A20.1)", ""]
+        out += ["| Game Turn | CVP |", "|---|---|"]
+        out += [f"| {turn} | {pts} |" for turn, pts in s.by_turn.items()]
+        out.append("")
+    return "\n".join(out)
+
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
+table{border-collapse:collapse;margin:.5em 0 1em}
+th,td{border:1px solid #888;padding:.2em .5em;text-align:left;vertical-align:top}
+tr.projected td{font-style:italic}
+.bar{display:inline-block;background:#555;height:.8em;margin-right:.4em}"""
+
+
+def to_html(t: Tally) -> str:
+    e = html.escape
+    title = f"CVP tally: {t.scenario or 'untitled'}"
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{e(title)}</h1>", f"<p>{e(_status(t))}</p>"]
+    for s in t.sides.values():
+        out.append(f"<h2>{e(_title(s))}: {e(_totals(s, t.ended))}</h2>")
+        if s.lines:
+            out.append("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in _HEAD)
+                       + "</tr></thead><tbody>")
+            for line in s.lines:
+                cls = "" if line.banked else ' class="projected"'
+                out.append(f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in _cells(line))
+                           + "</tr>")
+            out.append("</tbody></table>")
+        else:
+            out.append("<p>No casualties yet.</p>")
+        if any(not line.banked for line in s.lines):
+            out.append("<p>* not banked yet: counted only if the game ended now (A20.1)</p>")
+        out.append("<table><thead><tr><th>Game Turn</th><th>CVP</th></tr></thead><tbody>")
+        for turn, pts in s.by_turn.items():
+            # The bar is decoration; the number beside it carries the value.
+            out.append(f'<tr><td>{turn}</td><td><span class="bar" '
+                       f'style="width:{pts}em"></span>{pts}</td></tr>')
+        out.append("</tbody></table>")
+    out += ["</body>", "</html>", ""]
+    return "\n".join(out)

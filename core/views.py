@@ -1,0 +1,345 @@
+"""What the side panels show: plain dataclasses the TUI and the CLI render.
+
+Every rule judgement here comes from ``core.rules`` (guard_refusal, capacity,
+never_surrenders, may_massacre, escape_refusal, needs_ntc, rearm_refusal); this module
+only gathers and words them. State is always said in words, never left to colour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.rules.capture import never_surrenders
+from core.rules.common import accept_refusal, capacity, guard_refusal
+from core.rules.escape import escape_refusal, needs_ntc, rearm_refusal
+from core.rules.losses import may_massacre
+from core.state import ACTIVE, ELIMINATED, ESCORTED, PRISONER, UNARMED, GameState, Unit
+from core.tally import tally
+from core.units import KIND_NAMES, nationality_flags
+
+UNARMED_COUNTER = "(1)-0-6"
+
+
+# ------------------------------------------------------------------ one-liners
+def origin_text(u: Unit) -> str:
+    """What an unarmed counter stands for: ``2-2-8 crew + 2-4-7 HS``."""
+    return " + ".join(f"{o.counter} {KIND_NAMES[o.unit_kind]}" for o in u.origins)
+
+
+def counter_text(u: Unit) -> str:
+    """The counter as it is now, with what an unarmed one stands for (A20.5)."""
+    if u.counter == UNARMED_COUNTER and u.origins:
+        return f"{UNARMED_COUNTER} [was {origin_text(u)}]"
+    return u.counter
+
+
+def status_words(u: Unit) -> list[str]:
+    words = [w for w, on in (("broken", u.broken), ("pinned", u.pinned), ("Melee", u.melee),
+                             ("berserk", u.berserk), ("Disrupted", u.disrupted)) if on]
+    if u.status == UNARMED:
+        words.insert(0, f"unarmed, {u.unarmed_how}" if u.unarmed_how else "unarmed")
+    elif u.status not in (ACTIVE, PRISONER):
+        words.insert(0, u.status)
+    return words
+
+
+def unit_label(u: Unit) -> str:
+    """One line used everywhere: ``g1: HS (1)-0-6 [was 2-2-8 crew] in Q4 (pinned)``."""
+    text = f"{u.handle}: {KIND_NAMES[u.unit_kind]} {counter_text(u)}"
+    if u.status == PRISONER:
+        # An SMC prisoner keeps its counter and morale, noted on a side record (A20.5).
+        text += f", prisoner of {u.guard}" + (" (side record)" if u.is_smc else "")
+    if u.location:
+        text += f" in {u.location}"
+    words = status_words(u)
+    return text + (f" ({', '.join(words)})" if words else "")
+
+
+# ------------------------------------------------------------------ panel parts
+@dataclass
+class PrisonerView:
+    unit: Unit
+    label: str
+    counter: str  # "(1)-0-6 [was 2-2-8 crew]"
+    us: int
+
+
+@dataclass
+class GuardView:
+    unit: Unit
+    label: str
+    prisoners: list[PrisonerView]
+    used: int  # prisoners' US#
+    capacity: int  # 5 x the Guard's US# (A20.51)
+    status: list[str]
+    limits: list[str]
+
+    @property
+    def usage(self) -> str:
+        return f"US# {self.used}/{self.capacity}"
+
+
+@dataclass
+class HeldView:
+    prisoner: PrisonerView
+    guard: str  # the enemy Guard's label
+
+
+@dataclass
+class UnarmedView:
+    unit: Unit
+    label: str
+    how: str  # abandoned / escaped / freed
+    protection: str  # A20.53 note for abandoned units, else ""
+
+
+@dataclass
+class EscapeView:
+    unit: Unit
+    label: str
+    allowed: bool
+    needs_ntc: bool
+    why: str  # the refusal when not allowed; what it takes when allowed
+
+
+@dataclass
+class RearmView:
+    unit: Unit
+    label: str
+    now: list[str]  # ways it may rearm right now
+    later: list[str]  # ways open to it in another phase or on another event
+
+
+@dataclass
+class SidePanel:
+    name: str
+    nationality: str
+    elr: int
+    no_quarter: bool
+    massacred: bool
+    elr_raised: bool
+    guards: list[GuardView] = field(default_factory=list)
+    prisoners_held_by_enemy: list[HeldView] = field(default_factory=list)
+    unarmed: list[UnarmedView] = field(default_factory=list)
+    escape: list[EscapeView] = field(default_factory=list)
+    rearm: list[RearmView] = field(default_factory=list)
+    eliminated: list[str] = field(default_factory=list)
+    escorted: list[str] = field(default_factory=list)
+    cvp: int = 0
+    cvp_if_ended: int = 0
+
+    @property
+    def flags(self) -> list[str]:
+        out = [f"ELR {self.elr}" + (" (raised by an enemy Massacre, A20.4)" if self.elr_raised else "")]
+        if self.no_quarter:
+            out.append("No Quarter invoked (A20.3)")
+        if self.massacred:
+            out.append("Massacre committed (A20.4)")
+        return out
+
+
+# --------------------------------------------------------------------- builders
+def _prisoner_view(p: Unit) -> PrisonerView:
+    return PrisonerView(p, unit_label(p), counter_text(p), p.us)
+
+
+def guard_limits(state: GameState, guard: Unit) -> list[str]:
+    """The A20.52 (and A20.4, A20.5) limits on a Guard, as the player reads them."""
+    limits = []
+    if guard.us < state.prisoner_load(guard.handle):
+        limits.append("may attack only its prisoners except in CC; "
+                      "no SW, Interdiction or Kindle (A20.52)")
+    limits.append("CC vs non-prisoners at half FP (A20.52)")
+    if guard.berserk:
+        limits.append("must Massacre them at the start of its fire phase (A20.4)")
+    if guard.melee:
+        limits.append("in Melee with its prisoners: no transfer or abandonment (A20.5)")
+    return limits
+
+
+def _guard_view(state: GameState, guard: Unit) -> GuardView:
+    prisoners = [_prisoner_view(p) for p in state.prisoners_of(guard.handle)]
+    return GuardView(guard, unit_label(guard), prisoners, state.prisoner_load(guard.handle),
+                     capacity(guard), status_words(guard), guard_limits(state, guard))
+
+
+def _unarmed_view(state: GameState, u: Unit) -> UnarmedView:
+    protection = ""
+    if u.unarmed_how == "abandoned" and u.abandoned_by:
+        protection = (f"abandoned by {u.abandoned_by}: if {u.abandoned_by} eliminates it, "
+                      "that is a Massacre (A20.53, A20.3-.4)")
+    return UnarmedView(u, unit_label(u), u.unarmed_how, protection)
+
+
+def _escape_view(state: GameState, p: Unit) -> EscapeView:
+    why = escape_refusal(state, p)
+    if why is None:
+        ntc = needs_ntc(state, p)
+        what = ("must pass a NTC first, then attack its broken Guard in CC (A20.55)" if ntc
+                else "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)")
+        return EscapeView(p, unit_label(p), True, ntc, what)
+    flags = nationality_flags(state.sides[p.side].nationality)
+    if flags.get("axis_minor") and "unless abandoned" in why:
+        why += " [EXC: within own national borders vs Russians, A20.55]"
+    return EscapeView(p, unit_label(p), False, False, why)
+
+
+def _rearm_view(state: GameState, u: Unit) -> RearmView:
+    now, later = [], []
+    for enemy in state.units.values():
+        if enemy.side == u.side or enemy.status not in (ELIMINATED, PRISONER):
+            continue
+        if not u.location or not (enemy.location or enemy.captured_at):
+            continue  # A20.551 rearms only from an enemy known to be in its Location
+        # Most certain first: a recorded surrender, then no enemy left, then CC (which
+        # the log cannot tell apart from other eliminations, so it stays an "if").
+        for how, words in (("surrender", "it surrendered to a friendly unit there"),
+                           ("alone", "it was eliminated/captured with no other enemy there"),
+                           ("cc", f"if {u.handle} eliminated/captured it in CC")):
+            if rearm_refusal(state, u, how, enemy) is None:
+                now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} "
+                           "(A20.551)")
+                break
+    mph = state.phase == "MPh" and state.attacker == u.side
+    if mph and u.location and (state.turn, state.attacker, u.location) not in state.scrounged:
+        now.append(f"scrounge at the end of this MPh if it spent all its MF: DR 2 "
+                   f"(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)")
+    elif mph and not u.location:
+        later.append("scrounge: give its Location first; one DR per hex per MPh (A20.552)")
+    elif mph:
+        later.append(f"scrounge: {u.location} already had its DR this MPh (A20.552)")
+    else:
+        later.append("scrounge at the end of its own MPh, not in water/marsh (A20.552)")
+    later.append("rearm by eliminating/capturing an armed enemy in CC, or when an armed "
+                 "enemy in its Location surrenders to a friendly unit (A20.551)")
+    return RearmView(u, unit_label(u), now, later)
+
+
+def side_panel(state: GameState, side: str) -> SidePanel:
+    s = state.sides[side]
+    mine = [u for u in state.units.values() if u.side == side]
+    held = [u for u in mine if u.status == PRISONER]
+    free = [u for u in mine if u.status == UNARMED]
+    sides = tally(state).sides
+    return SidePanel(
+        name=side, nationality=s.nationality, elr=s.elr, no_quarter=s.no_quarter,
+        massacred=s.massacred, elr_raised=s.elr_raised,
+        guards=[_guard_view(state, g) for g in state.guards() if g.side == side],
+        prisoners_held_by_enemy=[HeldView(_prisoner_view(p), unit_label(state.units[p.guard]))
+                                 for p in held],
+        unarmed=[_unarmed_view(state, u) for u in free],
+        escape=[_escape_view(state, p) for p in held],
+        rearm=[_rearm_view(state, u) for u in free],
+        eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
+        escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
+        cvp=sides[side].cvp, cvp_if_ended=sides[side].cvp_if_ended,
+    )
+
+
+# ------------------------------------------------------------------ phase hints
+def _names(units: list[Unit]) -> str:
+    return ", ".join(u.handle for u in units)
+
+
+def _rph_aph_hints(state: GameState) -> list[str]:
+    side, out = state.attacker, []
+    for guard in (g for g in state.guards() if g.side == side):
+        prisoners = state.prisoners_of(guard.handle)
+        if guard.melee or any(p.melee for p in prisoners):
+            out.append(f"{guard.handle}'s prisoners are in Melee with it: "
+                       "no transfer or abandonment (A20.5)")
+            continue
+        takers = [u for u in state.units.values()
+                  if u.location and u.location == guard.location and u.status == ACTIVE
+                  and accept_refusal(u, guard) is None]
+        to = f" (to {_names(takers)})" if takers else ""
+        out.append(f"{side}'s Guard {guard.handle} may transfer{to} or abandon "
+                   f"{_names(prisoners)} this {state.phase} (A20.5)")
+    return out
+
+
+def _cc_hints(state: GameState) -> list[str]:
+    out = []
+    for p in (u for u in state.units.values() if u.status == PRISONER):
+        why = escape_refusal(state, p)
+        if why is None:
+            ntc = " after passing a NTC" if needs_ntc(state, p) else " (in Melee: no NTC)"
+            out.append(f"{p.handle} ({p.side}) may attempt escape vs its Guard "
+                       f"{p.guard}{ntc} (A20.55)")
+    return out
+
+
+def _rtph_hints(state: GameState) -> list[str]:
+    out = []
+    for u in state.units.values():
+        if u.status != ACTIVE or not (u.broken or u.disrupted) or not u.is_infantry:
+            continue
+        enemy = state.enemy_of(u.side)
+        why = never_surrenders(state, u, enemy)
+        if why:
+            out.append(f"{u.handle} ({u.side}) never surrenders via the RtPh: {why}")
+            continue
+        captors = [c for c in state.units.values()
+                   if c.side == enemy and c.is_infantry and not c.broken
+                   and guard_refusal(c, phase_rtph=True) is None]
+        if captors:
+            out.append(f"{u.handle} ({u.side}) surrenders if ADJACENT to a Known, Good "
+                       f"Order, armed enemy ({_names(captors)}) and unable to rout away "
+                       "without Interdiction or Low Crawl (A20.21)")
+    return out
+
+
+def _fire_hints(state: GameState) -> list[str]:
+    firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
+    out = []
+    for u in state.units.values():
+        if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
+            continue
+        victims = [v for v in state.units.values()
+                   if v.side != firer and v.status in (PRISONER, UNARMED)
+                   and (v.guard == u.handle or (u.location and v.location == u.location))]
+        if not victims:
+            continue
+        if u.berserk:
+            out.append(f"{u.handle} is berserk with unarmed enemies ({_names(victims)}): it "
+                       "must Massacre them at the start of this fire phase (A20.4)")
+        elif may_massacre(state, u) and not u.melee:
+            out.append(f"{u.handle} may Massacre {_names(victims)} as if using a SW "
+                       "(A20.4: enemy ELR +1 once, and No Quarter)")
+    return out
+
+
+def _mph_hints(state: GameState) -> list[str]:
+    side, out = state.attacker, []
+    free = [u for u in state.units.values() if u.side == side and u.status == UNARMED]
+    if free:
+        out.append(f"{_names(free)} may scrounge at the end of this MPh if they spent all "
+                   "their MF (A20.552)")
+    enemy_free = [u for u in state.units.values() if u.side != side and u.status == UNARMED]
+    if enemy_free:
+        out.append(f"{side} Infantry entering the Location of {_names(enemy_free)} may "
+                   "recapture them with an immediate CC attack (A20.54)")
+    return out
+
+
+def phase_hints(state: GameState) -> list[str]:
+    """What A20 allows in the current phase, naming the units it concerns."""
+    if state.ended:
+        return ["the game has ended: prisoners still guarded count double (A20.1)"]
+    hints: list[str] = []
+    if state.phase in ("RPh", "APh"):
+        hints += _rph_aph_hints(state)
+    if state.phase == "CCPh":
+        hints += _cc_hints(state)
+    if state.phase == "RtPh":
+        hints += _rtph_hints(state)
+    if state.phase in ("PFPh", "DFPh", "AFPh"):
+        hints += _fire_hints(state)
+    if state.phase == "MPh":
+        hints += _mph_hints(state)
+    if state.phase in ("MPh", "APh"):
+        guards = [g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE]
+        if guards:
+            hints.append(f"{_names(guards)} may escort prisoners off a Friendly Board Edge; "
+                         "escorted prisoners count double (A20.53)")
+    return hints
