@@ -1,0 +1,173 @@
+"""Subcommands that read or write one game: new, do, run, tally, history, undo, redo,
+strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from core import events as ev
+from core.cli.errors import CliError
+from core.commands import ScriptRefusal, control, execute, run_script
+from core.describe import sentence
+from core.game import Game
+
+
+def warn(message: str) -> None:
+    print(f"stockade: warning: {message}", file=sys.stderr)
+
+
+def open_to_read(path: Path) -> Game:
+    """Open a log read-only (nothing on disk changes), printing its warnings."""
+    game = Game.open(path, read_only=True)
+    for message in game.warnings:
+        if message != "opened read-only":
+            warn(message)
+    return game
+
+
+def open_to_write(path: Path) -> Game:
+    """Open a log for writing; refuse, naming why, when it cannot be written."""
+    game = Game.open(path)
+    for message in game.warnings:
+        warn(message)
+    if game.read_only:
+        game.close()
+        why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
+        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded")
+    return game
+
+
+def _rehearsal(path: Path) -> Game:
+    """An in-memory copy of the game: commands are tried here first, so a refused
+    command or script leaves the file byte for byte as it was."""
+    game = open_to_read(path)
+    if game.problem:
+        raise CliError(f"{path}: damaged at {game.problem}; nothing was recorded "
+                       f"(stockade repair {path} writes a repaired copy)")
+    return Game(list(game.records))
+
+
+# ------------------------------------------------------------------------- new
+def parse_side(text: str) -> ev.SideSpec:
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
+        raise CliError(f"--side '{text}': write NAME:NATIONALITY or NAME:NATIONALITY:ELR")
+    elr = 3
+    if len(parts) == 3:
+        try:
+            elr = int(parts[2])
+        except ValueError:
+            raise CliError(f"--side '{text}': the ELR must be a number 1-6") from None
+    return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
+
+
+def cmd_new(args, ui) -> int:
+    sides = [parse_side(s) for s in args.side]
+    if len(sides) != 2:
+        raise CliError(f"a game has two sides; {len(sides)} --side given")
+    attacker = ""
+    if args.attacker:
+        names = {s.name.lower(): s.name for s in sides}
+        attacker = names.get(args.attacker.lower(), "")
+        if not attacker:
+            raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
+    game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
+    game.close()
+    print(f"created {args.file}: {args.scenario}, "
+          + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides))
+    return 0
+
+
+# ------------------------------------------------------------------ do and run
+def cmd_do(args, ui) -> int:
+    execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
+    game = open_to_write(args.file)
+    try:
+        message = execute(game, args.text).message
+    finally:
+        game.close()
+    if message:
+        print(message)
+    return 0
+
+
+def read_script(name: str) -> list[str]:
+    if name == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        return Path(name).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise CliError(f"{name}: no such script") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"{name}: cannot read the script ({exc})") from None
+
+
+def cmd_run(args, ui) -> int:
+    lines = read_script(args.script)
+    label = "stdin" if args.script == "-" else args.script
+    try:
+        run_script(_rehearsal(args.file), lines)
+    except ScriptRefusal as refusal:
+        raise CliError(f"{label} {refusal}; nothing was recorded") from None
+    game = open_to_write(args.file)
+    try:
+        outcomes = run_script(game, lines)
+    finally:
+        game.close()
+    if not args.quiet:
+        for outcome in outcomes:
+            if outcome.message:
+                print(outcome.message)
+    return 0
+
+
+# --------------------------------------------------------------- tally, history
+def cmd_tally(args, ui) -> int:
+    try:
+        from core import tally as tallying
+    except ImportError as exc:
+        raise CliError(f"the tally is not available in this build ({exc})") from None
+    game = open_to_read(args.file)
+    state = game.state
+    if args.at is not None:
+        last = len(game.records)
+        if not 1 <= args.at <= last:
+            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
+        state = game.state_at(args.at)
+    result = tallying.tally(state)
+    if args.json:
+        print(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False))
+        return 0
+    render = {"text": tallying.to_text, "md": tallying.to_markdown, "html": tallying.to_html}
+    print(render[args.format](result))
+    return 0
+
+
+_MARKS = {"ok": " ", "undone": "u", "abandoned": "a", "struck": "x", "conflict": "!",
+          "control": "·"}
+
+
+def cmd_history(args, ui) -> int:
+    game = open_to_read(args.file)
+    for entry in game.history():
+        line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
+        if entry.status not in ("ok", "control"):
+            line += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
+        print(line)
+    return 0
+
+
+# ------------------------------------------------------------ undo, redo, strike
+def cmd_control(args, ui) -> int:
+    game = open_to_write(args.file)
+    try:
+        outcome = control(game, args.verb, getattr(args, "entry", None), getattr(args, "reason", ""))
+    finally:
+        game.close()
+    print(outcome.message)
+    return 0
+
+
+__all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]

@@ -1,0 +1,132 @@
+"""``complete``: what the word being typed could be, the likeliest first.
+
+Reads the line so far with the verb's grammar: the first word completes to verbs;
+after a keyword, to what that keyword takes; otherwise to the verb's positional kind
+and its keywords. Handles come relevant-first: prisoners for ``transfer``, broken units
+for ``surrender``, armed enemies of the surrendering stack for ``to``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
+from core.events import PHASES
+from core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from core.units import KIND_WORDS, TRAITS
+
+_RELEVANT: dict[str, Callable[[GameState, Unit], bool]] = {
+    "any": lambda s, u: u.on_board,
+    "active": lambda s, u: u.status == ACTIVE,
+    "broken": lambda s, u: u.status == ACTIVE and (u.broken or u.disrupted),
+    "prisoner": lambda s, u: u.status == PRISONER,
+    "unarmed": lambda s, u: u.status == UNARMED,
+    "captive": lambda s, u: u.status in (PRISONER, UNARMED),
+    "captor": lambda s, u: (u.status == ACTIVE and u.armed and not u.berserk
+                            and u.unit_kind != "vehicle"),
+    "guard": lambda s, u: bool(s.prisoners_of(u.handle)),
+    "squad": lambda s, u: u.status == ACTIVE and u.unit_kind == "squad",
+}
+# Verbs whose captor/guard keyword names a unit of the other side than the units named.
+_ENEMY_OF_NAMED = frozenset({"surrender", "capture", "recapture", "massacre"})
+_ADD_WORDS = ["at", "as", "broken"] + sorted(set(KIND_WORDS)) + [f"+{t}" for t in TRAITS]
+
+
+def complete(text: str, state: GameState) -> list[str]:
+    """Completions for the last word of ``text`` (the whole word, not the rest of it)."""
+    tokens = text.split()
+    typing = "" if not text or text[-1].isspace() else tokens.pop()
+    if not tokens:
+        return _matching(list(VERBS), typing)
+    spec = verb_named(tokens[0])
+    if spec is None:
+        return []
+    return _matching(_candidates(spec, tokens[1:], state), typing)
+
+
+def _matching(candidates: list[str], typing: str) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for word in candidates:
+        if word.lower().startswith(typing.lower()) and word not in seen:
+            seen.add(word)
+            out.append(word)
+    return out
+
+
+def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str]:
+    named = [w for w in before if w in state.units]
+    if spec.name == "add":
+        return list(state.sides) if not before else _ADD_WORDS
+    if spec.name == "phase":
+        return list(PHASES) if not before else list(state.sides)
+    if spec.name == "rearm" and len(before) == 1:
+        return list(REARM_HOWS)
+    keyword, after = _last_keyword(spec, before)
+    unused = [k for k in spec.keywords if k not in before]
+    if keyword is None:
+        if spec.positional.startswith("unit:") and before:
+            return unused  # the one unit is given; only keywords may follow
+        words = _of_kind(spec.positional, spec, state, named, exclude=named)
+        return words + (unused if before or not spec.positional else [])
+    arity, kind = spec.keywords[keyword]
+    if arity == "flag" or (arity == "one" and after):
+        return unused
+    return _of_kind(kind, spec, state, named, exclude=named) + (unused if after else [])
+
+
+def _last_keyword(spec: VerbSpec, before: list[str]) -> tuple[str | None, list[str]]:
+    for index in range(len(before) - 1, -1, -1):
+        if before[index].lower() in spec.keywords:
+            return before[index].lower(), before[index + 1:]
+    return None, before
+
+
+def _of_kind(kind: str, spec: VerbSpec, state: GameState, named: list[str],
+             exclude: list[str]) -> list[str]:
+    if kind in ("side",):
+        return list(state.sides)
+    if kind == "cause":
+        return list(CAUSES) + list(state.sides) + ["-"]
+    if kind == "phase":
+        return list(PHASES)
+    if kind == "verb":
+        return list(VERBS)
+    if kind.startswith("choice:"):
+        return kind.split(":", 1)[1].split("|")
+    if kind.startswith(("unit:", "units:")):
+        return _handles(kind.split(":", 1)[1], spec, state, named, exclude)
+    return []  # counters, numbers, Locations and free text cannot be guessed
+
+
+def _handles(which: str, spec: VerbSpec, state: GameState, named: list[str],
+             exclude: list[str]) -> list[str]:
+    relevant = _RELEVANT.get(which, _RELEVANT["any"])
+    preferred = _preferred_side(spec, state, named)
+    ranked = []
+    for u in state.units.values():
+        if not u.on_board or u.handle in exclude:
+            continue
+        rank = 0 if relevant(state, u) else 2
+        if rank == 0 and preferred and u.side != preferred:
+            rank = 1
+        ranked.append((rank, _natural(u.handle), u.handle))
+    return [handle for *_key, handle in sorted(ranked)]
+
+
+def _preferred_side(spec: VerbSpec, state: GameState, named: list[str]) -> str:
+    """For a captor/Guard keyword: the side that should be named there."""
+    if not named:
+        return ""
+    first = state.units[named[0]]
+    if spec.name in _ENEMY_OF_NAMED:
+        return state.enemy_of(first.side)
+    if first.status == PRISONER and first.guard:
+        return state.units[first.guard].side  # transfer, takeover: the Guard's side
+    return first.side
+
+
+def _natural(handle: str) -> tuple:
+    """g2 before g10."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", handle))

@@ -1,0 +1,117 @@
+"""``execute``: parse a command and record it in a game; ``run_script``: many lines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from core import events as ev
+from core.commands.clock import describe_clock
+from core.commands.parser import Parsed, parse
+from core.describe import sentence_for
+from core.errors import Refusal
+from core.game import Game
+
+
+@dataclass
+class Outcome:
+    """What a command did: a message for the player and the records it wrote."""
+
+    message: str
+    records: list = field(default_factory=list)
+
+
+class ScriptRefusal(Refusal):
+    """A refusal from line ``line`` of a script: "line 7: A20.51: ..."."""
+
+    def __init__(self, line: int, refusal: Refusal):
+        self.line = line
+        self.cause = refusal
+        super().__init__(refusal.rule, refusal.text, refusal.hint)
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {super().__str__()}"
+
+
+def first_attacker(game: Game) -> str:
+    """The side that moves first in each Game Turn, from the game header."""
+    header = game.records[0] if game.records else None
+    if isinstance(header, ev.GameCreated):
+        return header.first_attacker or header.sides[0].name
+    return next(iter(game.state.sides), "")
+
+
+def execute(game: Game, text: str) -> Outcome:
+    """Parse ``text`` against the game's state and record it; raise Refusal if refused."""
+    parsed = parse(text, game.state, first_attacker(game))
+    if parsed.control:
+        return _control(game, parsed)
+    if not parsed.events:
+        return Outcome("", [])
+    records = game.submit(parsed.events)
+    return Outcome(_message(game, parsed, records), records)
+
+
+def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
+    if parsed.verb in ("next", "prev", "turn", "phase"):
+        state = game.state
+        return describe_clock(state.turn, state.attacker, state.phase)
+    lines = [sentence_for(r, game, with_time=False) for r in records]
+    if parsed.made:
+        lines.append("new handles: " + ", ".join(parsed.made))
+    return "\n".join(lines)
+
+
+def _control(game: Game, parsed: Parsed) -> Outcome:
+    if parsed.control == "help":
+        return Outcome(parsed.text, [])
+    return control(game, parsed.control, parsed.target, parsed.reason)
+
+
+def control(game: Game, verb: str, target: int | None = None, reason: str = "") -> Outcome:
+    """Undo, redo, strike or unstrike, with the message the player sees."""
+    if verb == "undo":
+        grp = game.undo()
+        return Outcome(f"undone: entry {grp} ({_group_summary(game, grp)})", game.records[-1:])
+    if verb == "redo":
+        grp = game.redo()
+        return Outcome(f"redone: entry {grp} ({_group_summary(game, grp)})", game.records[-1:])
+    if target is None:
+        raise Refusal("input", f"'{verb}' needs the entry number")
+    if verb == "strike":
+        conflicts = game.strike(target, reason)
+        text = f"struck entry {target}" + (f" ({reason})" if reason else "")
+        return Outcome(text + _conflicts(game, conflicts), game.records[-1:])
+    if verb == "unstrike":
+        conflicts = game.unstrike(target)
+        return Outcome(f"unstruck entry {target}" + _conflicts(game, conflicts), game.records[-1:])
+    raise Refusal("input", f"'{verb}' is not an undo, redo, strike or unstrike")
+
+
+def _group_summary(game: Game, grp: int) -> str:
+    records = game.timeline.groups.get(grp, [])
+    return "; ".join(sentence_for(r, game, with_time=False) for r in records) or "nothing"
+
+
+def _conflicts(game: Game, seqs: list[int]) -> str:
+    if not seqs:
+        return ""
+    lines = [f"\n  entry {s} no longer holds: {game.conflicts[s]}" for s in seqs if s in game.conflicts]
+    return "; these need resolving (strike or fix them):" + "".join(lines)
+
+
+def run_script(game: Game, lines: Iterable[str]) -> list[Outcome]:
+    """Execute each line in turn; stop at the first refusal and raise it with its line.
+
+    Lines already executed stay recorded (the CLI dry-runs a script first so that a
+    refused ``stockade run`` leaves the log untouched).
+    """
+    outcomes = []
+    for number, line in enumerate(lines, 1):
+        try:
+            outcomes.append(execute(game, line))
+        except ScriptRefusal:
+            raise
+        except Refusal as refusal:
+            raise ScriptRefusal(number, refusal) from None
+    return outcomes

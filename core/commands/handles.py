@@ -1,0 +1,113 @@
+"""Handles: resolving what the player typed, and allocating new ones.
+
+A handle is the short name a counter is typed by (``g3``). New handles are the first
+letter of the side's name, lowercased, plus the next free number; when both sides'
+names start with the same letter, each side's prefix grows until they differ
+(``ge1`` / ``gu1`` for Germans and Gurkhas), so a handle always tells its side.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from core.commands.grammar import RESERVED_WORDS, verb_named
+from core.errors import Refusal
+from core.state import GameState
+
+_HANDLE = re.compile(r"^[a-z][a-z0-9_]*$")
+_COUNTER_LIKE = re.compile(r"^\d")
+
+
+def side_prefixes(sides: list[str]) -> dict[str, str]:
+    """The handle prefix of each side: as many leading letters as tell them apart."""
+    letters = {name: "".join(ch for ch in name.lower() if ch.isalpha()) or "u" for name in sides}
+    for width in range(1, max(len(v) for v in letters.values()) + 1):
+        prefixes = {name: word[:width] for name, word in letters.items()}
+        if len(set(prefixes.values())) == len(prefixes):
+            return prefixes
+    # Same letters throughout ("Rebels" vs "rebels2"?): number the sides instead.
+    return {name: f"{letters[name][:1]}{index}x" for index, name in enumerate(sides, 1)}
+
+
+def find_side(state: GameState, word: str) -> str:
+    """A side from its name, a unique prefix of it, or its nationality (any case)."""
+    typed = word.strip().lower()
+    names = list(state.sides)
+    for name in names:
+        if name.lower() == typed:
+            return name
+    matches = [n for n in names if n.lower().startswith(typed)] if typed else []
+    matches = matches or [n for n in names if state.sides[n].nationality.lower() == typed]
+    if len(matches) == 1:
+        return matches[0]
+    raise Refusal("input", f"no side '{word}' in this game", "sides: " + ", ".join(names))
+
+
+class Context:
+    """What a command is parsed against: the state, and the handles it makes."""
+
+    def __init__(self, state: GameState, first_attacker: str | None = None):
+        self.state = state
+        self.first_attacker = first_attacker or (next(iter(state.sides), ""))
+        self.made: list[str] = []  # handles this command creates, in order
+        self._prefixes = side_prefixes(list(state.sides)) if state.sides else {}
+
+    # -- reading handles ------------------------------------------------------
+    def unit(self, word: str) -> str:
+        """The handle of an existing unit; exact, else any case."""
+        units = self.state.units
+        if word in units:
+            return word
+        folded = {h.lower(): h for h in units}
+        if word.lower() in folded:
+            return folded[word.lower()]
+        close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
+        hint = ("did you mean " + " or ".join(folded[c] for c in close) + "?") if close else \
+            "add it first (add SIDE COUNTER), or check the handle in the side panels"
+        raise Refusal("input", f"no unit '{word}' in this game", hint)
+
+    def units(self, words: list[str], what: str = "units") -> list[str]:
+        if not words:
+            raise Refusal("input", f"name the {what}")
+        return [self.unit(w) for w in words]
+
+    def side(self, word: str) -> str:
+        return find_side(self.state, word)
+
+    def side_of(self, handle: str) -> str:
+        return self.state.units[handle].side
+
+    # -- making handles ---------------------------------------------------------
+    def taken(self, handle: str) -> bool:
+        return handle.lower() in {h.lower() for h in self.state.units} or handle in self.made
+
+    def new_handle(self, side: str, wanted: str | None = None) -> str:
+        """A handle for a new counter of ``side``: the one asked for, else the next free."""
+        if wanted:
+            handle = check_new_handle(wanted)
+            if self.taken(handle):
+                raise Refusal("input", f"handle '{handle}' is already in use",
+                              "leave out 'as' to get the next free handle")
+        else:
+            prefix = self._prefixes.get(side) or side[:1].lower() or "u"
+            number = 1
+            while self.taken(f"{prefix}{number}"):
+                number += 1
+            handle = f"{prefix}{number}"
+        self.made.append(handle)
+        return handle
+
+
+def check_new_handle(word: str) -> str:
+    """A typed new handle, lowercased; refuse words the parser would misread."""
+    handle = word.lower()
+    if _COUNTER_LIKE.match(handle):
+        raise Refusal("input", f"'{word}' reads like a counter, not a handle",
+                      "a handle starts with a letter, like g3")
+    if not _HANDLE.match(handle):
+        raise Refusal("input", f"'{word}' is not a handle",
+                      "letters, digits and _ only, starting with a letter, like g3")
+    if handle in RESERVED_WORDS or verb_named(handle):
+        raise Refusal("input", f"'{word}' is a command word and cannot be a handle")
+    return handle
