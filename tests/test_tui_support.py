@@ -1,0 +1,60 @@
+"""Shared helpers for the TUI tests (not a test module itself: no test functions)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual import events
+
+from core.events import SideSpec
+from core.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+
+
+def sample_copy(tmp_path: Path, name: str = "demo") -> Path:
+    target = tmp_path / f"{name}.jsonl"
+    shutil.copyfile(SAMPLES / f"{name}.jsonl", target)
+    return target
+
+
+def new_game(tmp_path: Path, scenario: str, sides: list[tuple[str, str, int]],
+             first: str = "") -> Game:
+    specs = [SideSpec(name, nat, elr) for name, nat, elr in sides]
+    return Game.create(tmp_path / "game.jsonl", scenario, specs, first_attacker=first)
+
+
+async def type_command(pilot, text: str) -> None:
+    """':' then the text (pasted: one event, not one press per letter), then enter.
+
+    A refused command stays in the bar for fixing; escape clears it first.
+    """
+    from tui.widgets.command_bar import CommandInput
+
+    if isinstance(pilot.app.focused, CommandInput):
+        await pilot.press("escape")
+    await pilot.press("colon")
+    pilot.app.focused.post_message(events.Paste(text))
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def status_text(app) -> str:
+    from tui.widgets.status_line import StatusLine
+
+    return app.screen.query_one(StatusLine).message
+
+
+def sync(fn):
+    """Run an async test with asyncio.run (this venv has no async pytest plugin)."""
+    import asyncio
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper

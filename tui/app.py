@@ -1,0 +1,143 @@
+"""Stockade's Textual app: the table-side dashboard over one game's prisoner book.
+
+The app holds no rule. Keys, the command bar and the forms all become command text
+handed to ``core.commands.execute``; what the core refuses is shown with its rule; what
+it records is on disk before the screen changes.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+from core.commands import execute
+from core.errors import Refusal
+from core.game import Game
+from themes import load_themes
+from tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
+from tui.palette import StockadeCommands
+from tui.paths import config_dir, remember_last_game
+from tui.screens.main import MainScreen
+
+
+class StockadeApp(App[int]):
+    TITLE = "Stockade"
+    CSS_PATH = "stockade.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (130, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    COMMANDS = App.COMMANDS | {StockadeCommands}
+    BINDINGS = [
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True,
+                id="stockade.palette"),
+    ]
+
+    def __init__(self, game: Game, notes: list[str] | None = None,
+                 remember: bool = True) -> None:
+        super().__init__()
+        self.game = game
+        self.notes = list(notes or [])
+        self.remember = remember
+        self.stockade_themes: list[Theme] = []
+        self._theme_ready = False
+        self._problems: list[str] = []
+        self._setup_themes_and_keys()
+
+    # ------------------------------------------------------------------ set-up
+    def _setup_themes_and_keys(self) -> None:
+        config, problems = load_config()
+        user_themes = sorted((config_dir() / "themes").glob("*.toml"))
+        themes, theme_problems = load_themes(extra=user_themes)
+        problems += theme_problems
+        for theme in themes:
+            self.register_theme(theme)
+        self.stockade_themes = themes
+        wanted = config.theme
+        if wanted not in self.available_themes:
+            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+            problems.append(f"config: there is no theme '{wanted}'; using {fallback} "
+                            f"(themes: {', '.join(t.name for t in themes)})")
+            wanted = fallback
+        self.theme = wanted
+        self._config_keys = config.keys
+        self._problems = problems
+
+    def binding_ids(self) -> set[str]:
+        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        for cls in (MainScreen,):
+            ids |= {b.id for b in cls.BINDINGS if isinstance(b, Binding) and b.id}
+        from tui.screens import all_screen_bindings
+
+        return ids | all_screen_bindings()
+
+    def on_mount(self) -> None:
+        keys, problems = check_keymap(self._config_keys, self.binding_ids())
+        self._problems += problems
+        if keys:
+            self.set_keymap(keys)
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._theme_ready = True
+        if self.remember and self.game.path:
+            problem = remember_last_game(self.game.path)
+            if problem:
+                self._problems.append(problem)
+        self.push_screen(MainScreen())
+        for note in self.notes + list(self.game.warnings):
+            self.notify(note, title="Stockade", timeout=8)
+        for problem in self._problems:
+            self.notify(problem, title="Config", severity="warning", timeout=12)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        if self._theme_ready:
+            self.run_worker(partial(self._save_theme, theme.name), thread=True,
+                            group="config", name="save-theme")
+            if isinstance(self.screen, MainScreen):
+                self.screen.refresh_all()
+
+    def _save_theme(self, name: str) -> None:
+        problem = save_theme(name)
+        if problem:
+            self.call_from_thread(self.notify, problem, severity="warning")
+
+    # --------------------------------------------------------------- the game
+    def run_command(self, text: str) -> str:
+        """Hand ``text`` to the core; return its message. Raises ``Refusal``.
+
+        The core writes and fsyncs the entry before returning, so the screens change
+        only after the entry is safe on disk.
+        """
+        try:
+            outcome = execute(self.game, text)
+        except Refusal:
+            raise
+        except Exception as exc:  # a bug in the core must not take the table down
+            self.log.error(f"command {text!r} failed: {exc!r}")
+            raise Refusal("internal", f"the core failed on this command ({exc!r}); "
+                          "nothing was recorded") from exc
+        message = getattr(outcome, "message", "") or ""
+        self.game_changed(message)
+        return message
+
+    def game_changed(self, message: str = "") -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.refresh_all(message)
+
+
+def run_app(path: Path, notes: list[str] | None = None) -> int:
+    """Open the game at ``path`` and run the app; returns the exit code."""
+    from core.journal import JournalError
+
+    try:
+        game = Game.open(Path(path))
+    except (JournalError, OSError) as exc:
+        print(f"stockade: cannot open {path}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return StockadeApp(game, notes).run() or 0
+    finally:
+        game.close()

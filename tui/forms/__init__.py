@@ -1,0 +1,32 @@
+"""Guided forms for players who do not remember the command syntax."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from tui.forms.base import FormScreen, FormSpec
+
+
+def all_specs() -> list[FormSpec]:
+    from tui.forms import cc, surrender
+    from tui.forms.specs import SPECS
+
+    return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:]]
+
+
+def make_form(name: str) -> FormScreen:
+    from tui.forms.cc import CaptureForm
+    from tui.forms.surrender import SurrenderForm
+
+    if name == "surrender":
+        return SurrenderForm()
+    if name == "capture":
+        return CaptureForm()
+    for spec in all_specs():
+        if spec.name == name:
+            return FormScreen(spec)
+    raise KeyError(name)
+
+
+def open_form(app, name: str, done: Callable[[str | None], None]) -> None:
+    app.push_screen(make_form(name), done)

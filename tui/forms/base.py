@@ -1,0 +1,200 @@
+"""A guided form: fields in, command text out, the core's verdict shown live.
+
+A form never judges: it builds the same command text a player would type, asks the core
+to check it (``core.commands.parse`` then ``Game.check``: nothing is written), shows the
+verdict with its rule, and on ctrl+s hands the text to the core to record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
+
+from core.errors import Refusal
+from core.state import GameState
+
+Choices = Callable[[GameState], list[tuple[str, str]]]
+
+
+@dataclass
+class Field:
+    name: str
+    label: str
+    kind: str = "text"  # text / int / unit / units / choice / check
+    choices: Choices | None = None
+    placeholder: str = ""
+    value: str | bool = ""
+
+
+@dataclass
+class FormSpec:
+    name: str
+    title: str
+    summary: str
+    fields: list[Field]
+    build: Callable[[dict], str]
+    key: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def dry_run(game, text: str) -> Refusal | None:
+    """The core's verdict on ``text`` without recording it."""
+    from core.commands import first_attacker, parse
+
+    try:
+        parsed = parse(text, game.state, first_attacker(game))
+        if parsed.events:
+            game.check(list(parsed.events))
+    except Refusal as refusal:
+        return refusal
+    return None
+
+
+class FormScreen(ModalScreen[str | None]):
+    """A modal form built from a ``FormSpec``."""
+
+    DEFAULT_CSS = """
+    FormScreen { align: center middle; }
+    FormScreen > #form {
+        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    FormScreen #fields { height: auto; max-height: 14; }
+    FormScreen Label { margin-top: 0; color: $text-muted; }
+    FormScreen Input { height: 1; border: none; padding: 0 1; background: $boost; }
+    FormScreen Input:focus { background: $primary 30%; }
+    FormScreen SelectionList { height: auto; max-height: 5; border: none; padding: 0; }
+    FormScreen SelectionList:focus { background: $primary 15%; }
+    FormScreen Select { height: 3; }
+    FormScreen Checkbox { border: none; padding: 0; height: 1; }
+    FormScreen #summary { color: $text-muted; }
+    FormScreen #preview { margin-top: 1; text-style: bold; }
+    FormScreen #verdict { height: auto; }
+    FormScreen #keys { color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "record", "Record", id="stockade.form_record"),
+        Binding("escape", "cancel", "Cancel", id="stockade.form_cancel"),
+    ]
+
+    def __init__(self, spec: FormSpec) -> None:
+        super().__init__()
+        self.spec = spec
+        self.refusal: Refusal | None = None
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def compose(self) -> ComposeResult:
+        state = self.game.state
+        with Vertical(id="form") as box:
+            box.border_title = self.spec.title
+            yield Static(self.spec.summary, id="summary")
+            with VerticalScroll(id="fields"):
+                for f in self.spec.fields:
+                    yield from self._field(f, state)
+            yield Static(id="preview")
+            yield Static(id="verdict")
+            yield Static("ctrl+s record · tab next field · space tick · esc cancel", id="keys")
+
+    def _field(self, f: Field, state: GameState) -> ComposeResult:
+        wid = f"f-{f.name}"
+        if f.kind == "check":
+            yield Checkbox(f.label, bool(f.value), id=wid)
+            return
+        yield Label(f.label)
+        options = f.choices(state) if f.choices else []
+        if f.kind == "units":
+            yield SelectionList[str](*[(label, value) for label, value in options], id=wid)
+        elif f.kind in ("unit", "choice"):
+            value = f.value if f.value in {v for _l, v in options} else Select.NULL
+            yield Select([(label, value) for label, value in options], value=value,
+                         prompt=f.placeholder or "choose", id=wid,
+                         allow_blank=f.kind == "unit" or value is Select.NULL)
+        else:
+            yield Input(str(f.value), placeholder=f.placeholder, id=wid,
+                        type="integer" if f.kind == "int" else "text")
+
+    def on_mount(self) -> None:
+        self.update_preview()
+        if self.spec.fields:
+            self.query_one(f"#f-{self.spec.fields[0].name}").focus()
+
+    # ------------------------------------------------------------------ values
+    def values(self) -> dict:
+        out: dict = {}
+        for f in self.spec.fields:
+            widget = self.query_one(f"#f-{f.name}")
+            if isinstance(widget, SelectionList):
+                out[f.name] = list(widget.selected)
+            elif isinstance(widget, Select):
+                out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
+            elif isinstance(widget, Checkbox):
+                out[f.name] = widget.value
+            else:
+                out[f.name] = widget.value.strip()
+        return out
+
+    def command_text(self) -> str:
+        return " ".join(self.spec.build(self.values()).split())
+
+    def extra_verdict(self) -> Text | None:
+        """Subclasses add their own lines above the core's verdict."""
+        return None
+
+    def update_preview(self) -> None:
+        text = self.command_text()
+        self.query_one("#preview", Static).update(Text.assemble(("will record: ", "dim"),
+                                                                (text or "…", "bold")))
+        verdict = Text()
+        extra = self.extra_verdict()
+        if extra is not None:
+            verdict.append_text(extra)
+            verdict.append("\n")
+        if text:
+            refusal = dry_run(self.game, text)
+            if refusal is None:
+                verdict.append("✓ the book accepts this entry", style="bold")
+            else:
+                verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
+        self.query_one("#verdict", Static).update(verdict)
+
+    @property
+    def _error(self) -> str:
+        return self.app.theme_variables.get("error", "")
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    @on(SelectionList.SelectedChanged)
+    def _changed(self) -> None:
+        self.update_preview()
+
+    @on(Input.Submitted)
+    def _enter(self) -> None:
+        self.action_record()
+
+    # ------------------------------------------------------------------ actions
+    def action_record(self) -> None:
+        text = self.command_text()
+        if not text:
+            return
+        try:
+            message = self.app.run_command(text)
+        except Refusal as refusal:
+            self.query_one("#verdict", Static).update(
+                Text(f"✗ refused: {refusal}", style="bold " + self._error))
+            return
+        self.dismiss(message or f"recorded: {text}")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,93 @@
+"""The surrender form: the A20.21 questions, a verdict with its rule, then the entry.
+
+The questions are what only the players can see on the board (adjacency, rout paths);
+the answers say whether a RtPh surrender happens at all. Everything the book can know
+(broken, nationality, No Quarter, the captor's capacity) is the core's verdict, shown
+live from a dry run of the command.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tui.forms.base import Field, FormScreen, FormSpec
+from tui.forms.choices import joined, opt, units, words
+
+YES_NO = words(("yes", "yes"), ("no", "no"))
+REASONS = words(("RtPh: broken, no free rout path (A20.21)", "rtph"),
+                ("Encircled broken unit in the RtPh (A20.21)", "encircled"),
+                ("Disrupted (A19.12)", "disrupted"),
+                ("Heat of Battle surrender result (A15.5)", "hob"),
+                ("Mopping Up (A12.153)", "mopup"))
+ANSWERS = words(("accept the surrender", "accept"),
+                ("reject it: No Quarter (A20.3)", "reject"))
+
+# (field, the answer that stops a RtPh surrender, why: rule first)
+QUESTIONS = [
+    ("adjacent", "no", "A20.21: only a unit ADJACENT to a Known, Good Order, armed enemy "
+                       "Infantry/Cavalry unit surrenders in the RtPh; it routs (or fails to) "
+                       "as usual"),
+    ("free_rout", "yes", "A20.21: it can rout away free of Interdiction and without Low "
+                         "Crawl, so it routs instead of surrendering"),
+]
+RTPH_REASONS = ("rtph", "encircled")
+
+
+def _build(v: dict) -> str:
+    if not v["units"] or not v["to"]:
+        return ""
+    if v["reason"] in RTPH_REASONS and verdict_of(v)[0] is False:
+        return ""
+    if v["answer"] == "reject":
+        return f"reject {joined(v['units'])} by {v.get('captor_side', '')}"
+    reason = "" if v["reason"] in ("", "rtph") else v["reason"]
+    return (f"surrender {joined(v['units'])} to {v['to']} {reason} "
+            f"{opt('free', v['free'])} {opt('merge', v['merge'])}")
+
+
+def verdict_of(v: dict) -> tuple[bool | None, str]:
+    """The questions' verdict: (True: surrenders, False: does not, None: unanswered)."""
+    if v["reason"] not in RTPH_REASONS:
+        return True, "the questions below apply to RtPh surrenders only"
+    for name, stop, why in QUESTIONS:
+        if not v[name]:
+            return None, "answer the questions about the board"
+        if v[name] == stop:
+            return False, why
+    return True, ("A20.21: it surrenders to that enemy unit as its priority (the captor may "
+                  "refuse it and invoke No Quarter, A20.3)")
+
+
+SPEC = FormSpec(
+    "surrender", "Surrender",
+    "A broken stack that cannot rout safely surrenders to an adjacent enemy (A20.21). "
+    "Pick the stack and the captor, then answer what the board shows.",
+    [Field("units", "Surrendering units", "units", units("broken")),
+     Field("to", "Captor (the new Guard)", "unit", units("active")),
+     Field("reason", "Why", "choice", REASONS, value="rtph"),
+     Field("adjacent", "ADJACENT to a Known, Good Order, armed enemy Infantry/Cavalry unit?",
+           "choice", YES_NO),
+     Field("free_rout", "Can it rout away without Interdiction and without Low Crawl?",
+           "choice", YES_NO),
+     Field("answer", "The captor", "choice", ANSWERS, value="accept"),
+     Field("free", "Free as Unarmed (over the captor's capacity; optional)", "units",
+           units("broken")),
+     Field("merge", "Exchange HS pairs into squads (optional)", placeholder="g2+g3")],
+    _build, key="s")
+
+
+class SurrenderForm(FormScreen):
+    def __init__(self) -> None:
+        super().__init__(SPEC)
+
+    def values(self) -> dict:
+        v = super().values()
+        captor = self.game.state.units.get(v["to"])
+        v["captor_side"] = captor.side if captor else ""
+        return v
+
+    def extra_verdict(self) -> Text | None:
+        verdict, why = verdict_of(self.values())
+        mark = {True: "✓ ", False: "✗ no surrender: ", None: "? "}[verdict]
+        style = "bold" if verdict is not None else "italic"
+        return Text(mark + why, style=style)

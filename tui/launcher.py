@@ -1,0 +1,45 @@
+"""The ``stockade`` console script.
+
+The headless subcommands (``stockade tally/check/run/...``) live in ``core.cli``; this
+module only hands it a ``ui`` object that can open a screen. Importing this module does
+not import Textual: the screens load only when one is wanted, so the headless commands
+start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+class TerminalUI:
+    """What ``core.cli.main`` calls when the player wants a screen."""
+
+    def open_game(self, path: Path | None) -> int:
+        from tui.opening import open_game_path
+
+        try:
+            game_path, notes = open_game_path(path)
+        except OSError as exc:
+            print(f"stockade: {exc}", file=sys.stderr)
+            return 1
+        from tui.app import run_app
+
+        return run_app(game_path, notes)
+
+    def open_camp(self, path: Path | None, options: dict | None = None) -> int:
+        from tui.camp import run_camp
+
+        return run_camp(path, options)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from core.cli import main as cli_main
+
+    args = sys.argv[1:] if argv is None else argv
+    code = cli_main(args, ui=TerminalUI())
+    return code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Which game file the app opens: the one named, the last one, or the demo.
+
+No Textual here: the launcher resolves the path before any screen exists.
+"""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from tui.paths import data_dir, read_last_game
+
+DEMO_NAME = "demo.jsonl"
+
+
+def packaged_demo() -> Path | None:
+    """``sample_games/demo.jsonl`` if the package ships one."""
+    try:
+        candidate = resources.files("sample_games").joinpath(DEMO_NAME)
+    except (ModuleNotFoundError, FileNotFoundError):
+        return None
+    path = Path(str(candidate))
+    return path if path.is_file() else None
+
+
+def ensure_demo() -> tuple[Path, list[str]]:
+    """The demo game in the user's data dir, made on first use (never in the package)."""
+    target = data_dir() / DEMO_NAME
+    if target.is_file():
+        return target, [f"the demo game ({target})"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = packaged_demo()
+    if source is not None:
+        shutil.copyfile(source, target)
+    else:
+        from tui.demo import build_demo
+
+        build_demo(target)
+    return target, [f"first run: a demo game was made at {target}; "
+                    "`stockade new FILE ...` starts your own"]
+
+
+def open_game_path(path: Path | None) -> tuple[Path, list[str]]:
+    """Resolve what to open; returns the path and notes to show the player."""
+    if path is not None:
+        return Path(path), []
+    last = read_last_game()
+    if last is not None:
+        return last, []
+    return ensure_demo()

@@ -1,0 +1,53 @@
+"""The command palette (ctrl+p): every action, every guided form, every theme."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+ACTIONS = [
+    ("Next phase", "next_phase", "n"),
+    ("Previous phase", "prev_phase", "N"),
+    ("Next Player Turn", "next_turn", "t"),
+    ("Undo the last entry", "undo", "u"),
+    ("Redo", "redo", "r"),
+    ("Type a command", "command", ":"),
+    ("History and replay", "history", "h"),
+    ("Tally: CVP with every line explained", "tally", "v"),
+    ("Help: keys and commands", "help", "?"),
+    ("Quit", "quit", "q"),
+]
+
+
+class StockadeCommands(Provider):
+    """Stockade's actions, forms and themes for the command palette."""
+
+    def _commands(self) -> list[tuple[str, object, str]]:
+        from tui.forms import all_specs
+        from tui.screens.main import MainScreen
+
+        app = self.app
+        main = next((s for s in app.screen_stack if isinstance(s, MainScreen)), None)
+        out: list[tuple[str, object, str]] = []
+        if main is not None:
+            for title, action, key in ACTIONS:
+                out.append((title, partial(main.run_action, action), f"key {key}"))
+            for spec in all_specs():
+                out.append((f"Form: {spec.title}", partial(main.action_form, spec.name),
+                            spec.summary))
+        for theme in getattr(app, "stockade_themes", []):
+            out.append((f"Theme: {theme.name}", partial(setattr, app, "theme", theme.name),
+                        "switch theme (remembered in the config file)"))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, callback, help_text in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)

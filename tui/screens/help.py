@@ -1,0 +1,74 @@
+"""Help (f1 / ?): every key with its binding id (for the config file), and the verbs."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+def keys_table(app) -> Table:
+    from tui.screens.main import MainScreen
+
+    keymap = getattr(app, "_keymap", {})
+    table = Table(title="Keys (remap them in config.toml [keys])", expand=True,
+                  show_edge=False, pad_edge=False)
+    table.add_column("key", no_wrap=True, style="bold")
+    table.add_column("does")
+    table.add_column("id", style="dim", no_wrap=True)
+    rows = [*MainScreen.BINDINGS, *app.BINDINGS]
+    for b in rows:
+        if not isinstance(b, Binding):
+            continue
+        keys = keymap.get(b.id, b.key) if b.id else b.key
+        table.add_row(keys.replace("question_mark", "?").replace("colon", ":"),
+                      b.description, b.id or "")
+    table.add_row("j/k, arrows", "move in lists and panels", "")
+    table.add_row("tab", "next panel; in the command bar: take the completion", "")
+    return table
+
+
+def verbs_table() -> Table:
+    from core.commands import VERBS
+
+    table = Table(title="Commands (type : then a command)", expand=True, show_edge=False,
+                  pad_edge=False)
+    table.add_column("usage", style="bold")
+    table.add_column("does")
+    for spec in VERBS.values():
+        table.add_row(spec.usage, f"{spec.summary}\n[dim]e.g. {spec.example}[/]")
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary;
+                                  background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape,q,f1,question_mark", "close", "Close", id="stockade.help_close"),
+        Binding("j", "scroll('down')", "Down", show=False, id="stockade.help_down"),
+        Binding("k", "scroll('up')", "Up", show=False, id="stockade.help_up"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body") as body:
+            body.border_title = "Stockade help"
+            body.border_subtitle = "esc: close"
+            yield Static(Text("Stockade keeps the book on A20 Prisoners. Keys move the "
+                              "clock and the history; f opens a guided form; : takes a "
+                              "command. Every refusal names its rule.", style="italic"))
+            yield Static(keys_table(self.app))
+            yield Static(verbs_table())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, where: str) -> None:
+        body = self.query_one(VerticalScroll)
+        body.scroll_down() if where == "down" else body.scroll_up()

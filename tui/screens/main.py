@@ -1,0 +1,221 @@
+"""The main screen: header, the two side panels, the history, the command bar."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from core.commands import complete
+from core.describe import sentence
+from core.errors import Refusal
+from core.views import phase_hints, side_panel
+from tui.widgets.command_bar import CommandBar
+from tui.widgets.history_view import HistoryView, Line
+from tui.widgets.phase_bar import PhaseBar
+from tui.widgets.side_panel import SidePanelView
+from tui.widgets.status_line import StatusLine
+
+HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
+GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
+TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
+
+
+def history_lines(game) -> list[Line]:
+    """The history's lines: every domain entry, with its status and reason."""
+    out = []
+    for entry in game.history():
+        if entry.status == "control":
+            continue
+        out.append(Line(entry.seq, entry.status, sentence(entry, game), entry.reason))
+    return out
+
+
+class MainScreen(Screen):
+    BINDINGS = [
+        Binding("n", "next_phase", "Next", id="stockade.next_phase"),
+        Binding("N", "prev_phase", "Prev phase", show=False, id="stockade.prev_phase"),
+        Binding("t", "next_turn", "Next turn", show=False, id="stockade.next_turn"),
+        Binding("u,ctrl+z", "undo", "Undo", id="stockade.undo"),
+        Binding("r,ctrl+y", "redo", "Redo", id="stockade.redo"),
+        Binding("colon", "command", "Cmd", key_display=":", id="stockade.command"),
+        Binding("f", "forms", "Forms", id="stockade.forms"),
+        Binding("a", "form('add')", "Add unit", show=False, id="stockade.add_unit"),
+        Binding("s", "form('surrender')", "Surrender", show=False, id="stockade.surrender"),
+        Binding("h", "history", "History", id="stockade.history"),
+        Binding("v", "tally", "Tally", id="stockade.tally"),
+        Binding("f1,question_mark", "help", "Help", key_display="?", id="stockade.help"),
+        Binding("q", "quit", "Quit", id="stockade.quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._phase = None
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def compose(self) -> ComposeResult:
+        yield Static(TOO_SMALL, id="too-small")
+        with Vertical(id="main"):
+            yield PhaseBar(id="phase-bar")
+            with Vertical(id="board"):
+                with Horizontal(id="sides"):
+                    for name in self.game.state.sides:
+                        yield SidePanelView(name)
+                yield HistoryView(id="history")
+            yield CommandBar(self._candidates, id="command-bar")
+            yield StatusLine(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._phase = (self.game.state.turn, self.game.state.phase)
+        self.refresh_all()
+        self.query_one(HistoryView).focus()
+        if self.game.read_only:
+            self.status.say("this game is open read-only: nothing can be entered", "refusal")
+        else:
+            self.status.say("n: next phase · f: forms · :: type a command · ?: help", "hint")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_all)
+
+    def on_screen_resume(self) -> None:
+        self.refresh_all()
+
+    # -------------------------------------------------------------- drawing
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    def _candidates(self, text: str) -> list[str]:
+        try:
+            return list(complete(text, self.game.state))
+        except Refusal:
+            return []
+
+    def refresh_all(self, message: str = "") -> None:
+        """Redraw from the game: header, panels, history (incrementally), keys."""
+        game, state = self.game, self.game.state
+        flags = (["READ-ONLY"] if game.read_only else []) + (
+            [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else [])
+        self.query_one(PhaseBar).show(state, flags)
+        wide = self.has_class("-wide")
+        for panel in self.query(SidePanelView):
+            if panel.side in state.sides:
+                panel.show(side_panel(state, panel.side), wide=wide)
+        self.query_one(HistoryView).sync(history_lines(game))
+        now = (state.turn, state.phase)
+        hints = []
+        if now != self._phase:
+            self._phase = now
+            if state.phase in HINT_PHASES or state.ended:
+                hints = phase_hints(state)
+        if hints:
+            self.status.say(" · ".join(([message] if message else []) + hints), "hint")
+        elif message:
+            self.status.say(message, "ok")
+        self.refresh_bindings()
+
+    # -------------------------------------------------------------- keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = self.game
+        if action in GAME_ACTIONS and (game.read_only or game.state.ended):
+            return None
+        if action == "undo":
+            return True if game.can_undo() and not game.read_only else None
+        if action == "redo":
+            return True if game.can_redo() and not game.read_only else None
+        return True
+
+    def _run(self, text: str) -> bool:
+        try:
+            self.app.run_command(text)
+        except Refusal as refusal:
+            self.status.say(str(refusal), "refusal")
+            return False
+        return True
+
+    def action_next_phase(self) -> None:
+        self._run("next")
+
+    def action_prev_phase(self) -> None:
+        self._run("prev")
+
+    def action_next_turn(self) -> None:
+        self._run("turn")
+
+    def action_undo(self) -> None:
+        self._run("undo")
+
+    def action_redo(self) -> None:
+        self._run("redo")
+
+    def action_command(self) -> None:
+        self.query_one(CommandBar).open()
+
+    def action_forms(self) -> None:
+        from tui.forms.menu import FormMenu
+
+        self.app.push_screen(FormMenu(), self._form_chosen)
+
+    def _form_chosen(self, name: str | None) -> None:
+        if name:
+            self.action_form(name)
+
+    def action_form(self, name: str) -> None:
+        from tui.forms import open_form
+
+        open_form(self.app, name, self._form_done)
+
+    def _form_done(self, message: str | None) -> None:
+        if message:
+            self.status.say(message, "ok")
+        self.query_one(HistoryView).focus()
+
+    def action_history(self) -> None:
+        from tui.screens.replay import ReplayScreen
+
+        seq = self.query_one(HistoryView).selected_seq
+        self.app.push_screen(ReplayScreen(seq))
+
+    def action_tally(self) -> None:
+        from tui.screens.tally import TallyScreen
+
+        self.app.push_screen(TallyScreen())
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        self.app.exit(0)
+
+    # -------------------------------------------------------------- command bar
+    @on(CommandBar.Submitted)
+    def _command(self, event: CommandBar.Submitted) -> None:
+        if self._run(event.text):
+            self.query_one(CommandBar).input.value = ""
+
+    @on(CommandBar.Changed)
+    def _typing(self, event: CommandBar.Changed) -> None:
+        text = event.text
+        if not text.strip():
+            return
+        offers = self._candidates(text)
+        from core.commands import VERBS
+
+        verb = VERBS.get(text.split()[0].lower()) if text.split() else None
+        usage = f"{verb.usage}" if verb else ""
+        more = ("  tab: " + " ".join(offers[:8])) if offers else ""
+        if usage or more:
+            self.status.say(f"{usage}{more}", "hint")
+
+    @on(CommandBar.Left)
+    def _left(self) -> None:
+        self.query_one(HistoryView).focus()

@@ -1,0 +1,219 @@
+"""History and replay (``h``): step through the history with the panels showing the
+state after the selected entry; undo to here; strike / unstrike an entry after seeing
+what it would break; back to the present.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.worker import get_current_worker
+
+from core.errors import Refusal
+from core.views import side_panel
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.main import TOO_SMALL, history_lines
+from tui.widgets.history_view import HistoryView
+from tui.widgets.phase_bar import PhaseBar
+from tui.widgets.side_panel import SidePanelView
+from tui.widgets.status_line import StatusLine
+
+
+class ReplayScreen(Screen):
+    BINDINGS = [
+        Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
+        Binding("home", "first", "First", show=False, id="stockade.replay_first"),
+        Binding("end", "last", "Last", show=False, id="stockade.replay_last"),
+        Binding("U", "undo_to_here", "Undo to here", id="stockade.replay_undo_to"),
+        Binding("x", "strike", "Strike", id="stockade.replay_strike"),
+        Binding("X", "unstrike", "Unstrike", id="stockade.replay_unstrike"),
+        Binding("q", "app.quit", "Quit", show=False, id="stockade.replay_quit"),
+    ]
+
+    def __init__(self, seq: int | None = None) -> None:
+        super().__init__()
+        self.start_seq = seq
+        self.shown_seq: int | None = None
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def compose(self) -> ComposeResult:
+        yield Static(TOO_SMALL, id="too-small")
+        with Vertical(id="main"):
+            yield PhaseBar(id="phase-bar")
+            with Vertical(id="board"):
+                with Horizontal(id="sides"):
+                    for name in self.game.state.sides:
+                        yield SidePanelView(name)
+                yield HistoryView(id="history")
+            yield StatusLine(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        history = self.query_one(HistoryView)
+        history.border_title = "REPLAY"
+        history.sync(history_lines(self.game))
+        if self.start_seq is not None:
+            history.select_seq(self.start_seq)
+        history.focus()
+        self._show_selected()
+
+    # ------------------------------------------------------------ showing
+    @property
+    def selected(self) -> int | None:
+        return self.query_one(HistoryView).selected_seq
+
+    @on(OptionList.OptionHighlighted)
+    def _moved(self) -> None:
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        seq = self.selected
+        if seq is not None:
+            self.load_state(seq)
+        self.refresh_bindings()
+
+    @work(thread=True, exclusive=True, group="replay")
+    def load_state(self, seq: int) -> None:
+        """Fold the history up to ``seq`` off the event loop (long games take a while)."""
+        try:
+            state = self.game.state_at(seq)
+        except Exception as exc:  # the game changed under the fold; a newer load follows
+            self.log.warning(f"replay fold at {seq} failed: {exc!r}")
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_state, seq, state)
+
+    def _show_state(self, seq: int, state) -> None:
+        self.shown_seq = seq
+        total = len([e for e in self.game.history() if e.status != "control"])
+        line = self.query_one(HistoryView).line(seq)
+        self.query_one(PhaseBar).show(state, [f"REPLAY: after entry {seq} of {total}"])
+        wide = self.has_class("-wide")
+        for panel in self.query(SidePanelView):
+            if panel.side in state.sides:
+                panel.show(side_panel(state, panel.side), wide=wide)
+        status = line.status if line else ""
+        note = f" [{status}: {line.reason}]" if line and line.reason else (
+            f" [{status}]" if status not in ("", "ok") else "")
+        self.query_one(StatusLine).say(
+            f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
+            "here · x strike · X unstrike · esc present", "hint")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo_to_here", "strike", "unstrike"):
+            if self.game.read_only or self.selected is None:
+                return None
+            line = self.query_one(HistoryView).line(self.selected)
+            status = line.status if line else ""
+            if action == "unstrike":
+                return True if status == "struck" else None
+            if action == "strike":
+                return True if status in ("ok", "conflict") and self.selected > 1 else None
+            return True if status in ("ok", "conflict") and self._to_undo() else None
+        return True
+
+    def _resync(self, message: str, kind: str = "ok") -> None:
+        self.query_one(HistoryView).sync(history_lines(self.game), follow=False)
+        self.app.game_changed()
+        self._show_selected()
+        self.query_one(StatusLine).say(message, kind)
+
+    # ------------------------------------------------------------ actions
+    def action_present(self) -> None:
+        self.app.pop_screen()
+
+    def action_first(self) -> None:
+        self.query_one(HistoryView).highlighted = 0
+
+    def action_last(self) -> None:
+        history = self.query_one(HistoryView)
+        history.highlighted = history.option_count - 1
+
+    def _to_undo(self) -> list[int]:
+        """Effective command groups after the selected entry, latest first."""
+        seq = self.selected or 0
+        groups = []
+        for entry in self.game.history():
+            if entry.status in ("ok", "conflict") and entry.seq > seq and entry.grp not in groups:
+                if entry.grp != self._grp(seq):
+                    groups.append(entry.grp)
+        return groups[::-1]
+
+    def _grp(self, seq: int) -> int:
+        return self.game.records[seq - 1].grp if 0 < seq <= len(self.game.records) else 0
+
+    def action_undo_to_here(self) -> None:
+        groups = self._to_undo()
+        if not groups:
+            return
+        body = Text(f"Undo {len(groups)} entr{'y' if len(groups) == 1 else 'ies'} after "
+                    f"entry {self.selected}? They stay in the file and redo brings them "
+                    "back, until a new entry is made.")
+        self.app.push_screen(ConfirmScreen("Undo to here", body), self._undo_confirmed)
+
+    def _undo_confirmed(self, answer: str | None) -> None:
+        if answer is None:
+            return
+        undone = 0
+        try:
+            for _grp in self._to_undo():
+                self.app.run_command("undo")
+                undone += 1
+        except Refusal as refusal:
+            self._resync(str(refusal), "refusal")
+            return
+        self._resync(f"undid {undone} entr{'y' if undone == 1 else 'ies'}; "
+                     "the panels show the present state after it")
+
+    def action_strike(self) -> None:
+        seq = self.selected
+        try:
+            consequences = self.game.preview_strike(seq)
+        except Refusal as refusal:
+            self.query_one(StatusLine).say(str(refusal), "refusal")
+            return
+        body = Text()
+        line = self.query_one(HistoryView).line(seq)
+        body.append(f"Strike entry {seq}: {line.text if line else ''}\n", style="bold")
+        if consequences:
+            body.append(f"{len(consequences)} later entr{'y' if len(consequences) == 1 else 'ies'}"
+                        " would no longer hold and be flagged CONFLICT:\n", style="bold")
+            for later, refusal in consequences:
+                body.append(f"  ⚠ {later}: {refusal}\n")
+        else:
+            body.append("Nothing later depends on it.\n")
+        self.app.push_screen(ConfirmScreen("Strike an entry", body,
+                                           ask="reason (optional), then enter"),
+                             lambda reason: self._strike_confirmed(seq, reason))
+
+    def _strike_confirmed(self, seq: int, reason: str | None) -> None:
+        if reason is None:
+            return
+        try:
+            message = self.app.run_command(f"strike {seq} {reason}".strip())
+        except Refusal as refusal:
+            self._resync(str(refusal), "refusal")
+            return
+        self._resync(message)
+
+    def action_unstrike(self) -> None:
+        seq = self.selected
+        self.app.push_screen(ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later "
+                                           "entries are checked again."),
+                             lambda answer: answer is not None and self._unstrike(seq))
+
+    def _unstrike(self, seq: int) -> None:
+        try:
+            message = self.app.run_command(f"unstrike {seq}")
+        except Refusal as refusal:
+            self._resync(str(refusal), "refusal")
+            return
+        self._resync(message)

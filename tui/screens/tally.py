@@ -1,0 +1,133 @@
+"""The tally (``v``): each side's CVP with every line explained, CVP by Game Turn as a
+small chart, and export to Markdown (``m``) or HTML (``w``) next to the game file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Sparkline, Static
+
+from core.tally import SideTally, tally, to_html, to_markdown
+from tui.paths import data_dir
+from tui.screens.main import TOO_SMALL
+from tui.widgets.status_line import StatusLine
+
+
+def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
+    """``<game>.tally.md`` beside the game file (the data dir for an unsaved game)."""
+    if game_path is not None:
+        return game_path.with_name(f"{game_path.stem}.tally.{suffix}")
+    slug = "".join(ch if ch.isalnum() else "-" for ch in scenario.lower()).strip("-") or "game"
+    return data_dir() / f"{slug}.tally.{suffix}"
+
+
+def side_table(side: SideTally, ended: bool) -> Group:
+    table = Table(expand=True, show_edge=False, pad_edge=False, box=None)
+    for name, kw in (("#", {"justify": "right"}), ("T", {"justify": "right"}), ("unit", {}),
+                     ("rule", {"no_wrap": True}), ("pts", {"no_wrap": True}), ("why", {})):
+        table.add_column(name, **kw)
+    for line in side.lines:
+        mark = "" if line.banked else " *"
+        table.add_row(str(line.seq), str(line.turn), f"{line.unit} {line.counter} {line.unit_kind}",
+                      line.rule, f"{line.base}×{line.multiplier}={line.points}{mark}", line.why,
+                      style="" if line.banked else "italic")
+    total = Text(f"CVP {side.cvp}", style="bold")
+    if not ended and side.cvp != side.cvp_if_ended:
+        total.append(f" banked · {side.cvp_if_ended} if the game ended now "
+                     "(* = prisoners still guarded, double, A20.1)")
+    by_turn = Text("by Game Turn: " + "  ".join(f"T{t}:{p}" for t, p in side.by_turn.items()),
+                   style="dim")
+    body = [total, by_turn]
+    body.append(table if side.lines else Text("no casualties yet", style="dim"))
+    return Group(*body)
+
+
+class TallyScreen(Screen):
+    DEFAULT_CSS = """
+    TallyScreen #tally-sides { height: 1fr; }
+    TallyScreen .tally-side { width: 1fr; border: round $panel; padding: 0 1; }
+    TallyScreen Sparkline { height: 2; margin: 0 0 1 0; }
+    TallyScreen #tally-title { background: $panel; padding: 0 1; text-style: bold; }
+    Screen.-wide TallyScreen #tally-sides { layout: horizontal; }
+    """
+    BINDINGS = [
+        Binding("m", "export('md')", "Export .md", id="stockade.tally_markdown"),
+        Binding("w", "export('html')", "Export .html", id="stockade.tally_html"),
+        Binding("escape,v", "back", "Back", id="stockade.tally_back"),
+        Binding("j", "scroll(1)", "Down", show=False, id="stockade.tally_down"),
+        Binding("k", "scroll(-1)", "Up", show=False, id="stockade.tally_up"),
+        Binding("q", "app.quit", "Quit", show=False, id="stockade.tally_quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.exported: dict[str, Path] = {}
+
+    @property
+    def game(self):
+        return self.app.game
+
+    def compose(self) -> ComposeResult:
+        t = tally(self.game.state)
+        yield Static(TOO_SMALL, id="too-small")
+        with Vertical(id="main"):
+            status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
+            yield Static(f"CVP tally · {t.scenario} · {status}", id="tally-title")
+            with VerticalScroll(id="tally-sides"):
+                for side in t.sides.values():
+                    with Vertical(classes="tally-side") as box:
+                        box.border_title = f"{side.name} ({side.nationality}): CVP {side.cvp}"
+                        yield Sparkline(list(side.by_turn.values()) or [0],
+                                        summary_function=max)
+                        yield Static(side_table(side, t.ended))
+            yield StatusLine(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(StatusLine).say("m: export Markdown · w: export HTML (written next "
+                                       "to the game file) · esc: back", "hint")
+        self.query_one("#tally-sides").focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_scroll(self, step: int) -> None:
+        box = self.query_one("#tally-sides", VerticalScroll)
+        box.scroll_relative(y=step * 3)
+
+    def action_export(self, fmt: str) -> None:
+        t = tally(self.game.state)
+        text = to_markdown(t) if fmt == "md" else to_html(t)
+        path = export_path(self.game.path, t.scenario, fmt)
+        self.query_one(StatusLine).say(f"writing {path} …", "info")
+        self.write_export(fmt, path, text)
+
+    @work(thread=True, group="export")
+    def write_export(self, fmt: str, path: Path, text: str) -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".part")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            self.app.call_from_thread(self._exported, fmt, path, exc.strerror or str(exc))
+            return
+        self.app.call_from_thread(self._exported, fmt, path, "")
+
+    def _exported(self, fmt: str, path: Path, problem: str) -> None:
+        status = self.query_one(StatusLine)
+        if problem:
+            status.say(f"could not write {path}: {problem}", "refusal")
+            self.app.notify(f"export failed: {problem}", severity="error")
+            return
+        self.exported[fmt] = path
+        status.say(f"exported the tally to {path}", "ok")
+        self.app.notify(f"tally written to {path}", title="Export")

@@ -1,0 +1,1 @@
+"""The main screen's widgets, one per file."""

@@ -1,0 +1,59 @@
+"""The header bar: scenario, Game Turn, ATTACKER and the eight phases.
+
+The current phase is marked by brackets and a pointer as well as by colour, so it reads
+the same in any theme and without colour.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from core.events import PHASES
+from core.state import GameState
+
+
+class PhaseBar(Widget):
+    DEFAULT_CSS = """
+    PhaseBar {
+        height: 2;
+        background: $panel;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._state: GameState | None = None
+        self._flags: list[str] = []
+
+    def show(self, state: GameState, flags: list[str] | None = None) -> None:
+        self._state = state
+        self._flags = flags or []
+        self.refresh()
+
+    def render(self) -> Text:
+        state = self._state
+        if state is None:
+            return Text("Stockade")
+        styles = self.app.theme_variables
+        accent = styles.get("primary", "")
+        top = Text(no_wrap=True, overflow="ellipsis")
+        top.append(state.scenario or "(no scenario)", style="bold")
+        top.append(f"   Game Turn {state.turn}", style="bold")
+        if state.attacker:
+            top.append("   ATTACKER: ")
+            top.append(state.attacker, style=f"bold {accent}")
+        for flag in self._flags:
+            top.append(f"   [{flag}]", style="bold " + styles.get("warning", ""))
+        phases = Text(no_wrap=True, overflow="ellipsis")
+        for phase in PHASES:
+            if state.ended:
+                phases.append(f" {phase} ", style="dim")
+            elif phase == state.phase:
+                phases.append(f"▶[{phase}]", style=f"bold reverse {accent}")
+            else:
+                phases.append(f" {phase} ", style="dim")
+        if state.ended:
+            phases.append("  ■ GAME ENDED", style="bold")
+        return Text("\n").join([top, phases])
