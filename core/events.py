@@ -222,6 +222,9 @@ class CasualtyReduced(Record, tag="reduce", frozen=True):
     cause: EliminationCause = "fire-enemy"
     counter: str = ""  # the HS counter a reduced armed squad becomes
     lost: str = ""
+    # a Guard squad reduced to a HS guards US# 10 at most: the prisoners it keeps
+    # (the rest are freed, A20.5); by default as many as fit, in order
+    keep: list[str] = []
 
 
 class Massacred(Record, tag="massacre", frozen=True):
@@ -260,6 +263,7 @@ class EscapedBy(Record, tag="escaped", frozen=True):
 
     units: list[str]
     route: EscapeRoute
+    own_borders: bool = False  # A20.55 EXC: Axis Minors in own borders vs Russians
 
 
 RearmHow = Literal["cc", "alone", "surrender", "smc-escaped"]
@@ -282,6 +286,9 @@ class Scrounged(Record, tag="scrounge", frozen=True):
     roll: int
     wreck: bool = False
     counter: str = ""
+    # an unarmed squad that scrounges a wreck arms only a HS (article, Example 19):
+    # [armed HS, unarmed HS], as in A20.551
+    split_into: list[str] = []
 
 
 # ----------------------------------------------------------------- control records

@@ -79,17 +79,27 @@ class Game:
 
     @classmethod
     def open(cls, path: Path, read_only: bool = False) -> "Game":
-        """Open a log. Raises JournalError if it cannot be read or is not a game."""
+        """Open a log. Raises JournalError if it cannot be read or is not a game.
+
+        The write lock is taken BEFORE the file is read, so no other writer can append
+        between reading and writing. ``read_only=True`` never modifies the file.
+        """
         path = Path(path)
-        loaded: LoadedLog = load(path)
+        journal = Journal.open(path, want_write=not read_only)
+        try:
+            loaded: LoadedLog = load(path)
+        except BaseException:
+            journal.close()
+            raise
         if loaded.problem and not loaded.records:
+            journal.close()
             raise JournalError(f"{path}: {loaded.problem}")
         warnings = list(loaded.warnings)
         if loaded.problem:
+            journal.close()
             warnings.append(f"{loaded.problem}; opened read-only, nothing after it is "
                             f"shown (stockade repair {path.name} writes a repaired copy)")
             return cls(loaded.records, None, path, warnings, loaded.problem)
-        journal = Journal.open(path, want_write=not read_only)
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         if loaded.torn_tail is not None and not journal.read_only:
@@ -169,7 +179,41 @@ class Game:
         try:
             self.journal.append_many([ev.encode(r) for r in records])
         except JournalError as exc:
-            raise Refusal("log", str(exc)) from None
+            raise Refusal("log", str(exc) + self._after_write_error()) from None
+
+    # ------------------------------------------------- recovery (docs/durability.md)
+    def _after_write_error(self) -> str:
+        """A write failed: re-read the file before anything else is written."""
+        if self.journal is None or not self.journal.poisoned:
+            return ""
+        held = len(self.records)
+        try:
+            self.recover()
+        except JournalError as exc:
+            return f". The log could not be re-read ({exc}); nothing more is written " \
+                   "until it is (Game.recover / reopen the game)"
+        if len(self.records) > held:
+            return (". The log was re-read: the entry had reached the file after all and "
+                    "is kept; check the history")
+        return ". The log was re-read; the game goes on from what it holds"
+
+    def recover(self) -> None:
+        """Re-read the log from disk and carry on from exactly what it holds.
+
+        Called after a failed write: the journal refuses writes until this succeeds.
+        Takes the lock afresh, sets aside any torn tail, and rebuilds this object in
+        place (the file is the truth). Raises JournalError if the log cannot be read.
+        """
+        if self.path is None or self.journal is None:
+            return
+        self.journal.close()
+        try:
+            fresh = Game.open(self.path)
+        except JournalError as exc:
+            self.journal.read_only = True
+            self.journal.why_read_only = f"could not re-read the log after an error: {exc}"
+            raise
+        self.__dict__.update(fresh.__dict__)
 
     def _control(self, record: ev.Record) -> ev.Record:
         stamped = _stamp(record, len(self.records) + 1, len(self.records) + 1, _now())

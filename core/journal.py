@@ -1,14 +1,22 @@
 """Durable JSON Lines journal: the only code that touches a log file on disk.
 
-A journal knows nothing of games: it stores lines. Its promises:
+A journal knows nothing of games: it stores lines. Its promises (docs/durability.md):
 
-* one record = one whole line written by one ``os.write``, then ``fsync``; a record
-  counts as accepted only after ``fsync`` returned;
-* a crash mid-write can cost at most the line being written (a torn tail), which is
+* one command group = its whole lines written by ONE ``os.write``, then ``fsync``; the
+  records count as accepted only after ``fsync`` returned;
+* a write or fsync that fails is rolled back (the file is cut back to where it was),
+  the journal is *poisoned* and refuses every further write until the caller has
+  re-read the file (``Game.recover``); the records were not accepted;
+* before every write the journal checks that the file is still the one it locked and
+  still the length it left it at: another program writing or replacing the log is
+  caught before anything is appended to a file we no longer understand;
+* a crash mid-write can cost at most the group being written (a torn tail), which is
   set aside to a side file on the next open, never silently dropped;
 * a bad line anywhere but the tail is never truncated: the caller gets it named and
   opens the log read-only;
-* one writer per file, by an advisory ``flock``; a second opener gets read-only.
+* one writer per file, by an advisory ``flock`` (non-blocking); a second opener gets
+  read-only, and is told why;
+* opening read-only never modifies the file: no descriptor for writing is even opened.
 """
 
 from __future__ import annotations
@@ -16,11 +24,13 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
-# must not be able to make us allocate or parse without bound.
+# must not be able to make us allocate or parse without bound. A real record is a few
+# hundred bytes; the largest (a game header with many sides' data) stays far below.
 MAX_LINE_BYTES = 64 * 1024
 
 
@@ -49,25 +59,37 @@ class ReadResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_lines(path: Path) -> ReadResult:
-    """Read every complete line; report a torn tail (bytes after the last newline)."""
+def read_bytes(path: Path) -> bytes:
+    """The whole file, or a JournalError naming the problem (never another exception)."""
+    path = Path(path)
     try:
-        blob = Path(path).read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise JournalError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise JournalError(f"{path}: is a directory, not a game log") from None
+    except PermissionError:
+        raise JournalError(f"{path}: permission denied") from None
     except OSError as exc:
-        raise JournalError(f"{path}: cannot read ({exc.strerror})") from None
-    result = ReadResult(lines=[])
+        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except MemoryError:
+        raise JournalError(f"{path}: too large to read") from None
+
+
+def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:
+    """Complete lines (without newlines) and the bytes after the last newline."""
     last_nl = blob.rfind(b"\n")
-    body, tail = (blob[: last_nl + 1], blob[last_nl + 1 :]) if last_nl >= 0 else (b"", blob)
+    if last_nl < 0:
+        return [], blob
+    return blob[:last_nl].split(b"\n"), blob[last_nl + 1:]
+
+
+def read_lines(path: Path) -> ReadResult:
+    """Read every complete line; report a torn tail (bytes after the last newline)."""
+    chunks, tail = split_lines(read_bytes(path))
+    result = ReadResult(lines=[RawLine(n, c) for n, c in enumerate(chunks, 1)])
     if tail:
         result.torn_tail = tail
-    number = 0
-    for chunk in body.split(b"\n")[:-1]:
-        number += 1
-        result.lines.append(RawLine(number, chunk))
     return result
 
 
@@ -80,18 +102,56 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _full_fsync(fd: int) -> None:
+    """fsync; on macOS ``F_FULLFSYNC``, since plain fsync there does not reach the disk."""
+    if sys.platform == "darwin" and hasattr(fcntl, "F_FULLFSYNC"):
+        try:
+            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
+            return
+        except OSError:
+            pass  # not supported by this file system: fall back to fsync
+    os.fsync(fd)
+
+
+def _parent(path: Path) -> Path:
+    return path.parent if str(path.parent) else Path(".")
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write a whole file through a temporary file and rename (repairs, exports)."""
+    """Write a whole file through a temporary file and rename (repairs, exports).
+
+    Either the old file or the complete new one is at ``path`` afterwards, whatever
+    happens; the rename is made durable by syncing the directory.
+    """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
+        try:
+            _write_all(fd, data)
+            _full_fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(_parent(path))
+
+
+def write_new_file(path: Path, data: bytes) -> None:
+    """Create ``path`` (which must not exist) durably with ``data``: side files."""
+    path = Path(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
         _write_all(fd, data)
-        os.fsync(fd)
+        _full_fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    fsync_dir(_parent(path))
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -111,28 +171,58 @@ class Journal:
         self.why_read_only = why_read_only
         # Seams for fault-injection tests; production code never replaces them.
         self._write = os.write
-        self._fsync = os.fsync
+        self._fsync = _full_fsync
+        self._truncate = os.ftruncate
         self._poisoned = False
+        self._identity: tuple[int, int] | None = None
+        self._size = 0  # the file's length as this journal last left it
+        if fd is not None:
+            st = os.fstat(fd)
+            self._identity, self._size = (st.st_dev, st.st_ino), st.st_size
 
     # -- opening -------------------------------------------------------------
     @classmethod
     def create(cls, path: Path, first_line: bytes) -> "Journal":
+        """Create a new log holding ``first_line``, durably (file and directory synced).
+
+        If anything fails the half-made file is removed: a game either exists with its
+        header on disk, or does not exist.
+        """
         path = Path(path)
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        except FileExistsError:
+            raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
             raise JournalError(f"{path}: cannot create ({exc.strerror})") from None
         journal = cls(path, fd, read_only=False)
-        journal._lock_or_raise()
-        journal.append(first_line)
-        fsync_dir(path.parent if str(path.parent) else Path("."))
+        try:
+            journal._lock_or_raise()
+            journal.append(first_line)
+            fsync_dir(_parent(path))
+        except BaseException as exc:
+            journal.close()
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            if isinstance(exc, OSError):
+                raise JournalError(f"{path}: cannot create ({exc.strerror or exc})") from None
+            raise
         return journal
 
     @classmethod
     def open(cls, path: Path, want_write: bool = True) -> "Journal":
+        """Open for appending under the lock; read-only (and why) if that cannot be had.
+
+        ``want_write=False`` opens nothing at all: a read-only journal never touches
+        the file.
+        """
         path = Path(path)
+        if path.is_dir():
+            raise JournalError(f"{path}: is a directory, not a game log")
         if not path.is_file():
             raise JournalError(f"{path}: no such game log")
         if not want_write:
@@ -140,13 +230,17 @@ class Journal:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
-            return cls(path, None, True, f"cannot open for writing ({exc.strerror})")
+            return cls(path, None, True,
+                       f"cannot open for writing ({exc.strerror}); opened read-only")
         journal = cls(path, fd, read_only=False)
         try:
             journal._lock_or_raise()
         except JournalLocked as exc:
-            os.close(fd)
+            journal.close()
             return cls(path, None, True, str(exc))
+        except OSError as exc:
+            journal.close()
+            return cls(path, None, True, f"cannot lock ({exc.strerror}); opened read-only")
         return journal
 
     def _lock_or_raise(self) -> None:
@@ -156,7 +250,8 @@ class Journal:
         except OSError as exc:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise JournalLocked(
-                    f"{self.path}: open in another Stockade window; opened read-only"
+                    f"{self.path.name} is open in another Stockade window (it holds the "
+                    "write lock); opened read-only"
                 ) from None
             raise
 
@@ -171,6 +266,11 @@ class Journal:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def size(self) -> int:
+        """The file's length as this journal last wrote or checked it."""
+        return self._size
+
     # -- writing -------------------------------------------------------------
     def append(self, line: bytes) -> None:
         """Append one record; see :meth:`append_many`."""
@@ -179,45 +279,100 @@ class Journal:
     def append_many(self, lines: list[bytes]) -> None:
         """Append records (one command group) in ONE write, then fsync.
 
-        Returns only after the lines are on disk.
-
-        On any failure the record is not accepted and the journal refuses further
-        writes until the caller re-reads the file (:meth:`reset_after_error`): a
-        half-written line may now sit at the tail, and the next open sets it aside.
+        Returns only after the lines are on disk. On any failure the lines are not
+        accepted: the file is cut back to its length before the write (best effort),
+        and the journal refuses further writes until the caller re-read the file and
+        called :meth:`resync` (``Game.recover`` does both).
         """
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: {self.why_read_only or 'read-only'}")
         if self._poisoned:
-            raise JournalWriteError(f"{self.path}: an earlier write failed; reopen the game")
+            raise JournalWriteError(
+                f"{self.path}: an earlier write failed; the log must be re-read before "
+                "anything more is written")
         for line in lines:
             if b"\n" in line:
                 raise ValueError("a journal record must not contain a newline")
             if len(line) + 1 > MAX_LINE_BYTES:
                 raise JournalWriteError(f"record of {len(line)} bytes is over the line limit")
         data = b"".join(line + b"\n" for line in lines)
+        self._check_unchanged()
         try:
             written = self._write(self._fd, data)
             if written != len(data):
                 raise OSError(errno.EIO, f"short write ({written} of {len(data)} bytes)")
             self._fsync(self._fd)
-        except OSError as exc:
+        except BaseException as exc:
+            self._poisoned = True
+            rolled_back = self._roll_back()
+            if not isinstance(exc, OSError):
+                raise
+            state = ("the log was left as it was" if rolled_back else
+                     "part of it may be in the file and is set aside when the log is re-read")
+            raise JournalWriteError(
+                f"{self.path.name}: could not save the entry "
+                f"({exc.strerror or exc}); it was NOT recorded ({state})"
+            ) from None
+        self._size += len(data)
+
+    def _check_unchanged(self) -> None:
+        """Refuse to write if the file is not the one we locked, at the length we left."""
+        assert self._fd is not None
+        try:
+            st = os.fstat(self._fd)
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
             self._poisoned = True
             raise JournalWriteError(
-                f"{self.path}: could not save the entry ({exc.strerror or exc}); "
-                "it was not recorded"
+                f"{self.path}: the log was moved or deleted while open; nothing written"
             ) from None
+        except OSError as exc:
+            self._poisoned = True
+            raise JournalWriteError(f"{self.path}: cannot check the log ({exc.strerror})") from None
+        if (on_disk.st_dev, on_disk.st_ino) != self._identity:
+            self._poisoned = True
+            raise JournalWriteError(
+                f"{self.path}: the log was replaced by another file while open; nothing "
+                "written (re-open the game)")
+        if st.st_size != self._size:
+            self._poisoned = True
+            raise JournalWriteError(
+                f"{self.path}: another program changed the log while it was open "
+                f"({st.st_size} bytes, expected {self._size}); nothing written")
+
+    def _roll_back(self) -> bool:
+        """Cut the file back to its length before the failed write; True if that worked."""
+        try:
+            self._truncate(self._fd, self._size)
+            self._fsync(self._fd)
+        except (OSError, ValueError):
+            return False
+        return True
 
     @property
     def poisoned(self) -> bool:
         return self._poisoned
 
+    def resync(self) -> None:
+        """Take the file's current length as known and accept writes again.
+
+        Only for a caller that has just re-read the whole file (and set aside any torn
+        tail) while holding the lock.
+        """
+        if self._fd is None:
+            return
+        st = os.fstat(self._fd)
+        self._identity, self._size = (st.st_dev, st.st_ino), st.st_size
+        self._poisoned = False
+
     def truncate_torn_tail(self, keep_bytes: int) -> None:
         """Cut the file back to ``keep_bytes`` (the end of its last whole line).
 
-        Only ever called after the torn bytes were saved to a side file.
+        Only ever called after the torn bytes were saved to a side file, by a caller
+        that has just read the file under the lock.
         """
-        if self._fd is None:
+        if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: read-only")
         os.ftruncate(self._fd, keep_bytes)
-        os.fsync(self._fd)
-        self._poisoned = False
+        _full_fsync(self._fd)
+        self.resync()

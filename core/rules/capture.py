@@ -6,10 +6,11 @@ from __future__ import annotations
 from core.errors import Refusal, require
 from core.events import (Captured, MutualCapture, Recaptured, Surrendered,
                          SurrenderRejected)
-from core.rules.common import (apply_merges, book_casualty, check_merges, describe,
-                               eliminate_unit, free_unit, make_prisoner, new_counter,
-                               rearm_counter, rearm_unit, require_capacity, require_guard,
-                               require_new_handle, require_same_side, side_of, unit)
+from core.rules.common import (apply_merges, book_casualty, capacity, check_merges,
+                               describe, eliminate_unit, free_unit, make_prisoner,
+                               new_counter, raise_reason, rearm_counter, rearm_unit,
+                               require_capacity, require_guard, require_new_handle,
+                               require_same_side, retire, side_of, unit)
 from core.state import ACTIVE, GONE, PRISONER, UNARMED, GameState, Origin, Unit
 from core.units import nationality_flags, normal_cvp
 
@@ -21,7 +22,7 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> str | None:
     """Why ``u`` never surrenders via the RtPh method to ``captor_side`` (A20.21, A20.3)."""
     nationality = state.sides[u.side].nationality
     captor_nationality = state.sides[captor_side].nationality
-    if nationality in ("Partisan", "Gurkha", "Japanese"):
+    if nationality_flags(nationality).get("no_rtph"):
         return f"A20.21: {nationality} units never surrender via the RtPh"
     if "commissar" in u.traits:
         return "A20.21: Commissars never surrender via the RtPh"
@@ -45,7 +46,15 @@ def _stack(state: GameState, handles: list[str]) -> list[Unit]:
         require(u.status == ACTIVE, "input", f"{describe(u)} is {u.status}, not an armed unit on the board")
         require(not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured")
         require(u.is_infantry, "A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
+    places = {u.location for u in units if u.location}
+    require(len(places) <= 1, "A20.21",
+            "a stack surrendering together stands in one Location, not " + ", ".join(sorted(places)))
     return units
+
+
+def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges) -> bool:
+    load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming) - len(merges)
+    return load <= capacity(guard)
 
 
 def _check_surrendering_stack(state: GameState, units: list[Unit], guard: Unit,
@@ -88,6 +97,13 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
     held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in taken}
     check_merges(state, ev.merges, held)
     require_capacity(state, guard, taken, ev.merges)
+    for handle in ev.freed:
+        # A20.21: only the excess the Guard cannot hold is freed; the stack is otherwise
+        # accepted (or rejected) whole.
+        back = state.units[handle]
+        require(not _fits(state, guard, taken + [back], ev.merges), "A20.21",
+                f"{describe(back)} fits under {describe(guard)}; only the excess over the "
+                "Guard's capacity is freed")
 
 
 def apply_surrender(state: GameState, ev: Surrendered) -> None:
@@ -96,8 +112,12 @@ def apply_surrender(state: GameState, ev: Surrendered) -> None:
         u = state.units[handle]
         u.surrendered_to = guard.side
         if handle in ev.freed:
+            for held in state.prisoners_of(u.handle):  # as in make_prisoner
+                free_unit(held, "escaped")
+                held.note = f"freed: its Guard {u.handle} surrendered"
             _to_unarmed(u)
             free_unit(u, "freed")
+            u.note = f"freed as excess when its stack surrendered to {guard.handle}"
         else:
             make_prisoner(state, u, guard, ev.seq, f"surrender ({ev.reason})")
     apply_merges(state, ev.merges, guard, ev.seq)
@@ -109,6 +129,7 @@ def _to_unarmed(u: Unit) -> None:
     if not u.is_smc:
         u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
         u.counter = "(1)-0-6"
+        u.traits = frozenset()  # A20.51
 
 
 # ------------------------------------------------------------------- No Quarter
@@ -120,6 +141,8 @@ def check_reject(state: GameState, ev: SurrenderRejected) -> None:
             "only a RtPh or Disrupted surrender can be rejected")
     for u in units:
         require(u.broken or u.disrupted, "A20.3", f"{describe(u)} is not surrendering (not broken)")
+        # A unit that never surrenders to this side offers no surrender to reject.
+        raise_reason(never_surrenders(state, u, by_side))
 
 
 def apply_reject(state: GameState, ev: SurrenderRejected) -> None:
@@ -141,12 +164,16 @@ def check_capture(state: GameState, ev: Captured) -> None:
     require_guard(guard)
     handles = list(ev.units) + ([ev.split] if ev.split else [])
     require(bool(handles), "input", "name the captured units")
-    require(not (ev.split and ev.split in ev.units), "input", f"{ev.split} is named twice")
+    require(len(set(handles)) == len(handles), "input", "a unit is named twice")
     for u in (unit(state, h) for h in handles):
         require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
-        require(u.status == ACTIVE, "input", f"{describe(u)} is {u.status}")
+        require(u.status == ACTIVE, "input", f"{describe(u)} is {u.status}",
+                "an unarmed unit is taken back with recapture")
         require(not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured")
         require(u.unit_kind != "vehicle", "A20.22", "a manned AFV cannot be captured in CC")
+        if u.location and guard.location:
+            require(u.location == guard.location, "A20.22",
+                    f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}")
     taken = [state.units[h] for h in ev.units]
     if ev.split:
         squad = state.units[ev.split]
@@ -159,7 +186,7 @@ def check_capture(state: GameState, ev: Captured) -> None:
                     created=0, cvp=0, origins=[])
         taken = taken + [half]
     held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in taken}
-    check_merges(state, ev.merges, held)
+    check_merges(state, ev.merges, held, new_hs=(ev.hs_captured,) if ev.split else ())
     require_capacity(state, guard, taken, ev.merges)
 
 
@@ -169,16 +196,25 @@ def apply_capture(state: GameState, ev: Captured) -> None:
         make_prisoner(state, state.units[handle], guard, ev.seq, "CC capture")
     if ev.split:
         squad = state.units[ev.split]
-        squad.status, squad.ended_seq, squad.note = GONE, ev.seq, "split by a CC capture"
+        retire(squad, ev.seq, "split by a CC capture")
         hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
         counter = ev.hs_counter or f"HS of {squad.counter}"
         captured = new_counter(state, ev.hs_captured, squad.side, "hs", counter, ev.seq,
                                origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
                                location=squad.location)
         make_prisoner(state, captured, guard, ev.seq, "CC capture (one HS)")
-        new_counter(state, ev.hs_free, squad.side, "hs", counter, ev.seq,
-                    location=squad.location, broken=squad.broken, melee=True,
-                    traits=squad.traits)
+        free = new_counter(state, ev.hs_free, squad.side, "hs", counter, ev.seq,
+                           location=squad.location, broken=squad.broken, melee=True,
+                           traits=squad.traits)
+        # A Guard squad split by a capture: its free HS keeps what it can (A20.5,
+        # A20.51); the rest are no longer prisoners.
+        room = capacity(free)
+        for held in state.prisoners_of(squad.handle):
+            if held.us <= room:
+                held.guard, room = free.handle, room - held.us
+            else:
+                free_unit(held, "escaped")
+                held.note = f"freed: its Guard {squad.handle} was split by a capture"
         guard.melee = True
     apply_merges(state, ev.merges, guard, ev.seq)
 
@@ -217,11 +253,18 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
             "unarmed units are recaptured by CC, or by entering their Location in the MPh")
     require_guard(guard)
     require(guard.is_infantry, "A20.54", f"{describe(guard)} is not Infantry/Cavalry")
+    if state.phase == "MPh":
+        require(guard.side == state.attacker, "A20.54",
+                "in the MPh only a moving unit recaptures, by entering the Location and "
+                "attacking in CC at once")
     require(bool(ev.units), "input", "name the unarmed units recaptured")
     taken = [unit(state, h) for h in ev.units]
     for u in taken:
         require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
         require(u.status == UNARMED, "A20.54", f"{describe(u)} is not a free unarmed unit")
+        if u.location and guard.location:
+            require(u.location == guard.location, "A20.54",
+                    f"{describe(u)} is in {u.location}, not in {guard.location}")
     held = {p.handle for p in state.prisoners_of(guard.handle)} | set(ev.units)
     check_merges(state, ev.merges, held)
     require_capacity(state, guard, taken, ev.merges)

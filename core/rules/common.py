@@ -69,6 +69,37 @@ def require_guard(guard: Unit, *, phase_rtph: bool = False) -> None:
         raise Refusal(rule, text)
 
 
+def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
+    """Why ``candidate`` cannot accept the transfer of ``guard``'s prisoners (A20.5).
+
+    Used for a voluntary transfer and for the involuntary take-over when the Guard is
+    eliminated: prisoners pass "in the same manner as a SW" (A4.431), within one
+    Location, to a friendly armed Personnel unit that is neither broken nor pinned
+    (article, Example 15)."""
+    if candidate.handle == guard.handle:
+        return f"A20.5: {describe(candidate)} already guards them"
+    if candidate.side != guard.side:
+        return f"A20.5: {describe(candidate)} is not friendly to the Guard {describe(guard)}"
+    reason = guard_refusal(candidate)
+    if reason:
+        return reason
+    if candidate.broken:
+        return f"A20.5: {describe(candidate)} is broken and cannot accept prisoners"
+    if candidate.pinned:
+        return f"A20.5: {describe(candidate)} is pinned and cannot accept prisoners"
+    if guard.location and candidate.location and guard.location != candidate.location:
+        return (f"A20.5: {describe(candidate)} is in {candidate.location}, not in "
+                f"{guard.location} with the prisoners")
+    return None
+
+
+def raise_reason(reason: str | None, hint: str = "") -> None:
+    """Raise the Refusal for a ``"RULE: text"`` reason given by a ``*_refusal`` check."""
+    if reason:
+        rule, text = reason.split(": ", 1)
+        raise Refusal(rule, text, hint)
+
+
 def capacity(guard: Unit) -> int:
     """A Guard holds prisoners up to 5 x its own US# (A20.51)."""
     return 5 * guard.us
@@ -100,12 +131,19 @@ def require_capacity(state: GameState, guard: Unit, incoming: list[Unit],
 
 # ---------------------------------------------------------------- state changes
 def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) -> None:
-    """A unit becomes an unarmed counter above its Guard (A20.5, A20.51, A20.24)."""
+    """A unit becomes an unarmed counter above its Guard (A20.5, A20.51, A20.24).
+
+    A Guard that is itself taken frees its own prisoners: with no friendly unit
+    taking them over they are no longer prisoners (A20.5; docs/rulings.md)."""
+    for held in state.prisoners_of(u.handle):
+        free_unit(held, "escaped")
+        held.note = f"freed: its Guard {u.handle} was captured"
     u.status = PRISONER
     u.armed = False
     u.guard = guard.handle
     u.broken = u.pinned = u.berserk = u.disrupted = False
     u.melee = False
+    u.captured_at = u.location
     u.location = guard.location or u.location
     u.unarmed_how = ""
     u.abandoned_by = ""
@@ -115,6 +153,7 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
         # A20.51: loses all previous identity; a crew becomes an unarmed HS.
         u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
         u.counter = "(1)-0-6"
+        u.traits = frozenset()  # no longer Fanatic, SS, elite, Cavalry... (A20.51)
 
 
 def free_unit(u: Unit, how: str, by_side: str = "") -> None:
@@ -136,14 +175,28 @@ def apply_merges(state: GameState, merges: list[Merge], guard: Unit, seq: int) -
         exchange_into_squad(state, merge.parts, merge.into, seq)
 
 
-def check_merges(state: GameState, merges: list[Merge], candidates: set[str]) -> None:
+def check_merges(state: GameState, merges: list[Merge], candidates: set[str],
+                 new_hs: tuple[str, ...] = ()) -> None:
+    """Each merge exchanges two distinct prisoner HS/crew for one squad (A20.51).
+
+    ``new_hs`` names HS counters the same event creates (a one-HS CC capture)."""
+    used: set[str] = set()
+    intos: set[str] = set()
     for merge in merges:
-        require(len(merge.parts) == 2, "A20.51", "an exchange takes exactly two HS")
+        require(len(merge.parts) == 2 and merge.parts[0] != merge.parts[1], "A20.51",
+                "an exchange takes exactly two different HS")
         for handle in merge.parts:
             require(handle in candidates, "input", f"'{handle}' is not among these prisoners")
+            require(handle not in used, "input", f"'{handle}' is exchanged twice")
+            used.add(handle)
+            if handle in new_hs:
+                continue
             require(is_hs_size(unit(state, handle).unit_kind), "A20.51",
                     f"only HS/crew pairs are exchanged for a squad ('{handle}' is not)")
         require_new_handle(state, merge.into)
+        require(merge.into not in intos and merge.into not in new_hs, "input",
+                f"handle '{merge.into}' is already in use")
+        intos.add(merge.into)
 
 
 def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int) -> Unit:
@@ -156,11 +209,16 @@ def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int)
         captured_how=a.captured_how, note=f"from {a.handle}+{b.handle}",
     )
     for part in (a, b):
-        part.status = GONE
-        part.ended_seq = seq
-        part.note = f"exchanged into {into}"
+        retire(part, seq, f"exchanged into {into}")
     state.units[into] = squad
     return squad
+
+
+def retire(u: Unit, seq: int, note: str) -> None:
+    """The counter leaves play by exchange (merged, split, deployed): not a loss."""
+    u.status, u.ended_seq, u.note = GONE, seq, note
+    u.guard = None
+    u.melee = False
 
 
 def new_counter(state: GameState, handle: str, side: str, unit_kind: str, counter: str,
@@ -245,7 +303,7 @@ def rearm_unit(state: GameState, u: Unit, counter: str, seq: int) -> None:
     u.abandoned_by = ""
     if not u.is_smc:
         u.counter = counter
-        u.traits = u.traits - {"inexperienced"}
+        u.traits = frozenset()  # a plain Green/Conscript unit of its nationality
         u.cvp = normal_cvp(u.unit_kind, counter, state.cvp_overrides)
         u.origins = [Origin(u.handle, u.unit_kind, counter, u.cvp)]
     u.created = seq

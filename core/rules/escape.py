@@ -6,24 +6,37 @@ from __future__ import annotations
 from core.errors import Refusal, require
 from core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
 from core.rules.common import (book_casualty, describe, eliminate_unit, free_unit,
-                               new_counter, rearm_counter, rearm_unit, require_new_handle,
-                               unit)
+                               new_counter, raise_reason, rearm_counter, rearm_unit,
+                               require_new_handle, retire, unit)
 from core.rules.guards import _prisoners, split_origins
-from core.state import ELIMINATED, GONE, PRISONER, UNARMED, GameState, Unit
+from core.state import ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, GameState, Unit
 from core.units import nationality_flags
 
 
 # ------------------------------------------------------------ who may escape
-def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
-    """Why prisoner ``p`` may not attempt escape now, or None (A20.55)."""
+def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
+    """Why prisoner ``p`` will never attempt escape, whatever the phase (A20.55)."""
     if p.status != PRISONER:
         return f"A20.55: {describe(p)} is not a prisoner"
-    if not p.is_infantry:
-        return "A20.55: only Infantry may escape"
+    if not p.is_infantry or "cavalry" in p.traits:
+        return f"A20.55: only Infantry may escape; {describe(p)} is not Infantry"
     nationality = state.sides[p.side].nationality
     flags = nationality_flags(nationality)
-    if flags.get("no_escape") and not (flags.get("axis_minor") and own_borders):
-        return f"A20.55: {nationality} prisoners will not attempt escape unless abandoned"
+    captor = state.units[p.guard].side if p.guard in state.units else ""
+    vs_russians = bool(captor) and state.sides[captor].nationality == "Russian"
+    if flags.get("no_escape") and not (flags.get("axis_minor") and own_borders and vs_russians):
+        extra = (" (the own-borders exception holds only against Russians)"
+                 if flags.get("axis_minor") and own_borders else "")
+        return (f"A20.55: {nationality} prisoners will not attempt escape unless "
+                f"abandoned{extra}")
+    return None
+
+
+def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
+    """Why prisoner ``p`` may not attempt escape now, or None (A20.55)."""
+    why = will_escape_refusal(state, p, own_borders)
+    if why:
+        return why
     if state.phase != "CCPh":
         return f"A20.55: prisoners attack their Guard only in the CCPh (now {state.phase})"
     guard = state.units[p.guard]
@@ -56,12 +69,22 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
         require(ev.guard_eliminated, "A20.55",
                 "escape succeeds only when no enemy but prisoners remains in the Location",
                 "say the Guard was eliminated, or use withdraw / infiltrate")
+    survivors = attackers - set(ev.killed)
     if ev.guard_eliminated:
-        require(bool(attackers - set(ev.killed)) or bool(attackers), "A20.55",
-                "no prisoner attacked the Guard")
+        require(bool(attackers), "A20.55", "no prisoner attacked the Guard")
         require(ev.outcome == "escaped", "A20.5",
                 "if another enemy unit remains, record the Guard's elimination with "
                 "eliminate ... takeover")
+        require(not ev.killed, "A20.55",
+                "prisoners attack first: once they eliminate the Guard and no enemy "
+                "remains, none is left to kill them")
+    elif survivors:
+        require(ev.outcome == "melee", "A20.55",
+                "the Guard survived the prisoners' attack, so the Location is now in Melee "
+                "(A20.55 EX)", "outcome melee")
+    else:
+        require(ev.outcome == "no-effect", "A20.55",
+                "no prisoner attacked and survived, so nothing changes", "outcome no-effect")
 
 
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
@@ -94,6 +117,8 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
         return
     prisoners, guard = _prisoners(state, ev.units)
+    for p in prisoners:
+        raise_reason(will_escape_refusal(state, p, ev.own_borders))
     require(guard.melee or all(p.melee for p in prisoners), "A20.55",
             "prisoners withdraw or infiltrate only from a Melee with their Guard")
 
@@ -124,8 +149,17 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> st
         return f"A20.551: {describe(enemy)} is not an enemy unit"
     if enemy.rearm_spent:
         return f"A20.551: {describe(enemy)} has already rearmed an unarmed unit"
-    if u.location and enemy.location and u.location != enemy.location:
+    where = enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
+    if u.location and where and u.location != where:
         return f"A20.551: {describe(enemy)} was not in {u.location}"
+    if how == "alone" and u.location:
+        # "by any other means" only when no other enemy unit is in the Location
+        others = [o for o in state.units.values()
+                  if o.side != u.side and o.status == ACTIVE and o.location == u.location
+                  and o.handle != enemy.handle]
+        if others:
+            return (f"A20.551: {describe(others[0])} is still in {u.location}; without CC "
+                    "an unarmed unit rearms only when no other enemy unit is there")
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
             enemy.status == PRISONER and state.units[enemy.guard].side == u.side)
@@ -166,17 +200,23 @@ def apply_rearm(state: GameState, ev: Rearmed) -> None:
     if not ev.split_into:
         rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
         return
+    _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
+
+
+def _split_rearm(state: GameState, u: Unit, into: list[str], counter: str, seq: int,
+                 note: str) -> None:
+    """An unarmed squad becomes a Green/Conscript HS and an unarmed HS (A20.551)."""
     halves = split_origins(state, u)
-    armed = new_counter(state, ev.split_into[0], u.side, "hs", "(1)-0-6", ev.seq,
+    armed = new_counter(state, into[0], u.side, "hs", "(1)-0-6", seq,
                         origins=halves[0], status=UNARMED, armed=False,
                         unarmed_how=u.unarmed_how, location=u.location)
-    rearm_unit(state, armed, rearm_counter(state, armed, ev.counter), ev.seq)
-    rest = new_counter(state, ev.split_into[1], u.side, "hs", "(1)-0-6", ev.seq,
+    rearm_unit(state, armed, rearm_counter(state, armed, counter), seq)
+    rest = new_counter(state, into[1], u.side, "hs", "(1)-0-6", seq,
                        origins=halves[1], status=UNARMED, armed=False,
                        unarmed_how=u.unarmed_how, abandoned_by=u.abandoned_by,
-                       location=u.location)
+                       location=u.location, note=u.note)
     rest.cvp = sum(o.cvp for o in rest.origins)
-    u.status, u.ended_seq, u.note = GONE, ev.seq, "split on rearming " + "+".join(ev.split_into)
+    retire(u, seq, note + "+".join(into))
 
 
 # -------------------------------------------------------------------- scrounging
@@ -198,14 +238,32 @@ def check_scrounge(state: GameState, ev: Scrounged) -> None:
     low, high = (1, 6) if ev.wreck else (2, 12)
     require(low <= ev.roll <= high, "input",
             f"a Scrounging {'dr' if ev.wreck else 'DR'} is {low}-{high}, not {ev.roll}")
+    halves = scrounge_splits(u, ev)
+    if not halves:
+        require(not ev.split_into, "input", "only a squad scrounging a wreck is split")
     if scrounge_success(ev.roll, ev.wreck):
-        require(not (ev.wreck and u.unit_kind == "squad"), "D10.5",
-                "scrounging a wreck arms only up to a HS; split the unarmed squad first")
-        rearm_counter(state, u, ev.counter)
+        if halves:
+            require(len(ev.split_into) == 2 and ev.split_into[0] != ev.split_into[1], "D10.5",
+                    f"scrounging a wreck arms only up to a HS: {u.handle} becomes a "
+                    "Green/Conscript HS and an unarmed HS",
+                    "name the two new HS handles: split NEW1 NEW2")
+            for handle in ev.split_into:
+                require_new_handle(state, handle)
+            rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)
+        else:
+            rearm_counter(state, u, ev.counter)
+
+
+def scrounge_splits(u: Unit, ev: Scrounged) -> bool:
+    return ev.wreck and u.unit_kind == "squad" and scrounge_success(ev.roll, ev.wreck)
 
 
 def apply_scrounge(state: GameState, ev: Scrounged) -> None:
     u = state.units[ev.handle]
     state.scrounged.add((state.turn, state.attacker, u.location))
-    if scrounge_success(ev.roll, ev.wreck):
-        rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
+    if not scrounge_success(ev.roll, ev.wreck):
+        return
+    if scrounge_splits(u, ev):
+        _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on scrounging ")
+        return
+    rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from core.errors import require
 from core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
                          Transferred)
-from core.rules.common import (apply_merges, book_casualty, capacity, check_merges,
-                               describe, exchange_into_squad, free_unit, new_counter,
-                               require_capacity, require_guard, require_new_handle, unit)
+from core.rules.common import (accept_refusal, apply_merges, book_casualty, capacity,
+                               check_merges, describe, exchange_into_squad, free_unit,
+                               new_counter, raise_reason, require_capacity,
+                               require_new_handle, retire, unit)
 from core.state import ACTIVE, ESCORTED, GONE, PRISONER, GameState, Origin, Unit
 from core.units import normal_cvp
 
@@ -42,15 +43,9 @@ def check_transfer(state: GameState, ev: Transferred) -> None:
     prisoners, guard = _prisoners(state, ev.units)
     target = unit(state, ev.to_guard)
     require(target.handle != guard.handle, "input", f"{describe(target)} already guards them")
-    require(target.side == guard.side, "A20.5",
-            f"{describe(target)} is not friendly to the Guard {describe(guard)}")
     _require_friendly_rph_aph(state, guard, "transferred")
     _require_not_in_melee(guard, prisoners, "transferred")
-    if guard.location and target.location:
-        require(guard.location == target.location, "A20.5",
-                f"prisoners are transferred within one Location ({guard.location} is not "
-                f"{target.location}), like a SW (A4.431)")
-    require_guard(target)
+    raise_reason(accept_refusal(target, guard))
     held = {p.handle for p in state.prisoners_of(target.handle)} | set(ev.units)
     check_merges(state, ev.merges, held)
     require_capacity(state, target, prisoners, ev.merges)
@@ -107,7 +102,7 @@ def apply_split(state: GameState, ev: PrisonerSplit) -> None:
                            guard=squad.guard, location=squad.location,
                            captured_seq=squad.captured_seq, captured_how=squad.captured_how)
         half.cvp = sum(o.cvp for o in origins)
-    squad.status, squad.ended_seq, squad.note = GONE, ev.seq, "split into " + "+".join(ev.into)
+    retire(squad, ev.seq, "split into " + "+".join(ev.into))
 
 
 # ------------------------------------------------------------------------ deploy
@@ -117,6 +112,7 @@ def check_deploy(state: GameState, ev: Deployed) -> None:
             f"{describe(squad)} is not an armed squad on the board")
     require(not squad.broken, "A20.5", f"{describe(squad)} is broken; only an unbroken Guard squad deploys")
     require(len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "deploying needs two new handles")
+    require(len(ev.counters) in (0, 2), "input", "give both HS counters, or none")
     for handle in ev.into:
         require_new_handle(state, handle)
     held = state.prisoners_of(squad.handle)
@@ -138,7 +134,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
                     location=squad.location, pinned=squad.pinned, melee=squad.melee)
     for p in state.prisoners_of(squad.handle):
         p.guard = ev.assign.get(p.handle, ev.into[0])
-    squad.status, squad.ended_seq, squad.note = GONE, ev.seq, "deployed into " + "+".join(ev.into)
+    retire(squad, ev.seq, "deployed into " + "+".join(ev.into))
 
 
 # ----------------------------------------------------------------------- abandon
@@ -161,6 +157,8 @@ def check_escort(state: GameState, ev: EscortedOff) -> None:
     require(bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners")
     require(state.phase in ("MPh", "APh") and state.attacker == guard.side, "A20.53",
             "prisoners are escorted off during the captor's MPh/APh")
+    require(not guard.melee, "A20.53",
+            f"{describe(guard)} is in Melee and cannot move off with its prisoners")
 
 
 def apply_escort(state: GameState, ev: EscortedOff) -> None:

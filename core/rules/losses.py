@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.errors import Refusal, require
 from core.events import CasualtyReduced, Eliminated, Massacred
-from core.rules.common import (book_casualty, capacity, describe, eliminate_unit,
+from core.rules.common import (accept_refusal, book_casualty, capacity, describe, eliminate_unit,
                                free_unit, guard_refusal, side_of, unit)
 from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from core.units import nationality_flags, normal_cvp
@@ -18,17 +18,9 @@ def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> str | No
     """Why ``candidate`` cannot assume Guard duty when ``guard`` dies (A20.5).
 
     Taking over is a transfer (A20.5): a broken or pinned unit cannot accept one
-    (article, Example 15)."""
-    if candidate.side != guard.side:
-        return f"{describe(candidate)} is not friendly to the Guard"
-    reason = guard_refusal(candidate)
-    if reason:
-        return reason.split(": ", 1)[1]
-    if candidate.broken:
-        return f"{describe(candidate)} is broken and cannot accept the prisoners"
-    if candidate.pinned:
-        return f"{describe(candidate)} is pinned and cannot accept the prisoners"
-    return None
+    (article, Example 15). The same check as a voluntary transfer: ``accept_refusal``."""
+    reason = accept_refusal(candidate, guard)
+    return reason.split(": ", 1)[1] if reason else None
 
 
 def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
@@ -40,16 +32,36 @@ def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
             and takeover_refusal(state, u, guard) is None]
 
 
-def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> list[Unit]:
-    prisoners = state.prisoners_of(guard.handle)
-    if ev.keep:
-        return [state.units[h] for h in ev.keep]
-    kept, load = [], state.prisoner_load(new_guard.handle)
-    for p in prisoners:  # guards all it can handle (A20.5); the rest go free
-        if load + p.us <= capacity(new_guard):
+def fill(prisoners: list[Unit], room: int, keep: list[str]) -> list[Unit]:
+    """The prisoners a Guard with ``room`` US# left keeps: those named in ``keep``, else
+    as many as fit in order (A20.5: it guards all those units it can handle)."""
+    if keep:
+        return [p for p in prisoners if p.handle in keep]
+    kept, load = [], 0
+    for p in prisoners:
+        if load + p.us <= room:
             kept.append(p)
             load += p.us
     return kept
+
+
+def check_keep(prisoners: list[Unit], room: int, keep: list[str], who: Unit) -> None:
+    """``keep`` names prisoners of this Guard that fit in ``room``, leaving out none
+    that would still fit (A20.5, A20.51)."""
+    ids = {p.handle for p in prisoners}
+    require(set(keep) <= ids, "input", "keep names prisoners of this Guard only")
+    load = sum(p.us for p in prisoners if p.handle in keep)
+    require(load <= room, "A20.51", f"{describe(who)} can take US# {room} more, not {load}")
+    for p in prisoners:
+        if p.handle not in keep:
+            require(load + p.us > room, "A20.5",
+                    f"{describe(who)} must guard all the prisoners it can handle, "
+                    f"and {p.handle} still fits")
+
+
+def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> list[Unit]:
+    room = capacity(new_guard) - state.prisoner_load(new_guard.handle)
+    return fill(state.prisoners_of(guard.handle), room, list(ev.keep))
 
 
 # -------------------------------------------------------------------- eliminate
@@ -63,6 +75,7 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
     prisoners = state.prisoners_of(u.handle)
     if not prisoners:
         require(ev.takeover is None, "input", f"{describe(u)} guards no prisoners")
+        require(not ev.keep, "input", f"{describe(u)} guards no prisoners")
         return
     if ev.takeover is None:
         candidates = takeover_candidates(state, u)
@@ -80,11 +93,8 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
     if why:
         raise Refusal("A20.5", why, "takeover - frees the prisoners (they count as escaped)")
     if ev.keep:
-        ids = {p.handle for p in prisoners}
-        require(set(ev.keep) <= ids, "input", "keep names prisoners of this Guard only")
-        load = state.prisoner_load(new_guard.handle) + sum(state.units[h].us for h in ev.keep)
-        require(load <= capacity(new_guard), "A20.51",
-                f"{describe(new_guard)} can guard US# {capacity(new_guard)}, not {load}")
+        room = capacity(new_guard) - state.prisoner_load(new_guard.handle)
+        check_keep(prisoners, room, list(ev.keep), new_guard)
 
 
 def apply_eliminate(state: GameState, ev: Eliminated) -> None:
@@ -137,6 +147,19 @@ def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
     if ev.lost:
         require(ev.lost in {o.handle for o in u.origins}, "input",
                 f"{ev.lost} is not one of the units {u.handle} stands for")
+    elif u.status != ACTIVE and u.unit_kind == "squad" and len(u.origins) == 2:
+        a, b = u.origins
+        require((a.unit_kind, a.cvp) == (b.unit_kind, b.cvp), "A20.54",
+                f"{u.handle} stands for {a.counter} ({a.handle}) and {b.counter} "
+                f"({b.handle}); say which one the Casualty Reduction takes",
+                f"lost {a.handle} or lost {b.handle}")
+    prisoners = state.prisoners_of(u.handle)
+    if u.status == ACTIVE and u.unit_kind == "squad" and prisoners:
+        room = 5 * 2  # the HS it becomes (A20.51)
+        if ev.keep:
+            check_keep(prisoners, room, list(ev.keep), u)
+    else:
+        require(not ev.keep, "input", f"{describe(u)} guards no prisoners")
 
 
 def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
@@ -156,6 +179,12 @@ def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
         u.unit_kind, u.cvp = "hs", hs_cvp
         u.counter = ev.counter or f"HS of {u.counter}"
         u.origins = [Origin(u.handle, "hs", u.counter, hs_cvp)]
+        prisoners = state.prisoners_of(u.handle)
+        kept = fill(prisoners, capacity(u), list(ev.keep))
+        for p in prisoners:
+            if p not in kept:  # A20.5: a Guard too small guards what it can
+                free_unit(p, "escaped")
+                p.note = f"freed: its Guard {u.handle} was reduced to a HS"
         return
     if len(u.origins) == 2:  # a squad made of two parts loses one of them
         lost = next(o for o in u.origins if o.handle == (ev.lost or u.origins[1].handle))
@@ -193,6 +222,8 @@ def check_massacre(state: GameState, ev: Massacred) -> None:
     for victim in (unit(state, h) for h in ev.units):
         require(victim.side != by.side, "input", f"{describe(victim)} is on the same side")
         require(victim.status in (PRISONER, UNARMED), "A20.4", f"{describe(victim)} is not unarmed")
+        require(not victim.melee, "A20.4",
+                f"{describe(victim)} is in Melee, in the act of escape, and cannot be Massacred")
         if victim.location and by.location:
             require(victim.location == by.location, "A20.4",
                     f"{describe(victim)} is not in {by.location}, the Massacring unit's Location")

@@ -66,6 +66,15 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
     require(u.on_board, "input", f"{describe(u)} is no longer on the board")
     if ev.berserk:
         require(u.armed, "A20.2", f"{describe(u)} is unarmed and cannot go berserk")
+    if not u.armed and ev.broken:
+        require(False, "A20.54",
+                f"{describe(u)} is unarmed and never breaks; a failed MC Casualty-Reduces it")
+    if u.status == PRISONER:
+        require(not ev.pinned, "A20.54",
+                f"{describe(u)} is a prisoner and is not pinned directly; pin its Guard "
+                f"{u.guard} and the prisoners share it")
+        require(ev.location is None or ev.location == u.location, "A20.53",
+                f"{describe(u)} moves only with its Guard {u.guard}, as one stack")
 
 
 def apply_status(state: GameState, ev: StatusChanged) -> None:

@@ -1,0 +1,52 @@
+"""The core never imports Textual: proven in a fresh interpreter."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import core
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def core_modules() -> list[str]:
+    names = ["core"]
+    for info in pkgutil.walk_packages(core.__path__, prefix="core."):
+        names.append(info.name)
+    return sorted(names)
+
+
+def test_the_list_of_core_modules_includes_the_front_door():
+    names = core_modules()
+    for must in ("core.game", "core.rules", "core.rules.capture", "core.events",
+                 "core.state", "core.history"):
+        assert must in names
+    for maybe in ("core.commands", "core.cli"):
+        if (ROOT / "core" / (maybe.split(".")[1] + ".py")).exists():
+            assert maybe in names
+
+
+def test_importing_every_core_module_does_not_import_textual():
+    names = core_modules()
+    code = (
+        "import importlib, sys\n"
+        f"names = {names!r}\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
+        "print(len(names), 'imported')\n"
+        "assert 'textual' not in sys.modules, bad\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr or result.stdout
+
+
+def test_import_core_alone_does_not_import_textual():
+    code = "import sys, core, core.game, core.rules; assert 'textual' not in sys.modules"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr

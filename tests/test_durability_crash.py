@@ -1,0 +1,81 @@
+"""Crash test: a child appends through Game.submit and reports every accepted record;
+the parent SIGKILLs it at random moments; after each kill, every accepted record is in
+the log, unchanged, and the log opens cleanly (issue 4)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from core import events as ev
+from core.game import Game
+from core.logfile import load
+
+SERVER = Path(__file__).parent / "fixtures" / "crash_child.py"
+ROOT = Path(__file__).resolve().parents[1]
+KILLS = 60
+
+
+class ForkServer:
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, str(SERVER)], cwd=ROOT, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def ask(self, line: str) -> str:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        assert answer, "fork server died"
+        return answer.strip()
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+def _run_and_kill(server: ForkServer, path: Path, seed: int, report: Path,
+                  rng: random.Random) -> list[str]:
+    report.unlink(missing_ok=True)
+    pid = int(server.ask(f"{path} {seed} {report}"))
+    deadline = time.monotonic() + 20
+    while not (report.exists() and b"ready\n" in report.read_bytes()):
+        assert time.monotonic() < deadline, "worker never became ready"
+        time.sleep(0.002)
+    time.sleep(rng.uniform(0, 0.05))
+    os.kill(pid, signal.SIGKILL)
+    assert server.ask(f"wait {pid}") == "dead"  # reaped: nothing more can be written
+    lines = report.read_bytes().split(b"\n")[:-1]
+    return [line.decode() for line in lines if line != b"ready"]
+
+
+def test_sigkill_never_loses_an_accepted_record(tmp_path):
+    rng = random.Random(4)
+    path = tmp_path / "crash.jsonl"
+    accepted: dict[int, str] = {}
+    server = ForkServer()
+    try:
+        for attempt in range(KILLS):
+            for line in _run_and_kill(server, path, attempt, tmp_path / "report", rng):
+                seq, record = line.split(" ", 1)
+                accepted[int(seq)] = record
+            before = path.read_bytes(), path.stat().st_mtime_ns
+            loaded = load(path)
+            assert loaded.problem is None, (attempt, loaded.problem)
+            assert not loaded.warnings, (attempt, loaded.warnings)
+            by_seq = {r.seq: r for r in loaded.records}
+            for seq, record in accepted.items():
+                assert seq in by_seq, f"kill {attempt}: accepted record {seq} lost"
+                assert ev.encode(by_seq[seq]).decode() == record, \
+                    f"kill {attempt}: record {seq} changed"
+            if attempt % 6 == 0:
+                game = Game.open(path, read_only=True)  # folds cleanly, never modifies
+                assert game.problem is None and len(game.records) == len(loaded.records)
+                assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+    finally:
+        server.close()
+    assert len(accepted) > KILLS  # the workers got work done between kills
