@@ -9,7 +9,10 @@ recorded in docs/performance.md. Goals (issue 4):
 * load + validate + fold <= 3x a raw msgspec ``decode_lines`` of the same file;
 * undo / redo / strike / replay-step at depth 100k <= 2x depth 100 (flat);
 * headless ``stockade tally`` never imports Textual;
-* TUI figures (only when tui/app.py exists).
+* TUI cold start to first paint <= 1.2x a bare Textual app with a Header and Footer;
+* TUI undo of one event with the panels updated <= 1.5x one bare DataTable cell update
+  (CPU time of action + ``await pilot.pause()``; wall time is shown too but is
+  quantised by Textual's ``wait_for_idle``, which sleeps in 20 ms steps).
 """
 
 from __future__ import annotations
@@ -226,10 +229,245 @@ def bench_memory(n: int) -> str:
             f"{(after - before) / size:.1f}x the log's size")
 
 
-def bench_tui(repeat: int) -> str:
+# ------------------------------------------------------------------------ TUI
+# Both TUI figures run in fresh subprocesses: the cold start so that interpreter start
+# and every import count for both apps; the undo so that the big games the other
+# sections hold in this process do not tax it (GC). Each child prints one JSON line.
+
+_COLD_PRELUDE = """\
+import time
+t_import = time.perf_counter()
+import asyncio, json, os, sys
+sys.path.insert(0, {root!r})
+"""
+
+_COLD_STOCKADE = _COLD_PRELUDE + """\
+from core.game import Game
+from tui.app import StockadeApp
+from tui.screens.main import MainScreen
+
+async def main():
+    game = Game.open({path!r})
+    app = StockadeApp(game)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        painted = time.perf_counter()
+        cpu = time.process_time()
+        assert isinstance(app.screen, MainScreen), app.screen
+        print(json.dumps({{"painted": painted - t_import, "cpu": cpu}}), flush=True)
+    game.close()
+
+asyncio.run(main())
+"""
+
+_COLD_BARE = _COLD_PRELUDE + """\
+from textual.app import App
+from textual.widgets import Footer, Header
+
+class Bare(App):
+    def compose(self):
+        yield Header()
+        yield Footer()
+
+async def main():
+    app = Bare()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        painted = time.perf_counter()
+        cpu = time.process_time()
+        print(json.dumps({{"painted": painted - t_import, "cpu": cpu}}), flush=True)
+
+asyncio.run(main())
+"""
+
+
+def _tui_env(tmp: Path) -> dict:
+    env = dict(os.environ)
+    env["STOCKADE_CONFIG_DIR"] = str(tmp / "config")
+    env["STOCKADE_DATA_DIR"] = str(tmp / "data")
+    return env
+
+
+def _cold_once(code: str, env: dict) -> dict:
+    """Wall time from spawn to the child's "painted" line, plus the child's own clocks."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    spawn = time.perf_counter() - start
+    rest, err = proc.communicate()
+    if proc.returncode or not line.strip():
+        raise RuntimeError(f"TUI child failed ({proc.returncode}): {err.strip()[-400:]}")
+    out = json.loads(line)
+    out["spawn"] = spawn
+    return out
+
+
+def _undo_child(path: str, repeat: int) -> None:
+    """Child: undo one event with the panels updated vs one bare DataTable cell update.
+
+    Prints JSON: per-repeat wall and CPU times of (action + ``await pilot.pause()``),
+    plus the cost of a bare ``pilot.pause()`` with nothing to do (Textual's
+    ``wait_for_idle`` sleeps in 20 ms steps, so wall times are quantised by it).
+    """
+    import asyncio
+
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    from core.commands import execute
+    from core.game import Game
+    from tui.app import StockadeApp
+    from tui.widgets.history_view import HistoryView
+
+    def clocks():
+        return time.perf_counter(), time.process_time()
+
+    def since(t):
+        w, c = clocks()
+        return w - t[0], c - t[1]
+
+    async def stockade() -> dict:
+        game = Game.open(Path(path))
+        app = StockadeApp(game, remember=False)
+        wall, cpu, sync_, idle_w, idle_c = [], [], [], [], []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            history = app.screen.query_one(HistoryView)
+            side = next(iter(game.state.sides))
+            for i in range(repeat + 1):  # the first round is a warm-up
+                execute(game, f"add {side} 4-6-7 as zz{i} at Q4")
+                app.game_changed("bench")
+                await pilot.pause()
+                before = history.rebuilds
+                count = history.option_count
+                t = clocks()
+                app.screen.action_undo()
+                s = time.perf_counter() - t[0]
+                await pilot.pause()
+                w, c = since(t)
+                assert f"zz{i}" not in game.state.units, "undo did not happen"
+                assert history.option_count == count and history.rebuilds == before + 1
+                t = clocks()
+                await pilot.pause()
+                iw, ic = since(t)
+                if i:
+                    wall.append(w), cpu.append(c), sync_.append(s)
+                    idle_w.append(iw), idle_c.append(ic)
+        events = len(game.records)
+        game.close()
+        return {"wall": wall, "cpu": cpu, "sync": sync_, "idle_wall": idle_w,
+                "idle_cpu": idle_c, "events": events}
+
+    class Bare(App):
+        def compose(self):
+            yield DataTable()
+
+        def on_mount(self):
+            table = self.query_one(DataTable)
+            table.add_columns("seq", "unit", "status", "where", "note")
+            for r in range(40):
+                table.add_row(str(r), f"u{r}", "ok", "Q4", "-", key=str(r))
+
+    async def bare() -> dict:
+        app = Bare()
+        wall, cpu, sync_ = [], [], []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            table = app.query_one(DataTable)
+            column = list(table.columns)[2]
+            for i in range(repeat + 1):
+                t = clocks()
+                table.update_cell(str(i % 40), column, f"undone {i}")
+                s = time.perf_counter() - t[0]
+                await pilot.pause()
+                w, c = since(t)
+                if i:
+                    wall.append(w), cpu.append(c), sync_.append(s)
+        return {"wall": wall, "cpu": cpu, "sync": sync_}
+
+    async def both() -> dict:
+        a = await stockade()
+        b = await bare()
+        return {"stockade": a, "bare": b}
+
+    print(json.dumps(asyncio.run(both())), flush=True)
+
+
+def _undo_measure(path: Path, repeat: int, env: dict) -> dict:
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+            f"from bench.run import _undo_child; _undo_child({str(path)!r}, {repeat})")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    if proc.returncode:
+        raise RuntimeError(f"undo child failed: {proc.stderr.strip()[-600:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _verdict(ratio: float, goal: float) -> str:
+    return "met" if ratio <= goal else f"missed ({ratio / goal:.2f}x over)"
+
+
+def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, dict]:
+    """Cold start vs bare Header+Footer app; undo with panels vs one DataTable cell."""
     if not (ROOT / "tui" / "app.py").exists():
-        return "not measured: tui/app.py does not exist yet (the TUI is another issue)"
-    return "tui/app.py exists: TUI timing is not implemented in this run yet"
+        return "not measured: tui/app.py does not exist yet", {}
+    import shutil
+    import tempfile
+
+    results: dict = {}
+    rows = []
+    with tempfile.TemporaryDirectory(dir=OUT) as tmp_name:
+        tmp = Path(tmp_name)
+        env = _tui_env(tmp)
+        game_path = tmp / "demo.jsonl"
+        shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game_path)
+
+        # (a) cold start to first paint, interleaved
+        cold = {"stockade": [], "bare": []}
+        stock_code = _COLD_STOCKADE.format(root=str(ROOT), path=str(game_path))
+        bare_code = _COLD_BARE.format(root=str(ROOT))
+        _cold_once(stock_code, env), _cold_once(bare_code, env)  # warm the page cache
+        for _ in range(repeat):
+            cold["stockade"].append(_cold_once(stock_code, env))
+            cold["bare"].append(_cold_once(bare_code, env))
+        med = {k: {m: median([r[m] for r in v]) for m in ("spawn", "painted", "cpu")}
+               for k, v in cold.items()}
+        results["cold"] = med
+        for metric, label in (("spawn", "wall, process spawn → first paint"),
+                              ("painted", "wall, before imports → first paint"),
+                              ("cpu", "CPU of the process up to first paint")):
+            s, b = med["stockade"][metric], med["bare"][metric]
+            rows.append([f"cold start ({label})", fmt(s), fmt(b), f"{s / b:.2f}x",
+                         _verdict(s / b, 1.2)])
+
+        # (b) undo with panels updated vs one DataTable cell update
+        games = [("demo", game_path)]
+        for n in extra_sizes or []:
+            copy = tmp / f"game-{n}.jsonl"
+            shutil.copyfile(ensure_log(n), copy)
+            games.append((f"{n:,}-event", copy))
+        for name, path in games:
+            reps = repeat * 3 if name == "demo" else repeat
+            raw = _undo_measure(path, reps, env)
+            st, ba = raw["stockade"], raw["bare"]
+            m = {"stockade": {k: median(st[k]) for k in ("wall", "cpu", "sync",
+                                                          "idle_wall", "idle_cpu")},
+                 "bare": {k: median(ba[k]) for k in ("wall", "cpu", "sync")},
+                 "events": st["events"]}
+            results[f"undo-{name}"] = m
+            label = f"undo + panels, {name} game ({st['events']:,} records)"
+            for metric, what in (("cpu", "CPU of action + pause"),
+                                 ("wall", "wall of action + pause"),
+                                 ("sync", "wall of the action call alone")):
+                s, b = m["stockade"][metric], m["bare"][metric]
+                goal = _verdict(s / b, 1.5) if metric == "cpu" else "(info)"
+                rows.append([f"{label}: {what}", fmt(s), fmt(b), f"{s / b:.2f}x", goal])
+        idle = results["undo-demo"]["stockade"]
+        pause_note = (f"`await pilot.pause()` with nothing to do: wall "
+                      f"{fmt(idle['idle_wall'])}, CPU {fmt(idle['idle_cpu'])}")
+    head = ["measure", "Stockade", "bare Textual", "ratio", "goal"]
+    return table(head, rows) + "\n\n" + pause_note, results
 
 
 # -------------------------------------------------------------------- main
@@ -238,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--json", type=Path, help="also write raw results here")
+    parser.add_argument("--tui-only", action="store_true", help="only the TUI figures")
+    parser.add_argument("--tui-big", type=int, default=0, metavar="EVENTS",
+                        help="also time TUI undo on the generated log of EVENTS events")
     args = parser.parse_args(argv)
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     depths = [100, 10_000] if args.quick else [100, 10_000, 100_000]
@@ -245,6 +486,11 @@ def main(argv: list[str] | None = None) -> int:
     m = machine()
     print(f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, "
           f"msgspec {m['msgspec']}, {m['os']}\n")
+    if args.tui_only:
+        tui_table, _ = bench_tui(repeat, [args.tui_big] if args.tui_big else [])
+        print("## TUI (headless `App.run_test()`, 120x40; medians)\n")
+        print(tui_table)
+        return 0
     load_table, load_results = bench_load(sizes, repeat)
     print("## Load: read + decode + validate (+ fold into a Game)\n")
     print(load_table, "\n")
@@ -256,10 +502,14 @@ def main(argv: list[str] | None = None) -> int:
     print("## Processes\n")
     print("- " + bench_tally(repeat))
     print("- memory: " + bench_memory(sizes[-1]))
-    print("- TUI: " + bench_tui(repeat))
+    print()
+    tui_table, tui_results = bench_tui(repeat, [args.tui_big] if args.tui_big else [])
+    print("## TUI (headless `App.run_test()`, 120x40; medians)\n")
+    print(tui_table, "\n")
     if args.json:
         args.json.write_text(json.dumps({"machine": m, "load": load_results,
-                                         "depth": depth_results}, indent=1))
+                                         "depth": depth_results, "tui": tui_results},
+                                        indent=1))
     return 0
 
 
