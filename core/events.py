@@ -222,6 +222,7 @@ class CasualtyReduced(Record, tag="reduce", frozen=True):
     cause: EliminationCause = "fire-enemy"
     counter: str = ""  # the HS counter a reduced armed squad becomes
     lost: str = ""
+    by_side: str = ""  # whose fire: an abandoned unit reduced by its abandoner is a Massacre
     # a Guard squad reduced to a HS guards US# 10 at most: the prisoners it keeps
     # (the rest are freed, A20.5); by default as many as fit, in order
     keep: list[str] = []

@@ -263,7 +263,8 @@ def test_eliminated_guard_without_takeover_names_who_must_take_over(game):
 
 
 def test_reduce_and_massacre(game):
-    assert one_event("reduce g1 by own", game) == ev.CasualtyReduced(handle="g1", cause="fire-own")
+    assert one_event("reduce g1 by own", game) == ev.CasualtyReduced(
+        handle="g1", cause="fire-own", by_side="German")
     assert one_event("reduce a2 to 3-3-7", game) == ev.CasualtyReduced(handle="a2", counter="3-3-7")
     with pytest.raises(Refusal, match="comes from fire"):
         parse("reduce g1 by sniper", game.state)

@@ -267,3 +267,24 @@ def test_escaped_unit_eliminated_by_the_former_captor_is_no_massacre():
     ok(game, ev.Eliminated(handle="g1", cause="cc", by_side=US))
     assert not game.state.sides[US].massacred and game.state.sides[DE].elr == 3
     assert cvp(game.state, US) == 2 and cvp(game.state, DE) == 2
+
+
+def test_mopping_up_is_refused_to_a_side_under_no_quarter():
+    """Article, Conclusion: once NQ is in effect a side can no longer Mop Up (A20.3)."""
+    from core import events as ev
+    from core.errors import Refusal
+    from core.game import Game
+
+    game = Game.in_memory("NQ", [ev.SideSpec("German", "German", 3),
+                                 ev.SideSpec("American", "American", 4)])
+    game.submit([ev.UnitEntered(handle="g1", side="German", unit_kind="squad",
+                                counter="4-6-7", broken=True)])
+    game.submit([ev.UnitEntered(handle="a1", side="American", unit_kind="squad",
+                                counter="6-6-6")])
+    game.submit([ev.PhaseSet(turn=1, attacker="American", phase="PFPh")])
+    surrender = ev.Surrendered(units=["g1"], guard="a1", reason="mopup")
+    game.check([surrender])  # allowed before No Quarter
+    game.submit([ev.NoQuarterInvoked(side="American")])
+    with pytest.raises(Refusal) as refused:
+        game.check([surrender])
+    assert refused.value.rule == "A20.3"

@@ -53,7 +53,7 @@ def parse_eliminate(ctx: Context, sections: Sections) -> list[ev.Record]:
 
 def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
     handle = ctx.unit(one(sections.positional, "unit", "reduce"))
-    cause, _side = read_cause(ctx, handle, sections.one("by"), "fire-enemy")
+    cause, side = read_cause(ctx, handle, sections.one("by"), "fire-enemy")
     if cause not in ("fire-own", "fire-enemy"):
         raise Refusal("input", "Casualty Reduction comes from fire: 'by own' or 'by enemy'")
     to = sections.one("to")
@@ -62,7 +62,7 @@ def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
         origins = {o.handle.lower(): o.handle for o in ctx.state.units[handle].origins}
         lost = origins.get(lost.lower(), lost)
     return [ev.CasualtyReduced(handle=handle, cause=cause, counter=counter(to) if to else "",
-                               lost=lost)]
+                               lost=lost, by_side=side or "")]
 
 
 def parse_massacre(ctx: Context, sections: Sections) -> list[ev.Record]:

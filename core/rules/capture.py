@@ -64,6 +64,9 @@ def _check_surrendering_stack(state: GameState, units: list[Unit], guard: Unit,
         require(state.phase == "RtPh", "A20.21",
                 f"a broken unit surrenders this way only in the RtPh (now {state.phase})")
     if reason == "mopup":
+        require(not state.sides[guard.side].no_quarter, "A20.3",
+                f"{guard.side} has invoked No Quarter and can no longer Mop Up for prisoners "
+                "(article, Conclusion)")
         require(state.phase == "PFPh", "A12.153", "Mopping Up happens in the ATTACKER's PFPh")
         require(guard.side == state.attacker, "A12.153",
                 "broken units in a Mopped-Up building surrender to an ATTACKER unit")

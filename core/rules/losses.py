@@ -164,6 +164,15 @@ def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
 
 def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
     u = state.units[ev.handle]
+    abandoner = u.abandoned_by if u.status == UNARMED else ""
+    if abandoner and ev.by_side and side_of(state, ev.by_side) == abandoner:
+        # A20.53: eliminating (or Casualty Reducing, article) a unit one's own side
+        # abandoned triggers the Massacre penalties.
+        commit_massacre(state, abandoner, u.side, ev.seq)
+    _reduce(state, u, ev)
+
+
+def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
     double = u.status == PRISONER and ev.cause == "fire-own"
     multiplier, rule = (2, "A20.54") if double else (1, "A7.302")
     why = "Casualty Reduction" + (" by its own side's fire: double at once" if double else "")
