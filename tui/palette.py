@@ -36,6 +36,8 @@ class StockadeCommands(Provider):
             for spec in all_specs():
                 out.append((f"Form: {spec.title}", partial(main.action_form, spec.name),
                             spec.summary))
+        out.append(("POW camp: the Lone Warrior #138 solitaire game", partial(open_camp, app),
+                    "one month a turn until escape, liberation or death (campaign in the data dir)"))
         for theme in getattr(app, "stockade_themes", []):
             out.append((f"Theme: {theme.name}", partial(setattr, app, "theme", theme.name),
                         "switch theme (remembered in the config file)"))
@@ -51,3 +53,19 @@ class StockadeCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
+
+
+def open_camp(app) -> None:
+    """Push the camp screen over the main app; its campaign lives in the data dir."""
+    from tui.camp import open_campaign
+    from tui.camp.screen import CampScreen
+    from tui.paths import data_dir
+
+    try:
+        directory = data_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        campaign = open_campaign(directory / "camp.jsonl", {})
+    except Exception as exc:  # a damaged campaign log must not take the book down
+        app.notify(f"camp: {exc}", severity="error")
+        return
+    app.push_screen(CampScreen(campaign), lambda _result: campaign.close())
