@@ -62,12 +62,7 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
-            yield PhaseBar(id="phase-bar")
-            with Vertical(id="board"):
-                with Horizontal(id="sides"):
-                    for name in self.game.state.sides:
-                        yield SidePanelView(name)
-                yield HistoryView(id="history")
+            yield from compose_board(self.game)
             yield CommandBar(self._candidates, id="command-bar")
             yield StatusLine(id="status")
         yield Footer(compact=True)
@@ -219,3 +214,13 @@ class MainScreen(Screen):
     @on(CommandBar.Left)
     def _left(self) -> None:
         self.query_one(HistoryView).focus()
+
+
+def compose_board(game) -> ComposeResult:
+    """The phase bar, one panel per side and the history: shared with replay mode."""
+    yield PhaseBar(id="phase-bar")
+    with Vertical(id="board"):
+        with Horizontal(id="sides"):
+            for name in game.state.sides:
+                yield SidePanelView(name)
+        yield HistoryView(id="history")

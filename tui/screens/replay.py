@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.worker import get_current_worker
@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 from core.errors import Refusal
 from core.views import side_panel
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.main import TOO_SMALL, history_lines
+from tui.screens.main import TOO_SMALL, compose_board, history_lines
 from tui.widgets.history_view import HistoryView
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.side_panel import SidePanelView
@@ -47,12 +47,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
-            yield PhaseBar(id="phase-bar")
-            with Vertical(id="board"):
-                with Horizontal(id="sides"):
-                    for name in self.game.state.sides:
-                        yield SidePanelView(name)
-                yield HistoryView(id="history")
+            yield from compose_board(self.game)
             yield StatusLine(id="status")
         yield Footer(compact=True)
 
