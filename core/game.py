@@ -106,6 +106,9 @@ class Game:
             side = set_aside(path, loaded.torn_tail)
             journal.truncate_torn_tail(loaded.good_bytes)
             warnings.append(f"the damaged bytes were saved to {side.name}")
+        elif loaded.torn_tail is not None:
+            warnings.append("the damaged bytes are still in the file (opened read-only); "
+                            "opening the game for writing saves them to a side file")
         return cls(loaded.records, journal, path, warnings)
 
     def close(self) -> None:
@@ -235,6 +238,37 @@ class Game:
         del self._seqs[keep:]
         self._refold(keep)
         return target
+
+    def undo_to(self, seq: int) -> list[int]:
+        """Undo every entry after entry ``seq`` as one step ("undo to here").
+
+        The undo records are written in one write, so a crash leaves all or none.
+        Returns the groups undone, last first; each can still be redone in turn.
+        """
+        if not 1 <= seq <= len(self.records):
+            raise Refusal("undo", f"there is no entry {seq}")
+        anchor = self.records[seq - 1]
+        if ev.is_control(anchor):
+            raise Refusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
+        if anchor.grp in self.timeline.undone:
+            raise Refusal("undo", f"entry {seq} is itself undone")
+        targets = [g for g in reversed(self.timeline.active) if g > anchor.grp]
+        if not targets:
+            raise Refusal("undo", f"nothing after entry {seq} to undo")
+        first, at = len(self.records) + 1, _now()
+        stamped = [_stamp(ev.Undo(target=g), first + i, first + i, at)
+                   for i, g in enumerate(targets)]
+        self._write(stamped)
+        for record in stamped:
+            self.records.append(record)
+            self.timeline.add(record)
+        keep = len(self.effective)
+        while keep and self.effective[keep - 1].grp > anchor.grp:
+            keep -= 1
+        del self.effective[keep:]
+        del self._seqs[keep:]
+        self._refold(keep)
+        return targets
 
     def redo(self) -> int:
         target = self.timeline.redoable()

@@ -161,7 +161,7 @@ def _careful_load(chunks: list[bytes], tail: bytes) -> LoadedLog:
                 # The very last line is not JSON: a crash mid-write. Set aside.
                 result.torn_tail = line.data + b"\n"
                 result.warnings.append(
-                    f"line {line.number}: damaged last entry set aside ({exc}); "
+                    f"line {line.number}: damaged last entry found ({exc}) and left out; "
                     "everything before it is intact")
                 break
             result.problem = LogProblem(line.number, str(exc))
@@ -176,7 +176,8 @@ def _careful_load(chunks: list[bytes], tail: bytes) -> LoadedLog:
         result.torn_tail = tail
         result.warnings.append(
             f"line {len(lines) + 1}: unfinished last entry ({len(tail)} bytes, "
-            "probably a crash while writing) set aside; everything before it is intact")
+            "probably a crash while writing) found and left out; everything before it "
+            "is intact")
     if result.torn_tail is not None and result.problem is None:
         _take_back_torn_group(result, lines)
     return result

@@ -431,3 +431,18 @@ def test_recapture_not_in_other_phases():
     game = _abandoned()
     phase(game, "DFPh", attacker=DE)
     refused(game, ev.Recaptured(units=["g1"], guard="a2"), "A20.54")
+
+
+def test_board_questions_verdict_per_a20_21():
+    from core.rules.board_questions import board_verdict
+
+    assert board_verdict("rtph", {})[0] is None
+    assert board_verdict("rtph", {"adjacent": "no", "free_rout": "no"})[0] is False
+    stopped, why = board_verdict("rtph", {"adjacent": "yes", "free_rout": "yes"})
+    assert stopped is False and why.startswith("A20.21")
+    assert board_verdict("rtph", {"adjacent": "yes", "free_rout": "no"})[0] is True
+    # Disrupted / Encircled / HOB: a free rout path does not save them (A20.21).
+    for reason in ("encircled", "disrupted", "hob"):
+        assert board_verdict(reason, {"adjacent": "yes"})[0] is True
+        assert board_verdict(reason, {"adjacent": "no"})[0] is False
+    assert board_verdict("mopup", {})[0] is True

@@ -125,3 +125,27 @@ def test_multi_event_submission_is_checked_as_a_whole():
             ev.StatusChanged(handle="zz", broken=True),
         ])
     assert game.state.units == {} and len(game.records) == 1
+
+
+def test_undo_to_here_is_one_write_and_each_group_can_be_redone(tmp_path):
+    from core import events as ev
+    from core.game import Game
+
+    path = tmp_path / "g.jsonl"
+    game = Game.create(path, "undo-to", [ev.SideSpec("German", "German", 3),
+                                         ev.SideSpec("American", "American", 4)])
+    for i in range(1, 5):
+        game.submit([ev.UnitEntered(handle=f"g{i}", side="German", unit_kind="squad",
+                                    counter="4-6-7")])
+    anchor = game.records[2].seq  # after g2 entered
+    before = Game(game.records[:3]).state
+    writes = []
+    real = game.journal.append_many
+    game.journal.append_many = lambda lines: (writes.append(len(lines)), real(lines))[1]
+    undone = game.undo_to(anchor)
+    assert writes == [2] and len(undone) == 2
+    assert set(game.state.units) == set(before.units) == {"g1", "g2"}
+    assert Game.open(path, read_only=True).state.units.keys() == {"g1", "g2"}
+    game.redo()
+    game.redo()
+    assert set(game.state.units) == {"g1", "g2", "g3", "g4"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from core.rules.board_questions import QUESTIONS, board_verdict
 from tui.forms.base import Field, FormScreen, FormSpec
 from tui.forms.choices import joined, opt, units, words
 
@@ -22,21 +23,12 @@ REASONS = words(("RtPh: broken, no free rout path (A20.21)", "rtph"),
 ANSWERS = words(("accept the surrender", "accept"),
                 ("reject it: No Quarter (A20.3)", "reject"))
 
-# (field, the answer that stops a RtPh surrender, why: rule first)
-QUESTIONS = [
-    ("adjacent", "no", "A20.21: only a unit ADJACENT to a Known, Good Order, armed enemy "
-                       "Infantry/Cavalry unit surrenders in the RtPh; it routs (or fails to) "
-                       "as usual"),
-    ("free_rout", "yes", "A20.21: it can rout away free of Interdiction and without Low "
-                         "Crawl, so it routs instead of surrendering"),
-]
-RTPH_REASONS = ("rtph", "encircled")
 
 
 def _build(v: dict) -> str:
     if not v["units"] or not v["to"]:
         return ""
-    if v["reason"] in RTPH_REASONS and verdict_of(v)[0] is False:
+    if verdict_of(v)[0] is False:
         return ""
     if v["answer"] == "reject":
         return f"reject {joined(v['units'])} by {v.get('captor_side', '')}"
@@ -46,16 +38,8 @@ def _build(v: dict) -> str:
 
 
 def verdict_of(v: dict) -> tuple[bool | None, str]:
-    """The questions' verdict: (True: surrenders, False: does not, None: unanswered)."""
-    if v["reason"] not in RTPH_REASONS:
-        return True, "the questions below apply to RtPh surrenders only"
-    for name, stop, why in QUESTIONS:
-        if not v[name]:
-            return None, "answer the questions about the board"
-        if v[name] == stop:
-            return False, why
-    return True, ("A20.21: it surrenders to that enemy unit as its priority (the captor may "
-                  "refuse it and invoke No Quarter, A20.3)")
+    """The board questions' verdict, from the core (the TUI holds no rule)."""
+    return board_verdict(v["reason"], v)
 
 
 SPEC = FormSpec(
@@ -65,10 +49,7 @@ SPEC = FormSpec(
     [Field("units", "Surrendering units", "units", units("broken")),
      Field("to", "Captor (the new Guard)", "unit", units("active")),
      Field("reason", "Why", "choice", REASONS, value="rtph"),
-     Field("adjacent", "ADJACENT to a Known, Good Order, armed enemy Infantry/Cavalry unit?",
-           "choice", YES_NO),
-     Field("free_rout", "Can it rout away without Interdiction and without Low Crawl?",
-           "choice", YES_NO),
+     *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
      Field("answer", "The captor", "choice", ANSWERS, value="accept"),
      Field("free", "Free as Unarmed (over the captor's capacity; optional)", "units",
            units("broken")),
