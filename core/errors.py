@@ -18,7 +18,9 @@ class Refusal(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        message = f"{self.rule}: {self.text}" if self.rule else self.text
+        # Input mistakes are not rulings: the player sees the sentence, not a tag.
+        shown = self.rule and self.rule != "input"
+        message = f"{self.rule}: {self.text}" if shown else self.text
         return f"{message} ({self.hint})" if self.hint else message
 
 

@@ -107,8 +107,12 @@ class Game:
             journal.truncate_torn_tail(loaded.good_bytes)
             warnings.append(f"the damaged bytes were saved to {side.name}")
         elif loaded.torn_tail is not None:
-            warnings.append("the damaged bytes are still in the file (opened read-only); "
-                            "opening the game for writing saves them to a side file")
+            note = ("the damaged bytes stay in the file (opened read-only); opening the "
+                    "game for writing saves them to a side file")
+            if warnings:
+                warnings[-1] = f"{warnings[-1]}; {note}"
+            else:
+                warnings.append(note)
         return cls(loaded.records, journal, path, warnings)
 
     def close(self) -> None:

@@ -78,7 +78,7 @@ def run_simulation(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write("\r\x1b[K")
     elapsed = time.monotonic() - started
     print(format_table(tallies), file=out)
-    print(f"seed {seed}, month die {month_die}, house rules {table.meta.label!r}; "
+    print(f"seed {seed}, month die {month_die}, {table.meta.label.lower()} table for the missing actions; "
           f"{elapsed:.1f} s", file=out)
     return 0
 
