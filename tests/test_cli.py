@@ -311,3 +311,16 @@ def test_headless_subcommands_never_import_textual(log, argv):
                             cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("CLEAN")
+
+
+def test_rulings_are_shown_to_the_player(capsys):
+    """Where the rules are silent the program says what it chose (docs/rulings.md)."""
+    from core.cli import main
+    from core.rulings import rulings
+
+    assert main(["rulings"]) == 0
+    out = capsys.readouterr().out
+    assert len(rulings()) >= 10
+    for ruling in rulings():
+        assert ruling.topic in out
+    assert "A20.552" in out

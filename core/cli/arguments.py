@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     locate = sub.add_parser("locate", help="print the config dir, data dir and last game")
     locate.set_defaults(func=log_commands.cmd_locate)
+    ruled = sub.add_parser("rulings", help="Stockade's rulings where the rules are silent")
+    ruled.set_defaults(func=log_commands.cmd_rulings)
 
     _register_camp(sub)
     return parser

@@ -83,3 +83,10 @@ def cmd_locate(args, ui) -> int:
     print(f"data dir:   {data}")
     print(f"last game:  {last or '(none)'}")
     return 0
+
+
+def cmd_rulings(args, ui) -> int:
+    from core.rulings import rulings_text
+
+    print(rulings_text())
+    return 0

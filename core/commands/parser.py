@@ -100,6 +100,10 @@ def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
 
 
 def help_text(verb: str = "") -> str:
+    if verb.lower() in ("rulings", "ruling"):
+        from core.rulings import rulings_text
+
+        return rulings_text()
     if verb:
         spec = verb_named(verb)
         if spec is None:
@@ -107,7 +111,8 @@ def help_text(verb: str = "") -> str:
         aliases = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
         return f"{spec.usage}\n  {spec.summary}{aliases}\n  e.g. {spec.example}"
     width = max(len(name) for name in VERBS)
-    return "\n".join(f"{name.ljust(width)}  {spec.summary}" for name, spec in VERBS.items())
+    lines = [f"{name.ljust(width)}  {spec.summary}" for name, spec in VERBS.items()]
+    return "\n".join(lines + ["", "help VERB for one verb; help rulings for Stockade's rulings"])
 
 
 def _did_you_mean(word: str) -> str:
