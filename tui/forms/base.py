@@ -15,7 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from rich.segment import Segment
 from textual.screen import ModalScreen
+from textual.content import Content
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
 
 from core.errors import Refusal
@@ -45,6 +50,40 @@ class FormSpec:
     notes: list[str] = field(default_factory=list)
 
 
+TICK, NO_TICK = "✓", " "
+
+
+class TickBox(Checkbox):
+    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone)."""
+
+    @property
+    def _button(self) -> Content:
+        button_style = self.get_visual_style("toggle--button")
+        side_style = VisualStyle(foreground=button_style.background,
+                                 background=self.background_colors[1])
+        return Content.assemble((self.BUTTON_LEFT, side_style),
+                                (TICK if self.value else NO_TICK, button_style),
+                                (self.BUTTON_RIGHT, side_style))
+
+
+class TickList(SelectionList):
+    """A selection list whose ticked rows show ✓, unticked a blank (not colour alone)."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        _, scroll_y = self.scroll_offset
+        try:
+            option = self.get_option_at_index(scroll_y + y)
+        except Exception:
+            return strip
+        if len(segments) < 3 or segments[1].text != "X":
+            return strip
+        mark = TICK if option.value in self._selected else NO_TICK
+        segments[1] = Segment(mark, segments[1].style, segments[1].control)
+        return Strip(segments, strip.cell_length)
+
+
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
     from core.commands import first_attacker, parse
@@ -67,14 +106,17 @@ class FormScreen(ModalScreen[str | None]):
         width: 78; max-width: 100%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    FormScreen #fields { height: auto; max-height: 14; }
-    FormScreen Label { margin-top: 0; color: $text-muted; }
-    FormScreen Input { height: 1; border: none; padding: 0 1; background: $boost; }
+    FormScreen #fields { height: auto; max-height: 55vh; }
+    FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
+    FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
-    FormScreen SelectionList { height: auto; max-height: 5; border: none; padding: 0; }
+    FormScreen SelectionList { height: auto; max-height: 6; padding: 0; }
     FormScreen SelectionList:focus { background: $primary 15%; }
-    FormScreen Select { height: 3; }
-    FormScreen Checkbox { border: none; padding: 0; height: 1; }
+    FormScreen Select { width: 1fr; }
+    FormScreen Select:focus > SelectCurrent { background: $primary 30%; }
+    FormScreen Checkbox { padding: 0; height: 1; }
+    FormScreen Checkbox:focus { background: $primary 30%; }
+    FormScreen .none { color: $text-muted; text-style: italic; }
     FormScreen #summary { color: $text-muted; }
     FormScreen #preview { margin-top: 1; text-style: bold; }
     FormScreen #verdict { height: auto; }
@@ -109,19 +151,26 @@ class FormScreen(ModalScreen[str | None]):
     def _field(self, f: Field, state: GameState) -> ComposeResult:
         wid = f"f-{f.name}"
         if f.kind == "check":
-            yield Checkbox(f.label, bool(f.value), id=wid)
+            yield TickBox(f.label, bool(f.value), id=wid, compact=True)
             return
-        yield Label(f.label)
+        yield Label(f.label, id=f"l-{f.name}")
         options = f.choices(state) if f.choices else []
         if f.kind == "units":
-            yield SelectionList[str](*[(label, value) for label, value in options], id=wid)
+            if options:
+                yield TickList(*[(label, value) for label, value in options], id=wid,
+                                    compact=True)
+            else:
+                yield TickList(id=wid, compact=True)
+                yield Static("  (none in the book now)", classes="none")
         elif f.kind in ("unit", "choice"):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
+            prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
             yield Select([(label, value) for label, value in options], value=value,
-                         prompt=f.placeholder or "choose", id=wid,
+                         prompt=prompt, id=wid, compact=True,
                          allow_blank=f.kind == "unit" or value is Select.NULL)
         else:
-            yield Input(str(f.value), placeholder=f.placeholder, id=wid,
+            placeholder = f"e.g. {f.placeholder}" if f.placeholder else ""
+            yield Input(str(f.value), placeholder=placeholder, id=wid, compact=True,
                         type="integer" if f.kind == "int" else "text")
 
     def on_mount(self) -> None:
@@ -152,6 +201,12 @@ class FormScreen(ModalScreen[str | None]):
         return None
 
     def update_preview(self) -> None:
+        try:
+            self._update_preview()
+        except NoMatches:  # a late change event while the form is closing
+            pass
+
+    def _update_preview(self) -> None:
         text = self.command_text()
         self.query_one("#preview", Static).update(Text.assemble(("will record: ", "dim"),
                                                                 (text or "…", "bold")))
@@ -159,7 +214,8 @@ class FormScreen(ModalScreen[str | None]):
         extra = self.extra_verdict()
         if extra is not None:
             verdict.append_text(extra)
-            verdict.append("\n")
+            if text:
+                verdict.append("\n")
         if text:
             refusal = dry_run(self.game, text)
             if refusal is None:

@@ -9,6 +9,8 @@ live from a dry run of the command.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.css.query import NoMatches
+from textual.widgets import Select, SelectionList
 
 from core.rules.board_questions import QUESTIONS, board_verdict
 from tui.forms.base import Field, FormScreen, FormSpec
@@ -60,6 +62,42 @@ SPEC = FormSpec(
 class SurrenderForm(FormScreen):
     def __init__(self) -> None:
         super().__init__(SPEC)
+        self._enemy_of: frozenset[str] | None = None
+
+    def update_preview(self) -> None:
+        try:
+            self._fit_questions()
+            self._fit_captors()
+        except NoMatches:  # not composed yet, or already closing
+            return
+        super().update_preview()
+
+    def _fit_questions(self) -> None:
+        """Ask only the board questions that apply to the chosen kind of surrender."""
+        reason = self.query_one("#f-reason", Select).value
+        for q in QUESTIONS:
+            shown = reason is Select.NULL or reason in q.reasons
+            for wid in (f"#f-{q.name}", f"#l-{q.name}"):
+                self.query_one(wid).display = shown
+
+    def _fit_captors(self) -> None:
+        """Offer as captors only units of another side than the ticked stack's."""
+        state = self.game.state
+        ticked = self.query_one("#f-units", SelectionList).selected
+        sides = frozenset(state.units[h].side for h in ticked if h in state.units)
+        if sides == self._enemy_of:
+            return
+        self._enemy_of = sides
+        picker = self.query_one("#f-to", Select)
+        current = picker.value
+        options = [(label, handle) for label, handle in units("active")(state)
+                   if state.units[handle].side not in sides]
+        with picker.prevent(Select.Changed):
+            picker.set_options(options)
+            if current in {h for _l, h in options}:
+                picker.value = current
+            elif ticked and len(options) == 1:
+                picker.value = options[0][1]  # the only possible captor
 
     def values(self) -> dict:
         v = super().values()

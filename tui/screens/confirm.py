@@ -18,7 +18,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
                                border: thick $warning; background: $surface; padding: 0 1; }
-    ConfirmScreen Input { height: 1; border: none; padding: 0 1; background: $boost; }
+    ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
     """
     BINDINGS = [
@@ -35,7 +35,7 @@ class ConfirmScreen(ModalScreen[str | None]):
             box.border_title = self.title_text
             yield Static(self.body, id="confirm-body")
             if self.ask:
-                yield Input(placeholder=self.ask, id="confirm-input")
+                yield Input(placeholder=self.ask, id="confirm-input", compact=True)
             keys = "enter: confirm · esc: cancel" if self.ask else "y: yes · n/esc: no"
             yield Static(keys, id="confirm-keys")
 

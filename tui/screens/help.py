@@ -12,23 +12,36 @@ from textual.widgets import Static
 
 
 def keys_table(app) -> Table:
+    from tui.forms.base import FormScreen
+    from tui.forms.menu import FormMenu
+    from tui.screens.confirm import ConfirmScreen
     from tui.screens.main import MainScreen
+    from tui.screens.replay import ReplayScreen
+    from tui.screens.tally import TallyScreen
+    from tui.widgets.command_bar import CommandInput
 
     keymap = getattr(app, "_keymap", {})
-    table = Table(title="Keys (remap them in config.toml [keys])", expand=True,
+    table = Table(title=Text("Keys (remap them in config.toml, table [keys])"), expand=True,
                   show_edge=False, pad_edge=False)
     table.add_column("key", no_wrap=True, style="bold")
     table.add_column("does")
     table.add_column("id", style="dim", no_wrap=True)
-    rows = [*MainScreen.BINDINGS, *app.BINDINGS]
-    for b in rows:
-        if not isinstance(b, Binding):
-            continue
-        keys = keymap.get(b.id, b.key) if b.id else b.key
-        table.add_row(keys.replace("question_mark", "?").replace("colon", ":"),
-                      b.description, b.id or "")
-    table.add_row("j/k, arrows", "move in lists and panels", "")
-    table.add_row("tab", "next panel; in the command bar: take the completion", "")
+    sections = [("main screen", [*MainScreen.BINDINGS, *app.BINDINGS]),
+                ("history and replay (h)", ReplayScreen.BINDINGS),
+                ("tally (v)", TallyScreen.BINDINGS),
+                ("forms (f, then a letter)", [*FormMenu.BINDINGS, *FormScreen.BINDINGS]),
+                ("command bar (:)", CommandInput.BINDINGS),
+                ("questions", ConfirmScreen.BINDINGS)]
+    for title, bindings in sections:
+        table.add_row(Text(title, style="bold underline"), "", "")
+        for b in bindings:
+            if not isinstance(b, Binding):
+                continue
+            keys = keymap.get(b.id, b.key) if b.id else b.key
+            keys = keys.replace("question_mark", "?").replace("colon", ":")
+            table.add_row(Text(keys), b.description, b.id or "")
+    table.add_row(Text("j/k, arrows"), "move in lists and panels", "")
+    table.add_row(Text("tab"), "next panel; in the command bar: take the completion", "")
     return table
 
 

@@ -39,6 +39,9 @@ class ReplayScreen(Screen):
         super().__init__()
         self.start_seq = seq
         self.shown_seq: int | None = None
+        # The outcome of the last undo/strike stays on the status line while the same
+        # entry is selected (the fold that follows it must not wipe it).
+        self._note: tuple[int | None, str, str] | None = None
 
     @property
     def game(self):
@@ -94,10 +97,15 @@ class ReplayScreen(Screen):
         wide = self.has_class("-wide")
         for panel in self.query(SidePanelView):
             if panel.side in state.sides:
-                panel.show(side_panel(state, panel.side), wide=wide)
+                panel.show(side_panel(state, panel.side), wide=wide,
+                           subtitle=f"as after entry {seq}")
         status = line.status if line else ""
         note = f" [{status}: {line.reason}]" if line and line.reason else (
             f" [{status}]" if status not in ("", "ok") else "")
+        if self._note is not None and self._note[0] == seq:
+            self.query_one(StatusLine).say(self._note[1], self._note[2])
+            return
+        self._note = None
         self.query_one(StatusLine).say(
             f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
             "here · x strike · X unstrike · esc present", "hint")
@@ -118,6 +126,7 @@ class ReplayScreen(Screen):
     def _resync(self, message: str, kind: str = "ok") -> None:
         self.query_one(HistoryView).sync(history_lines(self.game), follow=False)
         self.app.game_changed()
+        self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)
 
@@ -149,24 +158,25 @@ class ReplayScreen(Screen):
         groups = self._to_undo()
         if not groups:
             return
+        seq = self.selected
         body = Text(f"Undo {len(groups)} entr{'y' if len(groups) == 1 else 'ies'} after "
-                    f"entry {self.selected}? They stay in the file and redo brings them "
+                    f"entry {seq}? They stay in the file and redo brings them "
                     "back, until a new entry is made.")
-        self.app.push_screen(ConfirmScreen("Undo to here", body), self._undo_confirmed)
+        self.app.push_screen(ConfirmScreen("Undo to here", body),
+                             lambda answer: self._undo_confirmed(seq, answer))
 
-    def _undo_confirmed(self, answer: str | None) -> None:
-        if answer is None:
+    def _undo_confirmed(self, seq: int | None, answer: str | None) -> None:
+        if answer is None or seq is None:
             return
-        undone = 0
         try:
-            for _grp in self._to_undo():
-                self.app.run_command("undo")
-                undone += 1
+            # One call, one write: a crash leaves all of the undo records or none.
+            undone = self.game.undo_to(seq)
         except Refusal as refusal:
             self._resync(str(refusal), "refusal")
             return
-        self._resync(f"undid {undone} entr{'y' if undone == 1 else 'ies'}; "
-                     "the panels show the present state after it")
+        n = len(undone)
+        self._resync(f"undid {n} entr{'y' if n == 1 else 'ies'} after entry {seq} "
+                     "(r redoes them one by one from the main screen)")
 
     def action_strike(self) -> None:
         seq = self.selected

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Footer, Static
 
 from core.tally import SideTally, tally, to_html, to_markdown
 from tui.paths import data_dir
@@ -27,6 +27,25 @@ def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
         return game_path.with_name(f"{game_path.stem}.tally.{suffix}")
     slug = "".join(ch if ch.isalnum() else "-" for ch in scenario.lower()).strip("-") or "game"
     return data_dir() / f"{slug}.tally.{suffix}"
+
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def turn_chart(by_turn: dict[int, int]) -> Text:
+    """CVP by Game Turn as a one-line bar chart, each bar with its number (not the bar's
+    height alone): ``by Game Turn  T1 ▃2  T2 ·0  T3 █4``; ``·`` is a turn with none."""
+    out = Text("by Game Turn ", style="bold")
+    top = max(by_turn.values(), default=0)
+    for turn, points in by_turn.items():
+        if points <= 0 or top <= 0:
+            bar = "·"
+        else:
+            bar = BARS[max(0, min(len(BARS) - 1, round(points / top * (len(BARS) - 1))))]
+        out.append(f" T{turn} ")
+        out.append(bar, style="bold")
+        out.append(f"{points} ")
+    return out
 
 
 def side_table(side: SideTally, ended: bool) -> Group:
@@ -43,9 +62,7 @@ def side_table(side: SideTally, ended: bool) -> Group:
     if not ended and side.cvp != side.cvp_if_ended:
         total.append(f" banked · {side.cvp_if_ended} if the game ended now "
                      "(* = prisoners still guarded, double, A20.1)")
-    by_turn = Text("by Game Turn: " + "  ".join(f"T{t}:{p}" for t, p in side.by_turn.items()),
-                   style="dim")
-    body = [total, by_turn]
+    body = [total, turn_chart(side.by_turn)]
     body.append(table if side.lines else Text("no casualties yet", style="dim"))
     return Group(*body)
 
@@ -53,10 +70,9 @@ def side_table(side: SideTally, ended: bool) -> Group:
 class TallyScreen(Screen):
     DEFAULT_CSS = """
     TallyScreen #tally-sides { height: 1fr; }
-    TallyScreen .tally-side { width: 1fr; border: round $panel; padding: 0 1; }
-    TallyScreen Sparkline { height: 2; margin: 0 0 1 0; }
+    TallyScreen .tally-side { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
     TallyScreen #tally-title { background: $panel; padding: 0 1; text-style: bold; }
-    Screen.-wide TallyScreen #tally-sides { layout: horizontal; }
+    TallyScreen.-wide #tally-sides { layout: horizontal; }
     """
     BINDINGS = [
         Binding("m", "export('md')", "Export .md", id="stockade.tally_markdown"),
@@ -85,8 +101,6 @@ class TallyScreen(Screen):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:
                         box.border_title = f"{side.name} ({side.nationality}): CVP {side.cvp}"
-                        yield Sparkline(list(side.by_turn.values()) or [0],
-                                        summary_function=max)
                         yield Static(side_table(side, t.ended))
             yield StatusLine(id="status")
         yield Footer(compact=True)
@@ -130,4 +144,3 @@ class TallyScreen(Screen):
             return
         self.exported[fmt] = path
         status.say(f"exported the tally to {path}", "ok")
-        self.app.notify(f"tally written to {path}", title="Export")

@@ -38,14 +38,20 @@ class PhaseBar(Widget):
             return Text("Stockade")
         styles = self.app.theme_variables
         accent = styles.get("primary", "")
-        top = Text(no_wrap=True, overflow="ellipsis")
-        top.append(state.scenario or "(no scenario)", style="bold")
-        top.append(f"   Game Turn {state.turn}", style="bold")
+        rest = Text(no_wrap=True)
+        rest.append(f"   Game Turn {state.turn}", style="bold")
         if state.attacker:
-            top.append("   ATTACKER: ")
-            top.append(state.attacker, style=f"bold {accent}")
+            rest.append("   ATTACKER: ")
+            rest.append(state.attacker, style=f"bold {accent}")
         for flag in self._flags:
-            top.append(f"   [{flag}]", style="bold " + styles.get("warning", ""))
+            rest.append(f"   [{flag}]", style="bold " + styles.get("warning", ""))
+        # One line: the scenario's name gives way first (the turn, the ATTACKER and the
+        # flags such as REPLAY or CONFLICT must stay readable at 80 columns).
+        room = max(8, self.content_region.width - rest.cell_len)
+        top = Text(state.scenario or "(no scenario)", style="bold", no_wrap=True)
+        top.truncate(room, overflow="ellipsis")
+        top.append_text(rest)
+        top.truncate(max(1, self.content_region.width), overflow="ellipsis")
         phases = Text(no_wrap=True, overflow="ellipsis")
         for phase in PHASES:
             if state.ended:

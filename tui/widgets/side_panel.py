@@ -8,6 +8,8 @@ State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never col
 from __future__ import annotations
 
 from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -23,12 +25,13 @@ def _head(text: str, style: str) -> Text:
     return Text(text, style=f"bold underline {style}")
 
 
-def _line(text: str, indent: int = 0, style: str = "", mark: str = "") -> Text:
-    out = Text(" " * indent, no_wrap=False)
+def _line(text: str, indent: int = 0, style: str = "", mark: str = ""):
+    """One line; wrapped lines hang under the first (indent kept)."""
+    out = Text(no_wrap=False)
     if mark:
         out.append(mark)
     out.append(text, style=style)
-    return out
+    return Padding(out, (0, 0, 0, indent)) if indent else out
 
 
 def _was(u) -> str:
@@ -36,9 +39,51 @@ def _was(u) -> str:
     return f"{u.handle}: {origin_text(u) or u.counter}"
 
 
+def _grouped(items, key) -> list[tuple[list[str], object]]:
+    """Handles sharing the same verdict, so one line says it once (``g6 g7 ✗ ...``)."""
+    groups: dict = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item.unit.handle)
+    return [(handles, k) for k, handles in groups.items()]
+
+
+def _escape_text(e, muted: str) -> Text:
+    if e.allowed:
+        return Text.assemble(("✓ may: ", "bold"), e.why)
+    return Text.assemble(("✗ not now: ", "bold"), (e.why, muted))
+
+
+def _rearm_text(r, muted: str, wide: bool) -> Text:
+    out = Text()
+    if r.now:
+        for i, way in enumerate(r.now):
+            out.append(("\n" if i else ""))
+            out.append("✓ now: ", style="bold")
+            out.append(way)
+    else:
+        out.append("✗ not now", style="bold")
+    for way in (r.later if wide else r.later[:0 if r.now else 1]):
+        out.append("\n· later: ", style=muted)
+        out.append(way, style=muted)
+    return out
+
+
+def _table(*columns: tuple[str, dict]) -> Table:
+    table = Table(box=None, expand=True, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
+                  header_style="bold")
+    for name, kw in columns:
+        table.add_column(name, **kw)
+    return table
+
+
 def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = False) -> Group:
-    """The panel's text, top to bottom, most urgent first."""
-    parts: list[Text] = []
+    """The panel's text, top to bottom, most urgent first.
+
+    Wide (the -wide breakpoint): the enemy-held prisoners and the unarmed units are
+    tables with an **escape** column and a **rearm** column, every rule in full. Narrow:
+    the same as sections, one line per verdict (units sharing it are named together).
+    """
+    parts: list = []
     cvp = Text()
     cvp.append(f"CVP {data.cvp}", style="bold")
     cvp.append(f" banked, {data.cvp_if_ended} if ended now", style="")
@@ -48,8 +93,10 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.guards:
         parts.append(_head("Guards", accent))
         for g in data.guards:
-            head = _line(f"{g.label}", 0, "bold", "◆ ")
-            head.append(f"  {g.usage}", style="bold" if g.used > g.capacity else "")
+            head = Text.assemble(("◆ ", ""), (g.label, "bold"), no_wrap=False)
+            over = g.used > g.capacity
+            head.append(f"  {g.usage}" + (" ⚠ OVER" if over else ""),
+                        style="bold" if over else "")
             parts.append(head)
             for p in g.prisoners:
                 parts.append(_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ "))
@@ -58,34 +105,54 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
                     parts.append(_line(limit, 4, muted, "· "))
             elif g.limits and g.used > g.unit.us:
                 parts.append(_line(g.limits[0], 4, muted, "· "))
-    if data.prisoners_held_by_enemy:
+    escape = {e.unit.handle: e for e in data.escape}
+    if data.prisoners_held_by_enemy and wide:
+        parts.append(_head("Held by the enemy", accent))
+        table = _table(("prisoner, held by", {"ratio": 2}), ("escape now?", {"ratio": 3}))
+        for h in data.prisoners_held_by_enemy:
+            u = h.prisoner.unit
+            where = f" in {u.location}" if u.location else ""
+            e = escape.get(u.handle)
+            table.add_row(Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
+                          _escape_text(e, muted) if e else Text(""))
+        parts.append(table)
+    elif data.prisoners_held_by_enemy:
         parts.append(_head("Held by the enemy", accent))
         for h in data.prisoners_held_by_enemy:
             where = f" in {h.prisoner.unit.location}" if h.prisoner.unit.location else ""
             parts.append(_line(f"{_was(h.prisoner.unit)}, held by {h.prisoner.unit.guard}"
                                f"{where}", 0, "", "⛓ "))
-    if data.escape:
         parts.append(_head("Escape", accent))
-        for e in data.escape:
-            mark = "✓ may: " if e.allowed else "✗ not now: "
-            parts.append(_line(f"{e.unit.handle} {mark}{e.why}", 0,
-                               "" if e.allowed else muted))
-    if data.unarmed:
+        for handles, (allowed, why) in _grouped(data.escape, lambda e: (e.allowed, e.why)):
+            mark = "✓ may: " if allowed else "✗ not now: "
+            parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0,
+                               "" if allowed else muted))
+    rearm = {r.unit.handle: r for r in data.rearm}
+    if data.unarmed and wide:
+        parts.append(_head("Unarmed", accent))
+        table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
+        for u in data.unarmed:
+            cell = Text("○ " + u.label)
+            if u.protection:
+                cell.append(f"\n· {u.protection}", style=muted)
+            r = rearm.get(u.unit.handle)
+            table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
+        parts.append(table)
+    elif data.unarmed:
         parts.append(_head("Unarmed", accent))
         for u in data.unarmed:
             parts.append(_line(u.label, 0, "", "○ "))
             if u.protection:
                 parts.append(_line(u.protection, 4, muted, "· "))
-    if data.rearm:
         parts.append(_head("Rearm", accent))
-        for r in data.rearm:
-            if r.now:
-                for way in r.now:
-                    parts.append(_line(f"{r.unit.handle} ✓ now: {way}", 0))
+        for handles, (now, later) in _grouped(data.rearm,
+                                              lambda r: (tuple(r.now), tuple(r.later))):
+            if now:
+                for way in now:
+                    parts.append(_line(f"{' '.join(handles)} ✓ now: {way}", 0))
             else:
-                parts.append(_line(f"{r.unit.handle} ✗ not now", 0, muted))
-            if wide or not r.now:
-                for way in r.later[:1 if not wide else None]:
+                parts.append(_line(f"{' '.join(handles)} ✗ not now", 0, muted))
+                for way in later[:1]:
                     parts.append(_line(f"later: {way}", 4, muted, "· "))
     if data.eliminated:
         parts.append(_head("Eliminated", accent))
@@ -131,11 +198,11 @@ class SidePanelView(VerticalScroll, can_focus=True):
     def side_id(self) -> str:
         return "".join(ch if ch.isalnum() else "-" for ch in self.side.lower())
 
-    def show(self, data: PanelData, wide: bool = False) -> None:
+    def show(self, data: PanelData, wide: bool = False, subtitle: str = "v: CVP lines") -> None:
         self.data = data
         theme = self.app.current_theme
         accent = nation_colour(theme, data.nationality)
         self.border_title = f"{data.name} ({data.nationality})"
-        self.border_subtitle = "v: CVP lines"
+        self.border_subtitle = subtitle
         self.styles.border_title_color = accent
         self.query_one(Static).update(render_panel(data, accent, wide=wide))

@@ -1,0 +1,225 @@
+"""Pilot tests of every guided form (``f`` then its letter), the command palette's form
+and theme entries, and key overrides from config.toml on replay and form keys.
+
+Each form is opened with keys, filled the way a paste would (one value per field, not
+one key press per letter), and recorded with ctrl+s; or, where the book must say no,
+the core's refusal is shown with its rule and nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Select, SelectionList
+
+from core.commands import execute
+from core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
+from tests.test_tui_support import new_game, status_text, sync
+from tui.app import StockadeApp
+from tui.forms import all_specs
+from tui.forms.base import FormScreen, TickBox
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+
+
+# Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
+# in the American RtPh; now the American APh (transfer / abandon / escort allowed).
+BASE = ["add German 4-6-7 as g1 at Q4 broken", "add German 2-4-7 hs as g2 at Q4 broken",
+        "add German 2-4-7 hs as g3 at Q4 broken", "add American 6-6-6 as a1 at Q5",
+        "add American 6-6-6 as a2 at Q5"]
+TAKEN = ["phase RtPh 1 American", "surrender g1 g2 g3 to a1", "phase APh 1 American"]
+
+
+def units(state, handle):
+    return state.units[handle]
+
+
+# name: (setup lines, field values, check(state) or the refusal's rule)
+CASES = {
+    "add": ([], {"side": "German", "counters": "4-6-7 9-1", "at": "R2", "broken": True},
+            lambda s: units(s, "g1").broken and units(s, "g2").location == "R2"),
+    "surrender": (BASE + ["phase RtPh 1 American"],
+                  {"units": ["g1", "g2", "g3"], "to": "a1", "adjacent": "yes",
+                   "free_rout": "no"},
+                  lambda s: all(units(s, h).guard == "a1" for h in ("g1", "g2", "g3"))),
+    "capture": (["add German 4-6-7 as g1 at Q4", "add American 6-6-6 as a1 at Q4",
+                 "phase CCPh 1 American"],
+                {"by": "a1", "units": ["g1"], "odds": "3-1", "dr": "2"},
+                lambda s: units(s, "g1").status == PRISONER and units(s, "g1").guard == "a1"),
+    "transfer": (BASE + TAKEN, {"units": ["g2"], "to": "a2"},
+                 lambda s: units(s, "g2").guard == "a2"),
+    "abandon": (BASE + TAKEN, {"units": ["g3"]},
+                lambda s: units(s, "g3").status == UNARMED),
+    "exchange": (BASE + TAKEN, {"units": ["g2", "g3"], "as_": "g9"},
+                 lambda s: units(s, "g9").guard == "a1"),
+    "split": (BASE + TAKEN, {"unit": "g1"},
+              lambda s: units(s, "g4").guard == "a1" and units(s, "g5").guard == "a1"),
+    "deploy": (BASE + TAKEN, {"unit": "a1", "counters": "3-3-6", "assign": "g2=2"},
+               lambda s: units(s, "g2").guard == "a4"),
+    "escape": (BASE + TAKEN, {"units": ["g1"]}, "A20.55"),  # only in the CCPh
+    "rearm": (BASE + TAKEN, {"unit": "", "how": "cc", "enemy": "a1"}, None),
+    "scrounge": (BASE + TAKEN + ["abandon g3", "phase MPh 2 German"],
+                 {"unit": "g3", "dr": "2"},
+                 lambda s: units(s, "g3").status != UNARMED or units(s, "g3").armed),
+    "massacre": (BASE + TAKEN, {"units": ["g1"], "by": "a1"}, "A20.4"),  # Americans may not
+    "fire": (BASE + TAKEN, {"result": "eliminate", "unit": "g1", "by": "own"},
+             lambda s: units(s, "g1").status == ELIMINATED),
+    "eliminate": (BASE + TAKEN, {"unit": "a1", "by": "enemy", "takeover": "a2"},
+                  lambda s: units(s, "g1").guard == "a2" and units(s, "a1").status == ELIMINATED),
+    "escort": (BASE + TAKEN, {"unit": "a1"},
+               lambda s: units(s, "a1").status == ESCORTED),
+    "end": (BASE, {"sure": True}, lambda s: s.ended),
+}
+# rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
+CASES["rearm"] = (BASE + TAKEN + ["abandon g3"], {"unit": "g3", "how": "alone", "enemy": "a1"},
+                  "A20.551")
+
+
+def test_every_form_has_a_case():
+    assert {spec.name for spec in all_specs()} == set(CASES)
+
+
+async def fill(form: FormScreen, values: dict) -> None:
+    for name, value in values.items():
+        widget = form.query_one(f"#f-{name}")
+        if isinstance(widget, SelectionList):
+            for v in value:
+                widget.select(v)
+        elif isinstance(widget, (Select, Input, TickBox)):
+            widget.value = value
+        else:  # pragma: no cover - a new field kind
+            raise AssertionError(f"no way to fill {widget!r}")
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@sync
+async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
+    setup, values, expect = CASES[name]
+    game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
+    for line in setup:
+        execute(game, line)
+    before = len(game.records)
+    key = next(spec.key for spec in all_specs() if spec.name == name)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        assert app.screen.__class__.__name__ == "FormMenu"
+        await pilot.press(key)
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.spec.name == name
+        await fill(form, values)
+        await pilot.pause()
+        preview = str(form.query_one("#preview").render())
+        assert "will record: …" not in preview, preview  # the form built a command
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        if isinstance(expect, str):
+            # refused: the form stays open, the rule is shown, nothing is written
+            assert app.screen is form
+            verdict = str(form.query_one("#verdict").render())
+            assert f"✗ refused: {expect}" in verdict, verdict
+            assert len(game.records) == before
+            await pilot.press("escape")
+            assert not isinstance(app.screen, FormScreen)
+        else:
+            assert not isinstance(app.screen, FormScreen), str(
+                form.query_one("#verdict").render())
+            assert len(game.records) > before
+            assert expect(game.state)
+            assert status_text(app)  # the outcome is said on the status line
+    game.close()
+
+
+@sync
+async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
+    game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
+    for line in BASE + ["phase RtPh 1 American"]:
+        execute(game, line)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        form = app.screen
+        await fill(form, {"units": ["g1"]})
+        await pilot.pause()
+        captor = form.query_one("#f-to", Select)
+        offered = {value for _label, value in captor._options if value is not Select.NULL}
+        assert offered == {"a1", "a2"}  # no German captor is offered
+        assert captor.value is Select.NULL  # two could: the player picks
+        assert form.query_one("#f-free_rout").display
+        await fill(form, {"reason": "disrupted"})
+        await pilot.pause()
+        assert not form.query_one("#f-free_rout").display  # not asked of a Disrupted unit
+        assert form.query_one("#f-adjacent").display
+    game.close()
+
+
+@sync
+async def test_palette_lists_every_form_and_switches_theme(tmp_path):
+    game = new_game(tmp_path, "Palette", [("German", "German", 3), ("American", "American", 4)])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from tui.palette import StockadeCommands
+
+        titles = [title for title, _cb, _help in StockadeCommands(app.screen)._commands()]
+        for spec in all_specs():
+            assert f"Form: {spec.title}" in titles
+        await pilot.press("ctrl+p")
+        app.screen.query_one(Input).value = "Form: Escort off"
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FormScreen) and app.screen.spec.name == "escort"
+        await pilot.press("escape", "ctrl+p")
+        app.screen.query_one(Input).value = "Theme: stockade-light"
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "stockade-light"
+        await app.workers.wait_for_complete()
+    assert 'theme = "stockade-light"' in (tmp_path / "config" / "config.toml").read_text()
+    game.close()
+
+
+@sync
+async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "config.toml").write_text('[keys]\n"stockade.replay_undo_to" = "ctrl+u"\n'
+                                        '"stockade.form_record" = "ctrl+r"\n'
+                                        '"stockade.add_unit" = "plus"\n')
+    game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
+    for line in BASE:
+        execute(game, line)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app._notifications  # every id was known
+        await pilot.press("plus")
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.spec.name == "add"
+        await fill(form, {"side": "American", "counters": "8-0", "at": "Q5"})
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # no longer the record key
+        assert app.screen is form
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert "a3" in game.state.units
+        await pilot.press("h")
+        replay = app.screen
+        replay.query_one("HistoryView").select_seq(2)
+        await pilot.pause()
+        await pilot.press("U")  # the default key is gone
+        assert app.screen is replay
+        await pilot.press("ctrl+u")
+        assert app.screen.__class__.__name__ == "ConfirmScreen"
+        await pilot.press("y")
+        await pilot.pause()
+        assert set(game.state.units) == {"g1"}
+        assert "undid 5 entries" in status_text(app)
+    game.close()
