@@ -110,6 +110,8 @@ async def test_help_palette_tally_history_and_quit_keys(tmp_path):
         await pilot.pause()
         await pilot.press("question_mark")
         assert app.screen.__class__.__name__ == "HelpScreen"
+        titles = [getattr(s.content, "title", "") or "" for s in app.screen.query("Static")]
+        assert any("rulings" in str(title) for title in titles)  # shown where the player looks
         await pilot.press("escape", "f1")
         assert app.screen.__class__.__name__ == "HelpScreen"
         await pilot.press("escape", "v")

@@ -57,6 +57,19 @@ def verbs_table() -> Table:
     return table
 
 
+def rulings_table() -> Table:
+    """Where the rules are silent, what Stockade decided (core/data/rulings.toml)."""
+    from core.rulings import rulings
+
+    table = Table(title="Stockade's rulings where the rules are silent (docs/rulings.md)",
+                  title_justify="left", show_header=False, box=None, expand=True)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(ratio=1)
+    for ruling in rulings():
+        table.add_row(f"{ruling.topic} ({ruling.rule})", ruling.ruling)
+    return table
+
+
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -78,6 +91,7 @@ class HelpScreen(ModalScreen[None]):
                               "command. Every refusal names its rule.", style="italic"))
             yield Static(keys_table(self.app))
             yield Static(verbs_table())
+            yield Static(rulings_table())
 
     def action_close(self) -> None:
         self.dismiss(None)
