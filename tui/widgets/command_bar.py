@@ -124,7 +124,8 @@ class CommandBar(Horizontal):
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
+        # A player who presses ':' again while already in the bar means "a command".
+        text = event.value.strip().lstrip(":").strip()
         if text:
             self.input.remember(text)
             self.post_message(self.Submitted(text))
