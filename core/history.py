@@ -73,18 +73,59 @@ class Timeline:
 
     def effective(self) -> list[ev.Record]:
         out: list[ev.Record] = []
+        groups, struck = self.groups, self.struck
+        if not struck:
+            for grp in self.active:
+                out += groups[grp]
+            return out
         for grp in self.active:
-            out.extend(r for r in self.groups[grp] if r.seq not in self.struck)
+            out.extend(r for r in groups[grp] if r.seq not in struck)
+        return out
+
+    def effective_of(self, records: list[ev.Record]) -> list[ev.Record]:
+        """``effective()``, given every record this timeline was built from, in order.
+
+        Faster for a long log: one filtering pass over the records, used when it
+        provably gives the same list, i.e. when the kept records' groups never go
+        down (each group's records then come together, in group order, as
+        ``effective()`` puts them); otherwise ``effective()``."""
+        control, undone, struck = _CONTROL_TYPES, self.undone, self.struck
+        out = [r for r in records
+               if type(r) not in control and r.grp not in undone and r.seq not in struck]
+        grps = [r.grp for r in out]
+        if grps != sorted(grps):
+            return self.effective()
         return out
 
 
+# Record types ``Timeline.add`` treats as control records (the others are domain
+# events). ``build_timeline`` tests exact types: no record type is subclassed.
+_CONTROL_TYPES = frozenset({ev.Undo, ev.Redo, ev.Strike, ev.Unstrike})
+
+
 def build_timeline(records: list[ev.Record]) -> Timeline:
+    """``Timeline.add`` for every record in order, its domain-event branch inlined
+    (opening a 100k-entry game spends most of its non-fold time here)."""
     timeline = Timeline()
+    groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
+    control = _CONTROL_TYPES
     for record in records:
-        try:
-            timeline.add(record)
-        except Refusal:
-            # A control record that no longer applies (written by a buggy or
-            # hand-edited log) is ignored rather than losing the game.
-            continue
+        if type(record) in control:
+            try:
+                timeline.add(record)
+            except Refusal:
+                # A control record that no longer applies (written by a buggy or
+                # hand-edited log) is ignored rather than losing the game.
+                continue
+        else:
+            grp = record.grp
+            group = groups.get(grp)
+            if group is None:
+                groups[grp] = [record]
+                active.append(grp)
+                if redo_stack:
+                    timeline.abandoned.update(redo_stack)
+                    redo_stack.clear()
+            else:
+                group.append(record)
     return timeline

@@ -8,6 +8,9 @@ tally can explain each point.
 from __future__ import annotations
 
 import copy
+import itertools
+import threading
+import weakref
 from dataclasses import dataclass, field
 
 from core.events import PHASES
@@ -82,15 +85,105 @@ class Unit:
         return sum(o.cvp for o in self.origins)
 
     def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        if name in d:
+            old = d[name]
+            if _views:
+                _preserve(self)  # a state_at view still shares this unit: give it a copy
+            if _rec is not None and old is not value:
+                _rec.extend((self, name, old))  # pre-image, for undo (core.game)
         if name == "status" or name == "guard":
-            _CHANGES[0] += 1  # invalidates GameState's prisoner index
-        object.__setattr__(self, name, value)
+            _dirty.append(self)  # GameState's prisoner index refiles it lazily
+        d[name] = value
 
 
-# Bumped whenever any unit's status or guard is set: GameState.prisoners_of keeps an
-# index of the prisoners and rebuilds it only after such a change (instead of scanning
-# every unit of a long campaign on every call).
-_CHANGES = [0]
+# The change journal (see core.game): while a Game folds an event it points ``_rec`` at
+# that event's undo entry, and every attribute a rule sets on a Unit, Side or GameState
+# is recorded there as (object, name, old value), so the event can be taken back in
+# O(what it changed). None when nothing records.
+_rec: list | None = None
+
+# Units whose ``status`` or ``guard`` was set, in order: each GameState's prisoner index
+# reads the entries after the last one it saw and refiles just those units (instead of
+# rescanning every unit of a long campaign). Trimmed now and then; a trim bumps the
+# epoch, which makes every index rebuild once from its units.
+_dirty: list = []
+_epoch = [0]
+_DIRTY_LIMIT = 200_000
+
+# Read-only views made by Game.state_at share unchanged Unit objects with the live
+# state; before a shared unit is changed, the view gets its own copy of it.
+_views: list = []  # weakrefs to views
+
+
+_views_lock = threading.Lock()  # views are made in a worker thread (TUI replay)
+
+
+def _preserve(unit) -> None:
+    dead = False
+    for ref in tuple(_views):
+        view = ref()
+        if view is None:
+            dead = True
+            continue
+        units = view.units
+        if units.get(unit.handle) is unit:
+            units[unit.handle] = _clone_unit(unit)
+    if dead:
+        _prune_views()
+
+
+def _prune_views() -> None:
+    with _views_lock:
+        _views[:] = [ref for ref in _views if ref() is not None]
+
+
+def register_view(state) -> None:
+    with _views_lock:
+        _views[:] = [ref for ref in _views if ref() is not None]
+        _views.append(weakref.ref(state))
+
+
+class _PrisonerIndex:
+    """Where the prisoners are: guard handle -> {prisoner handle: Unit}, plus each
+    unit's position in ``GameState.units`` (results keep the units' order)."""
+
+    __slots__ = ("units_id", "epoch", "pos", "n", "order", "next", "by_guard", "where")
+
+    def __init__(self, units: dict) -> None:
+        self.units_id = id(units)
+        self.epoch = _epoch[0]
+        self.pos = len(_dirty)
+        self.n = len(units)
+        self.order = {h: i for i, h in enumerate(units)}
+        self.next = len(units)
+        self.by_guard: dict = {}
+        self.where: dict = {}
+        for h, u in units.items():
+            if u.status == PRISONER:
+                self._file(h, u)
+
+    def _file(self, h: str, u) -> None:
+        g = u.guard
+        self.where[h] = g
+        bucket = self.by_guard.get(g)
+        if bucket is None:
+            self.by_guard[g] = {h: u}
+        else:
+            bucket[h] = u
+
+    def refile(self, h: str, u) -> None:
+        old = self.where.pop(h, _MISSING)
+        if old is not _MISSING:
+            bucket = self.by_guard[old]
+            del bucket[h]
+            if not bucket:
+                del self.by_guard[old]
+        if u is not None and u.status == PRISONER:
+            self._file(h, u)
+
+
+_MISSING = object()
 
 
 @dataclass
@@ -103,6 +196,12 @@ class Side:
     massacred: bool = False  # this side has committed a Massacre (A20.4)
     massacre_seq: int = 0
     elr_raised: bool = False  # this side's ELR was raised by an enemy Massacre (once only)
+
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        if _rec is not None and name in d and d[name] is not value:
+            _rec.extend((self, name, d[name]))
+        d[name] = value
 
 
 @dataclass
@@ -153,21 +252,83 @@ class GameState:
     def defender(self) -> str:
         return self.enemy_of(self.attacker)
 
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        if _rec is not None and name in d and d[name] is not value:
+            _rec.extend((self, name, d[name]))
+        d[name] = value
+
+    def _index(self) -> _PrisonerIndex:
+        """The prisoner index, brought up to date with the units changed since."""
+        units = self.units
+        idx = self.__dict__.get("_prisoner_index")
+        if (idx is None or idx.units_id != id(units) or idx.epoch != _epoch[0]
+                or len(units) < idx.n):
+            if len(_dirty) > _DIRTY_LIMIT:
+                _dirty.clear()
+                _epoch[0] += 1
+            idx = _PrisonerIndex(units)
+            self.__dict__["_prisoner_index"] = idx
+            return idx
+        if len(units) > idx.n:  # units added since: the last ones in the dict
+            order = idx.order
+            fresh = list(itertools.islice(reversed(units), len(units) - idx.n))
+            for h in reversed(fresh):
+                if h not in order:
+                    order[h] = idx.next
+                    idx.next += 1
+                idx.refile(h, units[h])
+            idx.n = len(units)
+        end = len(_dirty)
+        if idx.pos != end:
+            get = units.get
+            for u in _dirty[idx.pos:end]:
+                h = u.handle
+                if get(h) is u:
+                    idx.refile(h, u)
+            idx.pos = end
+            if end > _DIRTY_LIMIT:  # trim: every other index rebuilds once
+                _dirty.clear()
+                _epoch[0] += 1
+                idx.epoch, idx.pos = _epoch[0], 0
+        return idx
+
+    def drop_last_units(self, count: int) -> None:
+        """Take the last ``count`` units added out of the state (undo)."""
+        idx = self._index()
+        units = self.units
+        for _ in range(count):
+            h, _u = units.popitem()
+            idx.order.pop(h, None)
+            idx.refile(h, None)
+        idx.n = len(units)
+
     def _prisoners(self) -> list[Unit]:
-        """Every prisoner, in unit order; cached until a unit's status/guard is set."""
-        key = (_CHANGES[0], id(self.units), len(self.units))
-        cached = self.__dict__.get("_prisoner_index")
-        if cached is None or cached[0] != key:
-            cached = (key, [u for u in self.units.values() if u.status == PRISONER])
-            self.__dict__["_prisoner_index"] = cached
-        return cached[1]
+        """Every prisoner, in unit order."""
+        idx = self._index()
+        out = [u for bucket in idx.by_guard.values() for u in bucket.values()]
+        if len(out) > 1:
+            order = idx.order
+            out.sort(key=lambda u: order[u.handle])
+        return out
 
     def prisoners_of(self, guard: str) -> list[Unit]:
-        return [u for u in self._prisoners() if u.guard == guard]
+        idx = self._index()
+        bucket = idx.by_guard.get(guard)
+        if not bucket:
+            return []
+        out = list(bucket.values())
+        if len(out) > 1:
+            order = idx.order
+            out.sort(key=lambda u: order[u.handle])
+        return out
 
     def guards(self) -> list[Unit]:
-        held = {u.guard for u in self._prisoners()}
-        return [self.units[h] for h in self.units if h in held]
+        idx = self._index()
+        units, order = self.units, idx.order
+        held = [g for g in idx.by_guard if g in units]
+        held.sort(key=order.__getitem__)
+        return [units[h] for h in held]
 
     def prisoner_load(self, guard: str) -> int:
         return sum(p.us for p in self.prisoners_of(guard))
@@ -177,13 +338,14 @@ class GameState:
         than ``copy.deepcopy``. Every mutable container a field holds is copied here;
         tests/test_durability_clone.py fails if a new one is added and not copied.
         Casualty lines are shared: they are never changed once booked."""
-        new = copy.copy(self)
-        new.__dict__.pop("_prisoner_index", None)
-        new.sides = {name: _copy_obj(side) for name, side in self.sides.items()}
-        new.cvp_overrides = dict(self.cvp_overrides)
-        new.units = {handle: _clone_unit(u) for handle, u in self.units.items()}
-        new.casualties = list(self.casualties)
-        new.scrounged = set(self.scrounged)
+        new = _copy_obj(self)
+        d = new.__dict__  # set directly: a clone is never part of an undo record
+        d.pop("_prisoner_index", None)
+        d["sides"] = {name: _copy_obj(side) for name, side in self.sides.items()}
+        d["cvp_overrides"] = dict(self.cvp_overrides)
+        d["units"] = {handle: _clone_unit(u) for handle, u in self.units.items()}
+        d["casualties"] = list(self.casualties)
+        d["scrounged"] = set(self.scrounged)
         return new
 
 

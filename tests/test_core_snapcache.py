@@ -1,0 +1,162 @@
+"""The snapshot cache on disk (core/snapcache.py): a cache, never the truth.
+
+A game opened from a snapshot must hold exactly what a fold from the start gives; a
+snapshot that does not match the log (bytes changed, history rewritten by undo or
+strike into it, other code, a damaged file) is ignored; opening never touches the log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+from bench.generate import Driver, generate, write_log
+from core import events as ev
+from core import snapcache
+from core.game import Game
+
+
+def dump(state) -> dict:
+    return {
+        "units": [(h, dataclasses.asdict(u)) for h, u in state.units.items()],
+        "sides": [(n, dataclasses.asdict(s)) for n, s in state.sides.items()],
+        "casualties": [dataclasses.asdict(c) for c in state.casualties],
+        "clock": (state.turn, state.attacker, state.phase, state.ended, state.last_seq),
+        "scenario": state.scenario, "cvp": state.cvp_overrides,
+        "scrounged": sorted(state.scrounged),
+    }
+
+
+def same(game: Game, fresh: Game) -> None:
+    assert dump(game.state) == dump(fresh.state)
+    assert [(s, str(r)) for s, r in game.conflicts.items()] == \
+        [(s, str(r)) for s, r in fresh.conflicts.items()]
+    assert {s: game.when[s] for s in fresh.when} == fresh.when
+    assert [r.seq for r in game.effective] == [r.seq for r in fresh.effective]
+
+
+def fresh(path) -> Game:
+    saved, snapcache.ENABLED = snapcache.ENABLED, False
+    try:
+        return Game.open(path, read_only=True)
+    finally:
+        snapcache.ENABLED = saved
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snapcache, "REFRESH", 50)
+    return tmp_path / "cache"
+
+
+@pytest.fixture()
+def log(tmp_path):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    return path
+
+
+def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
+    first = Game.open(log, read_only=True)  # folds all, writes the snapshot
+    assert first._snap_position == len(first.effective) - snapcache.TAIL
+    assert len(list(cache.iterdir())) == 1
+    before = (log.read_bytes(), os.stat(log).st_mtime_ns)
+    game = Game.open(log, read_only=True)
+    assert game._snap_position > 0 and game._undo[0] is None  # really from the snapshot
+    assert (log.read_bytes(), os.stat(log).st_mtime_ns) == before  # the log untouched
+    same(game, fresh(log))
+
+
+def test_undo_strike_and_replay_into_the_snapshot_complete_the_journal(cache, log):
+    Game.open(log, read_only=True).close()
+    game = Game.open(log)
+    assert game._undo[0] is None
+    reference = fresh(log)
+    deep = game.effective[len(game.effective) // 3].seq
+    view = game.state_at(deep)  # reaches into the snapshot: folds the journal once
+    assert dump(view) == dump(reference.state_at(deep))
+    assert game._undo[0] is not None
+    for _ in range(40):  # past the snapshot's position
+        if game.can_undo():
+            game.undo()
+    target = next(r.seq for r in game.effective[:200] if isinstance(r, ev.StatusChanged))
+    game.strike(target, "test")
+    game.close()
+    same(Game.open(log, read_only=True), fresh(log))
+
+
+def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
+    Game.open(log, read_only=True).close()
+    (snap,) = cache.iterdir()
+    good = snap.read_bytes()
+
+    # history rewritten into the snapshot's prefix: undo many groups, then new entries
+    game = Game.open(log)
+    for _ in range(60):
+        if game.can_undo():
+            game.undo()
+    Driver(game, seed=9).step()
+    game.close()
+    snap.write_bytes(good)  # the old snapshot, as if the game had not been closed
+    reopened = Game.open(log, read_only=True)
+    assert reopened._snap_position == 0 or reopened._undo[0] is not None
+    same(reopened, fresh(log))
+
+    # the log's bytes changed inside the prefix (a hand edit keeping it valid)
+    data = log.read_bytes()
+    Game.open(log, read_only=True).close()  # a snapshot for this log
+    edited = data.replace(b'"location":"', b'"location":"X', 1)
+    assert edited != data
+    log.write_bytes(edited)
+    game = Game.open(log, read_only=True)
+    assert game._snap_position == 0 or game._undo[0] is not None
+    same(game, fresh(log))
+
+    # damaged snapshot files, and snapshots from other code
+    for junk in (b"", b"\x00" * 100, snap.read_bytes()[:-7], b"\x93\x01\x02"):
+        snap.write_bytes(junk)
+        same(Game.open(log, read_only=True), fresh(log))
+    Game.open(log, read_only=True)
+    monkeypatch.setattr(snapcache, "_code", ["other code"])
+    game = Game.open(log, read_only=True)
+    assert game._undo[0] is not None
+    same(game, fresh(log))
+
+
+def test_new_entries_after_the_snapshot_are_folded(cache, log):
+    Game.open(log, read_only=True).close()
+    game = Game.open(log)
+    driver = Driver(game, seed=5)
+    for _ in range(25):
+        driver.step()
+    game.close()
+    snaps = list(cache.iterdir())
+    game = Game.open(log, read_only=True)
+    assert game._undo[0] is None
+    same(game, fresh(log))
+    assert len(snaps) == 1
+
+
+def test_cache_off(tmp_path, log, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
+    game = Game.open(log, read_only=True)
+    assert game._undo[0] is not None
+    assert not (tmp_path / "off").exists()
+
+
+def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
+    monkeypatch.setattr(snapcache, "MAX_FILES", 2)
+    data = log.read_bytes()
+    for i in range(5):
+        copy = tmp_path / f"copy{i}.jsonl"
+        copy.write_bytes(data)
+        Game.open(copy, read_only=True)
+    names = sorted(p.name for p in cache.iterdir())
+    assert len(names) == 2
+    assert snapcache.cache_file(tmp_path / "copy4.jsonl").name in names
