@@ -16,7 +16,7 @@ Anything that does not verify, decode or fit is ignored (and rewritten later); t
 game then folds from the start, as without a cache. Snapshots hold typed data only
 (msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can run
 code. They live in ``$STOCKADE_CACHE_DIR`` (``off`` disables them), else
-``$XDG_CACHE_HOME/stockade/snapshots`` (default ``~/.cache``), one file per log path,
+the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux), one file per log path,
 written through a temporary file and a rename (at most ``MAX_FILES`` kept, the oldest
 pruned); a log's own file is never touched.
 """
@@ -144,8 +144,9 @@ def cache_dir() -> Path | None:
     env = os.environ.get("STOCKADE_CACHE_DIR")
     if env is not None:
         return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "stockade" / "snapshots"
+    from platformdirs import user_cache_dir  # the platform's cache dir (XDG on Linux)
+
+    return Path(user_cache_dir("stockade")) / "snapshots"
 
 
 def cache_file(log: Path) -> Path | None:

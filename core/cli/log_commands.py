@@ -82,6 +82,10 @@ def cmd_locate(args, ui) -> int:
     print(f"config dir: {config}")
     print(f"data dir:   {data}")
     print(f"last game:  {last or '(none)'}")
+    from core.snapcache import cache_dir
+
+    cache = cache_dir()
+    print(f"cache dir:  {cache if cache else '(off)'}  (snapshots of big games; safe to delete)")
     return 0
 
 
