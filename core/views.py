@@ -184,13 +184,41 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
     return EscapeView(p, unit_label(p), False, False, why)
 
 
-def _rearm_view(state: GameState, u: Unit) -> RearmView:
-    now, later = [], []
-    for enemy in state.units.values():
-        if enemy.side == u.side or enemy.status not in (ELIMINATED, PRISONER):
+def _rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
+    """The units an unarmed unit might rearm from (eliminated or captured, with a known
+    Location), by the Location ``rearm_refusal`` compares with the unarmed unit's (""
+    when it has none), each with its position in ``state.units`` (the order kept).
+
+    ``rearm_refusal`` refuses an enemy whose Location differs from the unarmed unit's
+    before any other test that depends on how it rearms, so looking only at the
+    enemies in the same Location (and those with none) gives the same verdicts as
+    trying every unit of the game, in O(units) once instead of once per unarmed unit.
+    """
+    out: dict[str, list[tuple[int, Unit]]] = {}
+    for i, enemy in enumerate(state.units.values()):
+        if enemy.status not in (ELIMINATED, PRISONER):
             continue
-        if not u.location or not (enemy.location or enemy.captured_at):
+        if not (enemy.location or enemy.captured_at):
             continue  # A20.551 rearms only from an enemy known to be in its Location
+        where = (enemy.captured_at if enemy.status == PRISONER and enemy.captured_at
+                 else enemy.location) or ""
+        out.setdefault(where, []).append((i, enemy))
+    return out
+
+
+def _rearm_view(state: GameState, u: Unit,
+                sources: dict[str, list[tuple[int, Unit]]] | None = None) -> RearmView:
+    now, later = [], []
+    if sources is None:
+        sources = _rearm_sources(state)
+    candidates: list[tuple[int, Unit]] = []
+    if u.location:  # A20.551 rearms only from an enemy known to be in its Location
+        here, nowhere = sources.get(u.location, []), sources.get("", [])
+        candidates = sorted(here + nowhere, key=lambda pair: pair[0]) if here and nowhere \
+            else here or nowhere
+    for _, enemy in candidates:
+        if enemy.side == u.side:
+            continue
         # Most certain first: a recorded surrender, then no enemy left, then CC (which
         # the log cannot tell apart from other eliminations, so it stays an "if").
         for how, words in (("surrender", "it surrendered to a friendly unit there"),
@@ -216,11 +244,31 @@ def _rearm_view(state: GameState, u: Unit) -> RearmView:
 
 
 def side_panel(state: GameState, side: str) -> SidePanel:
+    return side_panels(state, [side])[side]
+
+
+def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, SidePanel]:
+    """``side_panel`` for several sides at once (all by default): the units are sorted
+    by side, the tally made and the rearm sources gathered once for all of them."""
+    wanted = list(state.sides) if sides is None else [s for s in sides if s in state.sides]
+    by_side: dict[str, list[Unit]] = {s: [] for s in wanted}
+    for u in state.units.values():
+        mine = by_side.get(u.side)
+        if mine is not None:
+            mine.append(u)
+    counted = tally(state).sides
+    sources = (_rearm_sources(state)
+               if any(u.status == UNARMED for units in by_side.values() for u in units)
+               else {})
+    return {side: _side_panel(state, side, by_side[side], counted, sources)
+            for side in wanted}
+
+
+def _side_panel(state: GameState, side: str, mine: list[Unit], sides,
+                sources: dict[str, list[tuple[int, Unit]]]) -> SidePanel:
     s = state.sides[side]
-    mine = [u for u in state.units.values() if u.side == side]
     held = [u for u in mine if u.status == PRISONER]
     free = [u for u in mine if u.status == UNARMED]
-    sides = tally(state).sides
     return SidePanel(
         name=side, nationality=s.nationality, elr=s.elr, no_quarter=s.no_quarter,
         massacred=s.massacred, elr_raised=s.elr_raised,
@@ -229,7 +277,7 @@ def side_panel(state: GameState, side: str) -> SidePanel:
                                  for p in held],
         unarmed=[_unarmed_view(state, u) for u in free],
         escape=[_escape_view(state, p) for p in held],
-        rearm=[_rearm_view(state, u) for u in free],
+        rearm=[_rearm_view(state, u, sources) for u in free],
         eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
         cvp=sides[side].cvp, cvp_if_ended=sides[side].cvp_if_ended,
@@ -241,13 +289,21 @@ def _names(units: list[Unit]) -> str:
     return ", ".join(u.handle for u in units)
 
 
+def _together(items: list[tuple[object, Unit]]) -> list[tuple[object, list[Unit]]]:
+    """Units sharing the same hint (the key), in order of first appearance: one line
+    names them together, so the status line is not cut at 80x24."""
+    groups: dict[object, list[Unit]] = {}
+    for key, u in items:
+        groups.setdefault(key, []).append(u)
+    return list(groups.items())
+
+
 def _rph_aph_hints(state: GameState) -> list[str]:
-    side, out = state.attacker, []
+    side, out, in_melee = state.attacker, [], []
     for guard in (g for g in state.guards() if g.side == side):
         prisoners = state.prisoners_of(guard.handle)
         if guard.melee or any(p.melee for p in prisoners):
-            out.append(f"{guard.handle}'s prisoners are in Melee with it: "
-                       "no transfer or abandonment (A20.5)")
+            in_melee.append(guard)
             continue
         takers = [u for u in state.units.values()
                   if u.location and u.location == guard.location and u.status == ACTIVE
@@ -255,57 +311,88 @@ def _rph_aph_hints(state: GameState) -> list[str]:
         to = f" (to {_names(takers)})" if takers else ""
         out.append(f"{side}'s Guard {guard.handle} may transfer{to} or abandon "
                    f"{_names(prisoners)} this {state.phase} (A20.5)")
+    if len(in_melee) == 1:
+        out.insert(0, f"{in_melee[0].handle}'s prisoners are in Melee with it: "
+                      "no transfer or abandonment (A20.5)")
+    elif in_melee:
+        out.insert(0, f"the prisoners of {_names(in_melee)} are in Melee with their Guards: "
+                      "no transfer or abandonment (A20.5)")
     return out
 
 
 def _cc_hints(state: GameState) -> list[str]:
-    out = []
+    may = []
     for p in (u for u in state.units.values() if u.status == PRISONER):
-        why = escape_refusal(state, p)
-        if why is None:
-            ntc = " after passing a NTC" if needs_ntc(state, p) else " (in Melee: no NTC)"
-            out.append(f"{p.handle} ({p.side}) may attempt escape vs its Guard "
-                       f"{p.guard}{ntc} (A20.55)")
+        if escape_refusal(state, p) is None:
+            may.append(((p.side, p.guard, needs_ntc(state, p)), p))
+    out = []
+    for (side, guard, ntc), units in _together(may):
+        after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
+        its = "its" if len(units) == 1 else "their"
+        out.append(f"{_names(units)} ({side}) may attempt escape vs {its} Guard "
+                   f"{guard}{after} (A20.55)")
     return out
 
 
 def _rtph_hints(state: GameState) -> list[str]:
-    out = []
+    never, surrender = [], []
+    captors_of: dict[str, list[Unit]] = {}
     for u in state.units.values():
         if u.status != ACTIVE or not (u.broken or u.disrupted) or not u.is_infantry:
             continue
         enemy = state.enemy_of(u.side)
         why = never_surrenders(state, u, enemy)
         if why:
-            out.append(f"{u.handle} ({u.side}) never surrenders via the RtPh: {why}")
+            never.append(((u.side, why), u))
             continue
-        captors = [c for c in state.units.values()
-                   if c.side == enemy and c.is_infantry and not c.broken
-                   and guard_refusal(c, phase_rtph=True) is None]
+        captors = captors_of.get(enemy)
+        if captors is None:  # the same for every unit of a side: found once
+            captors = captors_of[enemy] = [
+                c for c in state.units.values()
+                if c.side == enemy and c.is_infantry and not c.broken
+                and guard_refusal(c, phase_rtph=True) is None]
         if captors:
-            out.append(f"{u.handle} ({u.side}) surrenders if ADJACENT to a Known, Good "
-                       f"Order, armed enemy ({_names(captors)}) and unable to rout away "
-                       "without Interdiction or Low Crawl (A20.21)")
+            surrender.append(((u.side, enemy), u))
+    out = []
+    for (side, why), units in _together(never):
+        verb = "never surrenders" if len(units) == 1 else "never surrender"
+        out.append(f"{_names(units)} ({side}) {verb} via the RtPh: {why}")
+    for (side, enemy), units in _together(surrender):
+        verb = "surrenders" if len(units) == 1 else "surrender"
+        out.append(f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
+                   f"Order, armed enemy ({_names(captors_of[enemy])}) and unable to rout "
+                   "without Interdiction/Low Crawl (A20.21)")
     return out
 
 
 def _fire_hints(state: GameState) -> list[str]:
     firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
-    out = []
+    berserk, may = [], []
+    helpless = [v for v in state.units.values()
+                if v.side != firer and v.status in (PRISONER, UNARMED)]
+    if not helpless:
+        return []
     for u in state.units.values():
         if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
             continue
-        victims = [v for v in state.units.values()
-                   if v.side != firer and v.status in (PRISONER, UNARMED)
-                   and (v.guard == u.handle or (u.location and v.location == u.location))]
+        victims = [v for v in helpless
+                   if v.guard == u.handle or (u.location and v.location == u.location)]
         if not victims:
             continue
+        key = tuple(v.handle for v in victims)
         if u.berserk:
-            out.append(f"{u.handle} is berserk with unarmed enemies ({_names(victims)}): it "
-                       "must Massacre them at the start of this fire phase (A20.4)")
+            berserk.append((key, u))
         elif may_massacre(state, u) and not u.melee:
-            out.append(f"{u.handle} may Massacre {_names(victims)} as if using a SW "
-                       "(A20.4: enemy ELR +1 once, and No Quarter)")
+            may.append((key, u))
+    out = []
+    for victims, units in _together(berserk):
+        one = len(units) == 1
+        out.append(f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
+                   f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
+                   "at the start of this fire phase (A20.4)")
+    for victims, units in _together(may):
+        out.append(f"{_names(units)} may Massacre {', '.join(victims)} as if using a SW "
+                   "(A20.4: enemy ELR +1 once, and No Quarter)")
     return out
 
 

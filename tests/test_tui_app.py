@@ -172,3 +172,26 @@ async def test_theme_switch_is_remembered(tmp_path):
     text = (tmp_path / "config" / "config.toml").read_text()
     assert 'theme = "stockade-okabe-ito"' in text
     game.close()
+
+
+@sync
+async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path):
+    game = small_game(tmp_path)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, "add American 6-6-6 as a1 at Q4")
+        for handle in ("g4", "g5", "g6"):
+            await type_command(pilot, f"add German 4-6-7 as {handle} at Q5 broken")
+        await pilot.press("escape")
+        while game.state.phase != "RtPh":
+            await pilot.press("n")
+        await pilot.pause()
+        text = status_text(app)
+        assert "g4, g5, g6 (German) surrender if ADJACENT" in text
+        assert text.count("if ADJACENT") == 1  # one hint for the three, not three
+        status = app.screen.query_one("StatusLine")
+        assert status.size.height <= 3
+        rendered = "".join(strip.text for strip in status.render_lines(status.region.reset_offset))
+        assert "Low Crawl (A20.21)" in rendered  # not cut: the hint's end is on screen
+    game.close()

@@ -262,3 +262,31 @@ def test_mph_hints_scrounge_recapture_and_escort_then_game_end():
     game.submit([ev.GameEnded()])
     assert phase_hints(game.state) == [
         "the game has ended: prisoners still guarded count double (A20.1)"]
+
+
+def test_units_sharing_a_hint_are_named_together_in_one_line():
+    """At 80x24 the status line has three lines: one line per hint, not per unit."""
+    game = new_game()
+    add(game, "a1", US, "squad", "6-6-6")
+    for handle in ("g4", "g5", "g6"):
+        add(game, handle, DE, "squad", "4-6-7", "Q5", broken=True)
+    phase(game, "RtPh", US)
+    assert phase_hints(game.state) == [
+        "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
+        "and unable to rout without Interdiction/Low Crawl (A20.21)"]
+    game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1")])
+    assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")
+    phase(game, "CCPh", DE)
+    game.submit([ev.StatusChanged(handle="a1", broken=True)])
+    assert phase_hints(game.state) == [
+        "g4, g5 (DE) may attempt escape vs their Guard a1 after passing a NTC (A20.55)"]
+
+
+def test_side_panels_gives_what_side_panel_gives_for_each_side():
+    game = prisoners_game()
+    phase(game, "APh", US)
+    game.submit([ev.Abandoned(units=["g1"])])
+    from core.views import side_panels
+    both = side_panels(game.state)
+    assert list(both) == [US, DE]
+    assert both[US] == side_panel(game.state, US) and both[DE] == side_panel(game.state, DE)

@@ -15,7 +15,6 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
-from core.commands import execute
 from core.errors import Refusal
 from core.game import Game
 from themes import load_themes
@@ -75,10 +74,11 @@ class StockadeApp(App[int]):
         return ids | all_screen_bindings()
 
     def on_mount(self) -> None:
-        keys, problems = check_keymap(self._config_keys, self.binding_ids())
-        self._problems += problems
-        if keys:
-            self.set_keymap(keys)
+        if self._config_keys:  # the ids of every screen's keys: imports them all
+            keys, problems = check_keymap(self._config_keys, self.binding_ids())
+            self._problems += problems
+            if keys:
+                self.set_keymap(keys)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self._theme_ready = True
         if self.remember and self.game.path:
@@ -110,6 +110,8 @@ class StockadeApp(App[int]):
         The core writes and fsyncs the entry before returning, so the screens change
         only after the entry is safe on disk.
         """
+        from core.commands import execute  # the command language: loaded on first use
+
         try:
             outcome = execute(self.game, text)
         except Refusal:

@@ -7,13 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
-from core.commands import complete
-from core.describe import sentence
 from core.errors import Refusal
-from core.views import phase_hints, side_panel
+from core.views import phase_hints, side_panels
 from tui.widgets.command_bar import CommandBar
+from tui.widgets.footer import StockadeFooter
 from tui.widgets.history_view import HistoryView, Line
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.side_panel import SidePanelView
@@ -25,7 +24,10 @@ TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the fon
 
 
 def history_lines(game) -> list[Line]:
-    """The history's lines: every domain entry, with its status and reason."""
+    """The history's lines: every domain entry, with its status and reason (the whole
+    game: the views keep a ``HistoryTracker`` and ask it what changed instead)."""
+    from core.describe import sentence
+
     out = []
     for entry in game.history():
         if entry.status == "control":
@@ -54,6 +56,8 @@ class MainScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self._phase = None
+        self._keys: tuple | None = None  # what check_action reads, as last refreshed
+        self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
     def game(self):
@@ -65,7 +69,7 @@ class MainScreen(Screen):
             yield from compose_board(self.game)
             yield CommandBar(self._candidates, id="command-bar")
             yield StatusLine(id="status")
-        yield Footer(compact=True)
+        yield StockadeFooter(compact=True)
 
     def on_mount(self) -> None:
         self._phase = (self.game.state.turn, self.game.state.phase)
@@ -77,7 +81,13 @@ class MainScreen(Screen):
             self.status.say("n: next phase · f: forms · :: type a command · ?: help", "hint")
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.refresh_all)
+        self.call_after_refresh(self._resized)
+
+    def _resized(self) -> None:
+        # Only the panels' layout depends on the size class (-wide: tables with an
+        # escape and a rearm column); the rest repaints itself at the new size.
+        if self.has_class("-wide") != self._wide:
+            self.refresh_all()
 
     def on_screen_resume(self) -> None:
         self.refresh_all()
@@ -88,22 +98,29 @@ class MainScreen(Screen):
         return self.query_one(StatusLine)
 
     def _candidates(self, text: str) -> list[str]:
+        from core.commands import complete
+
         try:
             return list(complete(text, self.game.state))
         except Refusal:
             return []
 
     def refresh_all(self, message: str = "") -> None:
-        """Redraw from the game: header, panels, history (incrementally), keys."""
+        """Redraw from the game, touching only what changed: the phase bar and each
+        panel repaint only if what they say changed, the history rewrites only the
+        lines the change touched, the footer's keys are refreshed only if what
+        ``check_action`` reads changed."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
             [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else [])
         self.query_one(PhaseBar).show(state, flags)
-        wide = self.has_class("-wide")
-        for panel in self.query(SidePanelView):
-            if panel.side in state.sides:
-                panel.show(side_panel(state, panel.side), wide=wide)
-        self.query_one(HistoryView).sync(history_lines(game))
+        self._wide = wide = self.has_class("-wide")
+        panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]
+        if panels:
+            views = side_panels(state, [panel.side for panel in panels])
+            for panel in panels:
+                panel.show(views[panel.side], wide=wide)
+        self.query_one(HistoryView).sync_game(game)
         now = (state.turn, state.phase)
         hints = []
         if now != self._phase:
@@ -114,7 +131,10 @@ class MainScreen(Screen):
             self.status.say(" · ".join(([message] if message else []) + hints), "hint")
         elif message:
             self.status.say(message, "ok")
-        self.refresh_bindings()
+        keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
 
     # -------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

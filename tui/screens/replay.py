@@ -11,13 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.worker import get_current_worker
 
 from core.errors import Refusal
-from core.views import side_panel
+from core.views import side_panels
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.main import TOO_SMALL, compose_board, history_lines
+from tui.screens.main import TOO_SMALL, compose_board
+from tui.widgets.footer import StockadeFooter
 from tui.widgets.history_view import HistoryView
 from tui.widgets.phase_bar import PhaseBar
 from tui.widgets.side_panel import SidePanelView
@@ -52,12 +53,12 @@ class ReplayScreen(Screen):
         with Vertical(id="main"):
             yield from compose_board(self.game)
             yield StatusLine(id="status")
-        yield Footer(compact=True)
+        yield StockadeFooter(compact=True)
 
     def on_mount(self) -> None:
         history = self.query_one(HistoryView)
         history.border_title = "REPLAY"
-        history.sync(history_lines(self.game))
+        history.sync_game(self.game)
         if self.start_seq is not None:
             history.select_seq(self.start_seq)
         history.focus()
@@ -91,14 +92,15 @@ class ReplayScreen(Screen):
 
     def _show_state(self, seq: int, state) -> None:
         self.shown_seq = seq
-        total = len([e for e in self.game.history() if e.status != "control"])
-        line = self.query_one(HistoryView).line(seq)
+        history = self.query_one(HistoryView)
+        total = history.option_count  # every domain entry has its line
+        line = history.line(seq)
         self.query_one(PhaseBar).show(state, [f"REPLAY: after entry {seq} of {total}"])
         wide = self.has_class("-wide")
-        for panel in self.query(SidePanelView):
-            if panel.side in state.sides:
-                panel.show(side_panel(state, panel.side), wide=wide,
-                           subtitle=f"as after entry {seq}")
+        panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]
+        views = side_panels(state, [panel.side for panel in panels]) if panels else {}
+        for panel in panels:
+            panel.show(views[panel.side], wide=wide, subtitle=f"as after entry {seq}")
         status = line.status if line else ""
         note = f" [{status}: {line.reason}]" if line and line.reason else (
             f" [{status}]" if status not in ("", "ok") else "")
@@ -124,7 +126,7 @@ class ReplayScreen(Screen):
         return True
 
     def _resync(self, message: str, kind: str = "ok") -> None:
-        self.query_one(HistoryView).sync(history_lines(self.game), follow=False)
+        self.query_one(HistoryView).sync_game(self.game, follow=False)
         self.app.game_changed()
         self._note = (self.selected, message, kind)
         self._show_selected()

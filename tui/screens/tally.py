@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core.tally import SideTally, tally, to_html, to_markdown
 from tui.paths import data_dir
 from tui.screens.main import TOO_SMALL
+from tui.widgets.footer import StockadeFooter
 from tui.widgets.status_line import StatusLine
 
 
@@ -103,7 +104,7 @@ class TallyScreen(Screen):
                         box.border_title = f"{side.name} ({side.nationality}): CVP {side.cvp}"
                         yield Static(side_table(side, t.ended))
             yield StatusLine(id="status")
-        yield Footer(compact=True)
+        yield StockadeFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(StatusLine).say("m: export Markdown · w: export HTML (written next "

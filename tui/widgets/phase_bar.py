@@ -26,10 +26,17 @@ class PhaseBar(Widget):
         super().__init__(**kwargs)
         self._state: GameState | None = None
         self._flags: list[str] = []
+        self._shown: tuple | None = None
 
     def show(self, state: GameState, flags: list[str] | None = None) -> None:
-        self._state = state
-        self._flags = flags or []
+        """Show ``state``; repainted only if what the bar says changed (a resize or a
+        theme change repaints it anyway: ``render`` reads the width and the colours)."""
+        flags = list(flags or [])
+        shown = (state.scenario, state.turn, state.attacker, state.phase, state.ended,
+                 tuple(flags))
+        if state is self._state and shown == self._shown:
+            return
+        self._state, self._flags, self._shown = state, flags, shown
         self.refresh()
 
     def render(self) -> Text:

@@ -190,6 +190,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
         super().__init__(**kwargs)
         self.side = side
         self.data: PanelData | None = None
+        self._shown: tuple | None = None
 
     def compose(self):
         yield Static(id=f"panel-{self.side_id}")
@@ -199,8 +200,17 @@ class SidePanelView(VerticalScroll, can_focus=True):
         return "".join(ch if ch.isalnum() else "-" for ch in self.side.lower())
 
     def show(self, data: PanelData, wide: bool = False, subtitle: str = "v: CVP lines") -> None:
-        self.data = data
+        """Lay ``data`` out; nothing is re-rendered if the panel would read the same.
+
+        The view's words (labels, verdicts, CVP) are computed strings, so comparing
+        two views compares what the panel says."""
         theme = self.app.current_theme
+        shown = (data, wide, subtitle, theme.name)
+        if shown == self._shown:
+            self.data = data
+            return
+        self._shown = shown
+        self.data = data
         accent = nation_colour(theme, data.nationality)
         self.border_title = f"{data.name} ({data.nationality})"
         self.border_subtitle = subtitle

@@ -1,0 +1,75 @@
+"""The key footer, laid out again only when the keys it shows changed.
+
+Textual's ``Footer`` recomposes all its key widgets after every bindings refresh (a
+focus change, an action's ``check_action`` result possibly changing, a theme or keymap
+change), once per signal: at start-up that was 26 recomposes, and one after every
+undo. This one waits for the next refresh (coalescing the signals), then compares
+the keys it would show with the ones it shows: the same keys with only some enabled
+or disabled (undo / redo becoming possible) are marked in place; other changes
+recompose as ``Footer`` does.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class StockadeFooter(Footer):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending = False
+        self._layout: tuple | None = None
+        self._enabled: dict[str, bool] = {}
+        self.recomposes = 0  # how many times the keys were laid out (tests read it)
+
+    def compose(self):
+        # A compact footer's keys are made compact from the start (the data binding
+        # would add the class after mounting: one restyle per key at every layout).
+        for widget in super().compose():
+            if self.compact and isinstance(widget, FooterKey):
+                widget.set_class(True, "-compact", update=False)
+            yield widget
+
+    def _keys(self) -> tuple[tuple, dict[str, bool]]:
+        """What ``Footer.compose`` lays out, and which action's key is enabled."""
+        app = self.app
+        bindings = self.screen.active_bindings
+        layout, enabled = [], {}
+        for _, binding, on, tooltip in bindings.values():
+            if binding.show:
+                layout.append((binding, tooltip, app.get_key_display(binding)))
+                enabled.setdefault(binding.action, on)
+        if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
+            found = bindings.get(app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _, binding, on, tooltip = found
+                layout.append(("palette", binding, tooltip, app.get_key_display(binding)))
+                enabled.setdefault(binding.action, on)
+        return tuple(layout), enabled
+
+    def bindings_changed(self, screen) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen and not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._update_keys)
+
+    async def _update_keys(self) -> None:
+        self._pending = False
+        if not self.is_attached:
+            return
+        layout, enabled = self._keys()
+        if layout == self._layout:
+            if enabled != self._enabled:
+                self._enabled = enabled
+                for key in self.query(FooterKey):
+                    on = enabled.get(key.action)
+                    if on is not None and key._disabled == on:
+                        key._disabled = not on
+                        key.set_class(not on, "-disabled")
+            return
+        self._layout, self._enabled = layout, enabled
+        self.recomposes += 1
+        await self.recompose()
