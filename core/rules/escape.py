@@ -152,14 +152,6 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> st
     where = enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
     if u.location and where and u.location != where:
         return f"A20.551: {describe(enemy)} was not in {u.location}"
-    if how == "alone" and u.location:
-        # "by any other means" only when no other enemy unit is in the Location
-        others = [o for o in state.units.values()
-                  if o.side != u.side and o.status == ACTIVE and o.location == u.location
-                  and o.handle != enemy.handle]
-        if others:
-            return (f"A20.551: {describe(others[0])} is still in {u.location}; without CC "
-                    "an unarmed unit rearms only when no other enemy unit is there")
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
             enemy.status == PRISONER and state.units[enemy.guard].side == u.side)
@@ -168,6 +160,14 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> st
     elif how == "surrender":
         if not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
             return f"A20.551: {describe(enemy)} did not surrender to a friendly unit"
+    if how == "alone" and u.location:
+        # "by any other means" only when no other enemy unit is in the Location
+        other = next((o for o in state.units.values()
+                      if o.location == u.location and o.side != u.side
+                      and o.status == ACTIVE and o.handle != enemy.handle), None)
+        if other is not None:
+            return (f"A20.551: {describe(other)} is still in {u.location}; without CC "
+                    "an unarmed unit rearms only when no other enemy unit is there")
     if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
         return (f"A20.551: {describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
                 "of its size or smaller")
