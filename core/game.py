@@ -572,25 +572,28 @@ class Game:
             return view
 
     def history(self) -> list[HistoryEntry]:
-        tl = self.timeline
         out = []
         for record in self.records:
             turn, phase, attacker = self.when.get(record.seq, (0, "", ""))
-            status, reason = "ok", ""
-            if ev.is_control(record):
-                status = "control"
-            elif record.grp in tl.abandoned:
-                status = "abandoned"
-            elif record.grp in tl.undone:
-                status = "undone"
-            elif record.seq in tl.struck:
-                status = "struck"
-                reason = getattr(self.records[tl.struck[record.seq] - 1], "reason", "")
-            elif record.seq in self.conflicts:
-                status, reason = "conflict", str(self.conflicts[record.seq])
+            status, reason = self.entry_status(record)
             out.append(HistoryEntry(record.seq, record.grp, record, status, reason,
                                     turn, phase, attacker))
         return out
+
+    def entry_status(self, record: ev.Record) -> tuple[str, str]:
+        """How ``record`` stands in the effective history now, and why."""
+        tl = self.timeline
+        if ev.is_control(record):
+            return "control", ""
+        if record.grp in tl.abandoned:
+            return "abandoned", ""
+        if record.grp in tl.undone:
+            return "undone", ""
+        if record.seq in tl.struck:
+            return "struck", getattr(self.records[tl.struck[record.seq] - 1], "reason", "")
+        if record.seq in self.conflicts:
+            return "conflict", str(self.conflicts[record.seq])
+        return "ok", ""
 
     def can_undo(self) -> bool:
         return self.timeline.undoable() is not None

@@ -91,17 +91,7 @@ class HistoryTracker:
     # ----------------------------------------------------------------- lines
     def line(self, record: ev.Record) -> Line:
         game = self.game
-        tl = game.timeline
-        status, reason = "ok", ""
-        if record.grp in tl.abandoned:
-            status = "abandoned"
-        elif record.grp in tl.undone:
-            status = "undone"
-        elif record.seq in tl.struck:
-            status = "struck"
-            reason = getattr(game.records[tl.struck[record.seq] - 1], "reason", "")
-        elif record.seq in game.conflicts:
-            status, reason = "conflict", str(game.conflicts[record.seq])
+        status, reason = game.entry_status(record)
         return Line(record.seq, status, sentence_for(record, game), reason)
 
     def lines(self) -> list[Line]:
