@@ -206,11 +206,23 @@ def _rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
     return out
 
 
+def _active_at(state: GameState) -> dict[str, list[Unit]]:
+    """Armed units on the board by Location: built once per panel refresh."""
+    out: dict[str, list[Unit]] = {}
+    for unit in state.units.values():
+        if unit.status == ACTIVE and unit.location:
+            out.setdefault(unit.location, []).append(unit)
+    return out
+
+
 def _rearm_view(state: GameState, u: Unit,
-                sources: dict[str, list[tuple[int, Unit]]] | None = None) -> RearmView:
+                sources: dict[str, list[tuple[int, Unit]]] | None = None,
+                active_at: dict[str, list[Unit]] | None = None) -> RearmView:
     now, later = [], []
     if sources is None:
         sources = _rearm_sources(state)
+    if active_at is None:
+        active_at = _active_at(state)
     candidates: list[tuple[int, Unit]] = []
     if u.location:  # A20.551 rearms only from an enemy known to be in its Location
         here, nowhere = sources.get(u.location, []), sources.get("", [])
@@ -224,7 +236,7 @@ def _rearm_view(state: GameState, u: Unit,
         for how, words in (("surrender", "it surrendered to a friendly unit there"),
                            ("alone", "it was eliminated/captured with no other enemy there"),
                            ("cc", f"if {u.handle} eliminated/captured it in CC")):
-            if rearm_refusal(state, u, how, enemy) is None:
+            if rearm_refusal(state, u, how, enemy, active_at) is None:
                 now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} "
                            "(A20.551)")
                 break
@@ -260,12 +272,14 @@ def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, S
     sources = (_rearm_sources(state)
                if any(u.status == UNARMED for units in by_side.values() for u in units)
                else {})
-    return {side: _side_panel(state, side, by_side[side], counted, sources)
+    active_at = _active_at(state) if sources else {}
+    return {side: _side_panel(state, side, by_side[side], counted, sources, active_at)
             for side in wanted}
 
 
 def _side_panel(state: GameState, side: str, mine: list[Unit], sides,
-                sources: dict[str, list[tuple[int, Unit]]]) -> SidePanel:
+                sources: dict[str, list[tuple[int, Unit]]],
+                active_at: dict[str, list[Unit]]) -> SidePanel:
     s = state.sides[side]
     held = [u for u in mine if u.status == PRISONER]
     free = [u for u in mine if u.status == UNARMED]
@@ -277,7 +291,7 @@ def _side_panel(state: GameState, side: str, mine: list[Unit], sides,
                                  for p in held],
         unarmed=[_unarmed_view(state, u) for u in free],
         escape=[_escape_view(state, p) for p in held],
-        rearm=[_rearm_view(state, u, sources) for u in free],
+        rearm=[_rearm_view(state, u, sources, active_at) for u in free],
         eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
         cvp=sides[side].cvp, cvp_if_ended=sides[side].cvp_if_ended,

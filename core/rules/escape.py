@@ -138,7 +138,12 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
 
 
 # --------------------------------------------------------------------- rearming
-def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> str | None:
+def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None,
+                  active_at: dict[str, list[Unit]] | None = None) -> str | None:
+    """Why ``u`` may not rearm from ``enemy`` by ``how`` (A20.551), or None.
+
+    ``active_at`` (Location -> armed units on the board) lets a caller asking about many
+    units build the map once instead of scanning every unit per question."""
     if u.is_smc:
         return "A20.551: escaped SMC are always armed; nothing to rearm"
     if u.status != UNARMED:
@@ -162,7 +167,9 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None) -> st
             return f"A20.551: {describe(enemy)} did not surrender to a friendly unit"
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
-        other = next((o for o in state.units.values()
+        present = active_at.get(u.location, []) if active_at is not None else \
+            state.units.values()
+        other = next((o for o in present
                       if o.location == u.location and o.side != u.side
                       and o.status == ACTIVE and o.handle != enemy.handle), None)
         if other is not None:
