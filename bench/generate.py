@@ -29,7 +29,7 @@ from core.errors import Refusal  # noqa: E402
 from core.game import Game  # noqa: E402
 from core.rules.common import capacity  # noqa: E402
 from core.rules.losses import takeover_candidates  # noqa: E402
-from core.state import ACTIVE, PRISONER, UNARMED  # noqa: E402
+from core.state import ACTIVE  # noqa: E402
 
 SIDES = [ev.SideSpec("Germans", "German", 3), ev.SideSpec("Americans", "American", 4)]
 COUNTERS = {"squad": ["4-6-7", "4-6-8", "6-6-6", "6-6-7", "5-4-8", "4-4-7"],

@@ -7,7 +7,6 @@ tally can explain each point.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import threading
 import weakref

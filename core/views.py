@@ -242,8 +242,8 @@ def _rearm_view(state: GameState, u: Unit,
                 break
     mph = state.phase == "MPh" and state.attacker == u.side
     if mph and u.location and (state.turn, state.attacker, u.location) not in state.scrounged:
-        now.append(f"scrounge at the end of this MPh if it spent all its MF: DR 2 "
-                   f"(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)")
+        now.append("scrounge at the end of this MPh if it spent all its MF: DR 2 "
+                   "(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)")
     elif mph and not u.location:
         later.append("scrounge: give its Location first; one DR per hex per MPh (A20.552)")
     elif mph:

@@ -126,21 +126,8 @@ GameEvent = Union[
     OutcomeEntered,
     EscapeChosen,
 ]
-AnyRecord = Union[
-    CampStarted,
-    CaptureRolled,
-    HealthRolled,
-    LiberationRolled,
-    ActionRolled,
-    EscapeRolled,
-    EscapeInjuryRolled,
-    AttritionRolled,
-    ActionChosen,
-    OutcomeEntered,
-    EscapeChosen,
-    Undo,
-    Redo,
-]
+# typing flattens the nested Union: one tagged union for the decoder.
+AnyRecord = Union[CampStarted, GameEvent, Undo, Redo]
 ROLL_KINDS: dict[str, type[Roll]] = {
     "capture": CaptureRolled,
     "health": HealthRolled,

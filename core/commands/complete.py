@@ -16,7 +16,8 @@ from core.events import PHASES
 from core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
 from core.units import KIND_WORDS, TRAITS
 
-_RELEVANT: dict[str, Callable[[GameState, Unit], bool]] = {
+# Which units a slot of a command can name: shared with the TUI's pick lists.
+UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
     "any": lambda s, u: u.on_board,
     "active": lambda s, u: u.status == ACTIVE,
     "broken": lambda s, u: u.status == ACTIVE and (u.broken or u.disrupted),
@@ -102,7 +103,7 @@ def _of_kind(kind: str, spec: VerbSpec, state: GameState, named: list[str],
 
 def _handles(which: str, spec: VerbSpec, state: GameState, named: list[str],
              exclude: list[str]) -> list[str]:
-    relevant = _RELEVANT.get(which, _RELEVANT["any"])
+    relevant = UNIT_FILTERS.get(which, UNIT_FILTERS["any"])
     preferred = _preferred_side(spec, state, named)
     ranked = []
     for u in state.units.values():

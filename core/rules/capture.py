@@ -6,12 +6,12 @@ from __future__ import annotations
 from core.errors import Refusal, require
 from core.events import (Captured, MutualCapture, Recaptured, Surrendered,
                          SurrenderRejected)
-from core.rules.common import (apply_merges, book_casualty, capacity, check_merges,
+from core.rules.common import (apply_merges, book_casualty, capacity,
                                describe, eliminate_unit, free_unit, make_prisoner,
                                new_counter, raise_reason, rearm_counter, rearm_unit,
-                               require_capacity, require_guard, require_new_handle,
+                               require_guard, require_new_handle, require_room,
                                require_same_side, retire, side_of, unit)
-from core.state import ACTIVE, GONE, PRISONER, UNARMED, GameState, Origin, Unit
+from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from core.units import nationality_flags, normal_cvp
 
 _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
@@ -97,9 +97,7 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
     _check_surrendering_stack(state, units, guard, ev.reason)
     require(set(ev.freed) <= set(ev.units), "input", "only surrendering units can be freed")
     taken = [u for u in units if u.handle not in ev.freed]
-    held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in taken}
-    check_merges(state, ev.merges, held)
-    require_capacity(state, guard, taken, ev.merges)
+    require_room(state, guard, taken, ev.merges)
     for handle in ev.freed:
         # A20.21: only the excess the Guard cannot hold is freed; the stack is otherwise
         # accepted (or rejected) whole.
@@ -188,9 +186,8 @@ def check_capture(state: GameState, ev: Captured) -> None:
         half = Unit(handle=ev.hs_captured, side=squad.side, unit_kind="hs", counter="",
                     created=0, cvp=0, origins=[])
         taken = taken + [half]
-    held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in taken}
-    check_merges(state, ev.merges, held, new_hs=(ev.hs_captured,) if ev.split else ())
-    require_capacity(state, guard, taken, ev.merges)
+    require_room(state, guard, taken, ev.merges,
+                 new_hs=(ev.hs_captured,) if ev.split else ())
 
 
 def apply_capture(state: GameState, ev: Captured) -> None:
@@ -268,9 +265,7 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
         if u.location and guard.location:
             require(u.location == guard.location, "A20.54",
                     f"{describe(u)} is in {u.location}, not in {guard.location}")
-    held = {p.handle for p in state.prisoners_of(guard.handle)} | set(ev.units)
-    check_merges(state, ev.merges, held)
-    require_capacity(state, guard, taken, ev.merges)
+    require_room(state, guard, taken, ev.merges)
 
 
 def apply_recapture(state: GameState, ev: Recaptured) -> None:

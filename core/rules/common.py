@@ -199,6 +199,15 @@ def check_merges(state: GameState, merges: list[Merge], candidates: set[str],
         intos.add(merge.into)
 
 
+def require_room(state: GameState, guard: Unit, incoming: list[Unit], merges: list[Merge],
+                 new_hs: tuple[str, ...] = ()) -> None:
+    """The incoming prisoners, with the entry's HS exchanges, fit above ``guard``
+    (A20.51): the exchanges are legal and the total stays within 5 x US#."""
+    held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in incoming}
+    check_merges(state, merges, held, new_hs)
+    require_capacity(state, guard, incoming, merges)
+
+
 def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int) -> Unit:
     a, b = (state.units[h] for h in parts)
     squad = Unit(

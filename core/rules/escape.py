@@ -9,7 +9,7 @@ from core.rules.common import (book_casualty, describe, eliminate_unit, free_uni
                                new_counter, raise_reason, rearm_counter, rearm_unit,
                                require_new_handle, retire, unit)
 from core.rules.guards import _prisoners, split_origins
-from core.state import ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, GameState, Unit
+from core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from core.units import nationality_flags
 
 

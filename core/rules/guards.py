@@ -7,10 +7,10 @@ from core.errors import require
 from core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
                          Transferred)
 from core.rules.common import (accept_refusal, apply_merges, book_casualty, capacity,
-                               check_merges, describe, exchange_into_squad, free_unit,
-                               new_counter, raise_reason, require_capacity,
-                               require_new_handle, retire, unit)
-from core.state import ACTIVE, ESCORTED, GONE, PRISONER, GameState, Origin, Unit
+                               describe, exchange_into_squad, free_unit,
+                               new_counter, raise_reason,
+                               require_new_handle, require_room, retire, unit)
+from core.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
 from core.units import normal_cvp
 
 
@@ -46,9 +46,7 @@ def check_transfer(state: GameState, ev: Transferred) -> None:
     _require_friendly_rph_aph(state, guard, "transferred")
     _require_not_in_melee(guard, prisoners, "transferred")
     raise_reason(accept_refusal(target, guard))
-    held = {p.handle for p in state.prisoners_of(target.handle)} | set(ev.units)
-    check_merges(state, ev.merges, held)
-    require_capacity(state, target, prisoners, ev.merges)
+    require_room(state, target, prisoners, ev.merges)
 
 
 def apply_transfer(state: GameState, ev: Transferred) -> None:

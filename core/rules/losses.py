@@ -6,7 +6,7 @@ from __future__ import annotations
 from core.errors import Refusal, require
 from core.events import CasualtyReduced, Eliminated, Massacred
 from core.rules.common import (accept_refusal, book_casualty, capacity, describe, eliminate_unit,
-                               free_unit, guard_refusal, side_of, unit)
+                               free_unit, side_of, unit)
 from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from core.units import nationality_flags, normal_cvp
 

@@ -8,19 +8,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from core.commands.complete import UNIT_FILTERS
+from core.state import GameState
 from core.views import unit_label
 
-FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
-    "active": lambda s, u: u.status == ACTIVE,
-    "broken": lambda s, u: u.status == ACTIVE and (u.broken or u.disrupted),
-    "prisoner": lambda s, u: u.status == PRISONER,
-    "unarmed": lambda s, u: u.status == UNARMED,
-    "captive": lambda s, u: u.status in (PRISONER, UNARMED),
-    "guard": lambda s, u: u.status == ACTIVE and bool(s.prisoners_of(u.handle)),
-    "squad": lambda s, u: u.status == ACTIVE and u.unit_kind == "squad",
-    "any": lambda s, u: u.on_board,
-}
+FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
 
 
 def sides(state: GameState) -> list[tuple[str, str]]:
