@@ -24,12 +24,12 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core import events as ev  # noqa: E402
-from core.errors import Refusal  # noqa: E402
-from core.game import Game  # noqa: E402
-from core.rules.common import capacity  # noqa: E402
-from core.rules.losses import takeover_candidates  # noqa: E402
-from core.state import ACTIVE  # noqa: E402
+from stockade.core import events as ev  # noqa: E402
+from stockade.core.errors import Refusal  # noqa: E402
+from stockade.core.game import Game  # noqa: E402
+from stockade.core.rules.common import capacity  # noqa: E402
+from stockade.core.rules.losses import takeover_candidates  # noqa: E402
+from stockade.core.state import ACTIVE  # noqa: E402
 
 SIDES = [ev.SideSpec("Germans", "German", 3), ev.SideSpec("Americans", "American", 4)]
 COUNTERS = {"squad": ["4-6-7", "4-6-8", "6-6-6", "6-6-7", "5-4-8", "4-4-7"],

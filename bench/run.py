@@ -34,9 +34,9 @@ if __package__ in (None, ""):
 
 import msgspec  # noqa: E402
 
-from core import events as ev  # noqa: E402
-from core.game import Game  # noqa: E402
-from core.logfile import load  # noqa: E402
+from stockade.core import events as ev  # noqa: E402
+from stockade.core.game import Game  # noqa: E402
+from stockade.core.logfile import load  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED = 7
@@ -119,7 +119,7 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
     snapshot cache) vs ``Game.open`` from a verified snapshot ("warm": folds the last
     ``snapcache.TAIL`` events; a snapshot is only made for games of at least
     ``snapcache.MIN_EVENTS`` events, so at 1k warm = cold)."""
-    from core import snapcache
+    from stockade.core import snapcache
     decoder = msgspec.json.Decoder(ev.AnyRecord)
     rows, results = [], {}
     cache = OUT / "snapshot-cache"
@@ -257,12 +257,9 @@ def bench_append(repeat: int) -> str:
 
 # ---------------------------------------------------------------- processes
 def _cli_command() -> list[str] | None:
-    for module in ("tui.launcher", "cli", "core.cli", "stockade.cli"):
-        if (ROOT / (module.replace(".", "/") + ".py")).exists():
-            return [sys.executable, "-c",
-                    f"import sys; sys.argv[0] = 'stockade'; from {module} import main; "
-                    "raise SystemExit(main())"]
-    return None
+    return [sys.executable, "-c",
+            "import sys; sys.argv[0] = 'stockade'; from stockade.tui.launcher import main; "
+            "raise SystemExit(main())"]
 
 
 def bench_tally(repeat: int) -> str:
@@ -322,9 +319,9 @@ sys.path.insert(0, {root!r})
 """
 
 _COLD_STOCKADE = _COLD_PRELUDE + """\
-from core.game import Game
-from tui.app import StockadeApp
-from tui.screens.main import MainScreen
+from stockade.core.game import Game
+from stockade.tui.app import StockadeApp
+from stockade.tui.screens.main import MainScreen
 
 async def main():
     game = Game.open({path!r})
@@ -396,10 +393,10 @@ def _undo_child(path: str, repeat: int) -> None:
     from textual.app import App
     from textual.widgets import DataTable
 
-    from core.commands import execute
-    from core.game import Game
-    from tui.app import StockadeApp
-    from tui.widgets.history_view import HistoryView
+    from stockade.core.commands import execute
+    from stockade.core.game import Game
+    from stockade.tui.app import StockadeApp
+    from stockade.tui.widgets.history_view import HistoryView
 
     def clocks():
         return time.perf_counter(), time.process_time()

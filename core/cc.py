@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core.state import GameState, Unit
+from stockade.core.state import GameState, Unit
 
 # (column, smallest attack:defence ratio it covers, Kill Number), A11.11.
 # Odds round down (in the defender's favour) to the highest column reached.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core import events as ev
-from core.game import Game, HistoryEntry
+from stockade.core import events as ev
+from stockade.core.game import Game, HistoryEntry
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import msgspec
 
-from core import events as ev
-from core import rules, snapcache
-from core.errors import Refusal
-from core.history import Timeline, build_timeline
-from core.journal import Journal, JournalError
-from core.logfile import LoadedLog, LogProblem, load, set_aside
-from core import state as _st
-from core.state import GameState, Unit, _clone_unit, _copy_obj
+from stockade.core import events as ev
+from stockade.core import rules, snapcache
+from stockade.core.errors import Refusal
+from stockade.core.history import Timeline, build_timeline
+from stockade.core.journal import Journal, JournalError
+from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
+from stockade.core import state as _st
+from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
 PROGRAM = "stockade 0.1.0"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core import events as ev
-from core.errors import Refusal
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
 
 
 @dataclass

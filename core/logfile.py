@@ -25,10 +25,10 @@ from pathlib import Path
 
 import msgspec
 
-from core import events as ev
-from core.journal import (MAX_LINE_BYTES, JournalError, RawLine, read_bytes, split_lines,
+from stockade.core import events as ev
+from stockade.core.journal import (MAX_LINE_BYTES, JournalError, RawLine, read_bytes, split_lines,
                           write_new_file)
-from core.upgrade import upgrade_record
+from stockade.core.upgrade import upgrade_record
 
 
 @dataclass

@@ -18,7 +18,7 @@ class Ruling:
 
 @cache
 def rulings() -> tuple[Ruling, ...]:
-    with resources.files("core.data").joinpath("rulings.toml").open("rb") as fh:
+    with resources.files("stockade.core.data").joinpath("rulings.toml").open("rb") as fh:
         data = tomllib.load(fh)
     return tuple(Ruling(r["topic"], r["rule"], r["ruling"]) for r in data["ruling"])
 

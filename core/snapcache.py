@@ -33,8 +33,8 @@ from pathlib import Path
 
 import msgspec
 
-from core.errors import Refusal
-from core.state import Casualty, GameState, Origin, Side, Unit
+from stockade.core.errors import Refusal
+from stockade.core.state import Casualty, GameState, Origin, Side, Unit
 
 VERSION = 2
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot

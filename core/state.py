@@ -12,8 +12,8 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 
-from core.events import PHASES
-from core.units import INFANTRY_KINDS, SMC_KINDS, us_number
+from stockade.core.events import PHASES
+from stockade.core.units import INFANTRY_KINDS, SMC_KINDS, us_number
 
 # A unit's standing on the board.
 ACTIVE = "active"          # on the board, armed (or an unarmed SMC? never: SMC rearm at once)

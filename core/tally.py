@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
 # reads exactly like the line the game end will book for that prisoner.
-from core.rules.common import _vp_counter, _vp_kind
-from core.state import PRISONER, GameState
+from stockade.core.rules.common import _vp_counter, _vp_kind
+from stockade.core.state import PRISONER, GameState
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from core.errors import Refusal
+from stockade.core.errors import Refusal
 
 KINDS = ("squad", "hs", "crew", "leader", "hero", "smc", "vehicle")
 SMC_KINDS = frozenset({"leader", "hero", "smc"})
@@ -104,7 +104,7 @@ def infer_kind(counter: Counter, given: str | None) -> str:
 
 @cache
 def _load(name: str) -> dict:
-    with resources.files("core.data").joinpath(name).open("rb") as fh:
+    with resources.files("stockade.core.data").joinpath(name).open("rb") as fh:
         return tomllib.load(fh)
 
 

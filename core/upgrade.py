@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core.events import SCHEMA_VERSION
+from stockade.core.events import SCHEMA_VERSION
 
 
 def _v0_to_v1(raw: dict) -> dict:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.rules.capture import never_surrenders
-from core.rules.common import accept_refusal, capacity, guard_refusal
-from core.rules.escape import escape_refusal, needs_ntc, rearm_refusal
-from core.rules.losses import may_massacre
-from core.state import ACTIVE, ELIMINATED, ESCORTED, PRISONER, UNARMED, GameState, Unit
-from core.tally import tally
-from core.units import KIND_NAMES, nationality_flags
+from stockade.core.rules.capture import never_surrenders
+from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
+from stockade.core.rules.escape import escape_refusal, needs_ntc, rearm_refusal
+from stockade.core.rules.losses import may_massacre
+from stockade.core.state import ACTIVE, ELIMINATED, ESCORTED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.tally import tally
+from stockade.core.units import KIND_NAMES, nationality_flags
 
 UNARMED_COUNTER = "(1)-0-6"
 

@@ -102,7 +102,7 @@ def markers(name: str) -> list[Marker]:
 def cli_main():
     """``core.cli.main`` if the CLI is installed, else None."""
     try:
-        from core.cli import main  # type: ignore[attr-defined]
+        from stockade.core.cli import main  # type: ignore[attr-defined]
     except ImportError:
         return None
     return main
@@ -124,9 +124,9 @@ def cli(*argv: str) -> tuple[int, str, str]:
 
 def run_script_fn():
     try:
-        from core.commands import run_script  # type: ignore[attr-defined]
+        from stockade.core.commands import run_script  # type: ignore[attr-defined]
     except ImportError:
-        from core.commands.execute import run_script
+        from stockade.core.commands.execute import run_script
     return run_script
 
 
@@ -154,9 +154,9 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
         if code != 0:
             raise RuntimeError(f"stockade run of {name} failed: {err.strip()}")
         return
-    from core import events as ev
-    from core.game import Game
-    from core.units import canonical_nationality
+    from stockade.core import events as ev
+    from stockade.core.game import Game
+    from stockade.core.units import canonical_nationality
 
     scenario, sides = header(name)
     specs = [ev.SideSpec(n, canonical_nationality(nat), elr if elr is not None else 3)
@@ -170,7 +170,7 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
 
 def open_state(path: Path):
     """The state folded from a stored log (opened read-only: the file is not touched)."""
-    from core.game import Game
+    from stockade.core.game import Game
 
     game = Game.open(Path(path), read_only=True)
     try:
@@ -220,6 +220,6 @@ def tally_json(path: Path) -> dict:
         if code != 0:
             raise RuntimeError(f"stockade tally failed: {err.strip()}")
         return json.loads(out)
-    from core.tally import tally, to_json
+    from stockade.core.tally import tally, to_json
 
     return to_json(tally(open_state(path)))

@@ -1,8 +1,8 @@
 """Regenerate the sample games' logs from their scripts.
 
-    .venv/bin/python -m sample_games.regenerate            # all games, in place
-    .venv/bin/python -m sample_games.regenerate ex13_hero_capacity demo
-    .venv/bin/python -m sample_games.regenerate --out DIR  # write elsewhere (tests)
+    .venv/bin/python -m stockade.sample_games.regenerate            # all games, in place
+    .venv/bin/python -m stockade.sample_games.regenerate ex13_hero_capacity demo
+    .venv/bin/python -m stockade.sample_games.regenerate --out DIR  # write elsewhere (tests)
 
 Each ``NAME.jsonl`` is made by running ``NAME.stockade`` onto a new game (``stockade new``
 with the script's ``# new:`` arguments, then ``stockade run``). Deterministic: the core
@@ -19,22 +19,19 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from sample_games import catalog  # noqa: E402
+from stockade.sample_games import catalog
 
 
 @contextmanager
 def fixed_clock(at: str = catalog.FIXED_AT):
-    import core.game
+    from stockade.core import game as game_module
 
-    saved = core.game._now
-    core.game._now = lambda: at
+    saved = game_module._now
+    game_module._now = lambda: at
     try:
         yield
     finally:
-        core.game._now = saved
+        game_module._now = saved
 
 
 def regenerate(names: list[str] | None = None, out: Path | None = None) -> list[Path]:

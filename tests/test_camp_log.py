@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from core.camp.campaign import Campaign, options_from_mapping
-from core.camp.errors import CampError
-from core.camp.fold import replay
-from core.camp.logfile import load_log
+from stockade.core.camp.campaign import Campaign, options_from_mapping
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.fold import replay
+from stockade.core.camp.logfile import load_log
 
 
 def play_out(campaign: Campaign, max_moves: int = 500) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.camp.errors import CampError
-from core.camp.events import (
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import (
     ActionChosen,
     ActionRolled,
     AttritionRolled,
@@ -19,9 +19,9 @@ from core.camp.events import (
     LiberationRolled,
     OutcomeEntered,
 )
-from core.camp.fold import apply, initial_state
-from core.camp.state import need
-from core.camp.table import load_table
+from stockade.core.camp.fold import apply, initial_state
+from stockade.core.camp.state import need
+from stockade.core.camp.table import load_table
 
 TABLE = load_table()
 

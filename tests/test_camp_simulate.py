@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from core.camp import cli
-from core.camp.dice import SeededDice, parse_outcome, parse_typed_dice
-from core.camp.errors import CampError
-from core.camp.simulate import format_table, simulate, strategy_named
-from core.camp.table import HOUSE_RULES_PATH, load_table
+from stockade.core.camp import cli
+from stockade.core.camp.dice import SeededDice, parse_outcome, parse_typed_dice
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.simulate import format_table, simulate, strategy_named
+from stockade.core.camp.table import HOUSE_RULES_PATH, load_table
 
 
 def parse(argv):

@@ -6,10 +6,10 @@ import asyncio
 
 from rich.text import Text
 
-from core.camp.campaign import Campaign, options_from_mapping
-from tui.camp import screen as camp_screen
-from tui.camp.app import CampApp
-from tui.camp.modals import EndScreen, HelpScreen
+from stockade.core.camp.campaign import Campaign, options_from_mapping
+from stockade.tui.camp import screen as camp_screen
+from stockade.tui.camp.app import CampApp
+from stockade.tui.camp.modals import EndScreen, HelpScreen
 
 
 def panel(app, widget_id: str) -> str:

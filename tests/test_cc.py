@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core import events as ev
-from core.cc import (ALL_CAPTURED, NONE, ONE_HS_CAPTURED, Defender, capture_result,
+from stockade.core import events as ev
+from stockade.core.cc import (ALL_CAPTURED, NONE, ONE_HS_CAPTURED, Defender, capture_result,
                      column_for, defenders_in, kill_number)
-from core.game import Game
+from stockade.core.game import Game
 
 
 @pytest.mark.parametrize("attack, defence, column", [

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from stockade.core.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,7 @@ def cli(capsys, *argv, ui=None) -> tuple[int, str, str]:
 
 def run_cli(*argv, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     """``stockade ARGV`` in a fresh interpreter."""
-    code = "import sys; from core.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *map(str, argv)], input=stdin,
                           capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, **(env or {})}, timeout=60)
@@ -292,8 +292,8 @@ def test_locate_prints_dirs_and_last_game(tmp_path):
 
 
 def test_camp_is_registered_when_its_module_is_there():
-    pytest.importorskip("core.camp.cli")
-    from core.cli.arguments import build_parser, subcommand_names
+    pytest.importorskip("stockade.core.camp.cli")
+    from stockade.core.cli.arguments import build_parser, subcommand_names
 
     assert "camp" in subcommand_names(build_parser())
 
@@ -303,7 +303,7 @@ def test_camp_is_registered_when_its_module_is_there():
                                   ["history", "{log}"], ["check", "{log}"],
                                   ["do", "{log}", "next"], ["locate"], ["--help"]])
 def test_headless_subcommands_never_import_textual(log, argv):
-    code = ("import sys; from core.cli import main; rc = main(sys.argv[1:]); "
+    code = ("import sys; from stockade.core.cli import main; rc = main(sys.argv[1:]); "
             "print('TEXTUAL' if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) "
             "else 'CLEAN'); sys.exit(rc)")
     args = [a.format(log=log) for a in argv]
@@ -315,8 +315,8 @@ def test_headless_subcommands_never_import_textual(log, argv):
 
 def test_rulings_are_shown_to_the_player(capsys):
     """Where the rules are silent the program says what it chose (docs/rulings.md)."""
-    from core.cli import main
-    from core.rulings import rulings
+    from stockade.core.cli import main
+    from stockade.core.rulings import rulings
 
     assert main(["rulings"]) == 0
     out = capsys.readouterr().out

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from core import events as ev
-from core.commands import VERBS, complete, execute, parse, run_script
-from core.commands.execute import ScriptRefusal
-from core.commands.handles import side_prefixes
-from core.describe import RULES, sentence
-from core.errors import Refusal
-from core.game import Game
+from stockade.core import events as ev
+from stockade.core.commands import VERBS, complete, execute, parse, run_script
+from stockade.core.commands.execute import ScriptRefusal
+from stockade.core.commands.handles import side_prefixes
+from stockade.core.describe import RULES, sentence
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
 

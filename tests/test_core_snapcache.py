@@ -13,9 +13,9 @@ import os
 import pytest
 
 from bench.generate import Driver, generate, write_log
-from core import events as ev
-from core import snapcache
-from core.game import Game
+from stockade.core import events as ev
+from stockade.core import snapcache
+from stockade.core.game import Game
 
 
 def dump(state) -> dict:

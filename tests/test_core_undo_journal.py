@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
-from core import events as ev
-from core import rules
-from core.errors import Refusal
-from core.game import Game
-from core.state import PRISONER, GameState
+from stockade.core import events as ev
+from stockade.core import rules
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.core.state import PRISONER, GameState
 
 
 def dump(state) -> dict:

@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from core import events as ev
-from core.game import Game
-from core.logfile import load
+from stockade.core import events as ev
+from stockade.core.game import Game
+from stockade.core.logfile import load
 
 SERVER = Path(__file__).parent / "fixtures" / "crash_child.py"
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import Driver, new_game
-from core import events as ev
-from core.game import Game
-from core.journal import MAX_LINE_BYTES, JournalError
-from core.logfile import load
+from stockade.core import events as ev
+from stockade.core.game import Game
+from stockade.core.journal import MAX_LINE_BYTES, JournalError
+from stockade.core.logfile import load
 
 
 def _base_log() -> bytes:

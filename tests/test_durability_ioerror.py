@@ -12,10 +12,10 @@ import os
 import pytest
 
 from bench.generate import Driver, new_game
-from core.errors import Refusal
-from core.game import Game
-from core.journal import Journal, JournalWriteError
-from core.logfile import load
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.core.journal import Journal, JournalWriteError
+from stockade.core.logfile import load
 
 ACTIONS = 40  # player actions per session; every write among them gets its turn to fail
 

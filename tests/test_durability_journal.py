@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import core.journal as journal_mod
+import stockade.core.journal as journal_mod
 from bench.generate import Driver, new_game
-from core import events as ev
-from core.game import Game
-from core.journal import Journal, JournalError
-from core.logfile import load
-from core.upgrade import UPGRADES, upgrade_record
+from stockade.core import events as ev
+from stockade.core.game import Game
+from stockade.core.journal import Journal, JournalError
+from stockade.core.logfile import load
+from stockade.core.upgrade import UPGRADES, upgrade_record
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

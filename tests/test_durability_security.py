@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import core.logfile as logfile
+import stockade.core.logfile as logfile
 from bench.generate import Driver, new_game
-from core import events as ev
-from core.journal import MAX_LINE_BYTES, Journal, JournalWriteError
+from stockade.core import events as ev
+from stockade.core.journal import MAX_LINE_BYTES, Journal, JournalWriteError
 
 CORE = Path(__file__).resolve().parents[1] / "core"
 FORBIDDEN = re.compile(r"\b(pickle|cPickle|marshal|shelve|dill|jsonpickle)\b|"

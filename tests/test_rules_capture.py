@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import events as ev
-from core.state import ACTIVE, GONE, PRISONER, UNARMED
+from stockade.core import events as ev
+from stockade.core.state import ACTIVE, GONE, PRISONER, UNARMED
 from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
                                   u, with_prisoners)
 
@@ -434,7 +434,7 @@ def test_recapture_not_in_other_phases():
 
 
 def test_board_questions_verdict_per_a20_21():
-    from core.rules.board_questions import board_verdict
+    from stockade.core.rules.board_questions import board_verdict
 
     assert board_verdict("rtph", {})[0] is None
     assert board_verdict("rtph", {"adjacent": "no", "free_rout": "no"})[0] is False

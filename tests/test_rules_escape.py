@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core import events as ev
-from core.rules.escape import will_escape_refusal
-from core.state import ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED
+from stockade.core import events as ev
+from stockade.core.rules.escape import will_escape_refusal
+from stockade.core.state import ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED
 from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
                                   u, with_prisoners)
 

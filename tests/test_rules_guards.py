@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from core import events as ev
-from core.state import ESCORTED, GONE, PRISONER, UNARMED
+from stockade.core import events as ev
+from stockade.core.state import ESCORTED, GONE, PRISONER, UNARMED
 from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
                                   u, with_prisoners)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from core import events as ev
-from core.errors import Refusal
-from core.game import Game
-from core.state import GameState
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.core.state import GameState
 
 US = "Americans"
 DE = "Germans"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core import events as ev
-from core.errors import Refusal
-from core.game import Game
-from core.state import PRISONER
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.core.state import PRISONER
 from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
                                   u, with_prisoners)
 

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
 
-from core import events as ev
-from core.errors import Refusal
-from core.events import PHASES
-from core.game import Game
-from core.rules.common import capacity
-from core.state import ACTIVE, PRISONER, UNARMED
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
+from stockade.core.events import PHASES
+from stockade.core.game import Game
+from stockade.core.rules.common import capacity
+from stockade.core.state import ACTIVE, PRISONER, UNARMED
 
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}

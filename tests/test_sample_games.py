@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sample_games import catalog
+from stockade.sample_games import catalog
 
 NAMES = catalog.names()
 EXAMPLES = ("ex05", "ex09", "ex10", "ex11", "ex13", "ex15", "ex16", "ex17", "ex19", "a20_55")
@@ -78,7 +78,7 @@ def test_script_reproduces_the_stored_log(name, built):
 @pytest.mark.parametrize("name", NAMES)
 def test_stored_log_is_sound(name):
     """Every stored record folds without a conflict and the log loads without warning."""
-    from core.game import Game
+    from stockade.core.game import Game
 
     game = Game.open(catalog.log_path(name), read_only=True)
     try:
@@ -157,9 +157,9 @@ def test_marker(name, marker, tmp_path):
         assert marker.rule in err, err
         assert "Traceback" not in err
     else:
-        from core.commands.parser import parse
-        from core.errors import Refusal
-        from core.game import Game
+        from stockade.core.commands.parser import parse
+        from stockade.core.errors import Refusal
+        from stockade.core.game import Game
 
         game = Game.open(path, read_only=True)
         try:
@@ -177,7 +177,7 @@ def test_marker(name, marker, tmp_path):
 
 # ------------------------------------------------------------------ determinism
 def test_regenerate_is_deterministic_and_matches_the_stored_logs(tmp_path):
-    from sample_games.regenerate import regenerate
+    from stockade.sample_games.regenerate import regenerate
 
     first = regenerate(out=tmp_path / "a")
     second = regenerate(out=tmp_path / "b")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.game import Game
+from stockade.core.game import Game
 from tests.test_tui_support import new_game, sample_copy, status_text, sync, type_command
-from tui.app import StockadeApp
-from tui.widgets.history_view import HistoryView
+from stockade.tui.app import StockadeApp
+from stockade.tui.widgets.history_view import HistoryView
 
 
 @pytest.fixture(autouse=True)

@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 async def test_camp_opens_from_the_main_app(tmp_path, monkeypatch):
     monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    from tui.app import StockadeApp
-    from tui.camp.screen import CampScreen
-    from tui.palette import open_camp
+    from stockade.tui.app import StockadeApp
+    from stockade.tui.camp.screen import CampScreen
+    from stockade.tui.palette import open_camp
 
     game = tmp_path / "g.jsonl"
     shutil.copy(ROOT / "sample_games" / "demo.jsonl", game)
-    from core.game import Game
+    from stockade.core.game import Game
 
     app = StockadeApp(Game.open(game))
     async with app.run_test(size=(80, 24)) as pilot:

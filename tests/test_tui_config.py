@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from themes import load_themes, nation_colour
-from tui.config import check_keymap, load_config, save_theme
-from tui.opening import open_game_path
+from stockade.themes import load_themes, nation_colour
+from stockade.tui.config import check_keymap, load_config, save_theme
+from stockade.tui.opening import open_game_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,15 +73,15 @@ def test_first_run_makes_the_demo_in_the_data_dir(tmp_path, monkeypatch):
 
 
 def test_importing_the_launcher_does_not_import_textual():
-    code = "import sys, tui.launcher; print('textual' in sys.modules)"
+    code = "import sys, stockade.tui.launcher; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 def test_demo_script_builds_a_game_without_refusal(tmp_path):
-    from core.game import Game
-    from tui.demo import build_demo
+    from stockade.core.game import Game
+    from stockade.tui.demo import build_demo
 
     path = build_demo(tmp_path / "demo.jsonl")
     game = Game.open(path)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from core.state import PRISONER
+from stockade.core.state import PRISONER
 from tests.test_tui_support import new_game, status_text, sync, type_command
-from tui.app import StockadeApp
-from tui.forms.base import FormScreen
-from tui.widgets.history_view import HistoryView
+from stockade.tui.app import StockadeApp
+from stockade.tui.forms.base import FormScreen
+from stockade.tui.widgets.history_view import HistoryView
 
 
 @pytest.fixture(autouse=True)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Select, SelectionList
 
-from core.commands import execute
-from core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
+from stockade.core.commands import execute
+from stockade.core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from tests.test_tui_support import new_game, status_text, sync
-from tui.app import StockadeApp
-from tui.forms import all_specs
-from tui.forms.base import FormScreen, TickBox
+from stockade.tui.app import StockadeApp
+from stockade.tui.forms import all_specs
+from stockade.tui.forms.base import FormScreen, TickBox
 
 
 @pytest.fixture(autouse=True)
@@ -164,7 +164,7 @@ async def test_palette_lists_every_form_and_switches_theme(tmp_path):
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        from tui.palette import StockadeCommands
+        from stockade.tui.palette import StockadeCommands
 
         titles = [title for title, _cb, _help in StockadeCommands(app.screen)._commands()]
         for spec in all_specs():

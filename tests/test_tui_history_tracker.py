@@ -10,12 +10,12 @@ import pytest
 
 from bench.generate import Driver
 from bench.generate import new_game as campaign
-from core.errors import Refusal
-from core.game import Game
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
 from tests.test_tui_support import sample_copy, sync
-from tui.app import StockadeApp
-from tui.screens.main import history_lines
-from tui.widgets.history_view import HistoryTracker, HistoryView
+from stockade.tui.app import StockadeApp
+from stockade.tui.screens.main import history_lines
+from stockade.tui.widgets.history_view import HistoryTracker, HistoryView
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +81,7 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
             raise AssertionError("the whole history was recomputed")
 
         monkeypatch.setattr(Game, "history", whole)
-        monkeypatch.setattr("tui.screens.main.history_lines", whole)
+        monkeypatch.setattr("stockade.tui.screens.main.history_lines", whole)
         side = next(iter(game.state.sides))
         app.run_command(f"add {side} 4-6-7 as zz1 at Q4")
         await pilot.pause()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.game import Game
+from stockade.core.game import Game
 from tests.test_tui_support import sample_copy
-from tui.app import StockadeApp
+from stockade.tui.app import StockadeApp
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual import events
 
-from core.events import SideSpec
-from core.game import Game
+from stockade.core.events import SideSpec
+from stockade.core.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -31,7 +31,7 @@ async def type_command(pilot, text: str) -> None:
 
     A refused command stays in the bar for fixing; escape clears it first.
     """
-    from tui.widgets.command_bar import CommandInput
+    from stockade.tui.widgets.command_bar import CommandInput
 
     if isinstance(pilot.app.focused, CommandInput):
         await pilot.press("escape")
@@ -43,7 +43,7 @@ async def type_command(pilot, text: str) -> None:
 
 
 def status_text(app) -> str:
-    from tui.widgets.status_line import StatusLine
+    from stockade.tui.widgets.status_line import StatusLine
 
     return app.screen.query_one(StatusLine).message
 

@@ -24,7 +24,7 @@ def nation_variable(nationality: str) -> str:
 def _theme_files(folder: Path | None) -> list[Path]:
     if folder is not None:
         return sorted(Path(folder).glob("*.toml"))
-    base = resources.files("themes")
+    base = resources.files("stockade.themes")
     return sorted(Path(str(p)) for p in base.iterdir() if p.name.endswith(".toml"))
 
 

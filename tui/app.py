@@ -15,13 +15,13 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
-from core.errors import Refusal
-from core.game import Game
-from themes import load_themes
-from tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
-from tui.palette import StockadeCommands
-from tui.paths import config_dir, remember_last_game
-from tui.screens.main import MainScreen
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.themes import load_themes
+from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
+from stockade.tui.palette import StockadeCommands
+from stockade.tui.paths import config_dir, remember_last_game
+from stockade.tui.screens.main import MainScreen
 
 
 class StockadeApp(App[int]):
@@ -69,7 +69,7 @@ class StockadeApp(App[int]):
         ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
         for cls in (MainScreen,):
             ids |= {b.id for b in cls.BINDINGS if isinstance(b, Binding) and b.id}
-        from tui.screens import all_screen_bindings
+        from stockade.tui.screens import all_screen_bindings
 
         return ids | all_screen_bindings()
 
@@ -110,7 +110,7 @@ class StockadeApp(App[int]):
         The core writes and fsyncs the entry before returning, so the screens change
         only after the entry is safe on disk.
         """
-        from core.commands import execute  # the command language: loaded on first use
+        from stockade.core.commands import execute  # the command language: loaded on first use
 
         try:
             outcome = execute(self.game, text)
@@ -132,7 +132,7 @@ class StockadeApp(App[int]):
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
-    from core.journal import JournalError
+    from stockade.core.journal import JournalError
 
     try:
         game = Game.open(Path(path))

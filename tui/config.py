@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui.paths import config_file
+from stockade.tui.paths import config_file
 
 DEFAULT_THEME = "stockade-dark"
 _THEME_LINE = re.compile(r"^\s*theme\s*=.*$", re.MULTILINE)

@@ -16,25 +16,25 @@ class TerminalUI:
     """What ``core.cli.main`` calls when the player wants a screen."""
 
     def open_game(self, path: Path | None) -> int:
-        from tui.opening import open_game_path
+        from stockade.tui.opening import open_game_path
 
         try:
             game_path, notes = open_game_path(path)
         except OSError as exc:
             print(f"stockade: {exc}", file=sys.stderr)
             return 1
-        from tui.app import run_app
+        from stockade.tui.app import run_app
 
         return run_app(game_path, notes)
 
     def open_camp(self, path: Path | None, options: dict | None = None) -> int:
-        from tui.camp import run_camp
+        from stockade.tui.camp import run_camp
 
         return run_camp(path, options)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.cli import main as cli_main
+    from stockade.core.cli import main as cli_main
 
     args = sys.argv[1:] if argv is None else argv
     code = cli_main(args, ui=TerminalUI())

@@ -9,7 +9,7 @@ import shutil
 from importlib import resources
 from pathlib import Path
 
-from tui.paths import data_dir, read_last_game
+from stockade.tui.paths import data_dir, read_last_game
 
 DEMO_NAME = "demo.jsonl"
 
@@ -17,7 +17,7 @@ DEMO_NAME = "demo.jsonl"
 def packaged_demo() -> Path | None:
     """``sample_games/demo.jsonl`` if the package ships one."""
     try:
-        candidate = resources.files("sample_games").joinpath(DEMO_NAME)
+        candidate = resources.files("stockade.sample_games").joinpath(DEMO_NAME)
     except (ModuleNotFoundError, FileNotFoundError):
         return None
     path = Path(str(candidate))
@@ -34,7 +34,7 @@ def ensure_demo() -> tuple[Path, list[str]]:
     if source is not None:
         shutil.copyfile(source, target)
     else:
-        from tui.demo import build_demo
+        from stockade.tui.demo import build_demo
 
         build_demo(target)
     return target, [f"first run: a demo game was made at {target}; "

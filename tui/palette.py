@@ -24,8 +24,8 @@ class StockadeCommands(Provider):
     """Stockade's actions, forms and themes for the command palette."""
 
     def _commands(self) -> list[tuple[str, object, str]]:
-        from tui.forms import all_specs
-        from tui.screens.main import MainScreen
+        from stockade.tui.forms import all_specs
+        from stockade.tui.screens.main import MainScreen
 
         app = self.app
         main = next((s for s in app.screen_stack if isinstance(s, MainScreen)), None)
@@ -57,9 +57,9 @@ class StockadeCommands(Provider):
 
 def open_camp(app) -> None:
     """Push the camp screen over the main app; its campaign lives in the data dir."""
-    from tui.camp import open_campaign
-    from tui.camp.screen import CampScreen
-    from tui.paths import data_dir
+    from stockade.tui.camp import open_campaign
+    from stockade.tui.camp.screen import CampScreen
+    from stockade.tui.paths import data_dir
 
     try:
         directory = data_dir()

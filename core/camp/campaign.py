@@ -11,9 +11,9 @@ from pathlib import Path
 
 import msgspec
 
-from core.camp.dice import SeededDice, new_seed
-from core.camp.errors import CampError
-from core.camp.events import (
+from stockade.core.camp.dice import SeededDice, new_seed
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import (
     ROLL_KINDS,
     ActionChosen,
     CampOptions,
@@ -24,12 +24,12 @@ from core.camp.events import (
     Redo,
     Undo,
 )
-from core.camp.fold import apply, initial_state, replay
-from core.camp.history import HEADER_GROUP, Timeline
-from core.camp.logfile import encode, load_log
-from core.camp.state import CampState, Need, need
-from core.camp.table import RuleTable, load_table
-from core.journal import Journal, JournalError
+from stockade.core.camp.fold import apply, initial_state, replay
+from stockade.core.camp.history import HEADER_GROUP, Timeline
+from stockade.core.camp.logfile import encode, load_log
+from stockade.core.camp.state import CampState, Need, need
+from stockade.core.camp.table import RuleTable, load_table
+from stockade.core.journal import Journal, JournalError
 
 replace = msgspec.structs.replace
 

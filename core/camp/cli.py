@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from core.camp.errors import CampError
-from core.camp.simulate import STANDARD_STRATEGIES, STRATEGY_HELP, Tally, format_table, simulate
-from core.camp.table import load_table
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.simulate import STANDARD_STRATEGIES, STRATEGY_HELP, Tally, format_table, simulate
+from stockade.core.camp.table import load_table
 
 DEFAULT_LOG = Path("camp.jsonl")
 # Below this many games a run is over before a bar would be worth drawing.

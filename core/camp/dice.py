@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from core.camp.errors import CampError
+from stockade.core.camp.errors import CampError
 
 
 def new_seed() -> str:

@@ -15,7 +15,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from core.camp.table import RuleTable
+from stockade.core.camp.table import RuleTable
 
 SCHEMA_VERSION = 1
 

@@ -11,8 +11,8 @@ from typing import Iterable
 
 import msgspec
 
-from core.camp.errors import CampError
-from core.camp.events import (
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import (
     ActionChosen,
     ActionRolled,
     AttritionRolled,
@@ -27,7 +27,7 @@ from core.camp.events import (
     Record,
     Roll,
 )
-from core.camp.state import (
+from stockade.core.camp.state import (
     FIRST_YEAR,
     LIBERATION_YEAR,
     MONTH_NAMES,
@@ -35,7 +35,7 @@ from core.camp.state import (
     MonthEntry,
     dice_sides,
 )
-from core.camp.table import ACTION_IDS, outcome_for
+from stockade.core.camp.table import ACTION_IDS, outcome_for
 
 replace = msgspec.structs.replace
 

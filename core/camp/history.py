@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.camp.errors import CampError
-from core.camp.events import Record, Redo, Undo
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import Record, Redo, Undo
 
 HEADER_GROUP = 1  # the header and the set-up rolls made with it: never undone
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import msgspec
 
-from core.camp.errors import CampError
-from core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Record
-from core.camp.fold import apply, initial_state
-from core.camp.history import Timeline
-from core.camp.state import CampState
-from core.journal import Journal, JournalError, atomic_write, read_lines
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Record
+from stockade.core.camp.fold import apply, initial_state
+from stockade.core.camp.history import Timeline
+from stockade.core.camp.state import CampState
+from stockade.core.journal import Journal, JournalError, atomic_write, read_lines
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyRecord)

@@ -11,18 +11,18 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from core.camp.dice import StreamDice
-from core.camp.errors import CampError
-from core.camp.events import (
+from stockade.core.camp.dice import StreamDice
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import (
     ROLL_KINDS,
     ActionChosen,
     CampOptions,
     CampStarted,
     EscapeChosen,
 )
-from core.camp.fold import apply, initial_state
-from core.camp.state import CampState, dice_sides
-from core.camp.table import RuleTable, load_table
+from stockade.core.camp.fold import apply, initial_state
+from stockade.core.camp.state import CampState, dice_sides
+from stockade.core.camp.table import RuleTable, load_table
 
 # A strategy answers the two choices of a month: which action, and whether to escape.
 Strategy = tuple[Callable[[CampState], str], Callable[[CampState], bool]]

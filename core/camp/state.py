@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import msgspec
 
-from core.camp.events import CampOptions
-from core.camp.table import ACTION_IDS, RuleTable
+from stockade.core.camp.events import CampOptions
+from stockade.core.camp.table import ACTION_IDS, RuleTable
 
 MONTH_NAMES = (
     "January", "February", "March", "April", "May", "June",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from core.camp.errors import CampError
+from stockade.core.camp.errors import CampError
 
 HOUSE_RULES_PATH = Path(__file__).with_name("house_rules.toml")
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.cli.errors import USAGE, CliError
-from core.errors import Refusal
-from core.journal import JournalError
+from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.errors import Refusal
+from stockade.core.journal import JournalError
 
 
 def main(argv: list[str] | None = None, ui=None) -> int:
@@ -39,7 +39,7 @@ def _fail(message: str, code: int) -> int:
 
 
 def _dispatch(argv: list[str], ui) -> int:
-    from core.cli.arguments import build_parser, subcommand_names
+    from stockade.core.cli.arguments import build_parser, subcommand_names
 
     parser = build_parser()
     if not argv:

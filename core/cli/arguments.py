@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from core.cli import game_commands, log_commands
-from core.cli.errors import USAGE, CliError
+from stockade.core.cli import game_commands, log_commands
+from stockade.core.cli.errors import USAGE, CliError
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -95,7 +95,7 @@ def _register_camp(sub) -> None:
     """``stockade camp`` comes from core.camp.cli when it is there and imports cleanly;
     a broken camp module must not take the whole CLI down with it."""
     try:
-        from core.camp import cli as camp_cli
+        from stockade.core.camp import cli as camp_cli
     except ImportError:
         return
     except Exception as exc:  # noqa: BLE001 - someone else's module; report, don't crash

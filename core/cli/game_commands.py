@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from core import events as ev
-from core.cli.errors import CliError
-from core.commands import ScriptRefusal, control, execute, run_script
-from core.describe import sentence
-from core.game import Game
+from stockade.core import events as ev
+from stockade.core.cli.errors import CliError
+from stockade.core.commands import ScriptRefusal, control, execute, run_script
+from stockade.core.describe import sentence
+from stockade.core.game import Game
 
 
 def warn(message: str) -> None:
@@ -126,7 +126,7 @@ def cmd_run(args, ui) -> int:
 # --------------------------------------------------------------- tally, history
 def cmd_tally(args, ui) -> int:
     try:
-        from core import tally as tallying
+        from stockade.core import tally as tallying
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)

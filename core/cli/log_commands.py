@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.cli.errors import CliError
-from core.game import Game
-from core.journal import atomic_write, read_lines
-from core.logfile import load
+from stockade.core.cli.errors import CliError
+from stockade.core.game import Game
+from stockade.core.journal import atomic_write, read_lines
+from stockade.core.logfile import load
 
 
 def cmd_check(args, ui) -> int:
@@ -82,7 +82,7 @@ def cmd_locate(args, ui) -> int:
     print(f"config dir: {config}")
     print(f"data dir:   {data}")
     print(f"last game:  {last or '(none)'}")
-    from core.snapcache import cache_dir
+    from stockade.core.snapcache import cache_dir
 
     cache = cache_dir()
     print(f"cache dir:  {cache if cache else '(off)'}  (snapshots of big games; safe to delete)")
@@ -90,7 +90,7 @@ def cmd_locate(args, ui) -> int:
 
 
 def cmd_rulings(args, ui) -> int:
-    from core.rulings import rulings_text
+    from stockade.core.rulings import rulings_text
 
     print(rulings_text())
     return 0

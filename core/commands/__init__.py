@@ -13,11 +13,11 @@ Public API:
 The language is described in docs/commands.md.
 """
 
-from core.commands.complete import complete
-from core.commands.execute import (Outcome, ScriptRefusal, control, execute, first_attacker,
+from stockade.core.commands.complete import complete
+from stockade.core.commands.execute import (Outcome, ScriptRefusal, control, execute, first_attacker,
                                    run_script)
-from core.commands.grammar import VERBS, VerbSpec, verb_named
-from core.commands.parser import Parsed, help_text, parse
+from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
+from stockade.core.commands.parser import Parsed, help_text, parse
 
 __all__ = ["execute", "parse", "complete", "run_script", "Outcome", "Parsed", "VERBS",
            "VerbSpec", "ScriptRefusal", "help_text", "verb_named", "first_attacker", "control"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
-from core.events import PHASES
-from core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
-from core.units import KIND_WORDS, TRAITS
+from stockade.core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
+from stockade.core.events import PHASES
+from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.units import KIND_WORDS, TRAITS
 
 # Which units a slot of a command can name: shared with the TUI's pick lists.
 UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {

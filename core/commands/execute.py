@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from core import events as ev
-from core.commands.clock import describe_clock
-from core.commands.parser import Parsed, parse
-from core.describe import sentence_for
-from core.errors import Refusal
-from core.game import Game
+from stockade.core import events as ev
+from stockade.core.commands.clock import describe_clock
+from stockade.core.commands.parser import Parsed, parse
+from stockade.core.describe import sentence_for
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.commands.lexer import FLAG, MANY, ONE
+from stockade.core.commands.lexer import FLAG, MANY, ONE
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS = ("disrupted", "encircled", "hob", "mopup")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from core.commands.grammar import RESERVED_WORDS, verb_named
-from core.errors import Refusal
-from core.state import GameState
+from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
+from stockade.core.errors import Refusal
+from stockade.core.state import GameState
 
 _HANDLE = re.compile(r"^[a-z][a-z0-9_]*$")
 _COUNTER_LIKE = re.compile(r"^\d")

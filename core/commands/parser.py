@@ -5,18 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from core import events as ev
-from core.commands import verbs_capture as capture
-from core.commands import verbs_escape as escape
-from core.commands import verbs_guards as guards
-from core.commands import verbs_losses as losses
-from core.commands import verbs_setup as setup
-from core.commands.grammar import VERBS, VerbSpec, verb_named
-from core.commands.handles import Context
-from core.commands.lexer import Sections, is_blank, split_sections, words
-from core.commands.words import number, one
-from core.errors import Refusal
-from core.state import GameState
+from stockade.core import events as ev
+from stockade.core.commands import verbs_capture as capture
+from stockade.core.commands import verbs_escape as escape
+from stockade.core.commands import verbs_guards as guards
+from stockade.core.commands import verbs_losses as losses
+from stockade.core.commands import verbs_setup as setup
+from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
+from stockade.core.commands.handles import Context
+from stockade.core.commands.lexer import Sections, is_blank, split_sections, words
+from stockade.core.commands.words import number, one
+from stockade.core.errors import Refusal
+from stockade.core.state import GameState
 
 VerbParser = Callable[[Context, Sections], list[ev.Record]]
 
@@ -101,7 +101,7 @@ def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
 
 def help_text(verb: str = "") -> str:
     if verb.lower() in ("rulings", "ruling"):
-        from core.rulings import rulings_text
+        from stockade.core.rulings import rulings_text
 
         return rulings_text()
     if verb:

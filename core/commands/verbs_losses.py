@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core import events as ev
-from core.commands.handles import Context
-from core.commands.lexer import Sections
-from core.commands.verbs_capture import required
-from core.commands.words import counter, one
-from core.errors import Refusal
+from stockade.core import events as ev
+from stockade.core.commands.handles import Context
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.verbs_capture import required
+from stockade.core.commands.words import counter, one
+from stockade.core.errors import Refusal
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
 _CAUSES = {

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core import events as ev
-from core.commands import clock
-from core.commands.handles import Context
-from core.commands.lexer import Sections
-from core.commands.words import number
-from core.errors import Refusal
-from core.units import KIND_WORDS, TRAITS, infer_kind, parse_counter
+from stockade.core import events as ev
+from stockade.core.commands import clock
+from stockade.core.commands.handles import Context
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.words import number
+from stockade.core.errors import Refusal
+from stockade.core.units import KIND_WORDS, TRAITS, infer_kind, parse_counter
 
 _REPEAT = re.compile(r"^[x\*](\d+)$")
 _CVP = re.compile(r"^cvp=(\d+)$")

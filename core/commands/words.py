@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from core import events as ev
-from core.commands.handles import Context
-from core.errors import Refusal
-from core.units import parse_counter
+from stockade.core import events as ev
+from stockade.core.commands.handles import Context
+from stockade.core.errors import Refusal
+from stockade.core.units import parse_counter
 
 _MERGE = re.compile(r"^([^+=\s]+)\+([^+=\s]+)(?:=([^+=\s]+))?$")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core import events as ev
-from core.errors import Refusal
-from core.rules import capture, escape, guards, losses, setup
-from core.state import GameState
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
+from stockade.core.rules import capture, escape, guards, losses, setup
+from stockade.core.state import GameState
 
 Check = Callable[[GameState, ev.Record], None]
 Apply = Callable[[GameState, ev.Record], None]

@@ -3,16 +3,16 @@ simultaneous mutual capture and recapture of unarmed units (A20.2-A20.3, A20.54)
 
 from __future__ import annotations
 
-from core.errors import Refusal, require
-from core.events import (Captured, MutualCapture, Recaptured, Surrendered,
+from stockade.core.errors import Refusal, require
+from stockade.core.events import (Captured, MutualCapture, Recaptured, Surrendered,
                          SurrenderRejected)
-from core.rules.common import (apply_merges, book_casualty, capacity,
+from stockade.core.rules.common import (apply_merges, book_casualty, capacity,
                                describe, eliminate_unit, free_unit, make_prisoner,
                                new_counter, raise_reason, rearm_counter, rearm_unit,
                                require_guard, require_new_handle, require_room,
                                require_same_side, retire, side_of, unit)
-from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
-from core.units import nationality_flags, normal_cvp
+from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.units import nationality_flags, normal_cvp
 
 _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 

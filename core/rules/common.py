@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.errors import Refusal, require
-from core.events import Merge
-from core.state import (ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, Casualty,
+from stockade.core.errors import Refusal, require
+from stockade.core.events import Merge
+from stockade.core.state import (ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, Casualty,
                         GameState, Origin, Unit)
-from core.units import KIND_NAMES, is_hs_size, normal_cvp
+from stockade.core.units import KIND_NAMES, is_hs_size, normal_cvp
 
 FIRE_PHASES_ATTACKER = ("PFPh", "AFPh")
 FIRE_PHASES_DEFENDER = ("DFPh",)
@@ -286,7 +286,7 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
     Taken from the nationality table; when the table has no value the player is asked
     (the refusal says how to give it), and the answer is kept in the event.
     """
-    from core.units import nationality_flags
+    from stockade.core.units import nationality_flags
 
     if given:
         return given

@@ -3,14 +3,14 @@ and scrounging (A20.552)."""
 
 from __future__ import annotations
 
-from core.errors import Refusal, require
-from core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
-from core.rules.common import (book_casualty, describe, eliminate_unit, free_unit,
+from stockade.core.errors import Refusal, require
+from stockade.core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
+from stockade.core.rules.common import (book_casualty, describe, eliminate_unit, free_unit,
                                new_counter, raise_reason, rearm_counter, rearm_unit,
                                require_new_handle, retire, unit)
-from core.rules.guards import _prisoners, split_origins
-from core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
-from core.units import nationality_flags
+from stockade.core.rules.guards import _prisoners, split_origins
+from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.units import nationality_flags
 
 
 # ------------------------------------------------------------ who may escape

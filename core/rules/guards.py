@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from core.errors import require
-from core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
+from stockade.core.errors import require
+from stockade.core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
                          Transferred)
-from core.rules.common import (accept_refusal, apply_merges, book_casualty, capacity,
+from stockade.core.rules.common import (accept_refusal, apply_merges, book_casualty, capacity,
                                describe, exchange_into_squad, free_unit,
                                new_counter, raise_reason,
                                require_new_handle, require_room, retire, unit)
-from core.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
-from core.units import normal_cvp
+from stockade.core.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
+from stockade.core.units import normal_cvp
 
 
 def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:

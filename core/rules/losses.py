@@ -3,12 +3,12 @@ prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)
 
 from __future__ import annotations
 
-from core.errors import Refusal, require
-from core.events import CasualtyReduced, Eliminated, Massacred
-from core.rules.common import (accept_refusal, book_casualty, capacity, describe, eliminate_unit,
+from stockade.core.errors import Refusal, require
+from stockade.core.events import CasualtyReduced, Eliminated, Massacred
+from stockade.core.rules.common import (accept_refusal, book_casualty, capacity, describe, eliminate_unit,
                                free_unit, side_of, unit)
-from core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
-from core.units import nationality_flags, normal_cvp
+from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.units import nationality_flags, normal_cvp
 
 NO_TAKEOVER = "-"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from core.errors import Refusal, require
-from core.events import (PHASES, GameCreated, GameEnded, NoQuarterInvoked, PhaseSet,
+from stockade.core.errors import Refusal, require
+from stockade.core.events import (PHASES, GameCreated, GameEnded, NoQuarterInvoked, PhaseSet,
                          StatusChanged, UnitEntered)
-from core.rules.common import (book_casualty, describe, new_counter, require_new_handle,
+from stockade.core.rules.common import (book_casualty, describe, new_counter, require_new_handle,
                                side_of, unit)
-from core.state import PRISONER, GameState, Side
-from core.units import KINDS, TRAITS, canonical_nationality, parse_counter
+from stockade.core.state import PRISONER, GameState, Side
+from stockade.core.units import KINDS, TRAITS, canonical_nationality, parse_counter
 
 
 def check_game(state: GameState, ev: GameCreated) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.camp.campaign import Campaign, options_from_mapping
-from core.camp.cli import DEFAULT_LOG
-from core.camp.errors import CampError
+from stockade.core.camp.campaign import Campaign, options_from_mapping
+from stockade.core.camp.cli import DEFAULT_LOG
+from stockade.core.camp.errors import CampError
 
 
 def open_campaign(path: str | Path | None, options: dict | None = None) -> Campaign:
@@ -20,7 +20,7 @@ def open_campaign(path: str | Path | None, options: dict | None = None) -> Campa
 
 def run_camp(path: str | Path | None, options: dict | None = None) -> int:
     """Play a campaign full-screen; returns the process exit code."""
-    from tui.camp.app import CampApp  # Textual loads only when a screen is wanted
+    from stockade.tui.camp.app import CampApp  # Textual loads only when a screen is wanted
 
     try:
         campaign = open_campaign(path, options)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.app import App
 
-from core.camp.campaign import Campaign
-from tui.camp.screen import CampScreen
+from stockade.core.camp.campaign import Campaign
+from stockade.tui.camp.screen import CampScreen
 
 
 class CampApp(App[int]):

@@ -10,10 +10,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from core.camp.events import CampOptions
-from core.camp.state import CampState, month_label
-from core.camp.table import ACTION_IDS, RuleTable
-from tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
+from stockade.core.camp.events import CampOptions
+from stockade.core.camp.state import CampState, month_label
+from stockade.core.camp.table import ACTION_IDS, RuleTable
+from stockade.tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
 
 BANNER = ("[b reverse] HOUSE RULE [/] marks what is Stockade's, not the source's: the third "
           "action (Gather kit), each action's roll and its effect on Health and Kit, and the "

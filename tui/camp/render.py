@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from rich.markup import escape
 
-from core.camp.simulate import Tally
-from core.camp.state import CampState, MonthEntry, Need, month_label
-from core.camp.table import ACTION_IDS
+from stockade.core.camp.simulate import Tally
+from stockade.core.camp.state import CampState, MonthEntry, Need, month_label
+from stockade.core.camp.table import ACTION_IDS
 
 ACTION_KEYS = {"loiter": "l", "malinger": "m", "gather": "g"}
 ENDING_WORDS = {"escaped": "ESCAPED", "liberated": "LIBERATED", "dead": "DIED IN CAMP"}

@@ -15,12 +15,12 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from core.camp.campaign import Campaign
-from core.camp.dice import parse_outcome, parse_typed_dice
-from core.camp.errors import CampError
-from core.camp.simulate import STANDARD_STRATEGIES, Tally, simulate
-from tui.camp import render
-from tui.camp.modals import EndScreen, HelpScreen
+from stockade.core.camp.campaign import Campaign
+from stockade.core.camp.dice import parse_outcome, parse_typed_dice
+from stockade.core.camp.errors import CampError
+from stockade.core.camp.simulate import STANDARD_STRATEGIES, Tally, simulate
+from stockade.tui.camp import render
+from stockade.tui.camp.modals import EndScreen, HelpScreen
 
 SIMULATED_GAMES = 2000  # per strategy: about a second each, rates within ~1-2 points
 TYPING_KEYS = set("0123456789 -+,")

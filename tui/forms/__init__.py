@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tui.forms.base import FormScreen, FormSpec
+from stockade.tui.forms.base import FormScreen, FormSpec
 
 
 def all_specs() -> list[FormSpec]:
-    from tui.forms import cc, surrender
-    from tui.forms.specs import SPECS
+    from stockade.tui.forms import cc, surrender
+    from stockade.tui.forms.specs import SPECS
 
     return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:]]
 
 
 def make_form(name: str) -> FormScreen:
-    from tui.forms.cc import CaptureForm
-    from tui.forms.surrender import SurrenderForm
+    from stockade.tui.forms.cc import CaptureForm
+    from stockade.tui.forms.surrender import SurrenderForm
 
     if name == "surrender":
         return SurrenderForm()

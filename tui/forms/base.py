@@ -23,8 +23,8 @@ from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
 
-from core.errors import Refusal
-from core.state import GameState
+from stockade.core.errors import Refusal
+from stockade.core.state import GameState
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 
@@ -86,7 +86,7 @@ class TickList(SelectionList):
 
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
-    from core.commands import first_attacker, parse
+    from stockade.core.commands import first_attacker, parse
 
     try:
         parsed = parse(text, game.state, first_attacker(game))

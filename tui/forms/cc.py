@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from core.cc import ALL_CAPTURED, NONE, capture_result, defenders_in
-from core.errors import Refusal
-from tui.forms.base import Field, FormScreen, FormSpec
-from tui.forms.choices import joined, units
+from stockade.core.cc import ALL_CAPTURED, NONE, capture_result, defenders_in
+from stockade.core.errors import Refusal
+from stockade.tui.forms.base import Field, FormScreen, FormSpec
+from stockade.tui.forms.choices import joined, units
 
 
 def _odds(text: str):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from core.commands.complete import UNIT_FILTERS
-from core.state import GameState
-from core.views import unit_label
+from stockade.core.commands.complete import UNIT_FILTERS
+from stockade.core.state import GameState
+from stockade.core.views import unit_label
 
 FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
 

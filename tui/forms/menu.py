@@ -28,7 +28,7 @@ class FormMenu(ModalScreen[str | None]):
     ]
 
     def compose(self) -> ComposeResult:
-        from tui.forms import all_specs
+        from stockade.tui.forms import all_specs
 
         self.specs = all_specs()
         with Vertical() as box:

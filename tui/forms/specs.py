@@ -5,8 +5,8 @@ Surrender and CC capture have their own screens (``surrender.py``, ``cc.py``).
 
 from __future__ import annotations
 
-from tui.forms.base import Field, FormSpec
-from tui.forms.choices import joined, opt, sides, units, words
+from stockade.tui.forms.base import Field, FormSpec
+from stockade.tui.forms.choices import joined, opt, sides, units, words
 
 CAUSES = words(("enemy fire", "enemy"), ("its own side's fire (prisoners: double CVP)", "own"),
                ("Close Combat", "cc"), ("a Sniper", "sniper"), ("failure to rout", "rout"),

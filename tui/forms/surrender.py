@@ -12,9 +12,9 @@ from rich.text import Text
 from textual.css.query import NoMatches
 from textual.widgets import Select, SelectionList
 
-from core.rules.board_questions import QUESTIONS, board_verdict
-from tui.forms.base import Field, FormScreen, FormSpec
-from tui.forms.choices import joined, opt, units, words
+from stockade.core.rules.board_questions import QUESTIONS, board_verdict
+from stockade.tui.forms.base import Field, FormScreen, FormSpec
+from stockade.tui.forms.choices import joined, opt, units, words
 
 YES_NO = words(("yes", "yes"), ("no", "no"))
 REASONS = words(("RtPh: broken, no free rout path (A20.21)", "rtph"),

@@ -7,15 +7,15 @@ def all_screen_bindings() -> set[str]:
     """Every binding id defined on a screen or widget (for checking config keymaps)."""
     from textual.binding import Binding
 
-    from tui.forms.base import FormScreen
-    from tui.forms.menu import FormMenu
-    from tui.screens.help import HelpScreen
-    from tui.screens.main import MainScreen
-    from tui.screens.replay import ReplayScreen
-    from tui.screens.tally import TallyScreen
-    from tui.widgets.command_bar import CommandInput
-    from tui.widgets.history_view import HistoryView
-    from tui.widgets.side_panel import SidePanelView
+    from stockade.tui.forms.base import FormScreen
+    from stockade.tui.forms.menu import FormMenu
+    from stockade.tui.screens.help import HelpScreen
+    from stockade.tui.screens.main import MainScreen
+    from stockade.tui.screens.replay import ReplayScreen
+    from stockade.tui.screens.tally import TallyScreen
+    from stockade.tui.widgets.command_bar import CommandInput
+    from stockade.tui.widgets.history_view import HistoryView
+    from stockade.tui.widgets.side_panel import SidePanelView
 
     ids: set[str] = set()
     for cls in (MainScreen, ReplayScreen, TallyScreen, HelpScreen, FormScreen, FormMenu,

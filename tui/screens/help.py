@@ -12,13 +12,13 @@ from textual.widgets import Static
 
 
 def keys_table(app) -> Table:
-    from tui.forms.base import FormScreen
-    from tui.forms.menu import FormMenu
-    from tui.screens.confirm import ConfirmScreen
-    from tui.screens.main import MainScreen
-    from tui.screens.replay import ReplayScreen
-    from tui.screens.tally import TallyScreen
-    from tui.widgets.command_bar import CommandInput
+    from stockade.tui.forms.base import FormScreen
+    from stockade.tui.forms.menu import FormMenu
+    from stockade.tui.screens.confirm import ConfirmScreen
+    from stockade.tui.screens.main import MainScreen
+    from stockade.tui.screens.replay import ReplayScreen
+    from stockade.tui.screens.tally import TallyScreen
+    from stockade.tui.widgets.command_bar import CommandInput
 
     keymap = getattr(app, "_keymap", {})
     table = Table(title=Text("Keys (remap them in config.toml, table [keys])"), expand=True,
@@ -46,7 +46,7 @@ def keys_table(app) -> Table:
 
 
 def verbs_table() -> Table:
-    from core.commands import VERBS
+    from stockade.core.commands import VERBS
 
     table = Table(title="Commands (type : then a command)", expand=True, show_edge=False,
                   pad_edge=False)
@@ -59,7 +59,7 @@ def verbs_table() -> Table:
 
 def rulings_table() -> Table:
     """Where the rules are silent, what Stockade decided (core/data/rulings.toml)."""
-    from core.rulings import rulings
+    from stockade.core.rulings import rulings
 
     table = Table(title="Stockade's rulings where the rules are silent (docs/rulings.md)",
                   title_justify="left", show_header=False, box=None, expand=True)

@@ -9,14 +9,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core.errors import Refusal
-from core.views import phase_hints, side_panels
-from tui.widgets.command_bar import CommandBar
-from tui.widgets.footer import StockadeFooter
-from tui.widgets.history_view import HistoryView, Line
-from tui.widgets.phase_bar import PhaseBar
-from tui.widgets.side_panel import SidePanelView
-from tui.widgets.status_line import StatusLine
+from stockade.core.errors import Refusal
+from stockade.core.views import phase_hints, side_panels
+from stockade.tui.widgets.command_bar import CommandBar
+from stockade.tui.widgets.footer import StockadeFooter
+from stockade.tui.widgets.history_view import HistoryView, Line
+from stockade.tui.widgets.phase_bar import PhaseBar
+from stockade.tui.widgets.side_panel import SidePanelView
+from stockade.tui.widgets.status_line import StatusLine
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
@@ -26,7 +26,7 @@ TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the fon
 def history_lines(game) -> list[Line]:
     """The history's lines: every domain entry, with its status and reason (the whole
     game: the views keep a ``HistoryTracker`` and ask it what changed instead)."""
-    from core.describe import sentence
+    from stockade.core.describe import sentence
 
     out = []
     for entry in game.history():
@@ -98,7 +98,7 @@ class MainScreen(Screen):
         return self.query_one(StatusLine)
 
     def _candidates(self, text: str) -> list[str]:
-        from core.commands import complete
+        from stockade.core.commands import complete
 
         try:
             return list(complete(text, self.game.state))
@@ -174,7 +174,7 @@ class MainScreen(Screen):
         self.query_one(CommandBar).open()
 
     def action_forms(self) -> None:
-        from tui.forms.menu import FormMenu
+        from stockade.tui.forms.menu import FormMenu
 
         self.app.push_screen(FormMenu(), self._form_chosen)
 
@@ -183,7 +183,7 @@ class MainScreen(Screen):
             self.action_form(name)
 
     def action_form(self, name: str) -> None:
-        from tui.forms import open_form
+        from stockade.tui.forms import open_form
 
         open_form(self.app, name, self._form_done)
 
@@ -193,18 +193,18 @@ class MainScreen(Screen):
         self.query_one(HistoryView).focus()
 
     def action_history(self) -> None:
-        from tui.screens.replay import ReplayScreen
+        from stockade.tui.screens.replay import ReplayScreen
 
         seq = self.query_one(HistoryView).selected_seq
         self.app.push_screen(ReplayScreen(seq))
 
     def action_tally(self) -> None:
-        from tui.screens.tally import TallyScreen
+        from stockade.tui.screens.tally import TallyScreen
 
         self.app.push_screen(TallyScreen())
 
     def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
+        from stockade.tui.screens.help import HelpScreen
 
         self.app.push_screen(HelpScreen())
 
@@ -223,7 +223,7 @@ class MainScreen(Screen):
         if not text.strip():
             return
         offers = self._candidates(text)
-        from core.commands import VERBS
+        from stockade.core.commands import VERBS
 
         verb = VERBS.get(text.split()[0].lower()) if text.split() else None
         usage = f"{verb.usage}" if verb else ""

@@ -14,15 +14,15 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.worker import get_current_worker
 
-from core.errors import Refusal
-from core.views import side_panels
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.main import TOO_SMALL, compose_board
-from tui.widgets.footer import StockadeFooter
-from tui.widgets.history_view import HistoryView
-from tui.widgets.phase_bar import PhaseBar
-from tui.widgets.side_panel import SidePanelView
-from tui.widgets.status_line import StatusLine
+from stockade.core.errors import Refusal
+from stockade.core.views import side_panels
+from stockade.tui.screens.confirm import ConfirmScreen
+from stockade.tui.screens.main import TOO_SMALL, compose_board
+from stockade.tui.widgets.footer import StockadeFooter
+from stockade.tui.widgets.history_view import HistoryView
+from stockade.tui.widgets.phase_bar import PhaseBar
+from stockade.tui.widgets.side_panel import SidePanelView
+from stockade.tui.widgets.status_line import StatusLine
 
 
 class ReplayScreen(Screen):

@@ -15,11 +15,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from core.tally import SideTally, tally, to_html, to_markdown
-from tui.paths import data_dir
-from tui.screens.main import TOO_SMALL
-from tui.widgets.footer import StockadeFooter
-from tui.widgets.status_line import StatusLine
+from stockade.core.tally import SideTally, tally, to_html, to_markdown
+from stockade.tui.paths import data_dir
+from stockade.tui.screens.main import TOO_SMALL
+from stockade.tui.widgets.footer import StockadeFooter
+from stockade.tui.widgets.status_line import StatusLine
 
 
 def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:

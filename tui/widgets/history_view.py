@@ -18,8 +18,8 @@ from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from core import events as ev
-from core.describe import sentence_for
+from stockade.core import events as ev
+from stockade.core.describe import sentence_for
 
 MARKS = {
     "ok": ("  ", ""),
@@ -96,7 +96,7 @@ class HistoryTracker:
 
     def lines(self) -> list[Line]:
         """Every line (a first fill): the core's own ``history()``."""
-        from core.describe import sentence
+        from stockade.core.describe import sentence
 
         game = self.game
         out = []

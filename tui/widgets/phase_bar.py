@@ -9,8 +9,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from core.events import PHASES
-from core.state import GameState
+from stockade.core.events import PHASES
+from stockade.core.state import GameState
 
 
 class PhaseBar(Widget):

@@ -15,10 +15,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.views import SidePanel as PanelData
-from core.views import origin_text
+from stockade.core.views import SidePanel as PanelData
+from stockade.core.views import origin_text
 
-from themes import nation_colour
+from stockade.themes import nation_colour
 
 
 def _head(text: str, style: str) -> Text:
