@@ -24,19 +24,28 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stockade.core import events as ev  # noqa: E402
-from stockade.core.errors import Refusal  # noqa: E402
-from stockade.core.game import Game  # noqa: E402
-from stockade.core.rules.common import capacity  # noqa: E402
-from stockade.core.rules.losses import takeover_candidates  # noqa: E402
-from stockade.core.state import ACTIVE  # noqa: E402
+from stockade.core import events as ev
+from stockade.core.errors import Refusal
+from stockade.core.game import Game
+from stockade.core.rules.common import capacity
+from stockade.core.rules.losses import takeover_candidates
+from stockade.core.state import ACTIVE
 
 SIDES = [ev.SideSpec("Germans", "German", 3), ev.SideSpec("Americans", "American", 4)]
-COUNTERS = {"squad": ["4-6-7", "4-6-8", "6-6-6", "6-6-7", "5-4-8", "4-4-7"],
-            "hs": ["2-4-7", "2-4-8", "3-3-6"], "crew": ["1-2-7", "2-2-8"],
-            "leader": ["8-0", "8-1", "9-1", "9-2", "7-0"]}
-HS_OF = {"4-6-7": "2-4-7", "4-6-8": "2-4-8", "6-6-6": "3-3-6", "6-6-7": "3-3-7",
-         "5-4-8": "2-4-8", "4-4-7": "2-4-7"}
+COUNTERS = {
+    "squad": ["4-6-7", "4-6-8", "6-6-6", "6-6-7", "5-4-8", "4-4-7"],
+    "hs": ["2-4-7", "2-4-8", "3-3-6"],
+    "crew": ["1-2-7", "2-2-8"],
+    "leader": ["8-0", "8-1", "9-1", "9-2", "7-0"],
+}
+HS_OF = {
+    "4-6-7": "2-4-7",
+    "4-6-8": "2-4-8",
+    "6-6-6": "3-3-6",
+    "6-6-7": "3-3-7",
+    "5-4-8": "2-4-8",
+    "4-4-7": "2-4-7",
+}
 PHASES = ev.PHASES
 
 
@@ -49,8 +58,14 @@ def new_game(scenario: str = "Campaign", path: Path | None = None) -> Game:
 class Driver:
     """Plays a game forward one player action at a time, always legally."""
 
-    def __init__(self, game: Game, seed: int = 1, controls: bool = True,
-                 reinforcements: int = 14, turns: int = 6):
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 1,
+        controls: bool = True,
+        reinforcements: int = 14,
+        turns: int = 6,
+    ):
         self.game = game
         self.rng = random.Random(seed)
         self.controls = controls
@@ -71,8 +86,15 @@ class Driver:
     def state(self):
         return self.game.state
 
-    def _units(self, side: str, *, status: str = ACTIVE, armed: bool | None = True,
-               broken: bool | None = None, infantry: bool = True) -> list:
+    def _units(
+        self,
+        side: str,
+        *,
+        status: str = ACTIVE,
+        armed: bool | None = True,
+        broken: bool | None = None,
+        infantry: bool = True,
+    ) -> list:
         out = []
         for u in self.state.units.values():
             if u.side != side or u.status != status:
@@ -119,8 +141,11 @@ class Driver:
     def _strike_a_move(self) -> str:
         game = self.game
         for record in reversed(game.effective[-20:]):
-            if isinstance(record, ev.StatusChanged) and record.location is not None \
-                    and record.seq not in game.conflicts:
+            if (
+                isinstance(record, ev.StatusChanged)
+                and record.location is not None
+                and record.seq not in game.conflicts
+            ):
                 game.strike(record.seq, "moved the wrong counter")
                 if self.rng.random() < 0.5:
                     game.unstrike(record.seq)
@@ -147,10 +172,15 @@ class Driver:
             return plan
         nxt = PHASES[PHASES.index(st.phase) + 1]
         plan.append([ev.PhaseSet(turn=st.turn, attacker=st.attacker, phase=nxt)])
-        body = {"PFPh": [self._fire] * 4, "MPh": [self._move] * 10 + [self._escort],
-                "DFPh": [self._fire] * 4, "AFPh": [self._fire] * 3,
-                "RtPh": [self._surrender] * 3, "APh": [self._transfer, self._move],
-                "CCPh": [self._capture, self._withdraw]}.get(nxt, [])
+        body = {
+            "PFPh": [self._fire] * 4,
+            "MPh": [self._move] * 10 + [self._escort],
+            "DFPh": [self._fire] * 4,
+            "AFPh": [self._fire] * 3,
+            "RtPh": [self._surrender] * 3,
+            "APh": [self._transfer, self._move],
+            "CCPh": [self._capture, self._withdraw],
+        }.get(nxt, [])
         return plan + list(body)
 
     def _new_scenario(self) -> list:
@@ -162,10 +192,17 @@ class Driver:
             present = len(self._units(side.name, armed=None, infantry=False))
             for _ in range(max(2, self.reinforcements - present)):
                 kind = self.rng.choices(["squad", "hs", "crew", "leader"], [6, 2, 1, 1])[0]
-                plan.append([ev.UnitEntered(
-                    handle=self._handle(side.name), side=side.name, unit_kind=kind,
-                    counter=self.rng.choice(COUNTERS[kind]),
-                    location=self.rng.choice(hexes))])
+                plan.append(
+                    [
+                        ev.UnitEntered(
+                            handle=self._handle(side.name),
+                            side=side.name,
+                            unit_kind=kind,
+                            counter=self.rng.choice(COUNTERS[kind]),
+                            location=self.rng.choice(hexes),
+                        )
+                    ]
+                )
         return plan
 
     # -- phase bodies (each returns one command group, or None) --------------------
@@ -187,8 +224,7 @@ class Driver:
     def _fire(self):
         st = self.state
         firer = st.attacker if st.phase != "DFPh" else st.defender
-        targets = [u for u in self._units(st.enemy_of(firer), armed=None)
-                   if u.status == ACTIVE]
+        targets = [u for u in self._units(st.enemy_of(firer), armed=None) if u.status == ACTIVE]
         if not targets:
             return None
         u = self.rng.choice(targets)
@@ -196,8 +232,11 @@ class Driver:
         if r < 0.55 and not u.broken and u.unit_kind != "vehicle":
             return [ev.StatusChanged(handle=u.handle, broken=True)]
         if r < 0.75 and u.unit_kind == "squad" and u.armed:
-            return [ev.CasualtyReduced(handle=u.handle, cause="fire-enemy",
-                                       counter=HS_OF.get(u.counter, "2-4-7"))]
+            return [
+                ev.CasualtyReduced(
+                    handle=u.handle, cause="fire-enemy", counter=HS_OF.get(u.counter, "2-4-7")
+                )
+            ]
         if r < 0.8:
             return [self._eliminate(u, firer)]
         return [ev.StatusChanged(handle=u.handle, pinned=not u.pinned)]
@@ -207,8 +246,9 @@ class Driver:
         if self.state.prisoners_of(u.handle):
             candidates = takeover_candidates(self.state, u)
             takeover = candidates[0].handle if candidates else "-"
-        return ev.Eliminated(handle=u.handle, cause="fire-enemy", by_side=by_side,
-                             takeover=takeover)
+        return ev.Eliminated(
+            handle=u.handle, cause="fire-enemy", by_side=by_side, takeover=takeover
+        )
 
     def _guards(self, side: str, *, room: int = 0) -> list:
         st = self.state
@@ -245,8 +285,7 @@ class Driver:
 
     def _transfer(self):
         st = self.state
-        holders = [g for g in self._units(st.attacker) if st.prisoners_of(g.handle)
-                   and not g.melee]
+        holders = [g for g in self._units(st.attacker) if st.prisoners_of(g.handle) and not g.melee]
         if not holders:
             return None
         g = self.rng.choice(holders)
@@ -258,8 +297,10 @@ class Driver:
         if not targets:
             return None
         t = self.rng.choice(targets)
-        return [ev.StatusChanged(handle=t.handle, location=g.location),
-                ev.Transferred(units=[p.handle], to_guard=t.handle)]
+        return [
+            ev.StatusChanged(handle=t.handle, location=g.location),
+            ev.Transferred(units=[p.handle], to_guard=t.handle),
+        ]
 
     def _withdraw(self):
         st = self.state
@@ -268,9 +309,11 @@ class Driver:
             return None
         g = self.rng.choice(holders)
         prisoners = [p.handle for p in st.prisoners_of(g.handle)]
-        return [ev.StatusChanged(handle=g.handle, melee=True),
-                ev.EscapedBy(units=prisoners[:1], route="withdrawal"),
-                ev.StatusChanged(handle=g.handle, melee=False)]
+        return [
+            ev.StatusChanged(handle=g.handle, melee=True),
+            ev.EscapedBy(units=prisoners[:1], route="withdrawal"),
+            ev.StatusChanged(handle=g.handle, melee=False),
+        ]
 
     def _escort(self):
         st = self.state
@@ -280,8 +323,7 @@ class Driver:
         return [ev.EscortedOff(guard=self.rng.choice(holders).handle)]
 
 
-def generate(events: int, seed: int = 7, path: Path | None = None,
-             controls: bool = True) -> Game:
+def generate(events: int, seed: int = 7, path: Path | None = None, controls: bool = True) -> Game:
     """A game with at least ``events`` records (control records included)."""
     game = new_game(path=path)
     driver = Driver(game, seed, controls=controls)
@@ -301,16 +343,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--no-controls", action="store_true",
-                        help="no undo/redo/strike records")
+    parser.add_argument("--no-controls", action="store_true", help="no undo/redo/strike records")
     args = parser.parse_args(argv)
     game = generate(args.events, args.seed, controls=not args.no_controls)
     size = write_log(game, args.out)
     kinds: dict[str, int] = {}
     for r in game.records:
         kinds[type(r).__name__] = kinds.get(type(r).__name__, 0) + 1
-    print(f"{args.out}: {len(game.records)} records, {size} bytes, "
-          f"{len(game.state.units)} units, {len(game.conflicts)} conflicts")
+    print(
+        f"{args.out}: {len(game.records)} records, {size} bytes, "
+        f"{len(game.state.units)} units, {len(game.conflicts)} conflicts"
+    )
     print(", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
     return 0
 

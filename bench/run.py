@@ -51,14 +51,14 @@ def ensure_log(events: int) -> Path:
     path = log_path(events)
     if not path.exists():
         from bench.generate import generate, write_log
+
         OUT.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         game = generate(events, SEED)
         tmp = path.with_suffix(".tmp")
         write_log(game, tmp)
         tmp.replace(path)
-        print(f"  generated {path.name} in {time.perf_counter() - started:.1f} s",
-              file=sys.stderr)
+        print(f"  generated {path.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return path
 
 
@@ -103,8 +103,13 @@ def machine() -> dict:
                 break
     except OSError:
         cpu = platform.processor() or "?"
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "msgspec": msgspec.__version__, "os": platform.platform()}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "msgspec": msgspec.__version__,
+        "os": platform.platform(),
+    }
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
@@ -120,6 +125,7 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
     ``snapcache.TAIL`` events; a snapshot is only made for games of at least
     ``snapcache.MIN_EVENTS`` events, so at 1k warm = cold)."""
     from stockade.core import snapcache
+
     decoder = msgspec.json.Decoder(ev.AnyRecord)
     rows, results = [], {}
     cache = OUT / "snapshot-cache"
@@ -146,12 +152,32 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
             warm.append(timed_nogc(lambda: Game.open(path, read_only=True)))
         r, v, c, w = median(raw), median(val), median(cold), median(warm)
         results[n] = {"raw": r, "load": v, "fold": c, "warm": w}
-        rows.append([f"{n:,}", f"{path.stat().st_size / 1e6:.1f} MB", fmt(r), fmt(v),
-                     f"{v / r:.2f}x", fmt(c), f"{c / r:.1f}x", fmt(w), f"{w / r:.1f}x",
-                     "met" if w / r <= 3 else f"missed ({w / r / 3:.1f}x over)"])
-    head = ["events", "file", "raw decode_lines", "load+validate", "ratio",
-            "open, fold all (cold)", "ratio", "open from snapshot (warm)", "ratio",
-            "goal <= 3x (warm)"]
+        rows.append(
+            [
+                f"{n:,}",
+                f"{path.stat().st_size / 1e6:.1f} MB",
+                fmt(r),
+                fmt(v),
+                f"{v / r:.2f}x",
+                fmt(c),
+                f"{c / r:.1f}x",
+                fmt(w),
+                f"{w / r:.1f}x",
+                "met" if w / r <= 3 else f"missed ({w / r / 3:.1f}x over)",
+            ]
+        )
+    head = [
+        "events",
+        "file",
+        "raw decode_lines",
+        "load+validate",
+        "ratio",
+        "open, fold all (cold)",
+        "ratio",
+        "open from snapshot (warm)",
+        "ratio",
+        "goal <= 3x (warm)",
+    ]
     return table(head, rows), results
 
 
@@ -171,8 +197,13 @@ def add_same_tail(game: Game) -> None:
     measured as a depth effect."""
     state = game.state
     side, turn, phase = state.attacker, state.turn, state.phase
-    game.submit([ev.UnitEntered(handle="zbench", side=side, unit_kind="squad",
-                                counter="4-6-7", location="ZZ1")])
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle="zbench", side=side, unit_kind="squad", counter="4-6-7", location="ZZ1"
+            )
+        ]
+    )
     for i in range(SAME_TAIL - 1):
         if i % 3 == 0:
             game.submit([ev.PhaseSet(turn=turn, attacker=side, phase=phase)])
@@ -194,8 +225,11 @@ def _rounds(games: dict[int, Game], repeat: int, times: dict) -> None:
             times[n]["redo"].append(timed(game.redo))
     for _ in range(repeat):
         for n, game in games.items():
-            target = next(r.seq for r in reversed(game.effective)
-                          if isinstance(r, (ev.StatusChanged, ev.PhaseSet)))
+            target = next(
+                r.seq
+                for r in reversed(game.effective)
+                if isinstance(r, (ev.StatusChanged, ev.PhaseSet))
+            )
             times[n]["strike"].append(timed(lambda: game.strike(target, "bench")))
             times[n]["unstrike"].append(timed(lambda: game.unstrike(target)))
     for i in range(repeat):
@@ -228,38 +262,45 @@ def bench_depth(depths: list[int], repeat: int) -> tuple[str, dict]:
             row = [op + (" (same last entries)" if tail == "same" else " (log as generated)")]
             row += [fmt(res[n][op]) for n in depths]
             ratio = res[depths[-1]][op] / res[base][op]
-            row += [f"{ratio:.1f}x",
-                    "met" if ratio <= 2 else f"missed ({ratio / 2:.1f}x over)"]
+            row += [f"{ratio:.1f}x", "met" if ratio <= 2 else f"missed ({ratio / 2:.1f}x over)"]
             rows.append(row)
-    rows.append(["(units in state)"] + [f"{results['natural'][n]['units']:,}" for n in depths]
-                + ["", ""])
-    head = ["op"] + [f"depth {n:,}" for n in depths] + [f"{depths[-1]:,} / {base:,}",
-                                                         "goal <= 2x"]
+    rows.append(
+        ["(units in state)"] + [f"{results['natural'][n]['units']:,}" for n in depths] + ["", ""]
+    )
+    head = ["op"] + [f"depth {n:,}" for n in depths] + [f"{depths[-1]:,} / {base:,}", "goal <= 2x"]
     return table(head, rows), results
 
 
 def bench_append(repeat: int) -> str:
     """One accepted entry on disk: rules + one write + fsync (for scale)."""
     import tempfile
+
     from bench.generate import Driver, new_game
+
     with tempfile.TemporaryDirectory(dir=OUT) as tmp:
         game = new_game(path=Path(tmp) / "g.jsonl")
         driver = Driver(game, SEED, controls=False)
         for _ in range(300):
             driver.step()
         unit = next(u for u in game.state.units.values() if u.status == "active")
-        times = [timed(lambda i=i: game.submit(
-            [ev.StatusChanged(handle=unit.handle, pinned=bool(i % 2))]))
-            for i in range(repeat * 10)]
+        times = [
+            timed(
+                lambda i=i: game.submit([ev.StatusChanged(handle=unit.handle, pinned=bool(i % 2))])
+            )
+            for i in range(repeat * 10)
+        ]
         game.close()
     return fmt(median(times))
 
 
 # ---------------------------------------------------------------- processes
 def _cli_command() -> list[str] | None:
-    return [sys.executable, "-c",
-            "import sys; sys.argv[0] = 'stockade'; from stockade.tui.launcher import main; "
-            "raise SystemExit(main())"]
+    return [
+        sys.executable,
+        "-c",
+        "import sys; sys.argv[0] = 'stockade'; from stockade.tui.launcher import main; "
+        "raise SystemExit(main())",
+    ]
 
 
 def bench_tally(repeat: int) -> str:
@@ -269,18 +310,29 @@ def bench_tally(repeat: int) -> str:
     path = ensure_log(1000)
     times, textual = [], None
     for _ in range(repeat):
-        times.append(timed(lambda: subprocess.run(cmd + ["tally", str(path)], cwd=ROOT,
-                                                  capture_output=True)))
-    proc = subprocess.run([cmd[0], "-X", "importtime"] + cmd[1:] + ["tally", str(path)],
-                          cwd=ROOT, capture_output=True, text=True)
-    textual = any(line.split("|")[-1].strip().startswith("textual")
-                  for line in proc.stderr.splitlines() if line.startswith("import time"))
-    bare = median([timed(lambda: subprocess.run([sys.executable, "-c", "pass"]))
-                   for _ in range(repeat)])
+        times.append(
+            timed(lambda: subprocess.run(cmd + ["tally", str(path)], cwd=ROOT, capture_output=True))
+        )
+    proc = subprocess.run(
+        [cmd[0], "-X", "importtime"] + cmd[1:] + ["tally", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    textual = any(
+        line.split("|")[-1].strip().startswith("textual")
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time")
+    )
+    bare = median(
+        [timed(lambda: subprocess.run([sys.executable, "-c", "pass"])) for _ in range(repeat)]
+    )
     status = "exit 0" if proc.returncode == 0 else f"exit {proc.returncode}"
-    return (f"`stockade tally` (1k-event log): median {fmt(median(times))} "
-            f"(bare `python -c pass`: {fmt(bare)}); {status}; imports Textual: "
-            f"{'YES (goal missed)' if textual else 'no (goal met)'}")
+    return (
+        f"`stockade tally` (1k-event log): median {fmt(median(times))} "
+        f"(bare `python -c pass`: {fmt(bare)}); {status}; imports Textual: "
+        f"{'YES (goal missed)' if textual else 'no (goal met)'}"
+    )
 
 
 def bench_memory(n: int) -> str:
@@ -292,18 +344,20 @@ def bench_memory(n: int) -> str:
         "    for l in open('/proc/self/status'):\n"
         "        if l.startswith('VmRSS'): return int(l.split()[1]) * 1024\n"
         "before = rss(); g = Game.open(%r, read_only=True); gc.collect(); after = rss()\n"
-        "print(before, after)\n") % (str(ROOT), str(path))
+        "print(before, after)\n"
+    ) % (str(ROOT), str(path))
     # cold: the whole log folded (every event has its undo entry): the worst case
     env = dict(os.environ, STOCKADE_CACHE_DIR="off")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if out.returncode:
         return f"not measured: {out.stderr.strip()[-200:]}"
     before, after = map(int, out.stdout.split())
     size = path.stat().st_size
-    return (f"{n:,}-event game ({size / 1e6:.1f} MB on disk): process RSS {after / 1e6:.0f} MB, "
-            f"of which the open game {(after - before) / 1e6:.0f} MB = "
-            f"{(after - before) / size:.1f}x the log's size")
+    return (
+        f"{n:,}-event game ({size / 1e6:.1f} MB on disk): process RSS {after / 1e6:.0f} MB, "
+        f"of which the open game {(after - before) / 1e6:.0f} MB = "
+        f"{(after - before) / size:.1f}x the log's size"
+    )
 
 
 # ------------------------------------------------------------------------ TUI
@@ -318,7 +372,9 @@ import asyncio, json, os, sys
 sys.path.insert(0, {root!r})
 """
 
-_COLD_STOCKADE = _COLD_PRELUDE + """\
+_COLD_STOCKADE = (
+    _COLD_PRELUDE
+    + """\
 from stockade.core.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.main import MainScreen
@@ -336,8 +392,11 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
-_COLD_BARE = _COLD_PRELUDE + """\
+_COLD_BARE = (
+    _COLD_PRELUDE
+    + """\
 from textual.app import App
 from textual.widgets import Footer, Header
 
@@ -356,6 +415,7 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
 def _tui_env(tmp: Path) -> dict:
@@ -369,8 +429,14 @@ def _tui_env(tmp: Path) -> dict:
 def _cold_once(code: str, env: dict) -> dict:
     """Wall time from spawn to the child's "painted" line, plus the child's own clocks."""
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     spawn = time.perf_counter() - start
     rest, err = proc.communicate()
@@ -434,8 +500,14 @@ def _undo_child(path: str, repeat: int) -> None:
                     idle_w.append(iw), idle_c.append(ic)
         events = len(game.records)
         game.close()
-        return {"wall": wall, "cpu": cpu, "sync": sync_, "idle_wall": idle_w,
-                "idle_cpu": idle_c, "events": events}
+        return {
+            "wall": wall,
+            "cpu": cpu,
+            "sync": sync_,
+            "idle_wall": idle_w,
+            "idle_cpu": idle_c,
+            "events": events,
+        }
 
     class Bare(App):
         def compose(self):
@@ -473,10 +545,13 @@ def _undo_child(path: str, repeat: int) -> None:
 
 
 def _undo_measure(path: Path, repeat: int, env: dict) -> dict:
-    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-            f"from bench.run import _undo_child; _undo_child({str(path)!r}, {repeat})")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+        f"from bench.run import _undo_child; _undo_child({str(path)!r}, {repeat})"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     if proc.returncode:
         raise RuntimeError(f"undo child failed: {proc.stderr.strip()[-600:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -509,15 +584,20 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
         for _ in range(repeat):
             cold["stockade"].append(_cold_once(stock_code, env))
             cold["bare"].append(_cold_once(bare_code, env))
-        med = {k: {m: median([r[m] for r in v]) for m in ("spawn", "painted", "cpu")}
-               for k, v in cold.items()}
+        med = {
+            k: {m: median([r[m] for r in v]) for m in ("spawn", "painted", "cpu")}
+            for k, v in cold.items()
+        }
         results["cold"] = med
-        for metric, label in (("spawn", "wall, process spawn → first paint"),
-                              ("painted", "wall, before imports → first paint"),
-                              ("cpu", "CPU of the process up to first paint")):
+        for metric, label in (
+            ("spawn", "wall, process spawn → first paint"),
+            ("painted", "wall, before imports → first paint"),
+            ("cpu", "CPU of the process up to first paint"),
+        ):
             s, b = med["stockade"][metric], med["bare"][metric]
-            rows.append([f"cold start ({label})", fmt(s), fmt(b), f"{s / b:.2f}x",
-                         _verdict(s / b, 1.2)])
+            rows.append(
+                [f"cold start ({label})", fmt(s), fmt(b), f"{s / b:.2f}x", _verdict(s / b, 1.2)]
+            )
 
         # (b) undo with panels updated vs one DataTable cell update
         games = [("demo", game_path)]
@@ -529,21 +609,28 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
             reps = repeat * 3 if name == "demo" else repeat
             raw = _undo_measure(path, reps, env)
             st, ba = raw["stockade"], raw["bare"]
-            m = {"stockade": {k: median(st[k]) for k in ("wall", "cpu", "sync",
-                                                          "idle_wall", "idle_cpu")},
-                 "bare": {k: median(ba[k]) for k in ("wall", "cpu", "sync")},
-                 "events": st["events"]}
+            m = {
+                "stockade": {
+                    k: median(st[k]) for k in ("wall", "cpu", "sync", "idle_wall", "idle_cpu")
+                },
+                "bare": {k: median(ba[k]) for k in ("wall", "cpu", "sync")},
+                "events": st["events"],
+            }
             results[f"undo-{name}"] = m
             label = f"undo + panels, {name} game ({st['events']:,} records)"
-            for metric, what in (("cpu", "CPU of action + pause"),
-                                 ("wall", "wall of action + pause"),
-                                 ("sync", "wall of the action call alone")):
+            for metric, what in (
+                ("cpu", "CPU of action + pause"),
+                ("wall", "wall of action + pause"),
+                ("sync", "wall of the action call alone"),
+            ):
                 s, b = m["stockade"][metric], m["bare"][metric]
                 goal = _verdict(s / b, 1.5) if metric == "cpu" else "(info)"
                 rows.append([f"{label}: {what}", fmt(s), fmt(b), f"{s / b:.2f}x", goal])
         idle = results["undo-demo"]["stockade"]
-        pause_note = (f"`await pilot.pause()` with nothing to do: wall "
-                      f"{fmt(idle['idle_wall'])}, CPU {fmt(idle['idle_cpu'])}")
+        pause_note = (
+            f"`await pilot.pause()` with nothing to do: wall "
+            f"{fmt(idle['idle_wall'])}, CPU {fmt(idle['idle_cpu'])}"
+        )
     head = ["measure", "Stockade", "bare Textual", "ratio", "goal"]
     return table(head, rows) + "\n\n" + pause_note, results
 
@@ -555,15 +642,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--json", type=Path, help="also write raw results here")
     parser.add_argument("--tui-only", action="store_true", help="only the TUI figures")
-    parser.add_argument("--tui-big", type=int, default=0, metavar="EVENTS",
-                        help="also time TUI undo on the generated log of EVENTS events")
+    parser.add_argument(
+        "--tui-big",
+        type=int,
+        default=0,
+        metavar="EVENTS",
+        help="also time TUI undo on the generated log of EVENTS events",
+    )
     args = parser.parse_args(argv)
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     depths = [100, 10_000] if args.quick else [100, 10_000, 100_000]
     repeat = args.repeat or (3 if args.quick else 7)
     m = machine()
-    print(f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, "
-          f"msgspec {m['msgspec']}, {m['os']}\n")
+    print(
+        f"machine: {m['nproc']} CPUs, {m['cpu']}, Python {m['python']}, "
+        f"msgspec {m['msgspec']}, {m['os']}\n"
+    )
     if args.tui_only:
         tui_table, _ = bench_tui(repeat, [args.tui_big] if args.tui_big else [])
         print("## TUI (headless `App.run_test()`, 120x40; medians)\n")
@@ -575,8 +669,9 @@ def main(argv: list[str] | None = None) -> int:
     depth_table, depth_results = bench_depth(depths, repeat * 9)
     print("## Undo, redo, strike, replay-step by game length (in memory, no fsync)\n")
     print(depth_table, "\n")
-    print(f"One accepted entry on disk (rules + one write + fsync): median "
-          f"{bench_append(repeat)}\n")
+    print(
+        f"One accepted entry on disk (rules + one write + fsync): median {bench_append(repeat)}\n"
+    )
     print("## Processes\n")
     print("- " + bench_tally(repeat))
     print("- memory: " + bench_memory(sizes[-1]))
@@ -585,9 +680,12 @@ def main(argv: list[str] | None = None) -> int:
     print("## TUI (headless `App.run_test()`, 120x40; medians)\n")
     print(tui_table, "\n")
     if args.json:
-        args.json.write_text(json.dumps({"machine": m, "load": load_results,
-                                         "depth": depth_results, "tui": tui_results},
-                                        indent=1))
+        args.json.write_text(
+            json.dumps(
+                {"machine": m, "load": load_results, "depth": depth_results, "tui": tui_results},
+                indent=1,
+            )
+        )
     return 0
 
 

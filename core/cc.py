@@ -52,7 +52,9 @@ def column_for(attack_fp: float, defence_fp: float) -> str:
     """The CCT column of ``attack_fp`` vs ``defence_fp``, odds rounded down."""
     if attack_fp < 0 or defence_fp <= 0:
         raise ValueError("CC odds need a non-negative attack FP and a positive defence FP")
-    ratio = Fraction(attack_fp).limit_denominator(1000) / Fraction(defence_fp).limit_denominator(1000)
+    ratio = Fraction(attack_fp).limit_denominator(1000) / Fraction(defence_fp).limit_denominator(
+        1000
+    )
     reached = [name for name, least, _kill in COLUMNS if ratio >= least]
     return reached[-1]
 
@@ -61,8 +63,7 @@ def normalise_column(text: str) -> str:
     """Accept ``1-2``, ``1:2``, ``3:2``, ``>10-1``; refuse anything not on the CCT."""
     name = text.strip().replace(":", "-").replace(" ", "")
     if name not in KILL_NUMBERS:
-        raise ValueError(f"'{text}' is not a CC odds column; columns: "
-                         + ", ".join(KILL_NUMBERS))
+        raise ValueError(f"'{text}' is not a CC odds column; columns: " + ", ".join(KILL_NUMBERS))
     return name
 
 
@@ -86,9 +87,11 @@ class Defender:
 def defender_from_unit(u: Unit) -> Defender:
     """A board unit as a defender: unarmed units are always Inexperienced (A20.53)."""
     return Defender(
-        name=u.handle, unit_kind=u.unit_kind,
+        name=u.handle,
+        unit_kind=u.unit_kind,
         inexperienced=(not u.armed) or "inexperienced" in u.traits,
-        berserk=u.berserk, vehicle=u.unit_kind == "vehicle",
+        berserk=u.berserk,
+        vehicle=u.unit_kind == "vehicle",
     )
 
 
@@ -121,34 +124,70 @@ def _column(column_or_fps: str | tuple[float, float]) -> str:
 
 def _one(d: Defender, column: str, kill: int, original_dr: int, drms: int) -> DefenderResult:
     if d.vehicle:
-        return DefenderResult(d, column, kill, 0, original_dr + drms, NONE,
-                              "A20.22: a manned AFV cannot be captured in CC")
+        return DefenderResult(
+            d,
+            column,
+            kill,
+            0,
+            original_dr + drms,
+            NONE,
+            "A20.22: a manned AFV cannot be captured in CC",
+        )
     if d.berserk:
-        return DefenderResult(d, column, kill, 0, original_dr + drms, NONE,
-                              "A20.2: berserk units are never captured")
+        return DefenderResult(
+            d, column, kill, 0, original_dr + drms, NONE, "A20.2: berserk units are never captured"
+        )
     capture = CAPTURE_DRM_INEXPERIENCED if d.inexperienced else CAPTURE_DRM
     final = original_dr + drms + capture
-    sums = f"Final DR {original_dr} {drms:+d} {capture:+d} (capture" + (
-        ", vs Inexperienced" if d.inexperienced else "") + f") = {final}"
+    sums = (
+        f"Final DR {original_dr} {drms:+d} {capture:+d} (capture"
+        + (", vs Inexperienced" if d.inexperienced else "")
+        + f") = {final}"
+    )
     if final < kill:
-        return DefenderResult(d, column, kill, capture, final, ALL_CAPTURED,
-                              f"A20.22: {sums} < Kill# {kill}: captured")
+        return DefenderResult(
+            d,
+            column,
+            kill,
+            capture,
+            final,
+            ALL_CAPTURED,
+            f"A20.22: {sums} < Kill# {kill}: captured",
+        )
     if final > kill:
-        return DefenderResult(d, column, kill, capture, final, NONE,
-                              f"A20.22: {sums} > Kill# {kill}: not captured")
+        return DefenderResult(
+            d, column, kill, capture, final, NONE, f"A20.22: {sums} > Kill# {kill}: not captured"
+        )
     if d.unit_kind == "squad":
-        return DefenderResult(d, column, kill, capture, final, ONE_HS_CAPTURED,
-                              f"A20.22: {sums} = Kill# {kill}: the squad splits into two "
-                              "HS; one HS is captured, the other is not")
+        return DefenderResult(
+            d,
+            column,
+            kill,
+            capture,
+            final,
+            ONE_HS_CAPTURED,
+            f"A20.22: {sums} = Kill# {kill}: the squad splits into two "
+            "HS; one HS is captured, the other is not",
+        )
     # A HS, crew or SMC has no smaller part: at the Kill Number it is taken whole.
-    return DefenderResult(d, column, kill, capture, final, ALL_CAPTURED,
-                          f"A20.22: {sums} = Kill# {kill}: one unit captured, whole "
-                          "(a HS/crew/SMC does not split)")
+    return DefenderResult(
+        d,
+        column,
+        kill,
+        capture,
+        final,
+        ALL_CAPTURED,
+        f"A20.22: {sums} = Kill# {kill}: one unit captured, whole (a HS/crew/SMC does not split)",
+    )
 
 
-def capture_result(column_or_fps: str | tuple[float, float], original_dr: int,
-                   drms: int, defenders: list[Defender],
-                   hand_to_hand: bool = False) -> list[DefenderResult]:
+def capture_result(
+    column_or_fps: str | tuple[float, float],
+    original_dr: int,
+    drms: int,
+    defenders: list[Defender],
+    hand_to_hand: bool = False,
+) -> list[DefenderResult]:
     """The result of a predesignated capture attempt for each defender (A20.22).
 
     ``column_or_fps`` is a column such as ``"1-2"`` or the pair (attack FP, defence FP);

@@ -8,37 +8,68 @@ entry lives in ``RULES``, the one table of citations.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from stockade.core import events as ev
 from stockade.core.game import Game, HistoryEntry
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {
-    "surrender": "A20.21", "surrender:disrupted": "A19.12", "surrender:hob": "A15.5",
+    "surrender": "A20.21",
+    "surrender:disrupted": "A19.12",
+    "surrender:hob": "A15.5",
     "surrender:mopup": "A12.153",
-    "reject": "A20.3", "nq": "A20.3", "capture": "A20.22", "mutual": "A20.221",
-    "recapture": "A20.54", "transfer": "A20.5", "exchange": "A20.51", "split": "A20.51",
-    "deploy": "A20.5", "abandon": "A20.5", "escort": "A20.53",
-    "eliminate": "A20.5", "eliminate:fire-own": "A20.54", "eliminate:escape": "A20.55",
-    "reduce": "A7.302", "reduce:fire-own": "A20.54", "massacre": "A20.4",
-    "escape": "A20.55", "escaped": "A11.22", "escaped:withdrawal": "A11.2",
-    "rearm": "A20.551", "scrounge": "A20.552", "end": "A20.1",
+    "reject": "A20.3",
+    "nq": "A20.3",
+    "capture": "A20.22",
+    "mutual": "A20.221",
+    "recapture": "A20.54",
+    "transfer": "A20.5",
+    "exchange": "A20.51",
+    "split": "A20.51",
+    "deploy": "A20.5",
+    "abandon": "A20.5",
+    "escort": "A20.53",
+    "eliminate": "A20.5",
+    "eliminate:fire-own": "A20.54",
+    "eliminate:escape": "A20.55",
+    "reduce": "A7.302",
+    "reduce:fire-own": "A20.54",
+    "massacre": "A20.4",
+    "escape": "A20.55",
+    "escaped": "A11.22",
+    "escaped:withdrawal": "A11.2",
+    "rearm": "A20.551",
+    "scrounge": "A20.552",
+    "end": "A20.1",
 }
 
-_CAUSE_WORDS = {"fire-own": "by its own side's fire", "fire-enemy": "by enemy fire",
-                "cc": "in CC", "escape": "while escaping", "sniper": "by a sniper",
-                "rout": "while routing", "massacre": "in a Massacre", "other": ""}
-_STATUS_WORDS = {"broken": ("broken", "rallied"), "pinned": ("pinned", "unpinned"),
-                 "berserk": ("berserk", "no longer berserk"),
-                 "melee": ("in Melee", "out of Melee"),
-                 "disrupted": ("Disrupted", "no longer Disrupted")}
+_CAUSE_WORDS = {
+    "fire-own": "by its own side's fire",
+    "fire-enemy": "by enemy fire",
+    "cc": "in CC",
+    "escape": "while escaping",
+    "sniper": "by a sniper",
+    "rout": "while routing",
+    "massacre": "in a Massacre",
+    "other": "",
+}
+_STATUS_WORDS = {
+    "broken": ("broken", "rallied"),
+    "pinned": ("pinned", "unpinned"),
+    "berserk": ("berserk", "no longer berserk"),
+    "melee": ("in Melee", "out of Melee"),
+    "disrupted": ("Disrupted", "no longer Disrupted"),
+}
 
 
 def rule_for(record: ev.Record) -> str:
     kind = record.__struct_config__.tag
-    variant = getattr(record, "reason", None) or getattr(record, "cause", None) \
+    variant = (
+        getattr(record, "reason", None)
+        or getattr(record, "cause", None)
         or getattr(record, "route", None)
+    )
     if isinstance(variant, str) and f"{kind}:{variant}" in RULES:
         return RULES[f"{kind}:{variant}"]
     if isinstance(record, ev.Eliminated) and not record.takeover:
@@ -96,7 +127,8 @@ class _Words:
 
     def say(self, record: ev.Record) -> str:
         speaker: Callable[[ev.Record], str] | None = getattr(
-            self, "_" + record.__struct_config__.tag.replace("-", "_"), None)
+            self, "_" + record.__struct_config__.tag.replace("-", "_"), None
+        )
         return speaker(record) if speaker else record.__struct_config__.tag
 
     # -- one method per kind, named after its tag ----------------------------------
@@ -114,8 +146,11 @@ class _Words:
         return f"Turn {r.turn}, {r.attacker} {r.phase}"
 
     def _status(self, r: ev.StatusChanged) -> str:
-        said = [words[0] if getattr(r, name) else words[1]
-                for name, words in _STATUS_WORDS.items() if getattr(r, name) is not None]
+        said = [
+            words[0] if getattr(r, name) else words[1]
+            for name, words in _STATUS_WORDS.items()
+            if getattr(r, name) is not None
+        ]
         if r.location is not None:
             said.append(f"moved to {r.location}")
         return f"{self.unit(r.handle)} " + " and ".join(said or ["unchanged"])
@@ -132,8 +167,10 @@ class _Words:
     def _surrender(self, r: ev.Surrendered) -> str:
         how = "" if r.reason == "rtph" else f" ({r.reason})"
         freed = f"; freed as Unarmed: {', '.join(r.freed)}" if r.freed else ""
-        return (f"{self.units(r.units)} surrendered to {self.unit(r.guard)}{self.where(r.guard)}"
-                f"{how}{freed}{self._merges(r.merges)}")
+        return (
+            f"{self.units(r.units)} surrendered to {self.unit(r.guard)}{self.where(r.guard)}"
+            f"{how}{freed}{self._merges(r.merges)}"
+        )
 
     def _reject(self, r: ev.SurrenderRejected) -> str:
         return f"{r.by_side} rejected the surrender of {self.units(r.units)}: No Quarter"
@@ -141,10 +178,11 @@ class _Words:
     def _capture(self, r: ev.Captured) -> str:
         taken = [self.units(r.units)] if r.units else []
         if r.split:
-            taken.append(f"one HS ({r.hs_captured}) of {self.unit(r.split)}, "
-                         f"the other HS ({r.hs_free}) fights on")
-        return (f"{self.unit(r.guard)} captured {' and '.join(taken)} in CC"
-                f"{self._merges(r.merges)}")
+            taken.append(
+                f"one HS ({r.hs_captured}) of {self.unit(r.split)}, "
+                f"the other HS ({r.hs_free}) fights on"
+            )
+        return f"{self.unit(r.guard)} captured {' and '.join(taken)} in CC{self._merges(r.merges)}"
 
     def _mutual(self, r: ev.MutualCapture) -> str:
         return f"simultaneous capture: {self.units(r.units)} rearm as Green/Conscript units"
@@ -153,8 +191,9 @@ class _Words:
         return f"{self.unit(r.guard)} recaptured {self.units(r.units)}{self._merges(r.merges)}"
 
     def _transfer(self, r: ev.Transferred) -> str:
-        return (f"{self.units(r.units)} transferred to {self.unit(r.to_guard)}"
-                f"{self._merges(r.merges)}")
+        return (
+            f"{self.units(r.units)} transferred to {self.unit(r.to_guard)}{self._merges(r.merges)}"
+        )
 
     def _exchange(self, r: ev.Exchanged) -> str:
         return f"prisoner HS {' and '.join(r.parts)} exchanged for one squad ({r.into})"
@@ -182,7 +221,9 @@ class _Words:
         return text
 
     def _reduce(self, r: ev.CasualtyReduced) -> str:
-        return f"{self.unit(r.handle)} Casualty Reduced {_CAUSE_WORDS.get(r.cause, r.cause)}".rstrip()
+        return (
+            f"{self.unit(r.handle)} Casualty Reduced {_CAUSE_WORDS.get(r.cause, r.cause)}".rstrip()
+        )
 
     def _massacre(self, r: ev.Massacred) -> str:
         return f"{self.unit(r.by)} massacred {self.units(r.units)}"
@@ -193,8 +234,11 @@ class _Words:
             text += f" ({', '.join(r.ntc_failed)} failed the NTC)"
         if r.killed:
             text += f"; {', '.join(r.killed)} killed escaping"
-        outcome = {"escaped": "the Guard was eliminated: escaped", "melee": "Melee",
-                   "no-effect": "no effect"}[r.outcome]
+        outcome = {
+            "escaped": "the Guard was eliminated: escaped",
+            "melee": "Melee",
+            "no-effect": "no effect",
+        }[r.outcome]
         return f"{text}; {outcome}"
 
     def _escaped(self, r: ev.EscapedBy) -> str:
@@ -205,10 +249,11 @@ class _Words:
     def _rearm(self, r: ev.Rearmed) -> str:
         split = f" (split into {' and '.join(r.split_into)})" if r.split_into else ""
         becomes = f" as {r.counter}" if r.counter else ""
-        why = {"cc": f"having eliminated or captured {self.unit(r.enemy)} in CC",
-               "alone": f"having eliminated {self.unit(r.enemy)}",
-               "surrender": f"when {self.unit(r.enemy)} surrendered",
-               }.get(r.how, f"({r.how}, {r.enemy})")
+        why = {
+            "cc": f"having eliminated or captured {self.unit(r.enemy)} in CC",
+            "alone": f"having eliminated {self.unit(r.enemy)}",
+            "surrender": f"when {self.unit(r.enemy)} surrendered",
+        }.get(r.how, f"({r.how}, {r.enemy})")
         return f"{self.unit(r.handle)} rearmed{becomes}{split}, {why}"
 
     def _scrounge(self, r: ev.Scrounged) -> str:

@@ -311,18 +311,38 @@ class Unstrike(Record, tag="unstrike", frozen=True):
 
 
 DomainEvent = Union[
-    GameCreated, UnitEntered, PhaseSet, StatusChanged, NoQuarterInvoked, GameEnded,
-    Surrendered, SurrenderRejected, Captured, MutualCapture, Recaptured,
-    Transferred, Exchanged, PrisonerSplit, Deployed, Abandoned, EscortedOff,
-    Eliminated, CasualtyReduced, Massacred,
-    EscapeAttempted, EscapedBy, Rearmed, Scrounged,
+    GameCreated,
+    UnitEntered,
+    PhaseSet,
+    StatusChanged,
+    NoQuarterInvoked,
+    GameEnded,
+    Surrendered,
+    SurrenderRejected,
+    Captured,
+    MutualCapture,
+    Recaptured,
+    Transferred,
+    Exchanged,
+    PrisonerSplit,
+    Deployed,
+    Abandoned,
+    EscortedOff,
+    Eliminated,
+    CasualtyReduced,
+    Massacred,
+    EscapeAttempted,
+    EscapedBy,
+    Rearmed,
+    Scrounged,
 ]
 ControlRecord = Union[Undo, Redo, Strike, Unstrike]
 AnyRecord = Union[DomainEvent, ControlRecord]
 CONTROL_TYPES = (Undo, Redo, Strike, Unstrike)
 
 KIND_TAGS: tuple[str, ...] = tuple(
-    cls.__struct_config__.tag for cls in AnyRecord.__args__  # type: ignore[attr-defined]
+    cls.__struct_config__.tag
+    for cls in AnyRecord.__args__  # type: ignore[attr-defined]
 )
 
 _encoder = msgspec.json.Encoder()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import gc
 import datetime as _dt
+import gc
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,11 +19,11 @@ import msgspec
 
 from stockade.core import events as ev
 from stockade.core import rules, snapcache
+from stockade.core import state as _st
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
 from stockade.core.journal import Journal, JournalError
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
-from stockade.core import state as _st
 from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
 PROGRAM = "stockade 0.1.0"
@@ -52,13 +52,19 @@ class HistoryEntry:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 class Game:
-    def __init__(self, records: list[ev.Record], journal: Journal | None = None,
-                 path: Path | None = None, warnings: list[str] | None = None,
-                 problem: LogProblem | None = None, log_data: bytes | None = None):
+    def __init__(
+        self,
+        records: list[ev.Record],
+        journal: Journal | None = None,
+        path: Path | None = None,
+        warnings: list[str] | None = None,
+        problem: LogProblem | None = None,
+        log_data: bytes | None = None,
+    ):
         self.path = Path(path) if path else None
         self.journal = journal
         self.records: list[ev.Record] = list(records)
@@ -76,23 +82,36 @@ class Game:
 
     # ------------------------------------------------------------------ opening
     @classmethod
-    def create(cls, path: Path, scenario: str, sides: list[ev.SideSpec],
-               cvp: dict[str, int] | None = None, first_attacker: str = "") -> "Game":
-        header = ev.GameCreated(seq=1, grp=1, at=_now(), scenario=scenario, sides=sides,
-                                program=PROGRAM, cvp=cvp or {}, first_attacker=first_attacker)
+    def create(
+        cls,
+        path: Path,
+        scenario: str,
+        sides: list[ev.SideSpec],
+        cvp: dict[str, int] | None = None,
+        first_attacker: str = "",
+    ) -> Game:
+        header = ev.GameCreated(
+            seq=1,
+            grp=1,
+            at=_now(),
+            scenario=scenario,
+            sides=sides,
+            program=PROGRAM,
+            cvp=cvp or {},
+            first_attacker=first_attacker,
+        )
         rules.step(GameState(), header)  # refuse a bad header before creating a file
         journal = Journal.create(Path(path), ev.encode(header))
         return cls([header], journal=journal, path=path)
 
     @classmethod
-    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw) -> "Game":
-        header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides,
-                                program=PROGRAM, **kw)
+    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw) -> Game:
+        header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
         rules.step(GameState(), header)
         return cls([header])
 
     @classmethod
-    def open(cls, path: Path, read_only: bool = False) -> "Game":
+    def open(cls, path: Path, read_only: bool = False) -> Game:
         """Open a log. Raises JournalError if it cannot be read or is not a game.
 
         The write lock is taken BEFORE the file is read, so no other writer can append
@@ -102,7 +121,7 @@ class Game:
             return cls._open(path, read_only)
 
     @classmethod
-    def _open(cls, path: Path, read_only: bool) -> "Game":
+    def _open(cls, path: Path, read_only: bool) -> Game:
         path = Path(path)
         journal = Journal.open(path, want_write=not read_only)
         try:
@@ -116,8 +135,10 @@ class Game:
         warnings = list(loaded.warnings)
         if loaded.problem:
             journal.close()
-            warnings.append(f"{loaded.problem}; opened read-only, nothing after it is "
-                            f"shown (stockade repair {path.name} writes a repaired copy)")
+            warnings.append(
+                f"{loaded.problem}; opened read-only, nothing after it is "
+                f"shown (stockade repair {path.name} writes a repaired copy)"
+            )
             return cls(loaded.records, None, path, warnings, loaded.problem)
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
@@ -126,8 +147,10 @@ class Game:
             journal.truncate_torn_tail(loaded.good_bytes)
             warnings.append(f"the damaged bytes were saved to {side.name}")
         elif loaded.torn_tail is not None:
-            note = ("the damaged bytes stay in the file (opened read-only); opening the "
-                    "game for writing saves them to a side file")
+            note = (
+                "the damaged bytes stay in the file (opened read-only); opening the "
+                "game for writing saves them to a side file"
+            )
             if warnings:
                 warnings[-1] = f"{warnings[-1]}; {note}"
             else:
@@ -135,7 +158,7 @@ class Game:
         log_data = None
         if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
             try:
-                log_data = path.read_bytes()[:loaded.good_bytes or None]
+                log_data = path.read_bytes()[: loaded.good_bytes or None]
             except OSError:
                 log_data = None
         return cls(loaded.records, journal, path, warnings, log_data=log_data)
@@ -171,9 +194,13 @@ class Game:
         """Write the snapshot cache if the game is long and has outgrown its snapshot."""
         n = len(self.effective)
         position = n - snapcache.TAIL
-        if (n < snapcache.MIN_EVENTS or position <= 0 or self.path is None
-                or position - self._snap_position < snapcache.REFRESH
-                and self._snap_position > 0):
+        if (
+            n < snapcache.MIN_EVENTS
+            or position <= 0
+            or self.path is None
+            or position - self._snap_position < snapcache.REFRESH
+            and self._snap_position > 0
+        ):
             return
         if snapcache.cache_file(self.path) is None:
             return
@@ -184,8 +211,9 @@ class Game:
             return
         with self._lock:
             state = self.state_at(self._seqs[position - 1])
-            if snapcache.write(self.path, log_data, self._seqs, position, state,
-                               self.conflicts, self.when):
+            if snapcache.write(
+                self.path, log_data, self._seqs, position, state, self.conflicts, self.when
+            ):
                 self._snap_position = position
 
     def _journal_gap(self, position: int) -> bool:
@@ -245,13 +273,20 @@ class Game:
             _st._rec = None
             added_units, added_cas = len(units) - n_units, len(cas) - n_cas
             added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
-            if (state.units is not units or state.casualties is not cas
-                    or state.scrounged is not scr or state.sides is not sides
-                    or added_units < 0 or added_cas < 0 or added_sides < 0
-                    or (added_scr and scr_before is None)):
+            if (
+                state.units is not units
+                or state.casualties is not cas
+                or state.scrounged is not scr
+                or state.sides is not sides
+                or added_units < 0
+                or added_cas < 0
+                or added_sides < 0
+                or (added_scr and scr_before is None)
+            ):
                 added_units = _OPAQUE  # a rule changed what the entry cannot restore
-            entries.append((added_units, added_cas, scr_before if added_scr else None,
-                            added_sides, *ops))
+            entries.append(
+                (added_units, added_cas, scr_before if added_scr else None, added_sides, *ops)
+            )
         return None
 
     def _unapply(self, entry: tuple) -> None:
@@ -260,7 +295,7 @@ class Game:
         for i in range(len(entry) - 3, _OPS - 1, -3):
             setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
         if entry[_ADDED_CAS]:
-            del state.casualties[len(state.casualties) - entry[_ADDED_CAS]:]
+            del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_BEFORE] is not None:
             state.scrounged.clear()
             state.scrounged.update(entry[_SCR_BEFORE])
@@ -356,11 +391,15 @@ class Game:
         try:
             self.recover()
         except JournalError as exc:
-            return f". The log could not be re-read ({exc}); nothing more is written " \
-                   "until it is (Game.recover / reopen the game)"
+            return (
+                f". The log could not be re-read ({exc}); nothing more is written "
+                "until it is (Game.recover / reopen the game)"
+            )
         if len(self.records) > held:
-            return (". The log was re-read: the entry had reached the file after all and "
-                    "is kept; check the history")
+            return (
+                ". The log was re-read: the entry had reached the file after all and "
+                "is kept; check the history"
+            )
         return ". The log was re-read; the game goes on from what it holds"
 
     def recover(self) -> None:
@@ -418,8 +457,9 @@ class Game:
         if not targets:
             raise Refusal("undo", f"nothing after entry {seq} to undo")
         first, at = len(self.records) + 1, _now()
-        stamped = [_stamp(ev.Undo(target=g), first + i, first + i, at)
-                   for i, g in enumerate(targets)]
+        stamped = [
+            _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
+        ]
         self._write(stamped)
         for record in stamped:
             self.records.append(record)
@@ -502,7 +542,7 @@ class Game:
             present = position < len(self._seqs) and self._seqs[position] == seq
             effective = self.timeline.is_effective(record)
             if present and not effective:  # struck
-                self._replace_tail(position, self.effective[position + 1:])
+                self._replace_tail(position, self.effective[position + 1 :])
             elif effective and not present:  # unstruck
                 self._replace_tail(position, [record] + self.effective[position:])
             elif present != effective:  # pragma: no cover - cannot happen
@@ -541,8 +581,9 @@ class Game:
                 return scratch.state
             n_cas = len(live.casualties) - sum(e[_ADDED_CAS] for e in tail)
             vd["casualties"] = live.casualties[:n_cas]
-            scrounged = next((e[_SCR_BEFORE] for e in tail if e[_SCR_BEFORE] is not None),
-                             live.scrounged)
+            scrounged = next(
+                (e[_SCR_BEFORE] for e in tail if e[_SCR_BEFORE] is not None), live.scrounged
+            )
             vd["scrounged"] = set(scrounged)
             copies: dict[int, object] = {}
             live_sides = {id(s): n for n, s in live.sides.items()}
@@ -576,8 +617,9 @@ class Game:
         for record in self.records:
             turn, phase, attacker = self.when.get(record.seq, (0, "", ""))
             status, reason = self.entry_status(record)
-            out.append(HistoryEntry(record.seq, record.grp, record, status, reason,
-                                    turn, phase, attacker))
+            out.append(
+                HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
+            )
         return out
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:

@@ -90,8 +90,11 @@ class Timeline:
         down (each group's records then come together, in group order, as
         ``effective()`` puts them); otherwise ``effective()``."""
         control, undone, struck = _CONTROL_TYPES, self.undone, self.struck
-        out = [r for r in records
-               if type(r) not in control and r.grp not in undone and r.seq not in struck]
+        out = [
+            r
+            for r in records
+            if type(r) not in control and r.grp not in undone and r.seq not in struck
+        ]
         grps = [r.grp for r in out]
         if grps != sorted(grps):
             return self.effective()

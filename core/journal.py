@@ -81,7 +81,7 @@ def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:
     last_nl = blob.rfind(b"\n")
     if last_nl < 0:
         return [], blob
-    return blob[:last_nl].split(b"\n"), blob[last_nl + 1:]
+    return blob[:last_nl].split(b"\n"), blob[last_nl + 1 :]
 
 
 def read_lines(path: Path) -> ReadResult:
@@ -182,7 +182,7 @@ class Journal:
 
     # -- opening -------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, first_line: bytes) -> "Journal":
+    def create(cls, path: Path, first_line: bytes) -> Journal:
         """Create a new log holding ``first_line``, durably (file and directory synced).
 
         If anything fails the half-made file is removed: a game either exists with its
@@ -214,7 +214,7 @@ class Journal:
         return journal
 
     @classmethod
-    def open(cls, path: Path, want_write: bool = True) -> "Journal":
+    def open(cls, path: Path, want_write: bool = True) -> Journal:
         """Open for appending under the lock; read-only (and why) if that cannot be had.
 
         ``want_write=False`` opens nothing at all: a read-only journal never touches
@@ -230,8 +230,9 @@ class Journal:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
-            return cls(path, None, True,
-                       f"cannot open for writing ({exc.strerror}); opened read-only")
+            return cls(
+                path, None, True, f"cannot open for writing ({exc.strerror}); opened read-only"
+            )
         journal = cls(path, fd, read_only=False)
         try:
             journal._lock_or_raise()
@@ -260,7 +261,7 @@ class Journal:
             os.close(self._fd)  # closing releases the flock
             self._fd = None
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -289,7 +290,8 @@ class Journal:
         if self._poisoned:
             raise JournalWriteError(
                 f"{self.path}: an earlier write failed; the log must be re-read before "
-                "anything more is written")
+                "anything more is written"
+            )
         for line in lines:
             if b"\n" in line:
                 raise ValueError("a journal record must not contain a newline")
@@ -307,8 +309,11 @@ class Journal:
             rolled_back = self._roll_back()
             if not isinstance(exc, OSError):
                 raise
-            state = ("the log was left as it was" if rolled_back else
-                     "part of it may be in the file and is set aside when the log is re-read")
+            state = (
+                "the log was left as it was"
+                if rolled_back
+                else "part of it may be in the file and is set aside when the log is re-read"
+            )
             raise JournalWriteError(
                 f"{self.path.name}: could not save the entry "
                 f"({exc.strerror or exc}); it was NOT recorded ({state})"
@@ -333,12 +338,14 @@ class Journal:
             self._poisoned = True
             raise JournalWriteError(
                 f"{self.path}: the log was replaced by another file while open; nothing "
-                "written (re-open the game)")
+                "written (re-open the game)"
+            )
         if st.st_size != self._size:
             self._poisoned = True
             raise JournalWriteError(
                 f"{self.path}: another program changed the log while it was open "
-                f"({st.st_size} bytes, expected {self._size}); nothing written")
+                f"({st.st_size} bytes, expected {self._size}); nothing written"
+            )
 
     def _roll_back(self) -> bool:
         """Cut the file back to its length before the failed write; True if that worked."""

@@ -26,8 +26,14 @@ from pathlib import Path
 import msgspec
 
 from stockade.core import events as ev
-from stockade.core.journal import (MAX_LINE_BYTES, JournalError, RawLine, read_bytes, split_lines,
-                          write_new_file)
+from stockade.core.journal import (
+    MAX_LINE_BYTES,
+    JournalError,
+    RawLine,
+    read_bytes,
+    split_lines,
+    write_new_file,
+)
 from stockade.core.upgrade import upgrade_record
 
 
@@ -62,8 +68,10 @@ def parse_line(number: int, data: bytes) -> ev.Record:
     """Decode one line; raise ValueError with a readable message (the caller adds the
     line number). The size bound is checked before any parsing."""
     if len(data) > MAX_LINE_BYTES:
-        raise ValueError(f"line is {len(data)} bytes, over the {MAX_LINE_BYTES}-byte limit; "
-                         "refused without reading it")
+        raise ValueError(
+            f"line is {len(data)} bytes, over the {MAX_LINE_BYTES}-byte limit; "
+            "refused without reading it"
+        )
     try:
         record = _decoder.decode(data)
     except msgspec.ValidationError as exc:
@@ -102,8 +110,15 @@ def _decode_old(data: bytes, original: msgspec.ValidationError) -> ev.Record:
 
 
 def _json_type(value: object) -> str:
-    return {dict: "an object", list: "an array", str: "a string", int: "a number",
-            float: "a number", bool: "true/false", type(None): "null"}.get(type(value), "?")
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        int: "a number",
+        float: "a number",
+        bool: "true/false",
+        type(None): "null",
+    }.get(type(value), "?")
 
 
 def load(path: Path) -> LoadedLog:
@@ -141,8 +156,11 @@ def _fast_load(blob: bytes, chunks: list[bytes], tail: bytes) -> LoadedLog | Non
     current = ev.SCHEMA_VERSION
     header = ev.GameCreated
     for expected, record in enumerate(records, 1):
-        if record.seq != expected or record.v != current or (
-                expected > 1 and type(record) is header):
+        if (
+            record.seq != expected
+            or record.v != current
+            or (expected > 1 and type(record) is header)
+        ):
             return None
     return LoadedLog(records=records, good_bytes=len(blob))
 
@@ -162,7 +180,8 @@ def _careful_load(chunks: list[bytes], tail: bytes) -> LoadedLog:
                 result.torn_tail = line.data + b"\n"
                 result.warnings.append(
                     f"line {line.number}: damaged last entry found ({exc}) and left out; "
-                    "everything before it is intact")
+                    "everything before it is intact"
+                )
                 break
             result.problem = LogProblem(line.number, str(exc))
             break
@@ -177,7 +196,8 @@ def _careful_load(chunks: list[bytes], tail: bytes) -> LoadedLog:
         result.warnings.append(
             f"line {len(lines) + 1}: unfinished last entry ({len(tail)} bytes, "
             "probably a crash while writing) found and left out; everything before it "
-            "is intact")
+            "is intact"
+        )
     if result.torn_tail is not None and result.problem is None:
         _take_back_torn_group(result, lines)
     return result
@@ -210,7 +230,8 @@ def _take_back_torn_group(result: LoadedLog, lines: list[RawLine]) -> None:
         result.good_bytes -= len(moved)
         result.warnings.append(
             f"the unfinished entry belonged to a command whose first {len(taken)} line(s) "
-            "were written; they were set aside with it (that command was never accepted)")
+            "were written; they were set aside with it (that command was never accepted)"
+        )
 
 
 def _check_sequence(records: list[ev.Record], record: ev.Record) -> None:
@@ -220,8 +241,10 @@ def _check_sequence(records: list[ev.Record], record: ev.Record) -> None:
     if records and isinstance(record, ev.GameCreated):
         raise ValueError("a second game header in the middle of the log")
     if record.seq != expected:
-        raise ValueError(f"sequence number {record.seq}, expected {expected} (a line is "
-                         "missing, repeated or out of order)")
+        raise ValueError(
+            f"sequence number {record.seq}, expected {expected} (a line is "
+            "missing, repeated or out of order)"
+        )
 
 
 def set_aside(path: Path, tail: bytes) -> Path:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import typing
 import tempfile
+import typing
 from array import array
 from pathlib import Path
 
@@ -43,18 +43,30 @@ TAIL = 256  # the snapshot stands this many effective events before the end, so 
 REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
 
-_FOLD_MODULES = ("rules/__init__.py", "rules/capture.py", "rules/common.py",
-                 "rules/escape.py", "rules/guards.py", "rules/losses.py", "rules/setup.py",
-                 "state.py", "events.py", "units.py", "upgrade.py", "history.py", "game.py",
-                 "snapcache.py", "errors.py")
+_FOLD_MODULES = (
+    "rules/__init__.py",
+    "rules/capture.py",
+    "rules/common.py",
+    "rules/escape.py",
+    "rules/guards.py",
+    "rules/losses.py",
+    "rules/setup.py",
+    "state.py",
+    "events.py",
+    "units.py",
+    "upgrade.py",
+    "history.py",
+    "game.py",
+    "snapcache.py",
+    "errors.py",
+)
 
 
 def _row(cls, name: str, swap: dict | None = None):
     """A msgspec array-like Struct with the fields of dataclass ``cls``: decoded in C,
     then turned into ``cls`` objects without running their setattr hooks."""
     hints = typing.get_type_hints(cls)
-    fields = [(f.name, (swap or {}).get(f.name, hints[f.name]))
-              for f in dataclasses.fields(cls)]
+    fields = [(f.name, (swap or {}).get(f.name, hints[f.name])) for f in dataclasses.fields(cls)]
     return msgspec.defstruct(name, fields, array_like=True), [f[0] for f in fields]
 
 
@@ -120,7 +132,8 @@ def _to_state(snap: Snapshot) -> GameState:
 def _unit_row(u: Unit):
     values = [getattr(u, name) for name in _UNIT_FIELDS]
     values[_UNIT_FIELDS.index("origins")] = [
-        OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins]
+        OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins
+    ]
     return UnitRow(*values)
 
 
@@ -174,18 +187,31 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
     try:
         raw = target.read_bytes()
         snap = msgspec.msgpack.decode(raw, type=Snapshot)
-        if (snap.version != VERSION or snap.code != code_fingerprint()
-                or not 0 < snap.position <= len(seqs)
-                or not 0 < snap.log_bytes <= len(log_data)
-                or effective_hash(seqs, snap.position) != snap.effective_hash
-                or _hash_bytes(memoryview(log_data)[:snap.log_bytes]) != snap.log_hash):
+        if (
+            snap.version != VERSION
+            or snap.code != code_fingerprint()
+            or not 0 < snap.position <= len(seqs)
+            or not 0 < snap.log_bytes <= len(log_data)
+            or effective_hash(seqs, snap.position) != snap.effective_hash
+            or _hash_bytes(memoryview(log_data)[: snap.log_bytes]) != snap.log_hash
+        ):
             return None
-        if len({len(snap.when_seqs), len(snap.when_turns), len(snap.when_phases),
-                len(snap.when_attackers)}) != 1:
+        if (
+            len(
+                {
+                    len(snap.when_seqs),
+                    len(snap.when_turns),
+                    len(snap.when_phases),
+                    len(snap.when_attackers),
+                }
+            )
+            != 1
+        ):
             return None
         conflicts = {seq: Refusal(rule, text, hint) for seq, rule, text, hint in snap.conflicts}
-        when = dict(zip(snap.when_seqs,
-                        zip(snap.when_turns, snap.when_phases, snap.when_attackers)))
+        when = dict(
+            zip(snap.when_seqs, zip(snap.when_turns, snap.when_phases, snap.when_attackers))
+        )
         return snap.position, _to_state(snap), conflicts, when
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         return None
@@ -197,19 +223,27 @@ MAX_FILES = 24  # snapshots kept per cache folder (games opened from temporary c
 
 def _prune(folder: Path, keep: Path) -> None:
     try:
-        snaps = [p for p in folder.iterdir()
-                 if p.suffix == ".snap" and len(p.stem) == 32 and p != keep]
+        snaps = [
+            p for p in folder.iterdir() if p.suffix == ".snap" and len(p.stem) == 32 and p != keep
+        ]
         if len(snaps) < MAX_FILES:
             return
         snaps.sort(key=lambda p: p.stat().st_mtime)
-        for old in snaps[:len(snaps) - MAX_FILES + 1]:
+        for old in snaps[: len(snaps) - MAX_FILES + 1]:
             old.unlink()
     except OSError:
         pass
 
 
-def write(log: Path, log_data: bytes, seqs: list[int], position: int, state: GameState,
-          conflicts: dict, when: dict) -> bool:
+def write(
+    log: Path,
+    log_data: bytes,
+    seqs: list[int],
+    position: int,
+    state: GameState,
+    conflicts: dict,
+    when: dict,
+) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events). Best effort: any error leaves no snapshot and returns False."""
     target = cache_file(log)
@@ -218,18 +252,25 @@ def write(log: Path, log_data: bytes, seqs: list[int], position: int, state: Gam
     upto = set(seqs[:position]) if conflicts else ()
     known = [s for s in seqs[:position] if s in when]
     snap = Snapshot(
-        version=VERSION, code=code_fingerprint(), log_bytes=len(log_data),
-        log_hash=_hash_bytes(log_data), position=position,
+        version=VERSION,
+        code=code_fingerprint(),
+        log_bytes=len(log_data),
+        log_hash=_hash_bytes(log_data),
+        position=position,
         effective_hash=effective_hash(seqs, position),
         scalars=tuple(getattr(state, n) for n in _STATE_SCALARS),
-        sides=list(state.sides.values()), cvp_overrides=dict(state.cvp_overrides),
+        sides=list(state.sides.values()),
+        cvp_overrides=dict(state.cvp_overrides),
         units=[_unit_row(u) for u in state.units.values()],
-        casualties=[CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS))
-                    for c in state.casualties],
+        casualties=[
+            CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
+        ],
         scrounged=sorted(state.scrounged),
         conflicts=[(s, r.rule, r.text, r.hint) for s, r in conflicts.items() if s in upto],
-        when_seqs=known, when_turns=[when[s][0] for s in known],
-        when_phases=[when[s][1] for s in known], when_attackers=[when[s][2] for s in known],
+        when_seqs=known,
+        when_turns=[when[s][0] for s in known],
+        when_phases=[when[s][1] for s in known],
+        when_attackers=[when[s][2] for s in known],
     )
     tmp = None
     try:

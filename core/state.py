@@ -16,12 +16,12 @@ from stockade.core.events import PHASES
 from stockade.core.units import INFANTRY_KINDS, SMC_KINDS, us_number
 
 # A unit's standing on the board.
-ACTIVE = "active"          # on the board, armed (or an unarmed SMC? never: SMC rearm at once)
-PRISONER = "prisoner"      # unarmed, above its Guard
-UNARMED = "unarmed"        # unarmed, free: abandoned, escaped or freed
+ACTIVE = "active"  # on the board, armed (or an unarmed SMC? never: SMC rearm at once)
+PRISONER = "prisoner"  # unarmed, above its Guard
+UNARMED = "unarmed"  # unarmed, free: abandoned, escaped or freed
 ELIMINATED = "eliminated"
-ESCORTED = "escorted"      # left by a Friendly Board Edge (with its Guard, or as a prisoner)
-GONE = "gone"              # exchanged into another counter (merged, split, deployed)
+ESCORTED = "escorted"  # left by a Friendly Board Edge (with its Guard, or as a prisoner)
+GONE = "gone"  # exchanged into another counter (merged, split, deployed)
 
 
 @dataclass
@@ -261,8 +261,7 @@ class GameState:
         """The prisoner index, brought up to date with the units changed since."""
         units = self.units
         idx = self.__dict__.get("_prisoner_index")
-        if (idx is None or idx.units_id != id(units) or idx.epoch != _epoch[0]
-                or len(units) < idx.n):
+        if idx is None or idx.units_id != id(units) or idx.epoch != _epoch[0] or len(units) < idx.n:
             if len(_dirty) > _DIRTY_LIMIT:
                 _dirty.clear()
                 _epoch[0] += 1
@@ -281,7 +280,7 @@ class GameState:
         end = len(_dirty)
         if idx.pos != end:
             get = units.get
-            for u in _dirty[idx.pos:end]:
+            for u in _dirty[idx.pos : end]:
                 h = u.handle
                 if get(h) is u:
                     idx.refile(h, u)
@@ -332,7 +331,7 @@ class GameState:
     def prisoner_load(self, guard: str) -> int:
         return sum(p.us for p in self.prisoners_of(guard))
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy (snapshots, previews), written out by hand: ~20x faster
         than ``copy.deepcopy``. Every mutable container a field holds is copied here;
         tests/test_durability_clone.py fails if a new one is added and not copied.

@@ -66,18 +66,39 @@ def tally(state: GameState) -> Tally:
     """Each side's CVP: the booked casualty lines, plus the end-of-game projection."""
     sides = {name: SideTally(name, side.nationality) for name, side in state.sides.items()}
     for c in state.casualties:
-        sides[c.credited].lines.append(TallyLine(
-            c.unit, c.counter, c.unit_kind, c.seq, c.turn, c.rule, c.base, c.multiplier,
-            c.why, banked=True))
+        sides[c.credited].lines.append(
+            TallyLine(
+                c.unit,
+                c.counter,
+                c.unit_kind,
+                c.seq,
+                c.turn,
+                c.rule,
+                c.base,
+                c.multiplier,
+                c.why,
+                banked=True,
+            )
+        )
     if not state.ended:
         for u in state.units.values():
             if u.status != PRISONER:
                 continue
             captor = state.enemy_of(u.side)
-            sides[captor].lines.append(TallyLine(
-                u.handle, _vp_counter(u), _vp_kind(u), u.captured_seq, state.turn, "A20.1",
-                u.origin_cvp, 2, f"if the game ended now: prisoner guarded by {u.guard}",
-                banked=False))
+            sides[captor].lines.append(
+                TallyLine(
+                    u.handle,
+                    _vp_counter(u),
+                    _vp_kind(u),
+                    u.captured_seq,
+                    state.turn,
+                    "A20.1",
+                    u.origin_cvp,
+                    2,
+                    f"if the game ended now: prisoner guarded by {u.guard}",
+                    banked=False,
+                )
+            )
     last_turn = max([state.turn] + [c.turn for c in state.casualties])
     for side in sides.values():
         # Every turn up to now, zeros included, so a chart has no gaps.
@@ -91,9 +112,16 @@ def tally(state: GameState) -> Tally:
 # ------------------------------------------------------------------------ JSON
 def _line_json(line: TallyLine) -> dict:
     return {
-        "unit": line.unit, "counter": line.counter, "unit_kind": line.unit_kind,
-        "seq": line.seq, "turn": line.turn, "rule": line.rule, "base": line.base,
-        "multiplier": line.multiplier, "points": line.points, "why": line.why,
+        "unit": line.unit,
+        "counter": line.counter,
+        "unit_kind": line.unit_kind,
+        "seq": line.seq,
+        "turn": line.turn,
+        "rule": line.rule,
+        "base": line.base,
+        "multiplier": line.multiplier,
+        "points": line.points,
+        "why": line.why,
         "banked": line.banked,
     }
 
@@ -124,8 +152,16 @@ _HEAD = ("seq", "T", "unit", "counter", "kind", "rule", "points", "why")
 def _cells(line: TallyLine) -> tuple[str, ...]:
     mark = "" if line.banked else " *"
     points = f"{line.base} x {line.multiplier} = {line.points}{mark}"
-    return (str(line.seq), str(line.turn), line.unit, line.counter, line.unit_kind,
-            line.rule, points, line.why)
+    return (
+        str(line.seq),
+        str(line.turn),
+        line.unit,
+        line.counter,
+        line.unit_kind,
+        line.rule,
+        points,
+        line.why,
+    )
 
 
 def _status(t: Tally) -> str:
@@ -205,18 +241,31 @@ tr.projected td{font-style:italic}
 def to_html(t: Tally) -> str:
     e = html.escape
     title = f"CVP tally: {t.scenario or 'untitled'}"
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{e(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-           f"<h1>{e(title)}</h1>", f"<p>{e(_status(t))}</p>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{e(title)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>{e(_status(t))}</p>",
+    ]
     for s in t.sides.values():
         out.append(f"<h2>{e(_title(s))}: {e(_totals(s, t.ended))}</h2>")
         if s.lines:
-            out.append("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in _HEAD)
-                       + "</tr></thead><tbody>")
+            out.append(
+                "<table><thead><tr>"
+                + "".join(f"<th>{e(h)}</th>" for h in _HEAD)
+                + "</tr></thead><tbody>"
+            )
             for line in s.lines:
                 cls = "" if line.banked else ' class="projected"'
-                out.append(f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in _cells(line))
-                           + "</tr>")
+                out.append(
+                    f"<tr{cls}>" + "".join(f"<td>{e(c)}</td>" for c in _cells(line)) + "</tr>"
+                )
             out.append("</tbody></table>")
         else:
             out.append("<p>No casualties yet.</p>")
@@ -225,8 +274,10 @@ def to_html(t: Tally) -> str:
         out.append("<table><thead><tr><th>Game Turn</th><th>CVP</th></tr></thead><tbody>")
         for turn, pts in s.by_turn.items():
             # The bar is decoration; the number beside it carries the value.
-            out.append(f'<tr><td>{turn}</td><td><span class="bar" '
-                       f'style="width:{pts}em"></span>{pts}</td></tr>')
+            out.append(
+                f'<tr><td>{turn}</td><td><span class="bar" '
+                f'style="width:{pts}em"></span>{pts}</td></tr>'
+            )
         out.append("</tbody></table>")
     out += ["</body>", "</html>", ""]
     return "\n".join(out)

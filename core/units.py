@@ -14,16 +14,31 @@ KINDS = ("squad", "hs", "crew", "leader", "hero", "smc", "vehicle")
 SMC_KINDS = frozenset({"leader", "hero", "smc"})
 INFANTRY_KINDS = frozenset({"squad", "hs", "crew", "leader", "hero", "smc"})
 KIND_WORDS = {
-    "squad": "squad", "sq": "squad", "mmc": "squad",
-    "hs": "hs", "halfsquad": "hs", "half-squad": "hs",
-    "crew": "crew", "cr": "crew",
-    "leader": "leader", "ldr": "leader",
+    "squad": "squad",
+    "sq": "squad",
+    "mmc": "squad",
+    "hs": "hs",
+    "halfsquad": "hs",
+    "half-squad": "hs",
+    "crew": "crew",
+    "cr": "crew",
+    "leader": "leader",
+    "ldr": "leader",
     "hero": "hero",
     "smc": "smc",
-    "vehicle": "vehicle", "veh": "vehicle", "afv": "vehicle",
+    "vehicle": "vehicle",
+    "veh": "vehicle",
+    "afv": "vehicle",
 }
-KIND_NAMES = {"squad": "squad", "hs": "HS", "crew": "crew", "leader": "leader",
-              "hero": "hero", "smc": "SMC", "vehicle": "vehicle"}
+KIND_NAMES = {
+    "squad": "squad",
+    "hs": "HS",
+    "crew": "crew",
+    "leader": "leader",
+    "hero": "hero",
+    "smc": "SMC",
+    "vehicle": "vehicle",
+}
 
 # Unit size (US#): SMC 1, HS/crew 2, squad 3 (article, "Handling POWs").
 US_NUMBER = {"squad": 3, "hs": 2, "crew": 2, "leader": 1, "hero": 1, "smc": 1, "vehicle": 0}
@@ -86,8 +101,11 @@ def infer_kind(counter: Counter, given: str | None) -> str:
     if given:
         kind = KIND_WORDS.get(given.lower())
         if kind is None:
-            raise Refusal("input", f"'{given}' is not a unit kind",
-                          "use squad, hs, crew, leader, hero, smc or vehicle")
+            raise Refusal(
+                "input",
+                f"'{given}' is not a unit kind",
+                "use squad, hs, crew, leader, hero, smc or vehicle",
+            )
         if kind == "leader" and not counter.is_leader_form:
             raise Refusal("input", f"a leader's counter reads like 9-2, not '{counter.text}'")
         return kind
@@ -140,6 +158,7 @@ def canonical_nationality(name: str) -> str:
         if known.lower() == name.strip().lower():
             return known
     raise Refusal(
-        "input", f"nationality '{name}' is not known",
+        "input",
+        f"nationality '{name}' is not known",
         "one of " + ", ".join(nationalities()),
     )

@@ -11,7 +11,7 @@ here, and a fixture log in the old shape under ``tests/fixtures/``.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from stockade.core.events import SCHEMA_VERSION
 

@@ -34,8 +34,17 @@ def counter_text(u: Unit) -> str:
 
 
 def status_words(u: Unit) -> list[str]:
-    words = [w for w, on in (("broken", u.broken), ("pinned", u.pinned), ("Melee", u.melee),
-                             ("berserk", u.berserk), ("Disrupted", u.disrupted)) if on]
+    words = [
+        w
+        for w, on in (
+            ("broken", u.broken),
+            ("pinned", u.pinned),
+            ("Melee", u.melee),
+            ("berserk", u.berserk),
+            ("Disrupted", u.disrupted),
+        )
+        if on
+    ]
     if u.status == UNARMED:
         words.insert(0, f"unarmed, {u.unarmed_how}" if u.unarmed_how else "unarmed")
     elif u.status not in (ACTIVE, PRISONER):
@@ -130,7 +139,9 @@ class SidePanel:
 
     @property
     def flags(self) -> list[str]:
-        out = [f"ELR {self.elr}" + (" (raised by an enemy Massacre, A20.4)" if self.elr_raised else "")]
+        out = [
+            f"ELR {self.elr}" + (" (raised by an enemy Massacre, A20.4)" if self.elr_raised else "")
+        ]
         if self.no_quarter:
             out.append("No Quarter invoked (A20.3)")
         if self.massacred:
@@ -147,8 +158,9 @@ def guard_limits(state: GameState, guard: Unit) -> list[str]:
     """The A20.52 (and A20.4, A20.5) limits on a Guard, as the player reads them."""
     limits = []
     if guard.us < state.prisoner_load(guard.handle):
-        limits.append("may attack only its prisoners except in CC; "
-                      "no SW, Interdiction or Kindle (A20.52)")
+        limits.append(
+            "may attack only its prisoners except in CC; no SW, Interdiction or Kindle (A20.52)"
+        )
     limits.append("CC vs non-prisoners at half FP (A20.52)")
     if guard.berserk:
         limits.append("must Massacre them at the start of its fire phase (A20.4)")
@@ -159,15 +171,24 @@ def guard_limits(state: GameState, guard: Unit) -> list[str]:
 
 def _guard_view(state: GameState, guard: Unit) -> GuardView:
     prisoners = [_prisoner_view(p) for p in state.prisoners_of(guard.handle)]
-    return GuardView(guard, unit_label(guard), prisoners, state.prisoner_load(guard.handle),
-                     capacity(guard), status_words(guard), guard_limits(state, guard))
+    return GuardView(
+        guard,
+        unit_label(guard),
+        prisoners,
+        state.prisoner_load(guard.handle),
+        capacity(guard),
+        status_words(guard),
+        guard_limits(state, guard),
+    )
 
 
 def _unarmed_view(state: GameState, u: Unit) -> UnarmedView:
     protection = ""
     if u.unarmed_how == "abandoned" and u.abandoned_by:
-        protection = (f"abandoned by {u.abandoned_by}: if {u.abandoned_by} eliminates it, "
-                      "that is a Massacre (A20.53, A20.3-.4)")
+        protection = (
+            f"abandoned by {u.abandoned_by}: if {u.abandoned_by} eliminates it, "
+            "that is a Massacre (A20.53, A20.3-.4)"
+        )
     return UnarmedView(u, unit_label(u), u.unarmed_how, protection)
 
 
@@ -175,8 +196,11 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
     why = escape_refusal(state, p)
     if why is None:
         ntc = needs_ntc(state, p)
-        what = ("must pass a NTC first, then attack its broken Guard in CC (A20.55)" if ntc
-                else "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)")
+        what = (
+            "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
+            if ntc
+            else "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)"
+        )
         return EscapeView(p, unit_label(p), True, ntc, what)
     flags = nationality_flags(state.sides[p.side].nationality)
     if flags.get("axis_minor") and "unless abandoned" in why:
@@ -200,8 +224,9 @@ def _rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
             continue
         if not (enemy.location or enemy.captured_at):
             continue  # A20.551 rearms only from an enemy known to be in its Location
-        where = (enemy.captured_at if enemy.status == PRISONER and enemy.captured_at
-                 else enemy.location) or ""
+        where = (
+            enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
+        ) or ""
         out.setdefault(where, []).append((i, enemy))
     return out
 
@@ -215,9 +240,12 @@ def _active_at(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
-def _rearm_view(state: GameState, u: Unit,
-                sources: dict[str, list[tuple[int, Unit]]] | None = None,
-                active_at: dict[str, list[Unit]] | None = None) -> RearmView:
+def _rearm_view(
+    state: GameState,
+    u: Unit,
+    sources: dict[str, list[tuple[int, Unit]]] | None = None,
+    active_at: dict[str, list[Unit]] | None = None,
+) -> RearmView:
     now, later = [], []
     if sources is None:
         sources = _rearm_sources(state)
@@ -226,32 +254,40 @@ def _rearm_view(state: GameState, u: Unit,
     candidates: list[tuple[int, Unit]] = []
     if u.location:  # A20.551 rearms only from an enemy known to be in its Location
         here, nowhere = sources.get(u.location, []), sources.get("", [])
-        candidates = sorted(here + nowhere, key=lambda pair: pair[0]) if here and nowhere \
+        candidates = (
+            sorted(here + nowhere, key=lambda pair: pair[0])
+            if here and nowhere
             else here or nowhere
+        )
     for _, enemy in candidates:
         if enemy.side == u.side:
             continue
         # Most certain first: a recorded surrender, then no enemy left, then CC (which
         # the log cannot tell apart from other eliminations, so it stays an "if").
-        for how, words in (("surrender", "it surrendered to a friendly unit there"),
-                           ("alone", "it was eliminated/captured with no other enemy there"),
-                           ("cc", f"if {u.handle} eliminated/captured it in CC")):
+        for how, words in (
+            ("surrender", "it surrendered to a friendly unit there"),
+            ("alone", "it was eliminated/captured with no other enemy there"),
+            ("cc", f"if {u.handle} eliminated/captured it in CC"),
+        ):
             if rearm_refusal(state, u, how, enemy, active_at) is None:
-                now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} "
-                           "(A20.551)")
+                now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} (A20.551)")
                 break
     mph = state.phase == "MPh" and state.attacker == u.side
     if mph and u.location and (state.turn, state.attacker, u.location) not in state.scrounged:
-        now.append("scrounge at the end of this MPh if it spent all its MF: DR 2 "
-                   "(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)")
+        now.append(
+            "scrounge at the end of this MPh if it spent all its MF: DR 2 "
+            "(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)"
+        )
     elif mph and not u.location:
         later.append("scrounge: give its Location first; one DR per hex per MPh (A20.552)")
     elif mph:
         later.append(f"scrounge: {u.location} already had its DR this MPh (A20.552)")
     else:
         later.append("scrounge at the end of its own MPh, not in water/marsh (A20.552)")
-    later.append("rearm by eliminating/capturing an armed enemy in CC, or when an armed "
-                 "enemy in its Location surrenders to a friendly unit (A20.551)")
+    later.append(
+        "rearm by eliminating/capturing an armed enemy in CC, or when an armed "
+        "enemy in its Location surrenders to a friendly unit (A20.551)"
+    )
     return RearmView(u, unit_label(u), now, later)
 
 
@@ -269,32 +305,47 @@ def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, S
         if mine is not None:
             mine.append(u)
     counted = tally(state).sides
-    sources = (_rearm_sources(state)
-               if any(u.status == UNARMED for units in by_side.values() for u in units)
-               else {})
+    sources = (
+        _rearm_sources(state)
+        if any(u.status == UNARMED for units in by_side.values() for u in units)
+        else {}
+    )
     active_at = _active_at(state) if sources else {}
-    return {side: _side_panel(state, side, by_side[side], counted, sources, active_at)
-            for side in wanted}
+    return {
+        side: _side_panel(state, side, by_side[side], counted, sources, active_at)
+        for side in wanted
+    }
 
 
-def _side_panel(state: GameState, side: str, mine: list[Unit], sides,
-                sources: dict[str, list[tuple[int, Unit]]],
-                active_at: dict[str, list[Unit]]) -> SidePanel:
+def _side_panel(
+    state: GameState,
+    side: str,
+    mine: list[Unit],
+    sides,
+    sources: dict[str, list[tuple[int, Unit]]],
+    active_at: dict[str, list[Unit]],
+) -> SidePanel:
     s = state.sides[side]
     held = [u for u in mine if u.status == PRISONER]
     free = [u for u in mine if u.status == UNARMED]
     return SidePanel(
-        name=side, nationality=s.nationality, elr=s.elr, no_quarter=s.no_quarter,
-        massacred=s.massacred, elr_raised=s.elr_raised,
+        name=side,
+        nationality=s.nationality,
+        elr=s.elr,
+        no_quarter=s.no_quarter,
+        massacred=s.massacred,
+        elr_raised=s.elr_raised,
         guards=[_guard_view(state, g) for g in state.guards() if g.side == side],
-        prisoners_held_by_enemy=[HeldView(_prisoner_view(p), unit_label(state.units[p.guard]))
-                                 for p in held],
+        prisoners_held_by_enemy=[
+            HeldView(_prisoner_view(p), unit_label(state.units[p.guard])) for p in held
+        ],
         unarmed=[_unarmed_view(state, u) for u in free],
         escape=[_escape_view(state, p) for p in held],
         rearm=[_rearm_view(state, u, sources, active_at) for u in free],
         eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
-        cvp=sides[side].cvp, cvp_if_ended=sides[side].cvp_if_ended,
+        cvp=sides[side].cvp,
+        cvp_if_ended=sides[side].cvp_if_ended,
     )
 
 
@@ -319,18 +370,31 @@ def _rph_aph_hints(state: GameState) -> list[str]:
         if guard.melee or any(p.melee for p in prisoners):
             in_melee.append(guard)
             continue
-        takers = [u for u in state.units.values()
-                  if u.location and u.location == guard.location and u.status == ACTIVE
-                  and accept_refusal(u, guard) is None]
+        takers = [
+            u
+            for u in state.units.values()
+            if u.location
+            and u.location == guard.location
+            and u.status == ACTIVE
+            and accept_refusal(u, guard) is None
+        ]
         to = f" (to {_names(takers)})" if takers else ""
-        out.append(f"{side}'s Guard {guard.handle} may transfer{to} or abandon "
-                   f"{_names(prisoners)} this {state.phase} (A20.5)")
+        out.append(
+            f"{side}'s Guard {guard.handle} may transfer{to} or abandon "
+            f"{_names(prisoners)} this {state.phase} (A20.5)"
+        )
     if len(in_melee) == 1:
-        out.insert(0, f"{in_melee[0].handle}'s prisoners are in Melee with it: "
-                      "no transfer or abandonment (A20.5)")
+        out.insert(
+            0,
+            f"{in_melee[0].handle}'s prisoners are in Melee with it: "
+            "no transfer or abandonment (A20.5)",
+        )
     elif in_melee:
-        out.insert(0, f"the prisoners of {_names(in_melee)} are in Melee with their Guards: "
-                      "no transfer or abandonment (A20.5)")
+        out.insert(
+            0,
+            f"the prisoners of {_names(in_melee)} are in Melee with their Guards: "
+            "no transfer or abandonment (A20.5)",
+        )
     return out
 
 
@@ -343,8 +407,9 @@ def _cc_hints(state: GameState) -> list[str]:
     for (side, guard, ntc), units in _together(may):
         after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
         its = "its" if len(units) == 1 else "their"
-        out.append(f"{_names(units)} ({side}) may attempt escape vs {its} Guard "
-                   f"{guard}{after} (A20.55)")
+        out.append(
+            f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} (A20.55)"
+        )
     return out
 
 
@@ -362,9 +427,13 @@ def _rtph_hints(state: GameState) -> list[str]:
         captors = captors_of.get(enemy)
         if captors is None:  # the same for every unit of a side: found once
             captors = captors_of[enemy] = [
-                c for c in state.units.values()
-                if c.side == enemy and c.is_infantry and not c.broken
-                and guard_refusal(c, phase_rtph=True) is None]
+                c
+                for c in state.units.values()
+                if c.side == enemy
+                and c.is_infantry
+                and not c.broken
+                and guard_refusal(c, phase_rtph=True) is None
+            ]
         if captors:
             surrender.append(((u.side, enemy), u))
     out = []
@@ -373,24 +442,28 @@ def _rtph_hints(state: GameState) -> list[str]:
         out.append(f"{_names(units)} ({side}) {verb} via the RtPh: {why}")
     for (side, enemy), units in _together(surrender):
         verb = "surrenders" if len(units) == 1 else "surrender"
-        out.append(f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
-                   f"Order, armed enemy ({_names(captors_of[enemy])}) and unable to rout "
-                   "without Interdiction/Low Crawl (A20.21)")
+        out.append(
+            f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
+            f"Order, armed enemy ({_names(captors_of[enemy])}) and unable to rout "
+            "without Interdiction/Low Crawl (A20.21)"
+        )
     return out
 
 
 def _fire_hints(state: GameState) -> list[str]:
     firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
     berserk, may = [], []
-    helpless = [v for v in state.units.values()
-                if v.side != firer and v.status in (PRISONER, UNARMED)]
+    helpless = [
+        v for v in state.units.values() if v.side != firer and v.status in (PRISONER, UNARMED)
+    ]
     if not helpless:
         return []
     for u in state.units.values():
         if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
             continue
-        victims = [v for v in helpless
-                   if v.guard == u.handle or (u.location and v.location == u.location)]
+        victims = [
+            v for v in helpless if v.guard == u.handle or (u.location and v.location == u.location)
+        ]
         if not victims:
             continue
         key = tuple(v.handle for v in victims)
@@ -401,12 +474,16 @@ def _fire_hints(state: GameState) -> list[str]:
     out = []
     for victims, units in _together(berserk):
         one = len(units) == 1
-        out.append(f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
-                   f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
-                   "at the start of this fire phase (A20.4)")
+        out.append(
+            f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
+            f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
+            "at the start of this fire phase (A20.4)"
+        )
     for victims, units in _together(may):
-        out.append(f"{_names(units)} may Massacre {', '.join(victims)} as if using a SW "
-                   "(A20.4: enemy ELR +1 once, and No Quarter)")
+        out.append(
+            f"{_names(units)} may Massacre {', '.join(victims)} as if using a SW "
+            "(A20.4: enemy ELR +1 once, and No Quarter)"
+        )
     return out
 
 
@@ -414,12 +491,16 @@ def _mph_hints(state: GameState) -> list[str]:
     side, out = state.attacker, []
     free = [u for u in state.units.values() if u.side == side and u.status == UNARMED]
     if free:
-        out.append(f"{_names(free)} may scrounge at the end of this MPh if they spent all "
-                   "their MF (A20.552)")
+        out.append(
+            f"{_names(free)} may scrounge at the end of this MPh if they spent all "
+            "their MF (A20.552)"
+        )
     enemy_free = [u for u in state.units.values() if u.side != side and u.status == UNARMED]
     if enemy_free:
-        out.append(f"{side} Infantry entering the Location of {_names(enemy_free)} may "
-                   "recapture them with an immediate CC attack (A20.54)")
+        out.append(
+            f"{side} Infantry entering the Location of {_names(enemy_free)} may "
+            "recapture them with an immediate CC attack (A20.54)"
+        )
     return out
 
 
@@ -441,6 +522,8 @@ def phase_hints(state: GameState) -> list[str]:
     if state.phase in ("MPh", "APh"):
         guards = [g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE]
         if guards:
-            hints.append(f"{_names(guards)} may escort prisoners off a Friendly Board Edge; "
-                         "escorted prisoners count double (A20.53)")
+            hints.append(
+                f"{_names(guards)} may escort prisoners off a Friendly Board Edge; "
+                "escorted prisoners count double (A20.53)"
+            )
     return hints

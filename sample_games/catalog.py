@@ -63,7 +63,7 @@ def new_args(name: str) -> list[str]:
     """The ``stockade new`` arguments from the script's ``# new:`` line."""
     for line in script_path(name).read_text(encoding="utf-8").splitlines():
         if line.startswith("# new:"):
-            return shlex.split(line[len("# new:"):])
+            return shlex.split(line[len("# new:") :])
     raise ValueError(f"{name}.stockade has no '# new:' line")
 
 
@@ -90,11 +90,12 @@ def markers(name: str) -> list[Marker]:
     for index, line in enumerate(lines):
         text = line.strip()
         if text.startswith("#! refuse"):
-            rule, _, command = text[len("#! refuse"):].partition(":")
+            rule, _, command = text[len("#! refuse") :].partition(":")
             out.append(Marker("refuse", command.strip(), rule.strip(), index + 1, lines[:index]))
         elif text.startswith("#! accept:"):
-            out.append(Marker("accept", text[len("#! accept:"):].strip(), "", index + 1,
-                              lines[:index]))
+            out.append(
+                Marker("accept", text[len("#! accept:") :].strip(), "", index + 1, lines[:index])
+            )
     return out
 
 
@@ -139,8 +140,9 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
     target = Path(target)
     if target.exists():
         target.unlink()
-    script_lines = lines if lines is not None else \
-        script_path(name).read_text(encoding="utf-8").splitlines()
+    script_lines = (
+        lines if lines is not None else script_path(name).read_text(encoding="utf-8").splitlines()
+    )
     if cli_main() is not None:
         code, _out, err = cli("new", str(target), *new_args(name))
         if code != 0:
@@ -159,8 +161,10 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
     from stockade.core.units import canonical_nationality
 
     scenario, sides = header(name)
-    specs = [ev.SideSpec(n, canonical_nationality(nat), elr if elr is not None else 3)
-             for n, nat, elr in sides]
+    specs = [
+        ev.SideSpec(n, canonical_nationality(nat), elr if elr is not None else 3)
+        for n, nat, elr in sides
+    ]
     game = Game.create(target, scenario, specs)
     try:
         run_script_fn()(game, script_lines)
@@ -182,6 +186,7 @@ def open_state(path: Path):
 def canonical(state) -> dict:
     """A comparable dump of a state: units, sides, casualties, clock (no timestamps:
     the state holds none)."""
+
     def plain(value):
         if dataclasses.is_dataclass(value):
             return {k: plain(v) for k, v in dataclasses.asdict(value).items()}
@@ -195,7 +200,9 @@ def canonical(state) -> dict:
 
     return {
         "scenario": state.scenario,
-        "turn": state.turn, "attacker": state.attacker, "phase": state.phase,
+        "turn": state.turn,
+        "attacker": state.attacker,
+        "phase": state.phase,
         "ended": state.ended,
         "sides": plain(state.sides),
         "units": plain(state.units),

@@ -124,7 +124,12 @@ def test_physical_dice_are_logged_as_typed(log_path):
     with pytest.raises(CampError, match="d6 shows 1 to 6, not 9"):
         c.enter_dice((9,))
     c.enter_dice((6,))
-    assert (c.state.capture_year, c.state.capture_month, c.state.health, c.state.kit) == (1941, 7, 5, 2)
+    assert (c.state.capture_year, c.state.capture_month, c.state.health, c.state.kit) == (
+        1941,
+        7,
+        5,
+        2,
+    )
     c.undo()  # a typed die is its own input: undo takes back just that one
     assert c.need().phase == "action_roll"
     c.close()

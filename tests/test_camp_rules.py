@@ -27,7 +27,9 @@ TABLE = load_table()
 
 
 def start(*events, rules="house", month_die="d12"):
-    header = CampStarted(options=CampOptions(seed="t", rules=rules, month_die=month_die), table=TABLE)
+    header = CampStarted(
+        options=CampOptions(seed="t", rules=rules, month_die=month_die), table=TABLE
+    )
     state = initial_state(header)
     for event in events:
         state = apply(state, event)
@@ -48,7 +50,9 @@ LOITER_QUIET = (ActionChosen(action="loiter"), ActionRolled(dice=(3,)))  # no ef
 
 
 # ------------------------------------------------------------------ capture and health
-@pytest.mark.parametrize("die,year", [(1, 1939), (2, 1940), (3, 1941), (4, 1942), (5, 1943), (6, 1944)])
+@pytest.mark.parametrize(
+    "die,year", [(1, 1939), (2, 1940), (3, 1941), (4, 1942), (5, 1943), (6, 1944)]
+)
 def test_capture_year_is_d6_from_1939(die, year):
     state = start(CaptureRolled(dice=(die, 7)))
     assert (state.capture_year, state.capture_month) == (year, 7)
@@ -120,8 +124,12 @@ def with_kit(points: int, health_die: int = 3):
     state = play(state, ActionChosen(action="gather"), ActionRolled(dice=(3,)))  # +1 kit
     assert state.phase == "escape_choice"
     for _ in range(points - 1):
-        state = play(state, EscapeChosen(attempt=False), ActionChosen(action="gather"),
-                     ActionRolled(dice=(4,)))
+        state = play(
+            state,
+            EscapeChosen(attempt=False),
+            ActionChosen(action="gather"),
+            ActionRolled(dice=(4,)),
+        )
     assert state.kit == points
     return state
 
@@ -145,8 +153,12 @@ def test_failed_escape_loses_all_kit_and_d3_health():
     state = play(state, EscapeInjuryRolled(dice=(3,)))
     assert state.health == 3 and state.phase == "action" and not state.over
     with pytest.raises(CampError, match="d3 shows 1 to 3, not 4"):
-        play(with_kit(1), EscapeChosen(attempt=True), EscapeRolled(dice=(1,)),
-             EscapeInjuryRolled(dice=(4,)))
+        play(
+            with_kit(1),
+            EscapeChosen(attempt=True),
+            EscapeRolled(dice=(1,)),
+            EscapeInjuryRolled(dice=(4,)),
+        )
 
 
 def test_staying_keeps_the_kit():
@@ -159,7 +171,9 @@ def in_1945(month: int, health_die: int = 3):
     """Captured December 1944, then played quietly into ``month`` of 1945."""
     state = play(captured(year_die=6, month=12, health_die=health_die), *LOITER_QUIET)
     for _ in range(month - 1):
-        state = play(state, LiberationRolled(dice=(12,)), *LOITER_QUIET, AttritionRolled(dice=(1, 1)))
+        state = play(
+            state, LiberationRolled(dice=(12,)), *LOITER_QUIET, AttritionRolled(dice=(1, 1))
+        )
     return state
 
 
@@ -184,9 +198,16 @@ def test_1945_end_of_turn_2d6_greater_than_health_costs_1():
 
 
 def test_1945_roll_comes_after_a_failed_escape_at_turn_end():
-    state = play(captured(year_die=6, month=12), *LOITER_QUIET, LiberationRolled(dice=(12,)),
-                 ActionChosen(action="gather"), ActionRolled(dice=(3,)), EscapeChosen(attempt=True),
-                 EscapeRolled(dice=(1,)), EscapeInjuryRolled(dice=(1,)))
+    state = play(
+        captured(year_die=6, month=12),
+        *LOITER_QUIET,
+        LiberationRolled(dice=(12,)),
+        ActionChosen(action="gather"),
+        ActionRolled(dice=(3,)),
+        EscapeChosen(attempt=True),
+        EscapeRolled(dice=(1,)),
+        EscapeInjuryRolled(dice=(1,)),
+    )
     assert state.phase == "attrition"
 
 
@@ -197,7 +218,9 @@ def test_house_rule_table_effects_and_health_ceiling():
     assert state.health == 9
     state = play(state, ActionChosen(action="gather"), ActionRolled(dice=(6,)))
     assert state.kit == 2
-    state = play(state, EscapeChosen(attempt=False), ActionChosen(action="gather"), ActionRolled(dice=(1,)))
+    state = play(
+        state, EscapeChosen(attempt=False), ActionChosen(action="gather"), ActionRolled(dice=(1,))
+    )
     assert state.kit == 0 and state.health == 8  # confiscated, cooler
 
 
@@ -208,4 +231,8 @@ def test_source_only_play_asks_for_the_outcome():
     state = play(state, OutcomeEntered(health=2, kit=3))
     assert (state.health, state.kit) == (11, 3)  # no house-rule ceiling in source play
     with pytest.raises(CampError, match="at most"):
-        play(captured(rules="source"), ActionChosen(action="loiter"), OutcomeEntered(health=-40, kit=0))
+        play(
+            captured(rules="source"),
+            ActionChosen(action="loiter"),
+            OutcomeEntered(health=-40, kit=0),
+        )

@@ -104,7 +104,10 @@ def test_cli_passes_path_and_options_to_the_ui(tmp_path):
 
     args = parse(["camp", str(tmp_path / "c.jsonl"), "--dice", "physical", "--month-die", "2d6"])
     assert args.func(args, FakeUI()) == 0
-    assert seen == {"path": tmp_path / "c.jsonl", "options": {"dice": "physical", "month_die": "2d6"}}
+    assert seen == {
+        "path": tmp_path / "c.jsonl",
+        "options": {"dice": "physical", "month_die": "2d6"},
+    }
 
 
 # ------------------------------------------------------------------ table and dice

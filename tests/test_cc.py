@@ -5,33 +5,58 @@ from __future__ import annotations
 import pytest
 
 from stockade.core import events as ev
-from stockade.core.cc import (ALL_CAPTURED, NONE, ONE_HS_CAPTURED, Defender, capture_result,
-                     column_for, defenders_in, kill_number)
+from stockade.core.cc import (
+    ALL_CAPTURED,
+    NONE,
+    ONE_HS_CAPTURED,
+    Defender,
+    capture_result,
+    column_for,
+    defenders_in,
+    kill_number,
+)
 from stockade.core.game import Game
 
 
-@pytest.mark.parametrize("attack, defence, column", [
-    (8, 12, "1-2"),     # A20.22 EX: 1-1.5 rounds down to 1-2
-    (3, 2, "3-2"),
-    (2, 1, "2-1"),
-    (6, 6, "1-1"),
-    (5, 4, "1-1"),      # 1.25-1 rounds down
-    (7, 2, "3-1"),
-    (1, 9, "<1-8"),
-    (1, 8, "1-8"),
-    (1, 7, "1-8"),
-    (10, 1, "10-1"),
-    (21, 2, "10-1"),    # 10.5-1 still 10-1
-    (11, 1, ">10-1"),
-    (0, 4, "<1-8"),
-])
+@pytest.mark.parametrize(
+    "attack, defence, column",
+    [
+        (8, 12, "1-2"),  # A20.22 EX: 1-1.5 rounds down to 1-2
+        (3, 2, "3-2"),
+        (2, 1, "2-1"),
+        (6, 6, "1-1"),
+        (5, 4, "1-1"),  # 1.25-1 rounds down
+        (7, 2, "3-1"),
+        (1, 9, "<1-8"),
+        (1, 8, "1-8"),
+        (1, 7, "1-8"),
+        (10, 1, "10-1"),
+        (21, 2, "10-1"),  # 10.5-1 still 10-1
+        (11, 1, ">10-1"),
+        (0, 4, "<1-8"),
+    ],
+)
 def test_odds_round_down_to_the_column(attack, defence, column):
     assert column_for(attack, defence) == column
 
 
 def test_kill_numbers_by_column_and_hand_to_hand():
-    expected = {"<1-8": 0, "1-8": 1, "1-6": 2, "1-4": 3, "1-2": 4, "1-1": 5, "3-2": 6,
-                "2-1": 7, "3-1": 8, "4-1": 9, "6-1": 10, "8-1": 11, "10-1": 12, ">10-1": 13}
+    expected = {
+        "<1-8": 0,
+        "1-8": 1,
+        "1-6": 2,
+        "1-4": 3,
+        "1-2": 4,
+        "1-1": 5,
+        "3-2": 6,
+        "2-1": 7,
+        "3-1": 8,
+        "4-1": 9,
+        "6-1": 10,
+        "8-1": 11,
+        "10-1": 12,
+        ">10-1": 13,
+    }
     for column, kill in expected.items():
         assert kill_number(column) == kill
         assert kill_number(column, hand_to_hand=True) == kill + 2
@@ -48,8 +73,11 @@ def test_unknown_column_and_bad_dr_are_refused():
 def test_a20_22_example_8_3_8_vs_two_4_2_6_and_a_4_4_7():
     """8 FP vs 12 at 1-2 (Kill# 4), Original DR 3: the two Inexperienced 4-2-6 are
     captured (3-1 = 2 < 4), the 4-4-7 splits and one HS is captured (3+1 = 4)."""
-    defenders = [Defender("4-2-6 a", inexperienced=True), Defender("4-2-6 b", inexperienced=True),
-                 Defender("4-4-7")]
+    defenders = [
+        Defender("4-2-6 a", inexperienced=True),
+        Defender("4-2-6 b", inexperienced=True),
+        Defender("4-4-7"),
+    ]
     results = capture_result((8, 12), 3, 0, defenders)
     assert [r.column for r in results] == ["1-2"] * 3
     assert [r.kill_number for r in results] == [4, 4, 4]
@@ -59,19 +87,23 @@ def test_a20_22_example_8_3_8_vs_two_4_2_6_and_a_4_4_7():
     assert "= Kill# 4" in results[2].why and "splits" in results[2].why
 
 
-@pytest.mark.parametrize("roll, hth, result", [
-    (7, False, ONE_HS_CAPTURED),  # Final 6 = Kill# 6
-    (5, False, ALL_CAPTURED),
-    (6, False, ALL_CAPTURED),     # Final 5 < 6
-    (8, False, NONE),
-    (9, True, ONE_HS_CAPTURED),   # H-t-H Kill# 8, Final 8
-    (8, True, ALL_CAPTURED),
-    (10, True, NONE),
-])
+@pytest.mark.parametrize(
+    "roll, hth, result",
+    [
+        (7, False, ONE_HS_CAPTURED),  # Final 6 = Kill# 6
+        (5, False, ALL_CAPTURED),
+        (6, False, ALL_CAPTURED),  # Final 5 < 6
+        (8, False, NONE),
+        (9, True, ONE_HS_CAPTURED),  # H-t-H Kill# 8, Final 8
+        (8, True, ALL_CAPTURED),
+        (10, True, NONE),
+    ],
+)
 def test_article_example_9_fanatic_squad_at_3_2(roll, hth, result):
     """3:2, Kill# 6, -1 vs Inexperienced; by Hand-to-Hand Kill# 8."""
-    [r] = capture_result("3:2", roll, 0, [Defender("German squad", inexperienced=True)],
-                         hand_to_hand=hth)
+    [r] = capture_result(
+        "3:2", roll, 0, [Defender("German squad", inexperienced=True)], hand_to_hand=hth
+    )
     assert r.kill_number == (8 if hth else 6)
     assert r.capture_drm == -1
     assert r.result == result
@@ -84,8 +116,9 @@ def test_article_example_11_japanese_squad_at_2_1_final_7():
 
 
 def test_at_the_kill_number_a_hs_or_smc_is_taken_whole():
-    results = capture_result("1-1", 4, 0, [Defender("hs", "hs"), Defender("crew", "crew"),
-                                           Defender("8-1", "leader")])
+    results = capture_result(
+        "1-1", 4, 0, [Defender("hs", "hs"), Defender("crew", "crew"), Defender("8-1", "leader")]
+    )
     assert all(r.final_dr == 5 and r.result == ALL_CAPTURED for r in results)
     assert all(r.at_kill_number for r in results)
 
@@ -99,22 +132,41 @@ def test_other_drms_are_added_to_the_capture_drm():
 
 
 def test_berserk_and_vehicles_are_never_captured():
-    results = capture_result("10-1", 2, 0, [Defender("b", berserk=True),
-                                            Defender("afv", "vehicle", vehicle=True)])
+    results = capture_result(
+        "10-1", 2, 0, [Defender("b", berserk=True), Defender("afv", "vehicle", vehicle=True)]
+    )
     assert [r.result for r in results] == [NONE, NONE]
     assert "A20.2" in results[0].why and "A20.22" in results[1].why
 
 
 def test_defenders_from_the_board_unarmed_units_are_inexperienced():
     game = Game.in_memory("cc", [ev.SideSpec("US", "American"), ev.SideSpec("DE", "German")])
-    game.submit([
-        ev.UnitEntered(handle="a1", side="US", unit_kind="squad", counter="6-6-6", location="Q4"),
-        ev.UnitEntered(handle="g1", side="DE", unit_kind="squad", counter="4-6-7", location="Q5"),
-        ev.UnitEntered(handle="g2", side="DE", unit_kind="squad", counter="4-3-6", location="Q5",
-                       traits=["inexperienced"]),
-        ev.UnitEntered(handle="g3", side="DE", unit_kind="squad", counter="4-6-7", location="Q5",
-                       broken=True),
-    ])
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle="a1", side="US", unit_kind="squad", counter="6-6-6", location="Q4"
+            ),
+            ev.UnitEntered(
+                handle="g1", side="DE", unit_kind="squad", counter="4-6-7", location="Q5"
+            ),
+            ev.UnitEntered(
+                handle="g2",
+                side="DE",
+                unit_kind="squad",
+                counter="4-3-6",
+                location="Q5",
+                traits=["inexperienced"],
+            ),
+            ev.UnitEntered(
+                handle="g3",
+                side="DE",
+                unit_kind="squad",
+                counter="4-6-7",
+                location="Q5",
+                broken=True,
+            ),
+        ]
+    )
     game.submit([ev.PhaseSet(turn=1, attacker="US", phase="RtPh")])
     game.submit([ev.Surrendered(units=["g3"], guard="a1")])
     # Abandoned: a free unarmed (1)-0-6 again, and Inexperienced (A20.53).

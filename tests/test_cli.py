@@ -25,9 +25,15 @@ def cli(capsys, *argv, ui=None) -> tuple[int, str, str]:
 def run_cli(*argv, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     """``stockade ARGV`` in a fresh interpreter."""
     code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run([sys.executable, "-c", code, *map(str, argv)], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, **(env or {})}, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", code, *map(str, argv)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -35,11 +41,25 @@ def log(tmp_path, capsys) -> Path:
     """A game: American 9-2 a1 in Q4, German 4-6-7 g1 and 2-4-7 HS g2 broken, RtPh,
     g1 surrendered to a1 (entries: 1 header, 2 a1, 3-4 g1 g2, 5 phase, 6 surrender)."""
     path = tmp_path / "game.jsonl"
-    assert cli(capsys, "new", path, "--scenario", "Test", "--side", "American:American:4",
-               "--side", "German:German")[0] == 0
+    assert (
+        cli(
+            capsys,
+            "new",
+            path,
+            "--scenario",
+            "Test",
+            "--side",
+            "American:American:4",
+            "--side",
+            "German:German",
+        )[0]
+        == 0
+    )
     script = tmp_path / "setup.txt"
-    script.write_text("add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
-                      "phase rtph\nsurrender g1 to a1\n")
+    script.write_text(
+        "add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
+        "phase rtph\nsurrender g1 to a1\n"
+    )
     assert cli(capsys, "run", path, script)[0] == 0
     return path
 
@@ -50,18 +70,31 @@ def test_new_writes_a_header_with_default_elr(log):
     assert header["sides"][1] == {"name": "German", "nationality": "German", "elr": 3}
 
 
-@pytest.mark.parametrize("side, words", [("German", "NAME:NATIONALITY"), ("G:German:x", "ELR"),
-                                         ("G:Martian", "not known")])
+@pytest.mark.parametrize(
+    "side, words",
+    [("German", "NAME:NATIONALITY"), ("G:German:x", "ELR"), ("G:Martian", "not known")],
+)
 def test_new_refuses_bad_sides(tmp_path, capsys, side, words):
-    code, _, err = cli(capsys, "new", tmp_path / "x.jsonl", "--scenario", "S", "--side", side,
-                       "--side", "A:American")
+    code, _, err = cli(
+        capsys,
+        "new",
+        tmp_path / "x.jsonl",
+        "--scenario",
+        "S",
+        "--side",
+        side,
+        "--side",
+        "A:American",
+    )
     assert code == 1 and words in err and err.count("\n") == 1
     assert not (tmp_path / "x.jsonl").exists()
 
 
 def test_new_never_overwrites(log, capsys):
     before = log.read_bytes()
-    code, _, err = cli(capsys, "new", log, "--scenario", "S", "--side", "A:American", "--side", "G:German")
+    code, _, err = cli(
+        capsys, "new", log, "--scenario", "S", "--side", "A:American", "--side", "G:German"
+    )
     assert code == 1 and "already exists" in err
     assert log.read_bytes() == before
 
@@ -284,7 +317,9 @@ def test_locate_prints_dirs_and_last_game(tmp_path):
     data = tmp_path / "data"
     (data / "stockade").mkdir(parents=True)
     (data / "stockade" / "last_game").write_text("/games/kampfgruppe.jsonl\n")
-    result = run_cli("locate", env={"XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(tmp_path / "cfg")})
+    result = run_cli(
+        "locate", env={"XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    )
     assert result.returncode == 0
     assert str(data / "stockade") in result.stdout
     assert str(tmp_path / "cfg" / "stockade") in result.stdout
@@ -299,16 +334,28 @@ def test_camp_is_registered_when_its_module_is_there():
 
 
 # ------------------------------------------------------------------- no Textual
-@pytest.mark.parametrize("argv", [["tally", "{log}"], ["tally", "{log}", "--json"],
-                                  ["history", "{log}"], ["check", "{log}"],
-                                  ["do", "{log}", "next"], ["locate"], ["--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tally", "{log}"],
+        ["tally", "{log}", "--json"],
+        ["history", "{log}"],
+        ["check", "{log}"],
+        ["do", "{log}", "next"],
+        ["locate"],
+        ["--help"],
+    ],
+)
 def test_headless_subcommands_never_import_textual(log, argv):
-    code = ("import sys; from stockade.core.cli import main; rc = main(sys.argv[1:]); "
-            "print('TEXTUAL' if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) "
-            "else 'CLEAN'); sys.exit(rc)")
+    code = (
+        "import sys; from stockade.core.cli import main; rc = main(sys.argv[1:]); "
+        "print('TEXTUAL' if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) "
+        "else 'CLEAN'); sys.exit(rc)"
+    )
     args = [a.format(log=log) for a in argv]
-    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                            cwd=ROOT, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("CLEAN")
 

@@ -20,8 +20,13 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
 
 
 def new_game(first: str = "American", second: str = "German") -> Game:
-    return Game.in_memory("test", [ev.SideSpec(first, first if first != "Gurkhas" else "Gurkha", 4),
-                                   ev.SideSpec(second, second if second != "Germans" else "German", 3)])
+    return Game.in_memory(
+        "test",
+        [
+            ev.SideSpec(first, first if first != "Gurkhas" else "Gurkha", 4),
+            ev.SideSpec(second, second if second != "Germans" else "German", 3),
+        ],
+    )
 
 
 @pytest.fixture
@@ -29,16 +34,19 @@ def game() -> Game:
     """American 9-2 a1, 6-6-6 a2 in Q4; German 4-6-7 g1, 2-4-7 HS g2, 8-0 g3 broken in
     Q5; g1 a prisoner of a2 (RtPh); g4 a free unarmed 4-6-7 (abandoned in the APh)."""
     g = new_game()
-    run_script(g, [
-        "add American 9-2 6-6-6 at Q4",
-        "add German 4-6-7 2-4-7 hs 8-0 at Q5 broken",
-        "add German 4-6-7 at Q5 broken",
-        "phase rtph",
-        "surrender g1 to a2",
-        "surrender g4 to a1",
-        "next",
-        "abandon g4",
-    ])
+    run_script(
+        g,
+        [
+            "add American 9-2 6-6-6 at Q4",
+            "add German 4-6-7 2-4-7 hs 8-0 at Q5 broken",
+            "add German 4-6-7 at Q5 broken",
+            "phase rtph",
+            "surrender g1 to a2",
+            "surrender g4 to a1",
+            "next",
+            "abandon g4",
+        ],
+    )
     return g
 
 
@@ -61,8 +69,19 @@ def test_add_gives_each_counter_the_next_handle_of_its_side(game):
 def test_add_binds_kind_handle_traits_and_cvp_to_the_counter_before_them(game):
     parsed = parse("add German 2-4-7 hs as zz +fanatic cvp=5 9-2 +commissar broken", game.state)
     hs, leader = parsed.events
-    assert (hs.handle, hs.unit_kind, hs.traits, hs.cvp, hs.broken) == ("zz", "hs", ["fanatic"], 5, True)
-    assert (leader.handle, leader.unit_kind, leader.traits, leader.broken) == ("g5", "leader", ["commissar"], True)
+    assert (hs.handle, hs.unit_kind, hs.traits, hs.cvp, hs.broken) == (
+        "zz",
+        "hs",
+        ["fanatic"],
+        5,
+        True,
+    )
+    assert (leader.handle, leader.unit_kind, leader.traits, leader.broken) == (
+        "g5",
+        "leader",
+        ["commissar"],
+        True,
+    )
 
 
 def test_add_message_names_the_new_handles(game):
@@ -78,19 +97,22 @@ def test_side_prefix_grows_when_both_sides_start_with_the_same_letter():
     assert parse("add gur 4-5-8", g.state).events[0].handle == "gu1"
 
 
-@pytest.mark.parametrize("text, words", [
-    ("add German 4-6-x", "not a counter as printed"),
-    ("add German 2-4-7", "may be a squad, a HS"),
-    ("add Martians 4-6-7", "no side 'Martians'"),
-    ("add German", "at least one counter"),
-    ("add German hs", "must follow the counter"),
-    ("add German 4-6-7 as g1", "already in use"),
-    ("add German 4-6-7 as to", "command word"),
-    ("add German 4-6-7 as 4x", "reads like a counter"),
-    ("add German 4-6-7 x2 as g9", "names one counter"),
-    ("add German 4-6-7 +brave", "unknown trait"),
-    ("add German 4-6-7 banana", "out of place"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("add German 4-6-x", "not a counter as printed"),
+        ("add German 2-4-7", "may be a squad, a HS"),
+        ("add Martians 4-6-7", "no side 'Martians'"),
+        ("add German", "at least one counter"),
+        ("add German hs", "must follow the counter"),
+        ("add German 4-6-7 as g1", "already in use"),
+        ("add German 4-6-7 as to", "command word"),
+        ("add German 4-6-7 as 4x", "reads like a counter"),
+        ("add German 4-6-7 x2 as g9", "names one counter"),
+        ("add German 4-6-7 +brave", "unknown trait"),
+        ("add German 4-6-7 banana", "out of place"),
+    ],
+)
 def test_add_refuses_what_it_cannot_read(game, text, words):
     with pytest.raises(Refusal) as caught:
         parse(text, game.state)
@@ -124,7 +146,9 @@ def test_next_walks_the_phases_then_swaps_the_attacker_then_the_game_turn():
 
 def test_turn_and_phase(game):
     assert one_event("turn", game) == ev.PhaseSet(turn=1, attacker="German", phase="RPh")
-    assert one_event("phase ccph 3 German", game) == ev.PhaseSet(turn=3, attacker="German", phase="CCPh")
+    assert one_event("phase ccph 3 German", game) == ev.PhaseSet(
+        turn=3, attacker="German", phase="CCPh"
+    )
     assert one_event("phase rt", game).phase == "RtPh"
     with pytest.raises(Refusal, match="not a phase"):
         parse("phase lunch", game.state)
@@ -140,12 +164,21 @@ def test_phase_change_message_says_what_a20_allows(game):
 
 
 # ---------------------------------------------------------------------- status
-@pytest.mark.parametrize("text, field, value", [
-    ("break a2", "broken", True), ("rally g3", "broken", False), ("break g3 off", "broken", False),
-    ("pin a1", "pinned", True), ("unpin a1", "pinned", False), ("berserk a2", "berserk", True),
-    ("disrupt g3", "disrupted", True), ("melee a2", "melee", True), ("melee a2 off", "melee", False),
-    ("move a2 R5", "location", "R5"),
-])
+@pytest.mark.parametrize(
+    "text, field, value",
+    [
+        ("break a2", "broken", True),
+        ("rally g3", "broken", False),
+        ("break g3 off", "broken", False),
+        ("pin a1", "pinned", True),
+        ("unpin a1", "pinned", False),
+        ("berserk a2", "berserk", True),
+        ("disrupt g3", "disrupted", True),
+        ("melee a2", "melee", True),
+        ("melee a2 off", "melee", False),
+        ("move a2 R5", "location", "R5"),
+    ],
+)
 def test_status_verbs(game, text, field, value):
     event = one_event(text, game)
     assert isinstance(event, ev.StatusChanged)
@@ -160,18 +193,26 @@ def test_status_verbs_take_several_units(game):
 # ------------------------------------------------------------------- captures
 def test_surrender_with_reason_free_and_merge(game):
     event = one_event("surrender g2 g3 to a1 hob free g3 merge g2+g1", game)
-    assert event == ev.Surrendered(units=["g2", "g3"], guard="a1", reason="hob", freed=["g3"],
-                                   merges=[ev.Merge(parts=["g2", "g1"], into="g5")])
+    assert event == ev.Surrendered(
+        units=["g2", "g3"],
+        guard="a1",
+        reason="hob",
+        freed=["g3"],
+        merges=[ev.Merge(parts=["g2", "g1"], into="g5")],
+    )
 
 
-@pytest.mark.parametrize("text, words", [
-    ("surrender g2", "needs 'to'"),
-    ("surrender g2 to a1 a2", "takes one value"),
-    ("surrender g2 to a1 hob mopup", "one reason"),
-    ("surrender g2 to a1 to a2", "given twice"),
-    ("surrender g9 to a1", "no unit 'g9'"),
-    ("surrender g2 to a1 merge g2", "not a merge"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("surrender g2", "needs 'to'"),
+        ("surrender g2 to a1 a2", "takes one value"),
+        ("surrender g2 to a1 hob mopup", "one reason"),
+        ("surrender g2 to a1 to a2", "given twice"),
+        ("surrender g9 to a1", "no unit 'g9'"),
+        ("surrender g2 to a1 merge g2", "not a merge"),
+    ],
+)
 def test_surrender_refusals(game, text, words):
     with pytest.raises(Refusal) as caught:
         parse(text, game.state)
@@ -190,14 +231,17 @@ def test_surrender_over_capacity_is_refused_by_a20_51_and_nothing_is_recorded(ga
 
 
 def test_reject(game):
-    assert one_event("reject g2 g3 by amer", game) == ev.SurrenderRejected(units=["g2", "g3"], by_side="American")
+    assert one_event("reject g2 g3 by amer", game) == ev.SurrenderRejected(
+        units=["g2", "g3"], by_side="American"
+    )
 
 
 def test_capture_all_and_one_hs(game):
     assert one_event("capture g2 by a1", game) == ev.Captured(guard="a1", units=["g2"])
     parsed = parse("capture hs g5=2-4-7 by a1", _with_squad(game))
-    assert parsed.events == [ev.Captured(guard="a1", split="g5", hs_captured="g6", hs_free="g7",
-                                         hs_counter="2-4-7")]
+    assert parsed.events == [
+        ev.Captured(guard="a1", split="g5", hs_captured="g6", hs_free="g7", hs_counter="2-4-7")
+    ]
     assert parsed.made == ["g6", "g7"]
     with pytest.raises(Refusal, match="name the captured units"):
         parse("capture by a1", game.state)
@@ -209,7 +253,9 @@ def _with_squad(game):
 
 
 def test_mutual_recapture(game):
-    assert one_event("mutual g1 a2=5-4-6", game) == ev.MutualCapture(units=["g1", "a2"], counters={"a2": "5-4-6"})
+    assert one_event("mutual g1 a2=5-4-6", game) == ev.MutualCapture(
+        units=["g1", "a2"], counters={"a2": "5-4-6"}
+    )
     assert one_event("recapture g4 by a1", game) == ev.Recaptured(units=["g4"], guard="a1")
 
 
@@ -228,22 +274,26 @@ def test_transfer_exchange_split_abandon_escort(game):
 
 def test_deploy_counters_and_assignment(game):
     event = one_event("deploy a2 3-3-7 g1=2", game)
-    assert event == ev.Deployed(handle="a2", into=["a3", "a4"], counters=["3-3-7", "3-3-7"],
-                                assign={"g1": "a4"})
+    assert event == ev.Deployed(
+        handle="a2", into=["a3", "a4"], counters=["3-3-7", "3-3-7"], assign={"g1": "a4"}
+    )
     assert one_event("deploy a2 as h1 h2 g1=h2", game).assign == {"g1": "h2"}
     with pytest.raises(Refusal, match="not one of the new HS"):
         parse("deploy a2 g1=3", game.state)
 
 
 # --------------------------------------------------------------------- losses
-@pytest.mark.parametrize("text, cause, by_side", [
-    ("eliminate g3", "other", ""),
-    ("eliminate g1 by own", "fire-own", "German"),
-    ("eliminate g1 by enemy", "fire-enemy", "American"),
-    ("eliminate g4 by American", "fire-enemy", "American"),
-    ("eliminate a1 by sniper takeover -", "sniper", "German"),
-    ("kill g3 by cc", "cc", "American"),
-])
+@pytest.mark.parametrize(
+    "text, cause, by_side",
+    [
+        ("eliminate g3", "other", ""),
+        ("eliminate g1 by own", "fire-own", "German"),
+        ("eliminate g1 by enemy", "fire-enemy", "American"),
+        ("eliminate g4 by American", "fire-enemy", "American"),
+        ("eliminate a1 by sniper takeover -", "sniper", "German"),
+        ("kill g3 by cc", "cc", "American"),
+    ],
+)
 def test_eliminate_causes(game, text, cause, by_side):
     event = one_event(text, game)
     assert (event.cause, event.by_side) == (cause, by_side)
@@ -264,7 +314,8 @@ def test_eliminated_guard_without_takeover_names_who_must_take_over(game):
 
 def test_reduce_and_massacre(game):
     assert one_event("reduce g1 by own", game) == ev.CasualtyReduced(
-        handle="g1", cause="fire-own", by_side="German")
+        handle="g1", cause="fire-own", by_side="German"
+    )
     assert one_event("reduce a2 to 3-3-7", game) == ev.CasualtyReduced(handle="a2", counter="3-3-7")
     with pytest.raises(Refusal, match="comes from fire"):
         parse("reduce g1 by sniper", game.state)
@@ -275,8 +326,13 @@ def test_reduce_and_massacre(game):
 def test_escape_flags(game):
     assert one_event("escape g1", game) == ev.EscapeAttempted(units=["g1"])
     event = one_event("escape g1 ntcfail g1 killed g4 guard-dies own-borders", game)
-    assert (event.ntc_failed, event.killed, event.guard_eliminated, event.outcome, event.own_borders) == \
-        (["g1"], ["g4"], True, "escaped", True)
+    assert (
+        event.ntc_failed,
+        event.killed,
+        event.guard_eliminated,
+        event.outcome,
+        event.own_borders,
+    ) == (["g1"], ["g4"], True, "escaped", True)
     assert one_event("escape g1 melee", game).outcome == "melee"
     with pytest.raises(Refusal, match="not both"):
         parse("escape g1 melee guard-dies", game.state)
@@ -289,7 +345,9 @@ def test_withdraw_infiltrate_guard_infiltrates(game):
 
 
 def test_rearm_and_scrounge(game):
-    assert one_event("rearm g4 cc a2 as 4-3-6", game) == ev.Rearmed(handle="g4", how="cc", enemy="a2", counter="4-3-6")
+    assert one_event("rearm g4 cc a2 as 4-3-6", game) == ev.Rearmed(
+        handle="g4", how="cc", enemy="a2", counter="4-3-6"
+    )
     execute(game, "add American 3-3-7 hs at Q5")
     # an unarmed squad rearmed by a HS-size enemy: armed HS + unarmed HS, handles made
     parsed = parse("rearm g4 cc a3", game.state)
@@ -312,7 +370,12 @@ def test_control_verbs_parse(game):
     assert parse("undo", game.state).control == "undo"
     assert parse("redo", game.state).control == "redo"
     strike = parse("strike 7 it was the HS", game.state)
-    assert (strike.control, strike.target, strike.reason, strike.events) == ("strike", 7, "it was the HS", [])
+    assert (strike.control, strike.target, strike.reason, strike.events) == (
+        "strike",
+        7,
+        "it was the HS",
+        [],
+    )
     assert parse("unstrike 7", game.state).target == 7
     with pytest.raises(Refusal, match="entry number"):
         parse("strike", game.state)
@@ -366,8 +429,17 @@ def test_help(game):
 def test_run_script_names_the_line():
     g = new_game()
     with pytest.raises(ScriptRefusal) as caught:
-        run_script(g, ["add American 9-2", "# comment", "", "phase rtph", "add German 4-6-7 x2 broken",
-                       "surrender g1 g2 to a1"])
+        run_script(
+            g,
+            [
+                "add American 9-2",
+                "# comment",
+                "",
+                "phase rtph",
+                "add German 4-6-7 x2 broken",
+                "surrender g1 g2 to a1",
+            ],
+        )
     assert str(caught.value).startswith("line 6: A20.51: ")
     assert caught.value.line == 6 and caught.value.rule == "A20.51"
 
@@ -415,8 +487,10 @@ def test_every_verb_has_a_spec_and_the_docs_show_its_example():
 def test_sentence_reads_like_the_table(game):
     entries = {e.seq: e for e in game.history()}
     surrender = next(e for e in entries.values() if isinstance(e.record, ev.Surrendered))
-    assert sentence(surrender, game) == \
-        "T1 RtPh: German 4-6-7 (g1) surrendered to American 6-6-6 (a2) in Q4 [A20.21]"
+    assert (
+        sentence(surrender, game)
+        == "T1 RtPh: German 4-6-7 (g1) surrendered to American 6-6-6 (a2) in Q4 [A20.21]"
+    )
     execute(game, "strike 8 typo")
     struck = game.history()[-1]
     assert sentence(struck, game) == "struck entry 8 (typo)"

@@ -21,8 +21,18 @@ def core_modules() -> list[str]:
 
 def test_the_list_of_core_modules_includes_the_front_door():
     names = core_modules()
-    for must in ("game", "rules", "rules.capture", "events", "state", "history",
-                 "commands", "commands.parser", "cli", "cli.arguments"):
+    for must in (
+        "game",
+        "rules",
+        "rules.capture",
+        "events",
+        "state",
+        "history",
+        "commands",
+        "commands.parser",
+        "cli",
+        "cli.arguments",
+    ):
         assert f"stockade.core.{must}" in names
 
 
@@ -37,13 +47,15 @@ def test_importing_every_core_module_does_not_import_textual():
         "print(len(names), 'imported')\n"
         "assert 'textual' not in sys.modules, bad\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr or result.stdout
 
 
 def test_import_core_alone_does_not_import_textual():
     code = "import sys, core, core.game, core.rules; assert 'textual' not in sys.modules"
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr

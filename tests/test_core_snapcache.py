@@ -24,15 +24,17 @@ def dump(state) -> dict:
         "sides": [(n, dataclasses.asdict(s)) for n, s in state.sides.items()],
         "casualties": [dataclasses.asdict(c) for c in state.casualties],
         "clock": (state.turn, state.attacker, state.phase, state.ended, state.last_seq),
-        "scenario": state.scenario, "cvp": state.cvp_overrides,
+        "scenario": state.scenario,
+        "cvp": state.cvp_overrides,
         "scrounged": sorted(state.scrounged),
     }
 
 
 def same(game: Game, fresh: Game) -> None:
     assert dump(game.state) == dump(fresh.state)
-    assert [(s, str(r)) for s, r in game.conflicts.items()] == \
-        [(s, str(r)) for s, r in fresh.conflicts.items()]
+    assert [(s, str(r)) for s, r in game.conflicts.items()] == [
+        (s, str(r)) for s, r in fresh.conflicts.items()
+    ]
     assert {s: game.when[s] for s in fresh.when} == fresh.when
     assert [r.seq for r in game.effective] == [r.seq for r in fresh.effective]
 

@@ -69,8 +69,9 @@ def test_rollback_at_random_depths_equals_a_fresh_fold(big):
     rng = random.Random(5)
     n = len(game.effective)
     # across the old 256-event snapshot boundaries, and deep
-    for position in [n - 1, n - 2, n - 7, n - 255, n - 256, n - 257, 512, 256, 1] + \
-            [rng.randrange(1, n) for _ in range(6)]:
+    for position in [n - 1, n - 2, n - 7, n - 255, n - 256, n - 257, 512, 256, 1] + [
+        rng.randrange(1, n) for _ in range(6)
+    ]:
         tail = game.effective[position:]
         game._rollback(position)
         state, conflicts = fresh_fold(game.effective)
@@ -87,8 +88,9 @@ def test_state_at_equals_a_fresh_fold_and_never_moves(big):
     game = Game(big.records)
     rng = random.Random(9)
     seqs = [r.seq for r in game.effective]
-    picks = [seqs[-1], seqs[-2], seqs[-40], seqs[len(seqs) // 2], seqs[3], 1] + \
-        [rng.choice(seqs) for _ in range(6)]
+    picks = [seqs[-1], seqs[-2], seqs[-40], seqs[len(seqs) // 2], seqs[3], 1] + [
+        rng.choice(seqs) for _ in range(6)
+    ]
     views = []
     for seq in picks:
         view = game.state_at(seq)
@@ -115,23 +117,41 @@ def test_multi_event_check_leaves_the_state_as_it_was(big):
     before = dump(game.state)
     active = [u for u in game.state.units.values() if u.status == "active"][:2]
     # accepted pair: checked on the live state, then taken back
-    game.check([ev.StatusChanged(handle=active[0].handle, location="ZZ1", melee=True),
-                ev.StatusChanged(handle=active[1].handle, pinned=True)])
+    game.check(
+        [
+            ev.StatusChanged(handle=active[0].handle, location="ZZ1", melee=True),
+            ev.StatusChanged(handle=active[1].handle, pinned=True),
+        ]
+    )
     assert dump(game.state) == before
     # refused in the middle: taken back too
     with pytest.raises(Refusal):
-        game.check([ev.UnitEntered(handle="zz-new", side=game.state.attacker,
-                                   unit_kind="squad", counter="4-6-7"),
-                    ev.StatusChanged(handle="no-such-unit", pinned=True)])
+        game.check(
+            [
+                ev.UnitEntered(
+                    handle="zz-new", side=game.state.attacker, unit_kind="squad", counter="4-6-7"
+                ),
+                ev.StatusChanged(handle="no-such-unit", pinned=True),
+            ]
+        )
     assert dump(game.state) == before
     assert "zz-new" not in game.state.units
     check_index(game.state)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(ops=st.lists(st.tuples(st.sampled_from(["undo", "redo", "strike", "unstrike",
-                                               "undo_to", "state_at", "preview"]),
-                              st.integers(0, 10_000)), min_size=1, max_size=12))
+@given(
+    ops=st.lists(
+        st.tuples(
+            st.sampled_from(
+                ["undo", "redo", "strike", "unstrike", "undo_to", "state_at", "preview"]
+            ),
+            st.integers(0, 10_000),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_random_history_ops_equal_a_fresh_fold(big, ops):
     game = Game(big.records)
     for op, i in ops:

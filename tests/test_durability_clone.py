@@ -25,8 +25,12 @@ def _shared(a, b, path="state", seen=None):
         for k in a:
             out += _shared(a[k], b[k], f"{path}[{k!r}]", seen)
     elif isinstance(a, (list, set)):
-        for i, (x, y) in enumerate(zip(sorted(a, key=repr) if isinstance(a, set) else a,
-                                       sorted(b, key=repr) if isinstance(b, set) else b)):
+        for i, (x, y) in enumerate(
+            zip(
+                sorted(a, key=repr) if isinstance(a, set) else a,
+                sorted(b, key=repr) if isinstance(b, set) else b,
+            )
+        ):
             out += _shared(x, y, f"{path}[{i}]", seen)
     elif dataclasses.is_dataclass(a):
         for f in dataclasses.fields(a):

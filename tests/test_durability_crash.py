@@ -23,8 +23,13 @@ KILLS = 60
 
 class ForkServer:
     def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, str(SERVER)], cwd=ROOT, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(SERVER)],
+            cwd=ROOT,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
 
     def ask(self, line: str) -> str:
         self.proc.stdin.write(line + "\n")
@@ -38,8 +43,9 @@ class ForkServer:
         self.proc.wait(10)
 
 
-def _run_and_kill(server: ForkServer, path: Path, seed: int, report: Path,
-                  rng: random.Random) -> list[str]:
+def _run_and_kill(
+    server: ForkServer, path: Path, seed: int, report: Path, rng: random.Random
+) -> list[str]:
     report.unlink(missing_ok=True)
     pid = int(server.ask(f"{path} {seed} {report}"))
     deadline = time.monotonic() + 20
@@ -70,8 +76,9 @@ def test_sigkill_never_loses_an_accepted_record(tmp_path):
             by_seq = {r.seq: r for r in loaded.records}
             for seq, record in accepted.items():
                 assert seq in by_seq, f"kill {attempt}: accepted record {seq} lost"
-                assert ev.encode(by_seq[seq]).decode() == record, \
+                assert ev.encode(by_seq[seq]).decode() == record, (
                     f"kill {attempt}: record {seq} changed"
+                )
             if attempt % 6 == 0:
                 game = Game.open(path, read_only=True)  # folds cleanly, never modifies
                 assert game.problem is None and len(game.records) == len(loaded.records)

@@ -30,23 +30,34 @@ def _base_log() -> bytes:
 
 BASE = _base_log()
 BASE_LINES = BASE.split(b"\n")[:-1]
-FUZZ = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def _json_values():
     return st.recursive(
-        st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**70), 2**70)
+        | st.floats(allow_nan=False)
         | st.text(max_size=20),
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8),
-                                                                    inner, max_size=4),
-        max_leaves=12)
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
+        max_leaves=12,
+    )
 
 
 def _mutate_line(draw, line: bytes) -> bytes:
     record = json.loads(line)
-    how = draw(st.sampled_from(["wrong_type", "unknown_kind", "drop_field", "seq", "v",
-                                "extra_field", "not_object"]))
+    how = draw(
+        st.sampled_from(
+            ["wrong_type", "unknown_kind", "drop_field", "seq", "v", "extra_field", "not_object"]
+        )
+    )
     key = draw(st.sampled_from(sorted(record)))
     if how == "wrong_type":
         record[key] = draw(_json_values())
@@ -69,10 +80,25 @@ def _mutate_line(draw, line: bytes) -> bytes:
 def malformed_logs(draw) -> bytes:
     lines = list(BASE_LINES)
     blob = BASE
-    how = draw(st.sampled_from(["truncate", "flip", "line", "huge", "reseq", "junk",
-                                "delete", "duplicate", "swap", "empty", "only_junk"]))
+    how = draw(
+        st.sampled_from(
+            [
+                "truncate",
+                "flip",
+                "line",
+                "huge",
+                "reseq",
+                "junk",
+                "delete",
+                "duplicate",
+                "swap",
+                "empty",
+                "only_junk",
+            ]
+        )
+    )
     if how == "truncate":
-        return blob[:draw(st.integers(0, len(blob) - 1))]
+        return blob[: draw(st.integers(0, len(blob) - 1))]
     if how == "flip":
         data = bytearray(blob)
         for _ in range(draw(st.integers(1, 4))):
@@ -103,12 +129,13 @@ def malformed_logs(draw) -> bytes:
     else:
         return draw(st.binary(max_size=2000))
     out = b"\n".join(lines) + b"\n"
-    return out if draw(st.booleans()) else out[:draw(st.integers(0, len(out)))]
+    return out if draw(st.booleans()) else out[: draw(st.integers(0, len(out)))]
 
 
 def _check_named(message: str) -> None:
-    assert message and ("line" in message or "game.jsonl" in message or
-                        "Stockade" in message), message
+    assert message and ("line" in message or "game.jsonl" in message or "Stockade" in message), (
+        message
+    )
 
 
 def _feed(path: Path) -> None:

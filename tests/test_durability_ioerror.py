@@ -78,13 +78,13 @@ def _session(tmp_path, faults: Faults):
             if not faults.rollback_fails or faults.mode == "write":
                 assert game.records == accepted, "a failed entry was kept"
             else:  # the bytes could not be taken back: only WHOLE lines may survive
-                assert game.records[:len(accepted)] == accepted
+                assert game.records[: len(accepted)] == accepted
                 accepted = list(game.records)
             assert not game.journal.poisoned and not game.read_only
             assert driver.refused or refusals, "the player was not told"
             faults.install(game.journal)  # the re-read opened a new journal
         else:
-            assert game.records[:len(accepted)] == accepted
+            assert game.records[: len(accepted)] == accepted
             accepted = list(game.records)
     assert faults.fired, "the session never reached the failing write"
     game.close()
@@ -95,7 +95,6 @@ def _session(tmp_path, faults: Faults):
     assert not reopened.warnings and reopened.state == game.state
     reopened.close()
     return faults.calls
-
 
 
 @pytest.mark.parametrize("mode", ["write", "partial", "short", "fsync"])

@@ -12,7 +12,7 @@ import stockade.core.journal as journal_mod
 from bench.generate import Driver, new_game
 from stockade.core import events as ev
 from stockade.core.game import Game
-from stockade.core.journal import Journal, JournalError
+from stockade.core.journal import JournalError
 from stockade.core.logfile import load
 from stockade.core.upgrade import UPGRADES, upgrade_record
 
@@ -58,8 +58,12 @@ def test_one_write_then_fsync_per_command_group(tmp_path, monkeypatch):
     calls = []
     game.journal._write = lambda fd, data: calls.append(("write", data)) or os.write(fd, data)
     game.journal._fsync = lambda fd: calls.append(("fsync", None)) or os.fsync(fd)
-    game.submit([ev.StatusChanged(handle=next(iter(game.state.units)), pinned=True),
-                 ev.StatusChanged(handle=next(iter(game.state.units)), pinned=False)])
+    game.submit(
+        [
+            ev.StatusChanged(handle=next(iter(game.state.units)), pinned=True),
+            ev.StatusChanged(handle=next(iter(game.state.units)), pinned=False),
+        ]
+    )
     assert [c[0] for c in calls] == ["write", "fsync"]
     assert calls[0][1].count(b"\n") == 2 and calls[0][1].endswith(b"\n")
 
@@ -73,6 +77,7 @@ def test_create_syncs_the_directory_and_leaves_nothing_on_failure(tmp_path, monk
 
     def broken(fd):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(journal_mod, "_full_fsync", broken)
     with pytest.raises(JournalError, match="NOT recorded"):
         new_game(path=tmp_path / "h.jsonl")
@@ -124,8 +129,10 @@ def test_torn_multi_line_group_goes_aside_whole(tmp_path):
     good = path.read_bytes()
     n = len(game.records) + 1
     handle = next(iter(game.state.units))
-    lines = [ev.encode(ev.StatusChanged(seq=n + i, grp=n, handle=handle, pinned=bool(i)))
-             for i in range(3)]
+    lines = [
+        ev.encode(ev.StatusChanged(seq=n + i, grp=n, handle=handle, pinned=bool(i)))
+        for i in range(3)
+    ]
     game.close()
     # The torn bytes must show the group number to be recognised (msgspec writes grp
     # near the end of a line); docs/durability.md says what happens otherwise.

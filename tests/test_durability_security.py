@@ -14,9 +14,11 @@ from stockade.core import events as ev
 from stockade.core.journal import MAX_LINE_BYTES, Journal, JournalWriteError
 
 CORE = Path(__file__).resolve().parents[1] / "core"
-FORBIDDEN = re.compile(r"\b(pickle|cPickle|marshal|shelve|dill|jsonpickle)\b|"
-                       r"(?<![\w.])(eval|exec|compile|__import__)\s*\(|"
-                       r"yaml\.(unsafe_)?load\s*\(|import_module\s*\(|os\.system|subprocess")
+FORBIDDEN = re.compile(
+    r"\b(pickle|cPickle|marshal|shelve|dill|jsonpickle)\b|"
+    r"(?<![\w.])(eval|exec|compile|__import__)\s*\(|"
+    r"yaml\.(unsafe_)?load\s*\(|import_module\s*\(|os\.system|subprocess"
+)
 
 
 def test_no_code_loading_anywhere_in_core():
@@ -30,8 +32,14 @@ def test_no_code_loading_anywhere_in_core():
 
 
 def test_the_checker_itself_catches_them():
-    for line in ("import pickle", "x = eval(s)", "exec(code)", "yaml.load(f)",
-                 "mod = importlib.import_module(name)", "__import__(n)"):
+    for line in (
+        "import pickle",
+        "x = eval(s)",
+        "exec(code)",
+        "yaml.load(f)",
+        "mod = importlib.import_module(name)",
+        "__import__(n)",
+    ):
         assert FORBIDDEN.search(line), line
     for line in ("re.compile(p)", "self.evaluate(x)", "executor = 1"):
         assert not FORBIDDEN.search(line), line

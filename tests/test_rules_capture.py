@@ -8,8 +8,18 @@ import pytest
 
 from stockade.core import events as ev
 from stockade.core.state import ACTIVE, GONE, PRISONER, UNARMED
-from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
-                                  u, with_prisoners)
+from tests.test_rules_kit import (
+    DE,
+    US,
+    add,
+    cvp,
+    new_game,
+    ok,
+    phase,
+    refused,
+    u,
+    with_prisoners,
+)
 
 
 # ------------------------------------------------------------ RtPh surrender
@@ -91,8 +101,12 @@ def test_smc_cannot_guard_three_hs_and_the_hint_suggests_the_exchange():
 def test_merging_two_hs_makes_three_hs_fit_an_smc():
     game = new_game()
     _smc_and(game, ("g1", "hs", "2-4-7"), ("g2", "hs", "2-4-7"), ("c1", "crew", "2-2-8"))
-    ok(game, ev.Surrendered(units=["g1", "g2", "c1"], guard="h1",
-                            merges=[ev.Merge(parts=["g2", "c1"], into="gx")]))
+    ok(
+        game,
+        ev.Surrendered(
+            units=["g1", "g2", "c1"], guard="h1", merges=[ev.Merge(parts=["g2", "c1"], into="gx")]
+        ),
+    )
     assert game.state.prisoner_load("h1") == 5
     gx = u(game, "gx")
     assert gx.unit_kind == "squad" and gx.status == PRISONER
@@ -103,8 +117,13 @@ def test_merging_two_hs_makes_three_hs_fit_an_smc():
 def test_merge_must_be_of_two_hs():
     game = new_game()
     _smc_and(game, ("g1", "squad", "4-6-7"), ("g2", "hs", "2-4-7"))
-    refused(game, ev.Surrendered(units=["g1", "g2"], guard="h1",
-                                 merges=[ev.Merge(parts=["g1", "g2"], into="gx")]), "A20.51")
+    refused(
+        game,
+        ev.Surrendered(
+            units=["g1", "g2"], guard="h1", merges=[ev.Merge(parts=["g1", "g2"], into="gx")]
+        ),
+        "A20.51",
+    )
 
 
 def test_squad_guards_fifteen_not_eighteen():
@@ -313,8 +332,17 @@ def test_cc_capture_all():
 
 def test_cc_capture_one_hs_of_a_squad():
     game = _cc()
-    ok(game, ev.Captured(guard="a1", units=["g2"], split="g1", hs_captured="g1a",
-                         hs_free="g1b", hs_counter="2-4-7"))
+    ok(
+        game,
+        ev.Captured(
+            guard="a1",
+            units=["g2"],
+            split="g1",
+            hs_captured="g1a",
+            hs_free="g1b",
+            hs_counter="2-4-7",
+        ),
+    )
     assert u(game, "g1").status == GONE
     assert u(game, "g1a").status == PRISONER and u(game, "g1a").unit_kind == "hs"
     free = u(game, "g1b")
@@ -329,11 +357,21 @@ def test_cc_capture_one_hs_can_merge_with_another_prisoner_hs():
     add(game, "g2", DE, "hs", "2-4-7")
     add(game, "g3", DE, "hs", "2-4-7")
     phase(game, "CCPh")
-    event = ev.Captured(guard="h1", units=["g2", "g3"], split="g1", hs_captured="g1a",
-                        hs_free="g1b")
+    event = ev.Captured(
+        guard="h1", units=["g2", "g3"], split="g1", hs_captured="g1a", hs_free="g1b"
+    )
     refused(game, event, "A20.51")
-    ok(game, ev.Captured(guard="h1", units=["g2", "g3"], split="g1", hs_captured="g1a",
-                         hs_free="g1b", merges=[ev.Merge(parts=["g3", "g1a"], into="gx")]))
+    ok(
+        game,
+        ev.Captured(
+            guard="h1",
+            units=["g2", "g3"],
+            split="g1",
+            hs_captured="g1a",
+            hs_free="g1b",
+            merges=[ev.Merge(parts=["g3", "g1a"], into="gx")],
+        ),
+    )
     assert game.state.prisoner_load("h1") == 5
 
 

@@ -7,13 +7,23 @@ import pytest
 
 from stockade.core import events as ev
 from stockade.core.rules.escape import will_escape_refusal
-from stockade.core.state import ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED
-from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
-                                  u, with_prisoners)
+from stockade.core.state import ACTIVE, ELIMINATED, GONE, UNARMED
+from tests.test_rules_kit import (
+    DE,
+    US,
+    add,
+    cvp,
+    new_game,
+    ok,
+    phase,
+    refused,
+    status,
+    u,
+    with_prisoners,
+)
 
 
-def _prisoners_of(nat="German", captor="American", n=1, guard_kind="hs",
-                  guard_counter="3-3-7"):
+def _prisoners_of(nat="German", captor="American", n=1, guard_kind="hs", guard_counter="3-3-7"):
     game = new_game(us=captor, de=nat)
     if nat != "Japanese":
         return with_prisoners(game, n=n, guard_kind=guard_kind, guard_counter=guard_counter)
@@ -61,8 +71,7 @@ def test_outcome_must_match_what_happened():
     phase(game, "CCPh")
     refused(game, ev.EscapeAttempted(units=["g1"], outcome="no-effect"), "A20.55")
     refused(game, ev.EscapeAttempted(units=["g1"], outcome="escaped"), "A20.55")
-    refused(game, ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="melee"),
-            "A20.55")
+    refused(game, ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="melee"), "A20.55")
 
 
 def test_prisoners_killed_escaping_count_normal():
@@ -80,8 +89,12 @@ def test_escape_by_eliminating_the_guard():
     game = _prisoners_of(n=2)
     status(game, "a1", broken=True)
     phase(game, "CCPh")
-    ok(game, ev.EscapeAttempted(units=["g1", "g2"], ntc_failed=["g2"],
-                                guard_eliminated=True, outcome="escaped"))
+    ok(
+        game,
+        ev.EscapeAttempted(
+            units=["g1", "g2"], ntc_failed=["g2"], guard_eliminated=True, outcome="escaped"
+        ),
+    )
     assert u(game, "a1").status == ELIMINATED and cvp(game.state, DE) == 1
     for h in ("g1", "g2"):
         assert u(game, h).status == UNARMED and u(game, h).unarmed_how == "escaped"
@@ -103,13 +116,11 @@ def test_axis_minors_escape_in_own_borders_vs_russians_only():
     game = _prisoners_of(nat="Hungarian", captor="American")
     status(game, "a1", broken=True)
     phase(game, "CCPh")
-    refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee", own_borders=True),
-            "A20.55")
+    refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee", own_borders=True), "A20.55")
     game = _prisoners_of(nat="Italian", captor="Russian")
     status(game, "a1", broken=True)
     phase(game, "CCPh")
-    refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee", own_borders=True),
-            "A20.55")
+    refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee", own_borders=True), "A20.55")
 
 
 def test_only_infantry_escapes():
@@ -156,8 +167,12 @@ def _escaped(n=1, guard_kind="hs", guard_counter="3-3-7"):
     game = _prisoners_of(n=n, guard_kind=guard_kind, guard_counter=guard_counter)
     status(game, "a1", broken=True)
     phase(game, "CCPh")
-    ok(game, ev.EscapeAttempted(units=[f"g{i}" for i in range(1, n + 1)],
-                                guard_eliminated=True, outcome="escaped"))
+    ok(
+        game,
+        ev.EscapeAttempted(
+            units=[f"g{i}" for i in range(1, n + 1)], guard_eliminated=True, outcome="escaped"
+        ),
+    )
     return game
 
 

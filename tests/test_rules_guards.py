@@ -6,9 +6,20 @@ from __future__ import annotations
 import pytest
 
 from stockade.core import events as ev
-from stockade.core.state import ESCORTED, GONE, PRISONER, UNARMED
-from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
-                                  u, with_prisoners)
+from stockade.core.state import ESCORTED, GONE, UNARMED
+from tests.test_rules_kit import (
+    DE,
+    US,
+    add,
+    cvp,
+    new_game,
+    ok,
+    phase,
+    refused,
+    status,
+    u,
+    with_prisoners,
+)
 
 
 def _two_guards(**target_status):
@@ -26,8 +37,9 @@ def test_transfer_in_a_friendly_rph_or_aph(name):
     assert u(game, "g1").guard == "a2"
 
 
-@pytest.mark.parametrize("name,attacker", [("RPh", DE), ("APh", DE), ("MPh", US),
-                                           ("CCPh", US), ("DFPh", DE)])
+@pytest.mark.parametrize(
+    "name,attacker", [("RPh", DE), ("APh", DE), ("MPh", US), ("CCPh", US), ("DFPh", DE)]
+)
 def test_transfer_refused_outside_a_friendly_rph_or_aph(name, attacker):
     game = _two_guards()
     phase(game, name, attacker=attacker, turn=2)
@@ -41,8 +53,7 @@ def test_transfer_refused_in_melee_with_the_guard():
     refused(game, ev.Transferred(units=["g1"], to_guard="a2"), "A20.5")
 
 
-@pytest.mark.parametrize("target_status", [{"broken": True}, {"pinned": True},
-                                           {"berserk": True}])
+@pytest.mark.parametrize("target_status", [{"broken": True}, {"pinned": True}, {"berserk": True}])
 def test_transfer_to_a_unit_that_cannot_accept_is_refused(target_status):
     game = _two_guards(**target_status)
     phase(game, "APh", attacker=US)
@@ -70,8 +81,14 @@ def test_transfer_respects_the_new_guards_capacity_and_merges_make_it_fit():
     phase(game, "APh")
     refusal = refused(game, ev.Transferred(units=["g1", "g2", "g3"], to_guard="l1"), "A20.51")
     assert "exchange" in refusal.hint
-    ok(game, ev.Transferred(units=["g1", "g2", "g3"], to_guard="l1",
-                            merges=[ev.Merge(parts=["g1", "g2"], into="gx")]))
+    ok(
+        game,
+        ev.Transferred(
+            units=["g1", "g2", "g3"],
+            to_guard="l1",
+            merges=[ev.Merge(parts=["g1", "g2"], into="gx")],
+        ),
+    )
     assert game.state.prisoner_load("l1") == 5
 
 
@@ -122,7 +139,8 @@ def test_exchange_two_hs_for_a_squad_and_split_back():
     assert u(game, "gx").unit_kind == "squad" and game.state.prisoner_load("a1") == 3
     ok(game, ev.PrisonerSplit(handle="gx", into=["p1", "p2"]))
     assert {o.unit_kind for o in u(game, "p2").origins} | {
-        o.unit_kind for o in u(game, "p1").origins} == {"hs", "crew"}
+        o.unit_kind for o in u(game, "p1").origins
+    } == {"hs", "crew"}
     assert u(game, "gx").status == GONE
 
 
@@ -145,8 +163,12 @@ def test_split_refused_when_the_guard_cannot_hold_two_hs():
 def test_unbroken_guard_squad_deploys_at_any_time():
     game = with_prisoners(n=2)
     phase(game, "DFPh", attacker=DE)
-    ok(game, ev.Deployed(handle="a1", into=["a1a", "a1b"], counters=["3-3-7", "3-3-7"],
-                         assign={"g2": "a1b"}))
+    ok(
+        game,
+        ev.Deployed(
+            handle="a1", into=["a1a", "a1b"], counters=["3-3-7", "3-3-7"], assign={"g2": "a1b"}
+        ),
+    )
     assert u(game, "g1").guard == "a1a" and u(game, "g2").guard == "a1b"
 
 
@@ -159,8 +181,12 @@ def test_broken_guard_squad_does_not_deploy():
 def test_deploy_refused_when_one_hs_would_hold_too_many():
     game = with_prisoners(n=4)
     refused(game, ev.Deployed(handle="a1", into=["a1a", "a1b"], counters=[]), "A20.51")
-    ok(game, ev.Deployed(handle="a1", into=["a1a", "a1b"], counters=[],
-                         assign={"g3": "a1b", "g4": "a1b"}))
+    ok(
+        game,
+        ev.Deployed(
+            handle="a1", into=["a1a", "a1b"], counters=[], assign={"g3": "a1b", "g4": "a1b"}
+        ),
+    )
 
 
 # -------------------------------------------------------------------- escort

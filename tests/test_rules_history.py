@@ -47,10 +47,12 @@ def test_undo_then_redo_is_the_identity():
 
 def test_undo_acts_on_a_whole_command_group():
     game = new_game()
-    game.submit([
-        ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"),
-        ev.UnitEntered(handle="g1", side=DE, unit_kind="squad", counter="4-6-7", broken=True),
-    ])
+    game.submit(
+        [
+            ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"),
+            ev.UnitEntered(handle="g1", side=DE, unit_kind="squad", counter="4-6-7", broken=True),
+        ]
+    )
     assert set(game.state.units) == {"a1", "g1"}
     game.undo()
     assert game.state.units == {}
@@ -120,10 +122,12 @@ def test_refused_submission_writes_nothing():
 def test_multi_event_submission_is_checked_as_a_whole():
     game = new_game()
     with pytest.raises(Refusal):
-        game.submit([
-            ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"),
-            ev.StatusChanged(handle="zz", broken=True),
-        ])
+        game.submit(
+            [
+                ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"),
+                ev.StatusChanged(handle="zz", broken=True),
+            ]
+        )
     assert game.state.units == {} and len(game.records) == 1
 
 
@@ -132,11 +136,15 @@ def test_undo_to_here_is_one_write_and_each_group_can_be_redone(tmp_path):
     from stockade.core.game import Game
 
     path = tmp_path / "g.jsonl"
-    game = Game.create(path, "undo-to", [ev.SideSpec("German", "German", 3),
-                                         ev.SideSpec("American", "American", 4)])
+    game = Game.create(
+        path,
+        "undo-to",
+        [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)],
+    )
     for i in range(1, 5):
-        game.submit([ev.UnitEntered(handle=f"g{i}", side="German", unit_kind="squad",
-                                    counter="4-6-7")])
+        game.submit(
+            [ev.UnitEntered(handle=f"g{i}", side="German", unit_kind="squad", counter="4-6-7")]
+        )
     anchor = game.records[2].seq  # after g2 entered
     before = Game(game.records[:3]).state
     writes = []

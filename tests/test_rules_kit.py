@@ -17,16 +17,36 @@ US = "Americans"
 DE = "Germans"
 
 
-def new_game(us: str = "American", de: str = "German", us_elr: int = 3,
-             de_elr: int = 3, **kw) -> Game:
-    return Game.in_memory("test", [ev.SideSpec(US, us, us_elr), ev.SideSpec(DE, de, de_elr)],
-                          **kw)
+def new_game(
+    us: str = "American", de: str = "German", us_elr: int = 3, de_elr: int = 3, **kw
+) -> Game:
+    return Game.in_memory("test", [ev.SideSpec(US, us, us_elr), ev.SideSpec(DE, de, de_elr)], **kw)
 
 
-def add(game: Game, handle: str, side: str, kind: str, counter: str, loc: str = "Q4",
-        traits: tuple[str, ...] = (), broken: bool = False, **status) -> None:
-    game.submit([ev.UnitEntered(handle=handle, side=side, unit_kind=kind, counter=counter,
-                                location=loc, traits=list(traits), broken=broken)])
+def add(
+    game: Game,
+    handle: str,
+    side: str,
+    kind: str,
+    counter: str,
+    loc: str = "Q4",
+    traits: tuple[str, ...] = (),
+    broken: bool = False,
+    **status,
+) -> None:
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle=handle,
+                side=side,
+                unit_kind=kind,
+                counter=counter,
+                location=loc,
+                traits=list(traits),
+                broken=broken,
+            )
+        ]
+    )
     if status:
         game.submit([ev.StatusChanged(handle=handle, **status)])
 
@@ -70,8 +90,14 @@ def u(game: Game, handle: str):
     return game.state.units[handle]
 
 
-def with_prisoners(game: Game | None = None, *, guard_kind: str = "squad",
-                   guard_counter: str = "6-6-7", n: int = 1, loc: str = "Q4") -> Game:
+def with_prisoners(
+    game: Game | None = None,
+    *,
+    guard_kind: str = "squad",
+    guard_counter: str = "6-6-7",
+    n: int = 1,
+    loc: str = "Q4",
+) -> Game:
     """An American Guard ``a1`` in ``loc`` holding ``n`` German squad prisoners g1..gn,
     taken by RtPh surrender; ends in the American RtPh."""
     game = game or new_game()

@@ -7,9 +7,20 @@ from __future__ import annotations
 import pytest
 
 from stockade.core import events as ev
-from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED
-from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
-                                  u, with_prisoners)
+from stockade.core.state import ELIMINATED, PRISONER, UNARMED
+from tests.test_rules_kit import (
+    DE,
+    US,
+    add,
+    cvp,
+    new_game,
+    ok,
+    phase,
+    refused,
+    status,
+    u,
+    with_prisoners,
+)
 
 
 # --------------------------------------------- involuntary transfer (A20.5)
@@ -55,12 +66,15 @@ def test_too_small_a_new_guard_guards_what_it_can_rest_freed():
     add(game, "g9", DE, "hs", "2-4-7", broken=True)
     phase(game, "RtPh", turn=2)
     ok(game, ev.Surrendered(units=["g9"], guard="a1"))  # 3 + 3 + 2 = 8
-    refused(game, ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1",
-                                keep=["g1"]), "A20.5")  # g9 still fits
-    refused(game, ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1",
-                                keep=["g1", "g2"]), "A20.51")
-    ok(game, ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1",
-                           keep=["g2", "g9"]))
+    refused(
+        game, ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1", keep=["g1"]), "A20.5"
+    )  # g9 still fits
+    refused(
+        game,
+        ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1", keep=["g1", "g2"]),
+        "A20.51",
+    )
+    ok(game, ev.Eliminated(handle="a1", cause="fire-enemy", takeover="l1", keep=["g2", "g9"]))
     assert [p.handle for p in game.state.prisoners_of("l1")] == ["g2", "g9"]
     assert u(game, "g1").status == UNARMED and u(game, "g1").unarmed_how == "escaped"
 
@@ -97,8 +111,12 @@ def test_cr_of_a_crew_plus_hs_squad_loses_the_part_named():
     add(game, "g1", DE, "hs", "2-4-7", broken=True)
     add(game, "c1", DE, "crew", "2-2-8", broken=True)
     phase(game, "RtPh")
-    ok(game, ev.Surrendered(units=["g1", "c1"], guard="a1",
-                            merges=[ev.Merge(parts=["g1", "c1"], into="gx")]))
+    ok(
+        game,
+        ev.Surrendered(
+            units=["g1", "c1"], guard="a1", merges=[ev.Merge(parts=["g1", "c1"], into="gx")]
+        ),
+    )
     refused(game, ev.CasualtyReduced(handle="gx", cause="fire-own"), "A20.54")
     ok(game, ev.CasualtyReduced(handle="gx", cause="fire-own", lost="c1"))
     gx = u(game, "gx")
@@ -144,8 +162,14 @@ def test_prisoner_eliminated_by_own_fire_counts_double_enemy_fire_normal():
 
 
 # ---------------------------------------------------------------- Massacre
-MAY = [("SS", ()), ("Japanese", ()), ("Partisan", ()), ("Russian", ()), ("KPA", ()),
-       ("German", ("ss",))]
+MAY = [
+    ("SS", ()),
+    ("Japanese", ()),
+    ("Partisan", ()),
+    ("Russian", ()),
+    ("KPA", ()),
+    ("German", ("ss",)),
+]
 
 
 def _massacre_game(nat="German", traits=(), **captor_status):
@@ -188,9 +212,18 @@ def test_massacre_not_in_melee():
     refused(game, ev.Massacred(units=["a1"], by="g1"), "A20.4")
 
 
-@pytest.mark.parametrize("name,attacker,allowed", [
-    ("PFPh", DE, True), ("AFPh", DE, True), ("DFPh", US, True),
-    ("DFPh", DE, False), ("PFPh", US, False), ("MPh", DE, False), ("CCPh", DE, False)])
+@pytest.mark.parametrize(
+    "name,attacker,allowed",
+    [
+        ("PFPh", DE, True),
+        ("AFPh", DE, True),
+        ("DFPh", US, True),
+        ("DFPh", DE, False),
+        ("PFPh", US, False),
+        ("MPh", DE, False),
+        ("CCPh", DE, False),
+    ],
+)
 def test_massacre_only_in_its_own_fire_phase(name, attacker, allowed):
     game = _massacre_game("Russian")
     phase(game, name, attacker=attacker, turn=2)
@@ -275,12 +308,17 @@ def test_mopping_up_is_refused_to_a_side_under_no_quarter():
     from stockade.core.errors import Refusal
     from stockade.core.game import Game
 
-    game = Game.in_memory("NQ", [ev.SideSpec("German", "German", 3),
-                                 ev.SideSpec("American", "American", 4)])
-    game.submit([ev.UnitEntered(handle="g1", side="German", unit_kind="squad",
-                                counter="4-6-7", broken=True)])
-    game.submit([ev.UnitEntered(handle="a1", side="American", unit_kind="squad",
-                                counter="6-6-6")])
+    game = Game.in_memory(
+        "NQ", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]
+    )
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle="g1", side="German", unit_kind="squad", counter="4-6-7", broken=True
+            )
+        ]
+    )
+    game.submit([ev.UnitEntered(handle="a1", side="American", unit_kind="squad", counter="6-6-6")])
     game.submit([ev.PhaseSet(turn=1, attacker="American", phase="PFPh")])
     surrender = ev.Surrendered(units=["g1"], guard="a1", reason="mopup")
     game.check([surrender])  # allowed before No Quarter

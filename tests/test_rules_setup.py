@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
+
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
-from stockade.core.state import PRISONER
-from tests.test_rules_kit import (DE, US, add, cvp, new_game, ok, phase, refused, status,
-                                  u, with_prisoners)
-
-import pytest
+from tests.test_rules_kit import (
+    DE,
+    US,
+    add,
+    cvp,
+    new_game,
+    ok,
+    phase,
+    refused,
+    with_prisoners,
+)
 
 
 def test_game_has_two_sides_with_known_nationalities_and_elr():
@@ -32,8 +40,7 @@ def test_phase_and_turn_are_events():
 def test_unknown_unit_and_duplicate_handle_are_refused():
     game = new_game()
     add(game, "a1", US, "squad", "6-6-7")
-    refused(game, ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"),
-            "input")
+    refused(game, ev.UnitEntered(handle="a1", side=US, unit_kind="squad", counter="6-6-7"), "input")
     refused(game, ev.StatusChanged(handle="zz", broken=True), "input")
 
 

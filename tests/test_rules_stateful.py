@@ -14,8 +14,7 @@ import dataclasses
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
@@ -27,8 +26,13 @@ from stockade.core.state import ACTIVE, PRISONER, UNARMED
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}
 LOCS = ("Q4", "R5")
-KINDS = (("squad", "6-6-7"), ("hs", "3-3-7"), ("crew", "2-2-8"), ("leader", "8-1"),
-         ("hero", "1-4-9"))
+KINDS = (
+    ("squad", "6-6-7"),
+    ("hs", "3-3-7"),
+    ("crew", "2-2-8"),
+    ("leader", "8-1"),
+    ("hero", "1-4-9"),
+)
 PICK = st.integers(min_value=0, max_value=10_000)
 
 
@@ -75,8 +79,11 @@ class PrisonerBook(RuleBasedStateMachine):
             self.submit(ev.PhaseSet(turn=state.turn, attacker=attacker, phase=name))
 
     def units(self, *statuses, side=None):
-        return [u for u in self.game.state.units.values()
-                if u.status in statuses and (side is None or u.side == side)]
+        return [
+            u
+            for u in self.game.state.units.values()
+            if u.status in statuses and (side is None or u.side == side)
+        ]
 
     def new_handle(self, prefix="u"):
         self.count += 1
@@ -86,35 +93,70 @@ class PrisonerBook(RuleBasedStateMachine):
     @initialize(broken=st.lists(st.booleans(), min_size=8, max_size=8))
     def opening(self, broken):
         """A few units of each side, mostly in one Location, some broken."""
-        cast = [("Americans", "squad", "6-6-7", "Q4"), ("Americans", "hero", "1-4-9", "Q4"),
-                ("Americans", "hs", "3-3-7", "Q4"), ("Americans", "squad", "6-6-7", "R5"),
-                ("Germans", "squad", "4-6-8", "Q4"), ("Germans", "hs", "2-4-8", "Q4"),
-                ("Germans", "crew", "2-2-8", "Q4"), ("Germans", "leader", "9-1", "R5")]
-        self.game.submit([
-            ev.UnitEntered(handle=self.new_handle(), side=side, unit_kind=kind,
-                           counter=counter, location=loc, broken=b)
-            for (side, kind, counter, loc), b in zip(cast, broken)])
+        cast = [
+            ("Americans", "squad", "6-6-7", "Q4"),
+            ("Americans", "hero", "1-4-9", "Q4"),
+            ("Americans", "hs", "3-3-7", "Q4"),
+            ("Americans", "squad", "6-6-7", "R5"),
+            ("Germans", "squad", "4-6-8", "Q4"),
+            ("Germans", "hs", "2-4-8", "Q4"),
+            ("Germans", "crew", "2-2-8", "Q4"),
+            ("Germans", "leader", "9-1", "R5"),
+        ]
+        self.game.submit(
+            [
+                ev.UnitEntered(
+                    handle=self.new_handle(),
+                    side=side,
+                    unit_kind=kind,
+                    counter=counter,
+                    location=loc,
+                    broken=b,
+                )
+                for (side, kind, counter, loc), b in zip(cast, broken)
+            ]
+        )
 
-    @rule(side=st.sampled_from(SIDES), kind=st.sampled_from(KINDS),
-          loc=st.sampled_from(LOCS), broken=st.booleans())
+    @rule(
+        side=st.sampled_from(SIDES),
+        kind=st.sampled_from(KINDS),
+        loc=st.sampled_from(LOCS),
+        broken=st.booleans(),
+    )
     def add_unit(self, side, kind, loc, broken):
-        self.submit(ev.UnitEntered(handle=self.new_handle(), side=side, unit_kind=kind[0],
-                                   counter=kind[1], location=loc, broken=broken))
+        self.submit(
+            ev.UnitEntered(
+                handle=self.new_handle(),
+                side=side,
+                unit_kind=kind[0],
+                counter=kind[1],
+                location=loc,
+                broken=broken,
+            )
+        )
 
-    @rule(name=st.sampled_from(PHASES), attacker=st.sampled_from(SIDES),
-          turn=st.integers(1, 3))
+    @rule(name=st.sampled_from(PHASES), attacker=st.sampled_from(SIDES), turn=st.integers(1, 3))
     def set_phase(self, name, attacker, turn):
         self.submit(ev.PhaseSet(turn=turn, attacker=attacker, phase=name))
 
-    @rule(i=PICK, field=st.sampled_from(("broken", "pinned", "melee", "berserk")),
-          value=st.booleans(), loc=st.sampled_from(LOCS + (None,)))
+    @rule(
+        i=PICK,
+        field=st.sampled_from(("broken", "pinned", "melee", "berserk")),
+        value=st.booleans(),
+        loc=st.sampled_from(LOCS + (None,)),
+    )
     def set_status(self, i, field, value, loc):
         u = pick(self.units(ACTIVE, PRISONER, UNARMED), i)
         if u is not None:
             self.submit(ev.StatusChanged(handle=u.handle, location=loc, **{field: value}))
 
-    @rule(i=PICK, j=PICK, n=st.integers(1, 3), free_last=st.booleans(),
-          reason=st.sampled_from(("rtph", "mopup", "disrupted")))
+    @rule(
+        i=PICK,
+        j=PICK,
+        n=st.integers(1, 3),
+        free_last=st.booleans(),
+        reason=st.sampled_from(("rtph", "mopup", "disrupted")),
+    )
     def surrender(self, i, j, n, free_last, reason):
         guard = pick(self.units(ACTIVE), i)
         if guard is None:
@@ -128,8 +170,7 @@ class PrisonerBook(RuleBasedStateMachine):
                 self.steer("RtPh", self.game.state.attacker)
             elif reason == "mopup":
                 self.steer("PFPh", guard.side)
-            self.submit(ev.Surrendered(units=stack, guard=guard.handle, reason=reason,
-                                       freed=freed))
+            self.submit(ev.Surrendered(units=stack, guard=guard.handle, reason=reason, freed=freed))
 
     @rule(i=PICK, j=PICK, split=st.booleans())
     def cc_capture(self, i, j, split):
@@ -141,9 +182,14 @@ class PrisonerBook(RuleBasedStateMachine):
             return
         self.steer("CCPh", self.game.state.attacker)
         if split and target.unit_kind == "squad":
-            self.submit(ev.Captured(guard=guard.handle, split=target.handle,
-                                    hs_captured=self.new_handle("c"),
-                                    hs_free=self.new_handle("f")))
+            self.submit(
+                ev.Captured(
+                    guard=guard.handle,
+                    split=target.handle,
+                    hs_captured=self.new_handle("c"),
+                    hs_free=self.new_handle("f"),
+                )
+            )
         else:
             self.submit(ev.Captured(guard=guard.handle, units=[target.handle]))
 
@@ -162,8 +208,13 @@ class PrisonerBook(RuleBasedStateMachine):
             self.steer("RPh", self.game.state.units[p.guard].side)
             self.submit(ev.Abandoned(units=[p.handle]))
 
-    @rule(i=PICK, j=PICK, cause=st.sampled_from(("fire-own", "fire-enemy", "cc", "sniper")),
-          takeover=st.sampled_from(("none", "dash", "pick")), by=st.sampled_from(SIDES + ("",)))
+    @rule(
+        i=PICK,
+        j=PICK,
+        cause=st.sampled_from(("fire-own", "fire-enemy", "cc", "sniper")),
+        takeover=st.sampled_from(("none", "dash", "pick")),
+        by=st.sampled_from(SIDES + ("",)),
+    )
     def eliminate(self, i, j, cause, takeover, by):
         u = pick(self.units(ACTIVE, PRISONER, UNARMED), i)
         if u is None:
@@ -179,8 +230,11 @@ class PrisonerBook(RuleBasedStateMachine):
         u = pick(self.units(ACTIVE, PRISONER, UNARMED), i)
         if u is not None:
             lost = u.origins[-1].handle if len(u.origins) == 2 else ""
-            self.submit(ev.CasualtyReduced(handle=u.handle, lost=lost,
-                                           cause="fire-own" if own else "fire-enemy"))
+            self.submit(
+                ev.CasualtyReduced(
+                    handle=u.handle, lost=lost, cause="fire-own" if own else "fire-enemy"
+                )
+            )
 
     @rule(i=PICK, j=PICK)
     def massacre(self, i, j):
@@ -190,21 +244,22 @@ class PrisonerBook(RuleBasedStateMachine):
             self.steer("PFPh", by.side)
             self.submit(ev.Massacred(units=[victim.handle], by=by.handle))
 
-    @rule(i=PICK, ntc=st.booleans(),
-          result=st.sampled_from(("melee", "no-effect", "guard", "killed")))
+    @rule(
+        i=PICK, ntc=st.booleans(), result=st.sampled_from(("melee", "no-effect", "guard", "killed"))
+    )
     def escape(self, i, ntc, result):
         p = pick(self.units(PRISONER), i)
         if p is None:
             return
         self.steer("CCPh", self.game.state.attacker)
         if result == "guard":
-            event = ev.EscapeAttempted(units=[p.handle], guard_eliminated=True,
-                                       outcome="escaped")
+            event = ev.EscapeAttempted(units=[p.handle], guard_eliminated=True, outcome="escaped")
         elif result == "killed":
             event = ev.EscapeAttempted(units=[p.handle], killed=[p.handle])
         else:
-            event = ev.EscapeAttempted(units=[p.handle], outcome=result,
-                                       ntc_failed=[p.handle] if ntc else [])
+            event = ev.EscapeAttempted(
+                units=[p.handle], outcome=result, ntc_failed=[p.handle] if ntc else []
+            )
         self.submit(event)
 
     @rule(i=PICK, route=st.sampled_from(("withdrawal", "guard-infiltrated")))
@@ -221,24 +276,32 @@ class PrisonerBook(RuleBasedStateMachine):
         if p is None:
             return
         if p.unit_kind == "squad":
-            self.submit(ev.PrisonerSplit(handle=p.handle,
-                                         into=[self.new_handle("s"), self.new_handle("s")]))
+            self.submit(
+                ev.PrisonerSplit(handle=p.handle, into=[self.new_handle("s"), self.new_handle("s")])
+            )
         else:
-            other = pick([q for q in self.units(PRISONER) if q.guard == p.guard
-                          and q.handle != p.handle], j)
+            other = pick(
+                [q for q in self.units(PRISONER) if q.guard == p.guard and q.handle != p.handle], j
+            )
             if other is not None:
-                self.submit(ev.Exchanged(parts=[p.handle, other.handle],
-                                         into=self.new_handle("x")))
+                self.submit(ev.Exchanged(parts=[p.handle, other.handle], into=self.new_handle("x")))
 
     @rule(i=PICK, j=PICK, how=st.sampled_from(("cc", "alone", "surrender")))
     def rearm(self, i, j, how):
         u = pick(self.units(UNARMED), i)
         enemy = pick([e for e in self.game.state.units.values()], j)
         if u is not None and enemy is not None:
-            self.submit(ev.Rearmed(handle=u.handle, how=how, enemy=enemy.handle,
-                                   counter="4-3-6" if u.unit_kind == "squad" else "2-3-6",
-                                   split_into=[self.new_handle("r"), self.new_handle("r")]
-                                   if u.unit_kind == "squad" and enemy.us == 2 else []))
+            self.submit(
+                ev.Rearmed(
+                    handle=u.handle,
+                    how=how,
+                    enemy=enemy.handle,
+                    counter="4-3-6" if u.unit_kind == "squad" else "2-3-6",
+                    split_into=[self.new_handle("r"), self.new_handle("r")]
+                    if u.unit_kind == "squad" and enemy.us == 2
+                    else [],
+                )
+            )
 
     @rule()
     def undo(self):
@@ -310,6 +373,9 @@ class PrisonerBook(RuleBasedStateMachine):
 
 
 PrisonerBook.TestCase.settings = settings(
-    max_examples=50, stateful_step_count=30, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    max_examples=50,
+    stateful_step_count=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 TestPrisonerBook = PrisonerBook.TestCase

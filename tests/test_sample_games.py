@@ -8,7 +8,6 @@ were never copied from the program's output.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -70,9 +69,11 @@ def test_readme_lists_every_game():
 @pytest.mark.parametrize("name", NAMES)
 def test_script_reproduces_the_stored_log(name, built):
     assert catalog.canonical(_state(built[name])) == catalog.canonical(
-        _state(catalog.log_path(name)))
+        _state(catalog.log_path(name))
+    )
     assert catalog.records_without_at(built[name]) == catalog.records_without_at(
-        catalog.log_path(name))
+        catalog.log_path(name)
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -144,8 +145,7 @@ def test_no_guard_holds_more_than_its_capacity(built):
 MARKERS = [(name, m) for name in NAMES for m in catalog.markers(name)]
 
 
-@pytest.mark.parametrize("name,marker", MARKERS,
-                         ids=[f"{n}:{m.line}" for n, m in MARKERS])
+@pytest.mark.parametrize("name,marker", MARKERS, ids=[f"{n}:{m.line}" for n, m in MARKERS])
 def test_marker(name, marker, tmp_path):
     """``#! refuse RULE: CMD``: refused naming RULE, log untouched; ``#! accept``: allowed."""
     path = tmp_path / f"{name}.jsonl"
@@ -246,8 +246,11 @@ def test_reducing_an_abandoned_hs_by_its_abandoner_is_a_massacre(tmp_path):
     lines = catalog.script_path("ex19_scrounge_wreck").read_text(encoding="utf-8").splitlines()
     cut = next(i for i, line in enumerate(lines) if line.startswith("move a1 Y2"))
     path = tmp_path / "cr.jsonl"
-    catalog.build("ex19_scrounge_wreck", path,
-                  lines[: cut + 1] + ["phase DFPh 1 German", "reduce g1 by American"])
+    catalog.build(
+        "ex19_scrounge_wreck",
+        path,
+        lines[: cut + 1] + ["phase DFPh 1 German", "reduce g1 by American"],
+    )
     state = _state(path)
     assert state.units["g1"].status == "eliminated"
     assert state.sides["American"].massacred

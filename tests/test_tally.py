@@ -19,14 +19,21 @@ US, DE = "US", "DE"
 
 # ------------------------------------------------------------------ game helpers
 def new_game(scenario: str = "Test", **kw) -> Game:
-    return Game.in_memory(scenario, [ev.SideSpec(US, "American", 3),
-                                     ev.SideSpec(DE, "German", 3)], **kw)
+    return Game.in_memory(
+        scenario, [ev.SideSpec(US, "American", 3), ev.SideSpec(DE, "German", 3)], **kw
+    )
 
 
-def add(game: Game, handle: str, side: str, kind: str, counter: str,
-        location: str = "Q4", **kw) -> None:
-    game.submit([ev.UnitEntered(handle=handle, side=side, unit_kind=kind, counter=counter,
-                                location=location, **kw)])
+def add(
+    game: Game, handle: str, side: str, kind: str, counter: str, location: str = "Q4", **kw
+) -> None:
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle=handle, side=side, unit_kind=kind, counter=counter, location=location, **kw
+            )
+        ]
+    )
 
 
 def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
@@ -40,8 +47,9 @@ def captured_game(*german: tuple[str, str, str], merges=(), turn: int = 1) -> Ga
     for handle, kind, counter in german:
         add(game, handle, DE, kind, counter, "Q5", broken=True)
     phase(game, "RtPh", US, turn)
-    game.submit([ev.Surrendered(units=[h for h, _k, _c in german], guard="a1",
-                                merges=list(merges))])
+    game.submit(
+        [ev.Surrendered(units=[h for h, _k, _c in german], guard="a1", merges=list(merges))]
+    )
     return game
 
 
@@ -54,10 +62,18 @@ def side(game: Game, name: str = US):
 
 
 # -------------------------------------------------------- the multiplier table
-@pytest.mark.parametrize("kind, counter, cvp", [
-    ("squad", "4-6-7", 2), ("hs", "2-4-7", 1), ("crew", "2-2-8", 2),
-    ("leader", "9-2", 3), ("leader", "8-0", 1), ("leader", "8-1", 2), ("hero", "1-4-9", 1),
-])
+@pytest.mark.parametrize(
+    "kind, counter, cvp",
+    [
+        ("squad", "4-6-7", 2),
+        ("hs", "2-4-7", 1),
+        ("crew", "2-2-8", 2),
+        ("leader", "9-2", 3),
+        ("leader", "8-0", 1),
+        ("leader", "8-1", 2),
+        ("hero", "1-4-9", 1),
+    ],
+)
 def test_eliminated_unit_counts_its_normal_cvp(kind, counter, cvp):
     game = new_game()
     add(game, "g1", DE, kind, counter)
@@ -162,7 +178,9 @@ def test_no_quarter_rejected_surrender_counts_normal():
     game.submit([ev.SurrenderRejected(units=["g1", "g2"], by_side=US)])
     lines = side(game).lines
     assert [(l.unit, l.points, l.multiplier, l.rule) for l in lines] == [
-        ("g1", 2, 1, "A20.3"), ("g2", 3, 1, "A20.3")]
+        ("g1", 2, 1, "A20.3"),
+        ("g2", 3, 1, "A20.3"),
+    ]
     assert "Battlefield Integrity" in lines[0].why
     assert side(game).cvp == side(game).cvp_if_ended == 5
 
@@ -181,8 +199,11 @@ def test_massacre_counts_normal():
 
 # ---------------------------------------------------------- crews and leaders
 def test_crew_and_hs_merged_are_remembered_and_count_six_at_the_end():
-    game = captured_game(("g1", "crew", "2-2-8"), ("g2", "hs", "2-4-7"),
-                         merges=[ev.Merge(parts=["g1", "g2"], into="p1")])
+    game = captured_game(
+        ("g1", "crew", "2-2-8"),
+        ("g2", "hs", "2-4-7"),
+        merges=[ev.Merge(parts=["g1", "g2"], into="p1")],
+    )
     [projected] = side(game).lines
     assert not projected.banked and projected.points == 6
     end(game)
@@ -276,9 +297,18 @@ def test_json_shape_is_plain_and_serialisable():
     assert us["by_turn"] == {"1": 2}
     assert [l["banked"] for l in us["lines"]] == [True, False]
     assert us["lines"][1] | {"why": ""} == {
-        "unit": "g1", "counter": "(1)-0-6 [was 2-2-8]", "unit_kind": "crew", "seq": 5,
-        "turn": 1, "rule": "A20.1", "base": 2, "multiplier": 2, "points": 4,
-        "why": "", "banked": False}
+        "unit": "g1",
+        "counter": "(1)-0-6 [was 2-2-8]",
+        "unit_kind": "crew",
+        "seq": 5,
+        "turn": 1,
+        "rule": "A20.1",
+        "base": 2,
+        "multiplier": 2,
+        "points": 4,
+        "why": "",
+        "banked": False,
+    }
 
 
 def test_text_explains_every_line_and_the_totals():
@@ -293,8 +323,9 @@ def test_text_explains_every_line_and_the_totals():
 
 
 def test_markdown_and_html_escape_what_the_player_typed():
-    game = Game.in_memory("<b>Hill|621</b> & co", [ev.SideSpec("A&B", "American"),
-                                                     ev.SideSpec("<x>", "German")])
+    game = Game.in_memory(
+        "<b>Hill|621</b> & co", [ev.SideSpec("A&B", "American"), ev.SideSpec("<x>", "German")]
+    )
     add(game, "g1", "<x>", "squad", "4-6-7")
     game.submit([ev.Eliminated(handle="g1", cause="fire-enemy")])
     t = tally(game.state)
@@ -309,8 +340,19 @@ def test_markdown_and_html_escape_what_the_player_typed():
 
 # ------------------------------------------------------------ property test
 HANDLES = ["a1", "a2", "g1", "g2", "g3", "g4"]
-KINDS = ["phase", "surrender", "reject", "eliminate", "takeover", "reduce", "escort",
-         "abandon", "escape", "withdraw", "melee"]
+KINDS = [
+    "phase",
+    "surrender",
+    "reject",
+    "eliminate",
+    "takeover",
+    "reduce",
+    "escort",
+    "abandon",
+    "escape",
+    "withdraw",
+    "melee",
+]
 NEEDS_A_PRISONER = ("abandon", "escape", "withdraw")
 
 
@@ -332,26 +374,44 @@ def _step(state, kind: str, i: int, j: int, turn: int, flag: bool) -> list[ev.Re
     at = lambda ph, side: ev.PhaseSet(turn=turn, attacker=side, phase=ph)  # noqa: E731
     return {
         "phase": [at("RPh", owner)],
-        "surrender": [at("RtPh", enemy), ev.StatusChanged(handle=a, broken=True),
-                      ev.Surrendered(units=[a], guard=b)],
-        "reject": [at("RtPh", enemy), ev.StatusChanged(handle=a, broken=True),
-                   ev.SurrenderRejected(units=[a], by_side=enemy)],
-        "eliminate": [ev.Eliminated(handle=a, cause="fire-own" if flag else "fire-enemy",
-                                    by_side=owner if flag else enemy)],
+        "surrender": [
+            at("RtPh", enemy),
+            ev.StatusChanged(handle=a, broken=True),
+            ev.Surrendered(units=[a], guard=b),
+        ],
+        "reject": [
+            at("RtPh", enemy),
+            ev.StatusChanged(handle=a, broken=True),
+            ev.SurrenderRejected(units=[a], by_side=enemy),
+        ],
+        "eliminate": [
+            ev.Eliminated(
+                handle=a,
+                cause="fire-own" if flag else "fire-enemy",
+                by_side=owner if flag else enemy,
+            )
+        ],
         "takeover": [ev.Eliminated(handle=a, cause="cc", takeover=friend if flag else "-")],
         "reduce": [ev.CasualtyReduced(handle=a, cause="fire-own" if flag else "fire-enemy")],
         "escort": [at("APh", owner), ev.EscortedOff(guard=a)],
         "abandon": [at("APh", guard_side), ev.Abandoned(units=[a])],
-        "escape": [ev.StatusChanged(handle=guard, broken=True), at("CCPh", guard_side),
-                   ev.EscapeAttempted(units=[a], killed=[a] if flag else [])],
-        "withdraw": [ev.StatusChanged(handle=guard, melee=True), at("CCPh", guard_side),
-                     ev.EscapedBy(units=[a], route="withdrawal")],
+        "escape": [
+            ev.StatusChanged(handle=guard, broken=True),
+            at("CCPh", guard_side),
+            ev.EscapeAttempted(units=[a], killed=[a] if flag else []),
+        ],
+        "withdraw": [
+            ev.StatusChanged(handle=guard, melee=True),
+            at("CCPh", guard_side),
+            ev.EscapedBy(units=[a], route="withdrawal"),
+        ],
         "melee": [ev.StatusChanged(handle=a, melee=flag)],
     }[kind]
 
 
-actions = st.tuples(st.sampled_from(KINDS), st.integers(0, 9), st.integers(0, 9),
-                    st.integers(1, 4), st.booleans())
+actions = st.tuples(
+    st.sampled_from(KINDS), st.integers(0, 9), st.integers(0, 9), st.integers(1, 4), st.booleans()
+)
 
 
 def _check_sums(t) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.game import Game
-from tests.test_tui_support import new_game, sample_copy, status_text, sync, type_command
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
+from tests.test_tui_support import new_game, sample_copy, status_text, sync, type_command
 
 
 @pytest.fixture(autouse=True)

@@ -46,8 +46,9 @@ def test_broken_config_falls_back_to_defaults(tmp_path):
 
 def test_config_keys_and_unknown_ids(tmp_path):
     path = tmp_path / "config.toml"
-    path.write_text('theme = "stockade-light"\n[keys]\n"stockade.next_phase" = "space"\n'
-                    '"stockade.nope" = "x"\n')
+    path.write_text(
+        'theme = "stockade-light"\n[keys]\n"stockade.next_phase" = "space"\n"stockade.nope" = "x"\n'
+    )
     config, problems = load_config(path)
     assert problems == []
     keys, unknown = check_keymap(config.keys, {"stockade.next_phase"})
@@ -74,8 +75,9 @@ def test_first_run_makes_the_demo_in_the_data_dir(tmp_path, monkeypatch):
 
 def test_importing_the_launcher_does_not_import_textual():
     code = "import sys, stockade.tui.launcher; print('textual' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "False"
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.state import PRISONER
-from tests.test_tui_support import new_game, status_text, sync, type_command
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms.base import FormScreen
 from stockade.tui.widgets.history_view import HistoryView
+from tests.test_tui_support import new_game, status_text, sync, type_command
 
 
 @pytest.fixture(autouse=True)
@@ -26,11 +26,13 @@ async def test_example_13_through_the_surrender_form(tmp_path):
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        for line in ("add German 2-4-7 hs as g1 at F3 broken",
-                     "add German 2-4-7 hs as g2 at F3 broken",
-                     "add German 2-2-8 crew as g3 at F3 broken",
-                     "add American 1-4-9 hero as h1 at F4",
-                     "phase RtPh 1 American"):
+        for line in (
+            "add German 2-4-7 hs as g1 at F3 broken",
+            "add German 2-4-7 hs as g2 at F3 broken",
+            "add German 2-2-8 crew as g3 at F3 broken",
+            "add American 1-4-9 hero as h1 at F4",
+            "phase RtPh 1 American",
+        ):
             await type_command(pilot, line)
         await pilot.press("escape", "s")
         form = app.screen
@@ -66,9 +68,13 @@ async def test_example_15_undo_replay_and_tally(tmp_path):
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for line in ("add American 9-2 as a1 at H5", "add American 3-4-7 hs as a2 at H5",
-                     "add German 4-6-7 as g1 at H6 broken", "add German 2-4-7 hs as g2 at H6 broken",
-                     "add German 8-0 as g9 at H6"):  # the wrong entry
+        for line in (
+            "add American 9-2 as a1 at H5",
+            "add American 3-4-7 hs as a2 at H5",
+            "add German 4-6-7 as g1 at H6 broken",
+            "add German 2-4-7 hs as g2 at H6 broken",
+            "add German 8-0 as g9 at H6",
+        ):  # the wrong entry
             await type_command(pilot, line)
         await pilot.press("escape", "u")  # undo the wrong entry
         assert "g9" not in game.state.units
@@ -114,8 +120,12 @@ async def test_replay_strike_shows_consequences_before_confirming(tmp_path):
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for line in ("add American 8-0 as a1 at H5", "add German 4-6-7 as g1 at H6 broken",
-                     "phase RtPh 1 American", "surrender g1 to a1"):
+        for line in (
+            "add American 8-0 as a1 at H5",
+            "add German 4-6-7 as g1 at H6 broken",
+            "phase RtPh 1 American",
+            "surrender g1 to a1",
+        ):
             await type_command(pilot, line)
         await pilot.press("escape", "h")
         replay = app.screen

@@ -13,10 +13,10 @@ from textual.widgets import Input, Select, SelectionList
 
 from stockade.core.commands import execute
 from stockade.core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
-from tests.test_tui_support import new_game, status_text, sync
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
+from tests.test_tui_support import new_game, status_text, sync
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +27,13 @@ def _dirs(tmp_path, monkeypatch):
 
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
 # in the American RtPh; now the American APh (transfer / abandon / escort allowed).
-BASE = ["add German 4-6-7 as g1 at Q4 broken", "add German 2-4-7 hs as g2 at Q4 broken",
-        "add German 2-4-7 hs as g3 at Q4 broken", "add American 6-6-6 as a1 at Q5",
-        "add American 6-6-6 as a2 at Q5"]
+BASE = [
+    "add German 4-6-7 as g1 at Q4 broken",
+    "add German 2-4-7 hs as g2 at Q4 broken",
+    "add German 2-4-7 hs as g3 at Q4 broken",
+    "add American 6-6-6 as a1 at Q5",
+    "add American 6-6-6 as a2 at Q5",
+]
 TAKEN = ["phase RtPh 1 American", "surrender g1 g2 g3 to a1", "phase APh 1 American"]
 
 
@@ -39,43 +43,69 @@ def units(state, handle):
 
 # name: (setup lines, field values, check(state) or the refusal's rule)
 CASES = {
-    "add": ([], {"side": "German", "counters": "4-6-7 9-1", "at": "R2", "broken": True},
-            lambda s: units(s, "g1").broken and units(s, "g2").location == "R2"),
-    "surrender": (BASE + ["phase RtPh 1 American"],
-                  {"units": ["g1", "g2", "g3"], "to": "a1", "adjacent": "yes",
-                   "free_rout": "no"},
-                  lambda s: all(units(s, h).guard == "a1" for h in ("g1", "g2", "g3"))),
-    "capture": (["add German 4-6-7 as g1 at Q4", "add American 6-6-6 as a1 at Q4",
-                 "phase CCPh 1 American"],
-                {"by": "a1", "units": ["g1"], "odds": "3-1", "dr": "2"},
-                lambda s: units(s, "g1").status == PRISONER and units(s, "g1").guard == "a1"),
-    "transfer": (BASE + TAKEN, {"units": ["g2"], "to": "a2"},
-                 lambda s: units(s, "g2").guard == "a2"),
-    "abandon": (BASE + TAKEN, {"units": ["g3"]},
-                lambda s: units(s, "g3").status == UNARMED),
-    "exchange": (BASE + TAKEN, {"units": ["g2", "g3"], "as_": "g9"},
-                 lambda s: units(s, "g9").guard == "a1"),
-    "split": (BASE + TAKEN, {"unit": "g1"},
-              lambda s: units(s, "g4").guard == "a1" and units(s, "g5").guard == "a1"),
-    "deploy": (BASE + TAKEN, {"unit": "a1", "counters": "3-3-6", "assign": "g2=2"},
-               lambda s: units(s, "g2").guard == "a4"),
+    "add": (
+        [],
+        {"side": "German", "counters": "4-6-7 9-1", "at": "R2", "broken": True},
+        lambda s: units(s, "g1").broken and units(s, "g2").location == "R2",
+    ),
+    "surrender": (
+        BASE + ["phase RtPh 1 American"],
+        {"units": ["g1", "g2", "g3"], "to": "a1", "adjacent": "yes", "free_rout": "no"},
+        lambda s: all(units(s, h).guard == "a1" for h in ("g1", "g2", "g3")),
+    ),
+    "capture": (
+        ["add German 4-6-7 as g1 at Q4", "add American 6-6-6 as a1 at Q4", "phase CCPh 1 American"],
+        {"by": "a1", "units": ["g1"], "odds": "3-1", "dr": "2"},
+        lambda s: units(s, "g1").status == PRISONER and units(s, "g1").guard == "a1",
+    ),
+    "transfer": (
+        BASE + TAKEN,
+        {"units": ["g2"], "to": "a2"},
+        lambda s: units(s, "g2").guard == "a2",
+    ),
+    "abandon": (BASE + TAKEN, {"units": ["g3"]}, lambda s: units(s, "g3").status == UNARMED),
+    "exchange": (
+        BASE + TAKEN,
+        {"units": ["g2", "g3"], "as_": "g9"},
+        lambda s: units(s, "g9").guard == "a1",
+    ),
+    "split": (
+        BASE + TAKEN,
+        {"unit": "g1"},
+        lambda s: units(s, "g4").guard == "a1" and units(s, "g5").guard == "a1",
+    ),
+    "deploy": (
+        BASE + TAKEN,
+        {"unit": "a1", "counters": "3-3-6", "assign": "g2=2"},
+        lambda s: units(s, "g2").guard == "a4",
+    ),
     "escape": (BASE + TAKEN, {"units": ["g1"]}, "A20.55"),  # only in the CCPh
     "rearm": (BASE + TAKEN, {"unit": "", "how": "cc", "enemy": "a1"}, None),
-    "scrounge": (BASE + TAKEN + ["abandon g3", "phase MPh 2 German"],
-                 {"unit": "g3", "dr": "2"},
-                 lambda s: units(s, "g3").status != UNARMED or units(s, "g3").armed),
+    "scrounge": (
+        BASE + TAKEN + ["abandon g3", "phase MPh 2 German"],
+        {"unit": "g3", "dr": "2"},
+        lambda s: units(s, "g3").status != UNARMED or units(s, "g3").armed,
+    ),
     "massacre": (BASE + TAKEN, {"units": ["g1"], "by": "a1"}, "A20.4"),  # Americans may not
-    "fire": (BASE + TAKEN, {"result": "eliminate", "unit": "g1", "by": "own"},
-             lambda s: units(s, "g1").status == ELIMINATED),
-    "eliminate": (BASE + TAKEN, {"unit": "a1", "by": "enemy", "takeover": "a2"},
-                  lambda s: units(s, "g1").guard == "a2" and units(s, "a1").status == ELIMINATED),
-    "escort": (BASE + TAKEN, {"unit": "a1"},
-               lambda s: units(s, "a1").status == ESCORTED),
+    "fire": (
+        BASE + TAKEN,
+        {"result": "eliminate", "unit": "g1", "by": "own"},
+        lambda s: units(s, "g1").status == ELIMINATED,
+    ),
+    "eliminate": (
+        BASE + TAKEN,
+        {"unit": "a1", "by": "enemy", "takeover": "a2"},
+        lambda s: units(s, "g1").guard == "a2" and units(s, "a1").status == ELIMINATED,
+    ),
+    "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
     "end": (BASE, {"sure": True}, lambda s: s.ended),
 }
 # rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
-CASES["rearm"] = (BASE + TAKEN + ["abandon g3"], {"unit": "g3", "how": "alone", "enemy": "a1"},
-                  "A20.551")
+CASES["rearm"] = (
+    BASE + TAKEN + ["abandon g3"],
+    {"unit": "g3", "how": "alone", "enemy": "a1"},
+    "A20.551",
+)
 
 
 def test_every_form_has_a_case():
@@ -126,8 +156,7 @@ async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
             await pilot.press("escape")
             assert not isinstance(app.screen, FormScreen)
         else:
-            assert not isinstance(app.screen, FormScreen), str(
-                form.query_one("#verdict").render())
+            assert not isinstance(app.screen, FormScreen), str(form.query_one("#verdict").render())
             assert len(game.records) > before
             assert expect(game.state)
             assert status_text(app)  # the outcome is said on the status line
@@ -190,9 +219,11 @@ async def test_palette_lists_every_form_and_switches_theme(tmp_path):
 async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
     config = tmp_path / "config"
     config.mkdir()
-    (config / "config.toml").write_text('[keys]\n"stockade.replay_undo_to" = "ctrl+u"\n'
-                                        '"stockade.form_record" = "ctrl+r"\n'
-                                        '"stockade.add_unit" = "plus"\n')
+    (config / "config.toml").write_text(
+        '[keys]\n"stockade.replay_undo_to" = "ctrl+u"\n'
+        '"stockade.form_record" = "ctrl+r"\n'
+        '"stockade.add_unit" = "plus"\n'
+    )
     game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
     for line in BASE:
         execute(game, line)

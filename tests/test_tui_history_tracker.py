@@ -12,10 +12,10 @@ from bench.generate import Driver
 from bench.generate import new_game as campaign
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
-from tests.test_tui_support import sample_copy, sync
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.main import history_lines
 from stockade.tui.widgets.history_view import HistoryTracker, HistoryView
+from tests.test_tui_support import sample_copy, sync
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +42,7 @@ def _step(game: Game, driver: Driver, rng: random.Random) -> None:
             if rng.random() < 0.4:
                 game.unstrike(seq)
         elif roll < 0.16 and len(game.effective) > 2:
-            game.undo_to(rng.choice(game.effective[len(game.effective) // 2:]).seq)
+            game.undo_to(rng.choice(game.effective[len(game.effective) // 2 :]).seq)
         elif roll < 0.17 and game.timeline.struck:
             game.unstrike(rng.choice(sorted(game.timeline.struck)))
         else:
@@ -107,8 +107,10 @@ async def test_the_footer_is_laid_out_again_only_when_its_keys_change(tmp_path):
         footer = app.screen.query_one("StockadeFooter")
 
         def keys() -> dict[str, bool]:
-            return {str(key.description): key.disabled or key.has_class("-disabled")
-                    for key in footer.query("FooterKey")}
+            return {
+                str(key.description): key.disabled or key.has_class("-disabled")
+                for key in footer.query("FooterKey")
+            }
 
         side = next(iter(game.state.sides))
         app.run_command(f"add {side} 4-6-7 as zz1 at Q4")

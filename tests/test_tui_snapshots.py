@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.game import Game
-from tests.test_tui_support import sample_copy
 from stockade.tui.app import StockadeApp
+from tests.test_tui_support import sample_copy
 
 
 @pytest.fixture

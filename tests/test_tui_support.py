@@ -20,8 +20,9 @@ def sample_copy(tmp_path: Path, name: str = "demo") -> Path:
     return target
 
 
-def new_game(tmp_path: Path, scenario: str, sides: list[tuple[str, str, int]],
-             first: str = "") -> Game:
+def new_game(
+    tmp_path: Path, scenario: str, sides: list[tuple[str, str, int]], first: str = ""
+) -> Game:
     specs = [SideSpec(name, nat, elr) for name, nat, elr in sides]
     return Game.create(tmp_path / "game.jsonl", scenario, specs, first_attacker=first)
 

@@ -14,10 +14,16 @@ def new_game(us: str = "American", de: str = "German") -> Game:
     return Game.in_memory("Views", [ev.SideSpec(US, us, 3), ev.SideSpec(DE, de, 3)])
 
 
-def add(game: Game, handle: str, side: str, kind: str, counter: str, location: str = "Q4",
-        **kw) -> None:
-    game.submit([ev.UnitEntered(handle=handle, side=side, unit_kind=kind, counter=counter,
-                                location=location, **kw)])
+def add(
+    game: Game, handle: str, side: str, kind: str, counter: str, location: str = "Q4", **kw
+) -> None:
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle=handle, side=side, unit_kind=kind, counter=counter, location=location, **kw
+            )
+        ]
+    )
 
 
 def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
@@ -44,8 +50,10 @@ def test_unit_label_says_what_a_prisoner_stands_for_and_its_status_in_words():
     game = prisoners_game()
     game.submit([ev.StatusChanged(handle="a1", pinned=True, melee=True)])
     state = game.state
-    assert unit_label(state.units["g1"]) == \
-        "g1: HS (1)-0-6 [was 2-2-8 crew], prisoner of a1 in Q4 (Melee)"
+    assert (
+        unit_label(state.units["g1"])
+        == "g1: HS (1)-0-6 [was 2-2-8 crew], prisoner of a1 in Q4 (Melee)"
+    )
     assert unit_label(state.units["a1"]) == "a1: HS 3-4-7 in Q4 (pinned, Melee)"
 
 
@@ -56,9 +64,13 @@ def test_unit_label_of_an_smc_prisoner_and_an_unarmed_unit():
     add(game, "g2", DE, "squad", "4-6-7", "Q5", broken=True)
     add(game, "g3", DE, "squad", "4-6-7", "Q5", broken=True)
     surrender(game, ["g1", "g2", "g3"], "a1", freed=["g3"])
-    assert unit_label(game.state.units["g1"]) == "g1: leader 9-2, prisoner of a1 (side record) in Q4"
-    assert unit_label(game.state.units["g3"]) == \
-        "g3: squad (1)-0-6 [was 4-6-7 squad] in Q5 (unarmed, freed)"
+    assert (
+        unit_label(game.state.units["g1"]) == "g1: leader 9-2, prisoner of a1 (side record) in Q4"
+    )
+    assert (
+        unit_label(game.state.units["g3"])
+        == "g3: squad (1)-0-6 [was 4-6-7 squad] in Q5 (unarmed, freed)"
+    )
 
 
 # ------------------------------------------------------------------ side panel
@@ -78,8 +90,9 @@ def test_guard_view_usage_capacity_and_a20_52_limits():
     game.submit([ev.Surrendered(units=["g3"], guard="a1")])
     hs = next(g for g in side_panel(game.state, US).guards if g.unit.handle == "a1")
     assert hs.used == 4
-    assert ("may attack only its prisoners except in CC; no SW, Interdiction or Kindle "
-            "(A20.52)") in hs.limits
+    assert (
+        "may attack only its prisoners except in CC; no SW, Interdiction or Kindle (A20.52)"
+    ) in hs.limits
 
 
 def test_berserk_guard_must_massacre_and_status_is_in_words():
@@ -208,7 +221,8 @@ def test_rph_aph_hints_name_who_may_transfer_or_abandon():
     phase(game, "RPh", US, 2)
     game.submit([ev.StatusChanged(handle="a1", melee=True)])
     assert phase_hints(game.state) == [
-        "a1's prisoners are in Melee with it: no transfer or abandonment (A20.5)"]
+        "a1's prisoners are in Melee with it: no transfer or abandonment (A20.5)"
+    ]
 
 
 def test_ccph_hints_name_prisoners_who_may_escape():
@@ -217,7 +231,8 @@ def test_ccph_hints_name_prisoners_who_may_escape():
     assert phase_hints(game.state) == []
     game.submit([ev.StatusChanged(handle="a1", broken=True)])
     assert phase_hints(game.state) == [
-        "g1 (DE) may attempt escape vs its Guard a1 after passing a NTC (A20.55)"]
+        "g1 (DE) may attempt escape vs its Guard a1 after passing a NTC (A20.55)"
+    ]
 
 
 def test_rtph_hints_who_may_surrender_and_who_never_does():
@@ -228,10 +243,13 @@ def test_rtph_hints_who_may_surrender_and_who_never_does():
     add(game, "j2", DE, "squad", "4-4-7", "Q6")
     phase(game, "RtPh", US)
     hints = phase_hints(game.state)
-    assert any(h.startswith("j1 (DE) never surrenders via the RtPh") and "Japanese" in h
-               for h in hints)
-    assert any(h.startswith("a2 (US) surrenders if ADJACENT") and "(j2)" in h and "A20.21" in h
-               for h in hints)
+    assert any(
+        h.startswith("j1 (DE) never surrenders via the RtPh") and "Japanese" in h for h in hints
+    )
+    assert any(
+        h.startswith("a2 (US) surrenders if ADJACENT") and "(j2)" in h and "A20.21" in h
+        for h in hints
+    )
 
 
 def test_fire_phase_hints_who_may_massacre():
@@ -261,7 +279,8 @@ def test_mph_hints_scrounge_recapture_and_escort_then_game_end():
     assert any("recapture them" in h and "g1" in h for h in hints)
     game.submit([ev.GameEnded()])
     assert phase_hints(game.state) == [
-        "the game has ended: prisoners still guarded count double (A20.1)"]
+        "the game has ended: prisoners still guarded count double (A20.1)"
+    ]
 
 
 def test_units_sharing_a_hint_are_named_together_in_one_line():
@@ -273,13 +292,15 @@ def test_units_sharing_a_hint_are_named_together_in_one_line():
     phase(game, "RtPh", US)
     assert phase_hints(game.state) == [
         "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
-        "and unable to rout without Interdiction/Low Crawl (A20.21)"]
+        "and unable to rout without Interdiction/Low Crawl (A20.21)"
+    ]
     game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1")])
     assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")
     phase(game, "CCPh", DE)
     game.submit([ev.StatusChanged(handle="a1", broken=True)])
     assert phase_hints(game.state) == [
-        "g4, g5 (DE) may attempt escape vs their Guard a1 after passing a NTC (A20.55)"]
+        "g4, g5 (DE) may attempt escape vs their Guard a1 after passing a NTC (A20.55)"
+    ]
 
 
 def test_side_panels_gives_what_side_panel_gives_for_each_side():
@@ -287,6 +308,7 @@ def test_side_panels_gives_what_side_panel_gives_for_each_side():
     phase(game, "APh", US)
     game.submit([ev.Abandoned(units=["g1"])])
     from stockade.core.views import side_panels
+
     both = side_panels(game.state)
     assert list(both) == [US, DE]
     assert both[US] == side_panel(game.state, US) and both[DE] == side_panel(game.state, DE)

@@ -9,12 +9,23 @@ variables named ``nation-<nationality>`` (lower case, spaces as dashes); use
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
-from typing import Iterable
 
-COLOUR_KEYS = ("primary", "secondary", "accent", "warning", "error", "success",
-               "foreground", "background", "surface", "panel", "boost")
+COLOUR_KEYS = (
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 
 
 def nation_variable(nationality: str) -> str:
@@ -66,8 +77,7 @@ def theme_from_mapping(data: dict, source: str):
     return Theme(name=name.strip(), dark=dark, variables=variables, **colours)
 
 
-def load_themes(folder: Path | None = None,
-                extra: Iterable[Path] = ()) -> tuple[list, list[str]]:
+def load_themes(folder: Path | None = None, extra: Iterable[Path] = ()) -> tuple[list, list[str]]:
     """All themes in ``folder`` (default: this package) plus ``extra`` files.
 
     Returns ``(themes, problems)``; each problem is one sentence naming the file.

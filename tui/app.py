@@ -31,12 +31,12 @@ class StockadeApp(App[int]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     COMMANDS = App.COMMANDS | {StockadeCommands}
     BINDINGS = [
-        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True,
-                id="stockade.palette"),
+        Binding(
+            "ctrl+p", "command_palette", "Palette", show=False, priority=True, id="stockade.palette"
+        ),
     ]
 
-    def __init__(self, game: Game, notes: list[str] | None = None,
-                 remember: bool = True) -> None:
+    def __init__(self, game: Game, notes: list[str] | None = None, remember: bool = True) -> None:
         super().__init__()
         self.game = game
         self.notes = list(notes or [])
@@ -58,8 +58,10 @@ class StockadeApp(App[int]):
         wanted = config.theme
         if wanted not in self.available_themes:
             fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-            problems.append(f"config: there is no theme '{wanted}'; using {fallback} "
-                            f"(themes: {', '.join(t.name for t in themes)})")
+            problems.append(
+                f"config: there is no theme '{wanted}'; using {fallback} "
+                f"(themes: {', '.join(t.name for t in themes)})"
+            )
             wanted = fallback
         self.theme = wanted
         self._config_keys = config.keys
@@ -93,8 +95,12 @@ class StockadeApp(App[int]):
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:
-            self.run_worker(partial(self._save_theme, theme.name), thread=True,
-                            group="config", name="save-theme")
+            self.run_worker(
+                partial(self._save_theme, theme.name),
+                thread=True,
+                group="config",
+                name="save-theme",
+            )
             if isinstance(self.screen, MainScreen):
                 self.screen.refresh_all()
 
@@ -118,8 +124,9 @@ class StockadeApp(App[int]):
             raise
         except Exception as exc:  # a bug in the core must not take the table down
             self.log.error(f"command {text!r} failed: {exc!r}")
-            raise Refusal("internal", f"the core failed on this command ({exc!r}); "
-                          "nothing was recorded") from exc
+            raise Refusal(
+                "internal", f"the core failed on this command ({exc!r}); nothing was recorded"
+            ) from exc
         message = getattr(outcome, "message", "") or ""
         self.game_changed(message)
         return message

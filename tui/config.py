@@ -54,13 +54,13 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
         problems.append(f"{path}: 'theme' must be a theme name in quotes; using {DEFAULT_THEME}")
     keys = data.get("keys", {})
     if not isinstance(keys, dict):
-        problems.append(f"{path}: [keys] must be a table of binding id = \"key\"; ignored")
+        problems.append(f'{path}: [keys] must be a table of binding id = "key"; ignored')
         keys = {}
     for binding_id, value in keys.items():
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             value = ",".join(value)
         if not isinstance(value, str) or not value.strip():
-            problems.append(f"{path}: keys.\"{binding_id}\" must be a key such as \"n\"; ignored")
+            problems.append(f'{path}: keys."{binding_id}" must be a key such as "n"; ignored')
             continue
         config.keys[str(binding_id)] = value.replace(" ", "")
     for name in sorted(set(data) - {"theme", "keys"}):
@@ -73,7 +73,8 @@ def check_keymap(keys: dict[str, str], known_ids: set[str]) -> tuple[dict[str, s
     good = {k: v for k, v in keys.items() if k in known_ids}
     problems = [
         f"config: no key binding has the id '{k}' (see docs/tui.md for the ids); ignored"
-        for k in keys if k not in known_ids
+        for k in keys
+        if k not in known_ids
     ]
     return good, problems
 

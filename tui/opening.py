@@ -37,8 +37,9 @@ def ensure_demo() -> tuple[Path, list[str]]:
         from stockade.tui.demo import build_demo
 
         build_demo(target)
-    return target, [f"first run: a demo game was made at {target}; "
-                    "`stockade new FILE ...` starts your own"]
+    return target, [
+        f"first run: a demo game was made at {target}; `stockade new FILE ...` starts your own"
+    ]
 
 
 def open_game_path(path: Path | None) -> tuple[Path, list[str]]:

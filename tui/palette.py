@@ -34,13 +34,24 @@ class StockadeCommands(Provider):
             for title, action, key in ACTIONS:
                 out.append((title, partial(main.run_action, action), f"key {key}"))
             for spec in all_specs():
-                out.append((f"Form: {spec.title}", partial(main.action_form, spec.name),
-                            spec.summary))
-        out.append(("POW camp: the Lone Warrior #138 solitaire game", partial(open_camp, app),
-                    "one month a turn until escape, liberation or death (campaign in the data dir)"))
+                out.append(
+                    (f"Form: {spec.title}", partial(main.action_form, spec.name), spec.summary)
+                )
+        out.append(
+            (
+                "POW camp: the Lone Warrior #138 solitaire game",
+                partial(open_camp, app),
+                "one month a turn until escape, liberation or death (campaign in the data dir)",
+            )
+        )
         for theme in getattr(app, "stockade_themes", []):
-            out.append((f"Theme: {theme.name}", partial(setattr, app, "theme", theme.name),
-                        "switch theme (remembered in the config file)"))
+            out.append(
+                (
+                    f"Theme: {theme.name}",
+                    partial(setattr, app, "theme", theme.name),
+                    "switch theme (remembered in the config file)",
+                )
+            )
         return out
 
     async def discover(self) -> Hits:

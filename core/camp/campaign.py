@@ -45,8 +45,15 @@ def options_from_mapping(values: dict | None) -> CampOptions:
 
 
 class Campaign:
-    def __init__(self, journal: Journal, header: CampStarted, records: list[Record],
-                 timeline: Timeline, state: CampState, warnings: list[str] | None = None):
+    def __init__(
+        self,
+        journal: Journal,
+        header: CampStarted,
+        records: list[Record],
+        timeline: Timeline,
+        state: CampState,
+        warnings: list[str] | None = None,
+    ):
         self.journal = journal
         self.header = header
         self.records = records
@@ -57,7 +64,7 @@ class Campaign:
 
     # -- opening ---------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, options: CampOptions, table: RuleTable | None = None) -> "Campaign":
+    def create(cls, path: Path, options: CampOptions, table: RuleTable | None = None) -> Campaign:
         header = CampStarted(seq=1, grp=HEADER_GROUP, options=options, table=table or load_table())
         try:
             journal = Journal.create(Path(path), encode(header))
@@ -68,7 +75,7 @@ class Campaign:
         return campaign
 
     @classmethod
-    def load(cls, path: Path) -> "Campaign":
+    def load(cls, path: Path) -> Campaign:
         try:
             journal = Journal.open(Path(path))
         except JournalError as exc:
@@ -82,7 +89,7 @@ class Campaign:
         return cls(journal, loaded.header, loaded.records, loaded.timeline, loaded.state, warnings)
 
     @classmethod
-    def open_or_create(cls, path: Path, options: CampOptions) -> "Campaign":
+    def open_or_create(cls, path: Path, options: CampOptions) -> Campaign:
         return cls.load(path) if Path(path).exists() else cls.create(path, options)
 
     def close(self) -> None:
@@ -164,8 +171,9 @@ class Campaign:
 
     def _control(self, record: Record) -> None:
         record = replace(record, seq=self._next_seq())
-        probe = Timeline(dict(self.timeline.groups), list(self.timeline.active),
-                         list(self.timeline.undone))
+        probe = Timeline(
+            dict(self.timeline.groups), list(self.timeline.active), list(self.timeline.undone)
+        )
         probe.add(record)
         state = replay(self.header, probe.events())
         self._write(record)

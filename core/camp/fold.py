@@ -7,7 +7,7 @@ check guards live play and a hand-edited log.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import msgspec
 
@@ -75,7 +75,9 @@ def _check_dice(state: CampState, roll: Roll) -> None:
     if len(sides) == 1 and len(roll.dice) == 1 and 1 <= roll.dice[0] <= sides[0]:
         return  # the common case, checked without building error text
     if len(roll.dice) != len(sides):
-        raise CampError(f"{roll.__struct_config__.tag} needs {len(sides)} dice, got {len(roll.dice)}")
+        raise CampError(
+            f"{roll.__struct_config__.tag} needs {len(sides)} dice, got {len(roll.dice)}"
+        )
     for face, side in zip(roll.dice, sides):
         if not 1 <= face <= side:
             raise CampError(f"a d{side} shows 1 to {side}, not {face}")
@@ -155,7 +157,9 @@ def _outcome(state: CampState, e: OutcomeEntered) -> CampState:
     if abs(e.health) > MAX_REPORTED_CHANGE or abs(e.kit) > MAX_REPORTED_CHANGE:
         raise CampError(f"a month changes Health or Kit by at most {MAX_REPORTED_CHANGE}")
     kit = max(0, state.kit + e.kit)
-    state = _note(state, f"effect entered by the player{_effects(e.health, kit - state.kit) or ': none'}")
+    state = _note(
+        state, f"effect entered by the player{_effects(e.health, kit - state.kit) or ': none'}"
+    )
     return _after_action(state, e.health, kit)
 
 
@@ -182,11 +186,16 @@ def _set_health(state: CampState, health: int) -> CampState:
     if ceiling is not None:
         health = min(health, ceiling)
     if health < 1:
-        return _note(state, "Health below 1: he dies in the camp", health=health,
-                     phase="over", ending="dead")
+        return _note(
+            state, "Health below 1: he dies in the camp", health=health, phase="over", ending="dead"
+        )
     if health == 1 and not state.hospitalised:
-        return _note(state, "Health 1: hospitalised for good, Malinger only",
-                     health=health, hospitalised=True)
+        return _note(
+            state,
+            "Health 1: hospitalised for good, Malinger only",
+            health=health,
+            hospitalised=True,
+        )
     return replace(state, health=health)
 
 
@@ -201,8 +210,7 @@ def _escape_roll(state: CampState, e: EscapeRolled) -> CampState:
     faces = " ".join(str(d) for d in e.dice)
     if 6 in e.dice:
         return _note(state, f"escape d6s {faces}: a six! ESCAPED", phase="over", ending="escaped")
-    return _note(state, f"escape d6s {faces}: no six, all kit lost", kit=0,
-                 phase="escape_injury")
+    return _note(state, f"escape d6s {faces}: no six, all kit lost", kit=0, phase="escape_injury")
 
 
 def _escape_injury(state: CampState, e: EscapeInjuryRolled) -> CampState:
@@ -236,8 +244,7 @@ def _next_month(state: CampState) -> CampState:
         return _begin_turn(replace(state, year=year, month=month))
     history = state.history + ((state.current,) if state.current is not None else ())
     year, month = (state.year + 1, 1) if state.month == 12 else (state.year, state.month + 1)
-    state = replace(state, year=year, month=month, history=history,
-                    current=MonthEntry(year, month))
+    state = replace(state, year=year, month=month, history=history, current=MonthEntry(year, month))
     return _begin_turn(state)
 
 

@@ -25,11 +25,15 @@ class Timeline:
         """Take one record (not the header) in log order; refuse an impossible one."""
         if isinstance(record, Undo):
             if record.target != self.undo_target():
-                raise CampError(f"undo of group {record.target}, but the latest is {self.undo_target()}")
+                raise CampError(
+                    f"undo of group {record.target}, but the latest is {self.undo_target()}"
+                )
             self.undone.append(self.active.pop())
         elif isinstance(record, Redo):
             if record.target != self.redo_target():
-                raise CampError(f"redo of group {record.target}, but the next is {self.redo_target()}")
+                raise CampError(
+                    f"redo of group {record.target}, but the next is {self.redo_target()}"
+                )
             self.active.append(self.undone.pop())
         elif record.grp in self.groups:
             if record.grp != self.active[-1]:

@@ -8,8 +8,8 @@ not of a re-implementation that could drift from them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from stockade.core.camp.dice import StreamDice
 from stockade.core.camp.errors import CampError
@@ -40,6 +40,7 @@ _GATHER_TO = re.compile(r"gather-to-(\d+)$")
 def _only(action: str) -> Callable[[CampState], str]:
     def choose(state: CampState) -> str:
         return action if action in state.allowed_actions else "malinger"
+
     return choose
 
 
@@ -53,6 +54,7 @@ def _gather_to(k: int) -> Strategy:
 
     def escape(state: CampState) -> bool:
         return state.kit >= k
+
     return choose, escape
 
 

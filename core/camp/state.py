@@ -14,8 +14,18 @@ from stockade.core.camp.events import CampOptions
 from stockade.core.camp.table import ACTION_IDS, RuleTable
 
 MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 LIBERATION_YEAR = 1945  # the source: liberation "if the POW survives to 1945"
 FIRST_YEAR = 1938  # d6 year: 1 = 1939 ... 6 = 1944

@@ -120,6 +120,4 @@ def check_table(table: RuleTable, where: str = "rule table") -> None:
                 ) from None
             covered.extend(range(low, high + 1))
         if sorted(covered) != list(range(1, rule.die + 1)):
-            raise CampError(
-                f"{where}: {action_id} rows must cover faces 1-{rule.die} exactly once"
-            )
+            raise CampError(f"{where}: {action_id} rows must cover faces 1-{rule.die} exactly once")

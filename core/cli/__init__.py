@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None, ui=None) -> int:
         return 1  # the reader went away (| head); nothing more to say
     except OSError as exc:
         return _fail(f"{exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}", 1)
-    except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
+    except Exception as exc:
         return _fail(f"internal error: {type(exc).__name__}: {exc} (please report it)", 1)
 
 

@@ -20,17 +20,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="stockade",
         description="Stockade keeps the book on ASL rule A20 (Prisoners). "
-                    "Run 'stockade' or 'stockade FILE' for the terminal UI; the "
-                    "subcommands below work without it.",
-        epilog="The command language for 'do' and 'run' is in docs/commands.md.")
+        "Run 'stockade' or 'stockade FILE' for the terminal UI; the "
+        "subcommands below work without it.",
+        epilog="The command language for 'do' and 'run' is in docs/commands.md.",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     new = sub.add_parser("new", help="start a new game log")
     new.add_argument("file", type=Path, metavar="FILE")
     new.add_argument("--scenario", required=True, help="the scenario's name")
-    new.add_argument("--side", action="append", required=True, metavar="NAME:NATIONALITY[:ELR]",
-                     help="a side (give two); ELR defaults to 3")
-    new.add_argument("--attacker", metavar="SIDE", help="the side that moves first (default: the first --side)")
+    new.add_argument(
+        "--side",
+        action="append",
+        required=True,
+        metavar="NAME:NATIONALITY[:ELR]",
+        help="a side (give two); ELR defaults to 3",
+    )
+    new.add_argument(
+        "--attacker", metavar="SIDE", help="the side that moves first (default: the first --side)"
+    )
     new.set_defaults(func=game_commands.cmd_new)
 
     do = sub.add_parser("do", help="record one command, e.g. 'surrender g1 to a1'")
@@ -55,8 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("file", type=Path, metavar="FILE")
     history.set_defaults(func=game_commands.cmd_history)
 
-    for verb, help_text in (("undo", "take back the last entry"),
-                            ("redo", "bring back the last undone entry")):
+    for verb, help_text in (
+        ("undo", "take back the last entry"),
+        ("redo", "bring back the last undone entry"),
+    ):
         p = sub.add_parser(verb, help=help_text)
         p.add_argument("file", type=Path, metavar="FILE")
         p.set_defaults(func=game_commands.cmd_control, verb=verb)
@@ -78,8 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     repair = sub.add_parser("repair", help="write a repaired copy of a damaged log")
     repair.add_argument("file", type=Path, metavar="FILE")
-    repair.add_argument("-o", "--output", type=Path, metavar="OUT",
-                        help="where to write it (default FILE.repaired.jsonl)")
+    repair.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="OUT",
+        help="where to write it (default FILE.repaired.jsonl)",
+    )
     repair.set_defaults(func=log_commands.cmd_repair)
 
     locate = sub.add_parser("locate", help="print the config dir, data dir and last game")
@@ -98,7 +113,7 @@ def _register_camp(sub) -> None:
         from stockade.core.camp import cli as camp_cli
     except ImportError:
         return
-    except Exception as exc:  # noqa: BLE001 - someone else's module; report, don't crash
+    except Exception as exc:
         why = f"{type(exc).__name__}: {exc}"
 
         def unavailable(args, ui) -> int:

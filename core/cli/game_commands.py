@@ -44,8 +44,10 @@ def _rehearsal(path: Path) -> Game:
     command or script leaves the file byte for byte as it was."""
     game = open_to_read(path)
     if game.problem:
-        raise CliError(f"{path}: damaged at {game.problem}; nothing was recorded "
-                       f"(stockade repair {path} writes a repaired copy)")
+        raise CliError(
+            f"{path}: damaged at {game.problem}; nothing was recorded "
+            f"(stockade repair {path} writes a repaired copy)"
+        )
     return Game(list(game.records))
 
 
@@ -75,8 +77,10 @@ def cmd_new(args, ui) -> int:
             raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
     game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
     game.close()
-    print(f"created {args.file}: {args.scenario}, "
-          + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides))
+    print(
+        f"created {args.file}: {args.scenario}, "
+        + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides)
+    )
     return 0
 
 
@@ -145,8 +149,14 @@ def cmd_tally(args, ui) -> int:
     return 0
 
 
-_MARKS = {"ok": " ", "undone": "u", "abandoned": "a", "struck": "x", "conflict": "!",
-          "control": "·"}
+_MARKS = {
+    "ok": " ",
+    "undone": "u",
+    "abandoned": "a",
+    "struck": "x",
+    "conflict": "!",
+    "control": "·",
+}
 
 
 def cmd_history(args, ui) -> int:
@@ -163,7 +173,9 @@ def cmd_history(args, ui) -> int:
 def cmd_control(args, ui) -> int:
     game = open_to_write(args.file)
     try:
-        outcome = control(game, args.verb, getattr(args, "entry", None), getattr(args, "reason", ""))
+        outcome = control(
+            game, args.verb, getattr(args, "entry", None), getattr(args, "reason", "")
+        )
     finally:
         game.close()
     print(outcome.message)

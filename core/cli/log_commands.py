@@ -17,19 +17,25 @@ def cmd_check(args, ui) -> int:
     if loaded.problem:
         raise CliError(f"{path}: {loaded.problem}")
     if loaded.torn_tail is not None:
-        raise CliError(f"{path}: line {len(loaded.records) + 1}: the last entry is unfinished "
-                       "or damaged (a crash while writing?); opening the game sets it aside, "
-                       "or 'stockade repair' writes a copy without it")
+        raise CliError(
+            f"{path}: line {len(loaded.records) + 1}: the last entry is unfinished "
+            "or damaged (a crash while writing?); opening the game sets it aside, "
+            "or 'stockade repair' writes a copy without it"
+        )
     game = Game(loaded.records)
     if game.conflicts:
         for seq, refusal in sorted(game.conflicts.items()):
             print(f"entry {seq} no longer holds: {refusal}")
-        raise CliError(f"{path}: {len(game.conflicts)} entries no longer hold; "
-                       "strike or fix them (stockade history shows them with '!')")
+        raise CliError(
+            f"{path}: {len(game.conflicts)} entries no longer hold; "
+            "strike or fix them (stockade history shows them with '!')"
+        )
     state = game.state
-    print(f"{path}: sound: {len(loaded.records)} records, {len(state.units)} units, "
-          f"Turn {state.turn} {state.attacker} {state.phase}"
-          + (", game ended" if state.ended else ""))
+    print(
+        f"{path}: sound: {len(loaded.records)} records, {len(state.units)} units, "
+        f"Turn {state.turn} {state.attacker} {state.phase}"
+        + (", game ended" if state.ended else "")
+    )
     return 0
 
 
@@ -65,8 +71,10 @@ def cmd_repair(args, ui) -> int:
     atomic_write(out, good)
     atomic_write(dropped_path, dropped)
     first_bad = loaded.problem.line if loaded.problem else kept + 1
-    print(f"wrote {out}: {kept} good records kept; from line {first_bad} on "
-          f"({len(dropped)} bytes) saved to {dropped_path}; {path} is unchanged")
+    print(
+        f"wrote {out}: {kept} good records kept; from line {first_bad} on "
+        f"({len(dropped)} bytes) saved to {dropped_path}; {path} is unchanged"
+    )
     return 0
 
 

@@ -14,10 +14,29 @@ The language is described in docs/commands.md.
 """
 
 from stockade.core.commands.complete import complete
-from stockade.core.commands.execute import (Outcome, ScriptRefusal, control, execute, first_attacker,
-                                   run_script)
+from stockade.core.commands.execute import (
+    Outcome,
+    ScriptRefusal,
+    control,
+    execute,
+    first_attacker,
+    run_script,
+)
 from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
 from stockade.core.commands.parser import Parsed, help_text, parse
 
-__all__ = ["execute", "parse", "complete", "run_script", "Outcome", "Parsed", "VERBS",
-           "VerbSpec", "ScriptRefusal", "help_text", "verb_named", "first_attacker", "control"]
+__all__ = [
+    "execute",
+    "parse",
+    "complete",
+    "run_script",
+    "Outcome",
+    "Parsed",
+    "VERBS",
+    "VerbSpec",
+    "ScriptRefusal",
+    "help_text",
+    "verb_named",
+    "first_attacker",
+    "control",
+]

@@ -9,7 +9,7 @@ for ``surrender``, armed enemies of the surrendering stack for ``to``.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from stockade.core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
 from stockade.core.events import PHASES
@@ -24,8 +24,9 @@ UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
     "prisoner": lambda s, u: u.status == PRISONER,
     "unarmed": lambda s, u: u.status == UNARMED,
     "captive": lambda s, u: u.status in (PRISONER, UNARMED),
-    "captor": lambda s, u: (u.status == ACTIVE and u.armed and not u.berserk
-                            and u.unit_kind != "vehicle"),
+    "captor": lambda s, u: (
+        u.status == ACTIVE and u.armed and not u.berserk and u.unit_kind != "vehicle"
+    ),
     "guard": lambda s, u: bool(s.prisoners_of(u.handle)),
     "squad": lambda s, u: u.status == ACTIVE and u.unit_kind == "squad",
 }
@@ -80,12 +81,13 @@ def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str
 def _last_keyword(spec: VerbSpec, before: list[str]) -> tuple[str | None, list[str]]:
     for index in range(len(before) - 1, -1, -1):
         if before[index].lower() in spec.keywords:
-            return before[index].lower(), before[index + 1:]
+            return before[index].lower(), before[index + 1 :]
     return None, before
 
 
-def _of_kind(kind: str, spec: VerbSpec, state: GameState, named: list[str],
-             exclude: list[str]) -> list[str]:
+def _of_kind(
+    kind: str, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
+) -> list[str]:
     if kind in ("side",):
         return list(state.sides)
     if kind == "cause":
@@ -101,8 +103,9 @@ def _of_kind(kind: str, spec: VerbSpec, state: GameState, named: list[str],
     return []  # counters, numbers, Locations and free text cannot be guessed
 
 
-def _handles(which: str, spec: VerbSpec, state: GameState, named: list[str],
-             exclude: list[str]) -> list[str]:
+def _handles(
+    which: str, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
+) -> list[str]:
     relevant = UNIT_FILTERS.get(which, UNIT_FILTERS["any"])
     preferred = _preferred_side(spec, state, named)
     ranked = []

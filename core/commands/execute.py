@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from stockade.core import events as ev
 from stockade.core.commands.clock import describe_clock
@@ -96,7 +96,9 @@ def _group_summary(game: Game, grp: int) -> str:
 def _conflicts(game: Game, seqs: list[int]) -> str:
     if not seqs:
         return ""
-    lines = [f"\n  entry {s} no longer holds: {game.conflicts[s]}" for s in seqs if s in game.conflicts]
+    lines = [
+        f"\n  entry {s} no longer holds: {game.conflicts[s]}" for s in seqs if s in game.conflicts
+    ]
     return "; these need resolving (strike or fix them):" + "".join(lines)
 
 

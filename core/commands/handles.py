@@ -63,8 +63,11 @@ class Context:
         if word.lower() in folded:
             return folded[word.lower()]
         close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
-        hint = ("did you mean " + " or ".join(folded[c] for c in close) + "?") if close else \
-            "add it first (add SIDE COUNTER), or check the handle in the side panels"
+        hint = (
+            ("did you mean " + " or ".join(folded[c] for c in close) + "?")
+            if close
+            else "add it first (add SIDE COUNTER), or check the handle in the side panels"
+        )
         raise Refusal("input", f"no unit '{word}' in this game", hint)
 
     def units(self, words: list[str], what: str = "units") -> list[str]:
@@ -87,8 +90,11 @@ class Context:
         if wanted:
             handle = check_new_handle(wanted)
             if self.taken(handle):
-                raise Refusal("input", f"handle '{handle}' is already in use",
-                              "leave out 'as' to get the next free handle")
+                raise Refusal(
+                    "input",
+                    f"handle '{handle}' is already in use",
+                    "leave out 'as' to get the next free handle",
+                )
         else:
             prefix = self._prefixes.get(side) or side[:1].lower() or "u"
             number = 1
@@ -103,11 +109,17 @@ def check_new_handle(word: str) -> str:
     """A typed new handle, lowercased; refuse words the parser would misread."""
     handle = word.lower()
     if _COUNTER_LIKE.match(handle):
-        raise Refusal("input", f"'{word}' reads like a counter, not a handle",
-                      "a handle starts with a letter, like g3")
+        raise Refusal(
+            "input",
+            f"'{word}' reads like a counter, not a handle",
+            "a handle starts with a letter, like g3",
+        )
     if not _HANDLE.match(handle):
-        raise Refusal("input", f"'{word}' is not a handle",
-                      "letters, digits and _ only, starting with a letter, like g3")
+        raise Refusal(
+            "input",
+            f"'{word}' is not a handle",
+            "letters, digits and _ only, starting with a letter, like g3",
+        )
     if handle in RESERVED_WORDS or verb_named(handle):
         raise Refusal("input", f"'{word}' is a command word and cannot be a handle")
     return handle

@@ -24,8 +24,9 @@ def words(text: str) -> list[str]:
     try:
         return shlex.split(text, comments=True, posix=True)
     except ValueError as exc:  # an unbalanced quote
-        raise Refusal("input", f"cannot read the line ({exc})",
-                      "close the quote, or leave quotes out") from None
+        raise Refusal(
+            "input", f"cannot read the line ({exc})", "close the quote, or leave quotes out"
+        ) from None
 
 
 def is_blank(text: str) -> bool:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from stockade.core import events as ev
 from stockade.core.commands import verbs_capture as capture
@@ -21,21 +21,35 @@ from stockade.core.state import GameState
 VerbParser = Callable[[Context, Sections], list[ev.Record]]
 
 PARSERS: dict[str, VerbParser] = {
-    "add": setup.parse_add, "next": setup.parse_next, "prev": setup.parse_prev,
-    "turn": setup.parse_turn, "phase": setup.parse_phase, "move": setup.parse_move,
-    "nq": setup.parse_nq, "end": setup.parse_end,
+    "add": setup.parse_add,
+    "next": setup.parse_next,
+    "prev": setup.parse_prev,
+    "turn": setup.parse_turn,
+    "phase": setup.parse_phase,
+    "move": setup.parse_move,
+    "nq": setup.parse_nq,
+    "end": setup.parse_end,
     **{verb: setup.parse_status for verb in setup.STATUS_VERBS},
-    "surrender": capture.parse_surrender, "reject": capture.parse_reject,
-    "capture": capture.parse_capture, "mutual": capture.parse_mutual,
+    "surrender": capture.parse_surrender,
+    "reject": capture.parse_reject,
+    "capture": capture.parse_capture,
+    "mutual": capture.parse_mutual,
     "recapture": capture.parse_recapture,
-    "transfer": guards.parse_transfer, "exchange": guards.parse_exchange,
-    "split": guards.parse_split, "deploy": guards.parse_deploy,
-    "abandon": guards.parse_abandon, "escort": guards.parse_escort,
-    "eliminate": losses.parse_eliminate, "reduce": losses.parse_reduce,
+    "transfer": guards.parse_transfer,
+    "exchange": guards.parse_exchange,
+    "split": guards.parse_split,
+    "deploy": guards.parse_deploy,
+    "abandon": guards.parse_abandon,
+    "escort": guards.parse_escort,
+    "eliminate": losses.parse_eliminate,
+    "reduce": losses.parse_reduce,
     "massacre": losses.parse_massacre,
-    "escape": escape.parse_escape, "withdraw": escape.parse_withdraw,
-    "infiltrate": escape.parse_infiltrate, "guard-infiltrates": escape.parse_guard_infiltrates,
-    "rearm": escape.parse_rearm, "scrounge": escape.parse_scrounge,
+    "escape": escape.parse_escape,
+    "withdraw": escape.parse_withdraw,
+    "infiltrate": escape.parse_infiltrate,
+    "guard-infiltrates": escape.parse_guard_infiltrates,
+    "rearm": escape.parse_rearm,
+    "scrounge": escape.parse_scrounge,
 }
 
 
@@ -86,8 +100,11 @@ def parse(text: str, state: GameState, first_attacker: str | None = None) -> Par
 def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
     if spec.name in ("undo", "redo"):
         if rest:
-            raise Refusal("input", f"'{spec.name}' takes nothing more; '{rest[0]}' is out of place",
-                          "to go back to an entry, strike it or undo step by step")
+            raise Refusal(
+                "input",
+                f"'{spec.name}' takes nothing more; '{rest[0]}' is out of place",
+                "to go back to an entry, strike it or undo step by step",
+            )
         return Parsed(verb=spec.name, control=spec.name)
     if spec.name == "help":
         return Parsed(verb="help", control="help", text=help_text(rest[0] if rest else ""))

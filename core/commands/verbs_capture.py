@@ -25,8 +25,15 @@ def parse_surrender(ctx: Context, sections: Sections) -> list[ev.Record]:
     if len(reasons) > 1:
         raise Refusal("input", "give one reason for the surrender, not " + " and ".join(reasons))
     freed = [ctx.unit(w) for w in sections.many("free")]
-    return [ev.Surrendered(units=units, guard=guard, reason=reasons[0] if reasons else "rtph",
-                           freed=freed, merges=merges(ctx, sections.many("merge")))]
+    return [
+        ev.Surrendered(
+            units=units,
+            guard=guard,
+            reason=reasons[0] if reasons else "rtph",
+            freed=freed,
+            merges=merges(ctx, sections.many("merge")),
+        )
+    ]
 
 
 def parse_reject(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -48,9 +55,17 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
         hs_captured, hs_free = ctx.new_handle(side), ctx.new_handle(side)
     if not units and not split:
         raise Refusal("input", "name the captured units (or 'hs SQUAD' for one HS of a squad)")
-    return [ev.Captured(guard=guard, units=units, split=split or None, hs_captured=hs_captured,
-                        hs_free=hs_free, hs_counter=hs_counter,
-                        merges=merges(ctx, sections.many("merge")))]
+    return [
+        ev.Captured(
+            guard=guard,
+            units=units,
+            split=split or None,
+            hs_captured=hs_captured,
+            hs_free=hs_free,
+            hs_counter=hs_counter,
+            merges=merges(ctx, sections.many("merge")),
+        )
+    ]
 
 
 def parse_mutual(ctx: Context, sections: Sections) -> list[ev.Record]:

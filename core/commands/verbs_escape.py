@@ -16,22 +16,36 @@ def parse_escape(ctx: Context, sections: Sections) -> list[ev.Record]:
     units = ctx.units(sections.positional, "escaping prisoners")
     guard_dies, melee = sections.has("guard-dies"), sections.has("melee")
     if guard_dies and melee:
-        raise Refusal("input", "either the Guard dies (guard-dies) or a Melee forms (melee), not both")
+        raise Refusal(
+            "input", "either the Guard dies (guard-dies) or a Melee forms (melee), not both"
+        )
     outcome = "escaped" if guard_dies else "melee" if melee else "no-effect"
-    return [ev.EscapeAttempted(
-        units=units, ntc_failed=[ctx.unit(w) for w in sections.many("ntcfail")],
-        killed=[ctx.unit(w) for w in sections.many("killed")],
-        guard_eliminated=guard_dies, outcome=outcome, own_borders=sections.has("own-borders"))]
+    return [
+        ev.EscapeAttempted(
+            units=units,
+            ntc_failed=[ctx.unit(w) for w in sections.many("ntcfail")],
+            killed=[ctx.unit(w) for w in sections.many("killed")],
+            guard_eliminated=guard_dies,
+            outcome=outcome,
+            own_borders=sections.has("own-borders"),
+        )
+    ]
 
 
 def parse_withdraw(ctx: Context, sections: Sections) -> list[ev.Record]:
-    return [ev.EscapedBy(units=ctx.units(sections.positional, "prisoners withdrawing"),
-                         route="withdrawal")]
+    return [
+        ev.EscapedBy(
+            units=ctx.units(sections.positional, "prisoners withdrawing"), route="withdrawal"
+        )
+    ]
 
 
 def parse_infiltrate(ctx: Context, sections: Sections) -> list[ev.Record]:
-    return [ev.EscapedBy(units=ctx.units(sections.positional, "prisoners infiltrating"),
-                         route="infiltration")]
+    return [
+        ev.EscapedBy(
+            units=ctx.units(sections.positional, "prisoners infiltrating"), route="infiltration"
+        )
+    ]
 
 
 def parse_guard_infiltrates(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -44,16 +58,24 @@ def parse_rearm(ctx: Context, sections: Sections) -> list[ev.Record]:
     becomes an armed HS and an unarmed HS (A20.551): both get new handles here."""
     words = sections.positional
     if len(words) != 3 or words[1].lower() not in REARM_HOWS:
-        raise Refusal("input", "write: rearm H cc|alone|surrender ENEMY [as COUNTER]",
-                      "e.g. rearm g1 cc a3")
+        raise Refusal(
+            "input", "write: rearm H cc|alone|surrender ENEMY [as COUNTER]", "e.g. rearm g1 cc a3"
+        )
     handle, how, enemy = ctx.unit(words[0]), words[1].lower(), ctx.unit(words[2])
     as_counter = sections.one("as")
     unit, foe = ctx.state.units[handle], ctx.state.units[enemy]
     split_into: list[str] = []
     if unit.status == UNARMED and unit.unit_kind == "squad" and foe.us == 2:
         split_into = [ctx.new_handle(unit.side), ctx.new_handle(unit.side)]
-    return [ev.Rearmed(handle=handle, how=how, enemy=enemy,
-                       counter=counter(as_counter) if as_counter else "", split_into=split_into)]
+    return [
+        ev.Rearmed(
+            handle=handle,
+            how=how,
+            enemy=enemy,
+            counter=counter(as_counter) if as_counter else "",
+            split_into=split_into,
+        )
+    ]
 
 
 def parse_scrounge(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -61,6 +83,11 @@ def parse_scrounge(ctx: Context, sections: Sections) -> list[ev.Record]:
     if len(words) != 2:
         raise Refusal("input", "write: scrounge H DR [wreck] [as COUNTER]", "e.g. scrounge g1 2")
     as_counter = sections.one("as")
-    return [ev.Scrounged(handle=ctx.unit(words[0]), roll=number(words[1], "the Scrounging DR"),
-                         wreck=sections.has("wreck"),
-                         counter=counter(as_counter) if as_counter else "")]
+    return [
+        ev.Scrounged(
+            handle=ctx.unit(words[0]),
+            roll=number(words[1], "the Scrounging DR"),
+            wreck=sections.has("wreck"),
+            counter=counter(as_counter) if as_counter else "",
+        )
+    ]

@@ -13,8 +13,9 @@ from stockade.core.errors import Refusal
 def parse_transfer(ctx: Context, sections: Sections) -> list[ev.Record]:
     units = ctx.units(sections.positional, "prisoners to transfer")
     to_guard = ctx.unit(required(sections, "to", "transfer g1 to a2"))
-    return [ev.Transferred(units=units, to_guard=to_guard,
-                           merges=merges(ctx, sections.many("merge")))]
+    return [
+        ev.Transferred(units=units, to_guard=to_guard, merges=merges(ctx, sections.many("merge")))
+    ]
 
 
 def parse_exchange(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -67,8 +68,9 @@ def _which_half(target: str, into: list[str]) -> str:
         return into[int(target) - 1]
     if target.lower() in into:
         return target.lower()
-    raise Refusal("input", f"'{target}' is not one of the new HS",
-                  f"write 1 or 2 (or {into[0]} / {into[1]})")
+    raise Refusal(
+        "input", f"'{target}' is not one of the new HS", f"write 1 or 2 (or {into[0]} / {into[1]})"
+    )
 
 
 def parse_abandon(ctx: Context, sections: Sections) -> list[ev.Record]:

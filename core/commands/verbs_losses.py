@@ -47,8 +47,9 @@ def parse_eliminate(ctx: Context, sections: Sections) -> list[ev.Record]:
     keep = [ctx.unit(w) for w in sections.many("keep")]
     if keep and takeover in (None, NO_TAKEOVER):
         raise Refusal("input", "'keep' names what the new Guard keeps: add 'takeover G'")
-    return [ev.Eliminated(handle=handle, cause=cause, by_side=by_side, takeover=takeover,
-                          keep=keep)]
+    return [
+        ev.Eliminated(handle=handle, cause=cause, by_side=by_side, takeover=takeover, keep=keep)
+    ]
 
 
 def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -61,8 +62,15 @@ def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
     if lost:
         origins = {o.handle.lower(): o.handle for o in ctx.state.units[handle].origins}
         lost = origins.get(lost.lower(), lost)
-    return [ev.CasualtyReduced(handle=handle, cause=cause, counter=counter(to) if to else "",
-                               lost=lost, by_side=side or "")]
+    return [
+        ev.CasualtyReduced(
+            handle=handle,
+            cause=cause,
+            counter=counter(to) if to else "",
+            lost=lost,
+            by_side=side or "",
+        )
+    ]
 
 
 def parse_massacre(ctx: Context, sections: Sections) -> list[ev.Record]:

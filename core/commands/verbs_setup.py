@@ -41,10 +41,18 @@ def parse_add(ctx: Context, sections: Sections) -> list[ev.Record]:
     for draft in drafts:
         kind = infer_kind(parse_counter(draft.counter), draft.kind)
         for _ in range(draft.count):
-            events.append(ev.UnitEntered(
-                handle=ctx.new_handle(side, draft.handle), side=side, unit_kind=kind,
-                counter=draft.counter, location=location, traits=sorted(set(draft.traits)),
-                cvp=draft.cvp, broken=broken))
+            events.append(
+                ev.UnitEntered(
+                    handle=ctx.new_handle(side, draft.handle),
+                    side=side,
+                    unit_kind=kind,
+                    counter=draft.counter,
+                    location=location,
+                    traits=sorted(set(draft.traits)),
+                    cvp=draft.cvp,
+                    broken=broken,
+                )
+            )
     return events
 
 
@@ -75,8 +83,11 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         else:
-            raise Refusal("input", f"'{word}' is out of place in 'add'",
-                          "add SIDE COUNTER [kind] [xN] [as H] [+trait] [cvp=N] [at LOC] [broken]")
+            raise Refusal(
+                "input",
+                f"'{word}' is out of place in 'add'",
+                "add SIDE COUNTER [kind] [xN] [as H] [+trait] [cvp=N] [at LOC] [broken]",
+            )
         i += 1
     if not drafts:
         raise Refusal("input", "'add' needs at least one counter", "like 4-6-7 or 9-2")
@@ -88,7 +99,9 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
 
 def _last(drafts: list[_Draft], word: str) -> _Draft:
     if not drafts:
-        raise Refusal("input", f"'{word}' must follow the counter it is about", "add German 2-4-7 hs")
+        raise Refusal(
+            "input", f"'{word}' must follow the counter it is about", "add German 2-4-7 hs"
+        )
     return drafts[-1]
 
 
@@ -100,7 +113,9 @@ def _repeat(count: int) -> int:
 
 def _trait(name: str) -> str:
     if name not in TRAITS:
-        raise Refusal("input", f"unknown trait '+{name}'", "traits: " + ", ".join("+" + t for t in TRAITS))
+        raise Refusal(
+            "input", f"unknown trait '+{name}'", "traits: " + ", ".join("+" + t for t in TRAITS)
+        )
     return name
 
 
@@ -137,16 +152,21 @@ def parse_phase(ctx: Context, sections: Sections) -> list[ev.Record]:
 
 def _nothing_more(sections: Sections) -> None:
     if sections.positional:
-        raise Refusal("input", f"'{sections.verb}' takes nothing more; "
-                      f"'{sections.positional[0]}' is out of place")
+        raise Refusal(
+            "input",
+            f"'{sections.verb}' takes nothing more; '{sections.positional[0]}' is out of place",
+        )
 
 
 # ----------------------------------------------------------------- board status
 # verb -> the StatusChanged field it sets and the value it sets it to
 STATUS_VERBS = {
-    "break": ("broken", True), "rally": ("broken", False),
-    "pin": ("pinned", True), "unpin": ("pinned", False),
-    "berserk": ("berserk", True), "disrupt": ("disrupted", True),
+    "break": ("broken", True),
+    "rally": ("broken", False),
+    "pin": ("pinned", True),
+    "unpin": ("pinned", False),
+    "berserk": ("berserk", True),
+    "disrupt": ("disrupted", True),
     "melee": ("melee", True),
 }
 
@@ -179,5 +199,15 @@ def parse_end(ctx: Context, sections: Sections) -> list[ev.Record]:
     return [ev.GameEnded()]
 
 
-__all__ = ["parse_add", "parse_next", "parse_prev", "parse_turn", "parse_phase",
-           "parse_status", "parse_move", "parse_nq", "parse_end", "STATUS_VERBS"]
+__all__ = [
+    "parse_add",
+    "parse_next",
+    "parse_prev",
+    "parse_turn",
+    "parse_phase",
+    "parse_status",
+    "parse_move",
+    "parse_nq",
+    "parse_end",
+    "STATUS_VERBS",
+]

@@ -40,7 +40,9 @@ def merges(ctx: Context, words: list[str]) -> list[ev.Merge]:
     for word in words:
         match = _MERGE.match(word)
         if not match:
-            raise Refusal("input", f"'{word}' is not a merge", "write HS+HS, like g2+g3 (or g2+g3=g9)")
+            raise Refusal(
+                "input", f"'{word}' is not a merge", "write HS+HS, like g2+g3 (or g2+g3=g9)"
+            )
         parts = [ctx.unit(match.group(1)), ctx.unit(match.group(2))]
         into = ctx.new_handle(ctx.side_of(parts[0]), match.group(3))
         out.append(ev.Merge(parts=parts, into=into))

@@ -3,7 +3,7 @@ it makes. ``step`` is the only way an event reaches the state."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from stockade.core import events as ev
 from stockade.core.errors import Refusal

@@ -54,7 +54,11 @@ def board_verdict(reason: str, answers: dict[str, str]) -> tuple[bool | None, st
         if answer == question.stop_answer:
             return False, question.why
     if reason in ("encircled", "disrupted", "hob"):
-        return True, ("A20.21: a Disrupted, Encircled or HOB-surrendering unit surrenders "
-                      "even with a free rout path (the captor may refuse it: No Quarter, A20.3)")
-    return True, ("A20.21: it surrenders to that enemy unit (the captor may refuse it and "
-                  "invoke No Quarter, A20.3)")
+        return True, (
+            "A20.21: a Disrupted, Encircled or HOB-surrendering unit surrenders "
+            "even with a free rout path (the captor may refuse it: No Quarter, A20.3)"
+        )
+    return True, (
+        "A20.21: it surrenders to that enemy unit (the captor may refuse it and "
+        "invoke No Quarter, A20.3)"
+    )

@@ -4,13 +4,27 @@ simultaneous mutual capture and recapture of unarmed units (A20.2-A20.3, A20.54)
 from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
-from stockade.core.events import (Captured, MutualCapture, Recaptured, Surrendered,
-                         SurrenderRejected)
-from stockade.core.rules.common import (apply_merges, book_casualty, capacity,
-                               describe, eliminate_unit, free_unit, make_prisoner,
-                               new_counter, raise_reason, rearm_counter, rearm_unit,
-                               require_guard, require_new_handle, require_room,
-                               require_same_side, retire, side_of, unit)
+from stockade.core.events import Captured, MutualCapture, Recaptured, Surrendered, SurrenderRejected
+from stockade.core.rules.common import (
+    apply_merges,
+    book_casualty,
+    capacity,
+    describe,
+    eliminate_unit,
+    free_unit,
+    make_prisoner,
+    new_counter,
+    raise_reason,
+    rearm_counter,
+    rearm_unit,
+    require_guard,
+    require_new_handle,
+    require_room,
+    require_same_side,
+    retire,
+    side_of,
+    unit,
+)
 from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.units import nationality_flags, normal_cvp
 
@@ -32,8 +46,10 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> str | None:
     if is_ss and captor_nationality == "Russian":
         return "A20.21: SS troops facing Russians never surrender via the RtPh"
     if state.sides[captor_side].no_quarter:
-        return (f"A20.3: {captor_side} has invoked No Quarter; its enemies never surrender "
-                "to it via the RtPh (they Low Crawl or risk Interdiction)")
+        return (
+            f"A20.3: {captor_side} has invoked No Quarter; its enemies never surrender "
+            "to it via the RtPh (they Low Crawl or risk Interdiction)"
+        )
     return None
 
 
@@ -43,12 +59,21 @@ def _stack(state: GameState, handles: list[str]) -> list[Unit]:
     units = [unit(state, h) for h in handles]
     require_same_side(units)
     for u in units:
-        require(u.status == ACTIVE, "input", f"{describe(u)} is {u.status}, not an armed unit on the board")
-        require(not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured")
+        require(
+            u.status == ACTIVE,
+            "input",
+            f"{describe(u)} is {u.status}, not an armed unit on the board",
+        )
+        require(
+            not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
+        )
         require(u.is_infantry, "A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
     places = {u.location for u in units if u.location}
-    require(len(places) <= 1, "A20.21",
-            "a stack surrendering together stands in one Location, not " + ", ".join(sorted(places)))
+    require(
+        len(places) <= 1,
+        "A20.21",
+        "a stack surrendering together stands in one Location, not " + ", ".join(sorted(places)),
+    )
     return units
 
 
@@ -57,19 +82,29 @@ def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges) -> bool:
     return load <= capacity(guard)
 
 
-def _check_surrendering_stack(state: GameState, units: list[Unit], guard: Unit,
-                              reason: str) -> None:
+def _check_surrendering_stack(
+    state: GameState, units: list[Unit], guard: Unit, reason: str
+) -> None:
     require(guard.side != units[0].side, "input", f"{describe(guard)} is on the same side")
     if reason in ("rtph", "encircled"):
-        require(state.phase == "RtPh", "A20.21",
-                f"a broken unit surrenders this way only in the RtPh (now {state.phase})")
+        require(
+            state.phase == "RtPh",
+            "A20.21",
+            f"a broken unit surrenders this way only in the RtPh (now {state.phase})",
+        )
     if reason == "mopup":
-        require(not state.sides[guard.side].no_quarter, "A20.3",
-                f"{guard.side} has invoked No Quarter and can no longer Mop Up for prisoners "
-                "(article, Conclusion)")
+        require(
+            not state.sides[guard.side].no_quarter,
+            "A20.3",
+            f"{guard.side} has invoked No Quarter and can no longer Mop Up for prisoners "
+            "(article, Conclusion)",
+        )
         require(state.phase == "PFPh", "A12.153", "Mopping Up happens in the ATTACKER's PFPh")
-        require(guard.side == state.attacker, "A12.153",
-                "broken units in a Mopped-Up building surrender to an ATTACKER unit")
+        require(
+            guard.side == state.attacker,
+            "A12.153",
+            "broken units in a Mopped-Up building surrender to an ATTACKER unit",
+        )
     for u in units:
         if reason == "disrupted":
             require(u.disrupted or u.broken, "A19.12", f"{describe(u)} is not Disrupted")
@@ -85,10 +120,16 @@ def _check_surrendering_stack(state: GameState, units: list[Unit], guard: Unit,
             raise Refusal(rule, text)
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
-        require(not guard.broken, "A20.21",
-                f"{describe(guard)} is broken; a surrender needs a Good Order captor")
-        require(guard.is_infantry, "A20.21",
-                f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender")
+        require(
+            not guard.broken,
+            "A20.21",
+            f"{describe(guard)} is broken; a surrender needs a Good Order captor",
+        )
+        require(
+            guard.is_infantry,
+            "A20.21",
+            f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
+        )
 
 
 def check_surrender(state: GameState, ev: Surrendered) -> None:
@@ -102,9 +143,12 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
         # A20.21: only the excess the Guard cannot hold is freed; the stack is otherwise
         # accepted (or rejected) whole.
         back = state.units[handle]
-        require(not _fits(state, guard, taken + [back], ev.merges), "A20.21",
-                f"{describe(back)} fits under {describe(guard)}; only the excess over the "
-                "Guard's capacity is freed")
+        require(
+            not _fits(state, guard, taken + [back], ev.merges),
+            "A20.21",
+            f"{describe(back)} fits under {describe(guard)}; only the excess over the "
+            "Guard's capacity is freed",
+        )
 
 
 def apply_surrender(state: GameState, ev: Surrendered) -> None:
@@ -138,8 +182,11 @@ def check_reject(state: GameState, ev: SurrenderRejected) -> None:
     units = _stack(state, ev.units)
     by_side = side_of(state, ev.by_side)
     require(by_side != units[0].side, "input", "a side cannot reject its own units")
-    require(state.phase == "RtPh" or all(u.disrupted for u in units), "A20.3",
-            "only a RtPh or Disrupted surrender can be rejected")
+    require(
+        state.phase == "RtPh" or all(u.disrupted for u in units),
+        "A20.3",
+        "only a RtPh or Disrupted surrender can be rejected",
+    )
     for u in units:
         require(u.broken or u.disrupted, "A20.3", f"{describe(u)} is not surrendering (not broken)")
         # A unit that never surrenders to this side offers no surrender to reject.
@@ -154,40 +201,66 @@ def apply_reject(state: GameState, ev: SurrenderRejected) -> None:
     for handle in ev.units:
         u = state.units[handle]
         eliminate_unit(state, u, ev.seq)
-        book_casualty(state, u, ev.seq, 1, "A20.3",
-                      "surrender rejected: No Quarter (not counted for Battlefield Integrity)")
+        book_casualty(
+            state,
+            u,
+            ev.seq,
+            1,
+            "A20.3",
+            "surrender rejected: No Quarter (not counted for Battlefield Integrity)",
+        )
 
 
 # --------------------------------------------------------------------- CC capture
 def check_capture(state: GameState, ev: Captured) -> None:
     guard = unit(state, ev.guard)
-    require(state.phase == "CCPh", "A20.22", f"capture in CC happens in the CCPh (now {state.phase})")
+    require(
+        state.phase == "CCPh", "A20.22", f"capture in CC happens in the CCPh (now {state.phase})"
+    )
     require_guard(guard)
     handles = list(ev.units) + ([ev.split] if ev.split else [])
     require(bool(handles), "input", "name the captured units")
     require(len(set(handles)) == len(handles), "input", "a unit is named twice")
     for u in (unit(state, h) for h in handles):
         require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
-        require(u.status == ACTIVE, "input", f"{describe(u)} is {u.status}",
-                "an unarmed unit is taken back with recapture")
-        require(not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured")
+        require(
+            u.status == ACTIVE,
+            "input",
+            f"{describe(u)} is {u.status}",
+            "an unarmed unit is taken back with recapture",
+        )
+        require(
+            not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
+        )
         require(u.unit_kind != "vehicle", "A20.22", "a manned AFV cannot be captured in CC")
         if u.location and guard.location:
-            require(u.location == guard.location, "A20.22",
-                    f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}")
+            require(
+                u.location == guard.location,
+                "A20.22",
+                f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}",
+            )
     taken = [state.units[h] for h in ev.units]
     if ev.split:
         squad = state.units[ev.split]
-        require(squad.unit_kind == "squad", "A20.22",
-                f"{describe(squad)} is not a squad; a one-unit capture of it takes it whole")
+        require(
+            squad.unit_kind == "squad",
+            "A20.22",
+            f"{describe(squad)} is not a squad; a one-unit capture of it takes it whole",
+        )
         require_new_handle(state, ev.hs_captured)
         require_new_handle(state, ev.hs_free)
         require(ev.hs_captured != ev.hs_free, "input", "the two HS need different handles")
-        half = Unit(handle=ev.hs_captured, side=squad.side, unit_kind="hs", counter="",
-                    created=0, cvp=0, origins=[])
+        half = Unit(
+            handle=ev.hs_captured,
+            side=squad.side,
+            unit_kind="hs",
+            counter="",
+            created=0,
+            cvp=0,
+            origins=[],
+        )
         taken = taken + [half]
-    require_room(state, guard, taken, ev.merges,
-                 new_hs=(ev.hs_captured,) if ev.split else ())
+    require_room(state, guard, taken, ev.merges, new_hs=(ev.hs_captured,) if ev.split else ())
 
 
 def apply_capture(state: GameState, ev: Captured) -> None:
@@ -199,13 +272,29 @@ def apply_capture(state: GameState, ev: Captured) -> None:
         retire(squad, ev.seq, "split by a CC capture")
         hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
         counter = ev.hs_counter or f"HS of {squad.counter}"
-        captured = new_counter(state, ev.hs_captured, squad.side, "hs", counter, ev.seq,
-                               origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
-                               location=squad.location)
+        captured = new_counter(
+            state,
+            ev.hs_captured,
+            squad.side,
+            "hs",
+            counter,
+            ev.seq,
+            origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
+            location=squad.location,
+        )
         make_prisoner(state, captured, guard, ev.seq, "CC capture (one HS)")
-        free = new_counter(state, ev.hs_free, squad.side, "hs", counter, ev.seq,
-                           location=squad.location, broken=squad.broken, melee=True,
-                           traits=squad.traits)
+        free = new_counter(
+            state,
+            ev.hs_free,
+            squad.side,
+            "hs",
+            counter,
+            ev.seq,
+            location=squad.location,
+            broken=squad.broken,
+            melee=True,
+            traits=squad.traits,
+        )
         # A Guard squad split by a capture: its free HS keeps what it can (A20.5,
         # A20.51); the rest are no longer prisoners.
         room = capacity(free)
@@ -249,22 +338,31 @@ def apply_mutual(state: GameState, ev: MutualCapture) -> None:
 # --------------------------------------------------------------------- recapture
 def check_recapture(state: GameState, ev: Recaptured) -> None:
     guard = unit(state, ev.guard)
-    require(state.phase in ("MPh", "CCPh"), "A20.54",
-            "unarmed units are recaptured by CC, or by entering their Location in the MPh")
+    require(
+        state.phase in ("MPh", "CCPh"),
+        "A20.54",
+        "unarmed units are recaptured by CC, or by entering their Location in the MPh",
+    )
     require_guard(guard)
     require(guard.is_infantry, "A20.54", f"{describe(guard)} is not Infantry/Cavalry")
     if state.phase == "MPh":
-        require(guard.side == state.attacker, "A20.54",
-                "in the MPh only a moving unit recaptures, by entering the Location and "
-                "attacking in CC at once")
+        require(
+            guard.side == state.attacker,
+            "A20.54",
+            "in the MPh only a moving unit recaptures, by entering the Location and "
+            "attacking in CC at once",
+        )
     require(bool(ev.units), "input", "name the unarmed units recaptured")
     taken = [unit(state, h) for h in ev.units]
     for u in taken:
         require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
         require(u.status == UNARMED, "A20.54", f"{describe(u)} is not a free unarmed unit")
         if u.location and guard.location:
-            require(u.location == guard.location, "A20.54",
-                    f"{describe(u)} is in {u.location}, not in {guard.location}")
+            require(
+                u.location == guard.location,
+                "A20.54",
+                f"{describe(u)} is in {u.location}, not in {guard.location}",
+            )
     require_room(state, guard, taken, ev.merges)
 
 
@@ -276,4 +374,6 @@ def apply_recapture(state: GameState, ev: Recaptured) -> None:
 
 
 __all__ = [name for name in dir() if name.startswith(("check_", "apply_"))] + [
-    "never_surrenders", "PRISONER"]
+    "never_surrenders",
+    "PRISONER",
+]

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
 from stockade.core.events import Merge
-from stockade.core.state import (ACTIVE, ELIMINATED, GONE, PRISONER, UNARMED, Casualty,
-                        GameState, Origin, Unit)
+from stockade.core.state import (
+    ACTIVE,
+    ELIMINATED,
+    GONE,
+    PRISONER,
+    UNARMED,
+    Casualty,
+    GameState,
+    Origin,
+    Unit,
+)
 from stockade.core.units import KIND_NAMES, is_hs_size, normal_cvp
 
 FIRE_PHASES_ATTACKER = ("PFPh", "AFPh")
@@ -15,8 +24,11 @@ FIRE_PHASES_DEFENDER = ("DFPh",)
 def unit(state: GameState, handle: str) -> Unit:
     found = state.units.get(handle)
     if found is None:
-        raise Refusal("input", f"no unit '{handle}' in this game",
-                      "add it first, or check the handle in the side panels")
+        raise Refusal(
+            "input",
+            f"no unit '{handle}' in this game",
+            "add it first, or check the handle in the side panels",
+        )
     return found
 
 
@@ -42,7 +54,11 @@ def require_on_board(u: Unit) -> None:
 
 def require_same_side(units: list[Unit]) -> None:
     sides = {u.side for u in units}
-    require(len(sides) <= 1, "input", "these units belong to different sides: " + ", ".join(sorted(sides)))
+    require(
+        len(sides) <= 1,
+        "input",
+        "these units belong to different sides: " + ", ".join(sorted(sides)),
+    )
 
 
 # ---------------------------------------------------------------------- guarding
@@ -57,8 +73,9 @@ def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> str | None:
     if guard.berserk:
         return f"A20.2: {describe(guard)} is berserk; berserk units take no prisoners"
     if phase_rtph and guard.melee:
-        return (f"A20.21: {describe(guard)} is in Melee; a unit in Melee cannot accept a "
-                "RtPh surrender")
+        return (
+            f"A20.21: {describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender"
+        )
     return None
 
 
@@ -88,8 +105,10 @@ def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
     if candidate.pinned:
         return f"A20.5: {describe(candidate)} is pinned and cannot accept prisoners"
     if guard.location and candidate.location and guard.location != candidate.location:
-        return (f"A20.5: {describe(candidate)} is in {candidate.location}, not in "
-                f"{guard.location} with the prisoners")
+        return (
+            f"A20.5: {describe(candidate)} is in {candidate.location}, not in "
+            f"{guard.location} with the prisoners"
+        )
     return None
 
 
@@ -105,8 +124,9 @@ def capacity(guard: Unit) -> int:
     return 5 * guard.us
 
 
-def require_capacity(state: GameState, guard: Unit, incoming: list[Unit],
-                     merges: list[Merge] = ()) -> None:
+def require_capacity(
+    state: GameState, guard: Unit, incoming: list[Unit], merges: list[Merge] = ()
+) -> None:
     """Refuse when the Guard would hold more than 5 x US#, suggesting a fix (A20.51)."""
     load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming)
     load -= len(merges)  # each HS pair exchanged for a squad: 2 + 2 -> 3
@@ -175,32 +195,47 @@ def apply_merges(state: GameState, merges: list[Merge], guard: Unit, seq: int) -
         exchange_into_squad(state, merge.parts, merge.into, seq)
 
 
-def check_merges(state: GameState, merges: list[Merge], candidates: set[str],
-                 new_hs: tuple[str, ...] = ()) -> None:
+def check_merges(
+    state: GameState, merges: list[Merge], candidates: set[str], new_hs: tuple[str, ...] = ()
+) -> None:
     """Each merge exchanges two distinct prisoner HS/crew for one squad (A20.51).
 
     ``new_hs`` names HS counters the same event creates (a one-HS CC capture)."""
     used: set[str] = set()
     intos: set[str] = set()
     for merge in merges:
-        require(len(merge.parts) == 2 and merge.parts[0] != merge.parts[1], "A20.51",
-                "an exchange takes exactly two different HS")
+        require(
+            len(merge.parts) == 2 and merge.parts[0] != merge.parts[1],
+            "A20.51",
+            "an exchange takes exactly two different HS",
+        )
         for handle in merge.parts:
             require(handle in candidates, "input", f"'{handle}' is not among these prisoners")
             require(handle not in used, "input", f"'{handle}' is exchanged twice")
             used.add(handle)
             if handle in new_hs:
                 continue
-            require(is_hs_size(unit(state, handle).unit_kind), "A20.51",
-                    f"only HS/crew pairs are exchanged for a squad ('{handle}' is not)")
+            require(
+                is_hs_size(unit(state, handle).unit_kind),
+                "A20.51",
+                f"only HS/crew pairs are exchanged for a squad ('{handle}' is not)",
+            )
         require_new_handle(state, merge.into)
-        require(merge.into not in intos and merge.into not in new_hs, "input",
-                f"handle '{merge.into}' is already in use")
+        require(
+            merge.into not in intos and merge.into not in new_hs,
+            "input",
+            f"handle '{merge.into}' is already in use",
+        )
         intos.add(merge.into)
 
 
-def require_room(state: GameState, guard: Unit, incoming: list[Unit], merges: list[Merge],
-                 new_hs: tuple[str, ...] = ()) -> None:
+def require_room(
+    state: GameState,
+    guard: Unit,
+    incoming: list[Unit],
+    merges: list[Merge],
+    new_hs: tuple[str, ...] = (),
+) -> None:
     """The incoming prisoners, with the entry's HS exchanges, fit above ``guard``
     (A20.51): the exchanges are legal and the total stays within 5 x US#."""
     held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in incoming}
@@ -211,11 +246,20 @@ def require_room(state: GameState, guard: Unit, incoming: list[Unit], merges: li
 def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int) -> Unit:
     a, b = (state.units[h] for h in parts)
     squad = Unit(
-        handle=into, side=a.side, unit_kind="squad", counter="(1)-0-6", created=seq,
+        handle=into,
+        side=a.side,
+        unit_kind="squad",
+        counter="(1)-0-6",
+        created=seq,
         cvp=normal_cvp("squad", "", state.cvp_overrides),
-        origins=a.origins + b.origins, status=a.status, armed=False,
-        location=a.location, guard=a.guard, captured_seq=max(a.captured_seq, b.captured_seq),
-        captured_how=a.captured_how, note=f"from {a.handle}+{b.handle}",
+        origins=a.origins + b.origins,
+        status=a.status,
+        armed=False,
+        location=a.location,
+        guard=a.guard,
+        captured_seq=max(a.captured_seq, b.captured_seq),
+        captured_how=a.captured_how,
+        note=f"from {a.handle}+{b.handle}",
     )
     for part in (a, b):
         retire(part, seq, f"exchanged into {into}")
@@ -230,26 +274,55 @@ def retire(u: Unit, seq: int, note: str) -> None:
     u.melee = False
 
 
-def new_counter(state: GameState, handle: str, side: str, unit_kind: str, counter: str,
-                seq: int, origins: list[Origin] | None = None, **fields) -> Unit:
+def new_counter(
+    state: GameState,
+    handle: str,
+    side: str,
+    unit_kind: str,
+    counter: str,
+    seq: int,
+    origins: list[Origin] | None = None,
+    **fields,
+) -> Unit:
     cvp = normal_cvp(unit_kind, counter, state.cvp_overrides)
-    created = Unit(handle=handle, side=side, unit_kind=unit_kind, counter=counter,
-                   created=seq, cvp=cvp,
-                   origins=origins if origins is not None else
-                   [Origin(handle, unit_kind, counter, cvp)], **fields)
+    created = Unit(
+        handle=handle,
+        side=side,
+        unit_kind=unit_kind,
+        counter=counter,
+        created=seq,
+        cvp=cvp,
+        origins=origins if origins is not None else [Origin(handle, unit_kind, counter, cvp)],
+        **fields,
+    )
     state.units[handle] = created
     return created
 
 
-def book_casualty(state: GameState, u: Unit, seq: int, multiplier: int, rule: str, why: str,
-                  base: int | None = None) -> None:
+def book_casualty(
+    state: GameState,
+    u: Unit,
+    seq: int,
+    multiplier: int,
+    rule: str,
+    why: str,
+    base: int | None = None,
+) -> None:
     """Credit the enemy of ``u``'s owner with ``base x multiplier`` CVP, explained."""
-    state.casualties.append(Casualty(
-        seq=seq, turn=state.turn, credited=state.enemy_of(u.side), unit=u.handle,
-        counter=_vp_counter(u), unit_kind=_vp_kind(u),
-        base=u.origin_cvp if base is None else base, multiplier=multiplier,
-        rule=rule, why=why,
-    ))
+    state.casualties.append(
+        Casualty(
+            seq=seq,
+            turn=state.turn,
+            credited=state.enemy_of(u.side),
+            unit=u.handle,
+            counter=_vp_counter(u),
+            unit_kind=_vp_kind(u),
+            base=u.origin_cvp if base is None else base,
+            multiplier=multiplier,
+            rule=rule,
+            why=why,
+        )
+    )
 
 
 def _vp_counter(u: Unit) -> str:

@@ -5,9 +5,19 @@ from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
 from stockade.core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
-from stockade.core.rules.common import (book_casualty, describe, eliminate_unit, free_unit,
-                               new_counter, raise_reason, rearm_counter, rearm_unit,
-                               require_new_handle, retire, unit)
+from stockade.core.rules.common import (
+    book_casualty,
+    describe,
+    eliminate_unit,
+    free_unit,
+    new_counter,
+    raise_reason,
+    rearm_counter,
+    rearm_unit,
+    require_new_handle,
+    retire,
+    unit,
+)
 from stockade.core.rules.guards import _prisoners, split_origins
 from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from stockade.core.units import nationality_flags
@@ -25,10 +35,12 @@ def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) ->
     captor = state.units[p.guard].side if p.guard in state.units else ""
     vs_russians = bool(captor) and state.sides[captor].nationality == "Russian"
     if flags.get("no_escape") and not (flags.get("axis_minor") and own_borders and vs_russians):
-        extra = (" (the own-borders exception holds only against Russians)"
-                 if flags.get("axis_minor") and own_borders else "")
-        return (f"A20.55: {nationality} prisoners will not attempt escape unless "
-                f"abandoned{extra}")
+        extra = (
+            " (the own-borders exception holds only against Russians)"
+            if flags.get("axis_minor") and own_borders
+            else ""
+        )
+        return f"A20.55: {nationality} prisoners will not attempt escape unless abandoned{extra}"
     return None
 
 
@@ -42,8 +54,10 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str 
     guard = state.units[p.guard]
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
-        return (f"A20.55: outside Melee prisoners may attack only a broken Guard; "
-                f"{describe(guard)} is not broken")
+        return (
+            f"A20.55: outside Melee prisoners may attack only a broken Guard; "
+            f"{describe(guard)} is not broken"
+        )
     return None
 
 
@@ -64,27 +78,45 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
     if ev.ntc_failed:
         require(needs_ntc(state, prisoners[0]), "A20.55", "in Melee prisoners take no NTC")
     attackers = set(ev.units) - set(ev.ntc_failed)
-    require(set(ev.killed) <= attackers, "input", "only prisoners that attacked can be killed escaping")
+    require(
+        set(ev.killed) <= attackers, "input", "only prisoners that attacked can be killed escaping"
+    )
     if ev.outcome == "escaped":
-        require(ev.guard_eliminated, "A20.55",
-                "escape succeeds only when no enemy but prisoners remains in the Location",
-                "say the Guard was eliminated, or use withdraw / infiltrate")
+        require(
+            ev.guard_eliminated,
+            "A20.55",
+            "escape succeeds only when no enemy but prisoners remains in the Location",
+            "say the Guard was eliminated, or use withdraw / infiltrate",
+        )
     survivors = attackers - set(ev.killed)
     if ev.guard_eliminated:
         require(bool(attackers), "A20.55", "no prisoner attacked the Guard")
-        require(ev.outcome == "escaped", "A20.5",
-                "if another enemy unit remains, record the Guard's elimination with "
-                "eliminate ... takeover")
-        require(not ev.killed, "A20.55",
-                "prisoners attack first: once they eliminate the Guard and no enemy "
-                "remains, none is left to kill them")
+        require(
+            ev.outcome == "escaped",
+            "A20.5",
+            "if another enemy unit remains, record the Guard's elimination with "
+            "eliminate ... takeover",
+        )
+        require(
+            not ev.killed,
+            "A20.55",
+            "prisoners attack first: once they eliminate the Guard and no enemy "
+            "remains, none is left to kill them",
+        )
     elif survivors:
-        require(ev.outcome == "melee", "A20.55",
-                "the Guard survived the prisoners' attack, so the Location is now in Melee "
-                "(A20.55 EX)", "outcome melee")
+        require(
+            ev.outcome == "melee",
+            "A20.55",
+            "the Guard survived the prisoners' attack, so the Location is now in Melee (A20.55 EX)",
+            "outcome melee",
+        )
     else:
-        require(ev.outcome == "no-effect", "A20.55",
-                "no prisoner attacked and survived, so nothing changes", "outcome no-effect")
+        require(
+            ev.outcome == "no-effect",
+            "A20.55",
+            "no prisoner attacked and survived, so nothing changes",
+            "outcome no-effect",
+        )
 
 
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
@@ -98,8 +130,15 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
         for p in state.prisoners_of(guard.handle):
             free_unit(p, "escaped")
             p.note = f"escaped: eliminated its Guard {guard.handle} in CC"
-        book_casualty(state, guard, ev.seq, 1, "A26",
-                      "Guard eliminated in CC by its escaping prisoners", base=guard.cvp)
+        book_casualty(
+            state,
+            guard,
+            ev.seq,
+            1,
+            "A26",
+            "Guard eliminated in CC by its escaping prisoners",
+            base=guard.cvp,
+        )
         eliminate_unit(state, guard, ev.seq)
         guard.note = "eliminated by its prisoners"
     elif ev.outcome == "melee" and attackers:
@@ -109,18 +148,29 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
 
 
 def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
-    require(state.phase == "CCPh", "A11.2", f"Withdrawal and Infiltration happen in the CCPh (now {state.phase})")
+    require(
+        state.phase == "CCPh",
+        "A11.2",
+        f"Withdrawal and Infiltration happen in the CCPh (now {state.phase})",
+    )
     if ev.route == "guard-infiltrated":
         require(len(ev.units) == 1, "input", "name the one Guard that infiltrated away")
         guard = unit(state, ev.units[0])
-        require(bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners")
+        require(
+            bool(state.prisoners_of(guard.handle)),
+            "input",
+            f"{describe(guard)} guards no prisoners",
+        )
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
         return
     prisoners, guard = _prisoners(state, ev.units)
     for p in prisoners:
         raise_reason(will_escape_refusal(state, p, ev.own_borders))
-    require(guard.melee or all(p.melee for p in prisoners), "A20.55",
-            "prisoners withdraw or infiltrate only from a Melee with their Guard")
+    require(
+        guard.melee or all(p.melee for p in prisoners),
+        "A20.55",
+        "prisoners withdraw or infiltrate only from a Melee with their Guard",
+    )
 
 
 def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
@@ -138,8 +188,13 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
 
 
 # --------------------------------------------------------------------- rearming
-def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None,
-                  active_at: dict[str, list[Unit]] | None = None) -> str | None:
+def rearm_refusal(
+    state: GameState,
+    u: Unit,
+    how: str,
+    enemy: Unit | None,
+    active_at: dict[str, list[Unit]] | None = None,
+) -> str | None:
     """Why ``u`` may not rearm from ``enemy`` by ``how`` (A20.551), or None.
 
     ``active_at`` (Location -> armed units on the board) lets a caller asking about many
@@ -159,7 +214,8 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None,
         return f"A20.551: {describe(enemy)} was not in {u.location}"
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
-            enemy.status == PRISONER and state.units[enemy.guard].side == u.side)
+            enemy.status == PRISONER and state.units[enemy.guard].side == u.side
+        )
         if not taken:
             return f"A20.551: {describe(enemy)} was not eliminated or captured"
     elif how == "surrender":
@@ -167,17 +223,28 @@ def rearm_refusal(state: GameState, u: Unit, how: str, enemy: Unit | None,
             return f"A20.551: {describe(enemy)} did not surrender to a friendly unit"
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
-        present = active_at.get(u.location, []) if active_at is not None else \
-            state.units.values()
-        other = next((o for o in present
-                      if o.location == u.location and o.side != u.side
-                      and o.status == ACTIVE and o.handle != enemy.handle), None)
+        present = active_at.get(u.location, []) if active_at is not None else state.units.values()
+        other = next(
+            (
+                o
+                for o in present
+                if o.location == u.location
+                and o.side != u.side
+                and o.status == ACTIVE
+                and o.handle != enemy.handle
+            ),
+            None,
+        )
         if other is not None:
-            return (f"A20.551: {describe(other)} is still in {u.location}; without CC "
-                    "an unarmed unit rearms only when no other enemy unit is there")
+            return (
+                f"A20.551: {describe(other)} is still in {u.location}; without CC "
+                "an unarmed unit rearms only when no other enemy unit is there"
+            )
     if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
-        return (f"A20.551: {describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
-                "of its size or smaller")
+        return (
+            f"A20.551: {describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
+            "of its size or smaller"
+        )
     return None
 
 
@@ -190,9 +257,13 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
         rule, text = why.split(": ", 1)
         raise Refusal(rule, text)
     if u.unit_kind == "squad" and enemy.us < u.us:
-        require(len(ev.split_into) == 2, "A20.551",
-                f"a HS-size enemy rearms a HS: {u.handle} becomes a Green/Conscript HS and an "
-                "unarmed HS", "name the two new HS handles: split NEW1 NEW2")
+        require(
+            len(ev.split_into) == 2,
+            "A20.551",
+            f"a HS-size enemy rearms a HS: {u.handle} becomes a Green/Conscript HS and an "
+            "unarmed HS",
+            "name the two new HS handles: split NEW1 NEW2",
+        )
         for handle in ev.split_into:
             require_new_handle(state, handle)
         rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)
@@ -210,18 +281,40 @@ def apply_rearm(state: GameState, ev: Rearmed) -> None:
     _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
 
 
-def _split_rearm(state: GameState, u: Unit, into: list[str], counter: str, seq: int,
-                 note: str) -> None:
+def _split_rearm(
+    state: GameState, u: Unit, into: list[str], counter: str, seq: int, note: str
+) -> None:
     """An unarmed squad becomes a Green/Conscript HS and an unarmed HS (A20.551)."""
     halves = split_origins(state, u)
-    armed = new_counter(state, into[0], u.side, "hs", "(1)-0-6", seq,
-                        origins=halves[0], status=UNARMED, armed=False,
-                        unarmed_how=u.unarmed_how, location=u.location)
+    armed = new_counter(
+        state,
+        into[0],
+        u.side,
+        "hs",
+        "(1)-0-6",
+        seq,
+        origins=halves[0],
+        status=UNARMED,
+        armed=False,
+        unarmed_how=u.unarmed_how,
+        location=u.location,
+    )
     rearm_unit(state, armed, rearm_counter(state, armed, counter), seq)
-    rest = new_counter(state, into[1], u.side, "hs", "(1)-0-6", seq,
-                       origins=halves[1], status=UNARMED, armed=False,
-                       unarmed_how=u.unarmed_how, abandoned_by=u.abandoned_by,
-                       location=u.location, note=u.note)
+    rest = new_counter(
+        state,
+        into[1],
+        u.side,
+        "hs",
+        "(1)-0-6",
+        seq,
+        origins=halves[1],
+        status=UNARMED,
+        armed=False,
+        unarmed_how=u.unarmed_how,
+        abandoned_by=u.abandoned_by,
+        location=u.location,
+        note=u.note,
+    )
     rest.cvp = sum(o.cvp for o in rest.origins)
     retire(u, seq, note + "+".join(into))
 
@@ -235,25 +328,40 @@ def check_scrounge(state: GameState, ev: Scrounged) -> None:
     u = unit(state, ev.handle)
     require(not u.is_smc, "A20.552", "escaped SMC are always armed; nothing to scrounge")
     require(u.status == UNARMED, "A20.552", f"{describe(u)} is not a free unarmed unit")
-    require(state.phase == "MPh" and state.attacker == u.side, "A20.552",
-            "Scrounging is rolled at the end of the unit's own MPh")
-    require(bool(u.location), "A20.552",
-            "one Scrounging DR per hex per MPh: give the unit's Location first (move HANDLE HEX)")
+    require(
+        state.phase == "MPh" and state.attacker == u.side,
+        "A20.552",
+        "Scrounging is rolled at the end of the unit's own MPh",
+    )
+    require(
+        bool(u.location),
+        "A20.552",
+        "one Scrounging DR per hex per MPh: give the unit's Location first (move HANDLE HEX)",
+    )
     key = (state.turn, state.attacker, u.location)
-    require(key not in state.scrounged, "A20.552",
-            f"{u.location} has already had its Scrounging DR this MPh")
+    require(
+        key not in state.scrounged,
+        "A20.552",
+        f"{u.location} has already had its Scrounging DR this MPh",
+    )
     low, high = (1, 6) if ev.wreck else (2, 12)
-    require(low <= ev.roll <= high, "input",
-            f"a Scrounging {'dr' if ev.wreck else 'DR'} is {low}-{high}, not {ev.roll}")
+    require(
+        low <= ev.roll <= high,
+        "input",
+        f"a Scrounging {'dr' if ev.wreck else 'DR'} is {low}-{high}, not {ev.roll}",
+    )
     halves = scrounge_splits(u, ev)
     if not halves:
         require(not ev.split_into, "input", "only a squad scrounging a wreck is split")
     if scrounge_success(ev.roll, ev.wreck):
         if halves:
-            require(len(ev.split_into) == 2 and ev.split_into[0] != ev.split_into[1], "D10.5",
-                    f"scrounging a wreck arms only up to a HS: {u.handle} becomes a "
-                    "Green/Conscript HS and an unarmed HS",
-                    "name the two new HS handles: split NEW1 NEW2")
+            require(
+                len(ev.split_into) == 2 and ev.split_into[0] != ev.split_into[1],
+                "D10.5",
+                f"scrounging a wreck arms only up to a HS: {u.handle} becomes a "
+                "Green/Conscript HS and an unarmed HS",
+                "name the two new HS handles: split NEW1 NEW2",
+            )
             for handle in ev.split_into:
                 require_new_handle(state, handle)
             rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)

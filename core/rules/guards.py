@@ -4,12 +4,29 @@
 from __future__ import annotations
 
 from stockade.core.errors import require
-from stockade.core.events import (Abandoned, Deployed, EscortedOff, Exchanged, PrisonerSplit,
-                         Transferred)
-from stockade.core.rules.common import (accept_refusal, apply_merges, book_casualty, capacity,
-                               describe, exchange_into_squad, free_unit,
-                               new_counter, raise_reason,
-                               require_new_handle, require_room, retire, unit)
+from stockade.core.events import (
+    Abandoned,
+    Deployed,
+    EscortedOff,
+    Exchanged,
+    PrisonerSplit,
+    Transferred,
+)
+from stockade.core.rules.common import (
+    accept_refusal,
+    apply_merges,
+    book_casualty,
+    capacity,
+    describe,
+    exchange_into_squad,
+    free_unit,
+    new_counter,
+    raise_reason,
+    require_new_handle,
+    require_room,
+    retire,
+    unit,
+)
 from stockade.core.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
 from stockade.core.units import normal_cvp
 
@@ -27,15 +44,21 @@ def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
 
 
 def _require_friendly_rph_aph(state: GameState, guard: Unit, what: str) -> None:
-    require(state.phase in ("RPh", "APh") and state.attacker == guard.side, "A20.5",
-            f"prisoners may be {what} only in a friendly RPh or APh "
-            f"(now {state.attacker}'s {state.phase})")
+    require(
+        state.phase in ("RPh", "APh") and state.attacker == guard.side,
+        "A20.5",
+        f"prisoners may be {what} only in a friendly RPh or APh "
+        f"(now {state.attacker}'s {state.phase})",
+    )
 
 
 def _require_not_in_melee(guard: Unit, prisoners: list[Unit], what: str) -> None:
     in_melee = guard.melee or any(p.melee for p in prisoners)
-    require(not in_melee, "A20.5",
-            f"prisoners in Melee with their Guard {describe(guard)} cannot be {what}")
+    require(
+        not in_melee,
+        "A20.5",
+        f"prisoners in Melee with their Guard {describe(guard)} cannot be {what}",
+    )
 
 
 # ---------------------------------------------------------------------- transfer
@@ -75,12 +98,17 @@ def check_split(state: GameState, ev: PrisonerSplit) -> None:
     prisoners, guard = _prisoners(state, [ev.handle])
     squad = prisoners[0]
     require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
-    require(len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "a split needs two new handles")
+    require(
+        len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "a split needs two new handles"
+    )
     for handle in ev.into:
         require_new_handle(state, handle)
     load = state.prisoner_load(guard.handle) + 1  # squad 3 -> two HS 4
-    require(load <= capacity(guard), "A20.51",
-            f"{describe(guard)} can guard US# {capacity(guard)}; two HS would make it {load}")
+    require(
+        load <= capacity(guard),
+        "A20.51",
+        f"{describe(guard)} can guard US# {capacity(guard)}; two HS would make it {load}",
+    )
 
 
 def split_origins(state: GameState, squad: Unit) -> list[list[Origin]]:
@@ -95,10 +123,21 @@ def split_origins(state: GameState, squad: Unit) -> list[list[Origin]]:
 def apply_split(state: GameState, ev: PrisonerSplit) -> None:
     squad = state.units[ev.handle]
     for handle, origins in zip(ev.into, split_origins(state, squad)):
-        half = new_counter(state, handle, squad.side, "hs", "(1)-0-6", ev.seq,
-                           origins=origins, status=PRISONER, armed=False,
-                           guard=squad.guard, location=squad.location,
-                           captured_seq=squad.captured_seq, captured_how=squad.captured_how)
+        half = new_counter(
+            state,
+            handle,
+            squad.side,
+            "hs",
+            "(1)-0-6",
+            ev.seq,
+            origins=origins,
+            status=PRISONER,
+            armed=False,
+            guard=squad.guard,
+            location=squad.location,
+            captured_seq=squad.captured_seq,
+            captured_how=squad.captured_how,
+        )
         half.cvp = sum(o.cvp for o in origins)
     retire(squad, ev.seq, "split into " + "+".join(ev.into))
 
@@ -106,30 +145,56 @@ def apply_split(state: GameState, ev: PrisonerSplit) -> None:
 # ------------------------------------------------------------------------ deploy
 def check_deploy(state: GameState, ev: Deployed) -> None:
     squad = unit(state, ev.handle)
-    require(squad.status == ACTIVE and squad.armed and squad.unit_kind == "squad", "A20.5",
-            f"{describe(squad)} is not an armed squad on the board")
-    require(not squad.broken, "A20.5", f"{describe(squad)} is broken; only an unbroken Guard squad deploys")
-    require(len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "deploying needs two new handles")
+    require(
+        squad.status == ACTIVE and squad.armed and squad.unit_kind == "squad",
+        "A20.5",
+        f"{describe(squad)} is not an armed squad on the board",
+    )
+    require(
+        not squad.broken,
+        "A20.5",
+        f"{describe(squad)} is broken; only an unbroken Guard squad deploys",
+    )
+    require(
+        len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "deploying needs two new handles"
+    )
     require(len(ev.counters) in (0, 2), "input", "give both HS counters, or none")
     for handle in ev.into:
         require_new_handle(state, handle)
     held = state.prisoners_of(squad.handle)
     for prisoner, new_guard in ev.assign.items():
-        require(prisoner in {p.handle for p in held}, "input", f"{prisoner} is not guarded by {squad.handle}")
+        require(
+            prisoner in {p.handle for p in held},
+            "input",
+            f"{prisoner} is not guarded by {squad.handle}",
+        )
         require(new_guard in ev.into, "input", f"{new_guard} is not one of the new HS")
     for new_guard in ev.into:
         load = sum(p.us for p in held if ev.assign.get(p.handle, ev.into[0]) == new_guard)
-        require(load <= 10, "A20.51",
-                f"the HS {new_guard} can guard US# 10; it would hold US# {load}",
-                "assign some prisoners to the other HS: give PRISONER=HS pairs")
+        require(
+            load <= 10,
+            "A20.51",
+            f"the HS {new_guard} can guard US# 10; it would hold US# {load}",
+            "assign some prisoners to the other HS: give PRISONER=HS pairs",
+        )
 
 
 def apply_deploy(state: GameState, ev: Deployed) -> None:
     squad = state.units[ev.handle]
     counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
     for handle, counter in zip(ev.into, counters):
-        new_counter(state, handle, squad.side, "hs", counter, ev.seq, traits=squad.traits,
-                    location=squad.location, pinned=squad.pinned, melee=squad.melee)
+        new_counter(
+            state,
+            handle,
+            squad.side,
+            "hs",
+            counter,
+            ev.seq,
+            traits=squad.traits,
+            location=squad.location,
+            pinned=squad.pinned,
+            melee=squad.melee,
+        )
     for p in state.prisoners_of(squad.handle):
         p.guard = ev.assign.get(p.handle, ev.into[0])
     retire(squad, ev.seq, "deployed into " + "+".join(ev.into))
@@ -152,18 +217,27 @@ def apply_abandon(state: GameState, ev: Abandoned) -> None:
 def check_escort(state: GameState, ev: EscortedOff) -> None:
     guard = unit(state, ev.guard)
     require(guard.status == ACTIVE, "input", f"{describe(guard)} is {guard.status}")
-    require(bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners")
-    require(state.phase in ("MPh", "APh") and state.attacker == guard.side, "A20.53",
-            "prisoners are escorted off during the captor's MPh/APh")
-    require(not guard.melee, "A20.53",
-            f"{describe(guard)} is in Melee and cannot move off with its prisoners")
+    require(
+        bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners"
+    )
+    require(
+        state.phase in ("MPh", "APh") and state.attacker == guard.side,
+        "A20.53",
+        "prisoners are escorted off during the captor's MPh/APh",
+    )
+    require(
+        not guard.melee,
+        "A20.53",
+        f"{describe(guard)} is in Melee and cannot move off with its prisoners",
+    )
 
 
 def apply_escort(state: GameState, ev: EscortedOff) -> None:
     guard = state.units[ev.guard]
     for p in state.prisoners_of(guard.handle):
         p.status, p.ended_seq = ESCORTED, ev.seq
-        book_casualty(state, p, ev.seq, 2, "A20.53",
-                      f"escorted off a Friendly Board Edge by {guard.handle}")
+        book_casualty(
+            state, p, ev.seq, 2, "A20.53", f"escorted off a Friendly Board Edge by {guard.handle}"
+        )
     guard.status, guard.ended_seq = ESCORTED, ev.seq
     guard.note = "escorted prisoners off (not eliminated for VC, A20.53)"

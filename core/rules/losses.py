@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
 from stockade.core.events import CasualtyReduced, Eliminated, Massacred
-from stockade.core.rules.common import (accept_refusal, book_casualty, capacity, describe, eliminate_unit,
-                               free_unit, side_of, unit)
+from stockade.core.rules.common import (
+    accept_refusal,
+    book_casualty,
+    capacity,
+    describe,
+    eliminate_unit,
+    free_unit,
+    side_of,
+    unit,
+)
 from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.units import nationality_flags, normal_cvp
 
@@ -27,9 +35,13 @@ def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
     """Recorded friendly units in the Guard's Location able to take over."""
     if not guard.location:
         return []
-    return [u for u in state.units.values()
-            if u.handle != guard.handle and u.location == guard.location
-            and takeover_refusal(state, u, guard) is None]
+    return [
+        u
+        for u in state.units.values()
+        if u.handle != guard.handle
+        and u.location == guard.location
+        and takeover_refusal(state, u, guard) is None
+    ]
 
 
 def fill(prisoners: list[Unit], room: int, keep: list[str]) -> list[Unit]:
@@ -54,9 +66,12 @@ def check_keep(prisoners: list[Unit], room: int, keep: list[str], who: Unit) -> 
     require(load <= room, "A20.51", f"{describe(who)} can take US# {room} more, not {load}")
     for p in prisoners:
         if p.handle not in keep:
-            require(load + p.us > room, "A20.5",
-                    f"{describe(who)} must guard all the prisoners it can handle, "
-                    f"and {p.handle} still fits")
+            require(
+                load + p.us > room,
+                "A20.5",
+                f"{describe(who)} must guard all the prisoners it can handle, "
+                f"and {p.handle} still fits",
+            )
 
 
 def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> list[Unit]:
@@ -81,10 +96,12 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
         candidates = takeover_candidates(state, u)
         if candidates:
             names = ", ".join(c.handle for c in candidates)
-            raise Refusal("A20.5",
-                          f"{describe(u)} guards prisoners and {names} in {u.location} must "
-                          "take over at once (not voluntary)",
-                          f"add takeover {candidates[0].handle}, or takeover - if none can")
+            raise Refusal(
+                "A20.5",
+                f"{describe(u)} guards prisoners and {names} in {u.location} must "
+                "take over at once (not voluntary)",
+                f"add takeover {candidates[0].handle}, or takeover - if none can",
+            )
         return
     if ev.takeover == NO_TAKEOVER:
         return
@@ -120,15 +137,22 @@ def apply_eliminate(state: GameState, ev: Eliminated) -> None:
 
 def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
     if u.status == PRISONER and ev.cause == "fire-own":
-        book_casualty(state, u, ev.seq, 2, "A20.54",
-                      "prisoner eliminated by fire from its own side: double at once")
+        book_casualty(
+            state,
+            u,
+            ev.seq,
+            2,
+            "A20.54",
+            "prisoner eliminated by fire from its own side: double at once",
+        )
     elif u.status == PRISONER and ev.cause == "escape":
         book_casualty(state, u, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
     elif u.status == PRISONER:
         book_casualty(state, u, ev.seq, 1, "A20.1", f"prisoner eliminated ({ev.cause})")
     elif u.status == UNARMED:
-        book_casualty(state, u, ev.seq, 1, "A20.55",
-                      f"unarmed ({u.unarmed_how}) unit eliminated ({ev.cause})")
+        book_casualty(
+            state, u, ev.seq, 1, "A20.55", f"unarmed ({u.unarmed_how}) unit eliminated ({ev.cause})"
+        )
     else:
         book_casualty(state, u, ev.seq, 1, "A26", f"eliminated ({ev.cause})", base=u.cvp)
 
@@ -137,22 +161,34 @@ def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
 def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
     u = unit(state, ev.handle)
     require(u.on_board, "input", f"{describe(u)} is {u.status}")
-    require(not u.is_smc, "A7.302",
-            f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
-            "if the wound kills it")
+    require(
+        not u.is_smc,
+        "A7.302",
+        f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
+        "if the wound kills it",
+    )
     if u.status == ACTIVE and u.unit_kind in ("hs", "crew"):
-        require(not state.prisoners_of(u.handle), "A20.5",
-                f"{describe(u)} is a Guard: reducing a HS eliminates it; record it with "
-                "eliminate and say who takes over")
+        require(
+            not state.prisoners_of(u.handle),
+            "A20.5",
+            f"{describe(u)} is a Guard: reducing a HS eliminates it; record it with "
+            "eliminate and say who takes over",
+        )
     if ev.lost:
-        require(ev.lost in {o.handle for o in u.origins}, "input",
-                f"{ev.lost} is not one of the units {u.handle} stands for")
+        require(
+            ev.lost in {o.handle for o in u.origins},
+            "input",
+            f"{ev.lost} is not one of the units {u.handle} stands for",
+        )
     elif u.status != ACTIVE and u.unit_kind == "squad" and len(u.origins) == 2:
         a, b = u.origins
-        require((a.unit_kind, a.cvp) == (b.unit_kind, b.cvp), "A20.54",
-                f"{u.handle} stands for {a.counter} ({a.handle}) and {b.counter} "
-                f"({b.handle}); say which one the Casualty Reduction takes",
-                f"lost {a.handle} or lost {b.handle}")
+        require(
+            (a.unit_kind, a.cvp) == (b.unit_kind, b.cvp),
+            "A20.54",
+            f"{u.handle} stands for {a.counter} ({a.handle}) and {b.counter} "
+            f"({b.handle}); say which one the Casualty Reduction takes",
+            f"lost {a.handle} or lost {b.handle}",
+        )
     prisoners = state.prisoners_of(u.handle)
     if u.status == ACTIVE and u.unit_kind == "squad" and prisoners:
         room = 5 * 2  # the HS it becomes (A20.51)
@@ -177,14 +213,28 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
     multiplier, rule = (2, "A20.54") if double else (1, "A7.302")
     why = "Casualty Reduction" + (" by its own side's fire: double at once" if double else "")
     if u.unit_kind in ("hs", "crew"):
-        book_casualty(state, u, ev.seq, multiplier, rule, why + " (HS eliminated)",
-                      base=u.origin_cvp if u.status != ACTIVE else u.cvp)
+        book_casualty(
+            state,
+            u,
+            ev.seq,
+            multiplier,
+            rule,
+            why + " (HS eliminated)",
+            base=u.origin_cvp if u.status != ACTIVE else u.cvp,
+        )
         eliminate_unit(state, u, ev.seq)
         return
     hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
     if u.status == ACTIVE:
-        book_casualty(state, u, ev.seq, 1, "A7.302", "Casualty Reduction: squad to HS (a HS lost)",
-                      base=hs_cvp)
+        book_casualty(
+            state,
+            u,
+            ev.seq,
+            1,
+            "A7.302",
+            "Casualty Reduction: squad to HS (a HS lost)",
+            base=hs_cvp,
+        )
         u.unit_kind, u.cvp = "hs", hs_cvp
         u.counter = ev.counter or f"HS of {u.counter}"
         u.origins = [Origin(u.handle, "hs", u.counter, hs_cvp)]
@@ -202,8 +252,9 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
         source = u.origins[0]
         lost = Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)
         kept = [Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)]
-    book_casualty(state, u, ev.seq, multiplier, rule, why + f" (lost {lost.counter})",
-                  base=lost.cvp)
+    book_casualty(
+        state, u, ev.seq, multiplier, rule, why + f" (lost {lost.counter})", base=lost.cvp
+    )
     u.unit_kind, u.origins = "hs", kept
     u.cvp = sum(o.cvp for o in kept)
 
@@ -211,31 +262,46 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
 # ---------------------------------------------------------------------- Massacre
 def may_massacre(state: GameState, u: Unit) -> bool:
     nationality = state.sides[u.side].nationality
-    return (bool(nationality_flags(nationality).get("massacre")) or "ss" in u.traits
-            or u.berserk)
+    return bool(nationality_flags(nationality).get("massacre")) or "ss" in u.traits or u.berserk
 
 
 def check_massacre(state: GameState, ev: Massacred) -> None:
     by = unit(state, ev.by)
-    require(by.status == ACTIVE and by.armed, "A20.4", f"{describe(by)} is not an armed unit on the board")
+    require(
+        by.status == ACTIVE and by.armed,
+        "A20.4",
+        f"{describe(by)} is not an armed unit on the board",
+    )
     require(by.is_infantry, "A20.4", f"{describe(by)} is not Infantry/Cavalry")
-    require(may_massacre(state, by), "A20.4",
-            "only SS, Japanese, Partisan, Russian (and KPA) or berserk Infantry/Cavalry "
-            f"may Massacre; {describe(by)} is {state.sides[by.side].nationality}")
+    require(
+        may_massacre(state, by),
+        "A20.4",
+        "only SS, Japanese, Partisan, Russian (and KPA) or berserk Infantry/Cavalry "
+        f"may Massacre; {describe(by)} is {state.sides[by.side].nationality}",
+    )
     require(not by.melee, "A20.4", f"{describe(by)} is in Melee and may not Massacre")
     own_fire = ("PFPh", "AFPh") if state.attacker == by.side else ("DFPh",)
-    require(state.phase in own_fire, "A20.4",
-            f"a Massacre is made in the unit's own fire phase ({' or '.join(own_fire)}), "
-            f"now {state.phase}")
+    require(
+        state.phase in own_fire,
+        "A20.4",
+        f"a Massacre is made in the unit's own fire phase ({' or '.join(own_fire)}), "
+        f"now {state.phase}",
+    )
     require(bool(ev.units), "input", "name the unarmed units")
     for victim in (unit(state, h) for h in ev.units):
         require(victim.side != by.side, "input", f"{describe(victim)} is on the same side")
         require(victim.status in (PRISONER, UNARMED), "A20.4", f"{describe(victim)} is not unarmed")
-        require(not victim.melee, "A20.4",
-                f"{describe(victim)} is in Melee, in the act of escape, and cannot be Massacred")
+        require(
+            not victim.melee,
+            "A20.4",
+            f"{describe(victim)} is in Melee, in the act of escape, and cannot be Massacred",
+        )
         if victim.location and by.location:
-            require(victim.location == by.location, "A20.4",
-                    f"{describe(victim)} is not in {by.location}, the Massacring unit's Location")
+            require(
+                victim.location == by.location,
+                "A20.4",
+                f"{describe(victim)} is not in {by.location}, the Massacring unit's Location",
+            )
 
 
 def apply_massacre(state: GameState, ev: Massacred) -> None:

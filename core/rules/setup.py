@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
-from stockade.core.events import (PHASES, GameCreated, GameEnded, NoQuarterInvoked, PhaseSet,
-                         StatusChanged, UnitEntered)
-from stockade.core.rules.common import (book_casualty, describe, new_counter, require_new_handle,
-                               side_of, unit)
+from stockade.core.events import (
+    PHASES,
+    GameCreated,
+    GameEnded,
+    NoQuarterInvoked,
+    PhaseSet,
+    StatusChanged,
+    UnitEntered,
+)
+from stockade.core.rules.common import (
+    book_casualty,
+    describe,
+    new_counter,
+    require_new_handle,
+    side_of,
+    unit,
+)
 from stockade.core.state import PRISONER, GameState, Side
 from stockade.core.units import KINDS, TRAITS, canonical_nationality, parse_counter
 
@@ -37,15 +50,27 @@ def check_unit(state: GameState, ev: UnitEntered) -> None:
     require(ev.unit_kind in KINDS, "input", f"unknown unit kind '{ev.unit_kind}'")
     counter = parse_counter(ev.counter)
     if ev.unit_kind == "leader":
-        require(counter.is_leader_form, "input", f"a leader's counter reads like 9-2, not {ev.counter}")
+        require(
+            counter.is_leader_form, "input", f"a leader's counter reads like 9-2, not {ev.counter}"
+        )
     for trait in ev.traits:
-        require(trait in TRAITS, "input", f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS))
+        require(
+            trait in TRAITS, "input", f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS)
+        )
 
 
 def apply_unit(state: GameState, ev: UnitEntered) -> None:
-    u = new_counter(state, ev.handle, side_of(state, ev.side), ev.unit_kind, ev.counter,
-                    ev.seq, traits=frozenset(ev.traits), location=ev.location,
-                    broken=ev.broken)
+    u = new_counter(
+        state,
+        ev.handle,
+        side_of(state, ev.side),
+        ev.unit_kind,
+        ev.counter,
+        ev.seq,
+        traits=frozenset(ev.traits),
+        location=ev.location,
+        broken=ev.broken,
+    )
     if ev.cvp is not None:
         u.cvp = ev.cvp
         u.origins[0].cvp = ev.cvp
@@ -67,14 +92,23 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
     if ev.berserk:
         require(u.armed, "A20.2", f"{describe(u)} is unarmed and cannot go berserk")
     if not u.armed and ev.broken:
-        require(False, "A20.54",
-                f"{describe(u)} is unarmed and never breaks; a failed MC Casualty-Reduces it")
+        require(
+            False,
+            "A20.54",
+            f"{describe(u)} is unarmed and never breaks; a failed MC Casualty-Reduces it",
+        )
     if u.status == PRISONER:
-        require(not ev.pinned, "A20.54",
-                f"{describe(u)} is a prisoner and is not pinned directly; pin its Guard "
-                f"{u.guard} and the prisoners share it")
-        require(ev.location is None or ev.location == u.location, "A20.53",
-                f"{describe(u)} moves only with its Guard {u.guard}, as one stack")
+        require(
+            not ev.pinned,
+            "A20.54",
+            f"{describe(u)} is a prisoner and is not pinned directly; pin its Guard "
+            f"{u.guard} and the prisoners share it",
+        )
+        require(
+            ev.location is None or ev.location == u.location,
+            "A20.53",
+            f"{describe(u)} moves only with its Guard {u.guard}, as one stack",
+        )
 
 
 def apply_status(state: GameState, ev: StatusChanged) -> None:
@@ -111,5 +145,6 @@ def apply_end(state: GameState, ev: GameEnded) -> None:
     state.ended = True
     for u in state.units.values():
         if u.status == PRISONER:
-            book_casualty(state, u, ev.seq, 2, "A20.1",
-                          f"prisoner still guarded by {u.guard} at game end")
+            book_casualty(
+                state, u, ev.seq, 2, "A20.1", f"prisoner still guarded by {u.guard} at game end"
+            )

@@ -15,7 +15,9 @@ def open_campaign(path: str | Path | None, options: dict | None = None) -> Campa
 
     Options only shape a new campaign: a resumed one keeps those in its header.
     """
-    return Campaign.open_or_create(Path(path) if path else DEFAULT_LOG, options_from_mapping(options))
+    return Campaign.open_or_create(
+        Path(path) if path else DEFAULT_LOG, options_from_mapping(options)
+    )
 
 
 def run_camp(path: str | Path | None, options: dict | None = None) -> int:

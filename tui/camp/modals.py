@@ -15,9 +15,11 @@ from stockade.core.camp.state import CampState, month_label
 from stockade.core.camp.table import ACTION_IDS, RuleTable
 from stockade.tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
 
-BANNER = ("[b reverse] HOUSE RULE [/] marks what is Stockade's, not the source's: the third "
-          "action (Gather kit), each action's roll and its effect on Health and Kit, and the "
-          "Health ceiling. Play with --rules source to use none of it.")
+BANNER = (
+    "[b reverse] HOUSE RULE [/] marks what is Stockade's, not the source's: the third "
+    "action (Gather kit), each action's roll and its effect on Health and Kit, and the "
+    "Health ceiling. Play with --rules source to use none of it."
+)
 
 SOURCE_RULES = """\
 [b]From the source[/] (M. Hartley, "The Camp", Lone Warrior #138)
@@ -47,16 +49,23 @@ def house_rule_text(table: RuleTable, options: CampOptions) -> str:
     for action_id in ACTION_IDS:
         rule = table.action(action_id)
         named = "named by the source" if action_id != "gather" else "house rule: the third action"
-        lines.append(f"  [b]{ACTION_KEYS[action_id]} {escape(rule.name)}[/] ({named}), d{rule.die}:")
+        lines.append(
+            f"  [b]{ACTION_KEYS[action_id]} {escape(rule.name)}[/] ({named}), d{rule.die}:"
+        )
         for o in rule.outcomes:
-            effects = [f"Health {o.health:+d}" if o.health else "",
-                       "all kit lost" if o.lose_kit else "", f"Kit {o.kit:+d}" if o.kit else ""]
+            effects = [
+                f"Health {o.health:+d}" if o.health else "",
+                "all kit lost" if o.lose_kit else "",
+                f"Kit {o.kit:+d}" if o.kit else "",
+            ]
             effect = ", ".join(e for e in effects if e) or "no effect"
             lines.append(f"     {o.faces:>4}: {escape(o.text)} — {effect}")
     lines.append(f"  Health never rises above {table.meta.max_health} (house rule).")
     if options.rules == "source":
-        lines.append("[b yellow]This campaign plays source only:[/] the table is not used; "
-                     "you enter each action's effect yourself.")
+        lines.append(
+            "[b yellow]This campaign plays source only:[/] the table is not used; "
+            "you enter each action's effect yourself."
+        )
     return "\n".join(lines)
 
 
@@ -71,12 +80,28 @@ class HelpScreen(ModalScreen[None]):
         self._options = options
 
     def compose(self) -> ComposeResult:
-        keys = ("[b]Keys[/]: l/m/g action · e escape · s stay · digits + Enter for typed dice · "
-                "u undo · r redo · c simulate · ? help · q quit")
-        mode = (f"[b]This campaign[/]: dice {self._options.dice}, rules {self._options.rules}, "
-                f"month die {self._options.month_die}, seed {escape(self._options.seed)}")
-        text = "\n".join([BANNER, "", SOURCE_RULES, house_rule_text(self._table, self._options), "",
-                          READINGS, mode, keys, "", "[dim]Esc closes[/]"])
+        keys = (
+            "[b]Keys[/]: l/m/g action · e escape · s stay · digits + Enter for typed dice · "
+            "u undo · r redo · c simulate · ? help · q quit"
+        )
+        mode = (
+            f"[b]This campaign[/]: dice {self._options.dice}, rules {self._options.rules}, "
+            f"month die {self._options.month_die}, seed {escape(self._options.seed)}"
+        )
+        text = "\n".join(
+            [
+                BANNER,
+                "",
+                SOURCE_RULES,
+                house_rule_text(self._table, self._options),
+                "",
+                READINGS,
+                mode,
+                keys,
+                "",
+                "[dim]Esc closes[/]",
+            ]
+        )
         with VerticalScroll(id="camp-help"):
             yield Static(text)
 
@@ -97,16 +122,18 @@ class EndScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         s = self._state
         months = s.months_in_captivity
-        text = "\n".join([
-            f"[{ENDING_STYLE[s.ending]}]{ENDING_WORDS[s.ending]}[/]",
-            "",
-            f"Captured {month_label(s.capture_year, s.capture_month)}",
-            f"Ended    {month_label(s.year, s.month)}",
-            f"Survived {months} month{'s' if months != 1 else ''} in captivity",
-            f"Health {s.health}, Escape Kit {s.kit}",
-            "",
-            "[b]Enter[/] back to the record · [b]u[/] undo · [b]q[/] quit",
-        ])
+        text = "\n".join(
+            [
+                f"[{ENDING_STYLE[s.ending]}]{ENDING_WORDS[s.ending]}[/]",
+                "",
+                f"Captured {month_label(s.capture_year, s.capture_month)}",
+                f"Ended    {month_label(s.year, s.month)}",
+                f"Survived {months} month{'s' if months != 1 else ''} in captivity",
+                f"Health {s.health}, Escape Kit {s.kit}",
+                "",
+                "[b]Enter[/] back to the record · [b]u[/] undo · [b]q[/] quit",
+            ]
+        )
         with Vertical(id="camp-end"):
             yield Static(text)
 

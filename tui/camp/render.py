@@ -64,7 +64,9 @@ def actions_text(state: CampState, house: bool) -> str:
         mark = "*" if action_id == "gather" else " "
         style = "b" if action_id in allowed else "dim"
         summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
-        lines.append(f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{rule.name + mark:<11}[/] {escape(summary)}")
+        lines.append(
+            f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{rule.name + mark:<11}[/] {escape(summary)}"
+        )
     return "\n".join(lines)
 
 
@@ -85,8 +87,7 @@ def prompt_text(need: Need, physical: bool, entry: str, kit: int) -> str:
     if need.phase == "escape_choice":
         return f"[b]End of turn[/]: [b]e[/] escape ({kit}d6, any 6) · [b]s[/] stay"
     if need.phase == "outcome":
-        return (f"[b]{need.prompt}[/]\n"
-                f"Health Kit (-1 0), Enter: [b]{escape(entry)}[/]▏")
+        return f"[b]{need.prompt}[/]\nHealth Kit (-1 0), Enter: [b]{escape(entry)}[/]▏"
     if physical:
         dice = " ".join(f"d{s}" for s in need.sides)
         return f"[b]{need.prompt}[/]\nType {dice}, Enter: [b]{escape(entry)}[/]▏"

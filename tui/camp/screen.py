@@ -68,8 +68,9 @@ class CampScreen(Screen[int]):
     def on_mount(self) -> None:
         options = self.campaign.options
         self.query_one("#camp-record").border_title = "The POW"
-        self.query_one("#camp-record").border_subtitle = (
-            f"{options.rules} rules · {options.dice} dice")
+        self.query_one(
+            "#camp-record"
+        ).border_subtitle = f"{options.rules} rules · {options.dice} dice"
         self.query_one("#camp-turn").border_title = "This month"
         self.query_one("#camp-dice").border_title = "Dice"
         self.query_one("#camp-chart").border_title = "Simulation"
@@ -83,13 +84,15 @@ class CampScreen(Screen[int]):
         notes = [n for m in (*state.history, state.current) if m is not None for n in m.notes]
         if len(notes) != self._seen_notes:
             # Undo shrinks the notes; show the latest one then rather than nothing.
-            self._fresh = notes[self._seen_notes:] if len(notes) > self._seen_notes else notes[-1:]
+            self._fresh = notes[self._seen_notes :] if len(notes) > self._seen_notes else notes[-1:]
             self._seen_notes = len(notes)
         self.query_one("#camp-record", Static).update(render.record_text(state))
         need = self.campaign.need()
         physical = self.campaign.options.dice == "physical"
-        turn = [render.actions_text(state, self.campaign.options.rules == "house"),
-                render.prompt_text(need, physical, self._entry, state.kit)]
+        turn = [
+            render.actions_text(state, self.campaign.options.rules == "house"),
+            render.prompt_text(need, physical, self._entry, state.kit),
+        ]
         if self._message:
             turn.append(f"[red]{render.escape(self._message)}[/]")
         self.query_one("#camp-turn", Static).update("\n".join(turn))
@@ -190,7 +193,9 @@ class CampScreen(Screen[int]):
 
     # -- simulation --------------------------------------------------------------
     def action_simulate(self) -> None:
-        self._sim_status = f"[yellow]simulating {SIMULATED_GAMES:,} games × {len(STANDARD_STRATEGIES)}…[/]"
+        self._sim_status = (
+            f"[yellow]simulating {SIMULATED_GAMES:,} games × {len(STANDARD_STRATEGIES)}…[/]"
+        )
         self._refresh()
         self._run_simulation()
 
@@ -200,8 +205,9 @@ class CampScreen(Screen[int]):
         table = self.campaign.header.table
         seed = self.campaign.options.seed
         month_die = self.campaign.options.month_die
-        tallies = [simulate(SIMULATED_GAMES, name, seed, table, month_die)
-                   for name in STANDARD_STRATEGIES]
+        tallies = [
+            simulate(SIMULATED_GAMES, name, seed, table, month_die) for name in STANDARD_STRATEGIES
+        ]
         self.app.call_from_thread(self._show_simulation, tallies)
 
     def _show_simulation(self, tallies: list[Tally]) -> None:

@@ -7,18 +7,18 @@ verdict with its rule, and on ctrl+s hands the text to the core to record.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.css.query import NoMatches
-from rich.segment import Segment
-from textual.screen import ModalScreen
 from textual.content import Content
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
@@ -59,11 +59,14 @@ class TickBox(Checkbox):
     @property
     def _button(self) -> Content:
         button_style = self.get_visual_style("toggle--button")
-        side_style = VisualStyle(foreground=button_style.background,
-                                 background=self.background_colors[1])
-        return Content.assemble((self.BUTTON_LEFT, side_style),
-                                (TICK if self.value else NO_TICK, button_style),
-                                (self.BUTTON_RIGHT, side_style))
+        side_style = VisualStyle(
+            foreground=button_style.background, background=self.background_colors[1]
+        )
+        return Content.assemble(
+            (self.BUTTON_LEFT, side_style),
+            (TICK if self.value else NO_TICK, button_style),
+            (self.BUTTON_RIGHT, side_style),
+        )
 
 
 class TickList(SelectionList):
@@ -157,21 +160,30 @@ class FormScreen(ModalScreen[str | None]):
         options = f.choices(state) if f.choices else []
         if f.kind == "units":
             if options:
-                yield TickList(*[(label, value) for label, value in options], id=wid,
-                                    compact=True)
+                yield TickList(*[(label, value) for label, value in options], id=wid, compact=True)
             else:
                 yield TickList(id=wid, compact=True)
                 yield Static("  (none in the book now)", classes="none")
         elif f.kind in ("unit", "choice"):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
-            yield Select([(label, value) for label, value in options], value=value,
-                         prompt=prompt, id=wid, compact=True,
-                         allow_blank=f.kind == "unit" or value is Select.NULL)
+            yield Select(
+                [(label, value) for label, value in options],
+                value=value,
+                prompt=prompt,
+                id=wid,
+                compact=True,
+                allow_blank=f.kind == "unit" or value is Select.NULL,
+            )
         else:
             placeholder = f"e.g. {f.placeholder}" if f.placeholder else ""
-            yield Input(str(f.value), placeholder=placeholder, id=wid, compact=True,
-                        type="integer" if f.kind == "int" else "text")
+            yield Input(
+                str(f.value),
+                placeholder=placeholder,
+                id=wid,
+                compact=True,
+                type="integer" if f.kind == "int" else "text",
+            )
 
     def on_mount(self) -> None:
         self.update_preview()
@@ -208,8 +220,9 @@ class FormScreen(ModalScreen[str | None]):
 
     def _update_preview(self) -> None:
         text = self.command_text()
-        self.query_one("#preview", Static).update(Text.assemble(("will record: ", "dim"),
-                                                                (text or "…", "bold")))
+        self.query_one("#preview", Static).update(
+            Text.assemble(("will record: ", "dim"), (text or "…", "bold"))
+        )
         verdict = Text()
         extra = self.extra_verdict()
         if extra is not None:
@@ -248,7 +261,8 @@ class FormScreen(ModalScreen[str | None]):
             message = self.app.run_command(text)
         except Refusal as refusal:
             self.query_one("#verdict", Static).update(
-                Text(f"✗ refused: {refusal}", style="bold " + self._error))
+                Text(f"✗ refused: {refusal}", style="bold " + self._error)
+            )
             return
         self.dismiss(message or f"recorded: {text}")
 

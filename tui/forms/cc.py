@@ -21,18 +21,24 @@ def _odds(text: str):
 
 
 SPEC = FormSpec(
-    "capture", "CC capture",
+    "capture",
+    "CC capture",
     "A predesignated capture attempt (A20.22): the result for each defender, then the entry.",
-    [Field("by", "Attacker (the new Guard)", "unit", units("active")),
-     Field("units", "Defenders", "units", units("active")),
-     Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12"),
-     Field("dr", "Original DR", "int", placeholder="2-12"),
-     Field("drms", "Other DRMs (not the capture DRM)", "int", value="0"),
-     Field("hth", "Hand-to-Hand CC (+2 Kill Number)", "check"),
-     Field("choice", "At the Kill Number: the defender's choice", "unit", units("active")),
-     Field("hs_counter", "Counter of the HS that stays free (a split squad)",
-           placeholder="2-4-7")],
-    lambda v: "", key="c")
+    [
+        Field("by", "Attacker (the new Guard)", "unit", units("active")),
+        Field("units", "Defenders", "units", units("active")),
+        Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12"),
+        Field("dr", "Original DR", "int", placeholder="2-12"),
+        Field("drms", "Other DRMs (not the capture DRM)", "int", value="0"),
+        Field("hth", "Hand-to-Hand CC (+2 Kill Number)", "check"),
+        Field("choice", "At the Kill Number: the defender's choice", "unit", units("active")),
+        Field(
+            "hs_counter", "Counter of the HS that stays free (a split squad)", placeholder="2-4-7"
+        ),
+    ],
+    lambda v: "",
+    key="c",
+)
 
 
 class CaptureForm(FormScreen):
@@ -47,8 +53,13 @@ class CaptureForm(FormScreen):
             return []
         try:
             defenders = defenders_in(self.game.state, list(v["units"]))
-            return capture_result(_odds(v["odds"]), int(v["dr"]), int(v["drms"] or 0),
-                                  defenders, hand_to_hand=bool(v["hth"]))
+            return capture_result(
+                _odds(v["odds"]),
+                int(v["dr"]),
+                int(v["drms"] or 0),
+                defenders,
+                hand_to_hand=bool(v["hth"]),
+            )
         except (ValueError, ZeroDivisionError, Refusal) as exc:
             self.problem = str(exc)
             return []
@@ -85,6 +96,9 @@ class CaptureForm(FormScreen):
             out.append(("\n" if i else "") + f"{mark}{r.defender.name}: {r.result} · {r.why}")
         at_kill = [r for r in self.results if r.result != NONE and r.at_kill_number]
         if len(at_kill) > 1:
-            out.append("\n» several at the Kill Number: only one is captured, the "
-                       "defender's choice (A20.22); pick it above", style="bold")
+            out.append(
+                "\n» several at the Kill Number: only one is captured, the "
+                "defender's choice (A20.22); pick it above",
+                style="bold",
+            )
         return out

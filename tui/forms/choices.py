@@ -6,7 +6,7 @@ always the core's verdict (the form's live check).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from stockade.core.commands.complete import UNIT_FILTERS
 from stockade.core.state import GameState

@@ -35,12 +35,14 @@ class FormMenu(ModalScreen[str | None]):
             box.border_title = "Guided forms"
             options = []
             for spec in self.specs:
-                prompt = Text.assemble((f"{spec.key} ", "bold"), (spec.title, "bold"),
-                                       (f"  {spec.summary[:60]}…", "dim"))
+                prompt = Text.assemble(
+                    (f"{spec.key} ", "bold"),
+                    (spec.title, "bold"),
+                    (f"  {spec.summary[:60]}…", "dim"),
+                )
                 options.append(Option(prompt, id=spec.name))
             yield OptionList(*options, id="menu")
-            yield Static("letter or enter: open · j/k or arrows: move · esc: close",
-                         id="menu-keys")
+            yield Static("letter or enter: open · j/k or arrows: move · esc: close", id="menu-keys")
 
     def on_key(self, event: Key) -> None:
         for spec in self.specs:

@@ -17,14 +17,14 @@ from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, opt, units, words
 
 YES_NO = words(("yes", "yes"), ("no", "no"))
-REASONS = words(("RtPh: broken, no free rout path (A20.21)", "rtph"),
-                ("Encircled broken unit in the RtPh (A20.21)", "encircled"),
-                ("Disrupted (A19.12)", "disrupted"),
-                ("Heat of Battle surrender result (A15.5)", "hob"),
-                ("Mopping Up (A12.153)", "mopup"))
-ANSWERS = words(("accept the surrender", "accept"),
-                ("reject it: No Quarter (A20.3)", "reject"))
-
+REASONS = words(
+    ("RtPh: broken, no free rout path (A20.21)", "rtph"),
+    ("Encircled broken unit in the RtPh (A20.21)", "encircled"),
+    ("Disrupted (A19.12)", "disrupted"),
+    ("Heat of Battle surrender result (A15.5)", "hob"),
+    ("Mopping Up (A12.153)", "mopup"),
+)
+ANSWERS = words(("accept the surrender", "accept"), ("reject it: No Quarter (A20.3)", "reject"))
 
 
 def _build(v: dict) -> str:
@@ -35,8 +35,10 @@ def _build(v: dict) -> str:
     if v["answer"] == "reject":
         return f"reject {joined(v['units'])} by {v.get('captor_side', '')}"
     reason = "" if v["reason"] in ("", "rtph") else v["reason"]
-    return (f"surrender {joined(v['units'])} to {v['to']} {reason} "
-            f"{opt('free', v['free'])} {opt('merge', v['merge'])}")
+    return (
+        f"surrender {joined(v['units'])} to {v['to']} {reason} "
+        f"{opt('free', v['free'])} {opt('merge', v['merge'])}"
+    )
 
 
 def verdict_of(v: dict) -> tuple[bool | None, str]:
@@ -45,18 +47,27 @@ def verdict_of(v: dict) -> tuple[bool | None, str]:
 
 
 SPEC = FormSpec(
-    "surrender", "Surrender",
+    "surrender",
+    "Surrender",
     "A broken stack that cannot rout safely surrenders to an adjacent enemy (A20.21). "
     "Pick the stack and the captor, then answer what the board shows.",
-    [Field("units", "Surrendering units", "units", units("broken")),
-     Field("to", "Captor (the new Guard)", "unit", units("active")),
-     Field("reason", "Why", "choice", REASONS, value="rtph"),
-     *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
-     Field("answer", "The captor", "choice", ANSWERS, value="accept"),
-     Field("free", "Free as Unarmed (over the captor's capacity; optional)", "units",
-           units("broken")),
-     Field("merge", "Exchange HS pairs into squads (optional)", placeholder="g2+g3")],
-    _build, key="s")
+    [
+        Field("units", "Surrendering units", "units", units("broken")),
+        Field("to", "Captor (the new Guard)", "unit", units("active")),
+        Field("reason", "Why", "choice", REASONS, value="rtph"),
+        *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
+        Field("answer", "The captor", "choice", ANSWERS, value="accept"),
+        Field(
+            "free",
+            "Free as Unarmed (over the captor's capacity; optional)",
+            "units",
+            units("broken"),
+        ),
+        Field("merge", "Exchange HS pairs into squads (optional)", placeholder="g2+g3"),
+    ],
+    _build,
+    key="s",
+)
 
 
 class SurrenderForm(FormScreen):
@@ -90,8 +101,11 @@ class SurrenderForm(FormScreen):
         self._enemy_of = sides
         picker = self.query_one("#f-to", Select)
         current = picker.value
-        options = [(label, handle) for label, handle in units("active")(state)
-                   if state.units[handle].side not in sides]
+        options = [
+            (label, handle)
+            for label, handle in units("active")(state)
+            if state.units[handle].side not in sides
+        ]
         with picker.prevent(Select.Changed):
             picker.set_options(options)
             if current in {h for _l, h in options}:

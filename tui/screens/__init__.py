@@ -18,7 +18,16 @@ def all_screen_bindings() -> set[str]:
     from stockade.tui.widgets.side_panel import SidePanelView
 
     ids: set[str] = set()
-    for cls in (MainScreen, ReplayScreen, TallyScreen, HelpScreen, FormScreen, FormMenu,
-                CommandInput, HistoryView, SidePanelView):
+    for cls in (
+        MainScreen,
+        ReplayScreen,
+        TallyScreen,
+        HelpScreen,
+        FormScreen,
+        FormMenu,
+        CommandInput,
+        HistoryView,
+        SidePanelView,
+    ):
         ids |= {b.id for b in cls.BINDINGS if isinstance(b, Binding) and b.id}
     return ids

@@ -21,17 +21,23 @@ def keys_table(app) -> Table:
     from stockade.tui.widgets.command_bar import CommandInput
 
     keymap = getattr(app, "_keymap", {})
-    table = Table(title=Text("Keys (remap them in config.toml, table [keys])"), expand=True,
-                  show_edge=False, pad_edge=False)
+    table = Table(
+        title=Text("Keys (remap them in config.toml, table [keys])"),
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+    )
     table.add_column("key", no_wrap=True, style="bold")
     table.add_column("does")
     table.add_column("id", style="dim", no_wrap=True)
-    sections = [("main screen", [*MainScreen.BINDINGS, *app.BINDINGS]),
-                ("history and replay (h)", ReplayScreen.BINDINGS),
-                ("tally (v)", TallyScreen.BINDINGS),
-                ("forms (f, then a letter)", [*FormMenu.BINDINGS, *FormScreen.BINDINGS]),
-                ("command bar (:)", CommandInput.BINDINGS),
-                ("questions", ConfirmScreen.BINDINGS)]
+    sections = [
+        ("main screen", [*MainScreen.BINDINGS, *app.BINDINGS]),
+        ("history and replay (h)", ReplayScreen.BINDINGS),
+        ("tally (v)", TallyScreen.BINDINGS),
+        ("forms (f, then a letter)", [*FormMenu.BINDINGS, *FormScreen.BINDINGS]),
+        ("command bar (:)", CommandInput.BINDINGS),
+        ("questions", ConfirmScreen.BINDINGS),
+    ]
     for title, bindings in sections:
         table.add_row(Text(title, style="bold underline"), "", "")
         for b in bindings:
@@ -48,8 +54,9 @@ def keys_table(app) -> Table:
 def verbs_table() -> Table:
     from stockade.core.commands import VERBS
 
-    table = Table(title="Commands (type : then a command)", expand=True, show_edge=False,
-                  pad_edge=False)
+    table = Table(
+        title="Commands (type : then a command)", expand=True, show_edge=False, pad_edge=False
+    )
     table.add_column("usage", style="bold")
     table.add_column("does")
     for spec in VERBS.values():
@@ -61,8 +68,13 @@ def rulings_table() -> Table:
     """Where the rules are silent, what Stockade decided (core/data/rulings.toml)."""
     from stockade.core.rulings import rulings
 
-    table = Table(title="Stockade's rulings where the rules are silent (docs/rulings.md)",
-                  title_justify="left", show_header=False, box=None, expand=True)
+    table = Table(
+        title="Stockade's rulings where the rules are silent (docs/rulings.md)",
+        title_justify="left",
+        show_header=False,
+        box=None,
+        expand=True,
+    )
     table.add_column(style="bold", no_wrap=True)
     table.add_column(ratio=1)
     for ruling in rulings():
@@ -86,9 +98,14 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-body") as body:
             body.border_title = "Stockade help"
             body.border_subtitle = "esc: close"
-            yield Static(Text("Stockade keeps the book on A20 Prisoners. Keys move the "
-                              "clock and the history; f opens a guided form; : takes a "
-                              "command. Every refusal names its rule.", style="italic"))
+            yield Static(
+                Text(
+                    "Stockade keeps the book on A20 Prisoners. Keys move the "
+                    "clock and the history; f opens a guided form; : takes a "
+                    "command. Every refusal names its rule.",
+                    style="italic",
+                )
+            )
             yield Static(keys_table(self.app))
             yield Static(verbs_table())
             yield Static(rulings_table())

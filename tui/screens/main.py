@@ -112,7 +112,8 @@ class MainScreen(Screen):
         ``check_action`` reads changed."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
-            [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else [])
+            [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
+        )
         self.query_one(PhaseBar).show(state, flags)
         self._wide = wide = self.has_class("-wide")
         panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]

@@ -102,15 +102,20 @@ class ReplayScreen(Screen):
         for panel in panels:
             panel.show(views[panel.side], wide=wide, subtitle=f"as after entry {seq}")
         status = line.status if line else ""
-        note = f" [{status}: {line.reason}]" if line and line.reason else (
-            f" [{status}]" if status not in ("", "ok") else "")
+        note = (
+            f" [{status}: {line.reason}]"
+            if line and line.reason
+            else (f" [{status}]" if status not in ("", "ok") else "")
+        )
         if self._note is not None and self._note[0] == seq:
             self.query_one(StatusLine).say(self._note[1], self._note[2])
             return
         self._note = None
         self.query_one(StatusLine).say(
             f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
-            "here · x strike · X unstrike · esc present", "hint")
+            "here · x strike · X unstrike · esc present",
+            "hint",
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("undo_to_here", "strike", "unstrike"):
@@ -161,11 +166,14 @@ class ReplayScreen(Screen):
         if not groups:
             return
         seq = self.selected
-        body = Text(f"Undo {len(groups)} entr{'y' if len(groups) == 1 else 'ies'} after "
-                    f"entry {seq}? They stay in the file and redo brings them "
-                    "back, until a new entry is made.")
-        self.app.push_screen(ConfirmScreen("Undo to here", body),
-                             lambda answer: self._undo_confirmed(seq, answer))
+        body = Text(
+            f"Undo {len(groups)} entr{'y' if len(groups) == 1 else 'ies'} after "
+            f"entry {seq}? They stay in the file and redo brings them "
+            "back, until a new entry is made."
+        )
+        self.app.push_screen(
+            ConfirmScreen("Undo to here", body), lambda answer: self._undo_confirmed(seq, answer)
+        )
 
     def _undo_confirmed(self, seq: int | None, answer: str | None) -> None:
         if answer is None or seq is None:
@@ -177,8 +185,10 @@ class ReplayScreen(Screen):
             self._resync(str(refusal), "refusal")
             return
         n = len(undone)
-        self._resync(f"undid {n} entr{'y' if n == 1 else 'ies'} after entry {seq} "
-                     "(r redoes them one by one from the main screen)")
+        self._resync(
+            f"undid {n} entr{'y' if n == 1 else 'ies'} after entry {seq} "
+            "(r redoes them one by one from the main screen)"
+        )
 
     def action_strike(self) -> None:
         seq = self.selected
@@ -191,15 +201,19 @@ class ReplayScreen(Screen):
         line = self.query_one(HistoryView).line(seq)
         body.append(f"Strike entry {seq}: {line.text if line else ''}\n", style="bold")
         if consequences:
-            body.append(f"{len(consequences)} later entr{'y' if len(consequences) == 1 else 'ies'}"
-                        " would no longer hold and be flagged CONFLICT:\n", style="bold")
+            body.append(
+                f"{len(consequences)} later entr{'y' if len(consequences) == 1 else 'ies'}"
+                " would no longer hold and be flagged CONFLICT:\n",
+                style="bold",
+            )
             for later, refusal in consequences:
                 body.append(f"  ⚠ {later}: {refusal}\n")
         else:
             body.append("Nothing later depends on it.\n")
-        self.app.push_screen(ConfirmScreen("Strike an entry", body,
-                                           ask="reason (optional), then enter"),
-                             lambda reason: self._strike_confirmed(seq, reason))
+        self.app.push_screen(
+            ConfirmScreen("Strike an entry", body, ask="reason (optional), then enter"),
+            lambda reason: self._strike_confirmed(seq, reason),
+        )
 
     def _strike_confirmed(self, seq: int, reason: str | None) -> None:
         if reason is None:
@@ -213,9 +227,10 @@ class ReplayScreen(Screen):
 
     def action_unstrike(self) -> None:
         seq = self.selected
-        self.app.push_screen(ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later "
-                                           "entries are checked again."),
-                             lambda answer: answer is not None and self._unstrike(seq))
+        self.app.push_screen(
+            ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later entries are checked again."),
+            lambda answer: answer is not None and self._unstrike(seq),
+        )
 
     def _unstrike(self, seq: int) -> None:
         try:

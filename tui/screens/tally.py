@@ -51,18 +51,32 @@ def turn_chart(by_turn: dict[int, int]) -> Text:
 
 def side_table(side: SideTally, ended: bool) -> Group:
     table = Table(expand=True, show_edge=False, pad_edge=False, box=None)
-    for name, kw in (("#", {"justify": "right"}), ("T", {"justify": "right"}), ("unit", {}),
-                     ("rule", {"no_wrap": True}), ("pts", {"no_wrap": True}), ("why", {})):
+    for name, kw in (
+        ("#", {"justify": "right"}),
+        ("T", {"justify": "right"}),
+        ("unit", {}),
+        ("rule", {"no_wrap": True}),
+        ("pts", {"no_wrap": True}),
+        ("why", {}),
+    ):
         table.add_column(name, **kw)
     for line in side.lines:
         mark = "" if line.banked else " *"
-        table.add_row(str(line.seq), str(line.turn), f"{line.unit} {line.counter} {line.unit_kind}",
-                      line.rule, f"{line.base}×{line.multiplier}={line.points}{mark}", line.why,
-                      style="" if line.banked else "italic")
+        table.add_row(
+            str(line.seq),
+            str(line.turn),
+            f"{line.unit} {line.counter} {line.unit_kind}",
+            line.rule,
+            f"{line.base}×{line.multiplier}={line.points}{mark}",
+            line.why,
+            style="" if line.banked else "italic",
+        )
     total = Text(f"CVP {side.cvp}", style="bold")
     if not ended and side.cvp != side.cvp_if_ended:
-        total.append(f" banked · {side.cvp_if_ended} if the game ended now "
-                     "(* = prisoners still guarded, double, A20.1)")
+        total.append(
+            f" banked · {side.cvp_if_ended} if the game ended now "
+            "(* = prisoners still guarded, double, A20.1)"
+        )
     body = [total, turn_chart(side.by_turn)]
     body.append(table if side.lines else Text("no casualties yet", style="dim"))
     return Group(*body)
@@ -107,8 +121,10 @@ class TallyScreen(Screen):
         yield StockadeFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one(StatusLine).say("m: export Markdown · w: export HTML (written next "
-                                       "to the game file) · esc: back", "hint")
+        self.query_one(StatusLine).say(
+            "m: export Markdown · w: export HTML (written next to the game file) · esc: back",
+            "hint",
+        )
         self.query_one("#tally-sides").focus()
 
     def action_back(self) -> None:

@@ -8,7 +8,7 @@ text to the core and shows the core's refusal, rule first.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -109,8 +109,11 @@ class CommandBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label(":")
-        yield CommandInput(self._candidates, placeholder="press : and type a command "
-                           "(help lists them; tab completes)", id="command-input")
+        yield CommandInput(
+            self._candidates,
+            placeholder="press : and type a command (help lists them; tab completes)",
+            id="command-input",
+        )
 
     @property
     def input(self) -> CommandInput:

@@ -28,8 +28,13 @@ MARKS = {
     "struck": ("✗ ", "struck"),
     "conflict": ("⚠ ", "CONFLICT"),
 }
-STYLES = {"ok": "", "undone": "dim italic", "abandoned": "dim italic", "struck": "dim strike",
-          "conflict": "bold"}
+STYLES = {
+    "ok": "",
+    "undone": "dim italic",
+    "abandoned": "dim italic",
+    "struck": "dim strike",
+    "conflict": "bold",
+}
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,7 @@ class HistoryTracker:
         self.conflicts: dict[int, object] = {}
 
     def current(self, game) -> bool:
-        return (game is self.game and game.records is self.records
-                and len(game.records) >= self.seen)
+        return game is self.game and game.records is self.records and len(game.records) >= self.seen
 
     # ----------------------------------------------------------------- lines
     def line(self, record: ev.Record) -> Line:
@@ -117,8 +121,10 @@ class HistoryTracker:
             self.mentions.setdefault(handle, []).append(record.seq)
 
     def _names(self) -> dict[str, tuple]:
-        return {h: (u.side, u.counter, tuple(o.counter for o in u.origins), u.location)
-                for h, u in self.game.state.units.items()}
+        return {
+            h: (u.side, u.counter, tuple(o.counter for o in u.origins), u.location)
+            for h, u in self.game.state.units.items()
+        }
 
     def changed(self) -> list[Line]:
         game = self.game
@@ -127,7 +133,7 @@ class HistoryTracker:
         dirty: set[int] = set()
         new: list[ev.Record] = []
         tail_from: int | None = None
-        for record in records[self.seen:]:
+        for record in records[self.seen :]:
             if isinstance(record, (ev.Undo, ev.Redo)):
                 dirty.update(r.seq for r in tl.groups.get(record.target, ()))
             elif isinstance(record, (ev.Strike, ev.Unstrike)):
@@ -141,11 +147,14 @@ class HistoryTracker:
         self.redo = list(tl.redo_stack)
         conflicts = game.conflicts
         if conflicts or self.conflicts:
-            dirty.update(seq for seq in conflicts.keys() | self.conflicts.keys()
-                         if conflicts.get(seq) is not self.conflicts.get(seq))
+            dirty.update(
+                seq
+                for seq in conflicts.keys() | self.conflicts.keys()
+                if conflicts.get(seq) is not self.conflicts.get(seq)
+            )
             self.conflicts = dict(conflicts)
         if tail_from is not None:
-            dirty.update(self.order[bisect.bisect_left(self.order, tail_from):])
+            dirty.update(self.order[bisect.bisect_left(self.order, tail_from) :])
         names = self._names()
         if names != self.names:
             old = self.names
@@ -262,7 +271,7 @@ class HistoryView(OptionList):
                 height = visual.get_height(self.styles, width - padding.width) + option._divider
                 if height != old_height:
                     remeasure = True
-                    del cache.lines[cache.index_to_line[index]:]
+                    del cache.lines[cache.index_to_line[index] :]
                     for later in range(index, len(self._options)):
                         cache.heights.pop(later, None)
                         cache.index_to_line.pop(later, None)

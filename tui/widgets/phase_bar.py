@@ -32,8 +32,7 @@ class PhaseBar(Widget):
         """Show ``state``; repainted only if what the bar says changed (a resize or a
         theme change repaints it anyway: ``render`` reads the width and the colours)."""
         flags = list(flags or [])
-        shown = (state.scenario, state.turn, state.attacker, state.phase, state.ended,
-                 tuple(flags))
+        shown = (state.scenario, state.turn, state.attacker, state.phase, state.ended, tuple(flags))
         if state is self._state and shown == self._shown:
             return
         self._state, self._flags, self._shown = state, flags, shown

@@ -17,7 +17,6 @@ from textual.widgets import Static
 
 from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
-
 from stockade.themes import nation_colour
 
 
@@ -57,20 +56,26 @@ def _rearm_text(r, muted: str, wide: bool) -> Text:
     out = Text()
     if r.now:
         for i, way in enumerate(r.now):
-            out.append(("\n" if i else ""))
+            out.append("\n" if i else "")
             out.append("✓ now: ", style="bold")
             out.append(way)
     else:
         out.append("✗ not now", style="bold")
-    for way in (r.later if wide else r.later[:0 if r.now else 1]):
+    for way in r.later if wide else r.later[: 0 if r.now else 1]:
         out.append("\n· later: ", style=muted)
         out.append(way, style=muted)
     return out
 
 
 def _table(*columns: tuple[str, dict]) -> Table:
-    table = Table(box=None, expand=True, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
-                  header_style="bold")
+    table = Table(
+        box=None,
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+        header_style="bold",
+    )
     for name, kw in columns:
         table.add_column(name, **kw)
     return table
@@ -95,8 +100,7 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
         for g in data.guards:
             head = Text.assemble(("◆ ", ""), (g.label, "bold"), no_wrap=False)
             over = g.used > g.capacity
-            head.append(f"  {g.usage}" + (" ⚠ OVER" if over else ""),
-                        style="bold" if over else "")
+            head.append(f"  {g.usage}" + (" ⚠ OVER" if over else ""), style="bold" if over else "")
             parts.append(head)
             for p in g.prisoners:
                 parts.append(_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ "))
@@ -113,20 +117,24 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
             u = h.prisoner.unit
             where = f" in {u.location}" if u.location else ""
             e = escape.get(u.handle)
-            table.add_row(Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
-                          _escape_text(e, muted) if e else Text(""))
+            table.add_row(
+                Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
+                _escape_text(e, muted) if e else Text(""),
+            )
         parts.append(table)
     elif data.prisoners_held_by_enemy:
         parts.append(_head("Held by the enemy", accent))
         for h in data.prisoners_held_by_enemy:
             where = f" in {h.prisoner.unit.location}" if h.prisoner.unit.location else ""
-            parts.append(_line(f"{_was(h.prisoner.unit)}, held by {h.prisoner.unit.guard}"
-                               f"{where}", 0, "", "⛓ "))
+            parts.append(
+                _line(
+                    f"{_was(h.prisoner.unit)}, held by {h.prisoner.unit.guard}{where}", 0, "", "⛓ "
+                )
+            )
         parts.append(_head("Escape", accent))
         for handles, (allowed, why) in _grouped(data.escape, lambda e: (e.allowed, e.why)):
             mark = "✓ may: " if allowed else "✗ not now: "
-            parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0,
-                               "" if allowed else muted))
+            parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0, "" if allowed else muted))
     rearm = {r.unit.handle: r for r in data.rearm}
     if data.unarmed and wide:
         parts.append(_head("Unarmed", accent))
@@ -145,8 +153,7 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
             if u.protection:
                 parts.append(_line(u.protection, 4, muted, "· "))
         parts.append(_head("Rearm", accent))
-        for handles, (now, later) in _grouped(data.rearm,
-                                              lambda r: (tuple(r.now), tuple(r.later))):
+        for handles, (now, later) in _grouped(data.rearm, lambda r: (tuple(r.now), tuple(r.later))):
             if now:
                 for way in now:
                     parts.append(_line(f"{' '.join(handles)} ✓ now: {way}", 0))
@@ -160,8 +167,13 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.escorted:
         parts.append(_head("Escorted off", accent))
         parts.extend(_line(label, 0, muted, "⇥ ") for label in data.escorted)
-    if not (data.guards or data.prisoners_held_by_enemy or data.unarmed or data.eliminated
-            or data.escorted):
+    if not (
+        data.guards
+        or data.prisoners_held_by_enemy
+        or data.unarmed
+        or data.eliminated
+        or data.escorted
+    ):
         parts.append(Text("no prisoners, unarmed or lost units yet", style=muted))
     return Group(*parts)
 

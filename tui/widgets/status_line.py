@@ -26,8 +26,11 @@ class StatusLine(Static):
         self.kind, self.message = kind, message
         self.set_class(kind == "refusal", "-refusal")
         styles = self.app.theme_variables
-        colour = {"ok": styles.get("success", ""), "refusal": styles.get("error", ""),
-                  "hint": styles.get("accent", "")}.get(kind, "")
+        colour = {
+            "ok": styles.get("success", ""),
+            "refusal": styles.get("error", ""),
+            "hint": styles.get("accent", ""),
+        }.get(kind, "")
         text = Text(no_wrap=False, overflow="ellipsis")
         text.append(KINDS.get(kind, ""), style=f"bold {colour}")
         text.append(message)
