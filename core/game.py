@@ -102,6 +102,7 @@ class Game:
         )
         rules.step(GameState(), header)  # refuse a bad header before creating a file
         journal = Journal.create(Path(path), ev.encode(header))
+        journal.chained = True  # every later line links to the one before (core/chain.py)
         return cls([header], journal=journal, path=path)
 
     @classmethod
@@ -124,6 +125,7 @@ class Game:
     def _open(cls, path: Path, read_only: bool) -> Game:
         path = Path(path)
         journal = Journal.open(path, want_write=not read_only)
+        journal.chained = True  # every appended line links to the one before (core/chain.py)
         try:
             loaded: LoadedLog = load(path)
         except BaseException:

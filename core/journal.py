@@ -28,6 +28,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from stockade.core import chain
+
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
 # hundred bytes; the largest (a game header with many sides' data) stays far below.
@@ -176,6 +178,12 @@ class Journal:
         self._poisoned = False
         self._identity: tuple[int, int] | None = None
         self._size = 0  # the file's length as this journal last left it
+        # Hash chain (core/chain.py): when set, every appended line after the first
+        # carries the link of the line before it. ``_head`` is that link, found from
+        # the file on the first append and kept up to date by every append after it.
+        self.chained = False
+        self._head: str | None = None
+        self._head_known = False
         if fd is not None:
             st = os.fstat(fd)
             self._identity, self._size = (st.st_dev, st.st_ino), st.st_size
@@ -295,10 +303,14 @@ class Journal:
         for line in lines:
             if b"\n" in line:
                 raise ValueError("a journal record must not contain a newline")
+        self._check_unchanged()
+        head = self._head
+        if self.chained:
+            lines, head = self._chain(lines)
+        for line in lines:
             if len(line) + 1 > MAX_LINE_BYTES:
                 raise JournalWriteError(f"record of {len(line)} bytes is over the line limit")
         data = b"".join(line + b"\n" for line in lines)
-        self._check_unchanged()
         try:
             written = self._write(self._fd, data)
             if written != len(data):
@@ -319,6 +331,26 @@ class Journal:
                 f"({exc.strerror or exc}); it was NOT recorded ({state})"
             ) from None
         self._size += len(data)
+        self._head = head
+
+    def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
+        """The lines with their ``prev`` links, and the link of the last of them."""
+        if not self._head_known:
+            try:
+                self._head = chain.head_of_file(self.path, self._size)
+            except OSError as exc:
+                raise JournalWriteError(
+                    f"{self.path}: cannot read the last entry to chain the next one to it "
+                    f"({exc.strerror or exc}); nothing written"
+                ) from None
+            self._head_known = True
+        head, out = self._head, []
+        for line in lines:
+            if head is not None:
+                line = chain.stamp(line, head)
+            head = chain.link_of(line, head)
+            out.append(line)
+        return out, head
 
     def _check_unchanged(self) -> None:
         """Refuse to write if the file is not the one we locked, at the length we left."""
@@ -371,6 +403,7 @@ class Journal:
         st = os.fstat(self._fd)
         self._identity, self._size = (st.st_dev, st.st_ino), st.st_size
         self._poisoned = False
+        self._head_known = False  # the chain's head is found again from the file
 
     def truncate_torn_tail(self, keep_bytes: int) -> None:
         """Cut the file back to ``keep_bytes`` (the end of its last whole line).

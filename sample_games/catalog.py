@@ -211,11 +211,13 @@ def canonical(state) -> dict:
 
 
 def records_without_at(path: Path) -> list[dict]:
-    """The log's records as dicts, each without its wall-clock ``at``."""
+    """The log's records as dicts, each without its wall-clock ``at`` and without its
+    hash-chain link ``prev`` (a hash over the line before, ``at`` included)."""
     out = []
     for line in Path(path).read_bytes().splitlines():
         record = json.loads(line)
         record.pop("at", None)
+        record.pop("prev", None)
         out.append(record)
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from stockade.core.cli import game_commands, log_commands
+from stockade.core.cli import game_commands, log_commands, table_commands
 from stockade.core.cli.errors import USAGE, CliError
 
 
@@ -102,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     ruled = sub.add_parser("rulings", help="Stockade's rulings where the rules are silent")
     ruled.set_defaults(func=log_commands.cmd_rulings)
 
+    table_commands.register(sub)  # verify, watch, serve
     _register_camp(sub)
     return parser
 

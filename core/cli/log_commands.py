@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stockade.core.cli.errors import CliError
+from stockade.core import chain
+from stockade.core.cli.errors import CliError, Exit
 from stockade.core.game import Game
 from stockade.core.journal import atomic_write, read_lines
 from stockade.core.logfile import load
@@ -22,6 +23,12 @@ def cmd_check(args, ui) -> int:
             "or damaged (a crash while writing?); opening the game sets it aside, "
             "or 'stockade repair' writes a copy without it"
         )
+    link = chain.walk([line.data for line in read_lines(path).lines[: len(loaded.records)]])
+    if not link.intact:
+        raise CliError(
+            f"{path}: line {link.broken_at}: {link.why} (the hash chain; see docs/verify.md)",
+            Exit.DAMAGED,
+        )
     game = Game(loaded.records)
     if game.conflicts:
         for seq, refusal in sorted(game.conflicts.items()):
@@ -35,6 +42,7 @@ def cmd_check(args, ui) -> int:
         f"{path}: sound: {len(loaded.records)} records, {len(state.units)} units, "
         f"Turn {state.turn} {state.attacker} {state.phase}"
         + (", game ended" if state.ended else "")
+        + f"; {link.summary()}"
     )
     return 0
 
