@@ -422,6 +422,34 @@ class Game:
             raise
         self.__dict__.update(fresh.__dict__)
 
+    # ------------------------------------------- following another writer (follow.py)
+    def absorb(self, record: ev.Record) -> None:
+        """Take in a record another process appended to the log: the same effect on
+        this game as the call that wrote it there had on the writer's, nothing written.
+        Raises ValueError for a record that does not come next (the caller re-reads)."""
+        if record.seq != len(self.records) + 1 or isinstance(record, ev.GameCreated):
+            raise ValueError(f"entry {record.seq} does not follow entry {len(self.records)}")
+        with self._lock:
+            try:
+                self.timeline.add(record)
+            except Refusal as refusal:
+                raise ValueError(f"entry {record.seq}: {refusal}") from None
+            self.records.append(record)
+            if isinstance(record, ev.Undo):
+                keep = len(self.effective)
+                while keep and self.effective[keep - 1].grp == record.target:
+                    keep -= 1
+                self._rollback(keep)
+            elif isinstance(record, ev.Redo):
+                for redone in self.timeline.groups.get(record.target, []):
+                    if redone.seq not in self.timeline.struck:
+                        self._append(redone)
+            elif isinstance(record, ev.Strike | ev.Unstrike):
+                if 1 <= record.target < record.seq:
+                    self._rebuild_effective(record.target)
+            else:
+                self._append(record)
+
     def _control(self, record: ev.Record) -> ev.Record:
         stamped = _stamp(record, len(self.records) + 1, len(self.records) + 1, _now())
         self._write([stamped])

@@ -3,6 +3,9 @@ internet), watch (a live second view) and serve (the book in a browser)."""
 
 from __future__ import annotations
 
+import argparse
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +21,19 @@ def register(sub) -> None:
     verify.add_argument("old", type=Path, metavar="OLD", help="the copy you kept")
     verify.add_argument("new", type=Path, metavar="NEW", help="the log you received")
     verify.set_defaults(func=cmd_verify)
+
+    watch = sub.add_parser(
+        "watch", help="follow a game another window writes: new entries and the tally as they come"
+    )
+    watch.add_argument("file", type=Path, metavar="FILE")
+    watch.add_argument(
+        "--last", type=int, default=5, metavar="N", help="entries to show first (default 5)"
+    )
+    watch.add_argument(
+        "--until", type=int, metavar="N", help="stop once the log holds N entries (scripts)"
+    )
+    watch.add_argument("--interval", type=float, default=0.25, metavar="S", help=argparse.SUPPRESS)
+    watch.set_defaults(func=cmd_watch)
 
 
 def cmd_verify(args, ui) -> int:
@@ -52,4 +68,81 @@ def cmd_verify(args, ui) -> int:
         print(f"  {added.line:>5}  {(added.side or '-'):<{width}}  {text}")
     sides = Counter(a.side or "(no side)" for a in verdict.added)
     print("sides named on the added entries: " + ", ".join(f"{s} {n}" for s, n in sides.items()))
+    return Exit.OK
+
+
+# ------------------------------------------------------------------------- watch
+def _history_line(game, record) -> str:
+    from stockade.core.cli.game_commands import _MARKS
+    from stockade.core.describe import sentence
+    from stockade.core.game import HistoryEntry
+
+    status, reason = game.entry_status(record)
+    turn, phase, attacker = game.when.get(record.seq, (0, "", ""))
+    entry = HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
+    line = f"{record.seq:>5} {_MARKS.get(status, '?')} {sentence(entry, game)}"
+    if status not in ("ok", "control"):
+        line += f"  <{status}{': ' + reason if reason else ''}>"
+    return line
+
+
+def _points(game) -> dict[str, tuple[int, int]]:
+    from stockade.core.tally import tally
+
+    return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(game.state).sides.items()}
+
+
+def tally_delta(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> str:
+    """One line naming each side whose CVP changed ("" when none did)."""
+    parts = []
+    for side, (cvp, if_ended) in after.items():
+        was, was_if = before.get(side, (0, 0))
+        if (cvp, if_ended) == (was, was_if):
+            continue
+        changes = []
+        if cvp != was:
+            changes.append(f"{was} -> {cvp} CVP ({cvp - was:+d})")
+        if if_ended != was_if:
+            changes.append(f"if the game ended now {was_if} -> {if_ended} ({if_ended - was_if:+d})")
+        text = f"{side} " + ", ".join(changes)
+        parts.append(text)
+    return "tally: " + "; ".join(parts) if parts else ""
+
+
+def cmd_watch(args, ui) -> int:
+    """Print every entry another process appends, and the change to the tally, until
+    Ctrl-C (or ``--until``). Only reads the log."""
+    from stockade.core.follow import GameFollower
+
+    follower = GameFollower(args.file)
+    game = follower.game
+    for message in game.warnings:
+        if message != "opened read-only":
+            print(f"stockade: warning: {message}", file=sys.stderr)
+    state = game.state
+    print(
+        f"watching {args.file}: {len(game.records)} entries, Turn {state.turn} "
+        f"{state.attacker} {state.phase} (Ctrl-C to stop)",
+        flush=True,
+    )
+    for record in game.records[-args.last :] if args.last > 0 else []:
+        print(_history_line(game, record))
+    points = _points(game)
+    try:
+        while args.until is None or len(follower.game.records) < args.until:
+            time.sleep(args.interval)
+            new, why = follower.poll()
+            game = follower.game
+            if why:
+                print(f"-- {why}: read again from the top ({len(game.records)} entries)")
+            for record in new:
+                print(_history_line(game, record))
+            now = _points(game)
+            delta = tally_delta(points, now)
+            if delta:
+                print(f"      {delta}")
+            points = now
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a watch ends
     return Exit.OK
