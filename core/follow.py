@@ -147,9 +147,10 @@ class Follower:
 class GameFollower:
     """An in-memory game kept up to date with the log another process writes."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, game: Game | None = None):
+        """Follow ``path``; ``game`` is that log already open (read-only), if it is."""
         self.path = Path(path)
-        self.game = Game.open(self.path, read_only=True)
+        self.game = game if game is not None else Game.open(self.path, read_only=True)
         self._follower = self._follower_for(self.game)
 
     def _follower_for(self, game: Game) -> Follower:

@@ -88,10 +88,36 @@ class StockadeApp(App[int]):
             if problem:
                 self._problems.append(problem)
         self.push_screen(MainScreen())
+        self._follow_if_read_only()
         for note in self.notes + list(self.game.warnings):
             self.notify(note, title="Stockade", timeout=8)
         for problem in self._problems:
             self.notify(problem, title="Config", severity="warning", timeout=12)
+
+    # ------------------------------------------ following the writing window
+    def _follow_if_read_only(self) -> None:
+        """A window that opened its game read-only because another one writes it
+        follows that window live (core/follow.py): what it appends shows within a
+        second, undo/redo/strike included."""
+        game = self.game
+        if not (game.read_only and game.path and game.problem is None and game.journal):
+            return
+        from stockade.core.follow import GameFollower
+
+        self._follower = GameFollower(game.path, game)
+        self.set_interval(0.5, self._follow_writer, name="follow-writer")
+
+    def _follow_writer(self) -> None:
+        try:
+            new, why = self._follower.poll()
+        except Exception as exc:  # never let the view take the table down
+            self.log.error(f"following the log failed: {exc!r}")
+            return
+        self.game = self._follower.game
+        if why:
+            self.notify(f"{why}: read again from the top", title="Stockade", timeout=8)
+        if new or why:
+            self.game_changed(f"{len(new)} new entries from the window that writes")
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:

@@ -1,0 +1,44 @@
+"""A second window on a game another window writes opens read-only and follows it
+live (tui/app.py over core/follow.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.game import Game
+from stockade.tui.app import StockadeApp
+from stockade.tui.widgets.history_view import HistoryView
+from tests.test_tui_support import sample_copy, sync
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+
+
+@sync
+async def test_a_read_only_window_follows_the_writer(tmp_path):
+    path = sample_copy(tmp_path, "demo")
+    writer = Game.open(path)
+    follower_game = Game.open(path)  # the lock is taken: read-only
+    assert follower_game.read_only
+    app = StockadeApp(follower_game, remember=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        before = len(app.game.records)
+        phase_before = app.game.state.phase
+        from stockade.core.commands import execute
+
+        execute(writer, "next")
+        await pilot.pause(1.2)
+        assert len(app.game.records) == before + 1
+        assert app.game.state.phase != phase_before
+        writer.undo()
+        await pilot.pause(1.2)
+        assert len(app.game.records) == before + 2
+        assert app.game.state.phase == phase_before
+        history = app.screen.query_one(HistoryView)
+        assert history is not None
+    writer.close()
+    follower_game.close()
