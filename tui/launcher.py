@@ -27,6 +27,12 @@ class TerminalUI:
 
         return run_app(game_path, notes)
 
+    def serve(self, path: Path | None, **options) -> int:
+        """``stockade serve``: the app in a browser (tui/serve.py, textual-serve)."""
+        from stockade.tui.serve import serve
+
+        return serve(path, **options)
+
     def open_camp(self, path: Path | None, options: dict | None = None) -> int:
         from stockade.tui.camp import run_camp
 

@@ -35,6 +35,24 @@ def register(sub) -> None:
     watch.add_argument("--interval", type=float, default=0.25, metavar="S", help=argparse.SUPPRESS)
     watch.set_defaults(func=cmd_watch)
 
+    serve = sub.add_parser(
+        "serve", help="the book in a browser (127.0.0.1; --lan for a tablet, with a secret link)"
+    )
+    serve.add_argument("file", type=Path, nargs="?", metavar="FILE")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument(
+        "--lan",
+        action="store_true",
+        help="listen on the local network (a tablet at the table); requires the secret link",
+    )
+    serve.add_argument("--host", metavar="ADDRESS", help="listen on this address instead")
+    serve.add_argument(
+        "--require-token",
+        action="store_true",
+        help="require the secret link on 127.0.0.1 too (always on with --lan or --host)",
+    )
+    serve.set_defaults(func=cmd_serve)
+
 
 def cmd_verify(args, ui) -> int:
     """Exit 0 when NEW extends OLD; 6 (REWRITTEN) naming the first differing line."""
@@ -146,3 +164,23 @@ def cmd_watch(args, ui) -> int:
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a watch ends
     return Exit.OK
+
+
+# ------------------------------------------------------------------------- serve
+def cmd_serve(args, ui) -> int:
+    """Serve the app to browsers; the UI side does it (core never imports Textual)."""
+    if ui is None or not hasattr(ui, "serve"):
+        raise CliError("no UI to serve here; run the 'stockade' program", Exit.USAGE)
+    if args.file is not None and not args.file.is_file():
+        raise CliError(f"{args.file}: no such game log")
+    host = args.host
+    return int(
+        ui.serve(
+            args.file,
+            port=args.port,
+            lan=args.lan,
+            host=host,
+            require_token=args.require_token or host is not None,
+        )
+        or 0
+    )

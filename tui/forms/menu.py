@@ -43,6 +43,10 @@ class FormMenu(ModalScreen[str | None]):
                 options.append(Option(prompt, id=spec.name))
             yield OptionList(*options, id="menu")
             yield Static("letter or enter: open · j/k or arrows: move · esc: close", id="menu-keys")
+        # the keys as buttons too: a tablet (stockade serve) has no Esc key
+        from stockade.tui.widgets.footer import StockadeFooter
+
+        yield StockadeFooter()
 
     def on_key(self, event: Key) -> None:
         for spec in self.specs:

@@ -109,6 +109,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static(keys_table(self.app))
             yield Static(verbs_table())
             yield Static(rulings_table())
+        # the keys as buttons too: a tablet (stockade serve) has no Esc key
+        from stockade.tui.widgets.footer import StockadeFooter
+
+        yield StockadeFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

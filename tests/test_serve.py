@@ -1,0 +1,255 @@
+"""``stockade serve``: the app in a real browser (headless Chromium from the
+distribution, driven by selenium through chromedriver), and the secret token.
+
+Only loopback addresses. The browser test is skipped, saying why, where Chromium,
+chromedriver or selenium cannot be had (.ci/run installs them with apt-get when it can).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_games"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,900",
+]
+
+pytest.importorskip("textual_serve", reason="textual-serve is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Served:
+    """``stockade serve FILE`` running in its own process group."""
+
+    def __init__(self, tmp_path: Path, game: Path, *extra: str):
+        self.port = free_port()
+        self.out = tmp_path / "serve.out"
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "STOCKADE_CONFIG_DIR": str(tmp_path / "config"),
+            "STOCKADE_DATA_DIR": str(tmp_path / "data"),
+            "COLUMNS": "200",  # the URL on one line
+        }
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "stockade.tui.launcher", "serve", str(game)]
+            + ["--port", str(self.port), *extra],
+            stdout=self.out.open("w"),
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+        self.url = self._wait_for_url()
+
+    def _wait_for_url(self) -> str:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            found = re.search(r"Open this in a browser: (\S+)", self.output())
+            if found:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                        return found.group(1)
+                except OSError:
+                    pass
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise AssertionError(f"stockade serve did not start:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.out.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=20)
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    target = tmp_path / "demo.jsonl"
+    shutil.copyfile(SAMPLES / "demo.jsonl", target)
+    return target
+
+
+def status_of(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+# ------------------------------------------------------------------ the token
+def test_a_request_without_the_token_is_refused_and_logged(tmp_path, game):
+    served = Served(tmp_path, game, "--require-token")
+    try:
+        base = f"http://127.0.0.1:{served.port}"
+        token = served.url.split("token=", 1)[1]
+        assert len(token) >= 32
+        assert status_of(f"{base}/") == 403
+        assert status_of(f"{base}/?token=wrong") == 403
+        assert status_of(f"{base}/static/js/textual.js") == 403
+        assert status_of(f"{base}/ws") == 403
+        assert status_of(f"{base}/?token={token}") == 200
+        time.sleep(0.5)
+        log = served.output()
+        assert log.count("refused GET") >= 4 and "HTTP 403" in log
+        assert served.output().count(token) >= 1  # printed once, as the URL
+    finally:
+        served.stop()
+
+
+def test_without_a_token_the_server_listens_on_loopback_only(tmp_path, game):
+    served = Served(tmp_path, game)
+    try:
+        assert served.url == f"http://127.0.0.1:{served.port}/"
+        assert status_of(served.url) == 200
+    finally:
+        served.stop()
+
+
+# ------------------------------------------------------------- a real browser
+READ_SCREEN = "var r = document.querySelector('.xterm-rows'); return r ? r.innerText : '';"
+# The centre of ``label`` in the last screen row that holds ``row_with`` (the footer).
+LOCATE = """
+const [label, rowWith] = arguments;
+const rows = Array.from(document.querySelectorAll('.xterm-rows > div'));
+for (let i = rows.length - 1; i >= 0; i--) {
+  if (!rows[i].innerText.includes(rowWith)) continue;
+  const walker = document.createTreeWalker(rows[i], NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const at = node.textContent.indexOf(label);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + label.length);
+    const box = range.getBoundingClientRect();
+    return [box.left + box.width / 2, box.top + box.height / 2];
+  }
+}
+return null;
+"""
+# xterm.js draws on a canvas; with no canvas context it falls back to its DOM
+# renderer, whose rows are text the test can read (what the player sees, as text).
+NO_CANVAS = "HTMLCanvasElement.prototype.getContext = function () { return null; };"
+
+
+def _browser():
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip(
+            "no Chromium from the distribution (/usr/bin/chromium, /usr/bin/chromedriver): "
+            "apt-get install chromium chromium-driver to run the browser test"
+        )
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='stockade-chromium-')}")
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_CANVAS})
+    return driver
+
+
+def _wait(driver, predicate, what: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = driver.execute_script(READ_SCREEN) or ""
+        if predicate(text):
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"the browser never showed {what}; it showed:\n{text}")
+
+
+def _click(driver, label: str, row_with: str = "Quit") -> None:
+    """A real mouse click (down and up) on ``label`` as drawn on the screen."""
+    where = driver.execute_script(LOCATE, label, row_with)
+    assert where, f"{label!r} is not on the screen"
+    x, y = where
+    for kind in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1},
+        )
+
+
+def _current_phase(text: str) -> str:
+    found = re.search(r"▶\[(\w+)\]", text)
+    assert found, f"no current phase on the screen:\n{text}"
+    return found.group(1)
+
+
+def _kinds(path: Path) -> list[str]:
+    return [json.loads(line)["kind"] for line in path.read_bytes().splitlines()]
+
+
+def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp_path, game):
+    writer = _browser()
+    watcher = None
+    served = Served(tmp_path, game, "--require-token")
+    try:
+        writer.get(served.url)
+        text = _wait(writer, lambda t: "Game Turn" in t and "Quit" in t, "the main screen")
+        phase = _current_phase(text)
+        lines_before = _kinds(game)
+
+        watcher = _browser()  # a second session: read-only, following the first
+        watcher.get(served.url)
+        _wait(watcher, lambda t: "Game Turn" in t, "the main screen in the second session")
+
+        _click(writer, "Next")
+        text = _wait(writer, lambda t: _current_phase(t) != phase, "the next phase")
+        moved_to = _current_phase(text)
+        assert _kinds(game) == lines_before + ["phase"]  # on disk before the screen moved
+        _wait(watcher, lambda t: _current_phase(t) == moved_to, "the writer's phase, live")
+
+        _click(writer, "Undo")
+        _wait(writer, lambda t: _current_phase(t) == phase, "the phase undone")
+        assert _kinds(game) == lines_before + ["phase", "undo"]
+        _wait(watcher, lambda t: _current_phase(t) == phase, "the undo, live")
+    finally:
+        for driver in (writer, watcher):
+            if driver is not None:
+                driver.quit()
+        served.stop()
