@@ -333,7 +333,10 @@ def generate(events: int, seed: int = 7, path: Path | None = None, controls: boo
 
 
 def write_log(game: Game, path: Path) -> int:
-    data = b"".join(ev.encode(r) + b"\n" for r in game.records)
+    """The game's records as a log, hash-chained as Stockade writes one."""
+    from stockade.core.chain import chained
+
+    data = b"".join(line + b"\n" for line in chained([ev.encode(r) for r in game.records]))
     Path(path).write_bytes(data)
     return len(data)
 

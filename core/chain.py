@@ -65,6 +65,18 @@ def stamp(line: bytes, prev: str) -> bytes:
     return line[:-1] + b',"prev":"' + prev.encode("ascii") + b'"}'
 
 
+def chained(lines: list[bytes], head: str | None = None) -> list[bytes]:
+    """``lines`` with their links, as the journal appends them after a line whose link
+    is ``head`` (None: ``lines`` start the log, so the first one is the header)."""
+    out = []
+    for line in lines:
+        if head is not None:
+            line = stamp(line, head)
+        head = link_of(line, head)
+        out.append(line)
+    return out
+
+
 @dataclass
 class ChainReport:
     """What walking a log's chain found."""
@@ -177,4 +189,4 @@ def head_of_file(path: Path, size: int) -> str | None:
     return head
 
 
-__all__ = ["ChainReport", "LINK_HEX", "head_of_file", "link_of", "stamp", "walk"]
+__all__ = ["ChainReport", "LINK_HEX", "chained", "head_of_file", "link_of", "stamp", "walk"]

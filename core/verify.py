@@ -151,16 +151,16 @@ def acting_side(record: ev.Record, state: GameState, records: list[ev.Record]) -
     if unit is None:
         return _side_from_unit_entry(handle, records)
     if kind in ("escape", "escaped") or unit.guard is None:
-        return unit.side
+        return str(unit.side)
     guard = state.units.get(unit.guard)
-    return guard.side if guard is not None else unit.side
+    return str(guard.side if guard is not None else unit.side)
 
 
 def _side_from_unit_entry(handle: object, records: list[ev.Record]) -> str:
     """A unit the state no longer holds: its side as entered."""
     for record in records:
         if isinstance(record, ev.UnitEntered) and record.handle == handle:
-            return record.side
+            return str(record.side)
     return ""
 
 

@@ -253,3 +253,36 @@ def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp
             if driver is not None:
                 driver.quit()
         served.stop()
+
+
+# ------------------------------------------------------- where it listens, and the secret
+def test_the_secret_is_required_beyond_loopback(game):
+    from stockade.tui.serve import lan_address, make_server
+
+    local = make_server(game, port=8123)
+    assert (local.host, local.token, local.url) == ("127.0.0.1", None, "http://127.0.0.1:8123/")
+    asked = make_server(game, require_token=True)
+    assert asked.token and f"?token={asked.token}" in asked.url
+    other = make_server(game, host="192.0.2.7")  # constructed, never started
+    assert other.host == "192.0.2.7" and other.token and len(other.token) >= 32
+    assert make_server(game, host="192.0.2.7").token != other.token  # fresh every time
+    address = lan_address()
+    if address is not None:
+        on_lan = make_server(game, lan=True)
+        assert on_lan.host == address and not address.startswith("127.") and on_lan.token
+
+
+def test_serve_passes_its_options_to_the_ui(game, capsys):
+    from stockade.core.cli import main
+
+    calls = []
+
+    class FakeUI:
+        def serve(self, path, **options):
+            calls.append((path, options))
+            return 0
+
+    assert main(["serve", str(game), "--lan", "--port", "9001"], ui=FakeUI()) == 0
+    assert calls == [(game, {"port": 9001, "lan": True, "host": None, "require_token": False})]
+    assert main(["serve", str(game)]) == 2  # no UI: a usage error, one line
+    assert main(["serve", str(game.with_name("missing.jsonl"))], ui=FakeUI()) == 1

@@ -276,3 +276,27 @@ def test_verify_of_a_damaged_log_names_the_file_and_line(game_log, capsys):
         f.write(b"not json\n{}\n")
     code, _, err = cli(capsys, "verify", old, game_log)
     assert code == Exit.DAMAGED and "line 9" in err
+
+
+# --------------------------------------------------------- with the snapshot cache
+def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
+    from bench.generate import Driver, generate, write_log
+    from stockade.core import snapcache
+
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snapcache, "TAIL", 30)
+    path = tmp_path / "big.jsonl"
+    write_log(generate(400, seed=4), path)
+    assert chain.walk(lines_of(path)).intact and chain.walk(lines_of(path)).unchained == 0
+    Game.open(path, read_only=True).close()  # writes the snapshot
+    assert list((tmp_path / "cache").iterdir())
+    game = Game.open(path)
+    assert game._snap_position > 0  # opened from the snapshot
+    driver = Driver(game, seed=6)
+    for _ in range(10):
+        driver.step()
+    game.undo()
+    game.close()
+    report = chain.walk(lines_of(path))
+    assert report.intact and len(report.links) > 400

@@ -120,22 +120,34 @@ def qr_text(data: str) -> str:
     return out.getvalue()
 
 
-def serve(
+def make_server(
     path: Path | None,
     port: int = DEFAULT_PORT,
     lan: bool = False,
     host: str | None = None,
     require_token: bool = False,
-) -> int:
-    """Run the server until Ctrl+C; returns the exit code."""
+) -> StockadeServer:
+    """The server ``serve`` runs: on 127.0.0.1 unless ``lan`` or ``host``; with a fresh
+    secret token whenever it listens beyond loopback, or when asked to.
+    Raises OSError when ``lan`` finds no local network address."""
     if lan and host is None:
         host = lan_address()
         if host is None:
-            print("stockade: no local network address found; use --host ADDRESS", file=sys.stderr)
-            return 1
+            raise OSError("no local network address found; use --host ADDRESS")
     host = host or "127.0.0.1"
-    token = secrets.token_urlsafe(24) if (lan or require_token) else None
+    beyond_loopback = not (host.startswith("127.") or host in ("localhost", "::1"))
+    wants_token = lan or require_token or beyond_loopback
+    token = secrets.token_urlsafe(24) if wants_token else None
     title = Path(path).name if path is not None else "Stockade"
-    server = StockadeServer(app_command(path), host=host, port=port, token=token, title=title)
+    return StockadeServer(app_command(path), host=host, port=port, token=token, title=title)
+
+
+def serve(path: Path | None, **options: object) -> int:
+    """Run the server until Ctrl+C; returns the exit code."""
+    try:
+        server = make_server(path, **options)  # type: ignore[arg-type]
+    except OSError as exc:
+        print(f"stockade: {exc}", file=sys.stderr)
+        return 1
     server.serve()
     return 0

@@ -49,7 +49,7 @@ def register(sub) -> None:
     serve.add_argument(
         "--require-token",
         action="store_true",
-        help="require the secret link on 127.0.0.1 too (always on with --lan or --host)",
+        help="require the secret link on 127.0.0.1 too (always on beyond loopback)",
     )
     serve.set_defaults(func=cmd_serve)
 
@@ -173,14 +173,13 @@ def cmd_serve(args, ui) -> int:
         raise CliError("no UI to serve here; run the 'stockade' program", Exit.USAGE)
     if args.file is not None and not args.file.is_file():
         raise CliError(f"{args.file}: no such game log")
-    host = args.host
     return int(
         ui.serve(
             args.file,
             port=args.port,
             lan=args.lan,
-            host=host,
-            require_token=args.require_token or host is not None,
+            host=args.host,
+            require_token=args.require_token,
         )
         or 0
     )
