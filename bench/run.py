@@ -139,17 +139,17 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
             # collection walks every object made so far: it would slow the raw decode
             # of 100k records by ~1.5x and flatter the ratios).
             gc.collect()
-            raw.append(timed_nogc(lambda: decoder.decode_lines(path.read_bytes())))
+            raw.append(timed_nogc(lambda path=path: decoder.decode_lines(path.read_bytes())))
             gc.collect()
-            val.append(timed_nogc(lambda: load(path)))
+            val.append(timed_nogc(lambda path=path: load(path)))
             gc.collect()
             snapcache.ENABLED = False
             try:
-                cold.append(timed_nogc(lambda: Game.open(path, read_only=True)))
+                cold.append(timed_nogc(lambda path=path: Game.open(path, read_only=True)))
             finally:
                 snapcache.ENABLED = True
             gc.collect()
-            warm.append(timed_nogc(lambda: Game.open(path, read_only=True)))
+            warm.append(timed_nogc(lambda path=path: Game.open(path, read_only=True)))
         r, v, c, w = median(raw), median(val), median(cold), median(warm)
         results[n] = {"raw": r, "load": v, "fold": c, "warm": w}
         rows.append(
@@ -230,13 +230,13 @@ def _rounds(games: dict[int, Game], repeat: int, times: dict) -> None:
                 for r in reversed(game.effective)
                 if isinstance(r, (ev.StatusChanged, ev.PhaseSet))
             )
-            times[n]["strike"].append(timed(lambda: game.strike(target, "bench")))
-            times[n]["unstrike"].append(timed(lambda: game.unstrike(target)))
+            times[n]["strike"].append(timed(lambda g=game, t=target: g.strike(t, "bench")))
+            times[n]["unstrike"].append(timed(lambda g=game, t=target: g.unstrike(t)))
     for i in range(repeat):
         for n, game in games.items():
             # one replay step: the state just before the latest few entries
             seq = game.effective[-1 - (i * 7) % min(50, len(game.effective) - 1)].seq
-            times[n]["replay-step"].append(timed(lambda: game.state_at(seq)))
+            times[n]["replay-step"].append(timed(lambda g=game, s=seq: g.state_at(s)))
 
 
 def bench_depth(depths: list[int], repeat: int) -> tuple[str, dict]:
@@ -338,14 +338,15 @@ def bench_tally(repeat: int) -> str:
 def bench_memory(n: int) -> str:
     path = ensure_log(n)
     code = (
-        "import sys, gc; sys.path.insert(0, %r)\n"
-        "from core.game import Game\n"
+        f"import sys, gc; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from stockade.core.game import Game\n"
         "def rss():\n"
-        "    for l in open('/proc/self/status'):\n"
-        "        if l.startswith('VmRSS'): return int(l.split()[1]) * 1024\n"
-        "before = rss(); g = Game.open(%r, read_only=True); gc.collect(); after = rss()\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmRSS'): return int(line.split()[1]) * 1024\n"
+        f"before = rss(); g = Game.open({str(path)!r}, read_only=True); gc.collect()\n"
+        "after = rss()\n"
         "print(before, after)\n"
-    ) % (str(ROOT), str(path))
+    )
     # cold: the whole log folded (every event has its undo entry): the worst case
     env = dict(os.environ, STOCKADE_CACHE_DIR="off")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)

@@ -192,7 +192,7 @@ def to_text(t: Tally) -> str:
         else:
             widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD) - 1)]
             for row in rows:
-                cols = [cell.ljust(w) for cell, w in zip(row, widths)]
+                cols = [cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)]
                 out.append("  " + "  ".join(cols + [row[-1]]).rstrip())
         if any(not line.banked for line in s.lines):
             out.append("  * not banked yet: counted only if the game ended now (A20.1)")

@@ -118,8 +118,8 @@ def run_simulation(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elapsed = time.monotonic() - started
     print(format_table(tallies), file=out)
     print(
-        f"seed {seed}, month die {month_die}, {table.meta.label.lower()} table for the missing actions; "
-        f"{elapsed:.1f} s",
+        f"seed {seed}, month die {month_die}, "
+        f"{table.meta.label.lower()} table for the missing actions; {elapsed:.1f} s",
         file=out,
     )
     return 0

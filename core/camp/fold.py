@@ -78,7 +78,7 @@ def _check_dice(state: CampState, roll: Roll) -> None:
         raise CampError(
             f"{roll.__struct_config__.tag} needs {len(sides)} dice, got {len(roll.dice)}"
         )
-    for face, side in zip(roll.dice, sides):
+    for face, side in zip(roll.dice, sides, strict=True):
         if not 1 <= face <= side:
             raise CampError(f"a d{side} shows 1 to {side}, not {face}")
 

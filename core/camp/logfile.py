@@ -63,9 +63,8 @@ def load_log(path: Path, journal: Journal | None = None) -> LoadedLog:
     records = [decode_line(raw.data, raw.number) for raw in result.lines]
     header = records[0]
     if not isinstance(header, CampStarted):
-        raise CampError(
-            f"line 1: a camp log starts with its 'camp' header, not {header.__struct_config__.tag!r}"
-        )
+        tag = header.__struct_config__.tag
+        raise CampError(f"line 1: a camp log starts with its 'camp' header, not {tag!r}")
     timeline = Timeline()
     for record in records[1:]:
         if isinstance(record, CampStarted):

@@ -13,8 +13,13 @@ from stockade.core.state import GameState
 # Said when a phase begins, so the table knows what A20 allows now.
 PHASE_HINTS = {
     "RPh": "prisoners may be transferred or abandoned (A20.5)",
-    "PFPh": "Mopping Up surrenders (A12.153); SS/Japanese/Partisan/Russian/berserk may Massacre (A20.4)",
-    "MPh": "recapture by entering; escort off; Scrounging DR at the end of the MPh (A20.54, A20.53, A20.552)",
+    "PFPh": (
+        "Mopping Up surrenders (A12.153); SS/Japanese/Partisan/Russian/berserk may Massacre (A20.4)"
+    ),
+    "MPh": (
+        "recapture by entering; escort off; "
+        "Scrounging DR at the end of the MPh (A20.54, A20.53, A20.552)"
+    ),
     "DFPh": "DEFENDER may Massacre (A20.4)",
     "AFPh": "ATTACKER may Massacre (A20.4)",
     "RtPh": "broken units adjacent to a Known enemy surrender (A20.21)",
@@ -26,7 +31,9 @@ _PHASE_NAMES = {name.lower(): name for name in ev.PHASES}
 
 
 def phase_named(word: str) -> str:
-    """A phase from its abbreviation, any case, ``Ph`` optional (``rtph``, ``CCPh``, ``apH``, ``cc``)."""
+    """A phase from its abbreviation, any case, ``Ph`` optional.
+
+    ``rtph``, ``CCPh``, ``apH`` and ``cc`` all name a phase."""
     found = _PHASE_NAMES.get(word.lower()) or _PHASE_NAMES.get(word.lower() + "ph")
     if found is None:
         raise Refusal("input", f"'{word}' is not a phase", "one of " + ", ".join(ev.PHASES))

@@ -151,11 +151,16 @@ class ReplayScreen(Screen):
     def _to_undo(self) -> list[int]:
         """Effective command groups after the selected entry, latest first."""
         seq = self.selected or 0
-        groups = []
+        own_group = self._grp(seq)  # the selected entry's own command stays
+        groups: list[int] = []
         for entry in self.game.history():
-            if entry.status in ("ok", "conflict") and entry.seq > seq and entry.grp not in groups:
-                if entry.grp != self._grp(seq):
-                    groups.append(entry.grp)
+            if (
+                entry.status in ("ok", "conflict")
+                and entry.seq > seq
+                and entry.grp not in groups
+                and entry.grp != own_group
+            ):
+                groups.append(entry.grp)
         return groups[::-1]
 
     def _grp(self, seq: int) -> int:

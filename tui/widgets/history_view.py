@@ -276,7 +276,8 @@ class HistoryView(OptionList):
                         cache.heights.pop(later, None)
                         cache.index_to_line.pop(later, None)
             renders = self._option_render_cache
-            for key in [key for key in renders.keys() if key[0] is option]:
+            # SIM118 does not apply: Textual's LRUCache has keys() but no __iter__.
+            for key in [key for key in renders.keys() if key[0] is option]:  # noqa: SIM118
                 renders.discard(key)
         except (AttributeError, KeyError):  # OptionList internals changed: the slow way
             self.replace_option_prompt_at_index(index, prompt)
