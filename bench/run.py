@@ -249,7 +249,7 @@ def bench_depth(depths: list[int], repeat: int) -> tuple[str, dict]:
         if tail == "same":
             for game in games.values():
                 add_same_tail(game)
-        times = {n: {op: [] for op in ops} for n in depths}
+        times: dict[int, dict[str, list[float]]] = {n: {op: [] for op in ops} for n in depths}
         _rounds(games, repeat, times)
         results[tail] = {n: {op: median(v) for op, v in times[n].items()} for n in depths}
         for n in depths:
@@ -438,6 +438,7 @@ def _cold_once(code: str, env: dict) -> dict:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stdout is not None  # stdout=PIPE
     line = proc.stdout.readline()
     spawn = time.perf_counter() - start
     rest, err = proc.communicate()
@@ -463,6 +464,7 @@ def _undo_child(path: str, repeat: int) -> None:
     from stockade.core.commands import execute
     from stockade.core.game import Game
     from stockade.tui.app import StockadeApp
+    from stockade.tui.screens.main import MainScreen
     from stockade.tui.widgets.history_view import HistoryView
 
     def clocks():
@@ -478,7 +480,9 @@ def _undo_child(path: str, repeat: int) -> None:
         wall, cpu, sync_, idle_w, idle_c = [], [], [], [], []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            history = app.screen.query_one(HistoryView)
+            main = app.screen
+            assert isinstance(main, MainScreen)
+            history = main.query_one(HistoryView)
             side = next(iter(game.state.sides))
             for i in range(repeat + 1):  # the first round is a warm-up
                 execute(game, f"add {side} 4-6-7 as zz{i} at Q4")
@@ -487,7 +491,7 @@ def _undo_child(path: str, repeat: int) -> None:
                 before = history.rebuilds
                 count = history.option_count
                 t = clocks()
-                app.screen.action_undo()
+                main.action_undo()
                 s = time.perf_counter() - t[0]
                 await pilot.pause()
                 w, c = since(t)
@@ -497,8 +501,11 @@ def _undo_child(path: str, repeat: int) -> None:
                 await pilot.pause()
                 iw, ic = since(t)
                 if i:
-                    wall.append(w), cpu.append(c), sync_.append(s)
-                    idle_w.append(iw), idle_c.append(ic)
+                    wall.append(w)
+                    cpu.append(c)
+                    sync_.append(s)
+                    idle_w.append(iw)
+                    idle_c.append(ic)
         events = len(game.records)
         game.close()
         return {
@@ -534,7 +541,9 @@ def _undo_child(path: str, repeat: int) -> None:
                 await pilot.pause()
                 w, c = since(t)
                 if i:
-                    wall.append(w), cpu.append(c), sync_.append(s)
+                    wall.append(w)
+                    cpu.append(c)
+                    sync_.append(s)
         return {"wall": wall, "cpu": cpu, "sync": sync_}
 
     async def both() -> dict:
@@ -578,7 +587,7 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
         shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game_path)
 
         # (a) cold start to first paint, interleaved
-        cold = {"stockade": [], "bare": []}
+        cold: dict[str, list[dict[str, float]]] = {"stockade": [], "bare": []}
         stock_code = _COLD_STOCKADE.format(root=str(ROOT), path=str(game_path))
         bare_code = _COLD_BARE.format(root=str(ROOT))
         _cold_once(stock_code, env), _cold_once(bare_code, env)  # warm the page cache

@@ -36,7 +36,7 @@ def add(
     )
 
 
-def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
+def phase(game: Game, name: ev.Phase, attacker: str = US, turn: int = 1) -> None:
     game.submit([ev.PhaseSet(turn=turn, attacker=attacker, phase=name)])
 
 
@@ -371,8 +371,11 @@ def _step(state, kind: str, i: int, j: int, turn: int, flag: bool) -> list[ev.Re
     friend = _pick([h for h in on_board if state.units[h].side == owner and h != a], j, a)
     guard = state.units[a].guard or a
     guard_side = state.units[guard].side
-    at = lambda ph, side: ev.PhaseSet(turn=turn, attacker=side, phase=ph)  # noqa: E731
-    return {
+
+    def at(ph: ev.Phase, side: str) -> ev.PhaseSet:
+        return ev.PhaseSet(turn=turn, attacker=side, phase=ph)
+
+    steps: dict[str, list[ev.Record]] = {
         "phase": [at("RPh", owner)],
         "surrender": [
             at("RtPh", enemy),
@@ -406,7 +409,8 @@ def _step(state, kind: str, i: int, j: int, turn: int, flag: bool) -> list[ev.Re
             ev.EscapedBy(units=[a], route="withdrawal"),
         ],
         "melee": [ev.StatusChanged(handle=a, melee=flag)],
-    }[kind]
+    }
+    return steps[kind]
 
 
 actions = st.tuples(
