@@ -28,15 +28,15 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
+
+from stockade.core import events as ev
+from stockade.core.game import Game
+from stockade.core.logfile import load
+
 ROOT = Path(__file__).resolve().parent.parent
-if __package__ in (None, ""):
+if __package__ in (None, ""):  # `python bench/run.py`: `bench.generate` lives in ROOT
     sys.path.insert(0, str(ROOT))
-
-import msgspec  # noqa: E402
-
-from stockade.core import events as ev  # noqa: E402
-from stockade.core.game import Game  # noqa: E402
-from stockade.core.logfile import load  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED = 7
