@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from stockade.core import chain
 from stockade.core import events as ev
@@ -90,7 +91,7 @@ class Follower:
             raise JournalError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
         return batch
 
-    def _last_still_there(self, f) -> bool:
+    def _last_still_there(self, f: BinaryIO) -> bool:
         """Is the last line read still where it was? (A file rewritten in place with
         other, longer content would otherwise be read on from the middle of a line.)"""
         if self._last is None or self.offset == 0:
@@ -100,7 +101,7 @@ class Follower:
         expected = (b"\n" if start > 0 else b"") + self._last
         return bool(f.read(len(expected)) == expected)
 
-    def _held_still_there(self, f) -> bool:
+    def _held_still_there(self, f: BinaryIO) -> bool:
         f.seek(self.offset)
         return bool(f.read(len(self._held)) == self._held)
 
@@ -108,7 +109,7 @@ class Follower:
         batch.restarted, batch.lines = why, []
         self.offset, self._held, self._head, self._last = 0, b"", None, None
 
-    def _read_on(self, f, size: int, batch: Batch) -> None:
+    def _read_on(self, f: BinaryIO, size: int, batch: Batch) -> None:
         pending = self._held
         remaining = size - self.offset - len(pending)
         first = True  # only the first new line is checked against the last one read

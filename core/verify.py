@@ -143,7 +143,7 @@ def acting_side(record: ev.Record, state: GameState, records: list[ev.Record]) -
     by_side = getattr(record, "by_side", "")
     if by_side:
         return str(by_side)
-    handle = getattr(record, _ACTOR_HANDLE.get(kind, ""), None)
+    handle = getattr(record, _ACTOR_HANDLE[kind], None) if kind in _ACTOR_HANDLE else None
     if handle is None:
         units = getattr(record, "units", None) or getattr(record, "parts", None)
         handle = units[0] if units else getattr(record, "handle", None)

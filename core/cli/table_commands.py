@@ -8,11 +8,16 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from stockade.core.cli.errors import CliError, Exit
 
+if TYPE_CHECKING:
+    from stockade.core import events as ev
+    from stockade.core.game import Game
 
-def register(sub) -> None:
+
+def register(sub: Any) -> None:
     """Add ``verify``, ``watch`` and ``serve`` to the ``stockade`` parser."""
     verify = sub.add_parser(
         "verify",
@@ -54,7 +59,7 @@ def register(sub) -> None:
     serve.set_defaults(func=cmd_serve)
 
 
-def cmd_verify(args, ui) -> int:
+def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     """Exit 0 when NEW extends OLD; 6 (REWRITTEN) naming the first differing line."""
     from stockade.core.describe import sentence
     from stockade.core.game import Game
@@ -90,7 +95,7 @@ def cmd_verify(args, ui) -> int:
 
 
 # ------------------------------------------------------------------------- watch
-def _history_line(game, record) -> str:
+def _history_line(game: Game, record: ev.Record) -> str:
     from stockade.core.cli.game_commands import _MARKS
     from stockade.core.describe import sentence
     from stockade.core.game import HistoryEntry
@@ -104,7 +109,7 @@ def _history_line(game, record) -> str:
     return line
 
 
-def _points(game) -> dict[str, tuple[int, int]]:
+def _points(game: Game) -> dict[str, tuple[int, int]]:
     from stockade.core.tally import tally
 
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(game.state).sides.items()}
@@ -127,7 +132,7 @@ def tally_delta(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, 
     return "tally: " + "; ".join(parts) if parts else ""
 
 
-def cmd_watch(args, ui) -> int:
+def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
     """Print every entry another process appends, and the change to the tally, until
     Ctrl-C (or ``--until``). Only reads the log."""
     from stockade.core.follow import GameFollower
@@ -167,7 +172,7 @@ def cmd_watch(args, ui) -> int:
 
 
 # ------------------------------------------------------------------------- serve
-def cmd_serve(args, ui) -> int:
+def cmd_serve(args: argparse.Namespace, ui: Any) -> int:
     """Serve the app to browsers; the UI side does it (core never imports Textual)."""
     if ui is None or not hasattr(ui, "serve"):
         raise CliError("no UI to serve here; run the 'stockade' program", Exit.USAGE)
