@@ -16,6 +16,17 @@ class OneLineParser(argparse.ArgumentParser):
         raise CliError(f"{message} (see '{self.prog} --help')", USAGE)
 
 
+def stockade_version() -> str:
+    """The installed distribution's version (pyproject.toml), or "unknown" when run
+    from a tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("stockade")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="stockade",
@@ -24,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         "subcommands below work without it.",
         epilog="The command language for 'do' and 'run' is in docs/commands.md.",
     )
+    parser.add_argument("--version", action="version", version=f"stockade {stockade_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     new = sub.add_parser("new", help="start a new game log")
