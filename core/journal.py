@@ -44,6 +44,10 @@ class JournalError(Exception):
     """A journal could not be read or written; the message is for the player."""
 
 
+class JournalDamaged(JournalError):
+    """The file holds no readable game: not a log, or damaged from its first line."""
+
+
 class JournalWriteError(JournalError):
     """A write or fsync failed: the record was NOT accepted."""
 
@@ -183,6 +187,8 @@ class Journal:
         self._fd = fd
         self.read_only = read_only
         self.why_read_only = why_read_only
+        # True when read-only because another process holds the write lock (CLI exit 5).
+        self.lock_held_elsewhere = False
         # Seams for fault-injection tests; production code never replaces them.
         self._write = os.write
         self._fsync = _full_fsync
@@ -253,7 +259,9 @@ class Journal:
             journal._lock_or_raise()
         except JournalLocked as exc:
             journal.close()
-            return cls(path, None, True, str(exc))
+            held = cls(path, None, True, str(exc))
+            held.lock_held_elsewhere = True
+            return held
         except OSError as exc:
             journal.close()
             return cls(path, None, True, f"cannot lock ({exc.strerror}); opened read-only")
