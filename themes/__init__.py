@@ -75,6 +75,7 @@ def _colour_problems(spec: ThemeFile, source: str, text: str) -> list[str]:
     from textual.color import Color, ColorParseError
 
     problems = []
+    checks: list[tuple[str, str | None, str | None]]
     checks = [(key, getattr(spec, key), None) for key in COLOUR_KEYS]
     checks += [(f"nations.{n}", v, "nations") for n, v in spec.nations.items()]
     for key, value, table in checks:

@@ -4,16 +4,18 @@ the launcher (tui/launcher.py) injects ``ui`` with ``open_game(path)`` and
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
 
 from stockade.core.cli.errors import USAGE, CliError, Exit
+from stockade.core.cli.types import Handler, UserInterface
 from stockade.core.errors import Refusal
 from stockade.core.journal import JournalDamaged, JournalError, JournalLocked
 
 
-def main(argv: list[str] | None = None, ui=None) -> int:
+def main(argv: list[str] | None = None, ui: UserInterface | None = None) -> int:
     """Run one ``stockade`` command; return its exit code (core/cli/errors.py's ``Exit``
     table, documented in docs/commands.md). Never shows a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -62,7 +64,7 @@ class _JsonFailure:
         return code
 
 
-def _dispatch(argv: list[str], ui) -> int:
+def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
     from stockade.core.cli.arguments import build_parser, subcommand_names
 
     parser = build_parser()
@@ -76,10 +78,11 @@ def _dispatch(argv: list[str], ui) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return USAGE
-    return int(args.func(args, ui) or 0)
+    handler: Handler = args.func
+    return int(handler(args, ui) or 0)
 
 
-def _complete(parser) -> None:
+def _complete(parser: argparse.ArgumentParser) -> None:
     """Answer the completion hook of 'stockade completion SHELL' (argcomplete): it
     prints the candidates and exits."""
     import argcomplete
@@ -87,7 +90,7 @@ def _complete(parser) -> None:
     argcomplete.autocomplete(parser)
 
 
-def _open_ui(ui, path: Path | None) -> int:
+def _open_ui(ui: UserInterface | None, path: Path | None) -> int:
     if ui is None:
         raise CliError("no terminal UI here; use a subcommand (stockade --help)", USAGE)
     return int(ui.open_game(path) or 0)

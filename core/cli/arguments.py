@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any, NoReturn, cast
 
 from stockade.core.cli import game_commands, log_commands
 from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.cli.types import Handler, SubParsers
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (``stockade: ...``), exit 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.prog} --help')", USAGE)
 
 
@@ -27,7 +29,14 @@ def stockade_version() -> str:
         return "unknown"
 
 
-def add_command(sub, name: str, summary: str, example: str | list[str], func=None, **defaults):
+def add_command(
+    sub: SubParsers[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    example: str | list[str],
+    func: Handler | None = None,
+    **defaults: Any,
+) -> argparse.ArgumentParser:
     """One subcommand: its one-line summary (in ``stockade --help`` and atop its own
     help) and an example or two (at the foot of its help). Every subcommand is made
     here; tests/test_cli_conventions.py checks that each has both."""
@@ -69,7 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         "codes are in docs/commands.md. 'stockade COMMAND --help' shows an example.",
     )
     parser.add_argument("--version", action="version", version=f"stockade {stockade_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Subcommand parsers are OneLineParsers too (argparse makes them of the parent's
+    # class); typed as plain ArgumentParsers so core.camp.cli.register takes them.
+    sub = cast(
+        "SubParsers[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", metavar="COMMAND"),
+    )
 
     new = add_command(
         sub,
@@ -238,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _register_camp(sub) -> None:
+def _register_camp(sub: SubParsers[argparse.ArgumentParser]) -> None:
     """``stockade camp`` comes from core.camp.cli when it is there and imports cleanly;
     a broken camp module must not take the whole CLI down with it."""
     try:
@@ -248,7 +262,7 @@ def _register_camp(sub) -> None:
     except Exception as exc:
         why = f"{type(exc).__name__}: {exc}"
 
-        def unavailable(args, ui) -> int:
+        def unavailable(args: argparse.Namespace, ui: object) -> int:
             raise CliError(f"camp: the POW-camp mode failed to load ({why})")
 
         broken = sub.add_parser("camp", help="the solitaire POW camp (failed to load)")

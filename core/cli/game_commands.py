@@ -4,7 +4,9 @@ strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code.""
 from __future__ import annotations
 
 import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
 from stockade.core import events as ev
 from stockade.core.cli import jsonout
@@ -73,7 +75,7 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def cmd_new(args, ui) -> int:
+def cmd_new(args: Namespace, ui: object) -> int:
     sides = [parse_side(s) for s in args.side]
     if len(sides) != 2:
         raise CliError(f"a game has two sides; {len(sides)} --side given")
@@ -96,7 +98,7 @@ def cmd_new(args, ui) -> int:
 
 
 # ------------------------------------------------------------------ do and run
-def cmd_do(args, ui) -> int:
+def cmd_do(args: Namespace, ui: object) -> int:
     execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
     game = open_to_write(args.file)
     try:
@@ -123,7 +125,7 @@ def read_script(name: str) -> list[str]:
         raise CliError(f"{name}: cannot read the script ({exc})") from None
 
 
-def cmd_run(args, ui) -> int:
+def cmd_run(args: Namespace, ui: object) -> int:
     lines = read_script(args.script)
     label = "stdin" if args.script == "-" else args.script
     try:
@@ -146,7 +148,7 @@ def cmd_run(args, ui) -> int:
     return 0
 
 
-def _reply(outcome: Outcome) -> dict:
+def _reply(outcome: Outcome) -> dict[str, Any]:
     """A do/run/undo/... reply: what the player would read, and the records written."""
     return {
         "message": outcome.message,
@@ -158,7 +160,7 @@ def _reply(outcome: Outcome) -> dict:
 TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
 
 
-def cmd_tally(args, ui) -> int:
+def cmd_tally(args: Namespace, ui: object) -> int:
     try:
         from stockade.core import tally as tallying
         from stockade.core import tally_formats
@@ -196,7 +198,7 @@ _MARKS = {
 }
 
 
-def cmd_history(args, ui) -> int:
+def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
     if args.json:
         entries = [
@@ -224,7 +226,7 @@ def cmd_history(args, ui) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
-def cmd_control(args, ui) -> int:
+def cmd_control(args: Namespace, ui: object) -> int:
     game = open_to_write(args.file)
     try:
         outcome = control(

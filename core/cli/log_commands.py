@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
@@ -14,12 +16,12 @@ from stockade.core.journal import atomic_write, read_lines
 from stockade.core.logfile import load
 
 
-def cmd_check(args, ui) -> int:
+def cmd_check(args: Namespace, ui: object) -> int:
     """Exit 0 when the log is sound; else name the first bad line (exit 3) or the
     entries that no longer hold (exit 4). Only ever reads."""
     path: Path = args.file
     loaded = load(path)
-    report: dict = {"file": str(path), "sound": False, "problem": None, "conflicts": []}
+    report: dict[str, Any] = {"file": str(path), "sound": False, "problem": None, "conflicts": []}
     if loaded.problem:
         report["problem"] = {"line": loaded.problem.line, "message": loaded.problem.message}
         return _check_failed(args, report, f"{path}: {loaded.problem}", Exit.DAMAGED)
@@ -71,7 +73,7 @@ def cmd_check(args, ui) -> int:
     return 0
 
 
-def _check_failed(args, report: dict, message: str, code: int) -> int:
+def _check_failed(args: Namespace, report: dict[str, Any], message: str, code: int) -> int:
     """A log that is not sound: with --json the whole report on stdout (``ok`` false,
     as for any non-zero exit); the one line on stderr either way."""
     if args.json:
@@ -86,7 +88,7 @@ def default_output(path: Path) -> Path:
     return path.with_name(f"{path.stem}.repaired{path.suffix or '.jsonl'}")
 
 
-def cmd_repair(args, ui) -> int:
+def cmd_repair(args: Namespace, ui: object) -> int:
     """Write the good prefix to a new file; save the dropped lines beside it.
 
     Records are never renumbered: everything from the first bad line on is dropped
@@ -136,7 +138,7 @@ def cmd_repair(args, ui) -> int:
     return 0
 
 
-def cmd_locate(args, ui) -> int:
+def cmd_locate(args: Namespace, ui: object) -> int:
     from platformdirs import user_config_dir, user_data_dir
 
     from stockade.core.snapcache import cache_dir
@@ -164,7 +166,7 @@ def cmd_locate(args, ui) -> int:
     return 0
 
 
-def cmd_rulings(args, ui) -> int:
+def cmd_rulings(args: Namespace, ui: object) -> int:
     from stockade.core.rulings import rulings, rulings_text
 
     if args.json:
@@ -175,7 +177,7 @@ def cmd_rulings(args, ui) -> int:
     return 0
 
 
-def cmd_completion(args, ui) -> int:
+def cmd_completion(args: Namespace, ui: object) -> int:
     """The shell's completion script, from argcomplete (docs/commands.md)."""
     import argcomplete
 
