@@ -300,3 +300,15 @@ def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     game.close()
     report = chain.walk(lines_of(path))
     assert report.intact and len(report.links) > 400
+
+
+def test_check_json_reports_the_chain(game_log, capsys):
+    code, out, _ = cli(capsys, "check", game_log, "--json")
+    assert code == 0 and json.loads(out)["chain"]["intact"] is True
+    lines = lines_of(game_log)
+    lines[2] = lines[2].replace(b'"at":"', b'"at":"1')
+    game_log.write_bytes(b"".join(x + b"\n" for x in lines))
+    code, out, _ = cli(capsys, "check", game_log, "--json")
+    data = json.loads(out)
+    assert code == Exit.DAMAGED and data["ok"] is False
+    assert data["problem"]["line"] == 4 and data["chain"]["intact"] is False

@@ -11,24 +11,35 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.types import SubParsers
 
 if TYPE_CHECKING:
     from stockade.core import events as ev
     from stockade.core.game import Game
 
 
-def register(sub: Any) -> None:
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     """Add ``verify``, ``watch`` and ``serve`` to the ``stockade`` parser."""
-    verify = sub.add_parser(
+    from stockade.core.cli.arguments import add_command
+
+    verify = add_command(
+        sub,
         "verify",
-        help="does NEW extend OLD with nothing rewritten? (PBEM: the log your opponent sent)",
+        "does NEW (the log your opponent sent) extend OLD (the copy you kept) with "
+        "nothing rewritten? Exit 6 naming the first line that differs",
+        "stockade verify kept.jsonl received.jsonl",
+        cmd_verify,
     )
     verify.add_argument("old", type=Path, metavar="OLD", help="the copy you kept")
     verify.add_argument("new", type=Path, metavar="NEW", help="the log you received")
-    verify.set_defaults(func=cmd_verify)
 
-    watch = sub.add_parser(
-        "watch", help="follow a game another window writes: new entries and the tally as they come"
+    watch = add_command(
+        sub,
+        "watch",
+        "follow a game another window writes: each new entry and the change to the tally, "
+        "as they come",
+        ["stockade watch game.jsonl", "stockade watch game.jsonl --last 20"],
+        cmd_watch,
     )
     watch.add_argument("file", type=Path, metavar="FILE")
     watch.add_argument(
@@ -38,10 +49,13 @@ def register(sub: Any) -> None:
         "--until", type=int, metavar="N", help="stop once the log holds N entries (scripts)"
     )
     watch.add_argument("--interval", type=float, default=0.25, metavar="S", help=argparse.SUPPRESS)
-    watch.set_defaults(func=cmd_watch)
 
-    serve = sub.add_parser(
-        "serve", help="the book in a browser (127.0.0.1; --lan for a tablet, with a secret link)"
+    serve = add_command(
+        sub,
+        "serve",
+        "the app in a browser, on 127.0.0.1; --lan for a tablet at the table, with a secret link",
+        ["stockade serve game.jsonl", "stockade serve game.jsonl --lan"],
+        cmd_serve,
     )
     serve.add_argument("file", type=Path, nargs="?", metavar="FILE")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
@@ -56,7 +70,6 @@ def register(sub: Any) -> None:
         action="store_true",
         help="require the secret link on 127.0.0.1 too (always on beyond loopback)",
     )
-    serve.set_defaults(func=cmd_serve)
 
 
 def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
