@@ -32,23 +32,24 @@ _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 
 
 # ----------------------------------------------------------------- who surrenders
-def never_surrenders(state: GameState, u: Unit, captor_side: str) -> str | None:
+def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | None:
     """Why ``u`` never surrenders via the RtPh method to ``captor_side`` (A20.21, A20.3)."""
     nationality = state.sides[u.side].nationality
     captor_nationality = state.sides[captor_side].nationality
     if nationality_flags(nationality).get("no_rtph"):
-        return f"A20.21: {nationality} units never surrender via the RtPh"
+        return Refusal("A20.21", f"{nationality} units never surrender via the RtPh")
     if "commissar" in u.traits:
-        return "A20.21: Commissars never surrender via the RtPh"
+        return Refusal("A20.21", "Commissars never surrender via the RtPh")
     if "fanatic" in u.traits:
-        return "A20.21: Fanatic units never surrender via the RtPh"
+        return Refusal("A20.21", "Fanatic units never surrender via the RtPh")
     is_ss = nationality == "SS" or "ss" in u.traits
     if is_ss and captor_nationality == "Russian":
-        return "A20.21: SS troops facing Russians never surrender via the RtPh"
+        return Refusal("A20.21", "SS troops facing Russians never surrender via the RtPh")
     if state.sides[captor_side].no_quarter:
-        return (
-            f"A20.3: {captor_side} has invoked No Quarter; its enemies never surrender "
-            "to it via the RtPh (they Low Crawl or risk Interdiction)"
+        return Refusal(
+            "A20.3",
+            f"{captor_side} has invoked No Quarter; its enemies never surrender "
+            "to it via the RtPh (they Low Crawl or risk Interdiction)",
         )
     return None
 
@@ -113,11 +114,12 @@ def _check_surrendering_stack(
         if reason == "mopup":
             continue  # A12.153: even units that never surrender via the RtPh
         why = never_surrenders(state, u, guard.side)
-        if why:
-            rule, text = why.split(": ", 1)
+        if why is not None:
             if reason == "hob":
-                raise Refusal("A15.5", f"{text}; on a HOB surrender result it goes berserk instead")
-            raise Refusal(rule, text)
+                raise Refusal(
+                    "A15.5", f"{why.text}; on a HOB surrender result it goes berserk instead"
+                )
+            raise why
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
         require(

@@ -62,31 +62,31 @@ def require_same_side(units: list[Unit]) -> None:
 
 
 # ---------------------------------------------------------------------- guarding
-def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> str | None:
+def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> Refusal | None:
     """Why ``guard`` cannot take prisoners, or None (A20.2, A20.21, A20.5)."""
     if not guard.on_board or guard.status != ACTIVE:
-        return f"A20.5: {describe(guard)} is {guard.status} and cannot guard"
+        return Refusal("A20.5", f"{describe(guard)} is {guard.status} and cannot guard")
     if guard.unit_kind == "vehicle":
-        return f"A20.2: {describe(guard)} is vehicular; vehicles never take prisoners"
+        return Refusal("A20.2", f"{describe(guard)} is vehicular; vehicles never take prisoners")
     if not guard.armed:
-        return f"A20.5: {describe(guard)} is unarmed; only armed Personnel guard prisoners"
+        return Refusal(
+            "A20.5", f"{describe(guard)} is unarmed; only armed Personnel guard prisoners"
+        )
     if guard.berserk:
-        return f"A20.2: {describe(guard)} is berserk; berserk units take no prisoners"
+        return Refusal("A20.2", f"{describe(guard)} is berserk; berserk units take no prisoners")
     if phase_rtph and guard.melee:
-        return (
-            f"A20.21: {describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender"
+        return Refusal(
+            "A20.21",
+            f"{describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender",
         )
     return None
 
 
 def require_guard(guard: Unit, *, phase_rtph: bool = False) -> None:
-    reason = guard_refusal(guard, phase_rtph=phase_rtph)
-    if reason:
-        rule, text = reason.split(": ", 1)
-        raise Refusal(rule, text)
+    raise_reason(guard_refusal(guard, phase_rtph=phase_rtph))
 
 
-def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
+def accept_refusal(candidate: Unit, guard: Unit) -> Refusal | None:
     """Why ``candidate`` cannot accept the transfer of ``guard``'s prisoners (A20.5).
 
     Used for a voluntary transfer and for the involuntary take-over when the Guard is
@@ -94,29 +94,32 @@ def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
     Location, to a friendly armed Personnel unit that is neither broken nor pinned
     (article, Example 15)."""
     if candidate.handle == guard.handle:
-        return f"A20.5: {describe(candidate)} already guards them"
+        return Refusal("A20.5", f"{describe(candidate)} already guards them")
     if candidate.side != guard.side:
-        return f"A20.5: {describe(candidate)} is not friendly to the Guard {describe(guard)}"
+        return Refusal(
+            "A20.5", f"{describe(candidate)} is not friendly to the Guard {describe(guard)}"
+        )
     reason = guard_refusal(candidate)
     if reason:
         return reason
     if candidate.broken:
-        return f"A20.5: {describe(candidate)} is broken and cannot accept prisoners"
+        return Refusal("A20.5", f"{describe(candidate)} is broken and cannot accept prisoners")
     if candidate.pinned:
-        return f"A20.5: {describe(candidate)} is pinned and cannot accept prisoners"
+        return Refusal("A20.5", f"{describe(candidate)} is pinned and cannot accept prisoners")
     if guard.location and candidate.location and guard.location != candidate.location:
-        return (
-            f"A20.5: {describe(candidate)} is in {candidate.location}, not in "
-            f"{guard.location} with the prisoners"
+        return Refusal(
+            "A20.5",
+            f"{describe(candidate)} is in {candidate.location}, not in "
+            f"{guard.location} with the prisoners",
         )
     return None
 
 
-def raise_reason(reason: str | None, hint: str = "") -> None:
-    """Raise the Refusal for a ``"RULE: text"`` reason given by a ``*_refusal`` check."""
-    if reason:
-        rule, text = reason.split(": ", 1)
-        raise Refusal(rule, text, hint)
+def raise_reason(reason: Refusal | None, hint: str = "") -> None:
+    """Raise the refusal a ``*_refusal`` check returned (a typed value, never a string
+    to split), with ``hint`` when the caller knows a better way out."""
+    if reason is not None:
+        raise Refusal(reason.rule, reason.text, hint or reason.hint)
 
 
 def capacity(guard: Unit) -> int:

@@ -12,6 +12,7 @@ from stockade.core.rules.common import (
     describe,
     eliminate_unit,
     free_unit,
+    raise_reason,
     side_of,
     unit,
 )
@@ -22,13 +23,12 @@ NO_TAKEOVER = "-"
 
 
 # ------------------------------------------------------------ who may take over
-def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> str | None:
+def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> Refusal | None:
     """Why ``candidate`` cannot assume Guard duty when ``guard`` dies (A20.5).
 
     Taking over is a transfer (A20.5): a broken or pinned unit cannot accept one
     (article, Example 15). The same check as a voluntary transfer: ``accept_refusal``."""
-    reason = accept_refusal(candidate, guard)
-    return reason.split(": ", 1)[1] if reason else None
+    return accept_refusal(candidate, guard)
 
 
 def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
@@ -106,9 +106,10 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
     if ev.takeover == NO_TAKEOVER:
         return
     new_guard = unit(state, ev.takeover)
-    why = takeover_refusal(state, new_guard, u)
-    if why:
-        raise Refusal("A20.5", why, "takeover - frees the prisoners (they count as escaped)")
+    raise_reason(
+        takeover_refusal(state, new_guard, u),
+        "takeover - frees the prisoners (they count as escaped)",
+    )
     if ev.keep:
         room = capacity(new_guard) - state.prisoner_load(new_guard.handle)
         check_keep(prisoners, room, list(ev.keep), new_guard)
