@@ -6,6 +6,7 @@ from __future__ import annotations
 from stockade.core.errors import Refusal, require
 from stockade.core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
 from stockade.core.rules.common import (
+    armed_units_of,
     book_casualty,
     describe,
     eliminate_unit,
@@ -19,6 +20,7 @@ from stockade.core.rules.common import (
     unit,
 )
 from stockade.core.rules.guards import _prisoners, split_origins
+from stockade.core.rules.losses import takeover_candidates
 from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from stockade.core.units import nationality_flags
 
@@ -91,6 +93,8 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
             "say the Guard was eliminated, or use withdraw / infiltrate",
         )
     survivors = attackers - set(ev.killed)
+    if ev.outcome == "escaped":
+        require_location_clear(state, guard)
     if ev.guard_eliminated:
         require(bool(attackers), "A20.55", "no prisoner attacked the Guard")
         require(
@@ -121,6 +125,26 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
         )
 
 
+def require_location_clear(state: GameState, guard: Unit) -> None:
+    """A20.55: "Escape is successful only if there are no enemy units in the same
+    Location (other than prisoners)". Another unit of the captor's side there means the
+    prisoners stay prisoners and pass to it (A20.5), or go free if none can take them."""
+    others = [o for o in armed_units_of(state, guard.side, guard.location) if o is not guard]
+    if not guard.location or not others:
+        return
+    takers = takeover_candidates(state, guard)
+    names = ", ".join(o.handle for o in others)
+    hint = f"record the Guard's elimination: eliminate {guard.handle} by cc takeover " + (
+        takers[0].handle if takers else "-"
+    )
+    raise Refusal(
+        "A20.55",
+        f"{names} of {guard.side} {'is' if len(others) == 1 else 'are'} still in "
+        f"{guard.location}: escape succeeds only with no enemy unit there but prisoners",
+        hint,
+    )
+
+
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     guard = state.units[state.units[ev.units[0]].guard]
     for handle in ev.killed:
@@ -130,7 +154,7 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     attackers = [h for h in ev.units if h not in ev.ntc_failed and h not in ev.killed]
     if ev.guard_eliminated:
         for p in state.prisoners_of(guard.handle):
-            free_unit(p, "escaped")
+            free_unit(state, p, "escaped")
             p.note = f"escaped: eliminated its Guard {guard.handle} in CC"
         book_casualty(
             state,
@@ -179,13 +203,13 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
     if ev.route == "guard-infiltrated":
         guard = state.units[ev.units[0]]
         for p in state.prisoners_of(guard.handle):
-            free_unit(p, "escaped")  # left behind: escaped, not abandoned (Example 16)
+            free_unit(state, p, "escaped")  # left behind: escaped, not abandoned (Example 16)
             p.note = f"escaped: its Guard {guard.handle} infiltrated away"
         guard.melee = False
         return
     for handle in ev.units:
         p = state.units[handle]
-        free_unit(p, "escaped")
+        free_unit(state, p, "escaped")
         p.note = f"escaped by {ev.route}"
 
 

@@ -210,7 +210,7 @@ def check_abandon(state: GameState, ev: Abandoned) -> None:
 def apply_abandon(state: GameState, ev: Abandoned) -> None:
     for handle in ev.units:
         p = state.units[handle]
-        free_unit(p, "abandoned", by_side=state.units[p.guard].side)
+        free_unit(state, p, "abandoned", by_side=state.units[p.guard].side)
 
 
 # ------------------------------------------------------------------------ escort

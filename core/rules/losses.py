@@ -7,6 +7,7 @@ from stockade.core.errors import Refusal, require
 from stockade.core.events import CasualtyReduced, Eliminated, Massacred
 from stockade.core.rules.common import (
     accept_refusal,
+    armed_units_of,
     book_casualty,
     capacity,
     describe,
@@ -15,6 +16,7 @@ from stockade.core.rules.common import (
     raise_reason,
     side_of,
     unit,
+    void_captures,
 )
 from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.units import nationality_flags, normal_cvp
@@ -104,6 +106,16 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
             )
         return
     if ev.takeover == NO_TAKEOVER:
+        candidates = takeover_candidates(state, u)
+        require(
+            not candidates,
+            "A20.5",
+            f"{candidates[0].handle if candidates else ''} in {u.location} can accept "
+            f"{describe(u)}'s prisoners, so it must take over (not optional; article, "
+            "Example 15)",
+            f"takeover {candidates[0].handle if candidates else ''}; takeover - is for when "
+            "none can",
+        )
         return
     new_guard = unit(state, ev.takeover)
     raise_reason(
@@ -117,6 +129,13 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
 
 def apply_eliminate(state: GameState, ev: Eliminated) -> None:
     u = state.units[ev.handle]
+    if ev.cause == "cc" and u.status == ACTIVE and u.location:
+        # A20.221: the last of its side in the Location dies in simultaneous CC: the
+        # captures its side made there this phase are void (before its prisoners pass on)
+        others = [o for o in armed_units_of(state, u.side, u.location) if o is not u]
+        if not others:
+            why = f"{u.side} was wholly eliminated/captured in {u.location}"
+            void_captures(state, u.side, u.location, ev.seq, why)
     prisoners = state.prisoners_of(u.handle)
     if prisoners:
         new_guard = None
@@ -127,7 +146,7 @@ def apply_eliminate(state: GameState, ev: Eliminated) -> None:
             if p in kept:
                 p.guard = new_guard.handle
             else:
-                free_unit(p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
+                free_unit(state, p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
                 p.note = f"freed when its Guard {u.handle} was eliminated"
     _book_elimination(state, u, ev)
     was_abandoned_by = u.abandoned_by if u.status == UNARMED else ""
@@ -243,7 +262,7 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
         kept = fill(prisoners, capacity(u), list(ev.keep))
         for p in prisoners:
             if p not in kept:  # A20.5: a Guard too small guards what it can
-                free_unit(p, "escaped")
+                free_unit(state, p, "escaped")
                 p.note = f"freed: its Guard {u.handle} was reduced to a HS"
         return
     if len(u.origins) == 2:  # a squad made of two parts loses one of them
