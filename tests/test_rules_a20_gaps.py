@@ -340,3 +340,15 @@ def test_a20_24_surrender_and_capture_replies_remind_of_the_sw_left_behind():
     execute(game, "phase ccph")
     message = execute(game, "capture g2 by a2").message
     assert "g2's SW stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
+
+
+# ------------------------------------------------ Stockade's ruling: a captured Guard
+def test_ruling_a_guard_captured_in_cc_frees_its_own_prisoners_as_escaped():
+    game = with_prisoners()  # a1 guards g1 (taken in the RtPh, not this CCPh)
+    add(game, "g2", DE, "squad", "4-6-7")
+    add(game, "a2", US, "squad", "6-6-7", "Q9")
+    phase(game, "CCPh", attacker=DE)
+    ok(game, ev.Captured(guard="g2", units=["a1"]))
+    g1 = u(game, "g1")
+    assert g1.status == UNARMED and g1.unarmed_how == "escaped"
+    assert "its Guard a1 was captured" in g1.note
