@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     locate.set_defaults(func=log_commands.cmd_locate)
     ruled = sub.add_parser("rulings", help="Stockade's rulings where the rules are silent")
     ruled.set_defaults(func=log_commands.cmd_rulings)
+    from stockade.core.cli import rules_command  # A20 sections (conformance matrix)
+
+    rules_command.register(sub)
 
     _register_camp(sub)
     return parser
