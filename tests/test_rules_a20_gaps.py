@@ -34,6 +34,16 @@ def test_a20_22_a_broken_unit_cannot_capture_in_cc():
     assert u(game, "g1").guard == "a2"
 
 
+def test_a20_22_a_broken_unit_cannot_recapture_either():
+    game = with_prisoners()
+    phase(game, "APh")
+    ok(game, ev.Abandoned(units=["g1"]))
+    add(game, "a2", US, "squad", "6-6-7", broken=True)
+    phase(game, "CCPh")
+    refused(game, ev.Recaptured(units=["g1"], guard="a2"), "A20.22")
+    ok(game, ev.Recaptured(units=["g1"], guard="a1"))
+
+
 def test_a20_551_an_unarmed_unit_captures_in_cc_and_is_rearmed_in_the_same_entry():
     game = with_prisoners()  # a1 guards g1
     phase(game, "APh")

@@ -479,6 +479,7 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
         "unarmed units are recaptured by CC, or by entering their Location in the MPh",
     )
     require_guard(guard)
+    require_cc_attacker(guard, "recapture")  # both ways in are a CC attack
     require(guard.is_infantry, "A20.54", f"{describe(guard)} is not Infantry/Cavalry")
     if state.phase == "MPh":
         require(
