@@ -35,3 +35,13 @@ def test_help_section_in_the_command_language():
     parsed = parse("help 20.21", GameState())
     assert parsed.control == "help" and parsed.text.startswith("A20.21 RtPh")
     assert "A stack of broken units in a Location surrenders simultaneously" in parsed.text
+
+
+def test_stockade_rules_json(capsys):
+    import json
+
+    assert main(["rules", "A20.221", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["command"] == "rules" and data["ok"] is True
+    assert {r["rule"] for r in data["requirements"]} == {"A20.221"}
+    assert data["requirements"][0]["status"] == "enforced" and data["requirements"][0]["tests"]
