@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from stockade.tui.bindings import bindings as key_bindings
 
 
 class FormMenu(ModalScreen[str | None]):
@@ -21,11 +22,7 @@ class FormMenu(ModalScreen[str | None]):
     FormMenu OptionList { height: auto; max-height: 18; border: none; }
     FormMenu #menu-keys { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [
-        Binding("escape", "dismiss_menu", "Close", id="stockade.menu_close"),
-        Binding("j", "down", "Down", show=False, id="stockade.menu_down"),
-        Binding("k", "up", "Up", show=False, id="stockade.menu_up"),
-    ]
+    BINDINGS = key_bindings("menu")
 
     def compose(self) -> ComposeResult:
         from stockade.tui.forms import all_specs

@@ -5,10 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from stockade.tui.bindings import bindings as key_bindings
 
 
 class ConfirmScreen(ModalScreen[str | None]):
@@ -21,10 +22,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS = [
-        Binding("y", "yes", "Yes", id="stockade.confirm_yes"),
-        Binding("n,escape", "no", "No", id="stockade.confirm_no"),
-    ]
+    BINDINGS = key_bindings("confirm")
 
     def __init__(self, title: str, body: Text | str, ask: str = "") -> None:
         super().__init__()

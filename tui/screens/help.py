@@ -5,24 +5,21 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
+
 
 def keys_table(app) -> Table:
-    from stockade.tui.forms.base import FormScreen
-    from stockade.tui.forms.menu import FormMenu
-    from stockade.tui.screens.confirm import ConfirmScreen
-    from stockade.tui.screens.main import MainScreen
-    from stockade.tui.screens.replay import ReplayScreen
-    from stockade.tui.screens.tally import TallyScreen
-    from stockade.tui.widgets.command_bar import CommandInput
+    """Every key, grouped by where it works, as bound now (after the player's keymap),
+    with the id to remap it by: all read from ``tui.bindings``."""
+    from stockade.tui.bindings import SCOPES, in_scope, keys_of
 
-    keymap = getattr(app, "_keymap", {})
     table = Table(
-        title=Text("Keys (remap them in config.toml, table [keys])"),
+        title=Text("Keys (remap them in config.toml, table [keys], by id)"),
         expand=True,
         show_edge=False,
         pad_edge=False,
@@ -30,24 +27,12 @@ def keys_table(app) -> Table:
     table.add_column("key", no_wrap=True, style="bold")
     table.add_column("does")
     table.add_column("id", style="dim", no_wrap=True)
-    sections = [
-        ("main screen", [*MainScreen.BINDINGS, *app.BINDINGS]),
-        ("history and replay (h)", ReplayScreen.BINDINGS),
-        ("tally (v)", TallyScreen.BINDINGS),
-        ("forms (f, then a letter)", [*FormMenu.BINDINGS, *FormScreen.BINDINGS]),
-        ("command bar (:)", CommandInput.BINDINGS),
-        ("questions", ConfirmScreen.BINDINGS),
-    ]
-    for title, bindings in sections:
+    for scope, title in SCOPES.items():
         table.add_row(Text(title, style="bold underline"), "", "")
-        for b in bindings:
-            if not isinstance(b, Binding):
-                continue
-            keys = keymap.get(b.id, b.key) if b.id else b.key
-            keys = keys.replace("question_mark", "?").replace("colon", ":")
-            table.add_row(Text(keys), b.description, b.id or "")
-    table.add_row(Text("j/k, arrows"), "move in lists and panels", "")
-    table.add_row(Text("tab"), "next panel; in the command bar: take the completion", "")
+        for key in in_scope(scope):
+            table.add_row(Text(" ".join(keys_of(app, key.id))), key.does, key.id)
+    table.add_row(Text("arrows"), "move in lists and panels; in a tick list: move", "")
+    table.add_row(Text("tab"), "next panel or field (shift+tab: back)", "")
     return table
 
 
@@ -88,16 +73,12 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary;
                                   background: $surface; padding: 0 1; }
     """
-    BINDINGS = [
-        Binding("escape,q,f1,question_mark", "close", "Close", id="stockade.help_close"),
-        Binding("j", "scroll('down')", "Down", show=False, id="stockade.help_down"),
-        Binding("k", "scroll('up')", "Up", show=False, id="stockade.help_up"),
-    ]
+    BINDINGS = key_bindings("help")
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body") as body:
             body.border_title = "Stockade help"
-            body.border_subtitle = "esc: close"
+            body.border_subtitle = hint(self.app, ("stockade.help_close", "close"))
             yield Static(
                 Text(
                     "Stockade keeps the book on A20 Prisoners. Keys move the "

@@ -8,7 +8,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
@@ -16,6 +15,7 @@ from textual.worker import get_current_worker
 
 from stockade.core.errors import Refusal
 from stockade.core.views import side_panels
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.widgets.footer import StockadeFooter
@@ -26,15 +26,7 @@ from stockade.tui.widgets.status_line import StatusLine
 
 
 class ReplayScreen(Screen):
-    BINDINGS = [
-        Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
-        Binding("home", "first", "First", show=False, id="stockade.replay_first"),
-        Binding("end", "last", "Last", show=False, id="stockade.replay_last"),
-        Binding("U", "undo_to_here", "Undo to here", id="stockade.replay_undo_to"),
-        Binding("x", "strike", "Strike", id="stockade.replay_strike"),
-        Binding("X", "unstrike", "Unstrike", id="stockade.replay_unstrike"),
-        Binding("q", "app.quit", "Quit", show=False, id="stockade.replay_quit"),
-    ]
+    BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
         super().__init__()

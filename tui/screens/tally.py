@@ -10,12 +10,12 @@ from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.paths import data_dir
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
@@ -89,14 +89,7 @@ class TallyScreen(Screen):
     TallyScreen #tally-title { background: $panel; padding: 0 1; text-style: bold; }
     TallyScreen.-wide #tally-sides { layout: horizontal; }
     """
-    BINDINGS = [
-        Binding("m", "export('md')", "Export .md", id="stockade.tally_markdown"),
-        Binding("w", "export('html')", "Export .html", id="stockade.tally_html"),
-        Binding("escape,v", "back", "Back", id="stockade.tally_back"),
-        Binding("j", "scroll(1)", "Down", show=False, id="stockade.tally_down"),
-        Binding("k", "scroll(-1)", "Up", show=False, id="stockade.tally_up"),
-        Binding("q", "app.quit", "Quit", show=False, id="stockade.tally_quit"),
-    ]
+    BINDINGS = key_bindings("tally")
 
     def __init__(self) -> None:
         super().__init__()

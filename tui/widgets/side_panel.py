@@ -11,13 +11,13 @@ from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
+from stockade.tui.bindings import bindings as key_bindings
 
 
 def _head(text: str, style: str) -> Text:
@@ -193,10 +193,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
     SidePanelView:focus { border: round $primary; }
     SidePanelView > Static { width: 1fr; }
     """
-    BINDINGS = [
-        Binding("j", "scroll_down", "Down", show=False, id="stockade.panel_down"),
-        Binding("k", "scroll_up", "Up", show=False, id="stockade.panel_up"),
-    ]
+    BINDINGS = key_bindings("panel")
 
     def __init__(self, side: str, **kwargs) -> None:
         super().__init__(**kwargs)
