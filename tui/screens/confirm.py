@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint, keys_of
 
 
 class ConfirmScreen(ModalScreen[str | None]):
@@ -34,7 +35,11 @@ class ConfirmScreen(ModalScreen[str | None]):
             yield Static(self.body, id="confirm-body")
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
-            keys = "enter: confirm · esc: cancel" if self.ask else "y: yes · n/esc: no"
+            if self.ask:
+                keys = "enter: confirm · " + hint(self.app, ("stockade.confirm_no", "cancel"))
+            else:
+                no = "/".join(keys_of(self.app, "stockade.confirm_no"))
+                keys = hint(self.app, "stockade.confirm_yes") + f" · {no}: no"
             yield Static(keys, id="confirm-keys")
 
     def on_mount(self) -> None:

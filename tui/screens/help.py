@@ -10,30 +10,34 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import hint
+from stockade.tui.bindings import hint, key_of
 
 
-def keys_table(app) -> Table:
-    """Every key, grouped by where it works, as bound now (after the player's keymap),
-    with the id to remap it by: all read from ``tui.bindings``."""
+def keys_tables(app) -> list[Table]:
+    """Every key, one table per place it works, as bound now (after the player's
+    keymap), with the id to remap it by: all read from ``tui.bindings``."""
     from stockade.tui.bindings import SCOPES, in_scope, keys_of
 
-    table = Table(
-        title=Text("Keys (remap them in config.toml, table [keys], by id)"),
-        expand=True,
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("key", no_wrap=True, style="bold")
-    table.add_column("does")
-    table.add_column("id", style="dim", no_wrap=True)
+    tables = []
     for scope, title in SCOPES.items():
-        table.add_row(Text(title, style="bold underline"), "", "")
+        table = Table(
+            title=Text(title, style="bold"),
+            title_justify="left",
+            expand=True,
+            show_edge=False,
+            pad_edge=False,
+            show_header=False,
+            box=None,
+        )
+        table.add_column("key", no_wrap=True, style="bold", width=12)
+        table.add_column("does", ratio=1)
+        table.add_column("id", style="dim", no_wrap=True)
         for key in in_scope(scope):
             table.add_row(Text(" ".join(keys_of(app, key.id))), key.does, key.id)
-    table.add_row(Text("arrows"), "move in lists and panels; in a tick list: move", "")
-    table.add_row(Text("tab"), "next panel or field (shift+tab: back)", "")
-    return table
+        if scope == "main":
+            table.add_row("tab", "next panel (shift+tab: back); arrows move in lists", "")
+        tables.append(table)
+    return tables
 
 
 def verbs_table() -> Table:
@@ -82,12 +86,20 @@ class HelpScreen(ModalScreen[None]):
             yield Static(
                 Text(
                     "Stockade keeps the book on A20 Prisoners. Keys move the "
-                    "clock and the history; f opens a guided form; : takes a "
+                    f"clock and the history; {key_of(self.app, 'stockade.forms')} opens a "
+                    f"guided form; {key_of(self.app, 'stockade.command')} takes a "
                     "command. Every refusal names its rule.",
                     style="italic",
                 )
             )
-            yield Static(keys_table(self.app))
+            yield Static(
+                Text(
+                    "Keys (remap them in config.toml, table [keys], by id)",
+                    style="bold underline",
+                )
+            )
+            for table in keys_tables(self.app):
+                yield Static(table)
             yield Static(verbs_table())
             yield Static(rulings_table())
 

@@ -16,6 +16,7 @@ from textual.worker import get_current_worker
 from stockade.core.errors import Refusal
 from stockade.core.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.widgets.footer import StockadeFooter
@@ -103,10 +104,15 @@ class ReplayScreen(Screen):
             self.query_one(StatusLine).say(self._note[1], self._note[2])
             return
         self._note = None
+        keys = hint(
+            self.app,
+            ("stockade.replay_undo_to", "undo to here"),
+            "stockade.replay_strike",
+            "stockade.replay_unstrike",
+            ("stockade.replay_present", "present"),
+        )
         self.query_one(StatusLine).say(
-            f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
-            "here · x strike · X unstrike · esc present",
-            "hint",
+            f"after {seq}: {line.text if line else ''}{note} · ↑↓ step · {keys}", "hint"
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
@@ -115,7 +116,13 @@ class TallyScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(StatusLine).say(
-            "m: export Markdown · w: export HTML (written next to the game file) · esc: back",
+            hint(
+                self.app,
+                "stockade.tally_markdown",
+                ("stockade.tally_html", "export HTML (next to the game file)"),
+                ("stockade.tally_down", "scroll"),
+                "stockade.tally_back",
+            ),
             "hint",
         )
         self.query_one("#tally-sides").focus()

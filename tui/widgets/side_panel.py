@@ -18,6 +18,7 @@ from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 
 
 def _head(text: str, style: str) -> Text:
@@ -208,12 +209,13 @@ class SidePanelView(VerticalScroll, can_focus=True):
     def side_id(self) -> str:
         return "".join(ch if ch.isalnum() else "-" for ch in self.side.lower())
 
-    def show(self, data: PanelData, wide: bool = False, subtitle: str = "v: CVP lines") -> None:
+    def show(self, data: PanelData, wide: bool = False, subtitle: str = "") -> None:
         """Lay ``data`` out; nothing is re-rendered if the panel would read the same.
 
         The view's words (labels, verdicts, CVP) are computed strings, so comparing
         two views compares what the panel says."""
         theme = self.app.current_theme
+        subtitle = subtitle or hint(self.app, ("stockade.tally", "CVP lines"))
         shown = (data, wide, subtitle, theme.name)
         if shown == self._shown:
             self.data = data
