@@ -173,7 +173,7 @@ class NewGameScreen(GameModal):
 class OpenGameScreen(GameModal):
     DEFAULT_CSS = """
     OpenGameScreen OptionList { height: auto; max-height: 12; border: none; padding: 0; }
-    OpenGameScreen OptionList:focus { background: $primary 10%; }
+    OpenGameScreen OptionList:focus { background: $primary 10%; border: none; }
     OpenGameScreen #open-path-row { height: 1; layout: horizontal; }
     OpenGameScreen #open-path-row Label { width: 6; color: $text-muted; }
     """
@@ -212,10 +212,15 @@ class OpenGameScreen(GameModal):
         options = self.query_one(OptionList)
         options.clear_options()
         current = getattr(self.app.game, "path", None)
-        for summary in games:
+        first = None  # the cursor starts on the newest game that is not open now
+        for n, summary in enumerate(games):
             here = current is not None and Path(current).resolve() == summary.path.resolve()
             label = f"{summary.path.name}{' (open now)' if here else ''}\n  {summary.line}"
             options.add_option(Option(label, id=str(summary.path), disabled=bool(summary.problem)))
+            if first is None and not here and not summary.problem:
+                first = n
+        if first is not None:
+            options.highlighted = first
         if not games:
             options.add_option(Option(f"no games in {data_dir()} yet", disabled=True))
             self.query_one("#open-path", Input).focus()

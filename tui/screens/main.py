@@ -124,10 +124,11 @@ class MainScreen(Screen):
         if now != self._phase:
             self._phase = now
             if state.phase in HINT_PHASES or state.ended:
-                hints = phase_hints(state)
+                hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
+        if hints and not state.ended:
+            hints.append(hint(self.app, "stockade.next_phase"))
         if hints:
-            keys = [] if state.ended else [hint(self.app, "stockade.next_phase")]
-            self.status.say(" · ".join(([message] if message else []) + hints + keys), "hint")
+            self.status.say(" · ".join(([message] if message else []) + hints), "hint")
         elif message:
             self.status.say(message, "ok")
         keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
