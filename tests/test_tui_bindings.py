@@ -97,7 +97,7 @@ async def test_a_remapped_key_shows_in_footer_help_hint_and_palette_and_works(tm
         await pilot.press("space", "space", "space", "space")
         await pilot.pause()
         assert game.state.phase == "RtPh"
-        assert status_text(app).endswith("space: next phase")  # the phase hint names it
+        assert "space: next phase" in status_text(app)  # the phase hint names it
 
         from stockade.tui.screens.help import keys_tables
 

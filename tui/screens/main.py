@@ -69,13 +69,15 @@ class MainScreen(Screen):
 
     def key_hint(self) -> str:
         """The main verbs with the keys bound to them now (they follow the keymap)."""
-        return hint(
-            self.app,
-            "stockade.next_phase",
-            ("stockade.forms", "forms"),
-            ("stockade.command", "command"),
-            ("stockade.help", "help"),
-        )
+        if self.game.read_only or self.game.state.ended:  # n and f do nothing then
+            keys = ["stockade.history", ("stockade.tally", "tally"), "stockade.open_game"]
+        else:
+            keys = [
+                "stockade.next_phase",
+                ("stockade.forms", "forms"),
+                ("stockade.command", "command"),
+            ]
+        return hint(self.app, *keys, ("stockade.help", "help"))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._resized)
@@ -125,8 +127,8 @@ class MainScreen(Screen):
             self._phase = now
             if state.phase in HINT_PHASES or state.ended:
                 hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
-        if hints and not state.ended:
-            hints.append(hint(self.app, "stockade.next_phase"))
+        if hints and not state.ended:  # the key first: a long hint never hides it
+            hints.insert(0, hint(self.app, "stockade.next_phase"))
         if hints:
             self.status.say(" · ".join(([message] if message else []) + hints), "hint")
         elif message:

@@ -86,9 +86,12 @@ class ReplayScreen(Screen):
     def _show_state(self, seq: int, state) -> None:
         self.shown_seq = seq
         history = self.query_one(HistoryView)
-        total = history.option_count  # every domain entry has its line
+        # "of" the last entry number shown, not the count of lines: undo records are
+        # numbered too but not listed, so the count falls behind the numbers.
+        count = history.option_count
+        last = int(history.get_option_at_index(count - 1).id or seq) if count else seq
         line = history.line(seq)
-        self.query_one(PhaseBar).show(state, [f"REPLAY: after entry {seq} of {total}"])
+        self.query_one(PhaseBar).show(state, note=f"REPLAY: {seq} of {last}")
         wide = self.has_class("-wide")
         panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]
         views = side_panels(state, [panel.side for panel in panels]) if panels else {}

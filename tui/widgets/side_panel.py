@@ -18,7 +18,7 @@ from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import hint
+from stockade.tui.bindings import hint, key_of
 
 
 def _head(text: str, style: str) -> Text:
@@ -201,6 +201,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self.side = side
         self.data: PanelData | None = None
         self._shown: tuple | None = None
+        self._subtitle = ""
 
     def compose(self):
         yield Static(id=f"panel-{self.side_id}")
@@ -224,6 +225,40 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self.data = data
         accent = nation_colour(theme, data.nationality)
         self.border_title = f"{data.name} ({data.nationality})"
+        self._subtitle = subtitle
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
         self.query_one(Static).update(render_panel(data, accent, wide=wide))
+        self.call_after_refresh(self._mark_more)
+
+    # ------------------------------------------------ "more below" in the border
+    # At 80x24 a panel shows 8 rows: what does not fit is announced in the border
+    # ("↓4 more"), with the keys that scroll it, not left to a thin scrollbar.
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._mark_more()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._mark_more)
+
+    def on_focus(self) -> None:
+        self._mark_more()
+
+    def on_blur(self) -> None:
+        self._mark_more()
+
+    def _mark_more(self) -> None:
+        if not self.is_attached:
+            return
+        above = round(self.scroll_y)
+        below = max(0, round(self.max_scroll_y) - above)
+        marks = ([f"↑{above}"] if above else []) + ([f"↓{below} more"] if below else [])
+        subtitle = self._subtitle
+        if marks:
+            keys = "/".join(
+                [key_of(self.app, "stockade.panel_down"), key_of(self.app, "stockade.panel_up")]
+            )
+            how = keys if self.has_focus else f"tab, {keys}"
+            subtitle = f"{' '.join(marks)} ({how}) · {subtitle}"
+        if self.border_subtitle != subtitle:
+            self.border_subtitle = subtitle
