@@ -32,6 +32,11 @@ def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
 
 
 BARS = "▁▂▃▄▅▆▇█"
+GLOSSARY = (
+    "pts: base × multiplier; * prisoners still guarded: double if the game ended now "
+    "(A20.1) · counter set aside: a captured leader or hero keeps its counter off the "
+    "map, its captor noted (A20.5)"
+)
 
 
 def turn_chart(by_turn: dict[int, int]) -> Text:
@@ -88,6 +93,7 @@ class TallyScreen(Screen):
     TallyScreen #tally-sides { height: 1fr; }
     TallyScreen .tally-side { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
     TallyScreen #tally-title { background: $panel; padding: 0 1; text-style: bold; }
+    TallyScreen #tally-glossary { color: $text-muted; padding: 0 1; }
     TallyScreen.-wide #tally-sides { layout: horizontal; }
     """
     BINDINGS = key_bindings("tally")
@@ -106,6 +112,7 @@ class TallyScreen(Screen):
         with Vertical(id="main"):
             status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
             yield Static(f"CVP tally · {t.scenario} · {status}", id="tally-title")
+            yield Static(GLOSSARY, id="tally-glossary")
             with VerticalScroll(id="tally-sides"):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:
