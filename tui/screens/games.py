@@ -124,7 +124,7 @@ class NewGameScreen(GameModal):
 
     def on_mount(self) -> None:
         self.query_one("#new-scenario", Input).focus()
-        self.say(f"the game is kept in {data_dir()} unless File names a folder")
+        self.say("a scenario name is all it needs; the sides and ELRs have defaults")
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
@@ -222,9 +222,9 @@ class OpenGameScreen(GameModal):
         if first is not None:
             options.highlighted = first
         if not games:
-            options.add_option(Option(f"no games in {data_dir()} yet", disabled=True))
+            options.add_option(Option("no games in the data dir yet", disabled=True))
             self.query_one("#open-path", Input).focus()
-        self.say(f"{len(games)} game(s) from {data_dir()} and the ones opened before")
+        self.say(f"{len(games)} game(s): the data dir's and the ones opened before")
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

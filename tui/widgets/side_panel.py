@@ -259,6 +259,16 @@ class SidePanelView(VerticalScroll, can_focus=True):
                 [key_of(self.app, "stockade.panel_down"), key_of(self.app, "stockade.panel_up")]
             )
             how = keys if self.has_focus else f"tab, {keys}"
-            subtitle = f"{' '.join(marks)} ({how}) · {subtitle}"
+            room = self.outer_size.width - 6  # the border: corners, a dash and a space each side
+            # The marks always; then the keys, then the usual subtitle, as room allows.
+            for candidate in (
+                f"{' '.join(marks)} ({how}) · {subtitle}",
+                f"{' '.join(marks)} · {subtitle}",
+                f"{' '.join(marks)} ({how})",
+                " ".join(marks),
+            ):
+                subtitle = candidate
+                if len(candidate) <= room:
+                    break
         if self.border_subtitle != subtitle:
             self.border_subtitle = subtitle
