@@ -19,6 +19,9 @@ def _dirs(tmp_path, monkeypatch):
 
 
 def _all_binding_classes():
+    from stockade.tui.camp.modals import EndScreen
+    from stockade.tui.camp.modals import HelpScreen as CampHelp
+    from stockade.tui.camp.screen import CampScreen
     from stockade.tui.forms.base import FormScreen
     from stockade.tui.forms.menu import FormMenu
     from stockade.tui.screens.confirm import ConfirmScreen
@@ -34,7 +37,7 @@ def _all_binding_classes():
     return [
         StockadeApp, MainScreen, ReplayScreen, TallyScreen, HelpScreen, ConfirmScreen,
         FormScreen, FormMenu, GameModal, NewGameScreen, OpenGameScreen, CommandInput,
-        HistoryView, SidePanelView,
+        HistoryView, SidePanelView, CampScreen, CampHelp, EndScreen,
     ]  # fmt: skip
 
 

@@ -46,6 +46,9 @@ SCOPES = {
     "games": "new game and open game",
     "confirm": "questions",
     "help": "help (?)",
+    "camp": "POW camp (palette, or stockade camp)",
+    "camp_help": "POW camp help",
+    "camp_end": "POW camp: the end",
 }
 
 KEYS: tuple[Key, ...] = (
@@ -237,6 +240,37 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.help_down", "help", "j", "scroll('down')", "Down", "scroll down"),
     Key("stockade.help_up", "help", "k", "scroll('up')", "Up", "scroll up"),
+    # ---------------------------------------------------------------- the POW camp
+    Key("camp.loiter", "camp", "l", "act('loiter')", "Loiter", "loiter", True),
+    Key("camp.malinger", "camp", "m", "act('malinger')", "Malinger", "malinger", True),
+    Key("camp.gather", "camp", "g", "act('gather')", "Gather", "gather", True),
+    Key("camp.escape", "camp", "e", "escape(True)", "Escape", "escape", True),
+    Key("camp.stay", "camp", "s", "escape(False)", "Stay", "stay", True),
+    Key("camp.undo", "camp", "u", "undo", "Undo", "undo", True),
+    Key("camp.redo", "camp", "r", "redo", "Redo", "redo", True),
+    Key("camp.simulate", "camp", "c", "simulate", "Simulate", "simulate", True),
+    Key("camp.help", "camp", "question_mark,f1", "help", "Help", "help", True),
+    Key("camp.quit", "camp", "q", "quit_camp", "Quit", "quit", True),
+    Key(
+        "camp.help.close",
+        "camp_help",
+        "escape,q,f1,question_mark",
+        "dismiss",
+        "Close",
+        "close",
+        True,
+    ),
+    Key("camp.end.undo", "camp_end", "u", "choose('undo')", "Undo", "undo", True),
+    Key("camp.end.quit", "camp_end", "q", "choose('quit')", "Quit", "quit", True),
+    Key(
+        "camp.end.back",
+        "camp_end",
+        "escape,enter",
+        "choose('')",
+        "Record",
+        "back to the record",
+        True,
+    ),
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in KEYS}
