@@ -212,10 +212,12 @@ class OpenGameScreen(GameModal):
         options = self.query_one(OptionList)
         options.clear_options()
         current = getattr(self.app.game, "path", None)
+        home = data_dir()  # games elsewhere name their folder
         first = None  # the cursor starts on the newest game that is not open now
         for n, summary in enumerate(games):
             here = current is not None and Path(current).resolve() == summary.path.resolve()
-            label = f"{summary.path.name}{' (open now)' if here else ''}\n  {summary.line}"
+            where = "" if summary.path.parent == home else f"  in {summary.path.parent}"
+            label = f"{summary.path.name}{' (open now)' if here else ''}{where}\n  {summary.line}"
             options.add_option(Option(label, id=str(summary.path), disabled=bool(summary.problem)))
             if first is None and not here and not summary.problem:
                 first = n
