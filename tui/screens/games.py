@@ -211,7 +211,7 @@ class OpenGameScreen(GameModal):
     def _show_games(self, games) -> None:
         options = self.query_one(OptionList)
         options.clear_options()
-        current = getattr(self.app.game, "path", None)
+        current = getattr(getattr(self.app, "game", None), "path", None)
         home = data_dir()  # games elsewhere name their folder
         first = None  # the cursor starts on the newest game that is not open now
         for n, summary in enumerate(games):
