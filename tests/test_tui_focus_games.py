@@ -169,3 +169,33 @@ async def test_open_a_recent_game_newest_first_and_back_to_the_demo(tmp_path):
         await pilot.pause()
         assert Path(app.game.path) == data / "demo.jsonl"
     app.game.close()
+
+
+@sync
+async def test_keys_typed_fast_land_where_they_belong(tmp_path):
+    """Keys arriving in one burst (a fast typist, a pasted script through tmux): the
+    text after ':' goes in the bar, the keys after enter go to the board."""
+    from textual import events
+
+    game = small_game(tmp_path)
+    app = StockadeApp(game, remember=False)
+
+    def burst(*keys: str) -> None:  # as the terminal driver posts them, no waiting
+        for key in keys:
+            char = {"colon": ":", "enter": "\r", "space": " "}.get(key, key)
+            app.post_message(events.Key(key, char))
+
+    def typed(text: str) -> list[str]:
+        return ["space" if ch == " " else ch for ch in text]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        burst("colon", *typed("add German 4-6-7 as g1 at Q4"), "enter")
+        burst("colon", *typed("add American 8-0 as a1 at Q5"), "enter", "n", "n", "u")
+        for _ in range(5):
+            await pilot.pause()
+        assert {"g1", "a1"} <= set(game.state.units)
+        assert game.state.units["g1"].location == "Q4"  # nothing typed after it
+        assert game.state.phase == "PFPh"  # n, n, u reached the board
+        assert app.screen.query_one(CommandInput).value == ""
+    game.close()

@@ -92,6 +92,8 @@ KEYS: tuple[Key, ...] = (
         "Undo the last entry",
     ),
     Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", palette="Redo"),
+    # ':' is a priority key: it acts in the app's own turn, before the keys typed after
+    # it are handed on, so they land in the bar (see also CommandInput._on_key).
     Key(
         "stockade.command",
         "main",
@@ -101,6 +103,7 @@ KEYS: tuple[Key, ...] = (
         "type a command",
         True,
         "Type a command",
+        priority=True,
     ),
     Key(
         "stockade.forms", "main", "f", "forms", "Forms", "guided forms", True, "Guided forms (menu)"

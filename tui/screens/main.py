@@ -6,7 +6,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from stockade.core.errors import Refusal
 from stockade.core.views import phase_hints, side_panels
@@ -127,10 +127,18 @@ class MainScreen(Screen):
             self._phase = now
             if state.phase in HINT_PHASES or state.ended:
                 hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
-        if hints and not state.ended:  # the key first: a long hint never hides it
-            hints.insert(0, hint(self.app, "stockade.next_phase"))
         if hints:
-            self.status.say(" · ".join(([message] if message else []) + hints), "hint")
+            text = " · ".join(([message] if message else []) + hints)
+            if not state.ended:
+                # The key that moves on, at the end if the whole fits; if only the rules
+                # text fits, that alone (the footer names the key); if even that does
+                # not, the key first, so the part "↓ more" hides is the rules text.
+                key = hint(self.app, "stockade.next_phase")
+                if self.status.fits(f"{text} · {key}"):
+                    text = f"{text} · {key}"
+                elif not self.status.fits(text):
+                    text = f"{key} · {text}"
+            self.status.say(text, "hint")
         elif message:
             self.status.say(message, "ok")
         keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
@@ -143,6 +151,8 @@ class MainScreen(Screen):
         game = self.game
         if action in GAME_ACTIONS and (game.read_only or game.state.ended):
             return None
+        if action == "command" and isinstance(self.focused, Input):
+            return None  # ':' typed in the bar is text (a priority key would take it)
         if action == "undo":
             return True if game.can_undo() and not game.read_only else None
         if action == "redo":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -73,6 +73,23 @@ class CommandInput(Input):
         if text and (not self.recalled or self.recalled[-1] != text):
             self.recalled.append(text)
         self._recall_at = len(self.recalled)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.screen.focused is not self:
+            # Typed after enter, queued here before the bar gave the focus back: the
+            # board's key (n, u, ...), not text. Hand it to the app again, in order.
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+            return
+        if event.key == "enter":
+            # Run it here, in this widget's turn, not when the key has bubbled up to
+            # the app: by then the keys typed after it would have landed in the bar.
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+            return
+        await super()._on_key(event)
 
     async def action_submit(self) -> None:
         # Handled here, in the key's own turn, not by a message that would wait behind

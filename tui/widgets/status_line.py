@@ -44,6 +44,12 @@ class StatusLine(Static):
         self._text, self._top = text, 0
         self.update(text)
 
+    def fits(self, message: str, kind: str = "hint") -> bool:
+        """Whether ``message`` shows whole in the three lines (no "↓ more")."""
+        width = self.content_region.width or max(1, self.app.size.width - 2)
+        text = Text(KINDS.get(kind, "") + message)
+        return len(text.wrap(self.app.console, width)) <= ROWS
+
     def _lines(self) -> list[Text]:
         width = self.content_region.width or max(1, self.app.size.width - 2)
         return list(self._text.wrap(self.app.console, width))
