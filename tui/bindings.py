@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.keys import format_key
 
 
@@ -91,7 +91,7 @@ KEYS: tuple[Key, ...] = (
         True,
         "Undo the last entry",
     ),
-    Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", palette="Redo"),
+    Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", True, "Redo"),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
     # it are handed on, so they land in the bar (see also CommandInput._on_key).
     Key(
@@ -284,7 +284,7 @@ def ids() -> set[str]:
     return set(BY_ID)
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     """The Textual ``BINDINGS`` of one screen or widget."""
     return [
         Binding(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -18,6 +20,11 @@ from stockade.tui.widgets.history_view import HistoryView, Line
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
@@ -38,12 +45,15 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
         super().__init__()
-        self._phase = None
-        self._keys: tuple | None = None  # what check_action reads, as last refreshed
+        self._phase: tuple[int, str] | None = None
+        self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
@@ -69,6 +79,7 @@ class MainScreen(Screen):
 
     def key_hint(self) -> str:
         """The main verbs with the keys bound to them now (they follow the keymap)."""
+        keys: list[str | tuple[str, str]]
         if self.game.read_only or self.game.state.ended:  # n and f do nothing then
             keys = ["stockade.history", ("stockade.tally", "tally"), "stockade.open_game"]
         else:
