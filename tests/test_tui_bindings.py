@@ -30,6 +30,7 @@ def _all_binding_classes():
     from stockade.tui.screens.main import MainScreen
     from stockade.tui.screens.replay import ReplayScreen
     from stockade.tui.screens.tally import TallyScreen
+    from stockade.tui.screens.text_screen import TextScreen
     from stockade.tui.widgets.command_bar import CommandInput
     from stockade.tui.widgets.history_view import HistoryView
     from stockade.tui.widgets.side_panel import SidePanelView
@@ -37,7 +38,7 @@ def _all_binding_classes():
     return [
         StockadeApp, MainScreen, ReplayScreen, TallyScreen, HelpScreen, ConfirmScreen,
         FormScreen, FormMenu, GameModal, NewGameScreen, OpenGameScreen, CommandInput,
-        HistoryView, SidePanelView, CampScreen, CampHelp, EndScreen,
+        HistoryView, SidePanelView, CampScreen, CampHelp, EndScreen, TextScreen,
     ]  # fmt: skip
 
 

@@ -46,6 +46,7 @@ SCOPES = {
     "games": "new game and open game",
     "confirm": "questions",
     "help": "help (?)",
+    "text": "a page of text (help A20.55)",
     "camp": "POW camp (palette, or stockade camp)",
     "camp_help": "POW camp help",
     "camp_end": "POW camp: the end",
@@ -243,6 +244,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.help_down", "help", "j", "scroll('down')", "Down", "scroll down"),
     Key("stockade.help_up", "help", "k", "scroll('up')", "Up", "scroll up"),
+    Key("stockade.text_close", "text", "escape,q", "close", "Close", "close", True),
     # ---------------------------------------------------------------- the POW camp
     Key("camp.loiter", "camp", "l", "act('loiter')", "Loiter", "loiter", True),
     Key("camp.malinger", "camp", "m", "act('malinger')", "Malinger", "malinger", True),
