@@ -202,7 +202,7 @@ def _wait(driver, predicate, what: str, timeout: float = 30) -> str:
     raise AssertionError(f"the browser never showed {what}; it showed:\n{text}")
 
 
-def _click(driver, label: str, row_with: str = "Quit") -> None:
+def _click(driver, label: str, row_with: str = "Palette") -> None:
     """A real mouse click (down and up) on ``label`` as drawn on the screen."""
     where = driver.execute_script(LOCATE, label, row_with)
     assert where, f"{label!r} is not on the screen"
@@ -230,7 +230,7 @@ def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp
     served = Served(tmp_path, game, "--require-token")
     try:
         writer.get(served.url)
-        text = _wait(writer, lambda t: "Game Turn" in t and "Quit" in t, "the main screen")
+        text = _wait(writer, lambda t: "Game Turn" in t and "Palette" in t, "the main screen")
         phase = _current_phase(text)
         lines_before = _kinds(game)
 
