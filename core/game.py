@@ -20,10 +20,13 @@ import msgspec
 from stockade.core import events as ev
 from stockade.core import rules, snapcache
 from stockade.core import state as _st
+from stockade.core.change import Change, LaterEntry
+from stockade.core.consequences import Observer, differences, same_effect
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
 from stockade.core.journal import Journal, JournalError
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
+from stockade.core.names import NameBook
 from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
 PROGRAM = "stockade 0.1.0"
@@ -75,6 +78,7 @@ class Game:
         self._seqs = [r.seq for r in self.effective]
         self.conflicts: dict[int, Refusal] = {}
         self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
+        self.names = NameBook()  # seq -> the names its units had then (core.names)
         self._lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
         self._snap_position = 0  # effective events covered by the snapshot on disk
         if log_data is None or not self._from_snapshot(log_data):
@@ -181,9 +185,10 @@ class Game:
             self._fold_all()
             self._save_snapshot(log_data)
             return True
-        position, state, conflicts, when = found
+        position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
         self.when.update(when)
+        self.names.by_seq.update(names)
         self._undo = [None] * position
         self._snap_position = position
         for event in self.effective[position:]:
@@ -212,7 +217,14 @@ class Game:
         with self._lock:
             state = self.state_at(self._seqs[position - 1])
             if snapcache.write(
-                self.path, log_data, self._seqs, position, state, self.conflicts, self.when
+                self.path,
+                log_data,
+                self._seqs,
+                position,
+                state,
+                self.conflicts,
+                self.when,
+                self.names.by_seq,
             ):
                 self._snap_position = position
 
@@ -227,10 +239,12 @@ class Game:
         into them)."""
         scratch = Game.__new__(Game)
         scratch.effective, scratch._seqs, scratch.when = self.effective, self._seqs, {}
+        scratch.names = NameBook()
         with _gc_paused():
             scratch._fold_all()
         self.state, self.conflicts, self._undo = scratch.state, scratch.conflicts, scratch._undo
         self.when.update(scratch.when)
+        self.names.by_seq.update(scratch.names.by_seq)
 
     @property
     def read_only(self) -> bool:
@@ -250,7 +264,10 @@ class Game:
         undo entry."""
         state = self.state
         self.when[event.seq] = (state.turn, state.phase, state.attacker)
+        missing = self.names.before(state, event)
         refusal = self._step_recorded(event, self._undo)
+        if missing:
+            self.names.after(self.state, event, missing)
         if refusal is not None:
             # A later event that no longer holds is kept, flagged and skipped until
             # the player resolves it (docs/history.md).
@@ -304,14 +321,19 @@ class Game:
         for _ in range(entry[_ADDED_SIDES]):
             state.sides.popitem()
 
-    def _rollback(self, position: int) -> None:
+    def _rollback(self, position: int, obs: Observer | None = None) -> None:
         """Take the effective history back to its first ``position`` events."""
         if self._journal_gap(position):
             self._complete_journal()
+        if obs is not None:
+            obs.state = self.state
+            obs.rolled_back(self.effective[position:], self._undo[position:], self.conflicts)
         if any(e[_ADDED_UNITS] == _OPAQUE for e in self._undo[position:]):
             del self.effective[position:]
             del self._seqs[position:]
             self._fold_all()
+            if obs is not None:
+                obs.state = self.state
             return
         effective, seqs, undo, conflicts = self.effective, self._seqs, self._undo, self.conflicts
         while len(effective) > position:
@@ -320,16 +342,54 @@ class Game:
             conflicts.pop(record.seq, None)
             self._unapply(undo.pop())
 
-    def _append(self, record: ev.Record) -> None:
+    def _append(self, record: ev.Record, obs: Observer | None = None) -> None:
         self.effective.append(record)
         self._seqs.append(record.seq)
         self._fold_one(record)
+        if obs is not None:
+            obs.folded(record, self._undo[-1], self.conflicts)
 
-    def _replace_tail(self, position: int, tail: list[ev.Record]) -> None:
+    def _replace_tail(
+        self, position: int, tail: list[ev.Record], obs: Observer | None = None
+    ) -> None:
         """Take the history back to ``position`` and fold ``tail`` after it."""
-        self._rollback(position)
+        self._rollback(position, obs)
         for record in tail:
-            self._append(record)
+            self._append(record, obs)
+
+    def _observer(self, involved: list[ev.Record], effects: bool = False) -> Observer:
+        return Observer(self.state, self.conflicts, involved, effects)
+
+    def _change(self, obs: Observer, action: str, **lists) -> Change:
+        """The ``Change`` ``obs`` saw, in the state as it is now (after the change)."""
+        from stockade.core.describe import sentence_for
+
+        units, projected = obs.unit_changes()
+        later = []
+        for seq in sorted(obs.effects_before.keys() & obs.effects_after.keys()):
+            before, after = obs.effects_before[seq], obs.effects_after[seq]
+            if not same_effect(before, after):
+                conflict = after.get(("conflict",), (None, ""))[1]
+                later.append(
+                    LaterEntry(
+                        seq,
+                        sentence_for(self.records[seq - 1], self),
+                        differences(before, after),
+                        conflict,
+                    )
+                )
+        gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+        was, now = obs.conflicts_before, self.conflicts
+        return Change(
+            action=action,
+            later=later,
+            units=units,
+            cvp=obs.cvp(projected),
+            new_conflicts=sorted(s for s in now if s not in was or str(now[s]) != str(was[s])),
+            resolved_conflicts=sorted(s for s in was if s not in now and s not in gone),
+            conflicts=len(now),
+            **lists,
+        )
 
     # ------------------------------------------------------------------- writing
     def check(self, events: list[ev.Record]) -> None:
@@ -355,21 +415,27 @@ class Game:
                     for entry in reversed(entries):
                         self._unapply(entry)
 
-    def submit(self, events: list[ev.Record]) -> list[ev.Record]:
-        """Check, write durably, then apply one player action. Returns the records."""
+    def submit(self, events: list[ev.Record]) -> Change:
+        """Check, write durably, then apply one player action. ``Change.appended``
+        are the new records' seqs (``records_of(change)`` the records)."""
         if not events:
-            return []
+            return Change(action="submit", conflicts=len(self.conflicts))
         self.check(events)
         first = len(self.records) + 1
         at = _now()
         stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
         self._write(stamped)
         with self._lock:
+            obs = self._observer(stamped)
             for record in stamped:
                 self.records.append(record)
                 self.timeline.add(record)
-                self._append(record)
-        return stamped
+                self._append(record, obs)
+            seqs = [r.seq for r in stamped]
+            return self._change(obs, "submit", target=first, appended=seqs, added=seqs)
+
+    def records_of(self, change: Change) -> list[ev.Record]:
+        return [self.records[s - 1] for s in change.appended]
 
     def _write(self, records: list[ev.Record]) -> None:
         if self.read_only:
@@ -428,24 +494,26 @@ class Game:
         return stamped
 
     # -------------------------------------------------------------- undo / redo
-    def undo(self) -> int:
+    def undo(self) -> Change:
+        """Take back the last entry (its whole command group)."""
         target = self.timeline.undoable()
         if target is None:
             raise Refusal("undo", "nothing to undo")
-        self._control(ev.Undo(target=target))
+        written = self._control(ev.Undo(target=target))
         with self._lock:
             keep = len(self.effective)
             while keep and self.effective[keep - 1].grp == target:
                 keep -= 1
-            self._rollback(keep)
-        return target
+            tail = self.effective[keep:]
+            obs = self._observer(tail)
+            self._rollback(keep, obs)
+            return self._change(
+                obs, "undo", target=target, appended=[written.seq], undone=[r.seq for r in tail]
+            )
 
-    def undo_to(self, seq: int) -> list[int]:
-        """Undo every entry after entry ``seq`` as one step ("undo to here").
-
-        The undo records are written in one write, so a crash leaves all or none.
-        Returns the groups undone, last first; each can still be redone in turn.
-        """
+    def undo_to_plan(self, seq: int) -> list[int]:
+        """The command groups ``undo_to(seq)`` would undo, last first (the decision the
+        replay screen's "undo to here" asks for). Raises the Refusal if none."""
         if not 1 <= seq <= len(self.records):
             raise Refusal("undo", f"there is no entry {seq}")
         anchor = self.records[seq - 1]
@@ -456,6 +524,22 @@ class Game:
         targets = [g for g in reversed(self.timeline.active) if g > anchor.grp]
         if not targets:
             raise Refusal("undo", f"nothing after entry {seq} to undo")
+        return targets
+
+    def _keep_upto_group(self, grp: int) -> int:
+        keep = len(self.effective)
+        while keep and self.effective[keep - 1].grp > grp:
+            keep -= 1
+        return keep
+
+    def undo_to(self, seq: int) -> Change:
+        """Undo every entry after entry ``seq`` as one step ("undo to here").
+
+        The undo records are written in one write, so a crash leaves all or none.
+        Each undone group can still be redone in turn (``Change.target`` is ``seq``).
+        """
+        targets = self.undo_to_plan(seq)
+        anchor = self.records[seq - 1]
         first, at = len(self.records) + 1, _now()
         stamped = [
             _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
@@ -465,22 +549,39 @@ class Game:
             self.records.append(record)
             self.timeline.add(record)
         with self._lock:
-            keep = len(self.effective)
-            while keep and self.effective[keep - 1].grp > anchor.grp:
-                keep -= 1
-            self._rollback(keep)
-        return targets
+            keep = self._keep_upto_group(anchor.grp)
+            tail = self.effective[keep:]
+            obs = self._observer(tail)
+            self._rollback(keep, obs)
+            return self._change(
+                obs,
+                "undo_to",
+                target=seq,
+                appended=[r.seq for r in stamped],
+                undone=[r.seq for r in tail],
+            )
 
-    def redo(self) -> int:
+    def preview_undo_to(self, seq: int) -> Change:
+        """What ``undo_to(seq)`` would do, writing nothing."""
+        self.undo_to_plan(seq)
+        with self._lock:
+            keep = self._keep_upto_group(self.records[seq - 1].grp)
+            tail = self.effective[keep:]
+            return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
+
+    def redo(self) -> Change:
         target = self.timeline.redoable()
         if target is None:
             raise Refusal("redo", "nothing to redo")
-        self._control(ev.Redo(target=target))
+        written = self._control(ev.Redo(target=target))
         with self._lock:
-            for record in self.timeline.groups[target]:
-                if record.seq not in self.timeline.struck:
-                    self._append(record)
-        return target
+            back = [r for r in self.timeline.groups[target] if r.seq not in self.timeline.struck]
+            obs = self._observer(back)
+            for record in back:
+                self._append(record, obs)
+            return self._change(
+                obs, "redo", target=target, appended=[written.seq], restored=[r.seq for r in back]
+            )
 
     # ------------------------------------------------------------ strike / unstrike
     def _strikable(self, seq: int) -> ev.Record:
@@ -493,62 +594,95 @@ class Game:
             raise Refusal("strike", "the game header cannot be struck")
         return record
 
-    def strike(self, seq: int, reason: str = "") -> list[int]:
-        """Strike entry ``seq``; returns the seqs that newly conflict as a result."""
+    def _check_strike(self, seq: int) -> ev.Record:
         record = self._strikable(seq)
         if seq in self.timeline.struck:
             raise Refusal("strike", f"entry {seq} is already struck")
         if record.grp in self.timeline.undone:
             raise Refusal("strike", f"entry {seq} is undone; nothing to strike")
-        before = set(self.conflicts)
-        self._control(ev.Strike(target=seq, reason=reason))
-        self._rebuild_effective(seq)
-        return sorted(set(self.conflicts) - before - {seq})
+        return record
 
-    def unstrike(self, seq: int) -> list[int]:
-        self._strikable(seq)
+    def _check_unstrike(self, seq: int) -> ev.Record:
+        record = self._strikable(seq)
         if seq not in self.timeline.struck:
             raise Refusal("unstrike", f"entry {seq} is not struck")
-        before = set(self.conflicts)
-        self._control(ev.Unstrike(target=seq))
-        self._rebuild_effective(seq)
-        return sorted(set(self.conflicts) - before)
+        return record
 
-    def preview_strike(self, seq: int) -> list[tuple[int, Refusal]]:
-        """What would conflict if ``seq`` were struck, without writing anything."""
-        self._strikable(seq)
+    def strike(self, seq: int, reason: str = "") -> Change:
+        """Strike entry ``seq``: later entries are folded again and the ``Change`` says
+        which of them now do something else (``later``) or no longer hold."""
+        self._check_strike(seq)
+        written = self._control(ev.Strike(target=seq, reason=reason))
+        return self._rebuild_effective(seq, "strike", written.seq)
+
+    def unstrike(self, seq: int) -> Change:
+        self._check_unstrike(seq)
+        written = self._control(ev.Unstrike(target=seq))
+        return self._rebuild_effective(seq, "unstrike", written.seq)
+
+    def preview_strike(self, seq: int) -> Change:
+        """What striking ``seq`` would do, without writing anything."""
+        self._check_strike(seq)
+        return self._preview_tail(seq, "strike")
+
+    def preview_unstrike(self, seq: int) -> Change:
+        """What unstriking ``seq`` would do, without writing anything."""
+        self._check_unstrike(seq)
+        return self._preview_tail(seq, "unstrike")
+
+    def _tail_plan(self, seq: int) -> tuple[int, list[ev.Record], list[ev.Record], str]:
+        """Where entry ``seq`` stands (or would stand) in the effective history, the
+        tail from there, the tail it should have, and how it moves (struck/restored)."""
+        record = self.records[seq - 1]
+        position = bisect.bisect_left(self._seqs, seq)
+        present = position < len(self._seqs) and self._seqs[position] == seq
+        tail = self.effective[position:]
+        if present:
+            return position, tail, tail[1:], "struck"
+        if record.grp in self.timeline.undone:
+            return position, tail, tail, ""
+        return position, tail, [record, *tail], "restored"
+
+    def _preview_tail(self, seq: int, action: str) -> Change:
         with self._lock:
-            position = bisect.bisect_left(self._seqs, seq)
-            if position >= len(self._seqs) or self._seqs[position] != seq:
-                return []  # not in the effective history: striking it changes nothing
-            before = dict(self.conflicts)
-            tail = self.effective[position:]
-            when = {r.seq: self.when[r.seq] for r in tail if r.seq in self.when}
-            try:
-                self._replace_tail(position, tail[1:])
-                found = sorted((s, r) for s, r in self.conflicts.items() if s not in before)
-            finally:
-                self._replace_tail(position, tail)
-                self.when.update(when)
-                if self.conflicts.keys() == before.keys():
-                    self.conflicts = before  # the very same Refusal objects as before
-            return found
+            position, tail, new_tail, how = self._tail_plan(seq)
+            if action == "strike" and how != "struck" or action == "unstrike" and how != "restored":
+                return Change(
+                    action=action, preview=True, target=seq, conflicts=len(self.conflicts)
+                )
+            return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
 
-    def _rebuild_effective(self, seq: int) -> None:
+    def _preview(
+        self, position: int, tail: list, new_tail: list, action: str, seq: int, **lists
+    ) -> Change:
+        """Apply the change to the live state while watching it, then take it back."""
+        before = dict(self.conflicts)
+        touched = {r.seq for r in tail} | {r.seq for r in new_tail}
+        when = {s: self.when[s] for s in touched if s in self.when}
+        names = {s: self.names.by_seq[s] for s in touched if s in self.names.by_seq}
+        obs = self._observer(tail + new_tail, effects=True)
+        try:
+            self._replace_tail(position, new_tail, obs)
+            return self._change(obs, action, target=seq, preview=True, **lists)
+        finally:
+            self._replace_tail(position, tail)
+            self.when.update(when)
+            self.names.by_seq.update(names)
+            if self.conflicts.keys() == before.keys():
+                self.conflicts = before  # the very same Refusal objects as before
+
+    def _rebuild_effective(self, seq: int, action: str, written: int) -> Change:
         """``seq`` was struck or unstruck: refold from where it stands (or stood)."""
         with self._lock:
-            record = self.records[seq - 1]
-            position = bisect.bisect_left(self._seqs, seq)
-            present = position < len(self._seqs) and self._seqs[position] == seq
-            effective = self.timeline.is_effective(record)
-            if present and not effective:  # struck
-                self._replace_tail(position, self.effective[position + 1 :])
-            elif effective and not present:  # unstruck
-                self._replace_tail(position, [record] + self.effective[position:])
-            elif present != effective:  # pragma: no cover - cannot happen
-                self.effective = self.timeline.effective()
-                self._seqs = [r.seq for r in self.effective]
-                self._fold_all()
+            position, tail, new_tail, how = self._tail_plan(seq)
+            if not how or (how == "struck") != (seq in self.timeline.struck):
+                # undone (nothing to refold), or the timeline and the list disagree
+                return Change(
+                    action=action, target=seq, appended=[written], conflicts=len(self.conflicts)
+                )
+            obs = self._observer(tail + new_tail, effects=True)
+            self._replace_tail(position, new_tail, obs)
+            return self._change(obs, action, target=seq, appended=[written], **{how: [seq]})
 
     # -------------------------------------------------------------------- replay
     def state_at(self, seq: int) -> GameState:
@@ -576,7 +710,7 @@ class Game:
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
                 scratch = Game.__new__(Game)
                 scratch.effective, scratch._seqs = self.effective[:position], []
-                scratch.when = {}
+                scratch.when, scratch.names = {}, NameBook()
                 scratch._fold_all()
                 return scratch.state
             n_cas = len(live.casualties) - sum(e[_ADDED_CAS] for e in tail)
