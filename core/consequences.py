@@ -310,10 +310,16 @@ def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
     sa, sb = _new(after, h, "status"), _new(before, h, "status")
     if sa != sb:
         said = True
-        if sa == UNARMED and _new(after, h, "unarmed_how") == "freed":
+        if sa == UNARMED:
             held = after.get((("unit", h), "guard"))
-            out.append(f"now frees {h}" + (f" ({held[0]} held it)" if held and held[0] else ""))
-        elif sb == UNARMED and _new(before, h, "unarmed_how") == "freed":
+            how = _new(after, h, "unarmed_how")
+            said_how = f"unarmed, {how}" if how else "unarmed"
+            out.append(
+                f"now frees {h} ("
+                + (f"{held[0]} held it; " if held and held[0] else "")
+                + f"{said_how})"
+            )
+        elif sb == UNARMED:
             out.append(f"no longer frees {h}")
         elif sa is not None and sb is not None:
             out.append(f"makes {h} {sa} instead of {sb}")

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from stockade.core import events as ev
-from stockade.core.cli.errors import CliError
+from stockade.core.change import Change, consequences, totals_of
+from stockade.core.cli.errors import CliError, Exit
 from stockade.core.commands import ScriptRefusal, control, execute, run_script
 from stockade.core.describe import sentence
 from stockade.core.game import Game
@@ -16,6 +17,28 @@ from stockade.core.game import Game
 
 def warn(message: str) -> None:
     print(f"stockade: warning: {message}", file=sys.stderr)
+
+
+def print_consequences(game: Game, change: Change | None) -> None:
+    """The change's consequences, one indented line each, after the one-line reply."""
+    if change is None:
+        return
+    from stockade.core.tally import tally
+
+    for line in consequences(change, totals_of(tally(game.state))):
+        print(f"  {line}")
+
+
+def warn_conflicts(game: Game) -> None:
+    """``tally`` and ``history`` on a log with conflicting entries say so on stderr."""
+    if game.conflicts:
+        n = len(game.conflicts)
+        seqs = ", ".join(str(s) for s in sorted(game.conflicts)[:10])
+        warn(
+            f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
+            f"({seqs}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
+            "(stockade check lists them)"
+        )
 
 
 def open_to_read(path: Path) -> Game:
@@ -89,11 +112,12 @@ def cmd_do(args, ui) -> int:
     execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
     game = open_to_write(args.file)
     try:
-        message = execute(game, args.text).message
+        outcome = execute(game, args.text)
+        if outcome.message:
+            print(outcome.message)
+        print_consequences(game, outcome.change)
     finally:
         game.close()
-    if message:
-        print(message)
     return 0
 
 
@@ -134,6 +158,7 @@ def cmd_tally(args, ui) -> int:
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
+    warn_conflicts(game)
     state = game.state
     if args.at is not None:
         last = len(game.records)
@@ -161,6 +186,7 @@ _MARKS = {
 
 def cmd_history(args, ui) -> int:
     game = open_to_read(args.file)
+    warn_conflicts(game)
     for entry in game.history():
         line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):
@@ -171,15 +197,20 @@ def cmd_history(args, ui) -> int:
 
 # ------------------------------------------------------------ undo, redo, strike
 def cmd_control(args, ui) -> int:
+    """Undo, redo, strike, unstrike: the reply, then its consequences. Exit code 4
+    (``Exit.CONFLICTS``) when the history is left with conflicting entries."""
     game = open_to_write(args.file)
     try:
         outcome = control(
             game, args.verb, getattr(args, "entry", None), getattr(args, "reason", "")
         )
+        print(outcome.message)
+        print_consequences(game, outcome.change)
     finally:
         game.close()
-    print(outcome.message)
-    return 0
+    if outcome.change is not None and outcome.change.leaves_conflicts:
+        return Exit.CONFLICTS
+    return Exit.OK
 
 
 __all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]
