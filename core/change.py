@@ -56,6 +56,7 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     undone: list[int] = []  # entries newly undone
     struck: list[int] = []  # entries newly struck
     restored: list[int] = []  # entries back in the effective history (redo, unstrike)
+    abandoned: list[int] = []  # undone entries a new entry left behind (no redo now)
     later: list[LaterEntry] = []  # later entries whose outcome differs
     units: list[UnitChange] = []
     cvp: list[CvpDelta] = []  # sides whose CVP changed
@@ -99,6 +100,10 @@ def consequences(change: Change, totals: dict[str, tuple[int, int]] | None = Non
     would = change.preview
     out: list[str] = []
     for entry in change.later:
+        if entry.conflict:  # what else it would do matters less than that it fails
+            verb = "would no longer hold" if would else "no longer holds"
+            out.append(f"entry {entry.seq} ({entry.sentence}) {verb}: {entry.conflict}")
+            continue
         out.append(
             f"entry {entry.seq} ({entry.sentence}){' would change' if would else ''}: "
             + "; ".join(entry.differences)

@@ -425,6 +425,8 @@ class Game:
         at = _now()
         stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
         self._write(stamped)
+        tl = self.timeline
+        abandoned = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
         with self._lock:
             obs = self._observer(stamped)
             for record in stamped:
@@ -432,7 +434,9 @@ class Game:
                 self.timeline.add(record)
                 self._append(record, obs)
             seqs = [r.seq for r in stamped]
-            return self._change(obs, "submit", target=first, appended=seqs, added=seqs)
+            return self._change(
+                obs, "submit", target=first, appended=seqs, added=seqs, abandoned=abandoned
+            )
 
     def records_of(self, change: Change) -> list[ev.Record]:
         return [self.records[s - 1] for s in change.appended]

@@ -128,13 +128,15 @@ class StockadeApp(App[int]):
                 "internal", f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
         message = getattr(outcome, "message", "") or ""
-        self.game_changed(message)
+        self.game_changed(message, getattr(outcome, "change", None))
         return message
 
-    def game_changed(self, message: str = "") -> None:
+    def game_changed(self, message: str = "", change=None) -> None:
+        """Redraw after a write; ``change`` (the core's ``Change``) tells the history
+        which lines to rewrite (a ``GameChanged`` message to each history view)."""
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
-                screen.refresh_all(message)
+                screen.refresh_all(message, change)
 
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
