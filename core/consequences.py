@@ -22,7 +22,7 @@ from itertools import islice
 from typing import Any
 
 from stockade.core import events as ev
-from stockade.core.change import CvpDelta, UnitChange
+from stockade.core.change import Change, CvpDelta, LaterEntry, UnitChange
 from stockade.core.state import PRISONER, UNARMED, GameState, Side, Unit
 
 # An undo entry (see core.projection): (added units, added casualty lines, scrounged
@@ -134,6 +134,8 @@ class Observer:
         state = self.state
         units = state.units
         before = dict(self.units_before)
+        for u in self.added_units:  # brought into play by the change: none before
+            before.setdefault(u.handle, None)
         for obj, olds in self.firsts_new.values():
             h = obj.handle
             if h in before or units.get(h) is not obj:
@@ -141,8 +143,6 @@ class Observer:
             fields = _fields(obj)
             fields.update((k, v) for k, v in olds.items() if k in fields)
             before[h] = fields
-        for u in self.added_units:
-            before.setdefault(u.handle, None)
         out: list[UnitChange] = []
         projected: dict[str, int] = {}
         for h, was in before.items():
@@ -352,3 +352,29 @@ def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
         if changed:
             out.append(f"changes {h} differently ({', '.join(changed)})")
     return out
+
+
+def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
+    """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
+    from stockade.core.describe import sentence_for
+
+    units, projected = obs.unit_changes()
+    later = []
+    for seq in sorted(obs.effects_before.keys() & obs.effects_after.keys()):
+        before, after = obs.effects_before[seq], obs.effects_after[seq]
+        if not same_effect(before, after):
+            conflict = after.get(("conflict",), (None, ""))[1]
+            sentence = sentence_for(game.records[seq - 1], game)
+            later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
+    gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+    was, now = obs.conflicts_before, game.conflicts
+    return Change(
+        action=action,
+        later=later,
+        units=units,
+        cvp=obs.cvp(projected),
+        new_conflicts=sorted(s for s in now if s not in was or str(now[s]) != str(was[s])),
+        resolved_conflicts=sorted(s for s in was if s not in now and s not in gone),
+        conflicts=len(now),
+        **lists,
+    )

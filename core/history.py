@@ -132,3 +132,47 @@ def build_timeline(records: list[ev.Record]) -> Timeline:
             else:
                 group.append(record)
     return timeline
+
+
+# ------------------------------------------------------------ entries, as they stand
+@dataclass
+class HistoryEntry:
+    seq: int
+    grp: int
+    record: ev.Record
+    status: str  # ok / undone / abandoned / struck / conflict / control
+    reason: str = ""
+    turn: int = 0
+    phase: str = ""
+    attacker: str = ""
+
+
+def entry_status(
+    record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict
+) -> tuple[str, str]:
+    """How ``record`` stands in the effective history now, and why."""
+    if ev.is_control(record):
+        return "control", ""
+    if record.grp in timeline.abandoned:
+        return "abandoned", ""
+    if record.grp in timeline.undone:
+        return "undone", ""
+    if record.seq in timeline.struck:
+        return "struck", getattr(records[timeline.struck[record.seq] - 1], "reason", "")
+    if record.seq in conflicts:
+        return "conflict", str(conflicts[record.seq])
+    return "ok", ""
+
+
+def entries(
+    records: list[ev.Record], timeline: Timeline, conflicts: dict, when: dict
+) -> list[HistoryEntry]:
+    """Every record as a history entry: its status, and when it happened."""
+    out = []
+    for record in records:
+        turn, phase, attacker = when.get(record.seq, (0, "", ""))
+        status, reason = entry_status(record, timeline, records, conflicts)
+        out.append(
+            HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
+        )
+    return out

@@ -57,6 +57,7 @@ _FOLD_MODULES = (
     "upgrade.py",
     "history.py",
     "game.py",
+    "projection.py",
     "names.py",
     "snapcache.py",
     "errors.py",
