@@ -18,6 +18,8 @@ already has (``totals_of``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 
@@ -69,7 +71,7 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
         return self.conflicts > 0
 
 
-def totals_of(tally) -> dict[str, tuple[int, int]]:
+def totals_of(tally: Any) -> dict[str, tuple[int, int]]:
     """(banked, if ended) per side, from a ``core.tally.Tally``."""
     return {name: (s.cvp, s.cvp_if_ended) for name, s in tally.sides.items()}
 

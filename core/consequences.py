@@ -32,10 +32,10 @@ _ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
 WATCHED = ("status", "guard", "location", "counter")
 _KEPT = (*WATCHED, "unarmed_how", "side", "origins")
 
-Effect = dict[tuple, tuple[Any, Any]]  # key -> (old value, new value); compared on new
+Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
 
 
-def _key(obj: object) -> tuple:
+def _key(obj: object) -> tuple[str, ...]:
     if isinstance(obj, Unit):
         return ("unit", obj.handle)
     if isinstance(obj, Side):
@@ -43,7 +43,7 @@ def _key(obj: object) -> tuple:
     return ("game",)
 
 
-def _firsts(entry: tuple) -> dict[tuple[int, str], tuple[Any, str, Any]]:
+def _firsts(entry: tuple[Any, ...]) -> dict[tuple[int, str], tuple[Any, str, Any]]:
     """(id, attribute) -> (object, attribute, value before the event): first op wins."""
     out: dict[tuple[int, str], tuple[Any, str, Any]] = {}
     for i in range(_OPS, len(entry), 3):
@@ -59,7 +59,7 @@ def _fields(u: Unit) -> dict[str, Any]:
     return {name: d[name] for name in _KEPT}
 
 
-def _line(c: Any) -> tuple:
+def _line(c: Any) -> tuple[Any, ...]:
     return (c.credited, c.unit, c.counter, c.unit_kind, c.base, c.multiplier, c.rule, c.why)
 
 
@@ -70,15 +70,17 @@ def same_effect(a: Effect, b: Effect) -> bool:
 class Observer:
     """Collects what one change does; ``effects`` also keeps each entry's effect."""
 
-    def __init__(self, state: GameState, conflicts: dict, involved: list, effects: bool):
+    def __init__(
+        self, state: GameState, conflicts: dict[Any, Any], involved: list[Any], effects: bool
+    ):
         self.state = state
         self.effects = effects
         self.conflicts_before = dict(conflicts)
         self.units_before: dict[str, dict[str, Any] | None] = {}
         self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
         self.added_units: list[Unit] = []
-        self.removed_cas: list = []
-        self.added_cas: list = []
+        self.removed_cas: list[Any] = []
+        self.added_cas: list[Any] = []
         self.effects_before: dict[int, Effect] = {}
         self.effects_after: dict[int, Effect] = {}
         # A game end books every guarded prisoner and drops the projection: then the
@@ -87,7 +89,9 @@ class Observer:
         self.tally_before = _totals(state) if self.full else None
 
     # ------------------------------------------------------------- roll-back
-    def rolled_back(self, records: list, entries: list, conflicts: dict) -> None:
+    def rolled_back(
+        self, records: list[Any], entries: list[Any], conflicts: dict[Any, Any]
+    ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
         state = self.state
         units = state.units
@@ -108,7 +112,7 @@ class Observer:
             self.effects_before.update(_effects_backward(state, records, entries, added, conflicts))
 
     # ------------------------------------------------------------------ fold
-    def folded(self, record: ev.Record, entry: tuple, conflicts: dict) -> None:
+    def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
         """Call after each event folded by the change, with its undo entry."""
         state = self.state
         k = entry[_ADDED_UNITS] if entry[_ADDED_UNITS] > 0 else 0
@@ -140,9 +144,9 @@ class Observer:
             h = obj.handle
             if h in before or units.get(h) is not obj:
                 continue
-            fields = _fields(obj)
-            fields.update((k, v) for k, v in olds.items() if k in fields)
-            before[h] = fields
+            mine = _fields(obj)
+            mine.update((k, v) for k, v in olds.items() if k in mine)
+            before[h] = mine
         out: list[UnitChange] = []
         projected: dict[str, int] = {}
         for h, was in before.items():
@@ -198,7 +202,11 @@ def _totals(state: GameState) -> dict[str, tuple[int, int]]:
 
 # ------------------------------------------------------------------ effects
 def _effects_backward(
-    state: GameState, records: list, entries: list, added: list, conflicts: dict
+    state: GameState,
+    records: list[Any],
+    entries: list[Any],
+    added: list[Any],
+    conflicts: dict[Any, Any],
 ) -> dict[int, Effect]:
     """Each rolled-back event's effect in the fold as it stands (before the roll-back),
     walking from the newest event back with the values each later one overwrote."""
@@ -241,7 +249,11 @@ def _effects_backward(
 
 
 def _effect_forward(
-    state: GameState, record: ev.Record, e: tuple, added: list, conflicts: dict
+    state: GameState,
+    record: ev.Record,
+    e: tuple[Any, ...],
+    added: list[Any],
+    conflicts: dict[Any, Any],
 ) -> Effect:
     """The effect of the event just folded, read from the live state."""
     units = state.units

@@ -72,7 +72,7 @@ class NameBook:
         name = (u.handle, label(u), u.location)
         last = self._last.get(u.handle)
         if last == name:
-            return last  # type: ignore[return-value]
+            return last
         self._last[u.handle] = name
         return name
 

@@ -9,6 +9,7 @@ no rule and folds nothing (``core.projection`` does).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,7 +82,7 @@ class LogStore:
                 log_data = None
         return cls(loaded.records, journal, path, warnings), log_data
 
-    def write(self, records: list[ev.Record], after_error) -> None:
+    def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
         """Append ``records`` durably, all or none. On a failed write, ``after_error()``
         (the game re-reading the file) says what became of it."""
         if self.read_only:
