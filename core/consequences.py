@@ -75,7 +75,9 @@ class Observer:
     ):
         self.state = state
         self.effects = effects
-        self.conflicts_before = dict(conflicts)
+        # the conflicts of the events taken back, as they were (only those can change)
+        self.conflicts_before: dict[int, Any] = {}
+        self.folded_seqs: list[int] = []
         self.units_before: dict[str, dict[str, Any] | None] = {}
         self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
         self.added_units: list[Unit] = []
@@ -93,6 +95,9 @@ class Observer:
         self, records: list[Any], entries: list[Any], conflicts: dict[Any, Any]
     ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
+        for record in records:
+            if record.seq in conflicts:
+                self.conflicts_before[record.seq] = conflicts[record.seq]
         state = self.state
         units = state.units
         n_added = sum(e[_ADDED_UNITS] for e in entries if e[_ADDED_UNITS] > 0)
@@ -114,6 +119,7 @@ class Observer:
     # ------------------------------------------------------------------ fold
     def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
         """Call after each event folded by the change, with its undo entry."""
+        self.folded_seqs.append(record.seq)
         state = self.state
         k = entry[_ADDED_UNITS] if entry[_ADDED_UNITS] > 0 else 0
         added = list(islice(reversed(state.units.values()), k))[::-1] if k else []
@@ -152,6 +158,8 @@ class Observer:
         for h, was in before.items():
             u = units.get(h)
             now = _fields(u) if u is not None else None
+            if was == now:
+                continue  # taken back and folded again alike, or set and reset
             for name in WATCHED:
                 a, b = _shown(was, name), _shown(now, name)
                 if a != b:
@@ -368,25 +376,29 @@ def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
 
 def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
     """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
-    from stockade.core.describe import sentence_for
-
     units, projected = obs.unit_changes()
     later = []
     for seq in sorted(obs.effects_before.keys() & obs.effects_after.keys()):
         before, after = obs.effects_before[seq], obs.effects_after[seq]
         if not same_effect(before, after):
+            from stockade.core.describe import sentence_for
+
             conflict = after.get(("conflict",), (None, ""))[1]
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
-    gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
     was, now = obs.conflicts_before, game.conflicts
+    new = [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+    resolved: list[int] = []
+    if was:
+        gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+        resolved = sorted(s for s in was if s not in now and s not in gone)
     return Change(
         action=action,
         later=later,
         units=units,
         cvp=obs.cvp(projected),
-        new_conflicts=sorted(s for s in now if s not in was or str(now[s]) != str(was[s])),
-        resolved_conflicts=sorted(s for s in was if s not in now and s not in gone),
+        new_conflicts=sorted(new),
+        resolved_conflicts=resolved,
         conflicts=len(now),
         **lists,
     )
