@@ -59,45 +59,63 @@ def label(u: Unit) -> str:
     return f"{u.side} {counters}"
 
 
-class NameBook:
-    """Per entry, the names its units had; kept by the fold (``before`` / ``after``)."""
+# The Unit attributes a name is made of: when an event sets one, the unit's name is
+# made again the next time an entry mentions it.
+NAMING = frozenset({"counter", "origins", "location", "side", "unit_kind"})
+_OPS = 4  # where the (object, attribute, old value) triples start in an undo entry
 
-    __slots__ = ("by_seq", "_last")
+
+class NameBook:
+    """Per entry, the names its units had; kept by the fold. ``current`` holds each
+    unit's name as it stands, made once and reused until an event changes it (so an
+    entry costs a few dict lookups, and an unchanged name is one shared tuple)."""
+
+    __slots__ = ("by_seq", "current")
 
     def __init__(self) -> None:
         self.by_seq: dict[int, tuple[Name, ...]] = {}
-        self._last: dict[str, Name] = {}  # handle -> its latest name (shared tuples)
+        self.current: dict[str, Name] = {}
 
-    def _name(self, u: Unit) -> Name:
-        name = (u.handle, label(u), u.location)
-        last = self._last.get(u.handle)
-        if last == name:
-            return last
-        self._last[u.handle] = name
-        return name
-
-    def before(self, state: GameState, record: ev.Record) -> list[str]:
+    def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
-        play (named by ``after``)."""
-        handles = mentioned(record)
-        if not handles:
-            return []
-        units = state.units
-        names, missing = [], []
-        for h in handles:
-            u = units.get(h)
-            if u is None:
-                missing.append(h)
-            else:
-                names.append(self._name(u))
+        play (named by ``after``), or None."""
+        fields = MENTIONS.get(type(record))
+        if fields is None:
+            return None
+        units, current = state.units, self.current
+        names: list[Name] = []
+        missing: list[str] | None = None
+        for field in fields:
+            value = getattr(record, field)
+            if not value:
+                continue
+            for h in (value,) if type(value) is str else value:
+                name = current.get(h)
+                if name is None:
+                    u = units.get(h)
+                    if u is None:
+                        missing = [*(missing or ()), h]
+                        continue
+                    name = current[h] = (h, label(u), u.location)
+                names.append(name)
         self.by_seq[record.seq] = tuple(names)
         return missing
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
         units = state.units
-        extra = tuple(self._name(units[h]) for h in missing if h in units)
+        extra = tuple((h, label(units[h]), units[h].location) for h in missing if h in units)
         if extra:
             self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + extra
+
+    def forget(self, entry: tuple[object, ...]) -> None:
+        """An event set or took back the attributes in its undo ``entry``: the units
+        whose name they change are named afresh when next mentioned."""
+        current = self.current
+        if not current:
+            return
+        for i in range(_OPS + 1, len(entry), 3):
+            if entry[i] in NAMING:
+                current.pop(getattr(entry[i - 1], "handle", ""), None)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
+import itertools
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,6 +121,7 @@ class Projection:
         self.state, self.conflicts, self.undo = full.state, full.conflicts, full.undo
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
+        self.names.current = full.names.current
 
     # --------------------------------------------------------------------- fold
     def fold_all(self) -> None:
@@ -127,6 +129,7 @@ class Projection:
         self.state = GameState()
         self.conflicts = {}
         self.undo = []
+        self.names.current.clear()
         for event in self.effective:
             self.fold_one(event)
 
@@ -135,10 +138,12 @@ class Projection:
         undo entry."""
         state = self.state
         self.when[event.seq] = (state.turn, state.phase, state.attacker)
-        missing = self.names.before(state, event)
+        names = self.names
+        missing = names.before(state, event)
         refusal = self.step_recorded(event, self.undo)
         if missing:
-            self.names.after(self.state, event, missing)
+            names.after(self.state, event, missing)
+        names.forget(self.undo[-1])
         if refusal is not None:
             # A later event that no longer holds is kept, flagged and skipped until
             # the player resolves it (docs/history.md).
@@ -182,6 +187,11 @@ class Projection:
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
             setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
+        current = self.names.current
+        if current:
+            self.names.forget(entry)
+            for h in itertools.islice(reversed(state.units), max(entry[_ADDED_UNITS], 0)):
+                current.pop(h, None)  # dropped below: a later unit may take the handle
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_BEFORE] is not None:

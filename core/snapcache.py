@@ -104,7 +104,7 @@ class Snapshot(msgspec.Struct):
     when_phases: list[str]
     when_attackers: list[str]
     # the names each entry's units had then: seq and its (handle, label, Location) list
-    names: list[tuple[int, list[tuple[str, str, str]]]] = []
+    names: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
 
 
 _new = object.__new__
@@ -216,7 +216,7 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
         when = dict(
             zip(snap.when_seqs, zip(snap.when_turns, snap.when_phases, snap.when_attackers))
         )
-        names = {seq: tuple(tuple(n) for n in entry) for seq, entry in snap.names}
+        names = dict(snap.names)  # decoded as tuples already
         return snap.position, _to_state(snap), conflicts, when, names
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         return None
@@ -277,7 +277,7 @@ def write(
         when_turns=[when[s][0] for s in known],
         when_phases=[when[s][1] for s in known],
         when_attackers=[when[s][2] for s in known],
-        names=[(s, list(names[s])) for s in seqs[:position] if s in names] if names else [],
+        names=[(s, names[s]) for s in seqs[:position] if s in names] if names else [],
     )
     tmp = None
     try:

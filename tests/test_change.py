@@ -24,6 +24,7 @@ from stockade.core import rules
 from stockade.core.change import consequences, totals_of
 from stockade.core.consequences import WATCHED, _shown
 from stockade.core.errors import Refusal
+from stockade.core.names import label, mentioned
 from stockade.core.game import Game
 from stockade.core.state import GameState
 from stockade.core.tally import tally
@@ -36,12 +37,19 @@ def _line(c) -> tuple:
     return (c.credited, c.unit, c.counter, c.unit_kind, c.base, c.multiplier, c.rule, c.why)
 
 
+NAMES: dict[int, tuple] = {}  # the names each entry should have, from the last reference
+
+
 def reference_effects(effective: list[ev.Record]) -> tuple[dict[int, dict], GameState]:
     """Each entry's effect, by folding ``effective`` from nothing and diffing full
-    copies of the state around every event (no undo journal involved)."""
+    copies of the state around every event (no undo journal involved). Also the names
+    each entry's units had (``NAMES``), made from scratch."""
     state = GameState()
     out: dict[int, dict] = {}
+    NAMES.clear()
     for record in effective:
+        said = [h for h in mentioned(record) if h in state.units]
+        NAMES[record.seq] = tuple((h, label(state.units[h]), state.units[h].location) for h in said)
         units = {h: dict(u.__dict__) for h, u in state.units.items()}
         sides = {n: dict(s.__dict__) for n, s in state.sides.items()}
         scalars = {k: v for k, v in state.__dict__.items() if k not in _CONTAINERS}
@@ -69,6 +77,10 @@ def reference_effects(effective: list[ev.Record]) -> tuple[dict[int, dict], Game
             effect[("cas",)] = [_line(c) for c in state.casualties[n_cas:]]
         if state.scrounged != scrounged:
             effect[("scr",)] = state.scrounged - scrounged
+        fresh = [h for h in mentioned(record) if h not in said and h in state.units]
+        NAMES[record.seq] += tuple(
+            (h, label(state.units[h]), state.units[h].location) for h in fresh
+        )
         out[record.seq] = effect
     return out, state
 
@@ -136,6 +148,8 @@ def check_change(game: Game, kind: str, i: int) -> bool:
 
     before_effects, before_state = reference_effects(effective)
     after_effects, after_state = reference_effects(list(game.effective))
+    mine = game.names.by_seq
+    assert {s: mine.get(s, ()) for s in NAMES} == NAMES  # names kept by the fold are right
     assert dump(after_state) == dump(game.state)
     later = {
         s
