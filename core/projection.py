@@ -26,7 +26,7 @@ from stockade.core import rules, snapcache
 from stockade.core import state as _st
 from stockade.core.consequences import Observer
 from stockade.core.errors import Refusal
-from stockade.core.names import NameBook
+from stockade.core.names import MENTIONS, NameBook
 from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
@@ -139,11 +139,13 @@ class Projection:
         state = self.state
         self.when[event.seq] = (state.turn, state.phase, state.attacker)
         names = self.names
-        missing = names.before(state, event)
-        refusal = self.step_recorded(event, self.undo)
+        missing = names.before(state, event) if type(event) in MENTIONS else None
+        undo = self.undo
+        refusal = self.step_recorded(event, undo)
         if missing:
             names.after(self.state, event, missing)
-        names.forget(self.undo[-1])
+        if len(undo[-1]) > _OPS:  # it set attributes: maybe a name
+            names.forget(undo[-1])
         if refusal is not None:
             # A later event that no longer holds is kept, flagged and skipped until
             # the player resolves it (docs/history.md).
