@@ -16,7 +16,7 @@ from pathlib import Path
 from stockade.core import events as ev
 from stockade.core import snapcache
 from stockade.core.errors import Refusal
-from stockade.core.journal import Journal, JournalError
+from stockade.core.journal import Journal, JournalDamaged, JournalError
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
 
 
@@ -50,7 +50,7 @@ class LogStore:
             raise
         if loaded.problem and not loaded.records:
             journal.close()
-            raise JournalError(f"{path}: {loaded.problem}")
+            raise JournalDamaged(f"{path}: {loaded.problem}")
         warnings = list(loaded.warnings)
         if loaded.problem:
             journal.close()

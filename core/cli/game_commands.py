@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from stockade.core import events as ev
 from stockade.core.change import Change, consequences, totals_of
+from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
-from stockade.core.commands import ScriptRefusal, control, execute, run_script
+from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.describe import sentence
 from stockade.core.game import Game
 
@@ -58,8 +63,15 @@ def open_to_write(path: Path) -> Game:
     if game.read_only:
         game.close()
         why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded")
+        code = (
+            Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
+        )
+        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
     return game
+
+
+def _held_elsewhere(game: Game) -> bool:
+    return bool(game.journal and game.journal.lock_held_elsewhere)
 
 
 def _rehearsal(path: Path) -> Game:
@@ -69,7 +81,8 @@ def _rehearsal(path: Path) -> Game:
     if game.problem:
         raise CliError(
             f"{path}: damaged at {game.problem}; nothing was recorded "
-            f"(stockade repair {path} writes a repaired copy)"
+            f"(stockade repair {path} writes a repaired copy)",
+            Exit.DAMAGED,
         )
     return Game(list(game.records))
 
@@ -88,7 +101,7 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def cmd_new(args, ui) -> int:
+def cmd_new(args: Namespace, ui: object) -> int:
     sides = [parse_side(s) for s in args.side]
     if len(sides) != 2:
         raise CliError(f"a game has two sides; {len(sides)} --side given")
@@ -100,6 +113,9 @@ def cmd_new(args, ui) -> int:
             raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
     game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
     game.close()
+    if args.json:
+        jsonout.emit("new", file=str(args.file), records=[jsonout.record(r) for r in game.records])
+        return 0
     print(
         f"created {args.file}: {args.scenario}, "
         + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides)
@@ -108,16 +124,20 @@ def cmd_new(args, ui) -> int:
 
 
 # ------------------------------------------------------------------ do and run
-def cmd_do(args, ui) -> int:
+def cmd_do(args: Namespace, ui: object) -> int:
     execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
     game = open_to_write(args.file)
     try:
         outcome = execute(game, args.text)
-        if outcome.message:
-            print(outcome.message)
-        print_consequences(game, outcome.change)
     finally:
         game.close()
+    message = outcome.message
+    if args.json:
+        jsonout.emit("do", **_reply(outcome))
+        return 0
+    if message:
+        print(message)
+    print_consequences(game, outcome.change)
     return 0
 
 
@@ -132,7 +152,7 @@ def read_script(name: str) -> list[str]:
         raise CliError(f"{name}: cannot read the script ({exc})") from None
 
 
-def cmd_run(args, ui) -> int:
+def cmd_run(args: Namespace, ui: object) -> int:
     lines = read_script(args.script)
     label = "stdin" if args.script == "-" else args.script
     try:
@@ -144,6 +164,10 @@ def cmd_run(args, ui) -> int:
         outcomes = run_script(game, lines)
     finally:
         game.close()
+    if args.json:
+        replies = [{"line": n, **_reply(o)} for n, o in enumerate(outcomes, 1) if o.records]
+        jsonout.emit("run", outcomes=replies)
+        return 0
     if not args.quiet:
         for outcome in outcomes:
             if outcome.message:
@@ -151,10 +175,24 @@ def cmd_run(args, ui) -> int:
     return 0
 
 
+def _reply(outcome: Outcome) -> dict[str, Any]:
+    """A do/run/undo/... reply: what the player would read, and the records written."""
+    return {
+        "message": outcome.message,
+        "records": [jsonout.record(r) for r in outcome.records],
+        # what the write did (core.change.Change): later entries, units, CVP deltas
+        "change": msgspec.to_builtins(outcome.change) if outcome.change else None,
+    }
+
+
 # --------------------------------------------------------------- tally, history
-def cmd_tally(args, ui) -> int:
+TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
+
+
+def cmd_tally(args: Namespace, ui: object) -> int:
     try:
         from stockade.core import tally as tallying
+        from stockade.core import tally_formats
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
@@ -167,10 +205,16 @@ def cmd_tally(args, ui) -> int:
         state = game.state_at(args.at)
     result = tallying.tally(state)
     if args.json:
-        print(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False))
+        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
         return 0
-    render = {"text": tallying.to_text, "md": tallying.to_markdown, "html": tallying.to_html}
-    print(render[args.format](result))
+    render = {
+        "text": tallying.to_text,
+        "md": tallying.to_markdown,
+        "html": tallying.to_html,
+        "bbcode": tally_formats.to_bbcode,
+        "csv": tally_formats.to_csv,
+    }
+    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
     return 0
 
 
@@ -184,9 +228,26 @@ _MARKS = {
 }
 
 
-def cmd_history(args, ui) -> int:
+def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
     warn_conflicts(game)
+    if args.json:
+        entries = [
+            {
+                "seq": entry.seq,
+                "group": entry.grp,
+                "status": entry.status,
+                "reason": entry.reason,
+                "turn": entry.turn,
+                "phase": entry.phase,
+                "attacker": entry.attacker,
+                "sentence": sentence(entry, game),
+                "record": jsonout.record(entry.record),
+            }
+            for entry in game.history()
+        ]
+        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        return 0
     for entry in game.history():
         line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):
@@ -196,21 +257,35 @@ def cmd_history(args, ui) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
-def cmd_control(args, ui) -> int:
-    """Undo, redo, strike, unstrike: the reply, then its consequences. Exit code 4
-    (``Exit.CONFLICTS``) when the history is left with conflicting entries."""
+def cmd_control(args: Namespace, ui: object) -> int:
     game = open_to_write(args.file)
     try:
         outcome = control(
             game, args.verb, getattr(args, "entry", None), getattr(args, "reason", "")
         )
-        print(outcome.message)
-        print_consequences(game, outcome.change)
     finally:
         game.close()
-    if outcome.change is not None and outcome.change.leaves_conflicts:
-        return Exit.CONFLICTS
-    return Exit.OK
+    # exit 4 (Exit.CONFLICTS) when done but the history is left with conflicts
+    code = Exit.CONFLICTS if outcome.change and outcome.change.leaves_conflicts else Exit.OK
+    if args.json:
+        reply = _reply(outcome)
+        if code != Exit.OK:  # "ok" is true exactly when the exit code is 0
+            n = outcome.change.conflicts if outcome.change else 0
+            reply["error"] = {
+                "exit": int(code),
+                "message": f"done, but {n} entries no longer hold; strike or fix them",
+                "rule": None,
+            }
+        envelope = jsonout.envelope(args.verb, ok=code == Exit.OK, **reply)
+        print(json.dumps(envelope, indent=2, ensure_ascii=False))
+        return code
+    print(outcome.message)
+    print_consequences(game, outcome.change)
+    return code
+
+
+def _problem(game: Game) -> str | None:
+    return str(game.problem) if game.problem else None
 
 
 __all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]

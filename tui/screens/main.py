@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +20,11 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
+
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
 TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
@@ -30,6 +37,9 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     BINDINGS = [
         Binding("n", "next_phase", "Next", id="stockade.next_phase"),
         Binding("N", "prev_phase", "Prev phase", show=False, id="stockade.prev_phase"),
@@ -48,8 +58,8 @@ class MainScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._phase = None
-        self._keys: tuple | None = None  # what check_action reads, as last refreshed
+        self._phase: tuple[int, str] | None = None
+        self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
@@ -147,11 +157,22 @@ class MainScreen(Screen):
 
     def _run(self, text: str) -> bool:
         try:
-            self.app.run_command(text)
+            message = self.app.run_command(text)
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
+        self._page_if_rules(text, message)
         return True
+
+    def _page_if_rules(self, text: str, message: str) -> None:
+        """``help A20.55``: the section's requirements get a page of their own."""
+        from stockade.core.conformance import is_rule_id
+
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1]):
+            from stockade.tui.screens.text_screen import TextScreen
+
+            self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
 
     def action_next_phase(self) -> None:
         self._run("next")

@@ -5,6 +5,8 @@ what it would break; back to the present.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -26,8 +28,16 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
+
 
 class ReplayScreen(Screen):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     BINDINGS = [
         Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
         Binding("home", "first", "First", show=False, id="stockade.replay_first"),
@@ -209,6 +219,8 @@ class ReplayScreen(Screen):
 
     def action_strike(self) -> None:
         seq = self.selected
+        if seq is None:
+            return
         try:
             preview = self.game.preview_strike(seq)
         except Refusal as refusal:
