@@ -16,7 +16,8 @@ from tests.test_tui_support import sync
 
 FIRST = [
     "add American 6-6-7 6-6-7 3-4-7 hs at Q4",
-    "add German 4-6-7 2-4-7 hs 2-4-7 hs 4-6-7 at Q5 broken",
+    "add German 4-6-7 2-4-7 hs 2-4-7 hs at Q5 broken",
+    "add German 4-6-7 at Q6 broken",
     "phase RtPh 1 American",
     "surrender g1 g2 g3 to a1",
     "surrender g4 to a3",
