@@ -156,8 +156,8 @@ class Observer:
         out: list[UnitChange] = []
         projected: dict[str, int] = {}
         for h, was in before.items():
-            u = units.get(h)
-            now = _fields(u) if u is not None else None
+            unit = units.get(h)
+            now = _fields(unit) if unit is not None else None
             if was == now:
                 continue  # taken back and folded again alike, or set and reset
             for name in WATCHED:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -97,7 +98,7 @@ class Game:
         return cls(store.records, journal=store.journal, path=path)
 
     @classmethod
-    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw) -> Game:
+    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw: Any) -> Game:
         header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
         rules.step(GameState(), header)
         return cls([header])
@@ -278,7 +279,7 @@ class Game:
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
         if not 1 <= seq <= len(self.records):
             raise Refusal("strike", f"there is no entry {seq}")
-        record = self.records[seq - 1]
+        record: ev.Record = self.records[seq - 1]
         if ev.is_control(record):
             raise Refusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
         if isinstance(record, ev.GameCreated):
@@ -341,7 +342,13 @@ class Game:
             return make_change(obs, self, action, target=seq, appended=written, **{how: [seq]})
 
     def _preview(
-        self, position: int, tail: list, new_tail: list, action: str, seq: int, **lists
+        self,
+        position: int,
+        tail: list[ev.Record],
+        new_tail: list[ev.Record],
+        action: str,
+        seq: int,
+        **lists: Any,
     ) -> Change:
         fold = self.projection
         obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)

@@ -148,7 +148,7 @@ class HistoryEntry:
 
 
 def entry_status(
-    record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict
+    record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict[int, Refusal]
 ) -> tuple[str, str]:
     """How ``record`` stands in the effective history now, and why."""
     if ev.is_control(record):
@@ -165,7 +165,10 @@ def entry_status(
 
 
 def entries(
-    records: list[ev.Record], timeline: Timeline, conflicts: dict, when: dict
+    records: list[ev.Record],
+    timeline: Timeline,
+    conflicts: dict[int, Refusal],
+    when: dict[int, tuple[int, str, str]],
 ) -> list[HistoryEntry]:
     """Every record as a history entry: its status, and when it happened."""
     out = []

@@ -20,6 +20,7 @@ import itertools
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from stockade.core import events as ev
 from stockade.core import rules, snapcache
@@ -47,7 +48,7 @@ class Projection:
         self.conflicts: dict[int, Refusal] = {}
         self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
         self.names = NameBook()  # seq -> the names its units had then (core.names)
-        self.undo: list = []
+        self.undo: list[Any] = []
         self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
         if fold:
@@ -151,14 +152,14 @@ class Projection:
             # the player resolves it (docs/history.md).
             self.conflicts[event.seq] = refusal
 
-    def step_recorded(self, event: ev.Record, entries: list) -> Refusal | None:
+    def step_recorded(self, event: ev.Record, entries: list[Any]) -> Refusal | None:
         """``rules.step`` on the live state, appending the event's undo entry to
         ``entries`` (also when the step raises). Returns the Refusal, if any."""
         state = self.state
         units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
         scr_before = set(scr) if type(event) is ev.Scrounged else None
-        ops: list = []
+        ops: list[Any] = []
         _st._rec = ops
         try:
             rules.step(state, event)
@@ -184,7 +185,7 @@ class Projection:
             )
         return None
 
-    def unapply(self, entry: tuple) -> None:
+    def unapply(self, entry: tuple[Any, ...]) -> None:
         """Take one event back: restore its pre-images, newest first, trim the rest."""
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
@@ -248,7 +249,7 @@ class Projection:
         # Several events: apply them to the live state while recording, then take them
         # back (O(what they change), where a scratch clone would be O(units)).
         with self.lock:
-            entries: list = []
+            entries: list[Any] = []
             try:
                 for event in events:
                     refusal = self.step_recorded(event, entries)
@@ -277,11 +278,14 @@ class Projection:
             if self.journal_gap(position):
                 self.complete_journal()
             live = self.state
-            view = _copy_obj(live)
+            view: GameState = _copy_obj(live)  # type: ignore[no-untyped-call]
             vd = view.__dict__  # written directly: no undo hook may record the view
             vd.pop("_prisoner_index", None)
             vd["units"] = units = dict(live.units)
-            vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
+            vd["sides"] = sides = {
+                n: _copy_obj(s)  # type: ignore[no-untyped-call]
+                for n, s in live.sides.items()
+            }
             vd["cvp_overrides"] = dict(live.cvp_overrides)
             tail = self.undo[position:]
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
@@ -333,7 +337,9 @@ class Projection:
         return keep
 
     @contextlib.contextmanager
-    def trial(self, position: int, tail: list, new_tail: list, obs: Observer) -> Iterator[None]:
+    def trial(
+        self, position: int, tail: list[ev.Record], new_tail: list[ev.Record], obs: Observer
+    ) -> Iterator[None]:
         """Fold ``new_tail`` instead of ``tail`` from ``position`` while the block runs
         (a preview), then put everything back as it was."""
         before = dict(self.conflicts)

@@ -24,8 +24,8 @@ from stockade.core import rules
 from stockade.core.change import consequences, totals_of
 from stockade.core.consequences import WATCHED, _shown
 from stockade.core.errors import Refusal
-from stockade.core.names import label, mentioned
 from stockade.core.game import Game
+from stockade.core.names import label, mentioned
 from stockade.core.state import GameState
 from stockade.core.tally import tally
 from tests.test_rules_stateful import PICK, PrisonerBook, dump, pick

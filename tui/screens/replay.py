@@ -258,7 +258,9 @@ class ReplayScreen(Screen):
         body = self._preview_body(
             f"Bring back entry {seq}? Later entries are checked again.", preview
         )
-        self.app.push_screen(
-            ConfirmScreen("Unstrike", body),
-            lambda answer: answer is not None and self._control("unstrike", seq),
-        )
+
+        def unstrike_if_confirmed(answer: str | None) -> None:
+            if answer is not None and seq is not None:
+                self._control("unstrike", seq)
+
+        self.app.push_screen(ConfirmScreen("Unstrike", body), unstrike_if_confirmed)

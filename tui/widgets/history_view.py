@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -134,8 +135,10 @@ class HistoryView(OptionList):
         self._entries: dict[int, Line] = {}
         self._index: dict[int, int] = {}  # seq -> option index
         self._order: list[int] = []  # the seqs shown, ascending
-        self._game = None
-        self._records: list | None = None  # game.records when last filled (recover() replaces it)
+        self._game: Any = None
+        self._records: list[ev.Record] | None = (
+            None  # game.records when last filled (recover() replaces it)
+        )
         self._seen = 0  # records taken into account
         self._hidden = 0  # control records (not shown as lines)
         self.follow_changes = follow_changes  # the main view follows; replay does not
@@ -165,18 +168,17 @@ class HistoryView(OptionList):
             self.sync_game(game, follow)
             return
         self._seen += len(change.appended)
-        records = game.records
+        records: list[ev.Record] = game.records
         self._hidden += sum(1 for s in change.appended if ev.is_control(records[s - 1]))
         self.sync(lines_for_change(game, change, self._order), follow)
 
     def shows(self, game) -> bool:
         """Is the list up to date with ``game`` (as far as changes were reported)?"""
-        return (
-            game is self._game and game.records is self._records and len(game.records) == self._seen
-        )
+        records = self._records
+        return game is self._game and game.records is records and len(records or ()) == self._seen
 
     def on_game_changed(self, message: GameChanged) -> None:
-        self.apply_change(self.app.game, message.change)
+        self.apply_change(getattr(self.app, "game", None), message.change)
 
     def sync(self, lines: list[Line], follow: bool = True) -> None:
         """Take ``lines`` (some or all): append new ones, rewrite changed ones in place."""
