@@ -269,6 +269,13 @@ def test_the_cli_strike_prints_the_consequences(tmp_path, capsys):
     script.write_text("\n".join(SCENARIO) + "\n")
     assert main(["run", str(path), str(script), "--quiet"]) == 0
     capsys.readouterr()
+    before = path.read_bytes()
+    assert main(["strike", str(path), "9", "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "strike 9 would (nothing written):"
+    assert any(line.startswith("  entry 14 (") and "would change" in line for line in out)
+    assert "  American if-ended CVP 4 -> 0" in out
+    assert path.read_bytes() == before
     assert main(["strike", str(path), "9", "--reason", "it was a1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "struck entry 9 (it was a1)"

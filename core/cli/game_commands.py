@@ -257,7 +257,26 @@ def cmd_history(args: Namespace, ui: object) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
+def cmd_preview(args: Namespace) -> int:
+    """``strike``/``unstrike --dry-run``: the core's preview, nothing written."""
+    game = open_to_read(args.file)
+    preview = {"strike": game.preview_strike, "unstrike": game.preview_unstrike}[args.verb]
+    change = preview(args.entry)
+    if args.json:
+        jsonout.emit(args.verb, message="", records=[], change=msgspec.to_builtins(change))
+        return 0
+    print(f"{args.verb} {args.entry} would (nothing written):")
+    from stockade.core.tally import tally
+
+    said = consequences(change, totals_of(tally(game.state)))
+    for line in said or ["change nothing later, and no CVP"]:
+        print(f"  {line}")
+    return 0
+
+
 def cmd_control(args: Namespace, ui: object) -> int:
+    if getattr(args, "dry_run", False):
+        return cmd_preview(args)
     game = open_to_write(args.file)
     try:
         outcome = control(
