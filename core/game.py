@@ -225,17 +225,7 @@ class Game:
     def undo_to_plan(self, seq: int) -> list[int]:
         """The command groups ``undo_to(seq)`` would undo, last first (the decision the
         replay screen's "undo to here" asks for). Raises the Refusal if none."""
-        if not 1 <= seq <= len(self.records):
-            raise Refusal("undo", f"there is no entry {seq}")
-        anchor = self.records[seq - 1]
-        if ev.is_control(anchor):
-            raise Refusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
-        if anchor.grp in self.timeline.undone:
-            raise Refusal("undo", f"entry {seq} is itself undone")
-        targets = [g for g in reversed(self.timeline.active) if g > anchor.grp]
-        if not targets:
-            raise Refusal("undo", f"nothing after entry {seq} to undo")
-        return targets
+        return _history.undo_to_plan(self.timeline, self.records, seq)
 
     def undo_to(self, seq: int) -> Change:
         """Undo every entry after entry ``seq`` as one step ("undo to here"), in one
@@ -277,21 +267,7 @@ class Game:
 
     # ------------------------------------------------------------ strike / unstrike
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
-        if not 1 <= seq <= len(self.records):
-            raise Refusal("strike", f"there is no entry {seq}")
-        record: ev.Record = self.records[seq - 1]
-        if ev.is_control(record):
-            raise Refusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
-        if isinstance(record, ev.GameCreated):
-            raise Refusal("strike", "the game header cannot be struck")
-        struck = seq in self.timeline.struck
-        if verb == "unstrike" and not struck:
-            raise Refusal("unstrike", f"entry {seq} is not struck")
-        if verb == "strike" and struck:
-            raise Refusal("strike", f"entry {seq} is already struck")
-        if verb == "strike" and record.grp in self.timeline.undone:
-            raise Refusal("strike", f"entry {seq} is undone; nothing to strike")
-        return record
+        return _history.strikable(self.timeline, self.records, seq, verb)
 
     def strike(self, seq: int, reason: str = "") -> Change:
         """Strike entry ``seq``: later entries are folded again and the ``Change`` says
