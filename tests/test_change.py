@@ -296,3 +296,30 @@ def test_undo_and_submit_report_their_cvp():
     }
     redo = game.redo()
     assert redo.restored == [14] and {d.side for d in redo.cvp} == {"American", "German"}
+
+
+def test_json_strike_carries_the_change_and_exit_4_when_conflicts_remain(tmp_path, capsys):
+    import json
+
+    from stockade.core.cli import main
+
+    path = tmp_path / "s.jsonl"
+    main(
+        ["new", str(path), "--scenario", "Scen"]
+        + ["--side", "American:American:4", "--side", "German:German"]
+    )
+    script = tmp_path / "s.txt"
+    script.write_text("\n".join(SCENARIO) + "\n")
+    assert main(["run", str(path), str(script), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["strike", str(path), "9", "--json"]) == 0
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["ok"] and [x["seq"] for x in reply["change"]["later"]] == [11, 14]
+    assert reply["change"]["cvp"] == [{"side": "American", "banked": 0, "if_ended": -4}]
+    assert main(["unstrike", str(path), "9"]) == 0
+    capsys.readouterr()
+    # striking the surrender leaves the transfer without a prisoner to move: exit 4
+    assert main(["strike", str(path), "7", "--json"]) == 4
+    reply = json.loads(capsys.readouterr().out)
+    assert not reply["ok"] and reply["error"]["exit"] == 4
+    assert reply["change"]["conflicts"] >= 1
