@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -23,6 +22,7 @@ from textual.widgets.option_list import Option
 from stockade.core import events as ev
 from stockade.core.change import Change
 from stockade.core.describe import sentence, sentence_for
+from stockade.tui.bindings import bindings as key_bindings
 
 MARKS = {
     "ok": ("  ", ""),
@@ -125,10 +125,7 @@ def hidden_note(hidden: int) -> str:
 class HistoryView(OptionList):
     """The numbered history. Arrows and j/k move; the option id is the entry's seq."""
 
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="stockade.list_down"),
-        Binding("k", "cursor_up", "Up", show=False, id="stockade.list_up"),
-    ]
+    BINDINGS = key_bindings("list")
 
     def __init__(self, follow_changes: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
