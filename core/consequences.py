@@ -161,6 +161,13 @@ class Observer:
             if was == now:
                 continue  # taken back and folded again alike, or set and reset
             for name in WATCHED:
+                if (
+                    was is not None
+                    and now is not None
+                    and was[name] == now[name]
+                    and (name != "status" or was["unarmed_how"] == now["unarmed_how"])
+                ):
+                    continue
                 a, b = _shown(was, name), _shown(now, name)
                 if a != b:
                     out.append(UnitChange(h, name, a, b))
@@ -378,7 +385,8 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
     """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
     units, projected = obs.unit_changes()
     later = []
-    for seq in sorted(obs.effects_before.keys() & obs.effects_after.keys()):
+    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects else ()
+    for seq in sorted(both):
         before, after = obs.effects_before[seq], obs.effects_after[seq]
         if not same_effect(before, after):
             from stockade.core.describe import sentence_for
