@@ -292,7 +292,7 @@ def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     Game.open(path, read_only=True).close()  # writes the snapshot
     assert list((tmp_path / "cache").iterdir())
     game = Game.open(path)
-    assert game._snap_position > 0  # opened from the snapshot
+    assert game.projection.snap_position > 0  # opened from the snapshot
     driver = Driver(game, seed=6)
     for _ in range(10):
         driver.step()
