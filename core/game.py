@@ -20,6 +20,7 @@ import msgspec
 from stockade.core import events as ev
 from stockade.core import rules, snapcache
 from stockade.core import state as _st
+from stockade.core.bounds import check_records
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
 from stockade.core.journal import Journal, JournalError
@@ -100,6 +101,7 @@ class Game:
             cvp=cvp or {},
             first_attacker=first_attacker,
         )
+        within_bounds([header])
         rules.step(GameState(), header)  # refuse a bad header before creating a file
         journal = Journal.create(Path(path), ev.encode(header))
         return cls([header], journal=journal, path=path)
@@ -107,6 +109,7 @@ class Game:
     @classmethod
     def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw) -> Game:
         header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
+        within_bounds([header])
         rules.step(GameState(), header)
         return cls([header])
 
@@ -336,6 +339,7 @@ class Game:
         """Raise the Refusal the rules give for ``events``, without writing anything."""
         if self.problem:
             raise Refusal("log", f"this log is read-only: {self.problem}")
+        within_bounds(events)
         if len(events) == 1:
             rules.check(self.state, events[0])
             return
@@ -422,6 +426,7 @@ class Game:
 
     def _control(self, record: ev.Record) -> ev.Record:
         stamped = _stamp(record, len(self.records) + 1, len(self.records) + 1, _now())
+        within_bounds([stamped])
         self._write([stamped])
         self.records.append(stamped)
         self.timeline.add(stamped)
@@ -657,6 +662,18 @@ def _gc_paused():
     finally:
         if was:
             gc.enable()
+
+
+_RECORD_DECODER = msgspec.json.Decoder(ev.AnyRecord)
+
+
+def within_bounds(records: list[ev.Record]) -> None:
+    """Hold what a command would record to the bounds a log line is held to (issue 13):
+    a Refusal naming the field, before any rule sees the values."""
+    try:
+        check_records(records, _RECORD_DECODER)
+    except ValueError as exc:
+        raise Refusal("input", f"cannot be recorded: {exc}") from None
 
 
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:

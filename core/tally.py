@@ -99,10 +99,13 @@ def tally(state: GameState) -> Tally:
                     banked=False,
                 )
             )
-    last_turn = max([state.turn] + [c.turn for c in state.casualties])
+    # The turns that occur: the first, the current one and every turn a casualty was
+    # booked in, zeros included, in order. Never range(1, turn): a turn number read
+    # from a log must not decide how much is built (issue 13); the schema bounds it
+    # too, and this stays O(casualties) whatever it says.
+    turns = sorted({1, state.turn, *(c.turn for c in state.casualties)})
     for side in sides.values():
-        # Every turn up to now, zeros included, so a chart has no gaps.
-        side.by_turn = {t: 0 for t in range(1, last_turn + 1)}
+        side.by_turn = dict.fromkeys(turns, 0)
         for line in side.lines:
             if line.banked:
                 side.by_turn[line.turn] = side.by_turn.get(line.turn, 0) + line.points
