@@ -45,6 +45,8 @@ MAX_TEXT = 500  # free text: a strike's reason, a table's summary
 # Every character is allowed but the C0 controls, DEL and the C1 controls.
 CONTROL_CHARS = "\x00-\x1f\x7f-\x9f"
 NO_CONTROL = f"^[^{CONTROL_CHARS}]*$"
+# A handle is a word: letters, digits, _ . - (no space, bracket or markup character).
+HANDLE_CHARS = r"^[\w.-]*$"
 _CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 
 # ------------------------------------------------------------------ number types
@@ -58,7 +60,7 @@ Die = Annotated[int, Meta(ge=0, le=20)]  # a camp die face (the biggest die has 
 SmallInt = Annotated[int, Meta(ge=-99, le=99)]  # a camp change of Health or Kit
 
 # ------------------------------------------------------------------ string types
-Handle = Annotated[str, Meta(max_length=MAX_HANDLE, pattern=NO_CONTROL)]
+Handle = Annotated[str, Meta(max_length=MAX_HANDLE, pattern=HANDLE_CHARS)]
 Name = Annotated[str, Meta(max_length=MAX_NAME, pattern=NO_CONTROL)]
 Text = Annotated[str, Meta(max_length=MAX_TEXT, pattern=NO_CONTROL)]
 
@@ -97,8 +99,11 @@ def explain(exc: msgspec.ValidationError | str) -> str:
         else:
             said = f"out of range: {'at most' if op == '<=' else 'at least'} {n}"
     elif what.startswith("Expected `str` matching regex"):
-        control = "x00" in what or CONTROL_CHARS in what
-        said = _CONTROL_WORDS if control else "is not in the expected form"
+        said = "is not in the expected form"
+        if "x00" in what or CONTROL_CHARS in what:
+            said = _CONTROL_WORDS
+        elif HANDLE_CHARS in what or HANDLE_CHARS.replace("\\", "\\\\") in what:
+            said = "a handle is one word: letters, digits, _ . or - only"
     elif what == "Number out of range":
         said = "a number far out of range"
     else:

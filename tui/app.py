@@ -89,9 +89,9 @@ class StockadeApp(App[int]):
                 self._problems.append(problem)
         self.push_screen(MainScreen())
         for note in self.notes + list(self.game.warnings):
-            self.notify(note, title="Stockade", timeout=8)
+            self.notify(note, title="Stockade", timeout=8, markup=False)
         for problem in self._problems:
-            self.notify(problem, title="Config", severity="warning", timeout=12)
+            self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:
@@ -107,7 +107,7 @@ class StockadeApp(App[int]):
     def _save_theme(self, name: str) -> None:
         problem = save_theme(name)
         if problem:
-            self.call_from_thread(self.notify, problem, severity="warning")
+            self.call_from_thread(self.notify, problem, severity="warning", markup=False)
 
     # --------------------------------------------------------------- the game
     def run_command(self, text: str) -> str:

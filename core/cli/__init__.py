@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.cli.output import visible, visible_output
 from stockade.core.errors import Refusal
 from stockade.core.journal import JournalError
 
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None, ui=None) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"stockade: {message}", file=sys.stderr)
+    print(visible(f"stockade: {message}"), file=sys.stderr)
     return code
 
 
@@ -46,11 +47,12 @@ def _dispatch(argv: list[str], ui) -> int:
         return _open_ui(ui, None)
     if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in subcommand_names(parser):
         return _open_ui(ui, Path(argv[0]))
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return USAGE
-    return int(args.func(args, ui) or 0)
+    with visible_output():  # nothing from a log or an argument drives the terminal
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return USAGE
+        return int(args.func(args, ui) or 0)
 
 
 def _open_ui(ui, path: Path | None) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from stockade.core import events as ev
 from stockade.core.cli.errors import CliError
+from stockade.core.cli.output import json_visible
 from stockade.core.commands import ScriptRefusal, control, execute, run_script
 from stockade.core.describe import sentence
 from stockade.core.game import Game
@@ -142,7 +143,7 @@ def cmd_tally(args, ui) -> int:
         state = game.state_at(args.at)
     result = tallying.tally(state)
     if args.json:
-        print(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False))
+        print(json_visible(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False)))
         return 0
     render = {"text": tallying.to_text, "md": tallying.to_markdown, "html": tallying.to_html}
     print(render[args.format](result))

@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from stockade.tui.plain import markup_safe, plain
+
 
 class ConfirmScreen(ModalScreen[str | None]):
     """Dismisses with the typed text ("" when no input) on yes, None on no."""
@@ -32,8 +34,9 @@ class ConfirmScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
-            yield Static(self.body, id="confirm-body")
+            box.border_title = markup_safe(self.title_text)
+            body = plain(self.body) if isinstance(self.body, str) else self.body
+            yield Static(body, id="confirm-body")
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
             keys = "enter: confirm · esc: cancel" if self.ask else "y: yes · n/esc: no"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Group
+from rich.highlighter import ReprHighlighter
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -17,9 +18,18 @@ from textual.widgets import Static
 
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
 from stockade.tui.paths import data_dir
+from stockade.tui.plain import markup_safe, plain
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
+
+_highlight = ReprHighlighter()
+
+
+def _cell(text: str) -> Text:
+    """A table cell from the game: plain text (never markup), highlighted as Rich
+    highlights a plain string cell, so it looks exactly as before."""
+    return _highlight(plain(text))
 
 
 def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
@@ -65,10 +75,10 @@ def side_table(side: SideTally, ended: bool) -> Group:
         table.add_row(
             str(line.seq),
             str(line.turn),
-            f"{line.unit} {line.counter} {line.unit_kind}",
-            line.rule,
+            _cell(f"{line.unit} {line.counter} {line.unit_kind}"),
+            _cell(line.rule),
             f"{line.base}×{line.multiplier}={line.points}{mark}",
-            line.why,
+            _cell(line.why),
             style="" if line.banked else "italic",
         )
     total = Text(f"CVP {side.cvp}", style="bold")
@@ -111,11 +121,13 @@ class TallyScreen(Screen):
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
             status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
-            yield Static(f"CVP tally · {t.scenario} · {status}", id="tally-title")
+            yield Static(plain(f"CVP tally · {t.scenario} · {status}"), id="tally-title")
             with VerticalScroll(id="tally-sides"):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:
-                        box.border_title = f"{side.name} ({side.nationality}): CVP {side.cvp}"
+                        box.border_title = markup_safe(
+                            f"{side.name} ({side.nationality}): CVP {side.cvp}"
+                        )
                         yield Static(side_table(side, t.ended))
             yield StatusLine(id="status")
         yield StockadeFooter(compact=True)
@@ -157,7 +169,7 @@ class TallyScreen(Screen):
         status = self.query_one(StatusLine)
         if problem:
             status.say(f"could not write {path}: {problem}", "refusal")
-            self.app.notify(f"export failed: {problem}", severity="error")
+            self.app.notify(f"export failed: {problem}", severity="error", markup=False)
             return
         self.exported[fmt] = path
         status.say(f"exported the tally to {path}", "ok")

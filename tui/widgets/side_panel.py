@@ -18,6 +18,7 @@ from textual.widgets import Static
 from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
+from stockade.tui.plain import markup_safe
 
 
 def _head(text: str, style: str) -> Text:
@@ -224,7 +225,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self._shown = shown
         self.data = data
         accent = nation_colour(theme, data.nationality)
-        self.border_title = f"{data.name} ({data.nationality})"
+        self.border_title = markup_safe(f"{data.name} ({data.nationality})")
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
         self.query_one(Static).update(render_panel(data, accent, wide=wide))
