@@ -3,7 +3,6 @@ of sending them; the TUI shows names as written, never as Rich markup."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
