@@ -25,6 +25,7 @@ import errno
 import fcntl
 import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,22 +118,35 @@ def _parent(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     """Write a whole file through a temporary file and rename (repairs, exports).
 
     Either the old file or the complete new one is at ``path`` afterwards, whatever
     happens; the rename is made durable by syncing the directory.
+
+    Never writes through a link (issue 13): the temporary file is made by
+    ``tempfile.mkstemp`` in the target's directory -- an unpredictable name, opened
+    with ``O_CREAT | O_EXCL`` (and ``O_NOFOLLOW`` where the system has it), so nothing
+    planted under a guessable name is followed -- and a link at ``path`` is replaced
+    by the rename, its target left as it was. ``replace=False`` refuses an existing
+    ``path`` of any kind, a dangling link included (``FileExistsError``): the file is
+    put there with ``os.link``, which never overwrites.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
     try:
         try:
+            os.fchmod(fd, 0o644)  # mkstemp makes it 0600; a log or export is 0644 as before
             _write_all(fd, data)
             _full_fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path, follow_symlinks=False)
+            os.unlink(tmp)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -145,13 +159,17 @@ def atomic_write(path: Path, data: bytes) -> None:
 def write_new_file(path: Path, data: bytes) -> None:
     """Create ``path`` (which must not exist) durably with ``data``: side files."""
     path = Path(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    # O_EXCL: never an existing file, and never a link (even a dangling one).
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
     try:
         _write_all(fd, data)
         _full_fsync(fd)
     finally:
         os.close(fd)
     fsync_dir(_parent(path))
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -95,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="where to write it (default FILE.repaired.jsonl)",
     )
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT (and OUT.dropped) if they exist; a link is replaced, never followed",
+    )
     repair.set_defaults(func=log_commands.cmd_repair)
 
     locate = sub.add_parser("locate", help="print the config dir, data dir and last game")

@@ -3,6 +3,8 @@ small chart, and export to Markdown (``m``) or HTML (``w``) next to the game fil
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from rich.console import Group
@@ -16,6 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from stockade.core.journal import atomic_write
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
 from stockade.tui.paths import data_dir
 from stockade.tui.plain import markup_safe, plain
@@ -30,6 +33,13 @@ def _cell(text: str) -> Text:
     """A table cell from the game: plain text (never markup), highlighted as Rich
     highlights a plain string cell, so it looks exactly as before."""
     return _highlight(plain(text))
+
+
+def refuse_planted(path: Path) -> None:
+    """The export replaces its own earlier file, never a link or anything not a file."""
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_file()):
+        what = "a link" if path.is_symlink() else "not a regular file"
+        raise OSError(errno.EEXIST, f"{path.name} is {what}; not replacing it (remove it first)")
 
 
 def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
@@ -157,9 +167,10 @@ class TallyScreen(Screen):
     def write_export(self, fmt: str, path: Path, text: str) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".part")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            refuse_planted(path)
+            # A fresh temporary file with an unpredictable name, then a rename: nothing
+            # planted beside the game (a link named like the export) is written through.
+            atomic_write(path, text.encode("utf-8"))
         except OSError as exc:
             self.app.call_from_thread(self._exported, fmt, path, exc.strerror or str(exc))
             return
