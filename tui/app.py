@@ -139,14 +139,19 @@ class StockadeApp(App[int]):
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
+    from stockade.core.cli.output import visible
     from stockade.core.journal import JournalError
 
     try:
         game = Game.open(Path(path))
     except (JournalError, OSError) as exc:
-        print(f"stockade: cannot open {path}: {exc}", file=sys.stderr)
+        print(visible(f"stockade: cannot open {path}: {exc}"), file=sys.stderr)
         return 1
     try:
-        return StockadeApp(game, notes).run() or 0
+        app = StockadeApp(game, notes)
+        result = app.run()
+        # return_code, not run()'s value: an app that died of an exception must not
+        # exit 0 (issue 13: a MemoryError used to end in exit status 0).
+        return app.return_code or (result if isinstance(result, int) else 0)
     finally:
         game.close()
