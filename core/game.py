@@ -23,7 +23,7 @@ from stockade.core import state as _st
 from stockade.core.bounds import check_records
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
-from stockade.core.journal import Journal, JournalError
+from stockade.core.journal import Journal, JournalError, JournalReplaced
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
 from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
@@ -146,10 +146,19 @@ class Game:
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         if loaded.torn_tail is not None and not journal.read_only:
-            side = set_aside(path, loaded.torn_tail)
-            journal.truncate_torn_tail(loaded.good_bytes)
-            warnings.append(f"the damaged bytes were saved to {side.name}")
-        elif loaded.torn_tail is not None:
+            try:
+                side = set_aside(path, loaded.torn_tail)
+            except OSError as exc:
+                # A read-only folder or a full disk: the bytes cannot be saved, so they
+                # are not cut off either; the game opens read-only (issue 13).
+                journal.close()
+                why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
+                journal = Journal(path, None, True, why)
+                warnings.append(f"{why}; opened read-only")
+            else:
+                journal.truncate_torn_tail(loaded.good_bytes)
+                warnings.append(f"the damaged bytes were saved to {side.name}")
+        if loaded.torn_tail is not None and journal.read_only:
             note = (
                 "the damaged bytes stay in the file (opened read-only); opening the "
                 "game for writing saves them to a side file"
@@ -383,8 +392,17 @@ class Game:
             return  # an in-memory game (tests, previews)
         try:
             self.journal.append_many([ev.encode(r) for r in records])
+        except JournalReplaced as exc:
+            # Another file (or none) is at the path now: re-reading it would quietly
+            # carry this window on in a different game. Stop writing instead.
+            self.journal.read_only = True
+            self.journal.why_read_only = (
+                f"{exc}; this window stays read-only (open the game again to go on "
+                "with the file that is there now)"
+            )
+            raise Refusal("log", self.journal.why_read_only) from None
         except JournalError as exc:
-            raise Refusal("log", str(exc) + self._after_write_error()) from None
+            raise Refusal("log", str(exc) + _disk_hint(exc) + self._after_write_error()) from None
 
     # ------------------------------------------------- recovery (docs/durability.md)
     def _after_write_error(self) -> str:
@@ -674,6 +692,19 @@ def within_bounds(records: list[ev.Record]) -> None:
         check_records(records, _RECORD_DECODER)
     except ValueError as exc:
         raise Refusal("input", f"cannot be recorded: {exc}") from None
+
+
+def _disk_hint(exc: JournalError) -> str:
+    """Say plainly what a full disk means for the player."""
+    text = str(exc)
+    if "No space left" in text or "quota" in text.lower():
+        return (
+            ". The disk is full: nothing more can be recorded until space is freed; "
+            "everything recorded before is safe"
+        )
+    if "Read-only file system" in text:
+        return ". The disk is read-only: nothing can be recorded"
+    return ""
 
 
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:

@@ -43,6 +43,11 @@ class JournalWriteError(JournalError):
     """A write or fsync failed: the record was NOT accepted."""
 
 
+class JournalReplaced(JournalWriteError):
+    """The path no longer names the file this journal opened (deleted, moved, replaced):
+    nothing is written, and the caller must not quietly carry on with another file."""
+
+
 class JournalLocked(JournalError):
     """Another process holds the write lock on this journal."""
 
@@ -170,6 +175,19 @@ def write_new_file(path: Path, data: bytes) -> None:
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _short_write(fd: int, written: int, wanted: int) -> OSError:
+    """A short write is how a full disk usually shows itself: say so when it is."""
+    short = f"short write, {written} of {wanted} bytes"
+    try:
+        st = os.fstatvfs(fd)
+        full = st.f_bavail * st.f_frsize < wanted - written
+    except OSError:
+        full = False
+    if full:
+        return OSError(errno.ENOSPC, f"No space left on device ({short})")
+    return OSError(errno.EIO, short)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -320,7 +338,7 @@ class Journal:
         try:
             written = self._write(self._fd, data)
             if written != len(data):
-                raise OSError(errno.EIO, f"short write ({written} of {len(data)} bytes)")
+                raise _short_write(self._fd, written, len(data))
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
@@ -346,7 +364,7 @@ class Journal:
             on_disk = os.stat(self.path)
         except FileNotFoundError:
             self._poisoned = True
-            raise JournalWriteError(
+            raise JournalReplaced(
                 f"{self.path}: the log was moved or deleted while open; nothing written"
             ) from None
         except OSError as exc:
@@ -354,7 +372,7 @@ class Journal:
             raise JournalWriteError(f"{self.path}: cannot check the log ({exc.strerror})") from None
         if (on_disk.st_dev, on_disk.st_ino) != self._identity:
             self._poisoned = True
-            raise JournalWriteError(
+            raise JournalReplaced(
                 f"{self.path}: the log was replaced by another file while open; nothing "
                 "written (re-open the game)"
             )
