@@ -209,7 +209,7 @@ def to_text(t: Tally) -> str:
 
 def _md(text: str) -> str:
     """Escape what would break a Markdown table cell or start markup."""
-    for ch in "\\|*_`[]<>":
+    for ch in "\\|*_`[]<>~&":
         text = text.replace(ch, "\\" + ch)
     return text
 

@@ -101,3 +101,23 @@ async def test_markup_in_names_is_shown_as_written(tmp_path):
         assert "[b]Ami[/b] (American): CVP" in tally_screen
         assert "link" not in re.sub(r">[^<]*<", "><", app.export_screenshot())  # no live link
     game.close()
+
+
+def test_html_and_markdown_exports_escape_for_their_format():
+    from stockade.core.tally import tally, to_html, to_markdown
+
+    nasty = "<script>alert(1)</script> | *x* [a](javascript:x) ~~y~~ &amp;"
+    game = new_game_in_memory(nasty)
+    page = to_html(tally(game.state))
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    md = to_markdown(tally(game.state))
+    assert "<script>" not in md and "\\<script\\>" in md
+    assert "[a](" not in md and "\\|" in md and "\\~\\~y" in md and "\\&amp;" in md
+
+
+def new_game_in_memory(scenario: str):
+    from stockade.core import events as ev
+    from stockade.core.game import Game
+
+    sides = [ev.SideSpec("American", "American"), ev.SideSpec("German", "German")]
+    return Game.in_memory(scenario, sides)
