@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,31 @@ def test_explain_names_the_field_in_plain_words():
         f"Expected `str` matching regex '{bounds.NO_CONTROL}' - at `$.units[2]`"
     )
     assert bounds.has_control("a\x9bb") and not bounds.has_control("Ölmühle – Łódź")
+
+
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        (b'{"kind":"capture","dice":[1,100000000000000000000],"seq":2,"v":1,"grp":2}', "dice[1]"),
+        (b'{"kind":"capture","dice":[' + b"1," * 100 + b'1],"seq":2,"v":1,"grp":2}', "dice"),
+        (b'{"kind":"action","action":"loiter\\u001b[2J","seq":2,"v":1,"grp":2}', "action"),
+        (b'{"kind":"outcome","health":-1000,"kit":0,"seq":2,"v":1,"grp":2}', "health"),
+    ],
+)
+def test_a_camp_line_is_held_to_the_bounds_too(line, field):
+    from stockade.core.camp.errors import CampError
+    from stockade.core.camp.logfile import decode_line
+
+    with pytest.raises(CampError, match=rf"^line 2: .*field '{re.escape(field)}'"):
+        decode_line(line, 2)
+
+
+def test_an_over_long_camp_line_is_refused_before_parsing():
+    from stockade.core.camp.errors import CampError
+    from stockade.core.camp.logfile import decode_line
+    from stockade.core.journal import MAX_LINE_BYTES
+
+    with pytest.raises(CampError, match="limit"):
+        decode_line(b"[" * (MAX_LINE_BYTES + 1), 7)
+    with pytest.raises(CampError, match="nested too deeply|not valid JSON|not a camp record"):
+        decode_line(b"[" * 60_000, 7)

@@ -65,7 +65,8 @@ def actions_text(state: CampState, house: bool) -> str:
         style = "b" if action_id in allowed else "dim"
         summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
         lines.append(
-            f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{rule.name + mark:<11}[/] {escape(summary)}"
+            f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{escape(f'{rule.name + mark:<11}')}[/] "
+            f"{escape(summary)}"
         )
     return "\n".join(lines)
 
