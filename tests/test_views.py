@@ -26,7 +26,7 @@ def add(
     )
 
 
-def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
+def phase(game: Game, name: ev.Phase, attacker: str = US, turn: int = 1) -> None:
     game.submit([ev.PhaseSet(turn=turn, attacker=attacker, phase=name)])
 
 

@@ -18,7 +18,7 @@ class Outcome:
     """What a command did: a message for the player and the records it wrote."""
 
     message: str
-    records: list = field(default_factory=list)
+    records: list[ev.Record] = field(default_factory=list)
 
 
 class ScriptRefusal(Refusal):
@@ -45,7 +45,7 @@ def execute(game: Game, text: str) -> Outcome:
     """Parse ``text`` against the game's state and record it; raise Refusal if refused."""
     parsed = parse(text, game.state, first_attacker(game))
     if parsed.control:
-        return _control(game, parsed)
+        return _control(game, parsed.control, parsed)
     if not parsed.events:
         return Outcome("", [])
     records = game.submit(parsed.events)
@@ -62,10 +62,10 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
     return "\n".join(lines)
 
 
-def _control(game: Game, parsed: Parsed) -> Outcome:
-    if parsed.control == "help":
+def _control(game: Game, verb: str, parsed: Parsed) -> Outcome:
+    if verb == "help":
         return Outcome(parsed.text, [])
-    return control(game, parsed.control, parsed.target, parsed.reason)
+    return control(game, verb, parsed.target, parsed.reason)
 
 
 def control(game: Game, verb: str, target: int | None = None, reason: str = "") -> Outcome:

@@ -212,5 +212,6 @@ class CampScreen(Screen[int]):
 
     def _show_simulation(self, tallies: list[Tally]) -> None:
         self._tallies = tallies
-        self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {render.escape(self.campaign.options.seed)}[/]"
+        seed = render.escape(self.campaign.options.seed)
+        self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {seed}[/]"
         self._refresh()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +19,11 @@ from stockade.tui.widgets.history_view import HistoryView, Line
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
@@ -37,6 +44,9 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     BINDINGS = [
         Binding("n", "next_phase", "Next", id="stockade.next_phase"),
         Binding("N", "prev_phase", "Prev phase", show=False, id="stockade.prev_phase"),
@@ -55,8 +65,8 @@ class MainScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._phase = None
-        self._keys: tuple | None = None  # what check_action reads, as last refreshed
+        self._phase: tuple[int, str] | None = None
+        self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property

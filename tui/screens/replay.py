@@ -5,6 +5,8 @@ what it would break; back to the present.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,8 +26,16 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
+
 
 class ReplayScreen(Screen):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     BINDINGS = [
         Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
         Binding("home", "first", "First", show=False, id="stockade.replay_first"),
@@ -151,11 +161,16 @@ class ReplayScreen(Screen):
     def _to_undo(self) -> list[int]:
         """Effective command groups after the selected entry, latest first."""
         seq = self.selected or 0
-        groups = []
+        own_group = self._grp(seq)  # the selected entry's own command stays
+        groups: list[int] = []
         for entry in self.game.history():
-            if entry.status in ("ok", "conflict") and entry.seq > seq and entry.grp not in groups:
-                if entry.grp != self._grp(seq):
-                    groups.append(entry.grp)
+            if (
+                entry.status in ("ok", "conflict")
+                and entry.seq > seq
+                and entry.grp not in groups
+                and entry.grp != own_group
+            ):
+                groups.append(entry.grp)
         return groups[::-1]
 
     def _grp(self, seq: int) -> int:
@@ -192,6 +207,8 @@ class ReplayScreen(Screen):
 
     def action_strike(self) -> None:
         seq = self.selected
+        if seq is None:
+            return
         try:
             consequences = self.game.preview_strike(seq)
         except Refusal as refusal:
@@ -206,8 +223,8 @@ class ReplayScreen(Screen):
                 " would no longer hold and be flagged CONFLICT:\n",
                 style="bold",
             )
-            for later, refusal in consequences:
-                body.append(f"  ⚠ {later}: {refusal}\n")
+            for later, why in consequences:
+                body.append(f"  ⚠ {later}: {why}\n")
         else:
             body.append("Nothing later depends on it.\n")
         self.app.push_screen(
@@ -227,9 +244,16 @@ class ReplayScreen(Screen):
 
     def action_unstrike(self) -> None:
         seq = self.selected
+        if seq is None:
+            return
+
+        def unstrike_if_confirmed(answer: str | None) -> None:
+            if answer is not None:
+                self._unstrike(seq)
+
         self.app.push_screen(
             ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later entries are checked again."),
-            lambda answer: answer is not None and self._unstrike(seq),
+            unstrike_if_confirmed,
         )
 
     def _unstrike(self, seq: int) -> None:

@@ -7,7 +7,7 @@ import errno
 import os
 from pathlib import Path
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.highlighter import ReprHighlighter
 from rich.table import Table
 from rich.text import Text
@@ -97,7 +97,7 @@ def side_table(side: SideTally, ended: bool) -> Group:
             f" banked · {side.cvp_if_ended} if the game ended now "
             "(* = prisoners still guarded, double, A20.1)"
         )
-    body = [total, turn_chart(side.by_turn)]
+    body: list[RenderableType] = [total, turn_chart(side.by_turn)]
     body.append(table if side.lines else Text("no casualties yet", style="dim"))
     return Group(*body)
 

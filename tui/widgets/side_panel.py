@@ -7,6 +7,9 @@ State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never col
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
+from typing import Protocol, TypeVar
+
 from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
@@ -15,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from stockade.core.state import Unit
 from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
@@ -39,9 +43,20 @@ def _was(u) -> str:
     return f"{u.handle}: {origin_text(u) or u.counter}"
 
 
-def _grouped(items, key) -> list[tuple[list[str], object]]:
+class _AboutAUnit(Protocol):
+    @property
+    def unit(self) -> Unit: ...
+
+
+_Item = TypeVar("_Item", bound=_AboutAUnit)
+_Verdict = TypeVar("_Verdict", bound=Hashable)
+
+
+def _grouped(
+    items: Iterable[_Item], key: Callable[[_Item], _Verdict]
+) -> list[tuple[list[str], _Verdict]]:
     """Handles sharing the same verdict, so one line says it once (``g6 g7 ✗ ...``)."""
-    groups: dict = {}
+    groups: dict[_Verdict, list[str]] = {}
     for item in items:
         groups.setdefault(key(item), []).append(item.unit.handle)
     return [(handles, k) for k, handles in groups.items()]
@@ -140,19 +155,19 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.unarmed and wide:
         parts.append(_head("Unarmed", accent))
         table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
-        for u in data.unarmed:
-            cell = Text("○ " + u.label)
-            if u.protection:
-                cell.append(f"\n· {u.protection}", style=muted)
-            r = rearm.get(u.unit.handle)
+        for unarmed in data.unarmed:
+            cell = Text("○ " + unarmed.label)
+            if unarmed.protection:
+                cell.append(f"\n· {unarmed.protection}", style=muted)
+            r = rearm.get(unarmed.unit.handle)
             table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
         parts.append(table)
     elif data.unarmed:
         parts.append(_head("Unarmed", accent))
-        for u in data.unarmed:
-            parts.append(_line(u.label, 0, "", "○ "))
-            if u.protection:
-                parts.append(_line(u.protection, 4, muted, "· "))
+        for unarmed in data.unarmed:
+            parts.append(_line(unarmed.label, 0, "", "○ "))
+            if unarmed.protection:
+                parts.append(_line(unarmed.protection, 4, muted, "· "))
         parts.append(_head("Rearm", accent))
         for handles, (now, later) in _grouped(data.rearm, lambda r: (tuple(r.now), tuple(r.later))):
             if now:
