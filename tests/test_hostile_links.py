@@ -67,6 +67,7 @@ def test_a_side_file_never_follows_a_link(tmp_path, victim):
 def _damaged_log(tmp_path: Path) -> Path:
     game = new_game(tmp_path, "Links", [("American", "American", 4), ("German", "German", 3)])
     game.close()
+    assert game.path is not None
     with open(game.path, "ab") as log:
         log.write(b'{"kind":"phase","turn":2}\n{"kind":"end","seq":3,"v":1,"grp":3}\n')
     return game.path

@@ -68,7 +68,7 @@ class VisibleStream:
 def visible_output() -> Iterator[None]:
     """While it runs, stdout and stderr show control characters instead of sending them."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = VisibleStream(out), VisibleStream(err)  # type: ignore[assignment]
+    sys.stdout, sys.stderr = VisibleStream(out), VisibleStream(err)
     try:
         yield
     finally:
