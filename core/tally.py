@@ -182,8 +182,11 @@ def _title(s: SideTally) -> str:
     return s.name if s.name == s.nationality else f"{s.name} ({s.nationality})"
 
 
+MAX_BAR = 60  # a bar is decoration (the number beside it carries the value): capped
+
+
 def _bar(points: int) -> str:
-    return "#" * points
+    return "#" * min(points, MAX_BAR) + ("+" if points > MAX_BAR else "")
 
 
 def to_text(t: Tally) -> str:
@@ -280,7 +283,7 @@ def to_html(t: Tally) -> str:
             # The bar is decoration; the number beside it carries the value.
             out.append(
                 f'<tr><td>{turn}</td><td><span class="bar" '
-                f'style="width:{pts}em"></span>{pts}</td></tr>'
+                f'style="width:{min(pts, MAX_BAR)}em"></span>{pts}</td></tr>'
             )
         out.append("</tbody></table>")
     out += ["</body>", "</html>", ""]

@@ -157,3 +157,17 @@ def test_an_over_long_camp_line_is_refused_before_parsing():
         decode_line(b"[" * (MAX_LINE_BYTES + 1), 7)
     with pytest.raises(CampError, match="nested too deeply|not valid JSON|not a camp record"):
         decode_line(b"[" * 60_000, 7)
+
+
+def test_the_text_and_html_bars_do_not_grow_with_the_points():
+    from stockade.core.tally import MAX_BAR, tally, to_html, to_text
+
+    game = _game()
+    for n in range(1, 41):  # 40 leaders worth 99 CVP each: 3,960 points in one turn
+        execute(game, f"add German 9-2 leader as l{n} cvp=99")
+        execute(game, f"eliminate l{n}")
+    t = tally(game.state)
+    assert t.sides["American"].cvp == 40 * 99
+    longest = max(len(line) for line in to_text(t).splitlines())
+    assert longest < MAX_BAR + 40
+    assert f"width:{MAX_BAR}em" in to_html(t)
