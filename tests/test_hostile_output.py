@@ -121,3 +121,9 @@ def new_game_in_memory(scenario: str):
 
     sides = [ev.SideSpec("American", "American"), ev.SideSpec("German", "German")]
     return Game.in_memory(scenario, sides)
+
+
+def test_bidirectional_overrides_are_shown_not_applied():
+    # "Trojan Source": U+202E would print the rest of the line right to left.
+    assert visible("g1 surrendered\u202e to a1") == "g1 surrendered\\u202e to a1"
+    assert visible("x\u2066y\u2069") == "x\\u2066y\\u2069"

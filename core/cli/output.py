@@ -10,6 +10,7 @@ way (a refused command echoed back, a file name, an old log read by ``repair``).
 Control characters are shown, never sent: C0 and DEL as ``\\x1b``, C1 as ``\\x9b``, a
 byte that was not UTF-8 (a surrogate-escaped file name) as ``\\xff``. Newline and tab
 are the only ones passed through: they are how the CLI lays its own lines out.
+Bidirectional overrides and isolates (U+202A-202E, U+2066-2069) are shown as ``\u202e``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-# C0 but tab and newline, DEL, C1, and lone surrogates (bytes that were not UTF-8).
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 but tab and newline, DEL, C1, lone surrogates (bytes that were not UTF-8), and the
+# bidirectional embeddings, overrides and isolates, which can make a line read in an
+# order other than the one it has ("Trojan Source"); a log may hold those in a name.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 # In JSON text every C0 character is already escaped by json.dumps; DEL and C1 are
 # not, and JSON has no \x escape, so they get \u escapes there.
 _JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff]")
