@@ -15,8 +15,9 @@ The ranges are what the game allows, with room to spare where a limit is a choic
 * ``Cvp``: a unit's or a kind's CVP, 0-99; ``Roll``: a die roll, 0-99 (the rule checks
   the exact 2-12 or 1-6 range and names A20.552);
 * strings: a maximum length each, and no control character at all: no C0 (below
-  0x20, which includes ESC, newline and tab), no DEL (0x7f), no C1 (0x80-0x9f). No
-  field of a Stockade record documents an exception: every one is a single line;
+  0x20, which includes ESC, newline and tab), no DEL (0x7f), no C1 (0x80-0x9f), no
+  bidirectional override or isolate (U+202A-202E, U+2066-2069). No field of a
+  Stockade record documents an exception: every one is a single line;
 * lists: at most ``MAX_UNITS`` units in one record, and small fixed sizes elsewhere.
 """
 
@@ -42,8 +43,10 @@ MAX_HANDLE = 32
 MAX_NAME = 200  # scenario, side, nationality, counter, Location, program, time stamp
 MAX_TEXT = 500  # free text: a strike's reason, a table's summary
 
-# Every character is allowed but the C0 controls, DEL and the C1 controls.
-CONTROL_CHARS = "\x00-\x1f\x7f-\x9f"
+# Every character is allowed but the C0 controls, DEL, the C1 controls and the
+# bidirectional embeddings/overrides/isolates (which reorder how a line reads on
+# screen: "Trojan Source"; no name needs them, a plain RTL name does not).
+CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
 NO_CONTROL = f"^[^{CONTROL_CHARS}]*$"
 # A handle is a word: letters, digits, _ . - (no space, bracket or markup character).
 HANDLE_CHARS = r"^[\w.-]*$"

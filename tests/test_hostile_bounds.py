@@ -129,6 +129,7 @@ def test_explain_names_the_field_in_plain_words():
         f"Expected `str` matching regex '{bounds.NO_CONTROL}' - at `$.units[2]`"
     )
     assert bounds.has_control("a\x9bb") and not bounds.has_control("Ölmühle – Łódź")
+    assert bounds.has_control("x\u202ey") and not bounds.has_control("שלום")
 
 
 @pytest.mark.parametrize(
