@@ -157,7 +157,11 @@ class Game:
                 warnings.append(f"{why}; opened read-only")
             else:
                 journal.truncate_torn_tail(loaded.good_bytes)
-                warnings.append(f"the damaged bytes were saved to {side.name}")
+                saved = f"the damaged bytes were saved to {side.name}"
+                if warnings:  # one message for one event (the torn tail found and saved)
+                    warnings[-1] = f"{warnings[-1]}; {saved}"
+                else:
+                    warnings.append(saved)
         if loaded.torn_tail is not None and journal.read_only:
             note = (
                 "the damaged bytes stay in the file (opened read-only); opening the "
