@@ -397,16 +397,29 @@ class Game:
         try:
             self.journal.append_many([ev.encode(r) for r in records])
         except JournalReplaced as exc:
-            # Another file (or none) is at the path now: re-reading it would quietly
-            # carry this window on in a different game. Stop writing instead.
-            self.journal.read_only = True
-            self.journal.why_read_only = (
-                f"{exc}; this window stays read-only (open the game again to go on "
-                "with the file that is there now)"
-            )
-            raise Refusal("log", self.journal.why_read_only) from None
+            raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
             raise Refusal("log", str(exc) + _disk_hint(exc) + self._after_write_error()) from None
+
+    def check_log(self) -> str:
+        """'' while the log on disk is still the file this game writes; else the
+        message, once the game has stopped writing (read-only). For the app to ask
+        between entries (issue 13)."""
+        if self.journal is None or self.journal.read_only:
+            return ""
+        gone = self.journal.changed_on_disk()
+        return self._stop_writing(gone) if gone else ""
+
+    def _stop_writing(self, what: str) -> str:
+        """Another file (or none) is at the path: re-reading it would quietly carry this
+        window on in a different game, so it stops writing instead."""
+        assert self.journal is not None
+        self.journal.read_only = True
+        self.journal.why_read_only = (
+            f"{what}; this window stays read-only (open the game again to go on with the "
+            "file that is there now)"
+        )
+        return self.journal.why_read_only
 
     # ------------------------------------------------- recovery (docs/durability.md)
     def _after_write_error(self) -> str:

@@ -383,6 +383,22 @@ class Journal:
                 f"({st.st_size} bytes, expected {self._size}); nothing written"
             )
 
+    def changed_on_disk(self) -> str:
+        """'' while the path still names the file this journal opened; else what
+        happened to it. Only looks (a stat): the app asks between entries, so the
+        player hears of a deleted or replaced log before typing the next one."""
+        if self._fd is None or self._identity is None:
+            return ""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            return f"{self.path}: the log was moved or deleted while open"
+        except OSError as exc:
+            return f"{self.path}: cannot check the log ({exc.strerror})"
+        if (on_disk.st_dev, on_disk.st_ino) != self._identity:
+            return f"{self.path}: the log was replaced by another file while open"
+        return ""
+
     def _roll_back(self) -> bool:
         """Cut the file back to its length before the failed write; True if that worked."""
         try:

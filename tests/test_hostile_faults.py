@@ -20,7 +20,7 @@ from stockade.core.commands import execute
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
 from stockade.core.logfile import load
-from tests.test_tui_support import new_game
+from tests.test_tui_support import new_game, sync
 
 SIDES = [("American", "American", 4), ("German", "German", 3)]
 
@@ -241,4 +241,38 @@ def test_a_log_copied_over_while_open_is_caught_by_its_inode(tmp_path):
     with pytest.raises(Refusal, match="replaced"):
         enter(game, 2)
     assert game.path.read_bytes() == mine
+    game.close()
+
+
+def test_check_log_notices_a_replaced_log_before_the_next_entry(tmp_path):
+    game = new_game(tmp_path, "Mine", SIDES)
+    enter(game, 1)
+    assert game.check_log() == ""
+    copy = tmp_path / "edited.jsonl"
+    copy.write_bytes(game.path.read_bytes())
+    os.replace(copy, game.path)
+    said = game.check_log()
+    assert "replaced by another file" in said and game.read_only
+    with pytest.raises(Refusal, match="read-only"):
+        enter(game, 2)
+    game.close()
+
+
+@sync
+async def test_the_app_tells_the_player_at_once_when_the_log_is_deleted(tmp_path):
+    from stockade.tui.app import StockadeApp
+
+    game = new_game(tmp_path, "Gone", SIDES)
+    enter(game, 1)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        game.path.unlink()
+        app.watch_log()  # what the interval timer calls every LOG_WATCH_SECONDS
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert any("moved or deleted" in n for n in notes), notes
+        assert game.read_only
+        assert "READ-ONLY" in app.export_screenshot()
+    assert not game.path.exists()
     game.close()

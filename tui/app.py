@@ -23,6 +23,8 @@ from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
 from stockade.tui.screens.main import MainScreen
 
+LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
+
 
 class StockadeApp(App[int]):
     TITLE = "Stockade"
@@ -88,10 +90,20 @@ class StockadeApp(App[int]):
             if problem:
                 self._problems.append(problem)
         self.push_screen(MainScreen())
+        self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
         for note in self.notes + list(self.game.warnings):
             self.notify(note, title="Stockade", timeout=8, markup=False)
         for problem in self._problems:
             self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
+
+    def watch_log(self) -> None:
+        """Every few seconds: is the log still the file this game writes? A deleted or
+        replaced log is told at once, before the player types the next entry."""
+        problem = self.game.check_log()
+        if problem:
+            self.notify(problem, title="Log", severity="error", timeout=30, markup=False)
+            if isinstance(self.screen, MainScreen):
+                self.screen.refresh_all()
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:
