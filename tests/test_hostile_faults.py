@@ -276,3 +276,19 @@ async def test_the_app_tells_the_player_at_once_when_the_log_is_deleted(tmp_path
         assert "READ-ONLY" in app.export_screenshot()
     assert not game.path.exists()
     game.close()
+
+
+def test_an_app_that_dies_does_not_exit_0(tmp_path, monkeypatch):
+    """The issue's TUI died of MemoryError and exited 0: run_app reports the app's
+    return code (1 after a fatal error), not the value run() returns (None)."""
+    from stockade.tui import app as app_module
+
+    game = new_game(tmp_path, "Dies", SIDES)
+    game.close()
+
+    def dies(self, *args, **kwargs):
+        self._return_code = 1  # what Textual sets when the app ends in an exception
+        return None
+
+    monkeypatch.setattr(app_module.StockadeApp, "run", dies)
+    assert app_module.run_app(game.path) == 1
