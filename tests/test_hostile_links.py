@@ -130,3 +130,30 @@ async def test_the_tui_export_never_writes_through_a_planted_link(tmp_path, vict
         assert html.is_symlink()
     assert victim.read_bytes() == PRECIOUS
     game.close()
+
+
+@sync
+async def test_the_tui_export_asks_before_replacing_a_file_it_did_not_write(tmp_path):
+    game = new_game(tmp_path, "Ask", [("American", "American", 4), ("German", "German", 3)])
+    md = export_path(game.path, "Ask", "md")
+    md.write_bytes(PRECIOUS)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("m")  # asks
+        await pilot.pause()
+        await pilot.press("n")  # no: kept
+        await app.workers.wait_for_complete()
+        assert md.read_bytes() == PRECIOUS
+        await pilot.press("m", "y")  # yes: replaced
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert md.read_text(encoding="utf-8").startswith("# CVP tally")
+        await pilot.press("m")  # its own file now: written again without asking
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert isinstance(app.screen, TallyScreen)
+    game.close()

@@ -22,6 +22,7 @@ from stockade.core.journal import atomic_write
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
 from stockade.tui.paths import data_dir
 from stockade.tui.plain import markup_safe, plain
+from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
@@ -160,6 +161,20 @@ class TallyScreen(Screen):
         t = tally(self.game.state)
         text = to_markdown(t) if fmt == "md" else to_html(t)
         path = export_path(self.game.path, t.scenario, fmt)
+        if os.path.lexists(path) and path != self.exported.get(fmt) and not path.is_symlink():
+            # A file this window did not write: replace it only when told to (y).
+            def answered(answer: str | None) -> None:
+                if answer is not None:
+                    self._start_export(fmt, path, text)
+
+            self.app.push_screen(
+                ConfirmScreen("Replace the export?", f"{path} already exists. Replace it?"),
+                answered,
+            )
+            return
+        self._start_export(fmt, path, text)
+
+    def _start_export(self, fmt: str, path: Path, text: str) -> None:
         self.query_one(StatusLine).say(f"writing {path} …", "info")
         self.write_export(fmt, path, text)
 
