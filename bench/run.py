@@ -660,6 +660,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also time TUI undo on the generated log of EVENTS events",
     )
     args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)  # a fresh clone has no bench/out yet
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     depths = [100, 10_000] if args.quick else [100, 10_000, 100_000]
     repeat = args.repeat or (3 if args.quick else 7)

@@ -14,7 +14,8 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
   set aside to a side file on the next open, never silently dropped;
 * a bad line anywhere but the tail is never truncated: the caller gets it named and
   opens the log read-only;
-* one writer per file, by an advisory ``flock`` (non-blocking); a second opener gets
+* one writer per file, by a non-blocking lock (``core/writelock.py``: ``flock`` where
+  the platform has it, the ``filelock`` library elsewhere); a second opener gets
   read-only, and is told why;
 * opening read-only never modifies the file: no descriptor for writing is even opened.
 """
@@ -22,12 +23,17 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from stockade.core import writelock
+
+# Windows opens descriptors in text mode unless told otherwise, which would turn every
+# "\n" written into "\r\n"; a log is bytes. 0 (no flag) everywhere else.
+_BINARY = getattr(os, "O_BINARY", 0)
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -37,6 +43,10 @@ MAX_LINE_BYTES = 64 * 1024
 
 class JournalError(Exception):
     """A journal could not be read or written; the message is for the player."""
+
+
+class JournalDamaged(JournalError):
+    """The file holds no readable game: not a log, or damaged from its first line."""
 
 
 class JournalWriteError(JournalError):
@@ -100,7 +110,13 @@ def read_lines(path: Path) -> ReadResult:
 
 
 def fsync_dir(path: Path) -> None:
-    """Make a file's creation or rename durable by syncing its directory."""
+    """Make a file's creation or rename durable by syncing its directory.
+
+    Only where the platform has it: Windows cannot open a directory as a file and its
+    file systems (NTFS, ReFS) journal a name's creation and renaming themselves.
+    """
+    if sys.platform == "win32":
+        return
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -110,7 +126,9 @@ def fsync_dir(path: Path) -> None:
 
 def _full_fsync(fd: int) -> None:
     """fsync; on macOS ``F_FULLFSYNC``, since plain fsync there does not reach the disk."""
-    if sys.platform == "darwin" and hasattr(fcntl, "F_FULLFSYNC"):
+    if sys.platform == "darwin":
+        import fcntl  # only here: fcntl does not exist on Windows
+
         try:
             fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
             return
@@ -138,11 +156,13 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     put there with ``os.link``, which never overwrites.
     """
     path = Path(path)
+    # mkstemp opens with O_CREAT|O_EXCL (and O_NOFOLLOW, O_BINARY where they exist)
     fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(tmp_name)
     try:
         try:
-            os.fchmod(fd, 0o644)  # mkstemp makes it 0600; a log or export is 0644 as before
+            if hasattr(os, "fchmod"):  # mkstemp makes it 0600; a log or export is 0644
+                os.fchmod(fd, 0o644)
             _write_all(fd, data)
             _full_fsync(fd)
         finally:
@@ -150,7 +170,7 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
         if replace:
             os.replace(tmp, path)
         else:
-            os.link(tmp, path, follow_symlinks=False)
+            os.link(tmp, path)  # fails if anything, a dangling link included, is there
             os.unlink(tmp)
     except BaseException:
         try:
@@ -165,7 +185,7 @@ def write_new_file(path: Path, data: bytes) -> None:
     """Create ``path`` (which must not exist) durably with ``data``: side files."""
     path = Path(path)
     # O_EXCL: never an existing file, and never a link (even a dangling one).
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NOFOLLOW, 0o644)
     try:
         _write_all(fd, data)
         _full_fsync(fd)
@@ -183,7 +203,7 @@ def _short_write(fd: int, written: int, wanted: int) -> OSError:
     try:
         st = os.fstatvfs(fd)
         full = st.f_bavail * st.f_frsize < wanted - written
-    except OSError:
+    except (OSError, AttributeError):  # no fstatvfs on Windows
         full = False
     if full:
         return OSError(errno.ENOSPC, f"No space left on device ({short})")
@@ -205,11 +225,14 @@ class Journal:
         self._fd = fd
         self.read_only = read_only
         self.why_read_only = why_read_only
+        # True when read-only because another process holds the write lock (CLI exit 5).
+        self.lock_held_elsewhere = False
         # Seams for fault-injection tests; production code never replaces them.
         self._write = os.write
         self._fsync = _full_fsync
         self._truncate = os.ftruncate
         self._poisoned = False
+        self._lock: writelock.WriteLock | None = None
         self._identity: tuple[int, int] | None = None
         self._size = 0  # the file's length as this journal last left it
         if fd is not None:
@@ -228,7 +251,7 @@ class Journal:
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
@@ -264,7 +287,7 @@ class Journal:
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY)
         except OSError as exc:
             return cls(
                 path, None, True, f"cannot open for writing ({exc.strerror}); opened read-only"
@@ -274,7 +297,9 @@ class Journal:
             journal._lock_or_raise()
         except JournalLocked as exc:
             journal.close()
-            return cls(path, None, True, str(exc))
+            held = cls(path, None, True, str(exc))
+            held.lock_held_elsewhere = True
+            return held
         except OSError as exc:
             journal.close()
             return cls(path, None, True, f"cannot lock ({exc.strerror}); opened read-only")
@@ -283,19 +308,20 @@ class Journal:
     def _lock_or_raise(self) -> None:
         assert self._fd is not None
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise JournalLocked(
-                    f"{self.path.name} is open in another Stockade window (it holds the "
-                    "write lock); opened read-only"
-                ) from None
-            raise
+            self._lock = writelock.acquire(self.path, self._fd)
+        except writelock.LockHeld:
+            raise JournalLocked(
+                f"{self.path.name} is open in another Stockade window (it holds the "
+                "write lock); opened read-only"
+            ) from None
 
     def close(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)  # closing releases the flock
+            os.close(self._fd)  # closing releases a flock
             self._fd = None
+        if self._lock is not None:
+            lock, self._lock = self._lock, None
+            lock.release()
 
     def __enter__(self) -> Journal:
         return self

@@ -44,7 +44,8 @@ def register(
         help="the solitaire POW camp (Lone Warrior #138)",
         description="Play the solitaire POW-camp game, or simulate it headless.",
         epilog=f"Strategies -- {strategies}. Without --strategy, --simulate runs "
-        f"{', '.join(STANDARD_STRATEGIES)}.",
+        f"{', '.join(STANDARD_STRATEGIES)}. "
+        "Examples: stockade camp my_pow.jsonl; stockade camp --simulate 1000 --seed 7",
     )
     parser.add_argument(
         "file",

@@ -3,14 +3,15 @@ strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code.""
 
 from __future__ import annotations
 
-import json
 import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
 from stockade.core import events as ev
-from stockade.core.cli.errors import CliError
-from stockade.core.cli.output import json_visible
-from stockade.core.commands import ScriptRefusal, control, execute, run_script
+from stockade.core.cli import jsonout
+from stockade.core.cli.errors import CliError, Exit
+from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.describe import sentence
 from stockade.core.game import Game
 
@@ -34,10 +35,17 @@ def open_to_write(path: Path) -> Game:
     if game.read_only:  # one line saying why, not the warnings and then the refusal
         game.close()
         why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded")
+        code = (
+            Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
+        )
+        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
     for message in game.warnings:
         warn(message)
     return game
+
+
+def _held_elsewhere(game: Game) -> bool:
+    return bool(game.journal and game.journal.lock_held_elsewhere)
 
 
 def _rehearsal(path: Path) -> Game:
@@ -47,7 +55,8 @@ def _rehearsal(path: Path) -> Game:
     if game.problem:  # one line: the refusal names the bad line itself
         raise CliError(
             f"{path}: damaged at {game.problem}; nothing was recorded "
-            f"(stockade repair {path} writes a repaired copy)"
+            f"(stockade repair {path} writes a repaired copy)",
+            Exit.DAMAGED,
         )
     return Game(list(game.records))
 
@@ -66,7 +75,7 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def cmd_new(args, ui) -> int:
+def cmd_new(args: Namespace, ui: object) -> int:
     sides = [parse_side(s) for s in args.side]
     if len(sides) != 2:
         raise CliError(f"a game has two sides; {len(sides)} --side given")
@@ -78,6 +87,9 @@ def cmd_new(args, ui) -> int:
             raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
     game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
     game.close()
+    if args.json:
+        jsonout.emit("new", file=str(args.file), records=[jsonout.record(r) for r in game.records])
+        return 0
     print(
         f"created {args.file}: {args.scenario}, "
         + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides)
@@ -86,13 +98,17 @@ def cmd_new(args, ui) -> int:
 
 
 # ------------------------------------------------------------------ do and run
-def cmd_do(args, ui) -> int:
+def cmd_do(args: Namespace, ui: object) -> int:
     execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
     game = open_to_write(args.file)
     try:
-        message = execute(game, args.text).message
+        outcome = execute(game, args.text)
     finally:
         game.close()
+    message = outcome.message
+    if args.json:
+        jsonout.emit("do", **_reply(outcome))
+        return 0
     if message:
         print(message)
     return 0
@@ -109,7 +125,7 @@ def read_script(name: str) -> list[str]:
         raise CliError(f"{name}: cannot read the script ({exc})") from None
 
 
-def cmd_run(args, ui) -> int:
+def cmd_run(args: Namespace, ui: object) -> int:
     lines = read_script(args.script)
     label = "stdin" if args.script == "-" else args.script
     try:
@@ -121,6 +137,10 @@ def cmd_run(args, ui) -> int:
         outcomes = run_script(game, lines)
     finally:
         game.close()
+    if args.json:
+        replies = [{"line": n, **_reply(o)} for n, o in enumerate(outcomes, 1) if o.records]
+        jsonout.emit("run", outcomes=replies)
+        return 0
     if not args.quiet:
         for outcome in outcomes:
             if outcome.message:
@@ -128,10 +148,22 @@ def cmd_run(args, ui) -> int:
     return 0
 
 
+def _reply(outcome: Outcome) -> dict[str, Any]:
+    """A do/run/undo/... reply: what the player would read, and the records written."""
+    return {
+        "message": outcome.message,
+        "records": [jsonout.record(r) for r in outcome.records],
+    }
+
+
 # --------------------------------------------------------------- tally, history
-def cmd_tally(args, ui) -> int:
+TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
+
+
+def cmd_tally(args: Namespace, ui: object) -> int:
     try:
         from stockade.core import tally as tallying
+        from stockade.core import tally_formats
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
@@ -143,10 +175,16 @@ def cmd_tally(args, ui) -> int:
         state = game.state_at(args.at)
     result = tallying.tally(state)
     if args.json:
-        print(json_visible(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False)))
+        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
         return 0
-    render = {"text": tallying.to_text, "md": tallying.to_markdown, "html": tallying.to_html}
-    print(render[args.format](result))
+    render = {
+        "text": tallying.to_text,
+        "md": tallying.to_markdown,
+        "html": tallying.to_html,
+        "bbcode": tally_formats.to_bbcode,
+        "csv": tally_formats.to_csv,
+    }
+    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
     return 0
 
 
@@ -160,8 +198,25 @@ _MARKS = {
 }
 
 
-def cmd_history(args, ui) -> int:
+def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
+    if args.json:
+        entries = [
+            {
+                "seq": entry.seq,
+                "group": entry.grp,
+                "status": entry.status,
+                "reason": entry.reason,
+                "turn": entry.turn,
+                "phase": entry.phase,
+                "attacker": entry.attacker,
+                "sentence": sentence(entry, game),
+                "record": jsonout.record(entry.record),
+            }
+            for entry in game.history()
+        ]
+        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        return 0
     for entry in game.history():
         line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):
@@ -171,7 +226,7 @@ def cmd_history(args, ui) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
-def cmd_control(args, ui) -> int:
+def cmd_control(args: Namespace, ui: object) -> int:
     game = open_to_write(args.file)
     try:
         outcome = control(
@@ -179,8 +234,15 @@ def cmd_control(args, ui) -> int:
         )
     finally:
         game.close()
+    if args.json:
+        jsonout.emit(args.verb, **_reply(outcome))
+        return 0
     print(outcome.message)
     return 0
+
+
+def _problem(game: Game) -> str | None:
+    return str(game.problem) if game.problem else None
 
 
 __all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 _HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 # In JSON text every C0 character is already escaped by json.dumps; DEL and C1 are
 # not, and JSON has no \x escape, so they get \u escapes there.
-_JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff]")
+_JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 
 
 def _shown(match: re.Match[str]) -> str:
