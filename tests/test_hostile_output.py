@@ -127,3 +127,15 @@ def test_bidirectional_overrides_are_shown_not_applied():
     # "Trojan Source": U+202E would print the rest of the line right to left.
     assert visible("g1 surrendered\u202e to a1") == "g1 surrendered\\u202e to a1"
     assert visible("x\u2066y\u2069") == "x\\u2066y\\u2069"
+
+
+def test_a_json_reply_stays_valid_json_and_inert(tmp_path, capsys):
+    import json
+
+    game = new_game(tmp_path, "Plain", [("American", "American", 4), ("German", "German", 3)])
+    game.close()
+    main(["do", str(game.path), "add American '\x1b]52;c;QUFB\x07\x9b\u202e' as a1", "--json"])
+    out, err = capsys.readouterr()
+    assert not FORBIDDEN.search(out + err) and "\u202e" not in out + err
+    reply = json.loads(out)
+    assert reply["ok"] is False and "\x1b]52" in reply["error"]["message"]
