@@ -35,6 +35,8 @@ COMMANDS: dict[str, list[str]] = {
     "tally-json": ["tally", "{log}", "--json"],
     "tally-md": ["tally", "{log}", "--format", "md"],
     "tally-html": ["tally", "{log}", "--format", "html"],
+    "tally-bbcode": ["tally", "{log}", "--format", "bbcode"],
+    "tally-csv": ["tally", "{log}", "--format", "csv"],
     "history": ["history", "{log}"],
     "repair": ["repair", "{log}", "-o", "{tmp}/repaired.jsonl"],
     "do": ["do", "{log}", "add German 4-6-7 as z9 at '[b]Q4'"],
