@@ -114,6 +114,9 @@ class Surrendered(Record, tag="surrender", frozen=True):
     reason: SurrenderReason = "rtph"
     freed: b.Handles = []
     merges: Merges = []
+    # A20.21: why other broken units of the Location are not in this stack (e.g. a legal
+    # rout path); empty when the stack is every broken unit there
+    others_why: b.Text = ""
 
 
 class SurrenderRejected(Record, tag="reject", frozen=True):
@@ -121,6 +124,7 @@ class SurrenderRejected(Record, tag="reject", frozen=True):
 
     units: b.Handles
     by_side: b.Name
+    others_why: b.Text = ""  # as in Surrendered (A20.21: rejected as a stack)
 
 
 class Captured(Record, tag="capture", frozen=True):
@@ -137,6 +141,9 @@ class Captured(Record, tag="capture", frozen=True):
     hs_free: b.Handle = ""
     hs_counter: b.Name = ""
     merges: Merges = []
+    # an unarmed captor is rearmed by its capture (A20.551): the counter it becomes,
+    # when the nationality table has none
+    rearm_as: b.Name = ""
 
 
 class MutualCapture(Record, tag="mutual", frozen=True):

@@ -97,6 +97,22 @@ def parse_counter(text: str) -> Counter:
     )
 
 
+_VEHICLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./()+_-]{0,31}$")
+
+
+def vehicle_name(text: str) -> str:
+    """A vehicle is entered by its name as printed (StuG, T-34/76, M4A3(76)W) or by a
+    counter-like placeholder; it has no FP-range-morale to read."""
+    text = text.strip()
+    if not _VEHICLE_NAME.match(text):
+        raise Refusal(
+            "input",
+            f"'{text}' is not a vehicle name",
+            "one word of letters, digits and - / . ( ), like StuG or T-34",
+        )
+    return text
+
+
 def infer_kind(counter: Counter, given: str | None) -> str:
     """The unit kind: as given, else from the counter when it cannot be ambiguous."""
     if given:

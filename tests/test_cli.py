@@ -58,7 +58,7 @@ def log(tmp_path, capsys) -> Path:
     script = tmp_path / "setup.txt"
     script.write_text(
         "add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
-        "phase rtph\nsurrender g1 to a1\n"
+        'phase rtph\nsurrender g1 to a1 because "g2 can rout"\n'
     )
     assert cli(capsys, "run", path, script)[0] == 0
     return path

@@ -90,7 +90,12 @@ def test_read_commands_reply_in_json(game, capsys):
     located = reply(capsys, "locate", "--json")
     assert set(located) >= {"config_dir", "data_dir", "cache_dir", "last_game"}
     rulings = reply(capsys, "rulings", "--json")
-    assert rulings["rulings"] and set(rulings["rulings"][0]) == {"topic", "rule", "ruling"}
+    assert rulings["rulings"] and set(rulings["rulings"][0]) == {
+        "topic",
+        "rule",
+        "ruling",
+        "source",
+    }
 
 
 def test_do_run_and_undo_reply_in_json_with_the_records_written(game, tmp_path, capsys):

@@ -189,7 +189,7 @@ def test_flags_cvp_eliminated_and_escorted():
     add(game, "g2", DE, "hs", "2-4-7", "Q5", broken=True)
     add(game, "g3", DE, "squad", "4-6-7", "Q5")
     phase(game, "RtPh", "RU")
-    game.submit([ev.Surrendered(units=["g1"], guard="r1")])
+    game.submit([ev.Surrendered(units=["g1"], guard="r1", others_why="g2 is a stack apart")])
     game.submit([ev.Surrendered(units=["g2"], guard="r2")])
     phase(game, "PFPh", "RU", 2)
     game.submit([ev.Massacred(units=["g1"], by="r1")])
@@ -294,7 +294,7 @@ def test_units_sharing_a_hint_are_named_together_in_one_line():
         "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
         "and unable to rout without Interdiction/Low Crawl (A20.21)"
     ]
-    game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1")])
+    game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1", others_why="g6 can rout")])
     assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")
     phase(game, "CCPh", DE)
     game.submit([ev.StatusChanged(handle="a1", broken=True)])

@@ -252,6 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
         log_commands.cmd_completion,
     )
     completion.add_argument("shell", choices=("bash", "zsh", "fish"))
+    from stockade.core.cli import rules_command  # A20 sections (conformance matrix)
+
+    rules_command.register(sub)
 
     _register_camp(sub)
     return parser

@@ -179,7 +179,10 @@ def cmd_rulings(args: Namespace, ui: object) -> int:
     from stockade.core.rulings import rulings, rulings_text
 
     if args.json:
-        found = [{"topic": r.topic, "rule": r.rule, "ruling": r.ruling} for r in rulings()]
+        found = [
+            {"topic": r.topic, "rule": r.rule, "ruling": r.ruling, "source": r.source}
+            for r in rulings()
+        ]
         jsonout.emit("rulings", rulings=found)
         return 0
     print(rulings_text())

@@ -11,6 +11,7 @@ from stockade.core.commands.parser import Parsed, parse
 from stockade.core.describe import sentence_for
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
+from stockade.core.rules.reminders import reminders
 
 
 @dataclass
@@ -56,7 +57,10 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
     if parsed.verb in ("next", "prev", "turn", "phase"):
         state = game.state
         return describe_clock(state.turn, state.attacker, state.phase)
-    lines = [sentence_for(r, game, with_time=False) for r in records]
+    lines = []
+    for record in records:
+        lines.append(sentence_for(record, game, with_time=False))
+        lines += [f"  {line}" for line in reminders(record, game.state)]
     if parsed.made:
         lines.append("new handles: " + ", ".join(parsed.made))
     return "\n".join(lines)

@@ -160,11 +160,22 @@ class MainScreen(Screen):
 
     def _run(self, text: str) -> bool:
         try:
-            self.app.run_command(text)
+            message = self.app.run_command(text)
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
+        self._page_if_rules(text, message)
         return True
+
+    def _page_if_rules(self, text: str, message: str) -> None:
+        """``help A20.55``: the section's requirements get a page of their own."""
+        from stockade.core.conformance import is_rule_id
+
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1]):
+            from stockade.tui.screens.text_screen import TextScreen
+
+            self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
 
     def action_next_phase(self) -> None:
         self._run("next")
