@@ -206,6 +206,17 @@ class EscortedOff(Record, tag="escort", frozen=True):
 EliminationCause = Literal[
     "fire-own", "fire-enemy", "cc", "escape", "sniper", "rout", "massacre", "other"
 ]
+# How the player reads each cause (the history, the tally's "why" column).
+CAUSE_WORDS: dict[str, str] = {
+    "fire-own": "by its own side's fire",
+    "fire-enemy": "by enemy fire",
+    "cc": "in CC",
+    "escape": "while escaping",
+    "sniper": "by a sniper",
+    "rout": "while routing",
+    "massacre": "in a Massacre",
+    "other": "",
+}
 
 
 class Eliminated(Record, tag="eliminate", frozen=True):

@@ -57,7 +57,7 @@ def unit_label(u: Unit) -> str:
     text = f"{u.handle}: {KIND_NAMES[u.unit_kind]} {counter_text(u)}"
     if u.status == PRISONER:
         # An SMC prisoner keeps its counter and morale, noted on a side record (A20.5).
-        text += f", prisoner of {u.guard}" + (" (side record)" if u.is_smc else "")
+        text += f", prisoner of {u.guard}" + (" (counter set aside)" if u.is_smc else "")
     if u.location:
         text += f" in {u.location}"
     words = status_words(u)

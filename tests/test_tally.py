@@ -330,7 +330,8 @@ def test_text_explains_every_line_and_the_totals():
     text = to_text(tally(game.state))
     assert "US (American): 3 CVP banked; 7 if the game ended now" in text
     assert "3 x 1 = 3" in text and "2 x 2 = 4 *" in text
-    assert "eliminated (sniper)" in text and "prisoner guarded by a1" in text
+    assert "eliminated by a sniper" in text and "prisoner guarded by a1" in text
+    assert "(sniper)" not in text  # plain words, not the log's cause codes
     assert "DE (German): 0 CVP" in text and "no casualties yet" in text
 
 

@@ -65,7 +65,8 @@ def test_unit_label_of_an_smc_prisoner_and_an_unarmed_unit():
     add(game, "g3", DE, "squad", "4-6-7", "Q5", broken=True)
     surrender(game, ["g1", "g2", "g3"], "a1", freed=["g3"])
     assert (
-        unit_label(game.state.units["g1"]) == "g1: leader 9-2, prisoner of a1 (side record) in Q4"
+        unit_label(game.state.units["g1"])
+        == "g1: leader 9-2, prisoner of a1 (counter set aside) in Q4"
     )
     assert (
         unit_label(game.state.units["g3"])

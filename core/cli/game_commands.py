@@ -75,17 +75,29 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def cmd_new(args: Namespace, ui: object) -> int:
-    sides = [parse_side(s) for s in args.side]
+def new_game(path: Path, scenario: str, side_texts: list[str], attacker_text: str = "") -> Game:
+    """Create a game log from the words ``stockade new`` takes (also the TUI's new-game
+    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name.
+
+    Raises ``CliError`` for input it cannot read, ``Refusal`` for a header the rules
+    refuse and ``JournalError`` when the file cannot be made (it exists, no room)."""
+    if not scenario.strip():
+        raise CliError("a game needs a scenario name")
+    sides = [parse_side(s) for s in side_texts]
     if len(sides) != 2:
         raise CliError(f"a game has two sides; {len(sides)} --side given")
     attacker = ""
-    if args.attacker:
+    if attacker_text:
         names = {s.name.lower(): s.name for s in sides}
-        attacker = names.get(args.attacker.lower(), "")
+        attacker = names.get(attacker_text.lower(), "")
         if not attacker:
-            raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
-    game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
+            raise CliError(f"--attacker '{attacker_text}' is not one of the sides")
+    return Game.create(path, scenario.strip(), sides, first_attacker=attacker)
+
+
+def cmd_new(args: Namespace, ui: object) -> int:
+    game = new_game(args.file, args.scenario, args.side, args.attacker or "")
+    sides = list(game.state.sides.values())
     game.close()
     if args.json:
         jsonout.emit("new", file=str(args.file), records=[jsonout.record(r) for r in game.records])

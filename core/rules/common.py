@@ -389,7 +389,8 @@ def book_casualty(
 
 def _vp_counter(u: Unit) -> str:
     if u.is_smc and u.status == PRISONER:
-        return f"{u.counter} (prisoner, on the side record)"  # A20.5: keeps its counter
+        # A20.5: an SMC prisoner keeps its counter, set aside with its captor noted.
+        return f"{u.counter} (prisoner, counter set aside)"
     if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == "(1)-0-6":
         names = " + ".join(o.counter for o in u.origins)
         return f"(1)-0-6 [was {names}]" if names else u.counter

@@ -4,7 +4,7 @@ prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)
 from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
-from stockade.core.events import CasualtyReduced, Eliminated, Massacred
+from stockade.core.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
 from stockade.core.rules.common import (
     accept_refusal,
     armed_units_of,
@@ -168,13 +168,26 @@ def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
     elif u.status == PRISONER and ev.cause == "escape":
         book_casualty(state, u, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
     elif u.status == PRISONER:
-        book_casualty(state, u, ev.seq, 1, "A20.1", f"prisoner eliminated ({ev.cause})")
+        book_casualty(state, u, ev.seq, 1, "A20.1", _eliminated("prisoner eliminated", ev.cause))
     elif u.status == UNARMED:
-        book_casualty(
-            state, u, ev.seq, 1, "A20.55", f"unarmed ({u.unarmed_how}) unit eliminated ({ev.cause})"
-        )
+        was = UNARMED_HOW.get(u.unarmed_how, "")
+        what = f"unarmed unit{f' ({was})' if was else ''} eliminated"
+        book_casualty(state, u, ev.seq, 1, "A20.55", _eliminated(what, ev.cause))
     else:
-        book_casualty(state, u, ev.seq, 1, "A26", f"eliminated ({ev.cause})", base=u.cvp)
+        book_casualty(state, u, ev.seq, 1, "A26", _eliminated("eliminated", ev.cause), base=u.cvp)
+
+
+# Player-facing words for the tally's "why" column (plain words, not the log's codes).
+UNARMED_HOW = {
+    "abandoned": "abandoned prisoner",
+    "escaped": "escaped prisoner",
+    "freed": "freed prisoner",
+}
+
+
+def _eliminated(what: str, cause: str) -> str:
+    words = CAUSE_WORDS.get(cause, cause)
+    return f"{what} {words}".strip()
 
 
 # ------------------------------------------------------------ Casualty Reduction

@@ -14,7 +14,6 @@ from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
@@ -25,6 +24,7 @@ from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Stati
 
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.plain import plain
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
@@ -126,10 +126,7 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen #verdict { height: auto; }
     FormScreen #keys { color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("ctrl+s", "record", "Record", id="stockade.form_record"),
-        Binding("escape", "cancel", "Cancel", id="stockade.form_cancel"),
-    ]
+    BINDINGS = key_bindings("form")
 
     def __init__(self, spec: FormSpec) -> None:
         super().__init__()

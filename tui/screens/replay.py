@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
@@ -18,6 +17,8 @@ from textual.worker import get_current_worker
 
 from stockade.core.errors import Refusal
 from stockade.core.views import side_panels
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.widgets.footer import StockadeFooter
@@ -36,15 +37,7 @@ class ReplayScreen(Screen):
     if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
         app = getters.app(StockadeApp)
 
-    BINDINGS = [
-        Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
-        Binding("home", "first", "First", show=False, id="stockade.replay_first"),
-        Binding("end", "last", "Last", show=False, id="stockade.replay_last"),
-        Binding("U", "undo_to_here", "Undo to here", id="stockade.replay_undo_to"),
-        Binding("x", "strike", "Strike", id="stockade.replay_strike"),
-        Binding("X", "unstrike", "Unstrike", id="stockade.replay_unstrike"),
-        Binding("q", "app.quit", "Quit", show=False, id="stockade.replay_quit"),
-    ]
+    BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
         super().__init__()
@@ -103,9 +96,12 @@ class ReplayScreen(Screen):
     def _show_state(self, seq: int, state) -> None:
         self.shown_seq = seq
         history = self.query_one(HistoryView)
-        total = history.option_count  # every domain entry has its line
+        # "of" the last entry number shown, not the count of lines: undo records are
+        # numbered too but not listed, so the count falls behind the numbers.
+        count = history.option_count
+        last = int(history.get_option_at_index(count - 1).id or seq) if count else seq
         line = history.line(seq)
-        self.query_one(PhaseBar).show(state, [f"REPLAY: after entry {seq} of {total}"])
+        self.query_one(PhaseBar).show(state, note=f"REPLAY: {seq} of {last}")
         wide = self.has_class("-wide")
         panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]
         views = side_panels(state, [panel.side for panel in panels]) if panels else {}
@@ -121,10 +117,15 @@ class ReplayScreen(Screen):
             self.query_one(StatusLine).say(self._note[1], self._note[2])
             return
         self._note = None
+        keys = hint(
+            self.app,
+            ("stockade.replay_undo_to", "undo to here"),
+            "stockade.replay_strike",
+            "stockade.replay_unstrike",
+            ("stockade.replay_present", "present"),
+        )
         self.query_one(StatusLine).say(
-            f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
-            "here · x strike · X unstrike · esc present",
-            "hint",
+            f"after {seq}: {line.text if line else ''}{note} · ↑↓ step · {keys}", "hint"
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

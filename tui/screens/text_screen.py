@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 
 
 class TextScreen(ModalScreen[None]):
@@ -17,7 +19,7 @@ class TextScreen(ModalScreen[None]):
     TextScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary;
                                   background: $surface; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "close", "Close", id="stockade.text_close")]
+    BINDINGS = key_bindings("text")
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__()
@@ -26,7 +28,7 @@ class TextScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="text-body") as body:
             body.border_title = self._title
-            body.border_subtitle = "esc: close"
+            body.border_subtitle = hint(self.app, ("stockade.text_close", "close"))
             yield Static(Text(self._text), id="text-page")
 
     def action_close(self) -> None:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import msgspec
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from stockade.core import events as ev
 from stockade.core.describe import sentence_for
+from stockade.tui.bindings import bindings as key_bindings
 
 MARKS = {
     "ok": ("  ", ""),
@@ -204,10 +204,7 @@ def _handles(record) -> set[str]:
 class HistoryView(OptionList):
     """The numbered history. Arrows and j/k move; the option id is the entry's seq."""
 
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="stockade.list_down"),
-        Binding("k", "cursor_up", "Up", show=False, id="stockade.list_up"),
-    ]
+    BINDINGS = key_bindings("list")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
