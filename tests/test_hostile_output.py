@@ -139,3 +139,27 @@ def test_a_json_reply_stays_valid_json_and_inert(tmp_path, capsys):
     assert not FORBIDDEN.search(out + err) and "\u202e" not in out + err
     reply = json.loads(out)
     assert reply["ok"] is False and "\x1b]52" in reply["error"]["message"]
+
+
+@sync
+async def test_the_open_game_list_shows_a_markup_name_as_written(tmp_path, monkeypatch):
+    from stockade.tui.screens.games import OpenGameScreen
+
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(data))
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    other = new_game(data, MARKUP, [("American", "American", 4), ("German", "German", 3)])
+    other.close()
+    here = tmp_path / "here"
+    here.mkdir()
+    game = new_game(here, "Plain", [("American", "American", 4), ("German", "German", 3)])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        app.push_screen(OpenGameScreen())
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "[link=file:///etc/passwd]click[/link] [on red]X[/on red]" in screen_text(app)
+    game.close()
