@@ -11,7 +11,8 @@ The ranges are what the game allows, with room to spare where a limit is a choic
 
 * ``Turn``: Game Turns 1-999 (the longest ASL scenarios run under 20 turns);
 * ``Seq``: record numbers 0-10,000,000 (a long game is a few thousand records);
-* ``Elr``: 0-6 as read (the rules refuse anything outside 1-6 with their own message);
+* ``Elr``: -99 to 99 as read (the rules refuse anything outside 1-6 with their own,
+  friendlier message: the bound only stops absurd numbers);
 * ``Cvp``: a unit's or a kind's CVP, 0-99; ``Roll``: a die roll, 0-99 (the rule checks
   the exact 2-12 or 1-6 range and names A20.552);
 * strings: a maximum length each, and no control character at all: no C0 (below
@@ -32,7 +33,7 @@ from msgspec import Meta
 # -------------------------------------------------------------------- the limits
 MAX_TURN = 999
 MAX_SEQ = 10_000_000
-MAX_ELR = 6
+MAX_ELR = 99  # the rules say 1-6 in their own words
 MAX_CVP = 99
 MAX_ROLL = 99
 MAX_VERSION = 999  # a newer schema than ours is refused by logfile with its own message
@@ -56,7 +57,7 @@ _CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 Turn = Annotated[int, Meta(ge=0, le=MAX_TURN)]
 Seq = Annotated[int, Meta(ge=0, le=MAX_SEQ)]
 Version = Annotated[int, Meta(ge=0, le=MAX_VERSION)]
-Elr = Annotated[int, Meta(ge=0, le=MAX_ELR)]
+Elr = Annotated[int, Meta(ge=-MAX_ELR, le=MAX_ELR)]
 Cvp = Annotated[int, Meta(ge=0, le=MAX_CVP)]
 Roll = Annotated[int, Meta(ge=0, le=MAX_ROLL)]
 Die = Annotated[int, Meta(ge=0, le=20)]  # a camp die face (the biggest die has 20)
