@@ -24,7 +24,7 @@ from stockade.core import bounds as b
 SCHEMA_VERSION = 1
 
 Phase = Literal["RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh"]
-PHASES: tuple[str, ...] = ("RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
+PHASES: tuple[Phase, ...] = ("RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh", "CCPh")
 
 
 class Record(msgspec.Struct, tag_field="kind", kw_only=True, frozen=True):
