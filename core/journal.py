@@ -22,6 +22,7 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -173,10 +174,8 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
             os.link(tmp, path)  # fails if anything, a dangling link included, is there
             os.unlink(tmp)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     fsync_dir(_parent(path))
 
