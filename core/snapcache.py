@@ -36,7 +36,7 @@ import msgspec
 from stockade.core.errors import Refusal
 from stockade.core.state import Casualty, GameState, Origin, Side, Unit
 
-VERSION = 2
+VERSION = 3  # 3: the names each entry's units had (core.names)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -57,6 +57,8 @@ _FOLD_MODULES = (
     "upgrade.py",
     "history.py",
     "game.py",
+    "projection.py",
+    "names.py",
     "snapcache.py",
     "errors.py",
 )
@@ -101,6 +103,8 @@ class Snapshot(msgspec.Struct):
     when_turns: list[int]
     when_phases: list[str]
     when_attackers: list[str]
+    # the names each entry's units had then: seq and its (handle, label, Location) list
+    names: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
 
 
 _new = object.__new__
@@ -180,7 +184,7 @@ def effective_hash(seqs: list[int], position: int) -> str:
 
 def read(log: Path, log_data: bytes, seqs: list[int]):
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
-    seqs ``seqs``), as (position, state, conflicts, when), or None."""
+    seqs ``seqs``), as (position, state, conflicts, when, names), or None."""
     target = cache_file(log)
     if target is None:
         return None
@@ -212,7 +216,8 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
         when = dict(
             zip(snap.when_seqs, zip(snap.when_turns, snap.when_phases, snap.when_attackers))
         )
-        return snap.position, _to_state(snap), conflicts, when
+        names = dict(snap.names)  # decoded as tuples already
+        return snap.position, _to_state(snap), conflicts, when, names
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         return None
 
@@ -243,6 +248,7 @@ def write(
     state: GameState,
     conflicts: dict,
     when: dict,
+    names: dict | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events). Best effort: any error leaves no snapshot and returns False."""
@@ -271,6 +277,7 @@ def write(
         when_turns=[when[s][0] for s in known],
         when_phases=[when[s][1] for s in known],
         when_attackers=[when[s][2] for s in known],
+        names=[(s, names[s]) for s in seqs[:position] if s in names] if names else [],
     )
     tmp = None
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 from textual.theme import Theme
@@ -134,7 +135,7 @@ class StockadeApp(App[int]):
                 "internal", f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
         message = getattr(outcome, "message", "") or ""
-        self.game_changed(message)
+        self.game_changed(message, getattr(outcome, "change", None))
         return message
 
     async def switch_game(self, path: Path) -> bool:
@@ -164,10 +165,12 @@ class StockadeApp(App[int]):
             self.notify(note, title="Stockade", timeout=6, markup=False)
         return True
 
-    def game_changed(self, message: str = "") -> None:
+    def game_changed(self, message: str = "", change: Any = None) -> None:
+        """Redraw after a write; ``change`` (the core's ``Change``) tells the history
+        which lines to rewrite (a ``GameChanged`` message to each history view)."""
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
-                screen.refresh_all(message)
+                screen.refresh_all(message, change)
 
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:

@@ -177,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_file(strike)
     strike.add_argument("entry", type=int, metavar="N", help="the entry's number (history)")
     strike.add_argument("--reason", default="", help="why (kept in the history)")
+    strike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what the strike would do (later entries, CVP) and write nothing",
+    )
     add_json(strike)
 
     unstrike = add_command(
@@ -190,6 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_file(unstrike)
     unstrike.add_argument("entry", type=int, metavar="N", help="the struck entry's number")
+    unstrike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what bringing it back would do and write nothing",
+    )
     add_json(unstrike)
 
     check = add_command(
