@@ -14,7 +14,7 @@ Two families: *domain events* (what happened at the table) and *control records*
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -333,34 +333,35 @@ class Unstrike(Record, tag="unstrike", frozen=True):
     target: b.Seq
 
 
-DomainEvent = Union[
-    GameCreated,
-    UnitEntered,
-    PhaseSet,
-    StatusChanged,
-    NoQuarterInvoked,
-    GameEnded,
-    Surrendered,
-    SurrenderRejected,
-    Captured,
-    MutualCapture,
-    Recaptured,
-    Transferred,
-    Exchanged,
-    PrisonerSplit,
-    Deployed,
-    Abandoned,
-    EscortedOff,
-    Eliminated,
-    CasualtyReduced,
-    Massacred,
-    EscapeAttempted,
-    EscapedBy,
-    Rearmed,
-    Scrounged,
-]
-ControlRecord = Union[Undo, Redo, Strike, Unstrike]
-AnyRecord = Union[DomainEvent, ControlRecord]
+# msgspec decodes a tagged union of Structs; the tag is each class's ``tag=``.
+DomainEvent = (
+    GameCreated
+    | UnitEntered
+    | PhaseSet
+    | StatusChanged
+    | NoQuarterInvoked
+    | GameEnded
+    | Surrendered
+    | SurrenderRejected
+    | Captured
+    | MutualCapture
+    | Recaptured
+    | Transferred
+    | Exchanged
+    | PrisonerSplit
+    | Deployed
+    | Abandoned
+    | EscortedOff
+    | Eliminated
+    | CasualtyReduced
+    | Massacred
+    | EscapeAttempted
+    | EscapedBy
+    | Rearmed
+    | Scrounged
+)
+ControlRecord = Undo | Redo | Strike | Unstrike
+AnyRecord = DomainEvent | ControlRecord
 CONTROL_TYPES = (Undo, Redo, Strike, Unstrike)
 
 KIND_TAGS: tuple[str, ...] = tuple(

@@ -262,10 +262,8 @@ class Journal:
             fsync_dir(_parent(path))
         except BaseException as exc:
             journal.close()
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
             if isinstance(exc, OSError):
                 raise JournalError(f"{path}: cannot create ({exc.strerror or exc})") from None
             raise
