@@ -16,6 +16,7 @@ from stockade.core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
+from stockade.tui.forms.picker import UnitPicker
 from tests.test_tui_support import new_game, status_text, sync
 
 
@@ -118,7 +119,7 @@ async def fill(form: FormScreen, values: dict) -> None:
         if isinstance(widget, SelectionList):
             for v in value:
                 widget.select(v)
-        elif isinstance(widget, (Select, Input, TickBox)):
+        elif isinstance(widget, (Select, Input, TickBox, UnitPicker)):
             widget.value = value
         else:  # pragma: no cover - a new field kind
             raise AssertionError(f"no way to fill {widget!r}")
@@ -175,10 +176,16 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
         form = app.screen
         await fill(form, {"units": ["g1"]})
         await pilot.pause()
-        captor = form.query_one("#f-to", Select)
-        offered = {value for _label, value in captor._options if value is not Select.NULL}
+        captor = form.query_one("#f-to", UnitPicker)
+        offered = {c.handle for c in captor.choices}
         assert offered == {"a1", "a2"}  # no German captor is offered
-        assert captor.value is Select.NULL  # two could: the player picks
+        assert {c.handle for c in captor.legal} == {"a1", "a2"}
+        assert captor.value == ""  # two could: the player picks
+        await fill(form, {"to": "a1"})
+        await pilot.pause()
+        verdict = str(form.query_one("#verdict").render())
+        assert "answer the questions" in verdict
+        assert "accepts" not in verdict  # no verdict on an entry before the answers
         assert form.query_one("#f-free_rout").display
         await fill(form, {"reason": "disrupted"})
         await pilot.pause()

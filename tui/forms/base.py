@@ -8,6 +8,7 @@ verdict with its rule, and on ctrl+s hands the text to the core to record.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from rich.segment import Segment
@@ -25,6 +26,7 @@ from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Stati
 
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
+from stockade.tui.forms.picker import UnitPicker
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 
@@ -34,9 +36,10 @@ class Field:
     name: str
     label: str
     kind: str = "text"  # text / int / unit / units / choice / check
-    choices: Choices | None = None
+    choices: Choices | None = None  # unit kinds: (state, values) -> core Choices
     placeholder: str = ""
     value: str | bool = ""
+    auto: bool = False  # a unit field: pick the only legal unit by itself
 
 
 @dataclass
@@ -51,6 +54,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
+KEYS = "tab/shift+tab: field · enter: pick/choose · space: tick · ctrl+s: record · esc: cancel"
 
 
 class TickBox(Checkbox):
@@ -109,7 +113,9 @@ class FormScreen(ModalScreen[str | None]):
         width: 78; max-width: 100%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    FormScreen #fields { height: auto; max-height: 55vh; }
+    FormScreen #fields { height: auto; max-height: 1fr; scrollbar-size-vertical: 1; }
+    FormScreen #more { height: 1; color: $warning; text-style: bold; }
+    FormScreen #pinned { height: auto; max-height: 9; }
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
@@ -147,9 +153,11 @@ class FormScreen(ModalScreen[str | None]):
             with VerticalScroll(id="fields"):
                 for f in self.spec.fields:
                     yield from self._field(f, state)
-            yield Static(id="preview")
-            yield Static(id="verdict")
-            yield Static("ctrl+s record · tab next field · space tick · esc cancel", id="keys")
+            yield Static(id="more")
+            with VerticalScroll(id="pinned", can_focus=False):
+                yield Static(id="preview")
+                yield Static(id="verdict")
+            yield Static(KEYS, id="keys")
 
     def _field(self, f: Field, state: GameState) -> ComposeResult:
         wid = f"f-{f.name}"
@@ -157,6 +165,9 @@ class FormScreen(ModalScreen[str | None]):
             yield TickBox(f.label, bool(f.value), id=wid, compact=True)
             return
         yield Label(f.label, id=f"l-{f.name}")
+        if f.kind in ("unit", "units"):
+            yield UnitPicker(f.label, f.kind == "units", str(f.value or ""), id=wid)
+            return
         options = f.choices(state) if f.choices else []
         if f.kind == "units":
             if options:
@@ -186,16 +197,55 @@ class FormScreen(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
+        self.refresh_pickers()
         self.update_preview()
         if self.spec.fields:
             self.query_one(f"#f-{self.spec.fields[0].name}").focus()
+        fields = self.query_one("#fields", VerticalScroll)
+        self.watch(fields, "scroll_y", self._show_more, init=False)
+        self.call_after_refresh(self._show_more)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_more)
+
+    def _show_more(self, *_args) -> None:
+        """Name the fields below the fold (80x24: the body scrolls, the verdict stays)."""
+        try:
+            fields = self.query_one("#fields", VerticalScroll)
+            more = self.query_one("#more", Static)
+        except NoMatches:
+            return
+        bottom = fields.scroll_y + fields.scrollable_content_region.height
+        below = []
+        for f in self.spec.fields:
+            widget = self.query_one(f"#f-{f.name}")
+            if widget.display and widget.virtual_region.y >= bottom:
+                below.append(f.label.split(" (")[0])
+        if below:
+            more.update("▼ more below: " + ", ".join(below) + " (tab or pgdn)")
+        more.display = bool(below)
+
+    def refresh_pickers(self) -> None:
+        """Ask the core again who may be picked, now that the other fields changed."""
+        state = self.game.state
+        values = self.values()
+        for f in self.spec.fields:
+            if f.kind not in ("unit", "units") or f.choices is None:
+                continue
+            picker = self.query_one(f"#f-{f.name}", UnitPicker)
+            picker.set_choices(f.choices(state, values))
+            if f.auto and not picker.value and len(picker.legal) == 1:
+                with picker.prevent(UnitPicker.Changed):
+                    picker.value = picker.legal[0].handle
 
     # ------------------------------------------------------------------ values
     def values(self) -> dict:
         out: dict = {}
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
-            if isinstance(widget, SelectionList):
+            if isinstance(widget, UnitPicker):
+                out[f.name] = widget.value
+            elif isinstance(widget, SelectionList):
                 out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
@@ -213,10 +263,8 @@ class FormScreen(ModalScreen[str | None]):
         return None
 
     def update_preview(self) -> None:
-        try:
+        with suppress(NoMatches):  # a late change event while the form is closing
             self._update_preview()
-        except NoMatches:  # a late change event while the form is closing
-            pass
 
     def _update_preview(self) -> None:
         text = self.command_text()
@@ -245,7 +293,12 @@ class FormScreen(ModalScreen[str | None]):
     @on(Select.Changed)
     @on(Checkbox.Changed)
     @on(SelectionList.SelectedChanged)
+    @on(UnitPicker.Changed)
     def _changed(self) -> None:
+        try:
+            self.refresh_pickers()
+        except NoMatches:  # a late change event while the form is closing
+            return
         self.update_preview()
 
     @on(Input.Submitted)

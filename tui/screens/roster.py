@@ -1,0 +1,85 @@
+"""The roster screen (every unit, one key away) and the unit picker the forms open.
+
+Both show the ``Roster`` widget over the core's ``roster(state)``; the picker adds the
+core's verdict per unit (``core.queries``), legal first, the others greyed with their
+reason on focus.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from stockade.core.queries import Choice
+from stockade.core.roster import roster
+from stockade.tui.widgets.roster import Roster, items_for
+
+ROSTER_CSS = """
+{cls} {{ align: center middle; }}
+{cls} > Vertical {{
+    width: 80; max-width: 100%; height: auto; max-height: 100%;
+    border: thick $primary; background: $surface; padding: 0 1;
+}}
+{cls} #roster-keys {{ color: $text-muted; height: 1; }}
+"""
+
+
+class RosterScreen(ModalScreen[None]):
+    """Every unit of both sides: handle, side, kind, counter, Location, status."""
+
+    DEFAULT_CSS = ROSTER_CSS.format(cls="RosterScreen")
+    BINDINGS = [Binding("escape", "close", "Close", id="stockade.roster_close")]
+
+    def compose(self) -> ComposeResult:
+        state = self.app.game.state
+        with Vertical() as box:
+            box.border_title = f"Roster · {state.scenario or 'this game'}"
+            yield Roster(items_for(roster(state)), id="roster")
+            yield Static(
+                "type: filter · ↑↓ pgup/pgdn: move · backspace: unfilter · esc: close",
+                id="roster-keys",
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PickScreen(ModalScreen[list[str] | None]):
+    """Pick one unit (or several) from the roster, as the core ranks them."""
+
+    DEFAULT_CSS = ROSTER_CSS.format(cls="PickScreen")
+    BINDINGS = [Binding("escape", "close", "Cancel", id="stockade.pick_cancel")]
+
+    def __init__(
+        self, title: str, choices: list[Choice], multi: bool = False, ticked: list[str] = ()
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+        self.multi = multi
+        self.ticked = list(ticked)
+
+    def compose(self) -> ComposeResult:
+        state = self.app.game.state
+        with Vertical() as box:
+            box.border_title = self.title_text
+            yield Roster(
+                items_for(roster(state), self.choices),
+                multi=self.multi,
+                picking=True,
+                ticked=self.ticked,
+                id="roster",
+            )
+            keys = "space: tick · enter: done" if self.multi else "enter: pick"
+            yield Static(f"type: filter · ↑↓: move · {keys} · esc: cancel", id="roster-keys")
+
+    @on(Roster.Picked)
+    def _picked(self, event: Roster.Picked) -> None:
+        self.dismiss(event.handles)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
