@@ -15,6 +15,7 @@ ACTIONS = [
     ("Type a command", "command", ":"),
     ("History and replay", "history", "h"),
     ("Tally: CVP with every line explained", "tally", "v"),
+    ("Roster: every unit, its Location and status", "roster", "w"),  # table1 (issue 12)
     ("Help: keys and commands", "help", "?"),
     ("Quit", "quit", "q"),
 ]

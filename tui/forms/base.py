@@ -54,7 +54,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "tab/shift+tab: field · enter: pick/choose · space: tick · ctrl+s: record · esc: cancel"
+KEYS = "tab/shift+tab: field · enter: pick · letter: choose · ctrl+s: record · esc"
 
 
 class TickBox(Checkbox):
@@ -91,6 +91,26 @@ class TickList(SelectionList):
         return Strip(segments, strip.cell_length)
 
 
+class LetterSelect(Select):
+    """A Select that also takes a letter while closed: the first choice starting with
+    it (again: the next one), so "y"/"n" answers a yes/no question in one key."""
+
+    def on_key(self, event) -> None:
+        char = event.character
+        if self.expanded or not char or not char.isalnum():
+            return
+        labels = [(str(label), value) for label, value in self._options if value is not Select.NULL]
+        hits = [value for label, value in labels if label.lower().startswith(char.lower())]
+        if not hits:
+            return
+        event.stop()
+        event.prevent_default()
+        now = hits.index(self.value) if self.value in hits else -1
+        self.value = hits[(now + 1) % len(hits)]
+        if len(hits) == 1:  # nothing to cycle through: the answer is given, move on
+            self.post_message(UnitPicker.Done(self))
+
+
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
     from stockade.core.commands import first_attacker, parse
@@ -113,7 +133,7 @@ class FormScreen(ModalScreen[str | None]):
         width: 78; max-width: 100%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    FormScreen #fields { height: auto; max-height: 1fr; scrollbar-size-vertical: 1; }
+    FormScreen #fields { height: auto; scrollbar-size-vertical: 1; }
     FormScreen #more { height: 1; color: $warning; text-style: bold; }
     FormScreen #pinned { height: auto; max-height: 9; }
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
@@ -127,7 +147,7 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen Checkbox:focus { background: $primary 30%; }
     FormScreen .none { color: $text-muted; text-style: italic; }
     FormScreen #summary { color: $text-muted; }
-    FormScreen #preview { margin-top: 1; text-style: bold; }
+    FormScreen #preview { text-style: bold; }
     FormScreen #verdict { height: auto; }
     FormScreen #keys { color: $text-muted; }
     """
@@ -178,7 +198,7 @@ class FormScreen(ModalScreen[str | None]):
         elif f.kind in ("unit", "choice"):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
-            yield Select(
+            yield LetterSelect(
                 [(label, value) for label, value in options],
                 value=value,
                 prompt=prompt,
@@ -203,10 +223,26 @@ class FormScreen(ModalScreen[str | None]):
             self.query_one(f"#f-{self.spec.fields[0].name}").focus()
         fields = self.query_one("#fields", VerticalScroll)
         self.watch(fields, "scroll_y", self._show_more, init=False)
-        self.call_after_refresh(self._show_more)
+        self.call_after_refresh(self._fit)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self._show_more)
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Give the fields what the screen has left once the verdict, the summary and
+        the keys are shown: the fields scroll, the verdict stays pinned below them."""
+        try:
+            fields = self.query_one("#fields", VerticalScroll)
+            chrome = [self.query_one(w) for w in ("#summary", "#more", "#pinned", "#keys")]
+        except NoMatches:
+            return
+        used = 2 + sum(w.outer_size.height for w in chrome if w.display)  # 2: the border
+        room = max(3, self.size.height - used)
+        if fields.styles.max_height is None or fields.styles.max_height.value != room:
+            fields.styles.max_height = room
+            self.call_after_refresh(self._show_more)  # once laid out at the new height
+        else:
+            self._show_more()
 
     def _show_more(self, *_args) -> None:
         """Name the fields below the fold (80x24: the body scrolls, the verdict stays)."""
@@ -223,7 +259,9 @@ class FormScreen(ModalScreen[str | None]):
                 below.append(f.label.split(" (")[0])
         if below:
             more.update("▼ more below: " + ", ".join(below) + " (tab or pgdn)")
-        more.display = bool(below)
+        if more.display != bool(below):
+            more.display = bool(below)
+            self.call_after_refresh(self._fit)
 
     def refresh_pickers(self) -> None:
         """Ask the core again who may be picked, now that the other fields changed."""
@@ -265,6 +303,7 @@ class FormScreen(ModalScreen[str | None]):
     def update_preview(self) -> None:
         with suppress(NoMatches):  # a late change event while the form is closing
             self._update_preview()
+        self.set_timer(0.1, self._show_more)  # once the new verdict is laid out
 
     def _update_preview(self) -> None:
         text = self.command_text()
@@ -284,6 +323,7 @@ class FormScreen(ModalScreen[str | None]):
             else:
                 verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
         self.query_one("#verdict", Static).update(verdict)
+        self.call_after_refresh(self._fit)
 
     @property
     def _error(self) -> str:
@@ -300,6 +340,25 @@ class FormScreen(ModalScreen[str | None]):
         except NoMatches:  # a late change event while the form is closing
             return
         self.update_preview()
+
+    @on(UnitPicker.Done)
+    def _advance(self, event: UnitPicker.Done) -> None:
+        """After a pick or a one-letter answer, on to the next field still empty."""
+        names = [f.name for f in self.spec.fields]
+        start = names.index(event.picker.id[2:]) + 1 if event.picker.id else 0
+        for name in names[start:]:
+            widget = self.query_one(f"#f-{name}")
+            if not widget.display or isinstance(widget, Checkbox):
+                continue
+            empty = (
+                (isinstance(widget, UnitPicker) and not widget.value)
+                or (isinstance(widget, Select) and widget.value is Select.NULL)
+                or (isinstance(widget, Input) and not widget.value)
+            )
+            if empty:
+                widget.focus()
+                widget.scroll_visible()
+                return
 
     @on(Input.Submitted)
     def _enter(self) -> None:

@@ -31,6 +31,13 @@ class UnitPicker(Static, can_focus=True):
             super().__init__()
             self.picker = picker
 
+    class Done(Message):
+        """A pick was made: the form moves on to the next empty field."""
+
+        def __init__(self, picker: UnitPicker) -> None:
+            super().__init__()
+            self.picker = picker
+
     def __init__(self, title: str, multi: bool, value: str | list[str] = "", id: str = "") -> None:
         super().__init__(id=id)
         self.title = title
@@ -84,9 +91,10 @@ class UnitPicker(Static, can_focus=True):
         from stockade.tui.screens.roster import PickScreen
 
         def picked(handles: list[str] | None) -> None:
+            self.focus()
             if handles is not None:
                 self.value = handles if self.multi else handles[:1]
-            self.focus()
+                self.post_message(self.Done(self))
 
         ticked = list(self._value) if self.multi else []
         self.app.push_screen(PickScreen(self.title, self.choices, self.multi, ticked), picked)

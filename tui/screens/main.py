@@ -49,6 +49,8 @@ class MainScreen(Screen):
         Binding("s", "form('surrender')", "Surrender", show=False, id="stockade.surrender"),
         Binding("h", "history", "History", id="stockade.history"),
         Binding("v", "tally", "Tally", id="stockade.tally"),
+        # table1 (issue 12): the roster, one key away
+        Binding("w", "roster", "Roster", id="stockade.roster"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="stockade.help"),
         Binding("q", "quit", "Quit", id="stockade.quit"),
     ]
@@ -204,6 +206,11 @@ class MainScreen(Screen):
 
         self.app.push_screen(TallyScreen())
 
+    def action_roster(self) -> None:  # table1 (issue 12): every unit, filterable
+        from stockade.tui.screens.roster import RosterScreen
+
+        self.app.push_screen(RosterScreen())
+
     def action_help(self) -> None:
         from stockade.tui.screens.help import HelpScreen
 
@@ -228,7 +235,10 @@ class MainScreen(Screen):
 
         verb = VERBS.get(text.split()[0].lower()) if text.split() else None
         usage = f"{verb.usage}" if verb else ""
-        more = ("  tab: " + " ".join(offers[:8])) if offers else ""
+        from stockade.core.commands.complete import offers_line
+
+        width = max(20, self.size.width - len(usage) - 8)
+        more = ("  tab: " + offers_line(offers, self.game.state, width)) if offers else ""
         if usage or more:
             self.status.say(f"{usage}{more}", "hint")
 

@@ -60,7 +60,9 @@ class Roster(Vertical, can_focus=False):
     DEFAULT_CSS = """
     Roster { height: auto; max-height: 100%; }
     Roster #roster-filter { height: 1; color: $text-muted; }
-    Roster OptionList { height: auto; max-height: 1fr; border: none; padding: 0; }
+    Roster > OptionList, Roster > OptionList:focus {
+        height: auto; max-height: 1fr; border: none; padding: 0; background: $surface;
+    }
     Roster #roster-why { height: auto; color: $text-muted; }
     """
     BINDINGS = [
@@ -131,7 +133,7 @@ class Roster(Vertical, can_focus=False):
                 ("▏", "bold"),
                 (f"   {len(shown)} of {len(self.items)} units", "dim"),
                 (f", {legal} may be picked" if self.picking else "", "dim"),
-                ("" if self.filter else f" · {what}", "dim"),
+                ("" if self.filter or self.picking else f" · {what}", "dim"),
             )
         )
         self._explain()
@@ -143,9 +145,7 @@ class Roster(Vertical, can_focus=False):
         elif item.why:
             text = f"✗ {item.why}"
         elif self.picking:
-            text = "✓ may be picked" + (
-                " · space tick · enter done" if self.multi else " · enter pick"
-            )
+            text = "✓ may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
         else:
             text = ""
         self.query_one("#roster-why", Static).update(text)
@@ -162,7 +162,9 @@ class Roster(Vertical, can_focus=False):
         self._explain()
 
     def on_key(self, event: Key) -> None:
-        if event.key == "backspace":
+        if event.character == "*" and self.multi:
+            self.action_tick_all()
+        elif event.key == "backspace":
             self.filter = self.filter[:-1]
         elif event.key == "ctrl+u":
             self.filter = ""
@@ -186,6 +188,14 @@ class Roster(Vertical, can_focus=False):
         index = self.rows.highlighted
         self._fill()
         self.rows.highlighted = index
+
+    def action_tick_all(self) -> None:
+        """Tick every unit shown that may be picked (a whole stack: filter, then *)."""
+        legal = [i.row.handle for i in self._shown if i.legal]
+        for handle in legal:
+            if handle not in self.ticked:
+                self.ticked.append(handle)
+        self._fill()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
