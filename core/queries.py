@@ -24,6 +24,10 @@ from stockade.core.rules.escape import escape_refusal, rearm_refusal
 from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from stockade.core.views import unit_label
 
+# Refusals that do not make a pick illegal: over the Guard's capacity the same entry
+# frees the excess or exchanges HS pairs (A20.21, A20.51); the form's verdict says how.
+FIXABLE = frozenset({"A20.51"})
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -35,6 +39,7 @@ class Choice:
     rule: str  # the rule that decides ("A20.5"); "" when nothing was asked yet
     reason: str  # why it may not be picked; "" when it may
     same_location: bool = False  # in the Location of the unit the question is about
+    note: str = ""  # a legal pick the entry must still fit (capacity: free or exchange)
 
     @property
     def why(self) -> str:
@@ -62,6 +67,8 @@ def _judged(state: GameState, u: Unit, event: ev.Record, where: str, fallback_ru
         check(state, event)
     except Refusal as refusal:
         text = refusal.text + (f" ({refusal.hint})" if refusal.hint else "")
+        if refusal.rule in FIXABLE:
+            return Choice(u.handle, unit_label(u), True, refusal.rule, "", same, note=text)
         return Choice(u.handle, unit_label(u), False, refusal.rule, text, same)
     return Choice(u.handle, unit_label(u), True, fallback_rule, "", same)
 

@@ -100,6 +100,7 @@ CASES = {
     ),
     "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
     "end": (BASE, {"sure": True}, lambda s: s.ended),
+    "status": (BASE, {"units": ["a1", "a2"], "verb": "break"}, lambda s: units(s, "a2").broken),
 }
 # rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
 CASES["rearm"] = (
@@ -111,6 +112,17 @@ CASES["rearm"] = (
 
 def test_every_form_has_a_case():
     assert {spec.name for spec in all_specs()} == set(CASES)
+
+
+async def past_the_picker(pilot) -> FormScreen:
+    """A form whose first field is a unit opens on the roster picker: close it."""
+    from stockade.tui.screens.roster import PickScreen
+
+    await pilot.pause()
+    if isinstance(pilot.app.screen, PickScreen):
+        await pilot.press("escape")
+        await pilot.pause()
+    return pilot.app.screen
 
 
 async def fill(form: FormScreen, values: dict) -> None:
@@ -140,7 +152,7 @@ async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
         await pilot.press("f")
         assert app.screen.__class__.__name__ == "FormMenu"
         await pilot.press(key)
-        form = app.screen
+        form = await past_the_picker(pilot)
         assert isinstance(form, FormScreen) and form.spec.name == name
         await fill(form, values)
         await pilot.pause()
@@ -173,7 +185,7 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("s")
-        form = app.screen
+        form = await past_the_picker(pilot)
         await fill(form, {"units": ["g1"]})
         await pilot.pause()
         captor = form.query_one("#f-to", UnitPicker)
@@ -239,7 +251,7 @@ async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
         await pilot.pause()
         assert not app._notifications  # every id was known
         await pilot.press("plus")
-        form = app.screen
+        form = await past_the_picker(pilot)
         assert isinstance(form, FormScreen) and form.spec.name == "add"
         await fill(form, {"side": "American", "counters": "8-0", "at": "Q5"})
         await pilot.pause()

@@ -41,6 +41,11 @@ class Field:
     value: str | bool = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
 
+    @property
+    def optional(self) -> bool:
+        """Said so in its label: the form does not stop at it when moving on."""
+        return "optional" in self.label or "(if " in self.label
+
 
 @dataclass
 class FormSpec:
@@ -220,7 +225,10 @@ class FormScreen(ModalScreen[str | None]):
         self.refresh_pickers()
         self.update_preview()
         if self.spec.fields:
-            self.query_one(f"#f-{self.spec.fields[0].name}").focus()
+            first = self.query_one(f"#f-{self.spec.fields[0].name}")
+            first.focus()
+            if isinstance(first, UnitPicker) and first.choices and not first.value:
+                self.call_after_refresh(first.action_pick)  # the form opens on the roster
         fields = self.query_one("#fields", VerticalScroll)
         self.watch(fields, "scroll_y", self._show_more, init=False)
         self.call_after_refresh(self._fit)
@@ -348,7 +356,8 @@ class FormScreen(ModalScreen[str | None]):
         start = names.index(event.picker.id[2:]) + 1 if event.picker.id else 0
         for name in names[start:]:
             widget = self.query_one(f"#f-{name}")
-            if not widget.display or isinstance(widget, Checkbox):
+            field = self.spec.fields[names.index(name)]
+            if not widget.display or isinstance(widget, Checkbox) or field.optional:
                 continue
             empty = (
                 (isinstance(widget, UnitPicker) and not widget.value)
@@ -358,6 +367,8 @@ class FormScreen(ModalScreen[str | None]):
             if empty:
                 widget.focus()
                 widget.scroll_visible()
+                if isinstance(widget, UnitPicker) and widget.choices:
+                    widget.action_pick()  # straight on to the roster: one key saved
                 return
 
     @on(Input.Submitted)

@@ -53,6 +53,40 @@ SPECS: list[FormSpec] = [
         key="a",
     ),
     FormSpec(
+        "status",
+        "Unit status",
+        "What the board shows now: broken, rallied, pinned, berserk, Disrupted, in Melee "
+        "(a broken or Melee Guard is what lets its prisoners attempt escape, A20.55).",
+        [
+            Field("units", "Units", "units", units("any")),
+            Field(
+                "verb",
+                "Status",
+                "choice",
+                words(
+                    ("broken", "break"),
+                    ("rallied (no longer broken)", "rally"),
+                    ("pinned", "pin"),
+                    ("unpinned", "unpin"),
+                    ("berserk", "berserk"),
+                    ("Disrupted (A19.12)", "disrupt"),
+                    ("Melee", "melee"),
+                    ("out of Melee", "melee-off"),
+                ),
+            ),
+        ],
+        lambda v: (
+            (
+                f"melee {joined(v['units'])} off"
+                if v["verb"] == "melee-off"
+                else f"{v['verb']} {joined(v['units'])}"
+            )
+            if v["units"] and v["verb"]
+            else ""
+        ),
+        key="u",
+    ),
+    FormSpec(
         "transfer",
         "Transfer prisoners",
         "RPh/APh: hand prisoners to another unit "
@@ -128,8 +162,8 @@ SPECS: list[FormSpec] = [
                 "units",
                 picks(lambda s, v: queries.escapers(s, bool(v.get("own_borders")))),
             ),
-            Field("ntcfail", "Failed the NTC", "units", among("units")),
-            Field("killed", "Killed while escaping", "units", among("units")),
+            Field("ntcfail", "Failed the NTC (optional)", "units", among("units")),
+            Field("killed", "Killed while escaping (optional)", "units", among("units")),
             Field("guard_dies", "the Guard was eliminated", "check"),
             Field("melee", "a Melee formed", "check"),
             Field("own_borders", "Axis Minor within own borders vs Russians", "check"),

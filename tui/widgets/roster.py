@@ -33,6 +33,7 @@ class RosterItem:
     row: RosterRow
     legal: bool = True
     why: str = ""  # the rule and reason it may not be picked, shown on focus
+    note: str = ""  # a legal pick's caveat (over capacity: free or exchange the excess)
 
 
 def row_text(row: RosterRow, width: int = 80) -> str:
@@ -50,7 +51,9 @@ def items_for(rows: list[RosterRow], choices: list[Choice] | None = None) -> lis
         return [RosterItem(r) for r in rows]
     by_handle = {r.handle: r for r in rows}
     return [
-        RosterItem(by_handle[c.handle], c.legal, c.why) for c in choices if c.handle in by_handle
+        RosterItem(by_handle[c.handle], c.legal, c.why, f"{c.rule}: {c.note}" if c.note else "")
+        for c in choices
+        if c.handle in by_handle
     ]
 
 
@@ -144,6 +147,8 @@ class Roster(Vertical, can_focus=False):
             text = "no unit matches; backspace to widen the filter" if self.filter else ""
         elif item.why:
             text = f"✗ {item.why}"
+        elif self.picking and item.note:
+            text = f"✓ may be picked; {item.note}"
         elif self.picking:
             text = "✓ may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
         else:
