@@ -25,9 +25,14 @@ SESSION = "stockade-playthrough"
 HERE = Path(__file__).resolve().parent
 
 # (label, counted action or "", keys). A key is a tmux key name (Enter, Tab, Space,
-# C-s, Down, Escape) or "=text" for literal text (one keystroke per word).
+# C-s, Down, Escape), "=text" for a counter, Location, odds, DR or reason typed as
+# printed (one keystroke per word), or "~text" for a roster filter (one per character).
 STEPS: list[tuple[str, str, list[str]]] = [
-    ("add the German stack, broken, in Q4", "", ["a", "g", "=4-6-7 2-4-7 hs 2-4-7 hs", "Tab", "=Q4", "Tab", "Space", "C-s"]),
+    (
+        "add the German stack, broken, in Q4",
+        "",
+        ["a", "g", "=4-6-7 2-4-7 hs 2-4-7 hs", "Tab", "=Q4", "Tab", "Space", "C-s"],
+    ),
     ("add three American squads in Q5", "", ["a", "a", "=6-6-6 6-6-6 6-6-6", "Tab", "=Q5", "C-s"]),
     ("add a German squad in R5", "", ["a", "g", "=4-6-7", "Tab", "=R5", "C-s"]),
     ("add an American squad in R5", "", ["a", "a", "=7-4-7", "Tab", "=R5", "C-s"]),
@@ -37,20 +42,35 @@ STEPS: list[tuple[str, str, list[str]]] = [
     ("on to the APh", "", ["n"]),
     ("transfer: g2 to a2", "transfer", ["f", "t", "Down", "Enter", "Enter", "C-s"]),
     ("on to the CCPh", "", ["n"]),
-    ("CC capture: a4 takes g4 in R5 (3-1, DR 5)", "CC capture", ["f", "c", "Enter", "=r5", "Enter", "Enter", "Enter", "=3-1", "Tab", "=5", "C-s"]),
-    ("status: a2 is broken", "", ["f", "u", "Enter", "Down", "Space", "Enter", "b", "C-s"]),
+    (
+        "CC capture: a4 takes g4 in R5 (3-1, DR 5)",
+        "CC capture",
+        ["f", "c", "~r5", "Enter", "Enter", "=3-1", "Tab", "=5", "C-s"],
+    ),
+    ("status: a2 is broken", "", ["f", "u", "Down", "Enter", "b", "C-s"]),
     ("on to the German CCPh", "", ["n", "n", "n", "n", "n", "n", "n", "n"]),
-    ("escape: g2 attacks its broken Guard a2 and eliminates it", "escape", ["f", "e", "Enter", "Enter", "Tab", "Tab", "Space", "C-s"]),
+    (
+        "escape: g2 attacks its broken Guard a2 and eliminates it",
+        "escape",
+        ["f", "e", "Enter", "Tab", "Space", "C-s"],
+    ),
     ("rearm: g2 from a2, killed in CC", "rearm", ["f", "r", "Enter", "i", "C-s"]),
-    ("takeover: a1 eliminated, a3 takes its prisoners", "takeover", ["f", "l", "Enter", "e", "C-s"]),
-    ("strike the status entry from the history", "strike", ["h", "k", "k", "k", "k", "k", "k", "x", "=wrong unit", "Enter"]),
-    ("undo the strike", "", ["u"]),
+    (
+        "takeover: a1 eliminated, a3 takes its prisoners",
+        "takeover",
+        ["f", "l", "Enter", "e", "C-s"],
+    ),
+    ("strike the takeover entry from the history", "strike", ["h", "x", "=wrong unit", "Enter"]),
+    ("back to the present; undo: the last entry (the takeover) is taken back", "", ["Escape", "u"]),
     ("the tally, exported", "", ["v", "m"]),
 ]
 
 
 def keystrokes(keys: list[str]) -> int:
-    return sum(len(k[1:].split()) if k.startswith("=") else 1 for k in keys)
+    return sum(
+        len(k[1:].split()) if k.startswith("=") else len(k) - 1 if k.startswith("~") else 1
+        for k in keys
+    )
 
 
 def tmux(*args: str) -> str:
@@ -67,20 +87,41 @@ def main(out: Path) -> int:
     }
     log = work / "game.jsonl"
     subprocess.run(
-        [stockade, "new", str(log), "--scenario", "Hill 621", "--side", "American:American:4",
-         "--side", "German:German:3"],
-        check=True, env={**os.environ, **env}, capture_output=True,
+        [
+            stockade,
+            "new",
+            str(log),
+            "--scenario",
+            "Hill 621",
+            "--side",
+            "American:American:4",
+            "--side",
+            "German:German:3",
+        ],
+        check=True,
+        env={**os.environ, **env},
+        capture_output=True,
     )
     exports = " ".join(f"{k}={v}" for k, v in env.items())
     subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    tmux("new", "-d", "-s", SESSION, "-x", "80", "-y", "24", f"cd {work} && {exports} {stockade} {log}")
+    tmux(
+        "new",
+        "-d",
+        "-s",
+        SESSION,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        f"cd {work} && {exports} {stockade} {log}",
+    )
     time.sleep(3)
     lines: list[str] = []
     counts: dict[str, int] = {}
     try:
         for label, action, keys in STEPS:
             for key in keys:
-                if key.startswith("="):
+                if key.startswith(("=", "~")):
                     tmux("send-keys", "-t", SESSION, "-l", key[1:])
                 else:
                     tmux("send-keys", "-t", SESSION, key)
@@ -89,7 +130,7 @@ def main(out: Path) -> int:
             n = keystrokes(keys)
             if action:
                 counts[action] = n
-            shown = " ".join(k[1:].join('""') if k.startswith("=") else k for k in keys)
+            shown = " ".join(k[1:].join('""') if k[0] in "=~" and len(k) > 1 else k for k in keys)
             lines.append(f"=== {label}  [{n} keystrokes: {shown}]")
             lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
         tmux("send-keys", "-t", SESSION, "Escape")

@@ -162,10 +162,10 @@ SPECS: list[FormSpec] = [
                 "units",
                 picks(lambda s, v: queries.escapers(s, bool(v.get("own_borders")))),
             ),
-            Field("ntcfail", "Failed the NTC (optional)", "units", among("units")),
-            Field("killed", "Killed while escaping (optional)", "units", among("units")),
             Field("guard_dies", "the Guard was eliminated", "check"),
             Field("melee", "a Melee formed", "check"),
+            Field("ntcfail", "Failed the NTC (optional)", "units", among("units")),
+            Field("killed", "Killed while escaping (optional)", "units", among("units")),
             Field("own_borders", "Axis Minor within own borders vs Russians", "check"),
         ],
         lambda v: (
