@@ -116,6 +116,19 @@ class LetterSelect(Select):
             self.post_message(UnitPicker.Done(self))
 
 
+def _more_line(below: list[str], width: int) -> str:
+    """``▼ more below: A, B +2 more (tab/pgdn)`` in one line of ``width``."""
+    tail = " (tab/pgdn)"
+    shown: list[str] = []
+    for i, name in enumerate(below):
+        rest = len(below) - i - 1
+        line = "▼ more below: " + ", ".join([*shown, name])
+        if len(line) + len(tail) + (10 if rest else 0) > width:
+            return "▼ more below: " + ", ".join(shown) + f" +{len(below) - i} more" + tail
+        shown.append(name)
+    return "▼ more below: " + ", ".join(shown) + tail
+
+
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
     from stockade.core.commands import first_attacker, parse
@@ -264,9 +277,9 @@ class FormScreen(ModalScreen[str | None]):
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
             if widget.display and widget.virtual_region.y >= bottom:
-                below.append(f.label.split(" (")[0])
+                below.append(f.label.split(" (")[0].split(":")[0])
         if below:
-            more.update("▼ more below: " + ", ".join(below) + " (tab or pgdn)")
+            more.update(_more_line(below, more.size.width or 74))
         if more.display != bool(below):
             more.display = bool(below)
             self.call_after_refresh(self._fit)

@@ -74,7 +74,7 @@ class PickScreen(ModalScreen[list[str] | None]):
                 ticked=self.ticked,
                 id="roster",
             )
-            keys = "space: tick · *: tick all · enter: done" if self.multi else "enter: pick"
+            keys = "space: tick · *: all · enter: done" if self.multi else "enter: pick"
             yield Static(f"type: filter · ↑↓: move · {keys} · esc: cancel", id="roster-keys")
 
     @on(Roster.Picked)
