@@ -120,3 +120,14 @@ def test_capture_entry_at_the_kill_number_takes_one_of_the_defenders_choice():
     below = capture_result("3-1", 6, 0, defenders_in(game.state, ["g1", "g2"]))
     assert all(r.result == ALL_CAPTURED for r in below)
     assert capture_entry(below).taken == ("g1", "g2")
+
+
+def test_completion_offers_name_counter_and_location():
+    from stockade.core.commands.complete import complete, offer_label, offers_line
+
+    game = game_with(*UNITS, "phase RtPh 1 American", "surrender g2 to a1")
+    assert offer_label("a3", game.state) == "a3 6-6-6 T1"
+    assert offer_label("g2", game.state) == "g2 4-6-7 prisoner Q4"
+    assert offer_label("to", game.state) == "to"
+    line = offers_line(complete("transfer ", game.state), game.state, width=40)
+    assert line.startswith("g2 4-6-7 prisoner Q4") and "more" in line

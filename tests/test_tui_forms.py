@@ -273,3 +273,30 @@ async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
         assert set(game.state.units) == {"g1"}
         assert "undid 5 entries" in status_text(app)
     game.close()
+
+
+@sync
+async def test_roster_is_one_key_away_and_filters_by_typing(tmp_path):
+    game = new_game(tmp_path, "Roster", [("German", "German", 3), ("American", "American", 4)])
+    for line in BASE + TAKEN:
+        execute(game, line)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        from stockade.tui.widgets.roster import Roster
+
+        roster = app.screen.query_one(Roster)
+        assert [i.row.handle for i in roster._shown] == ["g1", "g2", "g3", "a1", "a2"]
+        await pilot.press(*"prisoner", "space", *"g2")  # status word, then a handle
+        await pilot.pause()
+        assert [i.row.handle for i in roster._shown] == ["g2"]
+        await pilot.press(*["backspace"] * 3)
+        await pilot.pause()
+        assert [i.row.handle for i in roster._shown] == ["g1", "g2", "g3"]
+        roster_screen = app.screen
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not roster_screen
+    game.close()

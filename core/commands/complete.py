@@ -142,7 +142,10 @@ def offer_label(word: str, state: GameState) -> str:
     u = state.units.get(word)
     if u is None:
         return word
-    return " ".join(part for part in (u.handle, u.counter, u.location) if part)
+    counter = u.counter
+    if not u.armed and u.origins:  # a (1)-0-6 says little: what it was, and what it is now
+        counter = "+".join(o.counter for o in u.origins) + f" {u.status}"
+    return " ".join(part for part in (u.handle, counter, u.location) if part)
 
 
 def offers_line(offers: list[str], state: GameState, width: int = 60) -> str:
@@ -152,7 +155,7 @@ def offers_line(offers: list[str], state: GameState, width: int = 60) -> str:
     for i, word in enumerate(offers):
         label = offer_label(word, state)
         more = len(offers) - i
-        if used + len(label) + 2 > width - (8 if more > 1 else 0):
+        if shown and used + len(label) + 2 > width - (8 if more > 1 else 0):
             return " · ".join(shown) + f" · +{more} more"
         shown.append(label)
         used += len(label) + 3

@@ -18,7 +18,9 @@ class FormMenu(ModalScreen[str | None]):
     FormMenu { align: center middle; }
     FormMenu > Vertical { width: 70; max-width: 100%; height: auto; max-height: 100%;
                           border: thick $primary; background: $surface; }
-    FormMenu OptionList { height: auto; max-height: 18; border: none; }
+    FormMenu OptionList, FormMenu OptionList:focus {
+        height: auto; max-height: 20; border: none; padding: 0;
+    }
     FormMenu #menu-keys { color: $text-muted; padding: 0 1; }
     """
     BINDINGS = [
@@ -35,10 +37,13 @@ class FormMenu(ModalScreen[str | None]):
             box.border_title = "Guided forms"
             options = []
             for spec in self.specs:
+                # One line a form, so the whole menu fits at 80x24.
+                room = max(0, 62 - len(spec.title))
+                summary = (
+                    spec.summary if len(spec.summary) <= room else spec.summary[: room - 1] + "…"
+                )
                 prompt = Text.assemble(
-                    (f"{spec.key} ", "bold"),
-                    (spec.title, "bold"),
-                    (f"  {spec.summary[:60]}…", "dim"),
+                    (f"{spec.key} ", "bold"), (spec.title, "bold"), (f"  {summary}", "dim")
                 )
                 options.append(Option(prompt, id=spec.name))
             yield OptionList(*options, id="menu")

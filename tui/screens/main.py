@@ -237,7 +237,7 @@ class MainScreen(Screen):
         usage = f"{verb.usage}" if verb else ""
         from stockade.core.commands.complete import offers_line
 
-        width = max(20, self.size.width - len(usage) - 8)
+        width = max(30, 2 * self.size.width - len(usage) - 10)  # the status line wraps once
         more = ("  tab: " + offers_line(offers, self.game.state, width)) if offers else ""
         if usage or more:
             self.status.say(f"{usage}{more}", "hint")

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.events import Key
 from textual.message import Message
@@ -68,9 +67,6 @@ class Roster(Vertical, can_focus=False):
     }
     Roster #roster-why { height: auto; color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("space", "tick", "Tick", show=False, id="stockade.roster_tick"),
-    ]
 
     class Picked(Message):
         def __init__(self, handles: list[str]) -> None:
@@ -167,13 +163,15 @@ class Roster(Vertical, can_focus=False):
         self._explain()
 
     def on_key(self, event: Key) -> None:
-        if event.character == "*" and self.multi:
+        if event.character == " " and self.multi:
+            self.action_tick()
+        elif event.character == "*" and self.multi:
             self.action_tick_all()
         elif event.key == "backspace":
             self.filter = self.filter[:-1]
         elif event.key == "ctrl+u":
             self.filter = ""
-        elif event.character and event.character.isprintable() and event.character != " ":
+        elif event.character and event.character.isprintable():
             self.filter += event.character
         else:
             return
@@ -184,7 +182,7 @@ class Roster(Vertical, can_focus=False):
     def action_tick(self) -> None:
         item = self.highlighted_item
         if not self.multi or item is None:
-            return
+            return  # (space then filters: "prisoner g2")
         handle = item.row.handle
         if handle in self.ticked:
             self.ticked.remove(handle)
