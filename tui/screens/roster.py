@@ -7,6 +7,8 @@ reason on focus.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,7 +37,7 @@ class RosterScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape", "close", "Close", id="stockade.roster_close")]
 
     def compose(self) -> ComposeResult:
-        state = self.app.game.state
+        state = self.app.game.state  # type: ignore[attr-defined]  # StockadeApp
         with Vertical() as box:
             box.border_title = f"Roster · {state.scenario or 'this game'}"
             yield Roster(items_for(roster(state)), id="roster")
@@ -55,7 +57,7 @@ class PickScreen(ModalScreen[list[str] | None]):
     BINDINGS = [Binding("escape", "close", "Cancel", id="stockade.pick_cancel")]
 
     def __init__(
-        self, title: str, choices: list[Choice], multi: bool = False, ticked: list[str] = ()
+        self, title: str, choices: list[Choice], multi: bool = False, ticked: Sequence[str] = ()
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -64,7 +66,7 @@ class PickScreen(ModalScreen[list[str] | None]):
         self.ticked = list(ticked)
 
     def compose(self) -> ComposeResult:
-        state = self.app.game.state
+        state = self.app.game.state  # type: ignore[attr-defined]  # StockadeApp
         with Vertical() as box:
             box.border_title = self.title_text
             yield Roster(
