@@ -20,6 +20,7 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import cast
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,7 +47,8 @@ HS_OF = {
     "5-4-8": "2-4-8",
     "4-4-7": "2-4-7",
 }
-PHASES = ev.PHASES
+# ev.PHASES is typed tuple[str, ...] but holds exactly the ev.Phase names, in order.
+PHASES = cast("tuple[ev.Phase, ...]", ev.PHASES)
 
 
 def new_game(scenario: str = "Campaign", path: Path | None = None) -> Game:

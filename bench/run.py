@@ -28,15 +28,15 @@ import sys
 import time
 from pathlib import Path
 
+import msgspec
+
+from stockade.core import events as ev
+from stockade.core.game import Game
+from stockade.core.logfile import load
+
 ROOT = Path(__file__).resolve().parent.parent
-if __package__ in (None, ""):
+if __package__ in (None, ""):  # `python bench/run.py`: `bench.generate` lives in ROOT
     sys.path.insert(0, str(ROOT))
-
-import msgspec  # noqa: E402
-
-from stockade.core import events as ev  # noqa: E402
-from stockade.core.game import Game  # noqa: E402
-from stockade.core.logfile import load  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SEED = 7
@@ -139,17 +139,17 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
             # collection walks every object made so far: it would slow the raw decode
             # of 100k records by ~1.5x and flatter the ratios).
             gc.collect()
-            raw.append(timed_nogc(lambda: decoder.decode_lines(path.read_bytes())))
+            raw.append(timed_nogc(lambda path=path: decoder.decode_lines(path.read_bytes())))
             gc.collect()
-            val.append(timed_nogc(lambda: load(path)))
+            val.append(timed_nogc(lambda path=path: load(path)))
             gc.collect()
             snapcache.ENABLED = False
             try:
-                cold.append(timed_nogc(lambda: Game.open(path, read_only=True)))
+                cold.append(timed_nogc(lambda path=path: Game.open(path, read_only=True)))
             finally:
                 snapcache.ENABLED = True
             gc.collect()
-            warm.append(timed_nogc(lambda: Game.open(path, read_only=True)))
+            warm.append(timed_nogc(lambda path=path: Game.open(path, read_only=True)))
         r, v, c, w = median(raw), median(val), median(cold), median(warm)
         results[n] = {"raw": r, "load": v, "fold": c, "warm": w}
         rows.append(
@@ -230,13 +230,13 @@ def _rounds(games: dict[int, Game], repeat: int, times: dict) -> None:
                 for r in reversed(game.effective)
                 if isinstance(r, (ev.StatusChanged, ev.PhaseSet))
             )
-            times[n]["strike"].append(timed(lambda: game.strike(target, "bench")))
-            times[n]["unstrike"].append(timed(lambda: game.unstrike(target)))
+            times[n]["strike"].append(timed(lambda g=game, t=target: g.strike(t, "bench")))
+            times[n]["unstrike"].append(timed(lambda g=game, t=target: g.unstrike(t)))
     for i in range(repeat):
         for n, game in games.items():
             # one replay step: the state just before the latest few entries
             seq = game.effective[-1 - (i * 7) % min(50, len(game.effective) - 1)].seq
-            times[n]["replay-step"].append(timed(lambda: game.state_at(seq)))
+            times[n]["replay-step"].append(timed(lambda g=game, s=seq: g.state_at(s)))
 
 
 def bench_depth(depths: list[int], repeat: int) -> tuple[str, dict]:
@@ -249,7 +249,7 @@ def bench_depth(depths: list[int], repeat: int) -> tuple[str, dict]:
         if tail == "same":
             for game in games.values():
                 add_same_tail(game)
-        times = {n: {op: [] for op in ops} for n in depths}
+        times: dict[int, dict[str, list[float]]] = {n: {op: [] for op in ops} for n in depths}
         _rounds(games, repeat, times)
         results[tail] = {n: {op: median(v) for op, v in times[n].items()} for n in depths}
         for n in depths:
@@ -338,14 +338,15 @@ def bench_tally(repeat: int) -> str:
 def bench_memory(n: int) -> str:
     path = ensure_log(n)
     code = (
-        "import sys, gc; sys.path.insert(0, %r)\n"
-        "from core.game import Game\n"
+        f"import sys, gc; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from stockade.core.game import Game\n"
         "def rss():\n"
-        "    for l in open('/proc/self/status'):\n"
-        "        if l.startswith('VmRSS'): return int(l.split()[1]) * 1024\n"
-        "before = rss(); g = Game.open(%r, read_only=True); gc.collect(); after = rss()\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmRSS'): return int(line.split()[1]) * 1024\n"
+        f"before = rss(); g = Game.open({str(path)!r}, read_only=True); gc.collect()\n"
+        "after = rss()\n"
         "print(before, after)\n"
-    ) % (str(ROOT), str(path))
+    )
     # cold: the whole log folded (every event has its undo entry): the worst case
     env = dict(os.environ, STOCKADE_CACHE_DIR="off")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
@@ -437,6 +438,7 @@ def _cold_once(code: str, env: dict) -> dict:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert proc.stdout is not None  # stdout=PIPE
     line = proc.stdout.readline()
     spawn = time.perf_counter() - start
     rest, err = proc.communicate()
@@ -462,6 +464,7 @@ def _undo_child(path: str, repeat: int) -> None:
     from stockade.core.commands import execute
     from stockade.core.game import Game
     from stockade.tui.app import StockadeApp
+    from stockade.tui.screens.main import MainScreen
     from stockade.tui.widgets.history_view import HistoryView
 
     def clocks():
@@ -477,7 +480,9 @@ def _undo_child(path: str, repeat: int) -> None:
         wall, cpu, sync_, idle_w, idle_c = [], [], [], [], []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            history = app.screen.query_one(HistoryView)
+            main = app.screen
+            assert isinstance(main, MainScreen)
+            history = main.query_one(HistoryView)
             side = next(iter(game.state.sides))
             for i in range(repeat + 1):  # the first round is a warm-up
                 execute(game, f"add {side} 4-6-7 as zz{i} at Q4")
@@ -486,7 +491,7 @@ def _undo_child(path: str, repeat: int) -> None:
                 before = history.rebuilds
                 count = history.option_count
                 t = clocks()
-                app.screen.action_undo()
+                main.action_undo()
                 s = time.perf_counter() - t[0]
                 await pilot.pause()
                 w, c = since(t)
@@ -496,8 +501,11 @@ def _undo_child(path: str, repeat: int) -> None:
                 await pilot.pause()
                 iw, ic = since(t)
                 if i:
-                    wall.append(w), cpu.append(c), sync_.append(s)
-                    idle_w.append(iw), idle_c.append(ic)
+                    wall.append(w)
+                    cpu.append(c)
+                    sync_.append(s)
+                    idle_w.append(iw)
+                    idle_c.append(ic)
         events = len(game.records)
         game.close()
         return {
@@ -533,7 +541,9 @@ def _undo_child(path: str, repeat: int) -> None:
                 await pilot.pause()
                 w, c = since(t)
                 if i:
-                    wall.append(w), cpu.append(c), sync_.append(s)
+                    wall.append(w)
+                    cpu.append(c)
+                    sync_.append(s)
         return {"wall": wall, "cpu": cpu, "sync": sync_}
 
     async def both() -> dict:
@@ -577,7 +587,7 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
         shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game_path)
 
         # (a) cold start to first paint, interleaved
-        cold = {"stockade": [], "bare": []}
+        cold: dict[str, list[dict[str, float]]] = {"stockade": [], "bare": []}
         stock_code = _COLD_STOCKADE.format(root=str(ROOT), path=str(game_path))
         bare_code = _COLD_BARE.format(root=str(ROOT))
         _cold_once(stock_code, env), _cold_once(bare_code, env)  # warm the page cache
@@ -650,6 +660,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also time TUI undo on the generated log of EVENTS events",
     )
     args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)  # a fresh clone has no bench/out yet
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     depths = [100, 10_000] if args.quick else [100, 10_000, 100_000]
     repeat = args.repeat or (3 if args.quick else 7)

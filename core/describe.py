@@ -44,16 +44,7 @@ RULES: dict[str, str] = {
     "end": "A20.1",
 }
 
-_CAUSE_WORDS = {
-    "fire-own": "by its own side's fire",
-    "fire-enemy": "by enemy fire",
-    "cc": "in CC",
-    "escape": "while escaping",
-    "sniper": "by a sniper",
-    "rout": "while routing",
-    "massacre": "in a Massacre",
-    "other": "",
-}
+_CAUSE_WORDS = ev.CAUSE_WORDS  # one wording: the tally uses it too
 _STATUS_WORDS = {
     "broken": ("broken", "rallied"),
     "pinned": ("pinned", "unpinned"),

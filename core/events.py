@@ -109,6 +109,9 @@ class Surrendered(Record, tag="surrender", frozen=True):
     reason: SurrenderReason = "rtph"
     freed: list[str] = []
     merges: list[Merge] = []
+    # A20.21: why other broken units of the Location are not in this stack (e.g. a legal
+    # rout path); empty when the stack is every broken unit there
+    others_why: str = ""
 
 
 class SurrenderRejected(Record, tag="reject", frozen=True):
@@ -116,6 +119,7 @@ class SurrenderRejected(Record, tag="reject", frozen=True):
 
     units: list[str]
     by_side: str
+    others_why: str = ""  # as in Surrendered (A20.21: rejected as a stack)
 
 
 class Captured(Record, tag="capture", frozen=True):
@@ -132,6 +136,9 @@ class Captured(Record, tag="capture", frozen=True):
     hs_free: str = ""
     hs_counter: str = ""
     merges: list[Merge] = []
+    # an unarmed captor is rearmed by its capture (A20.551): the counter it becomes,
+    # when the nationality table has none
+    rearm_as: str = ""
 
 
 class MutualCapture(Record, tag="mutual", frozen=True):
@@ -194,6 +201,17 @@ class EscortedOff(Record, tag="escort", frozen=True):
 EliminationCause = Literal[
     "fire-own", "fire-enemy", "cc", "escape", "sniper", "rout", "massacre", "other"
 ]
+# How the player reads each cause (the history, the tally's "why" column).
+CAUSE_WORDS: dict[str, str] = {
+    "fire-own": "by its own side's fire",
+    "fire-enemy": "by enemy fire",
+    "cc": "in CC",
+    "escape": "while escaping",
+    "sniper": "by a sniper",
+    "rout": "while routing",
+    "massacre": "in a Massacre",
+    "other": "",
+}
 
 
 class Eliminated(Record, tag="eliminate", frozen=True):

@@ -22,7 +22,7 @@ from stockade.core import rules, snapcache
 from stockade.core import state as _st
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
-from stockade.core.journal import Journal, JournalError
+from stockade.core.journal import Journal, JournalDamaged, JournalError
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
 from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
 
@@ -131,7 +131,7 @@ class Game:
             raise
         if loaded.problem and not loaded.records:
             journal.close()
-            raise JournalError(f"{path}: {loaded.problem}")
+            raise JournalDamaged(f"{path}: {loaded.problem}")
         warnings = list(loaded.warnings)
         if loaded.problem:
             journal.close()

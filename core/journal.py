@@ -14,7 +14,8 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
   set aside to a side file on the next open, never silently dropped;
 * a bad line anywhere but the tail is never truncated: the caller gets it named and
   opens the log read-only;
-* one writer per file, by an advisory ``flock`` (non-blocking); a second opener gets
+* one writer per file, by a non-blocking lock (``core/writelock.py``: ``flock`` where
+  the platform has it, the ``filelock`` library elsewhere); a second opener gets
   read-only, and is told why;
 * opening read-only never modifies the file: no descriptor for writing is even opened.
 """
@@ -22,11 +23,16 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from stockade.core import writelock
+
+# Windows opens descriptors in text mode unless told otherwise, which would turn every
+# "\n" written into "\r\n"; a log is bytes. 0 (no flag) everywhere else.
+_BINARY = getattr(os, "O_BINARY", 0)
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -36,6 +42,10 @@ MAX_LINE_BYTES = 64 * 1024
 
 class JournalError(Exception):
     """A journal could not be read or written; the message is for the player."""
+
+
+class JournalDamaged(JournalError):
+    """The file holds no readable game: not a log, or damaged from its first line."""
 
 
 class JournalWriteError(JournalError):
@@ -94,7 +104,13 @@ def read_lines(path: Path) -> ReadResult:
 
 
 def fsync_dir(path: Path) -> None:
-    """Make a file's creation or rename durable by syncing its directory."""
+    """Make a file's creation or rename durable by syncing its directory.
+
+    Only where the platform has it: Windows cannot open a directory as a file and its
+    file systems (NTFS, ReFS) journal a name's creation and renaming themselves.
+    """
+    if sys.platform == "win32":
+        return
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -104,7 +120,9 @@ def fsync_dir(path: Path) -> None:
 
 def _full_fsync(fd: int) -> None:
     """fsync; on macOS ``F_FULLFSYNC``, since plain fsync there does not reach the disk."""
-    if sys.platform == "darwin" and hasattr(fcntl, "F_FULLFSYNC"):
+    if sys.platform == "darwin":
+        import fcntl  # only here: fcntl does not exist on Windows
+
         try:
             fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
             return
@@ -125,7 +143,7 @@ def atomic_write(path: Path, data: bytes) -> None:
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _BINARY, 0o644)
     try:
         try:
             _write_all(fd, data)
@@ -145,7 +163,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 def write_new_file(path: Path, data: bytes) -> None:
     """Create ``path`` (which must not exist) durably with ``data``: side files."""
     path = Path(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o644)
     try:
         _write_all(fd, data)
         _full_fsync(fd)
@@ -169,11 +187,14 @@ class Journal:
         self._fd = fd
         self.read_only = read_only
         self.why_read_only = why_read_only
+        # True when read-only because another process holds the write lock (CLI exit 5).
+        self.lock_held_elsewhere = False
         # Seams for fault-injection tests; production code never replaces them.
         self._write = os.write
         self._fsync = _full_fsync
         self._truncate = os.ftruncate
         self._poisoned = False
+        self._lock: writelock.WriteLock | None = None
         self._identity: tuple[int, int] | None = None
         self._size = 0  # the file's length as this journal last left it
         if fd is not None:
@@ -192,7 +213,7 @@ class Journal:
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
@@ -228,7 +249,7 @@ class Journal:
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY)
         except OSError as exc:
             return cls(
                 path, None, True, f"cannot open for writing ({exc.strerror}); opened read-only"
@@ -238,7 +259,9 @@ class Journal:
             journal._lock_or_raise()
         except JournalLocked as exc:
             journal.close()
-            return cls(path, None, True, str(exc))
+            held = cls(path, None, True, str(exc))
+            held.lock_held_elsewhere = True
+            return held
         except OSError as exc:
             journal.close()
             return cls(path, None, True, f"cannot lock ({exc.strerror}); opened read-only")
@@ -247,19 +270,20 @@ class Journal:
     def _lock_or_raise(self) -> None:
         assert self._fd is not None
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise JournalLocked(
-                    f"{self.path.name} is open in another Stockade window (it holds the "
-                    "write lock); opened read-only"
-                ) from None
-            raise
+            self._lock = writelock.acquire(self.path, self._fd)
+        except writelock.LockHeld:
+            raise JournalLocked(
+                f"{self.path.name} is open in another Stockade window (it holds the "
+                "write lock); opened read-only"
+            ) from None
 
     def close(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)  # closing releases the flock
+            os.close(self._fd)  # closing releases a flock
             self._fd = None
+        if self._lock is not None:
+            lock, self._lock = self._lock, None
+            lock.release()
 
     def __enter__(self) -> Journal:
         return self

@@ -73,12 +73,12 @@ def _judged(state: GameState, u: Unit, event: ev.Record, where: str, fallback_ru
     return Choice(u.handle, unit_label(u), True, fallback_rule, "", same)
 
 
-def _from_reason(u: Unit, reason: str | None, where: str, rule: str) -> Choice:
-    """``u`` judged by a ``*_refusal`` helper's ``"RULE: text"`` (or None: allowed)."""
+def _from_reason(u: Unit, reason: Refusal | None, where: str, rule: str) -> Choice:
+    """``u`` judged by a ``*_refusal`` helper's Refusal (or None: allowed)."""
     same = bool(where) and u.location == where
-    if reason:
-        rule_of, text = reason.split(": ", 1)
-        return Choice(u.handle, unit_label(u), False, rule_of, text, same)
+    if reason is not None:
+        text = reason.text + (f" ({reason.hint})" if reason.hint else "")
+        return Choice(u.handle, unit_label(u), False, reason.rule, text, same)
     return Choice(u.handle, unit_label(u), True, rule, "", same)
 
 

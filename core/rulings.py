@@ -1,5 +1,5 @@
-"""Stockade's rulings where A20 is silent, as shown to the player (data in
-core/data/rulings.toml; the reasons in docs/rulings.md)."""
+"""Stockade's rulings where A20 is silent, and the published rulings it relies on, as
+shown to the player (data in core/data/rulings.toml; the reasons in docs/rulings.md)."""
 
 from __future__ import annotations
 
@@ -14,17 +14,24 @@ class Ruling:
     topic: str
     rule: str
     ruling: str
+    source: str = ""  # where it comes from: a seed paragraph, a published Q&A, "Stockade"
+    tests: tuple[str, ...] = ()  # pytest node ids that prove it is followed
 
 
 @cache
 def rulings() -> tuple[Ruling, ...]:
     with resources.files("stockade.core.data").joinpath("rulings.toml").open("rb") as fh:
         data = tomllib.load(fh)
-    return tuple(Ruling(r["topic"], r["rule"], r["ruling"]) for r in data["ruling"])
+    return tuple(
+        Ruling(r["topic"], r["rule"], r["ruling"], r.get("source", ""), tuple(r.get("tests", ())))
+        for r in data["ruling"]
+    )
 
 
 def rulings_text() -> str:
     lines = ["Stockade's rulings where the rules are silent (reasons: docs/rulings.md):"]
     for r in rulings():
         lines.append(f"- {r.topic} ({r.rule}): {r.ruling}")
+        if r.source:
+            lines.append(f"    source: {r.source}")
     return "\n".join(lines)

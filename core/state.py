@@ -58,6 +58,11 @@ class Unit:
     captured_seq: int = 0
     captured_how: str = ""
     captured_at: str = ""  # the Location it stood in when it surrendered/was captured
+    # A20.221: when (turn/attacker/phase) a CC capture took it, and what it was, so a
+    # capture voided by simultaneous CC can give the unit back as it was
+    captured_clock: str = ""
+    captured_traits: frozenset[str] = frozenset()
+    captured_broken: bool = False
     surrendered_to: str = ""  # side it surrendered to (A20.551 rearm by surrender)
     rearm_spent: bool = False  # this enemy already rearmed one unarmed unit (A20.551)
     ended_seq: int = 0  # seq that eliminated/escorted/merged it

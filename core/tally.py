@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from typing import Any
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
 # reads exactly like the line the game end will book for that prisoner.
@@ -110,7 +111,7 @@ def tally(state: GameState) -> Tally:
 
 
 # ------------------------------------------------------------------------ JSON
-def _line_json(line: TallyLine) -> dict:
+def _line_json(line: TallyLine) -> dict[str, Any]:
     return {
         "unit": line.unit,
         "counter": line.counter,
@@ -126,7 +127,7 @@ def _line_json(line: TallyLine) -> dict:
     }
 
 
-def to_json(t: Tally) -> dict:
+def to_json(t: Tally) -> dict[str, Any]:
     return {
         "scenario": t.scenario,
         "turn": t.turn,
@@ -192,7 +193,7 @@ def to_text(t: Tally) -> str:
         else:
             widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD) - 1)]
             for row in rows:
-                cols = [cell.ljust(w) for cell, w in zip(row, widths)]
+                cols = [cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)]
                 out.append("  " + "  ".join(cols + [row[-1]]).rstrip())
         if any(not line.banked for line in s.lines):
             out.append("  * not banked yet: counted only if the game ended now (A20.1)")

@@ -7,6 +7,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from stockade.core.errors import Refusal
 
@@ -96,6 +97,22 @@ def parse_counter(text: str) -> Counter:
     )
 
 
+_VEHICLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./()+_-]{0,31}$")
+
+
+def vehicle_name(text: str) -> str:
+    """A vehicle is entered by its name as printed (StuG, T-34/76, M4A3(76)W) or by a
+    counter-like placeholder; it has no FP-range-morale to read."""
+    text = text.strip()
+    if not _VEHICLE_NAME.match(text):
+        raise Refusal(
+            "input",
+            f"'{text}' is not a vehicle name",
+            "one word of letters, digits and - / . ( ), like StuG or T-34",
+        )
+    return text
+
+
 def infer_kind(counter: Counter, given: str | None) -> str:
     """The unit kind: as given, else from the counter when it cannot be ambiguous."""
     if given:
@@ -121,12 +138,12 @@ def infer_kind(counter: Counter, given: str | None) -> str:
 
 
 @cache
-def _load(name: str) -> dict:
+def _load(name: str) -> dict[str, Any]:
     with resources.files("stockade.core.data").joinpath(name).open("rb") as fh:
         return tomllib.load(fh)
 
 
-def cvp_table() -> dict:
+def cvp_table() -> dict[str, Any]:
     return dict(_load("cvp.toml"))
 
 
@@ -136,7 +153,7 @@ def normal_cvp(kind: str, counter: str, overrides: dict[str, int] | None = None)
     if overrides:
         table.update(overrides)
     if kind == "leader":
-        if "leader" in (overrides or {}):
+        if overrides and "leader" in overrides:
             return int(overrides["leader"])
         parsed = parse_counter(counter)
         bonus = max(0, -(parsed.leadership or 0))
@@ -144,11 +161,11 @@ def normal_cvp(kind: str, counter: str, overrides: dict[str, int] | None = None)
     return int(table[kind])
 
 
-def nationalities() -> dict[str, dict]:
+def nationalities() -> dict[str, dict[str, Any]]:
     return _load("nationalities.toml")
 
 
-def nationality_flags(nationality: str) -> dict:
+def nationality_flags(nationality: str) -> dict[str, Any]:
     return nationalities().get(nationality, {})
 
 

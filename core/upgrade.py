@@ -12,11 +12,12 @@ here, and a fixture log in the old shape under ``tests/fixtures/``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from stockade.core.events import SCHEMA_VERSION
 
 
-def _v0_to_v1(raw: dict) -> dict:
+def _v0_to_v1(raw: dict[str, Any]) -> dict[str, Any]:
     """v0 (pre-release) wrote ``type`` instead of ``kind`` and ``group`` for ``grp``,
     units carried ``kind_of_unit``, and the version field was absent."""
     raw = dict(raw)
@@ -30,10 +31,10 @@ def _v0_to_v1(raw: dict) -> dict:
     return raw
 
 
-UPGRADES: dict[int, Callable[[dict], dict]] = {0: _v0_to_v1}
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1}
 
 
-def upgrade_record(raw: dict) -> dict:
+def upgrade_record(raw: dict[str, Any]) -> dict[str, Any]:
     """Bring ``raw`` to ``SCHEMA_VERSION``. Raises ValueError for a version that has no
     upgrade path (negative, not a number, or newer than this program)."""
     version = raw.get("v", 0)

@@ -57,7 +57,7 @@ def unit_label(u: Unit) -> str:
     text = f"{u.handle}: {KIND_NAMES[u.unit_kind]} {counter_text(u)}"
     if u.status == PRISONER:
         # An SMC prisoner keeps its counter and morale, noted on a side record (A20.5).
-        text += f", prisoner of {u.guard}" + (" (side record)" if u.is_smc else "")
+        text += f", prisoner of {u.guard}" + (" (counter set aside)" if u.is_smc else "")
     if u.location:
         text += f" in {u.location}"
     words = status_words(u)
@@ -193,8 +193,8 @@ def _unarmed_view(state: GameState, u: Unit) -> UnarmedView:
 
 
 def _escape_view(state: GameState, p: Unit) -> EscapeView:
-    why = escape_refusal(state, p)
-    if why is None:
+    refusal = escape_refusal(state, p)
+    if refusal is None:
         ntc = needs_ntc(state, p)
         what = (
             "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
@@ -202,6 +202,7 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
             else "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)"
         )
         return EscapeView(p, unit_label(p), True, ntc, what)
+    why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)
     if flags.get("axis_minor") and "unless abandoned" in why:
         why += " [EXC: within own national borders vs Russians, A20.55]"
@@ -420,9 +421,9 @@ def _rtph_hints(state: GameState) -> list[str]:
         if u.status != ACTIVE or not (u.broken or u.disrupted) or not u.is_infantry:
             continue
         enemy = state.enemy_of(u.side)
-        why = never_surrenders(state, u, enemy)
-        if why:
-            never.append(((u.side, why), u))
+        refusal = never_surrenders(state, u, enemy)
+        if refusal is not None:
+            never.append(((u.side, str(refusal)), u))
             continue
         captors = captors_of.get(enemy)
         if captors is None:  # the same for every unit of a side: found once

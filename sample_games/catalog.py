@@ -103,7 +103,7 @@ def markers(name: str) -> list[Marker]:
 def cli_main():
     """``core.cli.main`` if the CLI is installed, else None."""
     try:
-        from stockade.core.cli import main  # type: ignore[attr-defined]
+        from stockade.core.cli import main
     except ImportError:
         return None
     return main
@@ -125,7 +125,7 @@ def cli(*argv: str) -> tuple[int, str, str]:
 
 def run_script_fn():
     try:
-        from stockade.core.commands import run_script  # type: ignore[attr-defined]
+        from stockade.core.commands import run_script
     except ImportError:
         from stockade.core.commands.execute import run_script
     return run_script

@@ -58,7 +58,7 @@ def log(tmp_path, capsys) -> Path:
     script = tmp_path / "setup.txt"
     script.write_text(
         "add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
-        "phase rtph\nsurrender g1 to a1\n"
+        'phase rtph\nsurrender g1 to a1 because "g2 can rout"\n'
     )
     assert cli(capsys, "run", path, script)[0] == 0
     return path
@@ -169,7 +169,7 @@ def test_undo_redo_strike_unstrike(log, capsys):
     assert code == 0 and "struck entry 5 (not the RtPh)" in out and "entry 6 no longer holds" in out
     code, out, _ = cli(capsys, "history", log)
     assert "<conflict" in out and "<struck: not the RtPh>" in out
-    assert cli(capsys, "check", log)[0] == 1  # entry 6 does not hold while 5 is struck
+    assert cli(capsys, "check", log)[0] == 4  # entry 6 does not hold while 5 is struck
     assert cli(capsys, "unstrike", log, "5")[0] == 0
     assert cli(capsys, "check", log)[0] == 0
     code, _, err = cli(capsys, "strike", log, "1")
@@ -201,14 +201,14 @@ def test_check_on_a_corrupt_middle_line_names_it_and_leaves_the_file(log, capsys
     before = log.read_bytes()
     mtime = log.stat().st_mtime_ns
     code, out, err = cli(capsys, "check", log)
-    assert code == 1 and "line 4" in err and err.count("\n") == 1
+    assert code == 3 and "line 4" in err and err.count("\n") == 1
     assert log.read_bytes() == before and log.stat().st_mtime_ns == mtime
 
 
 def test_check_in_a_fresh_interpreter_never_tracebacks(log):
     log.write_bytes(log.read_bytes().replace(b'"seq":3', b'"seq":9', 1))
     result = run_cli("check", log)
-    assert result.returncode == 1
+    assert result.returncode == 3
     assert "line 3" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -222,7 +222,7 @@ def test_check_a_torn_tail_is_not_sound(log, capsys):
         fh.write(b'{"kind":')
     before = log.read_bytes()
     code, _, err = cli(capsys, "check", log)
-    assert code == 1 and "line 7" in err
+    assert code == 3 and "line 7" in err
     assert log.read_bytes() == before
 
 
@@ -232,7 +232,7 @@ def test_do_into_a_damaged_log_is_refused_and_writes_nothing(log, capsys):
     log.write_bytes(b"\n".join(lines))
     before = log.read_bytes()
     code, _, err = cli(capsys, "do", log, "next")
-    assert code == 1 and "line 3" in err and "repair" in err
+    assert code == 3 and "line 3" in err and "repair" in err
     assert log.read_bytes() == before
 
 
@@ -268,7 +268,7 @@ def test_a_file_that_is_no_game_gives_one_line(tmp_path, capsys, content):
     for command in ("history", "tally", "check", "do"):
         argv = [command, path] + (["next"] if command == "do" else [])
         code, _, err = cli(capsys, *argv)
-        assert code == 1 and err.startswith("stockade: ") and err.count("\n") == 1, (command, err)
+        assert code == 3 and err.startswith("stockade: ") and err.count("\n") == 1, (command, err)
 
 
 def test_missing_file_is_one_line(tmp_path, capsys):

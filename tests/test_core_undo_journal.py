@@ -51,7 +51,8 @@ def check_index(state: GameState) -> None:
     """The prisoner index equals a scan of every unit."""
     scan = [u for u in state.units.values() if u.status == PRISONER]
     assert state._prisoners() == scan
-    for guard in {u.guard for u in scan} | set(list(state.units)[:50]):
+    assert all(u.guard is not None for u in scan), "a prisoner without a Guard"
+    for guard in {u.guard for u in scan if u.guard is not None} | set(list(state.units)[:50]):
         assert state.prisoners_of(guard) == [u for u in scan if u.guard == guard]
     held = {u.guard for u in scan}
     assert state.guards() == [state.units[h] for h in state.units if h in held]

@@ -29,6 +29,7 @@ def _shared(a, b, path="state", seen=None):
             zip(
                 sorted(a, key=repr) if isinstance(a, set) else a,
                 sorted(b, key=repr) if isinstance(b, set) else b,
+                strict=True,
             )
         ):
             out += _shared(x, y, f"{path}[{i}]", seen)

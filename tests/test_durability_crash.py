@@ -59,7 +59,7 @@ def _run_and_kill(
     return [line.decode() for line in lines if line != b"ready"]
 
 
-def test_sigkill_never_loses_an_accepted_record(tmp_path):
+def test_sigkill_never_loses_an_accepted_record(tmp_path: Path) -> None:
     rng = random.Random(4)
     path = tmp_path / "crash.jsonl"
     accepted: dict[int, str] = {}
@@ -67,8 +67,8 @@ def test_sigkill_never_loses_an_accepted_record(tmp_path):
     try:
         for attempt in range(KILLS):
             for line in _run_and_kill(server, path, attempt, tmp_path / "report", rng):
-                seq, record = line.split(" ", 1)
-                accepted[int(seq)] = record
+                number, record = line.split(" ", 1)
+                accepted[int(number)] = record
             before = path.read_bytes(), path.stat().st_mtime_ns
             loaded = load(path)
             assert loaded.problem is None, (attempt, loaded.problem)

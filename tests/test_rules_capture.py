@@ -133,7 +133,8 @@ def test_squad_guards_fifteen_not_eighteen():
         add(game, f"g{i}", DE, "squad", "4-6-7", broken=True)
     phase(game, "RtPh")
     refused(game, ev.Surrendered(units=[f"g{i}" for i in range(1, 7)], guard="a1"), "A20.51")
-    ok(game, ev.Surrendered(units=[f"g{i}" for i in range(1, 6)], guard="a1"))
+    stack = [f"g{i}" for i in range(1, 7)]
+    ok(game, ev.Surrendered(units=stack, guard="a1", freed=["g6"]))  # A20.21: the excess
     assert game.state.prisoner_load("a1") == 15
 
 
@@ -278,7 +279,7 @@ def test_no_quarter_rejection_eliminates_and_bars_later_surrenders():
     add(game, "g1", DE, "squad", "4-6-7", broken=True)
     add(game, "g2", DE, "squad", "4-6-7", broken=True)
     phase(game, "RtPh")
-    ok(game, ev.SurrenderRejected(units=["g1"], by_side=US))
+    ok(game, ev.SurrenderRejected(units=["g1"], by_side=US, others_why="g2 can rout away"))
     assert u(game, "g1").status == "eliminated"
     assert game.state.sides[US].no_quarter
     assert cvp(game.state, US) == 2

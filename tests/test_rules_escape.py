@@ -128,7 +128,9 @@ def test_only_infantry_escapes():
     p = u(game, "g1")
     assert will_escape_refusal(game.state, p) is None
     p.traits = frozenset({"cavalry"})  # a non-Infantry prisoner, as the check sees it
-    assert will_escape_refusal(game.state, p).startswith("A20.55: only Infantry")
+    refusal = will_escape_refusal(game.state, p)
+    assert refusal is not None and refusal.rule == "A20.55"
+    assert refusal.text.startswith("only Infantry")
 
 
 # ------------------------------------------------- withdrawal / infiltration

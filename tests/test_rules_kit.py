@@ -51,7 +51,7 @@ def add(
         game.submit([ev.StatusChanged(handle=handle, **status)])
 
 
-def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
+def phase(game: Game, name: ev.Phase, attacker: str = US, turn: int = 1) -> None:
     game.submit([ev.PhaseSet(turn=turn, attacker=attacker, phase=name)])
 
 

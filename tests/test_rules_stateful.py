@@ -113,7 +113,7 @@ class PrisonerBook(RuleBasedStateMachine):
                     location=loc,
                     broken=b,
                 )
-                for (side, kind, counter, loc), b in zip(cast, broken)
+                for (side, kind, counter, loc), b in zip(cast, broken, strict=True)
             ]
         )
 

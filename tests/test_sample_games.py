@@ -181,7 +181,7 @@ def test_regenerate_is_deterministic_and_matches_the_stored_logs(tmp_path):
 
     first = regenerate(out=tmp_path / "a")
     second = regenerate(out=tmp_path / "b")
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes()
         stored = catalog.HERE / a.name
         assert a.read_bytes() == stored.read_bytes(), f"{a.name}: run sample_games/regenerate.py"

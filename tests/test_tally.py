@@ -36,7 +36,7 @@ def add(
     )
 
 
-def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
+def phase(game: Game, name: ev.Phase, attacker: str = US, turn: int = 1) -> None:
     game.submit([ev.PhaseSet(turn=turn, attacker=attacker, phase=name)])
 
 
@@ -177,7 +177,7 @@ def test_no_quarter_rejected_surrender_counts_normal():
     phase(game, "RtPh", US)
     game.submit([ev.SurrenderRejected(units=["g1", "g2"], by_side=US)])
     lines = side(game).lines
-    assert [(l.unit, l.points, l.multiplier, l.rule) for l in lines] == [
+    assert [(line.unit, line.points, line.multiplier, line.rule) for line in lines] == [
         ("g1", 2, 1, "A20.3"),
         ("g2", 3, 1, "A20.3"),
     ]
@@ -234,7 +234,7 @@ def test_scenario_overrides_change_the_values():
     add(game, "g3", DE, "hs", "2-4-7")
     for handle in ("g1", "g2", "g3"):
         game.submit([ev.Eliminated(handle=handle, cause="fire-enemy", by_side=US)])
-    assert [l.points for l in side(game).lines] == [3, 4, 1]
+    assert [line.points for line in side(game).lines] == [3, 4, 1]
 
 
 def test_a_units_own_value_overrides_the_table():
@@ -268,12 +268,12 @@ def test_banked_and_if_ended_now_mid_game_then_equal_at_end():
     mid = side(game)
     assert mid.cvp == 2
     assert mid.cvp_if_ended == 2 + 4 + 2
-    assert [l.banked for l in mid.lines] == [True, False, False]
+    assert [line.banked for line in mid.lines] == [True, False, False]
     assert not tally(game.state).ended
     end(game)
     final = side(game)
     assert final.cvp == final.cvp_if_ended == mid.cvp_if_ended
-    assert all(l.banked for l in final.lines)
+    assert all(line.banked for line in final.lines)
 
 
 def test_tally_at_an_earlier_point_of_the_history():
@@ -295,7 +295,7 @@ def test_json_shape_is_plain_and_serialisable():
     us = data["sides"][US]
     assert (us["cvp"], us["cvp_if_ended"]) == (2, 6)
     assert us["by_turn"] == {"1": 2}
-    assert [l["banked"] for l in us["lines"]] == [True, False]
+    assert [line["banked"] for line in us["lines"]] == [True, False]
     assert us["lines"][1] | {"why": ""} == {
         "unit": "g1",
         "counter": "(1)-0-6 [was 2-2-8]",
@@ -318,7 +318,8 @@ def test_text_explains_every_line_and_the_totals():
     text = to_text(tally(game.state))
     assert "US (American): 3 CVP banked; 7 if the game ended now" in text
     assert "3 x 1 = 3" in text and "2 x 2 = 4 *" in text
-    assert "eliminated (sniper)" in text and "prisoner guarded by a1" in text
+    assert "eliminated by a sniper" in text and "prisoner guarded by a1" in text
+    assert "(sniper)" not in text  # plain words, not the log's cause codes
     assert "DE (German): 0 CVP" in text and "no casualties yet" in text
 
 
@@ -371,8 +372,11 @@ def _step(state, kind: str, i: int, j: int, turn: int, flag: bool) -> list[ev.Re
     friend = _pick([h for h in on_board if state.units[h].side == owner and h != a], j, a)
     guard = state.units[a].guard or a
     guard_side = state.units[guard].side
-    at = lambda ph, side: ev.PhaseSet(turn=turn, attacker=side, phase=ph)  # noqa: E731
-    return {
+
+    def at(ph: ev.Phase, side: str) -> ev.PhaseSet:
+        return ev.PhaseSet(turn=turn, attacker=side, phase=ph)
+
+    steps: dict[str, list[ev.Record]] = {
         "phase": [at("RPh", owner)],
         "surrender": [
             at("RtPh", enemy),
@@ -406,7 +410,8 @@ def _step(state, kind: str, i: int, j: int, turn: int, flag: bool) -> list[ev.Re
             ev.EscapedBy(units=[a], route="withdrawal"),
         ],
         "melee": [ev.StatusChanged(handle=a, melee=flag)],
-    }[kind]
+    }
+    return steps[kind]
 
 
 actions = st.tuples(

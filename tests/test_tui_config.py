@@ -33,7 +33,7 @@ def test_broken_theme_files_are_skipped_with_a_reason(tmp_path):
     assert len(problems) == 3
     assert any("a.toml" in p and "not a colour" in p for p in problems)
     assert any("b.toml" in p and "not valid TOML" in p for p in problems)
-    assert any("c.toml" in p and "no 'name'" in p for p in problems)
+    assert any("c.toml" in p and "name: required, and missing" in p for p in problems)
 
 
 def test_broken_config_falls_back_to_defaults(tmp_path):

@@ -51,3 +51,63 @@ def test_tally_view(demo_app, snap_compare):
         await _settle(pilot)
 
     assert snap_compare(demo_app, terminal_size=(100, 30), run_before=tally)
+
+
+# ----------------------------------------------- 80x24, the design size (issue 12)
+def test_tally_80x24(demo_app, snap_compare):
+    async def tally(pilot):
+        await pilot.press("v")
+        await _settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=tally)
+
+
+def test_help_80x24(demo_app, snap_compare):
+    async def show_help(pilot):
+        await pilot.press("question_mark")
+        await _settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=show_help)
+
+
+def test_forms_menu_80x24(demo_app, snap_compare):
+    async def menu(pilot):
+        await pilot.press("f")
+        await _settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=menu)
+
+
+def test_new_game_80x24(demo_app, snap_compare):
+    async def new_game(pilot):
+        await pilot.press("ctrl+n")
+        await pilot.press(*"Hill 621")
+        await _settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=new_game)
+
+
+def test_open_game_80x24(tmp_path, monkeypatch, snap_compare):
+    import os
+
+    from tests.test_tui_support import sample_copy
+
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+    data = tmp_path / "data"
+    data.mkdir()
+    for n, name in enumerate(("ex05_rtph_surrender", "scenario_tractor_works", "demo")):
+        path = sample_copy(data, name)
+        os.utime(path, (1_000_000 + n, 1_000_000 + n))
+    game = Game.open(data / "demo.jsonl")
+    app = StockadeApp(game, remember=False)
+
+    async def open_game(pilot):
+        await pilot.press("ctrl+o")
+        await _settle(pilot)
+        await _settle(pilot)
+
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=open_game)
+    finally:
+        game.close()

@@ -26,7 +26,7 @@ def add(
     )
 
 
-def phase(game: Game, name: str, attacker: str = US, turn: int = 1) -> None:
+def phase(game: Game, name: ev.Phase, attacker: str = US, turn: int = 1) -> None:
     game.submit([ev.PhaseSet(turn=turn, attacker=attacker, phase=name)])
 
 
@@ -65,7 +65,8 @@ def test_unit_label_of_an_smc_prisoner_and_an_unarmed_unit():
     add(game, "g3", DE, "squad", "4-6-7", "Q5", broken=True)
     surrender(game, ["g1", "g2", "g3"], "a1", freed=["g3"])
     assert (
-        unit_label(game.state.units["g1"]) == "g1: leader 9-2, prisoner of a1 (side record) in Q4"
+        unit_label(game.state.units["g1"])
+        == "g1: leader 9-2, prisoner of a1 (counter set aside) in Q4"
     )
     assert (
         unit_label(game.state.units["g3"])
@@ -189,7 +190,7 @@ def test_flags_cvp_eliminated_and_escorted():
     add(game, "g2", DE, "hs", "2-4-7", "Q5", broken=True)
     add(game, "g3", DE, "squad", "4-6-7", "Q5")
     phase(game, "RtPh", "RU")
-    game.submit([ev.Surrendered(units=["g1"], guard="r1")])
+    game.submit([ev.Surrendered(units=["g1"], guard="r1", others_why="g2 is a stack apart")])
     game.submit([ev.Surrendered(units=["g2"], guard="r2")])
     phase(game, "PFPh", "RU", 2)
     game.submit([ev.Massacred(units=["g1"], by="r1")])
@@ -294,7 +295,7 @@ def test_units_sharing_a_hint_are_named_together_in_one_line():
         "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
         "and unable to rout without Interdiction/Low Crawl (A20.21)"
     ]
-    game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1")])
+    game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1", others_why="g6 can rout")])
     assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")
     phase(game, "CCPh", DE)
     game.submit([ev.StatusChanged(handle="a1", broken=True)])

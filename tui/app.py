@@ -12,12 +12,12 @@ from functools import partial
 from pathlib import Path
 
 from textual.app import App
-from textual.binding import Binding
 from textual.theme import Theme
 
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
 from stockade.themes import load_themes
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
 from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
@@ -30,11 +30,7 @@ class StockadeApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (130, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     COMMANDS = App.COMMANDS | {StockadeCommands}
-    BINDINGS = [
-        Binding(
-            "ctrl+p", "command_palette", "Palette", show=False, priority=True, id="stockade.palette"
-        ),
-    ]
+    BINDINGS = key_bindings("app")
 
     def __init__(self, game: Game, notes: list[str] | None = None, remember: bool = True) -> None:
         super().__init__()
@@ -68,12 +64,10 @@ class StockadeApp(App[int]):
         self._problems = problems
 
     def binding_ids(self) -> set[str]:
-        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
-        for cls in (MainScreen,):
-            ids |= {b.id for b in cls.BINDINGS if isinstance(b, Binding) and b.id}
-        from stockade.tui.screens import all_screen_bindings
+        """Every id the keymap may name: the one binding registry's."""
+        from stockade.tui.bindings import ids
 
-        return ids | all_screen_bindings()
+        return ids()
 
     def on_mount(self) -> None:
         if self._config_keys:  # the ids of every screen's keys: imports them all
@@ -131,6 +125,33 @@ class StockadeApp(App[int]):
         self.game_changed(message)
         return message
 
+    async def switch_game(self, path: Path) -> bool:
+        """Close this game and open the one at ``path`` on a fresh main screen; the
+        "last game" memory follows. On failure the current game stays open."""
+        from stockade.core.journal import JournalError
+
+        path = Path(path)
+        if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
+            self.notify(f"{path.name} is the game open now", title="Stockade")
+            return False
+        try:
+            game = Game.open(path)
+        except (JournalError, OSError) as exc:
+            self.notify(f"cannot open {path}: {exc}", severity="error", timeout=10)
+            return False
+        old, self.game = self.game, game
+        while len(self.screen_stack) > 2:  # the default screen, then the main screen
+            await self.pop_screen()
+        await self.switch_screen(MainScreen())
+        old.close()
+        if self.remember:
+            problem = remember_last_game(path)
+            if problem:
+                self.notify(problem, title="Config", severity="warning")
+        for note in [f"opened {path}", *game.warnings]:
+            self.notify(note, title="Stockade", timeout=6)
+        return True
+
     def game_changed(self, message: str = "") -> None:
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
@@ -146,7 +167,8 @@ def run_app(path: Path, notes: list[str] | None = None) -> int:
     except (JournalError, OSError) as exc:
         print(f"stockade: cannot open {path}: {exc}", file=sys.stderr)
         return 1
+    app = StockadeApp(game, notes)
     try:
-        return StockadeApp(game, notes).run() or 0
+        return app.run() or 0
     finally:
-        game.close()
+        app.game.close()  # the game open at the end (the player may have switched)

@@ -15,14 +15,26 @@ list of problems, which the app shows as a notification.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
+
+from stockade.core import tomlstruct
 from stockade.tui.paths import config_file
 
 DEFAULT_THEME = "stockade-dark"
 _THEME_LINE = re.compile(r"^\s*theme\s*=.*$", re.MULTILINE)
+
+
+# Blank values are checked in load_config rather than by msgspec.Meta(pattern=...): a
+# pattern inside a Union crashed msgspec 0.22 (segmentation fault) when this was written.
+class ConfigFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """What config.toml may hold (docs/tui.md); anything else is reported and ignored."""
+
+    theme: str = DEFAULT_THEME
+    # binding id = "key" or "key1,key2" or ["key1", "key2"]
+    keys: dict[str, str | list[str]] = {}
 
 
 @dataclass
@@ -33,39 +45,32 @@ class Config:
 
 
 def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
-    """Read the config file; a missing file is the defaults, a broken one too (with why)."""
+    """Read the config file; a missing file is the defaults, a broken one too (with why).
+
+    Each bad setting is named (file, line, key, value) and replaced by its default; the
+    good ones are kept."""
     path = path or config_file()
     config = Config(path=path)
-    problems: list[str] = []
+    if not path.exists():
+        return config, []
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return config, problems
-    except OSError as exc:
-        return config, [f"{path}: cannot be read ({exc.strerror}); using the defaults"]
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        return config, [f"{path}: not valid TOML ({exc}); using the defaults"]
-    theme = data.get("theme", DEFAULT_THEME)
-    if isinstance(theme, str) and theme.strip():
-        config.theme = theme.strip()
+        loaded, problems = tomlstruct.load(path, ConfigFile)
+    except tomlstruct.Invalid as exc:
+        return config, [f"{p}; using the defaults" for p in exc.problems]
+    messages = [str(p) for p in problems]
+    if loaded.theme.strip():
+        config.theme = loaded.theme.strip()
     else:
-        problems.append(f"{path}: 'theme' must be a theme name in quotes; using {DEFAULT_THEME}")
-    keys = data.get("keys", {})
-    if not isinstance(keys, dict):
-        problems.append(f'{path}: [keys] must be a table of binding id = "key"; ignored')
-        keys = {}
-    for binding_id, value in keys.items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            value = ",".join(value)
-        if not isinstance(value, str) or not value.strip():
-            problems.append(f'{path}: keys."{binding_id}" must be a key such as "n"; ignored')
+        messages.append(
+            f"{path}: theme = {loaded.theme!r}: a theme name is needed; using {DEFAULT_THEME}"
+        )
+    for binding_id, value in loaded.keys.items():
+        keys = ",".join(value if isinstance(value, list) else [value]).replace(" ", "")
+        if not keys.strip(","):
+            messages.append(f'{path}: keys."{binding_id}" = {value!r}: no key given; ignored')
             continue
-        config.keys[str(binding_id)] = value.replace(" ", "")
-    for name in sorted(set(data) - {"theme", "keys"}):
-        problems.append(f"{path}: unknown setting '{name}' ignored")
-    return config, problems
+        config.keys[binding_id] = keys
+    return config, messages
 
 
 def check_keymap(keys: dict[str, str], known_ids: set[str]) -> tuple[dict[str, str], list[str]]:

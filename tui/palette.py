@@ -1,4 +1,5 @@
-"""The command palette (ctrl+p): every action, every guided form, every theme."""
+"""The command palette (ctrl+p): every action (from the binding registry, with its key as
+bound now), every guided form, every theme, the POW camp."""
 
 from __future__ import annotations
 
@@ -6,25 +7,12 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-ACTIONS = [
-    ("Next phase", "next_phase", "n"),
-    ("Previous phase", "prev_phase", "N"),
-    ("Next Player Turn", "next_turn", "t"),
-    ("Undo the last entry", "undo", "u"),
-    ("Redo", "redo", "r"),
-    ("Type a command", "command", ":"),
-    ("History and replay", "history", "h"),
-    ("Tally: CVP with every line explained", "tally", "v"),
-    ("Roster: every unit, its Location and status", "roster", "w"),  # table1 (issue 12)
-    ("Help: keys and commands", "help", "?"),
-    ("Quit", "quit", "q"),
-]
-
 
 class StockadeCommands(Provider):
     """Stockade's actions, forms and themes for the command palette."""
 
     def _commands(self) -> list[tuple[str, object, str]]:
+        from stockade.tui.bindings import KEYS, keys_of
         from stockade.tui.forms import all_specs
         from stockade.tui.screens.main import MainScreen
 
@@ -32,8 +20,10 @@ class StockadeCommands(Provider):
         main = next((s for s in app.screen_stack if isinstance(s, MainScreen)), None)
         out: list[tuple[str, object, str]] = []
         if main is not None:
-            for title, action, key in ACTIONS:
-                out.append((title, partial(main.run_action, action), f"key {key}"))
+            for key in KEYS:
+                if key.palette and key.scope == "main":
+                    shown = " ".join(keys_of(app, key.id))
+                    out.append((key.palette, partial(main.run_action, key.action), f"key {shown}"))
             for spec in all_specs():
                 out.append(
                     (f"Form: {spec.title}", partial(main.action_form, spec.name), spec.summary)

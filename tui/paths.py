@@ -58,4 +58,34 @@ def remember_last_game(path: Path) -> str | None:
         target.write_text(str(Path(path).resolve()) + "\n", encoding="utf-8")
     except OSError as exc:
         return f"could not remember the last game in {last_game_file()}: {exc.strerror}"
+    return remember_recent(path)
+
+
+RECENT_LIMIT = 20
+
+
+def recent_file() -> Path:
+    return data_dir() / "recent_games"
+
+
+def read_recent() -> list[Path]:
+    """Games opened before (newest first), as remembered; missing files are left out."""
+    try:
+        lines = recent_file().read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    return [Path(line) for line in lines if line.strip() and Path(line).is_file()]
+
+
+def remember_recent(path: Path) -> str | None:
+    """Put ``path`` first in the recent-games list (the open-game screen reads it)."""
+    target = Path(path).resolve()
+    kept = [p for p in read_recent() if p.resolve() != target]
+    try:
+        recent = recent_file()
+        recent.parent.mkdir(parents=True, exist_ok=True)
+        lines = [str(target), *(str(p) for p in kept[: RECENT_LIMIT - 1])]
+        recent.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        return f"could not remember the recent games in {recent_file()}: {exc.strerror}"
     return None

@@ -8,6 +8,7 @@ resume would show.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -34,7 +35,7 @@ from stockade.core.journal import Journal, JournalError
 replace = msgspec.structs.replace
 
 
-def options_from_mapping(values: dict | None) -> CampOptions:
+def options_from_mapping(values: dict[str, Any] | None) -> CampOptions:
     """Options as the CLI or a launcher passes them; unknown keys are refused."""
     values = {k: v for k, v in (values or {}).items() if v is not None}
     try:

@@ -11,9 +11,10 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from stockade.core.camp.errors import CampError
+from stockade.core.camp.events import MonthDie
 from stockade.core.camp.simulate import (
     STANDARD_STRATEGIES,
     STRATEGY_HELP,
@@ -28,14 +29,23 @@ DEFAULT_LOG = Path("camp.jsonl")
 PROGRESS_MIN_GAMES = 2000
 
 
-def register(subparsers) -> argparse.ArgumentParser:
+class CampUI(Protocol):
+    """The terminal UI the launcher hands in; it plays a campaign and returns the exit code."""
+
+    def open_camp(self, path: Path, options: dict[str, str]) -> int: ...
+
+
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     strategies = "; ".join(f"{k}: {v}" for k, v in STRATEGY_HELP.items())
     parser = subparsers.add_parser(
         "camp",
         help="the solitaire POW camp (Lone Warrior #138)",
         description="Play the solitaire POW-camp game, or simulate it headless.",
         epilog=f"Strategies -- {strategies}. Without --strategy, --simulate runs "
-        f"{', '.join(STANDARD_STRATEGIES)}.",
+        f"{', '.join(STANDARD_STRATEGIES)}. "
+        "Examples: stockade camp my_pow.jsonl; stockade camp --simulate 1000 --seed 7",
     )
     parser.add_argument(
         "file",
@@ -68,7 +78,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     return parser
 
 
-def handler(args: argparse.Namespace, ui) -> int:
+def handler(args: argparse.Namespace, ui: CampUI | None) -> int:
     try:
         if args.simulate is not None:
             return run_simulation(args, sys.stdout, sys.stderr)
@@ -102,7 +112,7 @@ def run_simulation(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     table = load_table()
     names = [args.strategy] if args.strategy else list(STANDARD_STRATEGIES)
     seed = args.seed if args.seed is not None else "1"
-    month_die = args.month_die or "d12"
+    month_die: MonthDie = args.month_die or "d12"
     show_bar = err.isatty() and args.simulate * len(names) >= PROGRESS_MIN_GAMES
     tallies: list[Tally] = []
     started = time.monotonic()
@@ -118,8 +128,8 @@ def run_simulation(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elapsed = time.monotonic() - started
     print(format_table(tallies), file=out)
     print(
-        f"seed {seed}, month die {month_die}, {table.meta.label.lower()} table for the missing actions; "
-        f"{elapsed:.1f} s",
+        f"seed {seed}, month die {month_die}, "
+        f"{table.meta.label.lower()} table for the missing actions; {elapsed:.1f} s",
         file=out,
     )
     return 0

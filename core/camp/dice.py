@@ -56,7 +56,7 @@ def parse_typed_dice(text: str, sides: tuple[int, ...]) -> tuple[int, ...]:
     if len(words) != len(sides):
         raise CampError(f"type {wanted}: {len(sides)} number(s), got {len(words)}")
     faces: list[int] = []
-    for word, side in zip(words, sides):
+    for word, side in zip(words, sides, strict=True):
         if not word.isdigit():
             raise CampError(f"{word!r} is not a number; type {wanted}")
         face = int(word)

@@ -11,7 +11,7 @@ Dice results are stored, never re-rolled: replaying a log shows the same dice.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import msgspec
 
@@ -114,20 +114,20 @@ class Redo(Record, tag="redo", frozen=True):
     target: int
 
 
-GameEvent = Union[
-    CaptureRolled,
-    HealthRolled,
-    LiberationRolled,
-    ActionRolled,
-    EscapeRolled,
-    EscapeInjuryRolled,
-    AttritionRolled,
-    ActionChosen,
-    OutcomeEntered,
-    EscapeChosen,
-]
-# typing flattens the nested Union: one tagged union for the decoder.
-AnyRecord = Union[CampStarted, GameEvent, Undo, Redo]
+GameEvent = (
+    CaptureRolled
+    | HealthRolled
+    | LiberationRolled
+    | ActionRolled
+    | EscapeRolled
+    | EscapeInjuryRolled
+    | AttritionRolled
+    | ActionChosen
+    | OutcomeEntered
+    | EscapeChosen
+)
+# The nested union flattens: one tagged union for the decoder.
+AnyRecord = CampStarted | GameEvent | Undo | Redo
 ROLL_KINDS: dict[str, type[Roll]] = {
     "capture": CaptureRolled,
     "health": HealthRolled,

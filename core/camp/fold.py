@@ -7,7 +7,8 @@ check guards live play and a hand-edited log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import msgspec
 
@@ -78,12 +79,12 @@ def _check_dice(state: CampState, roll: Roll) -> None:
         raise CampError(
             f"{roll.__struct_config__.tag} needs {len(sides)} dice, got {len(roll.dice)}"
         )
-    for face, side in zip(roll.dice, sides):
+    for face, side in zip(roll.dice, sides, strict=True):
         if not 1 <= face <= side:
             raise CampError(f"a d{side} shows 1 to {side}, not {face}")
 
 
-def _note(state: CampState, text: str, **changes) -> CampState:
+def _note(state: CampState, text: str, **changes: Any) -> CampState:
     if not state.narrate:
         return replace(state, **changes) if changes else state
     current = state.current
@@ -248,7 +249,8 @@ def _next_month(state: CampState) -> CampState:
     return _begin_turn(state)
 
 
-_HANDLERS = {
+# Each handler takes its own event class, which a dict's value type cannot say: Any.
+_HANDLERS: dict[type[Record], Callable[[CampState, Any], CampState]] = {
     CaptureRolled: _capture,
     HealthRolled: _health,
     LiberationRolled: _liberation,

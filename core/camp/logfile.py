@@ -16,10 +16,10 @@ from stockade.core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Re
 from stockade.core.camp.fold import apply, initial_state
 from stockade.core.camp.history import Timeline
 from stockade.core.camp.state import CampState
-from stockade.core.journal import Journal, JournalError, atomic_write, read_lines
+from stockade.core.journal import Journal, JournalError, ReadResult, atomic_write, read_lines
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(AnyRecord)
+_decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
 
 
 def encode(record: Record) -> bytes:
@@ -57,15 +57,14 @@ def load_log(path: Path, journal: Journal | None = None) -> LoadedLog:
         raise CampError(str(exc)) from None
     warnings = list(result.warnings)
     if result.torn_tail is not None:
-        warnings.append(_set_aside_torn_tail(Path(path), result, journal))
+        warnings.append(_set_aside_torn_tail(Path(path), result, result.torn_tail, journal))
     if not result.lines:
         raise CampError(f"{path}: empty; not a camp campaign log")
     records = [decode_line(raw.data, raw.number) for raw in result.lines]
     header = records[0]
     if not isinstance(header, CampStarted):
-        raise CampError(
-            f"line 1: a camp log starts with its 'camp' header, not {header.__struct_config__.tag!r}"
-        )
+        tag = header.__struct_config__.tag
+        raise CampError(f"line 1: a camp log starts with its 'camp' header, not {tag!r}")
     timeline = Timeline()
     for record in records[1:]:
         if isinstance(record, CampStarted):
@@ -83,8 +82,9 @@ def load_log(path: Path, journal: Journal | None = None) -> LoadedLog:
     return LoadedLog(header, records[1:], timeline, state, warnings)
 
 
-def _set_aside_torn_tail(path: Path, result, journal: Journal | None) -> str:
-    tail = result.torn_tail
+def _set_aside_torn_tail(
+    path: Path, result: ReadResult, tail: bytes, journal: Journal | None
+) -> str:
     if journal is None or journal.read_only:
         return f"{path}: the last {len(tail)} bytes are an unfinished record and are ignored"
     side = path.with_name(path.name + ".torn")

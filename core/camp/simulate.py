@@ -19,6 +19,8 @@ from stockade.core.camp.events import (
     CampOptions,
     CampStarted,
     EscapeChosen,
+    MonthDie,
+    Record,
 )
 from stockade.core.camp.fold import apply, initial_state
 from stockade.core.camp.state import CampState, dice_sides
@@ -95,6 +97,7 @@ def play_one(header: CampStarted, strategy: Strategy, dice: StreamDice) -> CampS
     state = initial_state(header, narrate=False)
     while state.phase != "over":
         phase = state.phase
+        event: Record
         if phase == "action":
             event = ActionChosen(action=choose_action(state))
         elif phase == "escape_choice":
@@ -112,7 +115,7 @@ def simulate(
     strategy_name: str,
     seed: str | int = 1,
     table: RuleTable | None = None,
-    month_die: str = "d12",
+    month_die: MonthDie = "d12",
     progress: Callable[[int], None] | None = None,
 ) -> Tally:
     """Play ``games`` campaigns; ``progress`` (if given) hears the count every 1%."""

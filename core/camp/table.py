@@ -76,7 +76,10 @@ def outcome_for(rule: ActionRule, face: int) -> Outcome:
     if entry is None or entry[0] is not rule:
         faces = (None,) + tuple(rule.outcome_for(f) for f in range(1, rule.die + 1))
         entry = _FACE_CACHE[id(rule)] = (rule, faces)
-    return entry[1][face]
+    outcome = entry[1][face]
+    if outcome is None:  # face 0 is no face of a die: the table says so in a sentence
+        return rule.outcome_for(face)
+    return outcome
 
 
 def load_table(path: Path = HOUSE_RULES_PATH) -> RuleTable:

@@ -4,44 +4,72 @@ the launcher (tui/launcher.py) injects ``ui`` with ``open_game(path)`` and
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 from pathlib import Path
 
-from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.cli.errors import USAGE, CliError, Exit
+from stockade.core.cli.types import Handler, UserInterface
 from stockade.core.errors import Refusal
-from stockade.core.journal import JournalError
+from stockade.core.journal import JournalDamaged, JournalError, JournalLocked
 
 
-def main(argv: list[str] | None = None, ui=None) -> int:
-    """Run one ``stockade`` command; return its exit code. Never shows a traceback."""
+def main(argv: list[str] | None = None, ui: UserInterface | None = None) -> int:
+    """Run one ``stockade`` command; return its exit code (core/cli/errors.py's ``Exit``
+    table, documented in docs/commands.md). Never shows a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    reply = _JsonFailure(argv)
     try:
         return _dispatch(argv, ui)
     except CliError as exc:
-        return _fail(str(exc), exc.code)
-    except (Refusal, JournalError) as exc:
-        return _fail(str(exc), 1)
+        return reply.fail(str(exc), exc.code)
+    except Refusal as exc:
+        return reply.fail(str(exc), Exit.REFUSED, exc.rule)
+    except JournalDamaged as exc:
+        return reply.fail(str(exc), Exit.DAMAGED)
+    except JournalLocked as exc:
+        return reply.fail(str(exc), Exit.LOCKED)
+    except JournalError as exc:  # no such file, cannot read or write it
+        return reply.fail(str(exc), Exit.REFUSED)
     except SystemExit as exc:  # argparse's --help / --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return reply.fail("interrupted", Exit.INTERRUPTED)
     except BrokenPipeError:
-        return 1  # the reader went away (| head); nothing more to say
+        return Exit.REFUSED  # the reader went away (| head); nothing more to say
     except OSError as exc:
-        return _fail(f"{exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}", 1)
+        where = f"{exc.filename}: " if exc.filename else ""
+        return reply.fail(f"{where}{exc.strerror or exc}", Exit.REFUSED)
     except Exception as exc:
-        return _fail(f"internal error: {type(exc).__name__}: {exc} (please report it)", 1)
+        return reply.fail(
+            f"internal error: {type(exc).__name__}: {exc} (please report it)", Exit.REFUSED
+        )
 
 
-def _fail(message: str, code: int) -> int:
-    print(f"stockade: {message}", file=sys.stderr)
-    return code
+class _JsonFailure:
+    """How a failure is reported: always one line on stderr; with ``--json`` also a
+    JSON reply on stdout (``"ok": false``), so a program reading stdout gets an answer."""
+
+    def __init__(self, argv: list[str]):
+        self.json = "--json" in argv
+        self.command = next((a for a in argv if not a.startswith("-")), "")
+
+    def fail(self, message: str, code: int, rule: str | None = None) -> int:
+        if self.json and code != USAGE:
+            from stockade.core.cli.jsonout import emit_error
+
+            emit_error(self.command, code, message, rule)
+        print(f"stockade: {message}", file=sys.stderr)
+        return code
 
 
-def _dispatch(argv: list[str], ui) -> int:
+def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
     from stockade.core.cli.arguments import build_parser, subcommand_names
 
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell is asking for completions
+        _complete(parser)
     if not argv:
         return _open_ui(ui, None)
     if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in subcommand_names(parser):
@@ -50,10 +78,19 @@ def _dispatch(argv: list[str], ui) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return USAGE
-    return int(args.func(args, ui) or 0)
+    handler: Handler = args.func
+    return int(handler(args, ui) or 0)
 
 
-def _open_ui(ui, path: Path | None) -> int:
+def _complete(parser: argparse.ArgumentParser) -> None:
+    """Answer the completion hook of 'stockade completion SHELL' (argcomplete): it
+    prints the candidates and exits."""
+    import argcomplete
+
+    argcomplete.autocomplete(parser)
+
+
+def _open_ui(ui: UserInterface | None, path: Path | None) -> int:
     if ui is None:
         raise CliError("no terminal UI here; use a subcommand (stockade --help)", USAGE)
     return int(ui.open_game(path) or 0)

@@ -3,13 +3,15 @@ strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code.""
 
 from __future__ import annotations
 
-import json
 import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
 from stockade.core import events as ev
-from stockade.core.cli.errors import CliError
-from stockade.core.commands import ScriptRefusal, control, execute, run_script
+from stockade.core.cli import jsonout
+from stockade.core.cli.errors import CliError, Exit
+from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.describe import sentence
 from stockade.core.game import Game
 
@@ -35,8 +37,15 @@ def open_to_write(path: Path) -> Game:
     if game.read_only:
         game.close()
         why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded")
+        code = (
+            Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
+        )
+        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
     return game
+
+
+def _held_elsewhere(game: Game) -> bool:
+    return bool(game.journal and game.journal.lock_held_elsewhere)
 
 
 def _rehearsal(path: Path) -> Game:
@@ -46,7 +55,8 @@ def _rehearsal(path: Path) -> Game:
     if game.problem:
         raise CliError(
             f"{path}: damaged at {game.problem}; nothing was recorded "
-            f"(stockade repair {path} writes a repaired copy)"
+            f"(stockade repair {path} writes a repaired copy)",
+            Exit.DAMAGED,
         )
     return Game(list(game.records))
 
@@ -65,18 +75,33 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def cmd_new(args, ui) -> int:
-    sides = [parse_side(s) for s in args.side]
+def new_game(path: Path, scenario: str, side_texts: list[str], attacker_text: str = "") -> Game:
+    """Create a game log from the words ``stockade new`` takes (also the TUI's new-game
+    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name.
+
+    Raises ``CliError`` for input it cannot read, ``Refusal`` for a header the rules
+    refuse and ``JournalError`` when the file cannot be made (it exists, no room)."""
+    if not scenario.strip():
+        raise CliError("a game needs a scenario name")
+    sides = [parse_side(s) for s in side_texts]
     if len(sides) != 2:
         raise CliError(f"a game has two sides; {len(sides)} --side given")
     attacker = ""
-    if args.attacker:
+    if attacker_text:
         names = {s.name.lower(): s.name for s in sides}
-        attacker = names.get(args.attacker.lower(), "")
+        attacker = names.get(attacker_text.lower(), "")
         if not attacker:
-            raise CliError(f"--attacker '{args.attacker}' is not one of the sides")
-    game = Game.create(args.file, args.scenario, sides, first_attacker=attacker)
+            raise CliError(f"--attacker '{attacker_text}' is not one of the sides")
+    return Game.create(path, scenario.strip(), sides, first_attacker=attacker)
+
+
+def cmd_new(args: Namespace, ui: object) -> int:
+    game = new_game(args.file, args.scenario, args.side, args.attacker or "")
+    sides = list(game.state.sides.values())
     game.close()
+    if args.json:
+        jsonout.emit("new", file=str(args.file), records=[jsonout.record(r) for r in game.records])
+        return 0
     print(
         f"created {args.file}: {args.scenario}, "
         + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides)
@@ -85,13 +110,17 @@ def cmd_new(args, ui) -> int:
 
 
 # ------------------------------------------------------------------ do and run
-def cmd_do(args, ui) -> int:
+def cmd_do(args: Namespace, ui: object) -> int:
     execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
     game = open_to_write(args.file)
     try:
-        message = execute(game, args.text).message
+        outcome = execute(game, args.text)
     finally:
         game.close()
+    message = outcome.message
+    if args.json:
+        jsonout.emit("do", **_reply(outcome))
+        return 0
     if message:
         print(message)
     return 0
@@ -108,7 +137,7 @@ def read_script(name: str) -> list[str]:
         raise CliError(f"{name}: cannot read the script ({exc})") from None
 
 
-def cmd_run(args, ui) -> int:
+def cmd_run(args: Namespace, ui: object) -> int:
     lines = read_script(args.script)
     label = "stdin" if args.script == "-" else args.script
     try:
@@ -120,6 +149,10 @@ def cmd_run(args, ui) -> int:
         outcomes = run_script(game, lines)
     finally:
         game.close()
+    if args.json:
+        replies = [{"line": n, **_reply(o)} for n, o in enumerate(outcomes, 1) if o.records]
+        jsonout.emit("run", outcomes=replies)
+        return 0
     if not args.quiet:
         for outcome in outcomes:
             if outcome.message:
@@ -127,10 +160,22 @@ def cmd_run(args, ui) -> int:
     return 0
 
 
+def _reply(outcome: Outcome) -> dict[str, Any]:
+    """A do/run/undo/... reply: what the player would read, and the records written."""
+    return {
+        "message": outcome.message,
+        "records": [jsonout.record(r) for r in outcome.records],
+    }
+
+
 # --------------------------------------------------------------- tally, history
-def cmd_tally(args, ui) -> int:
+TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
+
+
+def cmd_tally(args: Namespace, ui: object) -> int:
     try:
         from stockade.core import tally as tallying
+        from stockade.core import tally_formats
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
@@ -142,10 +187,16 @@ def cmd_tally(args, ui) -> int:
         state = game.state_at(args.at)
     result = tallying.tally(state)
     if args.json:
-        print(json.dumps(tallying.to_json(result), indent=2, ensure_ascii=False))
+        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
         return 0
-    render = {"text": tallying.to_text, "md": tallying.to_markdown, "html": tallying.to_html}
-    print(render[args.format](result))
+    render = {
+        "text": tallying.to_text,
+        "md": tallying.to_markdown,
+        "html": tallying.to_html,
+        "bbcode": tally_formats.to_bbcode,
+        "csv": tally_formats.to_csv,
+    }
+    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
     return 0
 
 
@@ -159,8 +210,25 @@ _MARKS = {
 }
 
 
-def cmd_history(args, ui) -> int:
+def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
+    if args.json:
+        entries = [
+            {
+                "seq": entry.seq,
+                "group": entry.grp,
+                "status": entry.status,
+                "reason": entry.reason,
+                "turn": entry.turn,
+                "phase": entry.phase,
+                "attacker": entry.attacker,
+                "sentence": sentence(entry, game),
+                "record": jsonout.record(entry.record),
+            }
+            for entry in game.history()
+        ]
+        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        return 0
     for entry in game.history():
         line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):
@@ -170,7 +238,7 @@ def cmd_history(args, ui) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
-def cmd_control(args, ui) -> int:
+def cmd_control(args: Namespace, ui: object) -> int:
     game = open_to_write(args.file)
     try:
         outcome = control(
@@ -178,8 +246,15 @@ def cmd_control(args, ui) -> int:
         )
     finally:
         game.close()
+    if args.json:
+        jsonout.emit(args.verb, **_reply(outcome))
+        return 0
     print(outcome.message)
     return 0
+
+
+def _problem(game: Game) -> str | None:
+    return str(game.problem) if game.problem else None
 
 
 __all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]

@@ -1,36 +1,70 @@
-"""Subcommands about log files rather than games: check, repair, locate."""
+"""Subcommands about log files and the program rather than one game's play: check,
+repair, locate, rulings, completion."""
 
 from __future__ import annotations
 
+import json
+import sys
+from argparse import Namespace
 from pathlib import Path
+from typing import Any
 
-from stockade.core.cli.errors import CliError
+from stockade.core.cli import jsonout
+from stockade.core.cli.errors import CliError, Exit
 from stockade.core.game import Game
 from stockade.core.journal import atomic_write, read_lines
 from stockade.core.logfile import load
 
 
-def cmd_check(args, ui) -> int:
-    """Exit 0 when the log is sound; else name the first bad line. Only ever reads."""
+def cmd_check(args: Namespace, ui: object) -> int:
+    """Exit 0 when the log is sound; else name the first bad line (exit 3) or the
+    entries that no longer hold (exit 4). Only ever reads."""
     path: Path = args.file
     loaded = load(path)
+    report: dict[str, Any] = {"file": str(path), "sound": False, "problem": None, "conflicts": []}
     if loaded.problem:
-        raise CliError(f"{path}: {loaded.problem}")
+        report["problem"] = {"line": loaded.problem.line, "message": loaded.problem.message}
+        return _check_failed(args, report, f"{path}: {loaded.problem}", Exit.DAMAGED)
     if loaded.torn_tail is not None:
-        raise CliError(
-            f"{path}: line {len(loaded.records) + 1}: the last entry is unfinished "
+        line = len(loaded.records) + 1
+        report["problem"] = {"line": line, "message": "the last entry is unfinished or damaged"}
+        return _check_failed(
+            args,
+            report,
+            f"{path}: line {line}: the last entry is unfinished "
             "or damaged (a crash while writing?); opening the game sets it aside, "
-            "or 'stockade repair' writes a copy without it"
+            "or 'stockade repair' writes a copy without it",
+            Exit.DAMAGED,
         )
     game = Game(loaded.records)
-    if game.conflicts:
-        for seq, refusal in sorted(game.conflicts.items()):
-            print(f"entry {seq} no longer holds: {refusal}")
-        raise CliError(
-            f"{path}: {len(game.conflicts)} entries no longer hold; "
-            "strike or fix them (stockade history shows them with '!')"
-        )
     state = game.state
+    report.update(
+        records=len(loaded.records),
+        units=len(state.units),
+        turn=state.turn,
+        attacker=state.attacker,
+        phase=state.phase,
+        ended=state.ended,
+    )
+    if game.conflicts:
+        report["conflicts"] = [
+            {"seq": seq, "rule": refusal.rule, "message": refusal.text}
+            for seq, refusal in sorted(game.conflicts.items())
+        ]
+        if not args.json:
+            for seq, refusal in sorted(game.conflicts.items()):
+                print(f"entry {seq} no longer holds: {refusal}")
+        return _check_failed(
+            args,
+            report,
+            f"{path}: {len(game.conflicts)} entries no longer hold; "
+            "strike or fix them (stockade history shows them with '!')",
+            Exit.CONFLICTS,
+        )
+    report["sound"] = True
+    if args.json:
+        jsonout.emit("check", **report)
+        return 0
     print(
         f"{path}: sound: {len(loaded.records)} records, {len(state.units)} units, "
         f"Turn {state.turn} {state.attacker} {state.phase}"
@@ -39,11 +73,22 @@ def cmd_check(args, ui) -> int:
     return 0
 
 
+def _check_failed(args: Namespace, report: dict[str, Any], message: str, code: int) -> int:
+    """A log that is not sound: with --json the whole report on stdout (``ok`` false,
+    as for any non-zero exit); the one line on stderr either way."""
+    if args.json:
+        error = {"exit": int(code), "message": message, "rule": None}
+        print(json.dumps(jsonout.envelope("check", ok=False, error=error, **report), indent=2))
+        print(f"stockade: {message}", file=sys.stderr)
+        return code
+    raise CliError(message, code)
+
+
 def default_output(path: Path) -> Path:
     return path.with_name(f"{path.stem}.repaired{path.suffix or '.jsonl'}")
 
 
-def cmd_repair(args, ui) -> int:
+def cmd_repair(args: Namespace, ui: object) -> int:
     """Write the good prefix to a new file; save the dropped lines beside it.
 
     Records are never renumbered: everything from the first bad line on is dropped
@@ -54,10 +99,13 @@ def cmd_repair(args, ui) -> int:
     raw = read_lines(path)
     loaded = load(path)
     if loaded.problem is None and loaded.torn_tail is None:
-        print(f"{path}: sound; nothing to repair")
+        if args.json:
+            jsonout.emit("repair", file=str(path), repaired=False, output=None)
+        else:
+            print(f"{path}: sound; nothing to repair")
         return 0
     if not loaded.records:
-        raise CliError(f"{path}: {loaded.problem}; nothing in it can be kept")
+        raise CliError(f"{path}: {loaded.problem}; nothing in it can be kept", Exit.DAMAGED)
     out: Path = args.output or default_output(path)
     dropped_path = out.with_name(out.name + ".dropped")
     if out.resolve() == path.resolve():
@@ -71,6 +119,18 @@ def cmd_repair(args, ui) -> int:
     atomic_write(out, good)
     atomic_write(dropped_path, dropped)
     first_bad = loaded.problem.line if loaded.problem else kept + 1
+    if args.json:
+        jsonout.emit(
+            "repair",
+            file=str(path),
+            repaired=True,
+            output=str(out),
+            kept_records=kept,
+            first_bad_line=first_bad,
+            dropped_bytes=len(dropped),
+            dropped_file=str(dropped_path),
+        )
+        return 0
     print(
         f"wrote {out}: {kept} good records kept; from line {first_bad} on "
         f"({len(dropped)} bytes) saved to {dropped_path}; {path} is unchanged"
@@ -78,8 +138,10 @@ def cmd_repair(args, ui) -> int:
     return 0
 
 
-def cmd_locate(args, ui) -> int:
+def cmd_locate(args: Namespace, ui: object) -> int:
     from platformdirs import user_config_dir, user_data_dir
+
+    from stockade.core.snapcache import cache_dir
 
     config, data = Path(user_config_dir("stockade")), Path(user_data_dir("stockade"))
     last_file = data / "last_game"
@@ -87,18 +149,40 @@ def cmd_locate(args, ui) -> int:
         last = last_file.read_text(encoding="utf-8").strip() if last_file.is_file() else ""
     except (OSError, UnicodeDecodeError):
         last = ""
+    cache = cache_dir()
+    if args.json:
+        jsonout.emit(
+            "locate",
+            config_dir=str(config),
+            data_dir=str(data),
+            cache_dir=str(cache) if cache else None,
+            last_game=last or None,
+        )
+        return 0
     print(f"config dir: {config}")
     print(f"data dir:   {data}")
     print(f"last game:  {last or '(none)'}")
-    from stockade.core.snapcache import cache_dir
-
-    cache = cache_dir()
     print(f"cache dir:  {cache if cache else '(off)'}  (snapshots of big games; safe to delete)")
     return 0
 
 
-def cmd_rulings(args, ui) -> int:
-    from stockade.core.rulings import rulings_text
+def cmd_rulings(args: Namespace, ui: object) -> int:
+    from stockade.core.rulings import rulings, rulings_text
 
+    if args.json:
+        found = [
+            {"topic": r.topic, "rule": r.rule, "ruling": r.ruling, "source": r.source}
+            for r in rulings()
+        ]
+        jsonout.emit("rulings", rulings=found)
+        return 0
     print(rulings_text())
+    return 0
+
+
+def cmd_completion(args: Namespace, ui: object) -> int:
+    """The shell's completion script, from argcomplete (docs/commands.md)."""
+    import argcomplete
+
+    sys.stdout.write(argcomplete.shellcode(["stockade"], shell=args.shell))
     return 0

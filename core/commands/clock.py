@@ -6,6 +6,8 @@ opens each Game Turn, so the turn number goes up when it becomes the ATTACKER ag
 
 from __future__ import annotations
 
+from typing import cast
+
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
@@ -13,8 +15,13 @@ from stockade.core.state import GameState
 # Said when a phase begins, so the table knows what A20 allows now.
 PHASE_HINTS = {
     "RPh": "prisoners may be transferred or abandoned (A20.5)",
-    "PFPh": "Mopping Up surrenders (A12.153); SS/Japanese/Partisan/Russian/berserk may Massacre (A20.4)",
-    "MPh": "recapture by entering; escort off; Scrounging DR at the end of the MPh (A20.54, A20.53, A20.552)",
+    "PFPh": (
+        "Mopping Up surrenders (A12.153); SS/Japanese/Partisan/Russian/berserk may Massacre (A20.4)"
+    ),
+    "MPh": (
+        "recapture by entering; escort off; "
+        "Scrounging DR at the end of the MPh (A20.54, A20.53, A20.552)"
+    ),
     "DFPh": "DEFENDER may Massacre (A20.4)",
     "AFPh": "ATTACKER may Massacre (A20.4)",
     "RtPh": "broken units adjacent to a Known enemy surrender (A20.21)",
@@ -26,35 +33,42 @@ _PHASE_NAMES = {name.lower(): name for name in ev.PHASES}
 
 
 def phase_named(word: str) -> str:
-    """A phase from its abbreviation, any case, ``Ph`` optional (``rtph``, ``CCPh``, ``apH``, ``cc``)."""
+    """A phase from its abbreviation, any case, ``Ph`` optional.
+
+    ``rtph``, ``CCPh``, ``apH`` and ``cc`` all name a phase."""
     found = _PHASE_NAMES.get(word.lower()) or _PHASE_NAMES.get(word.lower() + "ph")
     if found is None:
         raise Refusal("input", f"'{word}' is not a phase", "one of " + ", ".join(ev.PHASES))
     return found
 
 
+def _phase_at(index: int) -> ev.Phase:
+    # ev.PHASES is typed tuple[str, ...] but holds exactly the ev.Phase names, in order.
+    return cast("ev.Phase", ev.PHASES[index])
+
+
 def next_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
     index = ev.PHASES.index(state.phase)
     if index + 1 < len(ev.PHASES):
-        return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=ev.PHASES[index + 1])
+        return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=_phase_at(index + 1))
     return next_player_turn(state, first_attacker)
 
 
 def next_player_turn(state: GameState, first_attacker: str) -> ev.PhaseSet:
     attacker = state.enemy_of(state.attacker)
     turn = state.turn + (1 if attacker == first_attacker else 0)
-    return ev.PhaseSet(turn=turn, attacker=attacker, phase=ev.PHASES[0])
+    return ev.PhaseSet(turn=turn, attacker=attacker, phase=_phase_at(0))
 
 
 def previous_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
     index = ev.PHASES.index(state.phase)
     if index > 0:
-        return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=ev.PHASES[index - 1])
+        return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=_phase_at(index - 1))
     attacker = state.enemy_of(state.attacker)
     turn = state.turn - (1 if state.attacker == first_attacker else 0)
     if turn < 1:
         raise Refusal("input", "this is the first phase of the game")
-    return ev.PhaseSet(turn=turn, attacker=attacker, phase=ev.PHASES[-1])
+    return ev.PhaseSet(turn=turn, attacker=attacker, phase=_phase_at(-1))
 
 
 def describe_clock(turn: int, attacker: str, phase: str) -> str:

@@ -11,6 +11,7 @@ from stockade.core.commands.parser import Parsed, parse
 from stockade.core.describe import sentence_for
 from stockade.core.errors import Refusal
 from stockade.core.game import Game
+from stockade.core.rules.reminders import reminders
 
 
 @dataclass
@@ -18,7 +19,7 @@ class Outcome:
     """What a command did: a message for the player and the records it wrote."""
 
     message: str
-    records: list = field(default_factory=list)
+    records: list[ev.Record] = field(default_factory=list)
 
 
 class ScriptRefusal(Refusal):
@@ -45,7 +46,7 @@ def execute(game: Game, text: str) -> Outcome:
     """Parse ``text`` against the game's state and record it; raise Refusal if refused."""
     parsed = parse(text, game.state, first_attacker(game))
     if parsed.control:
-        return _control(game, parsed)
+        return _control(game, parsed.control, parsed)
     if not parsed.events:
         return Outcome("", [])
     records = game.submit(parsed.events)
@@ -56,16 +57,19 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
     if parsed.verb in ("next", "prev", "turn", "phase"):
         state = game.state
         return describe_clock(state.turn, state.attacker, state.phase)
-    lines = [sentence_for(r, game, with_time=False) for r in records]
+    lines = []
+    for record in records:
+        lines.append(sentence_for(record, game, with_time=False))
+        lines += [f"  {line}" for line in reminders(record, game.state)]
     if parsed.made:
         lines.append("new handles: " + ", ".join(parsed.made))
     return "\n".join(lines)
 
 
-def _control(game: Game, parsed: Parsed) -> Outcome:
-    if parsed.control == "help":
+def _control(game: Game, verb: str, parsed: Parsed) -> Outcome:
+    if verb == "help":
         return Outcome(parsed.text, [])
-    return control(game, parsed.control, parsed.target, parsed.reason)
+    return control(game, verb, parsed.target, parsed.reason)
 
 
 def control(game: Game, verb: str, target: int | None = None, reason: str = "") -> Outcome:

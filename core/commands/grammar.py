@@ -54,7 +54,7 @@ _SPECS = [
         "add",
         "add SIDE COUNTER [sq|hs|crew|leader|hero|smc|vehicle] [xN] [as H] "
         "[+fanatic +commissar +inexperienced +ss +elite +cavalry] [cvp=N] "
-        "[COUNTER ...] [at LOC] [broken]",
+        "[COUNTER ...] [at LOC] [broken]; a vehicle by its name: NAME vehicle cvp=N",
         "enter units; several counters may follow one side",
         "add German 4-6-7 2-4-7 hs 9-1 at Q4 broken",
         ("a",),
@@ -98,7 +98,8 @@ _SPECS = [
     # --------------------------------------------------------------------- capture
     VerbSpec(
         "surrender",
-        "surrender H... to G [disrupted|encircled|hob|mopup] [free H...] [merge H+H[=NEW] ...]",
+        "surrender H... to G [disrupted|encircled|hob|mopup] [free H...] [merge H+H[=NEW] ...] "
+        '[because "WHY THE OTHERS DO NOT"]',
         "a stack surrenders (A20.21, A19.12, A15.5, A12.153)",
         "surrender g1 g2 g3 to a1 free g3",
         ("sur",),
@@ -106,27 +107,34 @@ _SPECS = [
         {
             "to": (ONE, "unit:captor"),
             "free": (MANY, "units:broken"),
+            "because": (MANY, "text"),
             **{r: (FLAG, "") for r in SURRENDER_REASONS},
             **_MERGE,
         },
     ),
     VerbSpec(
         "reject",
-        "reject H... by SIDE",
+        'reject H... by SIDE [because "WHY THE OTHERS DO NOT"]',
         "refuse a surrender: No Quarter (A20.3)",
         "reject g1 g2 by American",
         (),
         "units:broken",
-        {"by": (ONE, "side")},
+        {"by": (ONE, "side"), "because": (MANY, "text")},
     ),
     VerbSpec(
         "capture",
-        "capture [H...] [hs SQUAD[=COUNTER]] by G [merge H+H ...]",
-        "CC capture: all named units, or one HS of a squad (A20.22)",
+        "capture [H...] [hs SQUAD[=COUNTER]] by G [as COUNTER] [merge H+H ...]",
+        "CC capture: all named units, or one HS of a squad (A20.22); an unarmed captor "
+        "rearms (A20.551), as COUNTER where the table has none",
         "capture g4 hs g5=2-4-7 by a2",
         ("cap",),
         "units:active",
-        {"by": (ONE, "unit:captor"), "hs": (ONE, "unit:squad"), **_MERGE},
+        {
+            "by": (ONE, "unit:captor"),
+            "hs": (ONE, "unit:squad"),
+            "as": (ONE, "counter"),
+            **_MERGE,
+        },
     ),
     VerbSpec(
         "mutual",

@@ -121,6 +121,13 @@ def help_text(verb: str = "") -> str:
         from stockade.core.rulings import rulings_text
 
         return rulings_text()
+    from stockade.core import conformance
+
+    if conformance.is_rule_id(verb):  # help A20.55: that section's requirements
+        text = conformance.section_text(verb)
+        if text is None:
+            raise Refusal("input", f"A20 has no section '{verb}'", "e.g. help A20.55")
+        return text
     if verb:
         spec = verb_named(verb)
         if spec is None:
@@ -129,7 +136,14 @@ def help_text(verb: str = "") -> str:
         return f"{spec.usage}\n  {spec.summary}{aliases}\n  e.g. {spec.example}"
     width = max(len(name) for name in VERBS)
     lines = [f"{name.ljust(width)}  {spec.summary}" for name, spec in VERBS.items()]
-    return "\n".join(lines + ["", "help VERB for one verb; help rulings for Stockade's rulings"])
+    return "\n".join(
+        lines
+        + [
+            "",
+            "help VERB for one verb; help rulings for Stockade's rulings; "
+            "help A20.55 for a section of A20 and how Stockade stands on each sentence",
+        ]
+    )
 
 
 def _did_you_mean(word: str) -> str:

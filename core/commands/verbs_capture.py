@@ -32,6 +32,7 @@ def parse_surrender(ctx: Context, sections: Sections) -> list[ev.Record]:
             reason=reasons[0] if reasons else "rtph",
             freed=freed,
             merges=merges(ctx, sections.many("merge")),
+            others_why=" ".join(sections.many("because")),
         )
     ]
 
@@ -39,7 +40,11 @@ def parse_surrender(ctx: Context, sections: Sections) -> list[ev.Record]:
 def parse_reject(ctx: Context, sections: Sections) -> list[ev.Record]:
     units = ctx.units(sections.positional, "units whose surrender is rejected")
     by_side = ctx.side(required(sections, "by", "reject g1 by Russian"))
-    return [ev.SurrenderRejected(units=units, by_side=by_side)]
+    return [
+        ev.SurrenderRejected(
+            units=units, by_side=by_side, others_why=" ".join(sections.many("because"))
+        )
+    ]
 
 
 def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -64,6 +69,7 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
             hs_free=hs_free,
             hs_counter=hs_counter,
             merges=merges(ctx, sections.many("merge")),
+            rearm_as=counter(sections.one("as")) if sections.has("as") else "",
         )
     ]
 

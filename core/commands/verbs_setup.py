@@ -11,7 +11,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number
 from stockade.core.errors import Refusal
-from stockade.core.units import KIND_WORDS, TRAITS, infer_kind, parse_counter
+from stockade.core.units import KIND_WORDS, TRAITS, infer_kind, parse_counter, vehicle_name
 
 _REPEAT = re.compile(r"^[x\*](\d+)$")
 _CVP = re.compile(r"^cvp=(\d+)$")
@@ -39,7 +39,7 @@ def parse_add(ctx: Context, sections: Sections) -> list[ev.Record]:
     drafts, location, broken = _read_add_words(words[1:])
     events: list[ev.Record] = []
     for draft in drafts:
-        kind = infer_kind(parse_counter(draft.counter), draft.kind)
+        kind = _kind_of(draft)
         for _ in range(draft.count):
             events.append(
                 ev.UnitEntered(
@@ -64,6 +64,15 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
         word, low = words[i], words[i].lower()
         if word[:1].isdigit() or word.startswith("("):
             drafts.append(_Draft(parse_counter(word).text))
+        elif _is_vehicle_word(words[i + 1] if i + 1 < len(words) else "") and low not in (
+            "at",
+            "as",
+            "broken",
+        ):
+            # a vehicle is entered by its name (add German StuG vehicle cvp=4): it blocks
+            # a rearm (A20.551) and, manned, cannot be captured (A20.22)
+            drafts.append(_Draft(vehicle_name(word), kind="vehicle"))
+            i += 1
         elif low == "at" or low == "as":
             if i + 1 >= len(words):
                 raise Refusal("input", f"'{low}' needs a value in 'add'")
@@ -95,6 +104,16 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
         if draft.handle and draft.count > 1:
             raise Refusal("input", f"'as {draft.handle}' names one counter, not {draft.count}")
     return drafts, location, broken
+
+
+def _is_vehicle_word(word: str) -> bool:
+    return KIND_WORDS.get(word.lower()) == "vehicle"
+
+
+def _kind_of(draft: _Draft) -> str:
+    if draft.kind and _is_vehicle_word(draft.kind):
+        return "vehicle"  # a vehicle's "counter" is its name: nothing to read from it
+    return infer_kind(parse_counter(draft.counter), draft.kind)
 
 
 def _last(drafts: list[_Draft], word: str) -> _Draft:

@@ -7,6 +7,7 @@ from stockade.core.errors import Refusal, require
 from stockade.core.events import Captured, MutualCapture, Recaptured, Surrendered, SurrenderRejected
 from stockade.core.rules.common import (
     apply_merges,
+    armed_units_of,
     book_casualty,
     capacity,
     describe,
@@ -24,6 +25,7 @@ from stockade.core.rules.common import (
     retire,
     side_of,
     unit,
+    void_captures,
 )
 from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.units import nationality_flags, normal_cvp
@@ -32,23 +34,24 @@ _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 
 
 # ----------------------------------------------------------------- who surrenders
-def never_surrenders(state: GameState, u: Unit, captor_side: str) -> str | None:
+def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | None:
     """Why ``u`` never surrenders via the RtPh method to ``captor_side`` (A20.21, A20.3)."""
     nationality = state.sides[u.side].nationality
     captor_nationality = state.sides[captor_side].nationality
     if nationality_flags(nationality).get("no_rtph"):
-        return f"A20.21: {nationality} units never surrender via the RtPh"
+        return Refusal("A20.21", f"{nationality} units never surrender via the RtPh")
     if "commissar" in u.traits:
-        return "A20.21: Commissars never surrender via the RtPh"
+        return Refusal("A20.21", "Commissars never surrender via the RtPh")
     if "fanatic" in u.traits:
-        return "A20.21: Fanatic units never surrender via the RtPh"
+        return Refusal("A20.21", "Fanatic units never surrender via the RtPh")
     is_ss = nationality == "SS" or "ss" in u.traits
     if is_ss and captor_nationality == "Russian":
-        return "A20.21: SS troops facing Russians never surrender via the RtPh"
+        return Refusal("A20.21", "SS troops facing Russians never surrender via the RtPh")
     if state.sides[captor_side].no_quarter:
-        return (
-            f"A20.3: {captor_side} has invoked No Quarter; its enemies never surrender "
-            "to it via the RtPh (they Low Crawl or risk Interdiction)"
+        return Refusal(
+            "A20.3",
+            f"{captor_side} has invoked No Quarter; its enemies never surrender "
+            "to it via the RtPh (they Low Crawl or risk Interdiction)",
         )
     return None
 
@@ -107,17 +110,25 @@ def _check_surrendering_stack(
         )
     for u in units:
         if reason == "disrupted":
-            require(u.disrupted or u.broken, "A19.12", f"{describe(u)} is not Disrupted")
+            # Disrupted is recorded on the board state: the claim is checked, not trusted
+            # (Encircled and HOB are not tracked: the entry records them as a claim).
+            require(
+                u.disrupted,
+                "A20.21",
+                f"{describe(u)} is not recorded as Disrupted",
+                f"if it is, record it first: disrupt {u.handle}",
+            )
         elif reason != "hob":
             require(u.broken, "A20.21", f"{describe(u)} is not broken; only broken units surrender")
         if reason == "mopup":
             continue  # A12.153: even units that never surrender via the RtPh
         why = never_surrenders(state, u, guard.side)
-        if why:
-            rule, text = why.split(": ", 1)
+        if why is not None:
             if reason == "hob":
-                raise Refusal("A15.5", f"{text}; on a HOB surrender result it goes berserk instead")
-            raise Refusal(rule, text)
+                raise Refusal(
+                    "A15.5", f"{why.text}; on a HOB surrender result it goes berserk instead"
+                )
+            raise why
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
         require(
@@ -129,6 +140,45 @@ def _check_surrendering_stack(
             guard.is_infantry,
             "A20.21",
             f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
+        )
+
+
+def left_out_of_stack(
+    state: GameState, units: list[Unit], captor_side: str, reason: str
+) -> list[Unit]:
+    """Broken units of the stack's Location that the entry leaves out, though they
+    would surrender to ``captor_side`` with it (A20.21: "A stack of broken units in a
+    Location surrenders simultaneously and must be accepted or rejected as a stack")."""
+    location = units[0].location if units else ""
+    if state.phase != "RtPh" or reason not in ("rtph", "encircled", "disrupted") or not location:
+        return []
+    named = {u.handle for u in units}
+    return [
+        o
+        for o in state.units.values()
+        if o.location == location
+        and o.side == units[0].side
+        and o.handle not in named
+        and o.status == ACTIVE
+        and o.broken
+        and o.is_infantry
+        and not o.berserk
+        and never_surrenders(state, o, captor_side) is None
+    ]
+
+
+def require_whole_stack(
+    state: GameState, units: list[Unit], captor_side: str, reason: str, others_why: str
+) -> None:
+    left = left_out_of_stack(state, units, captor_side, reason)
+    if left and not others_why.strip():
+        names = " ".join(o.handle for o in left)
+        raise Refusal(
+            "A20.21",
+            f"{names} {'is' if len(left) == 1 else 'are'} broken in {units[0].location} too: "
+            "a stack surrenders, and is accepted or rejected, as a stack",
+            f"name them too, or say why they are not surrendering: "
+            f'because "{left[0].handle} has a legal rout path"',
         )
 
 
@@ -149,6 +199,7 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
             f"{describe(back)} fits under {describe(guard)}; only the excess over the "
             "Guard's capacity is freed",
         )
+    require_whole_stack(state, units, guard.side, ev.reason, ev.others_why)
 
 
 def apply_surrender(state: GameState, ev: Surrendered) -> None:
@@ -158,10 +209,10 @@ def apply_surrender(state: GameState, ev: Surrendered) -> None:
         u.surrendered_to = guard.side
         if handle in ev.freed:
             for held in state.prisoners_of(u.handle):  # as in make_prisoner
-                free_unit(held, "escaped")
+                free_unit(state, held, "escaped")
                 held.note = f"freed: its Guard {u.handle} surrendered"
             _to_unarmed(u)
-            free_unit(u, "freed")
+            free_unit(state, u, "freed")
             u.note = f"freed as excess when its stack surrendered to {guard.handle}"
         else:
             make_prisoner(state, u, guard, ev.seq, f"surrender ({ev.reason})")
@@ -191,6 +242,7 @@ def check_reject(state: GameState, ev: SurrenderRejected) -> None:
         require(u.broken or u.disrupted, "A20.3", f"{describe(u)} is not surrendering (not broken)")
         # A unit that never surrenders to this side offers no surrender to reject.
         raise_reason(never_surrenders(state, u, by_side))
+    require_whole_stack(state, units, by_side, "rtph", ev.others_why)
 
 
 def apply_reject(state: GameState, ev: SurrenderRejected) -> None:
@@ -212,23 +264,81 @@ def apply_reject(state: GameState, ev: SurrenderRejected) -> None:
 
 
 # --------------------------------------------------------------------- CC capture
+def require_cc_attacker(guard: Unit, what: str = "capture") -> None:
+    """A broken unit may never attack in CC (A11.16; A20.55 EX: "The broken Guard
+    cannot attack"), so it cannot attempt a capture (A20.22)."""
+    require(
+        not guard.broken,
+        "A20.22",
+        f"{describe(guard)} is broken and may not attack in CC (A11.16), so it cannot {what}",
+    )
+
+
+def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal | None:
+    """Why prisoner ``p`` may not be taken by ``captor`` in CC, or None.
+
+    A published ruling: another unit of the Guard's side may capture prisoners "only if
+    the prisoners are attacking the guard or are in melee" (docs/rulings.md)."""
+    guard = state.units.get(p.guard or "")
+    if guard is None or guard.side != captor.side:
+        return Refusal("input", f"{describe(p)} is a prisoner of the other side")
+    if guard.handle == captor.handle:
+        return Refusal("A20.22", f"{describe(p)} is already {captor.handle}'s prisoner")
+    if not (p.melee or guard.melee):
+        return Refusal(
+            "A20.22",
+            f"{describe(p)} is a prisoner of {describe(guard)} and is not in Melee; "
+            "another unit takes it only by transfer (A20.5, friendly RPh/APh)",
+        )
+    return None
+
+
+def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captured) -> Unit:
+    """An unarmed unit attacking in CC may capture (A20.22 "any non-vehicular,
+    non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
+    or smaller size at once (A20.551). The armed enemy that rearms it, returned."""
+    require(
+        not guard.is_smc,
+        "A20.551",
+        "escaped SMC are always armed",
+    )
+    enemy = next((t for t in taken if t.armed and not t.rearm_spent and t.us >= guard.us), None)
+    if enemy is None:
+        raise Refusal(
+            "A20.551",
+            f"none of the units {describe(guard)} captures is an armed enemy of its size or "
+            "larger, so it is not rearmed and cannot guard them",
+            "record the capture as their elimination, or rearm it first",
+        )
+    rearm_counter(state, guard, ev.rearm_as)
+    return enemy
+
+
 def check_capture(state: GameState, ev: Captured) -> None:
     guard = unit(state, ev.guard)
     require(
         state.phase == "CCPh", "A20.22", f"capture in CC happens in the CCPh (now {state.phase})"
     )
-    require_guard(guard)
+    unarmed = guard.status == UNARMED
+    if not unarmed:
+        require_guard(guard)
+        require(not ev.rearm_as, "input", f"{describe(guard)} is armed; it is not rearmed")
+    require_cc_attacker(guard)
     handles = list(ev.units) + ([ev.split] if ev.split else [])
     require(bool(handles), "input", "name the captured units")
     require(len(set(handles)) == len(handles), "input", "a unit is named twice")
     for u in (unit(state, h) for h in handles):
         require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
-        require(
-            u.status == ACTIVE,
-            "input",
-            f"{describe(u)} is {u.status}",
-            "an unarmed unit is taken back with recapture",
-        )
+        if u.status == PRISONER and u.handle in ev.units:
+            raise_reason(melee_prisoner_refusal(state, u, guard))
+            require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")
+        else:
+            require(
+                u.status == ACTIVE,
+                "input",
+                f"{describe(u)} is {u.status}",
+                "an unarmed unit is taken back with recapture",
+            )
         require(
             not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
         )
@@ -240,6 +350,8 @@ def check_capture(state: GameState, ev: Captured) -> None:
                 f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}",
             )
     taken = [state.units[h] for h in ev.units]
+    if unarmed:
+        _unarmed_captor(state, guard, taken, ev)
     if ev.split:
         squad = state.units[ev.split]
         require(
@@ -260,13 +372,25 @@ def check_capture(state: GameState, ev: Captured) -> None:
             origins=[],
         )
         taken = taken + [half]
-    require_room(state, guard, taken, ev.merges, new_hs=(ev.hs_captured,) if ev.split else ())
+    fresh = [t for t in taken if t.status != PRISONER or t.guard != guard.handle]
+    require_room(state, guard, fresh, ev.merges, new_hs=(ev.hs_captured,) if ev.split else ())
 
 
 def apply_capture(state: GameState, ev: Captured) -> None:
     guard = state.units[ev.guard]
+    if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
+        enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
+        enemy.rearm_spent = True
+        rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
+    fought = []  # the units this capture takes out of the fight
     for handle in ev.units:
-        make_prisoner(state, state.units[handle], guard, ev.seq, "CC capture")
+        taken = state.units[handle]
+        if taken.status == PRISONER:  # in Melee with its Guard: taken over (ruling)
+            taken.guard, taken.melee = guard.handle, False
+            continue
+        fought.append(taken)
+        make_prisoner(state, taken, guard, ev.seq, "CC capture")
     if ev.split:
         squad = state.units[ev.split]
         retire(squad, ev.seq, "split by a CC capture")
@@ -302,10 +426,21 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             if held.us <= room:
                 held.guard, room = free.handle, room - held.us
             else:
-                free_unit(held, "escaped")
+                free_unit(state, held, "escaped")
                 held.note = f"freed: its Guard {squad.handle} was split by a capture"
         guard.melee = True
     apply_merges(state, ev.merges, guard, ev.seq)
+    side_wiped_out(state, fought, ev.seq)
+
+
+def side_wiped_out(state: GameState, lost: list[Unit], seq: int) -> None:
+    """A20.221: when the units just eliminated/captured were the last of their side in
+    a CC Location, that side's CC captures there this phase are void."""
+    for side, location in {(u.side, u.captured_at or u.location) for u in lost}:
+        if location and not armed_units_of(state, side, location):
+            void_captures(
+                state, side, location, seq, f"{side} was wholly eliminated/captured in {location}"
+            )
 
 
 # ---------------------------------------------------------------- mutual capture
@@ -344,6 +479,7 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
         "unarmed units are recaptured by CC, or by entering their Location in the MPh",
     )
     require_guard(guard)
+    require_cc_attacker(guard, "recapture")  # both ways in are a CC attack
     require(guard.is_infantry, "A20.54", f"{describe(guard)} is not Infantry/Cavalry")
     if state.phase == "MPh":
         require(

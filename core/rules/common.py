@@ -62,31 +62,31 @@ def require_same_side(units: list[Unit]) -> None:
 
 
 # ---------------------------------------------------------------------- guarding
-def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> str | None:
+def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> Refusal | None:
     """Why ``guard`` cannot take prisoners, or None (A20.2, A20.21, A20.5)."""
     if not guard.on_board or guard.status != ACTIVE:
-        return f"A20.5: {describe(guard)} is {guard.status} and cannot guard"
+        return Refusal("A20.5", f"{describe(guard)} is {guard.status} and cannot guard")
     if guard.unit_kind == "vehicle":
-        return f"A20.2: {describe(guard)} is vehicular; vehicles never take prisoners"
+        return Refusal("A20.2", f"{describe(guard)} is vehicular; vehicles never take prisoners")
     if not guard.armed:
-        return f"A20.5: {describe(guard)} is unarmed; only armed Personnel guard prisoners"
+        return Refusal(
+            "A20.5", f"{describe(guard)} is unarmed; only armed Personnel guard prisoners"
+        )
     if guard.berserk:
-        return f"A20.2: {describe(guard)} is berserk; berserk units take no prisoners"
+        return Refusal("A20.2", f"{describe(guard)} is berserk; berserk units take no prisoners")
     if phase_rtph and guard.melee:
-        return (
-            f"A20.21: {describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender"
+        return Refusal(
+            "A20.21",
+            f"{describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender",
         )
     return None
 
 
 def require_guard(guard: Unit, *, phase_rtph: bool = False) -> None:
-    reason = guard_refusal(guard, phase_rtph=phase_rtph)
-    if reason:
-        rule, text = reason.split(": ", 1)
-        raise Refusal(rule, text)
+    raise_reason(guard_refusal(guard, phase_rtph=phase_rtph))
 
 
-def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
+def accept_refusal(candidate: Unit, guard: Unit) -> Refusal | None:
     """Why ``candidate`` cannot accept the transfer of ``guard``'s prisoners (A20.5).
 
     Used for a voluntary transfer and for the involuntary take-over when the Guard is
@@ -94,29 +94,32 @@ def accept_refusal(candidate: Unit, guard: Unit) -> str | None:
     Location, to a friendly armed Personnel unit that is neither broken nor pinned
     (article, Example 15)."""
     if candidate.handle == guard.handle:
-        return f"A20.5: {describe(candidate)} already guards them"
+        return Refusal("A20.5", f"{describe(candidate)} already guards them")
     if candidate.side != guard.side:
-        return f"A20.5: {describe(candidate)} is not friendly to the Guard {describe(guard)}"
+        return Refusal(
+            "A20.5", f"{describe(candidate)} is not friendly to the Guard {describe(guard)}"
+        )
     reason = guard_refusal(candidate)
     if reason:
         return reason
     if candidate.broken:
-        return f"A20.5: {describe(candidate)} is broken and cannot accept prisoners"
+        return Refusal("A20.5", f"{describe(candidate)} is broken and cannot accept prisoners")
     if candidate.pinned:
-        return f"A20.5: {describe(candidate)} is pinned and cannot accept prisoners"
+        return Refusal("A20.5", f"{describe(candidate)} is pinned and cannot accept prisoners")
     if guard.location and candidate.location and guard.location != candidate.location:
-        return (
-            f"A20.5: {describe(candidate)} is in {candidate.location}, not in "
-            f"{guard.location} with the prisoners"
+        return Refusal(
+            "A20.5",
+            f"{describe(candidate)} is in {candidate.location}, not in "
+            f"{guard.location} with the prisoners",
         )
     return None
 
 
-def raise_reason(reason: str | None, hint: str = "") -> None:
-    """Raise the Refusal for a ``"RULE: text"`` reason given by a ``*_refusal`` check."""
-    if reason:
-        rule, text = reason.split(": ", 1)
-        raise Refusal(rule, text, hint)
+def raise_reason(reason: Refusal | None, hint: str = "") -> None:
+    """Raise the refusal a ``*_refusal`` check returned (a typed value, never a string
+    to split), with ``hint`` when the caller knows a better way out."""
+    if reason is not None:
+        raise Refusal(reason.rule, reason.text, hint or reason.hint)
 
 
 def capacity(guard: Unit) -> int:
@@ -156,8 +159,13 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
     A Guard that is itself taken frees its own prisoners: with no friendly unit
     taking them over they are no longer prisoners (A20.5; docs/rulings.md)."""
     for held in state.prisoners_of(u.handle):
-        free_unit(held, "escaped")
+        free_unit(state, held, "escaped")
         held.note = f"freed: its Guard {u.handle} was captured"
+    if how.startswith("CC capture"):
+        # kept so that A20.221 can give it back as it was (void_captures)
+        u.captured_clock = clock(state)
+        u.captured_traits = u.traits
+        u.captured_broken = u.broken
     u.status = PRISONER
     u.armed = False
     u.guard = guard.handle
@@ -176,8 +184,21 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
         u.traits = frozenset()  # no longer Fanatic, SS, elite, Cavalry... (A20.51)
 
 
-def free_unit(u: Unit, how: str, by_side: str = "") -> None:
-    """A prisoner becomes a free unarmed unit of its own side (abandoned/escaped/freed)."""
+def free_unit(state: GameState, u: Unit, how: str, by_side: str = "") -> None:
+    """A prisoner becomes a free unarmed unit of its own side (abandoned/escaped/freed).
+
+    An escaped crew is the unarmed HS it became (A20.51): a published ruling answers
+    "No" to "is it still worth 2 CVP" once it escapes, so its VP record turns into a
+    HS's (docs/rulings.md)."""
+    if how == "escaped" and any(o.unit_kind == "crew" for o in u.origins):
+        hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
+        u.origins = [
+            Origin(o.handle, "hs", f"{o.counter} crew, escaped: now a HS", hs_cvp)
+            if o.unit_kind == "crew"
+            else o
+            for o in u.origins
+        ]
+        u.cvp = sum(o.cvp for o in u.origins)
     u.status = UNARMED
     u.guard = None
     u.melee = False
@@ -188,6 +209,47 @@ def free_unit(u: Unit, how: str, by_side: str = "") -> None:
         u.status = ACTIVE
         u.armed = True
         u.counter = u.origins[0].counter if u.origins else u.counter
+
+
+def clock(state: GameState) -> str:
+    """The phase now, as "turn/ATTACKER/phase": what "during that phase" compares."""
+    return f"{state.turn}/{state.attacker}/{state.phase}"
+
+
+def armed_units_of(state: GameState, side: str, location: str) -> list[Unit]:
+    """``side``'s units still fighting in ``location``: on the board, not prisoners."""
+    return [
+        u
+        for u in state.units.values()
+        if u.side == side and u.location == location and u.status == ACTIVE
+    ]
+
+
+def void_captures(state: GameState, captor_side: str, location: str, seq: int, why: str) -> None:
+    """A20.221: a side wholly eliminated/captured in simultaneous CC made no captures
+    there this phase: each unit it took by CC capture this CCPh is given back as it
+    was (armed, its counter, traits and broken state), wherever its Guard now is."""
+    if state.phase != "CCPh" or not location:
+        return
+    now = clock(state)
+    for u in list(state.units.values()):
+        if (
+            u.captured_clock == now
+            and u.side != captor_side
+            and u.status in (PRISONER, UNARMED)
+            and (u.captured_at or u.location) == location
+        ):
+            first = u.origins[0] if u.origins else None
+            u.status, u.armed, u.guard = ACTIVE, True, None
+            if first is not None and not u.is_smc:
+                u.unit_kind, u.counter = first.unit_kind, first.counter
+            u.traits, u.broken = u.captured_traits, u.captured_broken
+            u.melee = False
+            u.location = location
+            u.unarmed_how = u.captured_how = u.captured_clock = ""
+            u.captured_seq = 0
+            u.created = seq
+            u.note = f"A20.221: its capture this CCPh is void ({why}); back as it was, armed"
 
 
 def apply_merges(state: GameState, merges: list[Merge], guard: Unit, seq: int) -> None:
@@ -327,7 +389,8 @@ def book_casualty(
 
 def _vp_counter(u: Unit) -> str:
     if u.is_smc and u.status == PRISONER:
-        return f"{u.counter} (prisoner, on the side record)"  # A20.5: keeps its counter
+        # A20.5: an SMC prisoner keeps its counter, set aside with its captor noted.
+        return f"{u.counter} (prisoner, counter set aside)"
     if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == "(1)-0-6":
         names = " + ".join(o.counter for o in u.origins)
         return f"(1)-0-6 [was {names}]" if names else u.counter
@@ -349,7 +412,7 @@ def eliminate_unit(state: GameState, u: Unit, seq: int) -> None:
 def release_prisoners(state: GameState, guard: Unit, how: str) -> list[Unit]:
     freed = state.prisoners_of(guard.handle)
     for p in freed:
-        free_unit(p, how)
+        free_unit(state, p, how)
     return freed
 
 

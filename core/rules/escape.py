@@ -6,6 +6,7 @@ from __future__ import annotations
 from stockade.core.errors import Refusal, require
 from stockade.core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
 from stockade.core.rules.common import (
+    armed_units_of,
     book_casualty,
     describe,
     eliminate_unit,
@@ -19,17 +20,18 @@ from stockade.core.rules.common import (
     unit,
 )
 from stockade.core.rules.guards import _prisoners, split_origins
+from stockade.core.rules.losses import takeover_candidates
 from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from stockade.core.units import nationality_flags
 
 
 # ------------------------------------------------------------ who may escape
-def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
+def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refusal | None:
     """Why prisoner ``p`` will never attempt escape, whatever the phase (A20.55)."""
     if p.status != PRISONER:
-        return f"A20.55: {describe(p)} is not a prisoner"
+        return Refusal("A20.55", f"{describe(p)} is not a prisoner")
     if not p.is_infantry or "cavalry" in p.traits:
-        return f"A20.55: only Infantry may escape; {describe(p)} is not Infantry"
+        return Refusal("A20.55", f"only Infantry may escape; {describe(p)} is not Infantry")
     nationality = state.sides[p.side].nationality
     flags = nationality_flags(nationality)
     captor = state.units[p.guard].side if p.guard in state.units else ""
@@ -40,23 +42,28 @@ def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) ->
             if flags.get("axis_minor") and own_borders
             else ""
         )
-        return f"A20.55: {nationality} prisoners will not attempt escape unless abandoned{extra}"
+        return Refusal(
+            "A20.55", f"{nationality} prisoners will not attempt escape unless abandoned{extra}"
+        )
     return None
 
 
-def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> str | None:
+def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refusal | None:
     """Why prisoner ``p`` may not attempt escape now, or None (A20.55)."""
     why = will_escape_refusal(state, p, own_borders)
     if why:
         return why
     if state.phase != "CCPh":
-        return f"A20.55: prisoners attack their Guard only in the CCPh (now {state.phase})"
+        return Refusal(
+            "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
+        )
     guard = state.units[p.guard]
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
-        return (
-            f"A20.55: outside Melee prisoners may attack only a broken Guard; "
-            f"{describe(guard)} is not broken"
+        return Refusal(
+            "A20.55",
+            f"outside Melee prisoners may attack only a broken Guard; "
+            f"{describe(guard)} is not broken",
         )
     return None
 
@@ -70,10 +77,7 @@ def needs_ntc(state: GameState, p: Unit) -> bool:
 def check_escape(state: GameState, ev: EscapeAttempted) -> None:
     prisoners, guard = _prisoners(state, ev.units)
     for p in prisoners:
-        why = escape_refusal(state, p, ev.own_borders)
-        if why:
-            rule, text = why.split(": ", 1)
-            raise Refusal(rule, text)
+        raise_reason(escape_refusal(state, p, ev.own_borders))
     require(set(ev.ntc_failed) <= set(ev.units), "input", "ntc_failed names units not escaping")
     if ev.ntc_failed:
         require(needs_ntc(state, prisoners[0]), "A20.55", "in Melee prisoners take no NTC")
@@ -89,6 +93,8 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
             "say the Guard was eliminated, or use withdraw / infiltrate",
         )
     survivors = attackers - set(ev.killed)
+    if ev.outcome == "escaped":
+        require_location_clear(state, guard)
     if ev.guard_eliminated:
         require(bool(attackers), "A20.55", "no prisoner attacked the Guard")
         require(
@@ -119,6 +125,26 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
         )
 
 
+def require_location_clear(state: GameState, guard: Unit) -> None:
+    """A20.55: "Escape is successful only if there are no enemy units in the same
+    Location (other than prisoners)". Another unit of the captor's side there means the
+    prisoners stay prisoners and pass to it (A20.5), or go free if none can take them."""
+    others = [o for o in armed_units_of(state, guard.side, guard.location) if o is not guard]
+    if not guard.location or not others:
+        return
+    takers = takeover_candidates(state, guard)
+    names = ", ".join(o.handle for o in others)
+    hint = f"record the Guard's elimination: eliminate {guard.handle} by cc takeover " + (
+        takers[0].handle if takers else "-"
+    )
+    raise Refusal(
+        "A20.55",
+        f"{names} of {guard.side} {'is' if len(others) == 1 else 'are'} still in "
+        f"{guard.location}: escape succeeds only with no enemy unit there but prisoners",
+        hint,
+    )
+
+
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     guard = state.units[state.units[ev.units[0]].guard]
     for handle in ev.killed:
@@ -128,7 +154,7 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     attackers = [h for h in ev.units if h not in ev.ntc_failed and h not in ev.killed]
     if ev.guard_eliminated:
         for p in state.prisoners_of(guard.handle):
-            free_unit(p, "escaped")
+            free_unit(state, p, "escaped")
             p.note = f"escaped: eliminated its Guard {guard.handle} in CC"
         book_casualty(
             state,
@@ -177,13 +203,13 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
     if ev.route == "guard-infiltrated":
         guard = state.units[ev.units[0]]
         for p in state.prisoners_of(guard.handle):
-            free_unit(p, "escaped")  # left behind: escaped, not abandoned (Example 16)
+            free_unit(state, p, "escaped")  # left behind: escaped, not abandoned (Example 16)
             p.note = f"escaped: its Guard {guard.handle} infiltrated away"
         guard.melee = False
         return
     for handle in ev.units:
         p = state.units[handle]
-        free_unit(p, "escaped")
+        free_unit(state, p, "escaped")
         p.note = f"escaped by {ev.route}"
 
 
@@ -194,33 +220,32 @@ def rearm_refusal(
     how: str,
     enemy: Unit | None,
     active_at: dict[str, list[Unit]] | None = None,
-) -> str | None:
+) -> Refusal | None:
     """Why ``u`` may not rearm from ``enemy`` by ``how`` (A20.551), or None.
 
     ``active_at`` (Location -> armed units on the board) lets a caller asking about many
     units build the map once instead of scanning every unit per question."""
     if u.is_smc:
-        return "A20.551: escaped SMC are always armed; nothing to rearm"
+        return Refusal("A20.551", "escaped SMC are always armed; nothing to rearm")
     if u.status != UNARMED:
-        return f"A20.551: {describe(u)} is not a free unarmed unit ({u.status})"
+        return Refusal("A20.551", f"{describe(u)} is not a free unarmed unit ({u.status})")
     if enemy is None:
-        return "A20.551: name the armed enemy unit (enemy HANDLE)"
+        return Refusal("A20.551", "name the armed enemy unit (enemy HANDLE)")
     if enemy.side == u.side:
-        return f"A20.551: {describe(enemy)} is not an enemy unit"
+        return Refusal("A20.551", f"{describe(enemy)} is not an enemy unit")
     if enemy.rearm_spent:
-        return f"A20.551: {describe(enemy)} has already rearmed an unarmed unit"
+        return Refusal("A20.551", f"{describe(enemy)} has already rearmed an unarmed unit")
     where = enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
     if u.location and where and u.location != where:
-        return f"A20.551: {describe(enemy)} was not in {u.location}"
+        return Refusal("A20.551", f"{describe(enemy)} was not in {u.location}")
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
             enemy.status == PRISONER and state.units[enemy.guard].side == u.side
         )
         if not taken:
-            return f"A20.551: {describe(enemy)} was not eliminated or captured"
-    elif how == "surrender":
-        if not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
-            return f"A20.551: {describe(enemy)} did not surrender to a friendly unit"
+            return Refusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
+    elif how == "surrender" and not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
+        return Refusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
         present = active_at.get(u.location, []) if active_at is not None else state.units.values()
@@ -236,14 +261,16 @@ def rearm_refusal(
             None,
         )
         if other is not None:
-            return (
-                f"A20.551: {describe(other)} is still in {u.location}; without CC "
-                "an unarmed unit rearms only when no other enemy unit is there"
+            return Refusal(
+                "A20.551",
+                f"{describe(other)} is still in {u.location}; without CC "
+                "an unarmed unit rearms only when no other enemy unit is there",
             )
     if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
-        return (
-            f"A20.551: {describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
-            "of its size or smaller"
+        return Refusal(
+            "A20.551",
+            f"{describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
+            "of its size or smaller",
         )
     return None
 
@@ -252,10 +279,7 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
     u = unit(state, ev.handle)
     enemy = state.units.get(ev.enemy) if ev.enemy else None
     require(not ev.enemy or enemy is not None, "input", f"no unit '{ev.enemy}' in this game")
-    why = rearm_refusal(state, u, ev.how, enemy)
-    if why:
-        rule, text = why.split(": ", 1)
-        raise Refusal(rule, text)
+    raise_reason(rearm_refusal(state, u, ev.how, enemy))
     if u.unit_kind == "squad" and enemy.us < u.us:
         require(
             len(ev.split_into) == 2,

@@ -122,7 +122,7 @@ def split_origins(state: GameState, squad: Unit) -> list[list[Origin]]:
 
 def apply_split(state: GameState, ev: PrisonerSplit) -> None:
     squad = state.units[ev.handle]
-    for handle, origins in zip(ev.into, split_origins(state, squad)):
+    for handle, origins in zip(ev.into, split_origins(state, squad), strict=True):
         half = new_counter(
             state,
             handle,
@@ -182,7 +182,7 @@ def check_deploy(state: GameState, ev: Deployed) -> None:
 def apply_deploy(state: GameState, ev: Deployed) -> None:
     squad = state.units[ev.handle]
     counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
-    for handle, counter in zip(ev.into, counters):
+    for handle, counter in zip(ev.into, counters, strict=True):
         new_counter(
             state,
             handle,
@@ -210,7 +210,7 @@ def check_abandon(state: GameState, ev: Abandoned) -> None:
 def apply_abandon(state: GameState, ev: Abandoned) -> None:
     for handle in ev.units:
         p = state.units[handle]
-        free_unit(p, "abandoned", by_side=state.units[p.guard].side)
+        free_unit(state, p, "abandoned", by_side=state.units[p.guard].side)
 
 
 # ------------------------------------------------------------------------ escort

@@ -4,16 +4,19 @@ prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)
 from __future__ import annotations
 
 from stockade.core.errors import Refusal, require
-from stockade.core.events import CasualtyReduced, Eliminated, Massacred
+from stockade.core.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
 from stockade.core.rules.common import (
     accept_refusal,
+    armed_units_of,
     book_casualty,
     capacity,
     describe,
     eliminate_unit,
     free_unit,
+    raise_reason,
     side_of,
     unit,
+    void_captures,
 )
 from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.units import nationality_flags, normal_cvp
@@ -22,13 +25,12 @@ NO_TAKEOVER = "-"
 
 
 # ------------------------------------------------------------ who may take over
-def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> str | None:
+def takeover_refusal(state: GameState, candidate: Unit, guard: Unit) -> Refusal | None:
     """Why ``candidate`` cannot assume Guard duty when ``guard`` dies (A20.5).
 
     Taking over is a transfer (A20.5): a broken or pinned unit cannot accept one
     (article, Example 15). The same check as a voluntary transfer: ``accept_refusal``."""
-    reason = accept_refusal(candidate, guard)
-    return reason.split(": ", 1)[1] if reason else None
+    return accept_refusal(candidate, guard)
 
 
 def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
@@ -104,11 +106,22 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
             )
         return
     if ev.takeover == NO_TAKEOVER:
+        candidates = takeover_candidates(state, u)
+        require(
+            not candidates,
+            "A20.5",
+            f"{candidates[0].handle if candidates else ''} in {u.location} can accept "
+            f"{describe(u)}'s prisoners, so it must take over (not optional; article, "
+            "Example 15)",
+            f"takeover {candidates[0].handle if candidates else ''}; takeover - is for when "
+            "none can",
+        )
         return
     new_guard = unit(state, ev.takeover)
-    why = takeover_refusal(state, new_guard, u)
-    if why:
-        raise Refusal("A20.5", why, "takeover - frees the prisoners (they count as escaped)")
+    raise_reason(
+        takeover_refusal(state, new_guard, u),
+        "takeover - frees the prisoners (they count as escaped)",
+    )
     if ev.keep:
         room = capacity(new_guard) - state.prisoner_load(new_guard.handle)
         check_keep(prisoners, room, list(ev.keep), new_guard)
@@ -116,6 +129,13 @@ def check_eliminate(state: GameState, ev: Eliminated) -> None:
 
 def apply_eliminate(state: GameState, ev: Eliminated) -> None:
     u = state.units[ev.handle]
+    if ev.cause == "cc" and u.status == ACTIVE and u.location:
+        # A20.221: the last of its side in the Location dies in simultaneous CC: the
+        # captures its side made there this phase are void (before its prisoners pass on)
+        others = [o for o in armed_units_of(state, u.side, u.location) if o is not u]
+        if not others:
+            why = f"{u.side} was wholly eliminated/captured in {u.location}"
+            void_captures(state, u.side, u.location, ev.seq, why)
     prisoners = state.prisoners_of(u.handle)
     if prisoners:
         new_guard = None
@@ -126,7 +146,7 @@ def apply_eliminate(state: GameState, ev: Eliminated) -> None:
             if p in kept:
                 p.guard = new_guard.handle
             else:
-                free_unit(p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
+                free_unit(state, p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
                 p.note = f"freed when its Guard {u.handle} was eliminated"
     _book_elimination(state, u, ev)
     was_abandoned_by = u.abandoned_by if u.status == UNARMED else ""
@@ -148,13 +168,26 @@ def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
     elif u.status == PRISONER and ev.cause == "escape":
         book_casualty(state, u, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
     elif u.status == PRISONER:
-        book_casualty(state, u, ev.seq, 1, "A20.1", f"prisoner eliminated ({ev.cause})")
+        book_casualty(state, u, ev.seq, 1, "A20.1", _eliminated("prisoner eliminated", ev.cause))
     elif u.status == UNARMED:
-        book_casualty(
-            state, u, ev.seq, 1, "A20.55", f"unarmed ({u.unarmed_how}) unit eliminated ({ev.cause})"
-        )
+        was = UNARMED_HOW.get(u.unarmed_how, "")
+        what = f"unarmed unit{f' ({was})' if was else ''} eliminated"
+        book_casualty(state, u, ev.seq, 1, "A20.55", _eliminated(what, ev.cause))
     else:
-        book_casualty(state, u, ev.seq, 1, "A26", f"eliminated ({ev.cause})", base=u.cvp)
+        book_casualty(state, u, ev.seq, 1, "A26", _eliminated("eliminated", ev.cause), base=u.cvp)
+
+
+# Player-facing words for the tally's "why" column (plain words, not the log's codes).
+UNARMED_HOW = {
+    "abandoned": "abandoned prisoner",
+    "escaped": "escaped prisoner",
+    "freed": "freed prisoner",
+}
+
+
+def _eliminated(what: str, cause: str) -> str:
+    words = CAUSE_WORDS.get(cause, cause)
+    return f"{what} {words}".strip()
 
 
 # ------------------------------------------------------------ Casualty Reduction
@@ -242,7 +275,7 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
         kept = fill(prisoners, capacity(u), list(ev.keep))
         for p in prisoners:
             if p not in kept:  # A20.5: a Guard too small guards what it can
-                free_unit(p, "escaped")
+                free_unit(state, p, "escaped")
                 p.note = f"freed: its Guard {u.handle} was reduced to a HS"
         return
     if len(u.origins) == 2:  # a squad made of two parts loses one of them

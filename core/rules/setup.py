@@ -20,8 +20,14 @@ from stockade.core.rules.common import (
     side_of,
     unit,
 )
-from stockade.core.state import PRISONER, GameState, Side
-from stockade.core.units import KINDS, TRAITS, canonical_nationality, parse_counter
+from stockade.core.state import PRISONER, GameState, Side, Unit
+from stockade.core.units import (
+    KINDS,
+    TRAITS,
+    canonical_nationality,
+    parse_counter,
+    vehicle_name,
+)
 
 
 def check_game(state: GameState, ev: GameCreated) -> None:
@@ -48,11 +54,15 @@ def check_unit(state: GameState, ev: UnitEntered) -> None:
     require_new_handle(state, ev.handle)
     side_of(state, ev.side)
     require(ev.unit_kind in KINDS, "input", f"unknown unit kind '{ev.unit_kind}'")
-    counter = parse_counter(ev.counter)
-    if ev.unit_kind == "leader":
+    if ev.unit_kind == "vehicle":
+        vehicle_name(ev.counter)  # a vehicle is entered by its name
+    elif ev.unit_kind == "leader":
+        counter = parse_counter(ev.counter)
         require(
             counter.is_leader_form, "input", f"a leader's counter reads like 9-2, not {ev.counter}"
         )
+    else:
+        parse_counter(ev.counter)
     for trait in ev.traits:
         require(
             trait in TRAITS, "input", f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS)
@@ -97,6 +107,8 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
             "A20.54",
             f"{describe(u)} is unarmed and never breaks; a failed MC Casualty-Reduces it",
         )
+    if ev.broken is False and u.broken:
+        require_rally_allowed(state, u)
     if u.status == PRISONER:
         require(
             not ev.pinned,
@@ -109,6 +121,19 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
             "A20.53",
             f"{describe(u)} moves only with its Guard {u.guard}, as one stack",
         )
+
+
+def require_rally_allowed(state: GameState, u: Unit) -> None:
+    """A broken Guard may be rallied only "as long as the broken guard is not in melee
+    with the prisoner" (published ruling, docs/rulings.md)."""
+    held = state.prisoners_of(u.handle)
+    in_melee = bool(held) and (u.melee or any(p.melee for p in held))
+    require(
+        not in_melee,
+        "A20.55",
+        f"{describe(u)} is a broken Guard in Melee with its prisoners and cannot be "
+        "rallied (published ruling)",
+    )
 
 
 def apply_status(state: GameState, ev: StatusChanged) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.markup import escape
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -13,6 +12,7 @@ from textual.widgets import Static
 from stockade.core.camp.events import CampOptions
 from stockade.core.camp.state import CampState, month_label
 from stockade.core.camp.table import ACTION_IDS, RuleTable
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
 
 BANNER = (
@@ -70,9 +70,7 @@ def house_rule_text(table: RuleTable, options: CampOptions) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [
-        Binding("escape,q,f1,question_mark", "dismiss", "Close", id="camp.help.close"),
-    ]
+    BINDINGS = key_bindings("camp_help")
 
     def __init__(self, table: RuleTable, options: CampOptions):
         super().__init__()
@@ -109,11 +107,7 @@ class HelpScreen(ModalScreen[None]):
 class EndScreen(ModalScreen[str]):
     """Dismisses with "undo", "quit" or "" (back to the record)."""
 
-    BINDINGS = [
-        Binding("u", "choose('undo')", "Undo", id="camp.end.undo"),
-        Binding("q", "choose('quit')", "Quit", id="camp.end.quit"),
-        Binding("escape,enter", "choose('')", "Record", id="camp.end.back"),
-    ]
+    BINDINGS = key_bindings("camp_end")
 
     def __init__(self, state: CampState):
         super().__init__()

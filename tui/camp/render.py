@@ -17,13 +17,17 @@ ENDING_WORDS = {"escaped": "ESCAPED", "liberated": "LIBERATED", "dead": "DIED IN
 ENDING_STYLE = {"escaped": "bold green", "liberated": "bold cyan", "dead": "bold red"}
 
 
+def _plural(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
 def record_text(state: CampState) -> str:
     if not state.started:
         return "[dim]Not yet captured: roll for the capture date.[/]"
     lines = [
         f"Captured    {month_label(state.capture_year, state.capture_month)}",
         f"Now         [b]{month_label(state.year, state.month)}[/]",
-        f"In camp     {state.months_in_captivity} month{'s' if state.months_in_captivity != 1 else ''}",
+        f"In camp     {state.months_in_captivity} month{_plural(state.months_in_captivity)}",
         f"Health      {health_bar(state)}",
         f"Escape Kit  {kit_text(state.kit)}",
         f"Status      {status_text(state)}",
@@ -64,9 +68,8 @@ def actions_text(state: CampState, house: bool) -> str:
         mark = "*" if action_id == "gather" else " "
         style = "b" if action_id in allowed else "dim"
         summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
-        lines.append(
-            f"[{style}]{ACTION_KEYS[action_id]}[/] [{style}]{rule.name + mark:<11}[/] {escape(summary)}"
-        )
+        key = f"[{style}]{ACTION_KEYS[action_id]}[/]"
+        lines.append(f"{key} [{style}]{rule.name + mark:<11}[/] {escape(summary)}")
     return "\n".join(lines)
 
 
@@ -104,10 +107,10 @@ def history_lines(state: CampState, limit: int = 200) -> list[str]:
 def chart_lines(tallies: list[Tally], bar_width: int = 10) -> list[str]:
     lines = ["[green]█[/]escaped [cyan]▓[/]liberated [red]░[/]died [dim]E/L/D%[/]"]
     for t in tallies:
-        e, l = round(t.rate("escaped")), round(t.rate("liberated"))
-        d = 100 - e - l
-        cells = [round(bar_width * x / 100) for x in (e, l)]
+        e, lib = round(t.rate("escaped")), round(t.rate("liberated"))
+        d = 100 - e - lib
+        cells = [round(bar_width * x / 100) for x in (e, lib)]
         cells.append(max(0, bar_width - sum(cells)))
         bar = f"[green]{'█' * cells[0]}[/][cyan]{'▓' * cells[1]}[/][red]{'░' * cells[2]}[/]"
-        lines.append(f"{t.strategy:<13.13}{bar}{e:>3}/{l:>2}/{d:>2}")
+        lines.append(f"{t.strategy:<13.13}{bar}{e:>3}/{lib:>2}/{d:>2}")
     return lines

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import Screen
@@ -19,6 +18,7 @@ from stockade.core.camp.campaign import Campaign
 from stockade.core.camp.dice import parse_outcome, parse_typed_dice
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.simulate import STANDARD_STRATEGIES, Tally, simulate
+from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.camp import render
 from stockade.tui.camp.modals import EndScreen, HelpScreen
 
@@ -29,18 +29,7 @@ CHOICE_ACTIONS = {"loiter", "malinger", "gather", "escape", "stay"}
 
 class CampScreen(Screen[int]):
     CSS_PATH = "camp.tcss"
-    BINDINGS = [
-        Binding("l", "act('loiter')", "Loiter", id="camp.loiter"),
-        Binding("m", "act('malinger')", "Malinger", id="camp.malinger"),
-        Binding("g", "act('gather')", "Gather", id="camp.gather"),
-        Binding("e", "escape(True)", "Escape", id="camp.escape"),
-        Binding("s", "escape(False)", "Stay", id="camp.stay"),
-        Binding("u", "undo", "Undo", id="camp.undo"),
-        Binding("r", "redo", "Redo", id="camp.redo"),
-        Binding("c", "simulate", "Simulate", id="camp.simulate"),
-        Binding("f1,question_mark", "help", "Help", key_display="?", id="camp.help"),
-        Binding("q", "quit_camp", "Quit", id="camp.quit"),
-    ]
+    BINDINGS = key_bindings("camp")
 
     def __init__(self, campaign: Campaign):
         super().__init__()
@@ -212,5 +201,6 @@ class CampScreen(Screen[int]):
 
     def _show_simulation(self, tallies: list[Tally]) -> None:
         self._tallies = tallies
-        self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {render.escape(self.campaign.options.seed)}[/]"
+        seed = render.escape(self.campaign.options.seed)
+        self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {seed}[/]"
         self._refresh()

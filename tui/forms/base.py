@@ -15,7 +15,6 @@ from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
@@ -26,6 +25,8 @@ from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Stati
 
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import key_of
 from stockade.tui.forms.picker import UnitPicker
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
@@ -44,7 +45,7 @@ class Field:
     @property
     def optional(self) -> bool:
         """Said so in its label: the form does not stop at it when moving on."""
-        return "optional" in self.label or "(if " in self.label
+        return "optional" in self.label
 
 
 @dataclass
@@ -59,7 +60,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "tab/shift+tab: field · enter: pick · letter: choose · ctrl+s: record · esc"
+KEYS = "tab/shift+tab: field · enter: pick · letter: choose · {record}: record · {cancel}"
 
 
 class TickBox(Checkbox):
@@ -169,10 +170,7 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen #verdict { height: auto; }
     FormScreen #keys { color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("ctrl+s", "record", "Record", id="stockade.form_record"),
-        Binding("escape", "cancel", "Cancel", id="stockade.form_cancel"),
-    ]
+    BINDINGS = key_bindings("form")
 
     def __init__(self, spec: FormSpec) -> None:
         super().__init__()
@@ -195,7 +193,13 @@ class FormScreen(ModalScreen[str | None]):
             with VerticalScroll(id="pinned", can_focus=False):
                 yield Static(id="preview")
                 yield Static(id="verdict")
-            yield Static(KEYS, id="keys")
+            yield Static(
+                KEYS.format(
+                    record=key_of(self.app, "stockade.form_record"),
+                    cancel=key_of(self.app, "stockade.form_cancel"),
+                ),
+                id="keys",
+            )
 
     def _field(self, f: Field, state: GameState) -> ComposeResult:
         wid = f"f-{f.name}"
@@ -241,7 +245,7 @@ class FormScreen(ModalScreen[str | None]):
             first = self.query_one(f"#f-{self.spec.fields[0].name}")
             first.focus()
             if isinstance(first, UnitPicker) and first.choices and not first.value:
-                self.call_after_refresh(first.action_pick)  # the form opens on the roster
+                first.action_pick()  # the form opens on the roster
         fields = self.query_one("#fields", VerticalScroll)
         self.watch(fields, "scroll_y", self._show_more, init=False)
         self.call_after_refresh(self._fit)

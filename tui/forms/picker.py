@@ -7,11 +7,11 @@ handed in as ``Choice`` lists); this field only shows the pick and opens the pic
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
 from stockade.core.queries import Choice
+from stockade.tui.bindings import bindings as key_bindings
 
 
 class UnitPicker(Static, can_focus=True):
@@ -21,10 +21,7 @@ class UnitPicker(Static, can_focus=True):
     UnitPicker { height: auto; padding: 0 1; background: $boost; }
     UnitPicker:focus { background: $primary 30%; }
     """
-    BINDINGS = [
-        Binding("enter,space", "pick", "Pick", show=False, id="stockade.form_pick"),
-        Binding("delete,backspace", "clear", "Clear", show=False, id="stockade.form_clear"),
-    ]
+    BINDINGS = key_bindings("picker")
 
     class Changed(Message):
         def __init__(self, picker: UnitPicker) -> None:

@@ -201,7 +201,11 @@ SPECS: list[FormSpec] = [
                 ),
                 auto=True,
             ),
-            Field("as_", "Counter it becomes (if the book does not know)", placeholder="4-3-6"),
+            Field(
+                "as_",
+                "Counter it becomes (optional: if the book does not know)",
+                placeholder="4-3-6",
+            ),
         ],
         lambda v: (
             f"rearm {v['unit']} {v['how']} {v['enemy']} {opt('as', v['as_'])}" if v["unit"] else ""
@@ -287,7 +291,7 @@ SPECS: list[FormSpec] = [
             ),
             Field(
                 "keep",
-                "Prisoners the new Guard keeps (if not all)",
+                "Prisoners the new Guard keeps (optional: if not all)",
                 "units",
                 picks(lambda s, v: queries.prisoners_of_guard(s, v.get("unit", ""))),
             ),

@@ -5,10 +5,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint, keys_of
 
 
 class ConfirmScreen(ModalScreen[str | None]):
@@ -21,10 +23,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS = [
-        Binding("y", "yes", "Yes", id="stockade.confirm_yes"),
-        Binding("n,escape", "no", "No", id="stockade.confirm_no"),
-    ]
+    BINDINGS = key_bindings("confirm")
 
     def __init__(self, title: str, body: Text | str, ask: str = "") -> None:
         super().__init__()
@@ -36,7 +35,11 @@ class ConfirmScreen(ModalScreen[str | None]):
             yield Static(self.body, id="confirm-body")
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
-            keys = "enter: confirm · esc: cancel" if self.ask else "y: yes · n/esc: no"
+            if self.ask:
+                keys = "enter: confirm · " + hint(self.app, ("stockade.confirm_no", "cancel"))
+            else:
+                no = "/".join(keys_of(self.app, "stockade.confirm_no"))
+                keys = hint(self.app, "stockade.confirm_yes") + f" · {no}: no"
             yield Static(keys, id="confirm-keys")
 
     def on_mount(self) -> None:

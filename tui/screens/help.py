@@ -5,50 +5,39 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint, key_of
 
-def keys_table(app) -> Table:
-    from stockade.tui.forms.base import FormScreen
-    from stockade.tui.forms.menu import FormMenu
-    from stockade.tui.screens.confirm import ConfirmScreen
-    from stockade.tui.screens.main import MainScreen
-    from stockade.tui.screens.replay import ReplayScreen
-    from stockade.tui.screens.tally import TallyScreen
-    from stockade.tui.widgets.command_bar import CommandInput
 
-    keymap = getattr(app, "_keymap", {})
-    table = Table(
-        title=Text("Keys (remap them in config.toml, table [keys])"),
-        expand=True,
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("key", no_wrap=True, style="bold")
-    table.add_column("does")
-    table.add_column("id", style="dim", no_wrap=True)
-    sections = [
-        ("main screen", [*MainScreen.BINDINGS, *app.BINDINGS]),
-        ("history and replay (h)", ReplayScreen.BINDINGS),
-        ("tally (v)", TallyScreen.BINDINGS),
-        ("forms (f, then a letter)", [*FormMenu.BINDINGS, *FormScreen.BINDINGS]),
-        ("command bar (:)", CommandInput.BINDINGS),
-        ("questions", ConfirmScreen.BINDINGS),
-    ]
-    for title, bindings in sections:
-        table.add_row(Text(title, style="bold underline"), "", "")
-        for b in bindings:
-            if not isinstance(b, Binding):
-                continue
-            keys = keymap.get(b.id, b.key) if b.id else b.key
-            keys = keys.replace("question_mark", "?").replace("colon", ":")
-            table.add_row(Text(keys), b.description, b.id or "")
-    table.add_row(Text("j/k, arrows"), "move in lists and panels", "")
-    table.add_row(Text("tab"), "next panel; in the command bar: take the completion", "")
-    return table
+def keys_tables(app) -> list[Table]:
+    """Every key, one table per place it works, as bound now (after the player's
+    keymap), with the id to remap it by: all read from ``tui.bindings``."""
+    from stockade.tui.bindings import SCOPES, in_scope, keys_of
+
+    tables = []
+    for scope, title in SCOPES.items():
+        table = Table(
+            title=Text(title, style="bold"),
+            title_justify="left",
+            expand=True,
+            show_edge=False,
+            pad_edge=False,
+            show_header=False,
+            box=None,
+        )
+        table.add_column("key", no_wrap=True, style="bold", width=12)
+        table.add_column("does", ratio=1)
+        table.add_column("id", style="dim", no_wrap=True)
+        for key in in_scope(scope):
+            table.add_row(Text(" ".join(keys_of(app, key.id))), key.does, key.id)
+        if scope == "main":
+            table.add_row("tab", "next panel (shift+tab: back); arrows move in lists", "")
+        tables.append(table)
+    return tables
 
 
 def verbs_table() -> Table:
@@ -88,25 +77,29 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary;
                                   background: $surface; padding: 0 1; }
     """
-    BINDINGS = [
-        Binding("escape,q,f1,question_mark", "close", "Close", id="stockade.help_close"),
-        Binding("j", "scroll('down')", "Down", show=False, id="stockade.help_down"),
-        Binding("k", "scroll('up')", "Up", show=False, id="stockade.help_up"),
-    ]
+    BINDINGS = key_bindings("help")
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body") as body:
             body.border_title = "Stockade help"
-            body.border_subtitle = "esc: close"
+            body.border_subtitle = hint(self.app, ("stockade.help_close", "close"))
             yield Static(
                 Text(
                     "Stockade keeps the book on A20 Prisoners. Keys move the "
-                    "clock and the history; f opens a guided form; : takes a "
+                    f"clock and the history; {key_of(self.app, 'stockade.forms')} opens a "
+                    f"guided form; {key_of(self.app, 'stockade.command')} takes a "
                     "command. Every refusal names its rule.",
                     style="italic",
                 )
             )
-            yield Static(keys_table(self.app))
+            yield Static(
+                Text(
+                    "Keys (remap them in config.toml, table [keys], by id)",
+                    style="bold underline",
+                )
+            )
+            for table in keys_tables(self.app):
+                yield Static(table)
             yield Static(verbs_table())
             yield Static(rulings_table())
 

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from stockade.core.errors import Refusal
 from stockade.core.views import phase_hints, side_panels
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.history_view import HistoryView, Line
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
@@ -37,28 +45,15 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
-    BINDINGS = [
-        Binding("n", "next_phase", "Next", id="stockade.next_phase"),
-        Binding("N", "prev_phase", "Prev phase", show=False, id="stockade.prev_phase"),
-        Binding("t", "next_turn", "Next turn", show=False, id="stockade.next_turn"),
-        Binding("u,ctrl+z", "undo", "Undo", id="stockade.undo"),
-        Binding("r,ctrl+y", "redo", "Redo", id="stockade.redo"),
-        Binding("colon", "command", "Cmd", key_display=":", id="stockade.command"),
-        Binding("f", "forms", "Forms", id="stockade.forms"),
-        Binding("a", "form('add')", "Add unit", show=False, id="stockade.add_unit"),
-        Binding("s", "form('surrender')", "Surrender", show=False, id="stockade.surrender"),
-        Binding("h", "history", "History", id="stockade.history"),
-        Binding("v", "tally", "Tally", id="stockade.tally"),
-        # table1 (issue 12): the roster, one key away
-        Binding("w", "roster", "Roster", id="stockade.roster"),
-        Binding("f1,question_mark", "help", "Help", key_display="?", id="stockade.help"),
-        Binding("q", "quit", "Quit", id="stockade.quit"),
-    ]
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
+    BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
         super().__init__()
-        self._phase = None
-        self._keys: tuple | None = None  # what check_action reads, as last refreshed
+        self._phase: tuple[int, str] | None = None
+        self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
@@ -69,7 +64,7 @@ class MainScreen(Screen):
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
             yield from compose_board(self.game)
-            yield CommandBar(self._candidates, id="command-bar")
+            yield CommandBar(self._candidates, self._command_text, id="command-bar")
             yield StatusLine(id="status")
         yield StockadeFooter(compact=True)
 
@@ -80,7 +75,20 @@ class MainScreen(Screen):
         if self.game.read_only:
             self.status.say("this game is open read-only: nothing can be entered", "refusal")
         else:
-            self.status.say("n: next phase · f: forms · :: type a command · ?: help", "hint")
+            self.status.say(self.key_hint(), "hint")
+
+    def key_hint(self) -> str:
+        """The main verbs with the keys bound to them now (they follow the keymap)."""
+        keys: list[str | tuple[str, str]]
+        if self.game.read_only or self.game.state.ended:  # n and f do nothing then
+            keys = ["stockade.history", ("stockade.tally", "tally"), "stockade.open_game"]
+        else:
+            keys = [
+                "stockade.next_phase",
+                ("stockade.forms", "forms"),
+                ("stockade.command", "command"),
+            ]
+        return hint(self.app, *keys, ("stockade.help", "help"))
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._resized)
@@ -129,9 +137,19 @@ class MainScreen(Screen):
         if now != self._phase:
             self._phase = now
             if state.phase in HINT_PHASES or state.ended:
-                hints = phase_hints(state)
+                hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
         if hints:
-            self.status.say(" · ".join(([message] if message else []) + hints), "hint")
+            text = " · ".join(([message] if message else []) + hints)
+            if not state.ended:
+                # The key that moves on, at the end if the whole fits; if only the rules
+                # text fits, that alone (the footer names the key); if even that does
+                # not, the key first, so the part "↓ more" hides is the rules text.
+                key = hint(self.app, "stockade.next_phase")
+                if self.status.fits(f"{text} · {key}"):
+                    text = f"{text} · {key}"
+                elif not self.status.fits(text):
+                    text = f"{key} · {text}"
+            self.status.say(text, "hint")
         elif message:
             self.status.say(message, "ok")
         keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
@@ -144,6 +162,8 @@ class MainScreen(Screen):
         game = self.game
         if action in GAME_ACTIONS and (game.read_only or game.state.ended):
             return None
+        if action == "command" and isinstance(self.focused, Input):
+            return None  # ':' typed in the bar is text (a priority key would take it)
         if action == "undo":
             return True if game.can_undo() and not game.read_only else None
         if action == "redo":
@@ -152,11 +172,22 @@ class MainScreen(Screen):
 
     def _run(self, text: str) -> bool:
         try:
-            self.app.run_command(text)
+            message = self.app.run_command(text)
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
+        self._page_if_rules(text, message)
         return True
+
+    def _page_if_rules(self, text: str, message: str) -> None:
+        """``help A20.55``: the section's requirements get a page of their own."""
+        from stockade.core.conformance import is_rule_id
+
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1]):
+            from stockade.tui.screens.text_screen import TextScreen
+
+            self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
 
     def action_next_phase(self) -> None:
         self._run("next")
@@ -193,7 +224,39 @@ class MainScreen(Screen):
     def _form_done(self, message: str | None) -> None:
         if message:
             self.status.say(message, "ok")
-        self.query_one(HistoryView).focus()
+        self.focus_board()
+
+    def focus_board(self) -> None:
+        """Back to the board: the keys (n, u, :) work at once, nothing types into the bar."""
+        self.query_one(CommandBar).close()
+        self.set_focus(self.query_one(HistoryView))  # at once: the next key is the board's
+
+    # -------------------------------------------------------------- games
+    def action_new_game(self) -> None:
+        from stockade.tui.screens.games import NewGameScreen
+
+        self.app.push_screen(NewGameScreen(), self._game_chosen)
+
+    def action_open_game(self) -> None:
+        from stockade.tui.screens.games import OpenGameScreen
+
+        self.app.push_screen(OpenGameScreen(), self._game_chosen)
+
+    def action_demo_game(self) -> None:
+        from stockade.tui.opening import ensure_demo
+
+        try:
+            path, _notes = ensure_demo()
+        except OSError as exc:
+            self.status.say(f"cannot make the demo game: {exc.strerror or exc}", "refusal")
+            return
+        self._game_chosen(path)
+
+    def _game_chosen(self, path) -> None:
+        if path is None:
+            self.focus_board()
+            return
+        self.app.call_later(self.app.switch_game, path)
 
     def action_history(self) -> None:
         from stockade.tui.screens.replay import ReplayScreen
@@ -220,10 +283,11 @@ class MainScreen(Screen):
         self.app.exit(0)
 
     # -------------------------------------------------------------- command bar
-    @on(CommandBar.Submitted)
-    def _command(self, event: CommandBar.Submitted) -> None:
-        if self._run(event.text):
-            self.query_one(CommandBar).input.value = ""
+    def _command_text(self, text: str) -> None:
+        # Recorded: the bar empties and the board has the keys again. Refused: the
+        # text stays in the bar to be corrected.
+        if self._run(text):
+            self.focus_board()
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
@@ -244,7 +308,8 @@ class MainScreen(Screen):
 
     @on(CommandBar.Left)
     def _left(self) -> None:
-        self.query_one(HistoryView).focus()
+        self.focus_board()
+        self.status.say(self.key_hint(), "hint")
 
 
 def compose_board(game) -> ComposeResult:

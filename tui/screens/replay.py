@@ -5,10 +5,11 @@ what it would break; back to the present.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
@@ -16,6 +17,8 @@ from textual.worker import get_current_worker
 
 from stockade.core.errors import Refusal
 from stockade.core.views import side_panels
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.widgets.footer import StockadeFooter
@@ -24,17 +27,17 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
+
 
 class ReplayScreen(Screen):
-    BINDINGS = [
-        Binding("escape,h,p", "present", "Present", id="stockade.replay_present"),
-        Binding("home", "first", "First", show=False, id="stockade.replay_first"),
-        Binding("end", "last", "Last", show=False, id="stockade.replay_last"),
-        Binding("U", "undo_to_here", "Undo to here", id="stockade.replay_undo_to"),
-        Binding("x", "strike", "Strike", id="stockade.replay_strike"),
-        Binding("X", "unstrike", "Unstrike", id="stockade.replay_unstrike"),
-        Binding("q", "app.quit", "Quit", show=False, id="stockade.replay_quit"),
-    ]
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
+    BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
         super().__init__()
@@ -93,9 +96,12 @@ class ReplayScreen(Screen):
     def _show_state(self, seq: int, state) -> None:
         self.shown_seq = seq
         history = self.query_one(HistoryView)
-        total = history.option_count  # every domain entry has its line
+        # "of" the last entry number shown, not the count of lines: undo records are
+        # numbered too but not listed, so the count falls behind the numbers.
+        count = history.option_count
+        last = int(history.get_option_at_index(count - 1).id or seq) if count else seq
         line = history.line(seq)
-        self.query_one(PhaseBar).show(state, [f"REPLAY: after entry {seq} of {total}"])
+        self.query_one(PhaseBar).show(state, note=f"REPLAY: {seq} of {last}")
         wide = self.has_class("-wide")
         panels = [panel for panel in self.query(SidePanelView) if panel.side in state.sides]
         views = side_panels(state, [panel.side for panel in panels]) if panels else {}
@@ -111,10 +117,15 @@ class ReplayScreen(Screen):
             self.query_one(StatusLine).say(self._note[1], self._note[2])
             return
         self._note = None
+        keys = hint(
+            self.app,
+            ("stockade.replay_undo_to", "undo to here"),
+            "stockade.replay_strike",
+            "stockade.replay_unstrike",
+            ("stockade.replay_present", "present"),
+        )
         self.query_one(StatusLine).say(
-            f"after {seq}: {line.text if line else ''}{note} · ↑↓/jk step · U undo to "
-            "here · x strike · X unstrike · esc present",
-            "hint",
+            f"after {seq}: {line.text if line else ''}{note} · ↑↓ step · {keys}", "hint"
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -151,11 +162,16 @@ class ReplayScreen(Screen):
     def _to_undo(self) -> list[int]:
         """Effective command groups after the selected entry, latest first."""
         seq = self.selected or 0
-        groups = []
+        own_group = self._grp(seq)  # the selected entry's own command stays
+        groups: list[int] = []
         for entry in self.game.history():
-            if entry.status in ("ok", "conflict") and entry.seq > seq and entry.grp not in groups:
-                if entry.grp != self._grp(seq):
-                    groups.append(entry.grp)
+            if (
+                entry.status in ("ok", "conflict")
+                and entry.seq > seq
+                and entry.grp not in groups
+                and entry.grp != own_group
+            ):
+                groups.append(entry.grp)
         return groups[::-1]
 
     def _grp(self, seq: int) -> int:
@@ -192,6 +208,8 @@ class ReplayScreen(Screen):
 
     def action_strike(self) -> None:
         seq = self.selected
+        if seq is None:
+            return
         try:
             consequences = self.game.preview_strike(seq)
         except Refusal as refusal:
@@ -206,8 +224,8 @@ class ReplayScreen(Screen):
                 " would no longer hold and be flagged CONFLICT:\n",
                 style="bold",
             )
-            for later, refusal in consequences:
-                body.append(f"  ⚠ {later}: {refusal}\n")
+            for later, why in consequences:
+                body.append(f"  ⚠ {later}: {why}\n")
         else:
             body.append("Nothing later depends on it.\n")
         self.app.push_screen(
@@ -227,9 +245,16 @@ class ReplayScreen(Screen):
 
     def action_unstrike(self) -> None:
         seq = self.selected
+        if seq is None:
+            return
+
+        def unstrike_if_confirmed(answer: str | None) -> None:
+            if answer is not None:
+                self._unstrike(seq)
+
         self.app.push_screen(
             ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later entries are checked again."),
-            lambda answer: answer is not None and self._unstrike(seq),
+            unstrike_if_confirmed,
         )
 
     def _unstrike(self, seq: int) -> None:

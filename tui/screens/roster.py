@@ -11,13 +11,14 @@ from collections.abc import Sequence
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from stockade.core.queries import Choice
 from stockade.core.roster import roster
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import key_of
 from stockade.tui.widgets.roster import Roster, items_for
 
 ROSTER_CSS = """
@@ -34,15 +35,16 @@ class RosterScreen(ModalScreen[None]):
     """Every unit of both sides: handle, side, kind, counter, Location, status."""
 
     DEFAULT_CSS = ROSTER_CSS.format(cls="RosterScreen")
-    BINDINGS = [Binding("escape", "close", "Close", id="stockade.roster_close")]
+    BINDINGS = key_bindings("roster")
 
     def compose(self) -> ComposeResult:
         state = self.app.game.state  # type: ignore[attr-defined]  # StockadeApp
         with Vertical() as box:
             box.border_title = f"Roster · {state.scenario or 'this game'}"
             yield Roster(items_for(roster(state)), id="roster")
+            close = key_of(self.app, "stockade.roster_close")
             yield Static(
-                "type: filter · ↑↓ pgup/pgdn: move · backspace: unfilter · esc: close",
+                f"type: filter · ↑↓ pgup/pgdn: move · backspace: unfilter · {close}: close",
                 id="roster-keys",
             )
 
@@ -54,7 +56,7 @@ class PickScreen(ModalScreen[list[str] | None]):
     """Pick one unit (or several) from the roster, as the core ranks them."""
 
     DEFAULT_CSS = ROSTER_CSS.format(cls="PickScreen")
-    BINDINGS = [Binding("escape", "close", "Cancel", id="stockade.pick_cancel")]
+    BINDINGS = key_bindings("pick")
 
     def __init__(
         self, title: str, choices: list[Choice], multi: bool = False, ticked: Sequence[str] = ()
@@ -77,7 +79,8 @@ class PickScreen(ModalScreen[list[str] | None]):
                 id="roster",
             )
             keys = "space: tick · *: all · enter: done" if self.multi else "enter: pick"
-            yield Static(f"type: filter · ↑↓: move · {keys} · esc: cancel", id="roster-keys")
+            cancel = key_of(self.app, "stockade.pick_cancel")
+            yield Static(f"type: filter · ↑↓: move · {keys} · {cancel}: cancel", id="roster-keys")
 
     @on(Roster.Picked)
     def _picked(self, event: Roster.Picked) -> None:

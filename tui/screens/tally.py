@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
@@ -31,6 +32,11 @@ def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
 
 
 BARS = "▁▂▃▄▅▆▇█"
+GLOSSARY = (
+    "pts: base × multiplier; * prisoners still guarded: double if the game ended now "
+    "(A20.1) · counter set aside: a captured leader or hero keeps its counter off the "
+    "map, its captor noted (A20.5)"
+)
 
 
 def turn_chart(by_turn: dict[int, int]) -> Text:
@@ -77,7 +83,7 @@ def side_table(side: SideTally, ended: bool) -> Group:
             f" banked · {side.cvp_if_ended} if the game ended now "
             "(* = prisoners still guarded, double, A20.1)"
         )
-    body = [total, turn_chart(side.by_turn)]
+    body: list[RenderableType] = [total, turn_chart(side.by_turn)]
     body.append(table if side.lines else Text("no casualties yet", style="dim"))
     return Group(*body)
 
@@ -87,16 +93,10 @@ class TallyScreen(Screen):
     TallyScreen #tally-sides { height: 1fr; }
     TallyScreen .tally-side { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
     TallyScreen #tally-title { background: $panel; padding: 0 1; text-style: bold; }
+    TallyScreen #tally-glossary { color: $text-muted; padding: 0 1; }
     TallyScreen.-wide #tally-sides { layout: horizontal; }
     """
-    BINDINGS = [
-        Binding("m", "export('md')", "Export .md", id="stockade.tally_markdown"),
-        Binding("w", "export('html')", "Export .html", id="stockade.tally_html"),
-        Binding("escape,v", "back", "Back", id="stockade.tally_back"),
-        Binding("j", "scroll(1)", "Down", show=False, id="stockade.tally_down"),
-        Binding("k", "scroll(-1)", "Up", show=False, id="stockade.tally_up"),
-        Binding("q", "app.quit", "Quit", show=False, id="stockade.tally_quit"),
-    ]
+    BINDINGS = key_bindings("tally")
 
     def __init__(self) -> None:
         super().__init__()
@@ -112,6 +112,7 @@ class TallyScreen(Screen):
         with Vertical(id="main"):
             status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
             yield Static(f"CVP tally · {t.scenario} · {status}", id="tally-title")
+            yield Static(GLOSSARY, id="tally-glossary")
             with VerticalScroll(id="tally-sides"):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:
@@ -122,7 +123,13 @@ class TallyScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(StatusLine).say(
-            "m: export Markdown · w: export HTML (written next to the game file) · esc: back",
+            hint(
+                self.app,
+                "stockade.tally_markdown",
+                ("stockade.tally_html", "export HTML (next to the game file)"),
+                ("stockade.tally_down", "scroll"),
+                "stockade.tally_back",
+            ),
             "hint",
         )
         self.query_one("#tally-sides").focus()

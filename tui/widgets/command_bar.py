@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
+
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import key_of
 
 
 def merge_candidate(text: str, candidate: str) -> str:
@@ -45,15 +47,11 @@ class CoreSuggester(Suggester):
 
 
 class CommandInput(Input):
-    BINDINGS = [
-        Binding("tab", "complete", "Complete", show=False, id="stockade.command_complete"),
-        Binding("up", "recall(-1)", "Earlier", show=False, id="stockade.command_earlier"),
-        Binding("down", "recall(1)", "Later", show=False, id="stockade.command_later"),
-        Binding("escape", "leave", "Leave", show=False, id="stockade.command_leave"),
-    ]
+    BINDINGS = key_bindings("command")
 
     def __init__(self, candidates: Callable[[str], list[str]], **kwargs) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
+        self.can_focus = False  # only ``CommandBar.open`` (the : key, a click) enters it
         self.recalled: list[str] = []
         self._recall_at = 0
 
@@ -75,6 +73,34 @@ class CommandInput(Input):
         if text and (not self.recalled or self.recalled[-1] != text):
             self.recalled.append(text)
         self._recall_at = len(self.recalled)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.screen.focused is not self:
+            # Typed after enter, queued here before the bar gave the focus back: the
+            # board's key (n, u, ...), not text. Hand it to the app again, in order.
+            event.stop()
+            event.prevent_default()
+            self.app.post_message(events.Key(event.key, event.character))
+            return
+        if event.key == "enter":
+            # Run it here, in this widget's turn, not when the key has bubbled up to
+            # the app: by then the keys typed after it would have landed in the bar.
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+            return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        # Handled here, in the key's own turn, not by a message that would wait behind
+        # the keys typed after enter: those keys must reach the board, not this bar.
+        bar = self.parent
+        if isinstance(bar, CommandBar):
+            bar.submit(self.value)
+
+    def on_blur(self) -> None:
+        if not self.value.strip():  # an empty bar leaves the focus chain when left
+            self.can_focus = False
 
     def action_leave(self) -> None:
         self.value = ""
@@ -103,15 +129,22 @@ class CommandBar(Horizontal):
     class Left(Message):
         pass
 
-    def __init__(self, candidates: Callable[[str], list[str]], **kwargs) -> None:
+    def __init__(
+        self,
+        candidates: Callable[[str], list[str]],
+        run: Callable[[str], object] | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
         self._candidates = candidates
+        self._run = run  # runs a command at once; without it, a Submitted message
 
     def compose(self) -> ComposeResult:
         yield Label(":")
         yield CommandInput(
             self._candidates,
-            placeholder="press : and type a command (help lists them; tab completes)",
+            placeholder=f"press {key_of(self.app, 'stockade.command')} and type a command "
+            "(help lists them; tab completes)",
             id="command-input",
         )
 
@@ -120,17 +153,32 @@ class CommandBar(Horizontal):
         return self.query_one(CommandInput)
 
     def open(self, text: str = "") -> None:
+        self.input.can_focus = True
         self.input.value = text
         self.input.cursor_position = len(text)
-        self.input.focus()
+        # At once, not after the queued events (``focus()`` waits): the keys typed right
+        # after ':' belong to the bar, not to the board's bindings.
+        self.screen.set_focus(self.input)
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def close(self) -> None:
+        """Empty the bar and take it out of the focus chain: Tab (or a click elsewhere
+        after scrolling) never lands in it, so letters are keys again, not text."""
+        self.input.value = ""
+        self.input.can_focus = False
+
+    def on_click(self) -> None:
+        if not self.input.has_focus:
+            self.open(self.input.value)
+
+    def submit(self, value: str) -> None:
         # A player who presses ':' again while already in the bar means "a command".
-        text = event.value.strip().lstrip(":").strip()
-        if text:
-            self.input.remember(text)
+        text = value.strip().lstrip(":").strip()
+        if not text:
+            return
+        self.input.remember(text)
+        if self._run is not None:
+            self._run(text)
+        else:
             self.post_message(self.Submitted(text))
 
     @on(Input.Changed)

@@ -15,6 +15,15 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 
+def _registry_order(key: FooterKey) -> int:
+    """Where the key's action stands in ``tui.bindings`` (the palette's key last)."""
+    from stockade.tui.bindings import KEYS
+
+    if key.action == "command_palette":
+        return len(KEYS)
+    return next((n for n, k in enumerate(KEYS) if k.action == key.action), len(KEYS))
+
+
 class StockadeFooter(Footer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -26,9 +35,14 @@ class StockadeFooter(Footer):
     def compose(self):
         # A compact footer's keys are made compact from the start (the data binding
         # would add the class after mounting: one restyle per key at every layout).
-        for widget in super().compose():
-            if self.compact and isinstance(widget, FooterKey):
-                widget.set_class(True, "-compact", update=False)
+        # Keys come in the registry's order: a remapped key keeps its place.
+        widgets = list(super().compose())
+        keys = sorted((w for w in widgets if isinstance(w, FooterKey)), key=_registry_order)
+        for widget in widgets:
+            if isinstance(widget, FooterKey):
+                widget = keys.pop(0)
+                if self.compact:
+                    widget.set_class(True, "-compact", update=False)
             yield widget
 
     def _keys(self) -> tuple[tuple, dict[str, bool]]:

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import msgspec
 from rich.text import Text
-from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from stockade.core import events as ev
 from stockade.core.describe import sentence_for
+from stockade.tui.bindings import bindings as key_bindings
 
 MARKS = {
     "ok": ("  ", ""),
@@ -204,10 +204,7 @@ def _handles(record) -> set[str]:
 class HistoryView(OptionList):
     """The numbered history. Arrows and j/k move; the option id is the entry's seq."""
 
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="stockade.list_down"),
-        Binding("k", "cursor_up", "Up", show=False, id="stockade.list_up"),
-    ]
+    BINDINGS = key_bindings("list")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -268,7 +265,10 @@ class HistoryView(OptionList):
                 width = region.width - self._get_left_gutter_width()
                 padding = self.get_component_styles("option-list--option").padding
                 visual = self._get_visual(option)
-                height = visual.get_height(self.styles, width - padding.width) + option._divider
+                # OptionList itself passes its styles here; Visual.get_height is annotated
+                # with the narrower RulesMap, which the styles object serves at run time.
+                height = visual.get_height(self.styles, width - padding.width)  # type: ignore[arg-type]
+                height += option._divider
                 if height != old_height:
                     remeasure = True
                     del cache.lines[cache.index_to_line[index] :]
@@ -276,7 +276,8 @@ class HistoryView(OptionList):
                         cache.heights.pop(later, None)
                         cache.index_to_line.pop(later, None)
             renders = self._option_render_cache
-            for key in [key for key in renders.keys() if key[0] is option]:
+            # SIM118 does not apply: Textual's LRUCache has keys() but no __iter__.
+            for key in [key for key in renders.keys() if key[0] is option]:  # noqa: SIM118
                 renders.discard(key)
         except (AttributeError, KeyError):  # OptionList internals changed: the slow way
             self.replace_option_prompt_at_index(index, prompt)

@@ -26,16 +26,21 @@ class PhaseBar(Widget):
         super().__init__(**kwargs)
         self._state: GameState | None = None
         self._flags: list[str] = []
+        self._note = ""
         self._shown: tuple | None = None
 
-    def show(self, state: GameState, flags: list[str] | None = None) -> None:
+    def show(self, state: GameState, flags: list[str] | None = None, note: str = "") -> None:
         """Show ``state``; repainted only if what the bar says changed (a resize or a
-        theme change repaints it anyway: ``render`` reads the width and the colours)."""
+        theme change repaints it anyway: ``render`` reads the width and the colours).
+        ``note`` (replay's position) goes on the phases line, where there is room."""
         flags = list(flags or [])
-        shown = (state.scenario, state.turn, state.attacker, state.phase, state.ended, tuple(flags))
+        shown = (
+            state.scenario, state.turn, state.attacker, state.phase, state.ended,
+            tuple(flags), note,
+        )  # fmt: skip
         if state is self._state and shown == self._shown:
             return
-        self._state, self._flags, self._shown = state, flags, shown
+        self._state, self._flags, self._note, self._shown = state, flags, note, shown
         self.refresh()
 
     def render(self) -> Text:
@@ -67,5 +72,8 @@ class PhaseBar(Widget):
             else:
                 phases.append(f" {phase} ", style="dim")
         if state.ended:
-            phases.append("  ■ GAME ENDED", style="bold")
+            phases.append("  ■ ENDED" if self._note else "  ■ GAME ENDED", style="bold")
+        if self._note:
+            phases.append(f"  [{self._note}]", style="bold " + styles.get("warning", ""))
+        phases.truncate(max(1, self.content_region.width), overflow="ellipsis")
         return Text("\n").join([top, phases])

@@ -7,17 +7,22 @@ State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never col
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
+from typing import Protocol, TypeVar
+
 from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from stockade.core.state import Unit
 from stockade.core.views import SidePanel as PanelData
 from stockade.core.views import origin_text
 from stockade.themes import nation_colour
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint, key_of
 
 
 def _head(text: str, style: str) -> Text:
@@ -38,9 +43,20 @@ def _was(u) -> str:
     return f"{u.handle}: {origin_text(u) or u.counter}"
 
 
-def _grouped(items, key) -> list[tuple[list[str], object]]:
+class _AboutAUnit(Protocol):
+    @property
+    def unit(self) -> Unit: ...
+
+
+_Item = TypeVar("_Item", bound=_AboutAUnit)
+_Verdict = TypeVar("_Verdict", bound=Hashable)
+
+
+def _grouped(
+    items: Iterable[_Item], key: Callable[[_Item], _Verdict]
+) -> list[tuple[list[str], _Verdict]]:
     """Handles sharing the same verdict, so one line says it once (``g6 g7 ✗ ...``)."""
-    groups: dict = {}
+    groups: dict[_Verdict, list[str]] = {}
     for item in items:
         groups.setdefault(key(item), []).append(item.unit.handle)
     return [(handles, k) for k, handles in groups.items()]
@@ -139,19 +155,19 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.unarmed and wide:
         parts.append(_head("Unarmed", accent))
         table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
-        for u in data.unarmed:
-            cell = Text("○ " + u.label)
-            if u.protection:
-                cell.append(f"\n· {u.protection}", style=muted)
-            r = rearm.get(u.unit.handle)
+        for unarmed in data.unarmed:
+            cell = Text("○ " + unarmed.label)
+            if unarmed.protection:
+                cell.append(f"\n· {unarmed.protection}", style=muted)
+            r = rearm.get(unarmed.unit.handle)
             table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
         parts.append(table)
     elif data.unarmed:
         parts.append(_head("Unarmed", accent))
-        for u in data.unarmed:
-            parts.append(_line(u.label, 0, "", "○ "))
-            if u.protection:
-                parts.append(_line(u.protection, 4, muted, "· "))
+        for unarmed in data.unarmed:
+            parts.append(_line(unarmed.label, 0, "", "○ "))
+            if unarmed.protection:
+                parts.append(_line(unarmed.protection, 4, muted, "· "))
         parts.append(_head("Rearm", accent))
         for handles, (now, later) in _grouped(data.rearm, lambda r: (tuple(r.now), tuple(r.later))):
             if now:
@@ -193,16 +209,14 @@ class SidePanelView(VerticalScroll, can_focus=True):
     SidePanelView:focus { border: round $primary; }
     SidePanelView > Static { width: 1fr; }
     """
-    BINDINGS = [
-        Binding("j", "scroll_down", "Down", show=False, id="stockade.panel_down"),
-        Binding("k", "scroll_up", "Up", show=False, id="stockade.panel_up"),
-    ]
+    BINDINGS = key_bindings("panel")
 
     def __init__(self, side: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.side = side
         self.data: PanelData | None = None
         self._shown: tuple | None = None
+        self._subtitle = ""
 
     def compose(self):
         yield Static(id=f"panel-{self.side_id}")
@@ -211,12 +225,13 @@ class SidePanelView(VerticalScroll, can_focus=True):
     def side_id(self) -> str:
         return "".join(ch if ch.isalnum() else "-" for ch in self.side.lower())
 
-    def show(self, data: PanelData, wide: bool = False, subtitle: str = "v: CVP lines") -> None:
+    def show(self, data: PanelData, wide: bool = False, subtitle: str = "") -> None:
         """Lay ``data`` out; nothing is re-rendered if the panel would read the same.
 
         The view's words (labels, verdicts, CVP) are computed strings, so comparing
         two views compares what the panel says."""
         theme = self.app.current_theme
+        subtitle = subtitle or hint(self.app, ("stockade.tally", "CVP lines"))
         shown = (data, wide, subtitle, theme.name)
         if shown == self._shown:
             self.data = data
@@ -225,6 +240,50 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self.data = data
         accent = nation_colour(theme, data.nationality)
         self.border_title = f"{data.name} ({data.nationality})"
+        self._subtitle = subtitle
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
         self.query_one(Static).update(render_panel(data, accent, wide=wide))
+        self.call_after_refresh(self._mark_more)
+
+    # ------------------------------------------------ "more below" in the border
+    # At 80x24 a panel shows 8 rows: what does not fit is announced in the border
+    # ("↓4 more"), with the keys that scroll it, not left to a thin scrollbar.
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._mark_more()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._mark_more)
+
+    def on_focus(self) -> None:
+        self._mark_more()
+
+    def on_blur(self) -> None:
+        self._mark_more()
+
+    def _mark_more(self) -> None:
+        if not self.is_attached:
+            return
+        above = round(self.scroll_y)
+        below = max(0, round(self.max_scroll_y) - above)
+        marks = ([f"↑{above}"] if above else []) + ([f"↓{below} more"] if below else [])
+        subtitle = self._subtitle
+        if marks:
+            keys = "/".join(
+                [key_of(self.app, "stockade.panel_down"), key_of(self.app, "stockade.panel_up")]
+            )
+            how = keys if self.has_focus else f"tab, {keys}"
+            room = self.outer_size.width - 6  # the border: corners, a dash and a space each side
+            # The marks always; then the keys, then the usual subtitle, as room allows.
+            for candidate in (
+                f"{' '.join(marks)} ({how}) · {subtitle}",
+                f"{' '.join(marks)} · {subtitle}",
+                f"{' '.join(marks)} ({how})",
+                " ".join(marks),
+            ):
+                subtitle = candidate
+                if len(candidate) <= room:
+                    break
+        if self.border_subtitle != subtitle:
+            self.border_subtitle = subtitle

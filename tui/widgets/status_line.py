@@ -1,14 +1,19 @@
 """The status line: the last outcome, the core's refusal (rule first), or a hint.
 
-A refusal is marked with a symbol and the word "refused" as well as colour.
+A refusal is marked with a symbol and the word "refused" as well as colour. It shows
+at most three lines; a longer message ends its third line with "↓ more" and scrolls
+with the mouse wheel, so nothing is cut without a sign of it.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 KINDS = {"ok": "✓ ", "refusal": "✗ refused: ", "hint": "» ", "info": ""}
+ROWS = 3
+MORE = " ↓ more (wheel)"
 
 
 class StatusLine(Static):
@@ -21,6 +26,8 @@ class StatusLine(Static):
         super().__init__("", **kwargs)
         self.kind = "info"
         self.message = ""
+        self._text = Text()
+        self._top = 0  # the first wrapped line shown
 
     def say(self, message: str, kind: str = "info") -> None:
         self.kind, self.message = kind, message
@@ -31,7 +38,45 @@ class StatusLine(Static):
             "refusal": styles.get("error", ""),
             "hint": styles.get("accent", ""),
         }.get(kind, "")
-        text = Text(no_wrap=False, overflow="ellipsis")
+        text = Text(no_wrap=False)
         text.append(KINDS.get(kind, ""), style=f"bold {colour}")
         text.append(message)
+        self._text, self._top = text, 0
         self.update(text)
+
+    def fits(self, message: str, kind: str = "hint") -> bool:
+        """Whether ``message`` shows whole in the three lines (no "↓ more")."""
+        width = self.content_region.width or max(1, self.app.size.width - 2)
+        text = Text(KINDS.get(kind, "") + message)
+        return len(text.wrap(self.app.console, width)) <= ROWS
+
+    def _lines(self) -> list[Text]:
+        width = self.content_region.width or max(1, self.app.size.width - 2)
+        return list(self._text.wrap(self.app.console, width))
+
+    def render(self):
+        lines = self._lines()
+        if len(lines) <= ROWS:
+            return self._text
+        self._top = max(0, min(self._top, len(lines) - ROWS))
+        shown = [line.copy() for line in lines[self._top : self._top + ROWS]]
+        width = self.content_region.width or max(1, self.app.size.width - 2)
+        if self._top > 0:
+            shown[0] = Text("↑ ", style="bold").append_text(shown[0])
+            shown[0].truncate(width, overflow="ellipsis")
+        if self._top + ROWS < len(lines):
+            last = shown[-1]
+            last.rstrip()
+            last.truncate(max(1, width - len(MORE)), overflow="ellipsis")
+            last.append(MORE, style="bold reverse")
+        return Text("\n").join(shown)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._top += 1
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._top = max(0, self._top - 1)
+        self.refresh()

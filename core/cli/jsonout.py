@@ -1,0 +1,40 @@
+"""``--json`` replies: one JSON object on stdout, the same envelope for every command.
+
+The shape is documented in docs/commands.md ("JSON replies"). ``SCHEMA`` goes up only
+when a field is removed or changes meaning; new fields may appear at any time, so a
+reader should ignore keys it does not know.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from stockade.core import events as ev
+
+SCHEMA = 1
+
+
+def envelope(command: str, ok: bool = True, **payload: Any) -> dict[str, Any]:
+    return {"schema": SCHEMA, "command": command, "ok": ok, **payload}
+
+
+def emit(command: str, **payload: Any) -> None:
+    """Print a successful reply."""
+    print(json.dumps(envelope(command, **payload), indent=2, ensure_ascii=False))
+
+
+def emit_error(command: str, code: int, message: str, rule: str | None = None) -> None:
+    """Print a failed reply (stdout; the one-line message also goes to stderr)."""
+    error = {"exit": int(code), "message": message, "rule": rule}
+    print(json.dumps(envelope(command, ok=False, error=error), indent=2, ensure_ascii=False))
+    sys.stdout.flush()
+
+
+def record(rec: ev.Record) -> Any:
+    """A record exactly as the log holds it (the log's own JSON, as an object)."""
+    return json.loads(ev.encode(rec))
+
+
+__all__ = ["SCHEMA", "emit", "emit_error", "envelope", "record"]

@@ -1,0 +1,73 @@
+"""What the reply to an entry adds after the sentence: the automatic effects the rules
+applied and what the players must still do on the board (A20.24, A20.221, A20.551).
+
+Read from the state after the event; nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from stockade.core import events as ev
+from stockade.core.state import ACTIVE, GameState, Unit
+
+_CLAIMS = {
+    "encircled": "Encircled",
+    "hob": "surrendering on a Heat of Battle DR (A15.5)",
+}
+
+
+def reminders(record: ev.Record, state: GameState) -> list[str]:
+    """Lines for the reply to ``record``, just folded into ``state``."""
+    lines: list[str] = []
+    if isinstance(record, ev.Surrendered):
+        claim = _CLAIMS.get(record.reason)
+        if claim:
+            lines.append(
+                f"recorded as the players' claim: {', '.join(record.units)} "
+                f"{'is' if len(record.units) == 1 else 'are'} {claim}; Stockade does not "
+                "track it (A20.21)"
+            )
+        if record.others_why:
+            lines.append(f"the rest of the stack does not surrender: {record.others_why} (A20.21)")
+        lines += _sw_left(state, record.units)
+    elif isinstance(record, ev.SurrenderRejected) and record.others_why:
+        lines.append(f"the rest of the stack is not rejected: {record.others_why} (A20.21)")
+    elif isinstance(record, ev.Captured):
+        guard = state.units.get(record.guard)
+        if guard is not None and guard.created == record.seq and guard.status == ACTIVE:
+            lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
+        taken = [h for h in record.units if _taken_now(state, h, record.seq)]
+        taken += [record.hs_captured] if record.split else []
+        lines += _sw_left(state, taken)
+    lines += _voided(state, record.seq)
+    return lines
+
+
+def _taken_now(state: GameState, handle: str, seq: int) -> bool:
+    u = state.units.get(handle)
+    return u is not None and u.captured_seq == seq
+
+
+def _sw_left(state: GameState, handles: list[str]) -> list[str]:
+    """A20.24: a unit that surrenders or is captured first abandons all its SW. Stockade
+    does not track SW (docs/conformance.md), so it reminds the players."""
+    if not handles:
+        return []
+    where = sorted({_where(state.units.get(h)) for h in handles})
+    owners = " and ".join(f"{h}'s" for h in handles)
+    return [
+        f"{owners} SW stay in {', '.join(where)}, unpossessed: the captor must Recover them "
+        "(A20.24)"
+    ]
+
+
+def _where(u: Unit | None) -> str:
+    if u is None:
+        return "their Location"
+    return u.captured_at or u.location or "their Location"
+
+
+def _voided(state: GameState, seq: int) -> list[str]:
+    """A20.221: units given back by this entry because their captors' side was wholly
+    eliminated/captured in the same simultaneous CC."""
+    back = [u for u in state.units.values() if u.created == seq and u.note.startswith("A20.221")]
+    return [f"{u.handle} is {u.side} {u.counter} again, armed: {u.note}" for u in back]

@@ -1,0 +1,35 @@
+"""A scrollable page of text from the core (e.g. ``help A20.55``: a section of the A20
+conformance matrix), too long for the three-line status line. Esc closes it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import hint
+
+
+class TextScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary;
+                                  background: $surface; padding: 0 1; }
+    """
+    BINDINGS = key_bindings("text")
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self._title, self._text = title, text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="text-body") as body:
+            body.border_title = self._title
+            body.border_subtitle = hint(self.app, ("stockade.text_close", "close"))
+            yield Static(Text(self._text), id="text-page")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
