@@ -104,7 +104,9 @@ def _active(state: GameState, keep: Callable[[Unit], bool] = lambda u: True) -> 
 
 
 # ------------------------------------------------------------------ the queries
-def surrender_captors(state: GameState, stack: list[str], reason: str = "rtph") -> list[Choice]:
+def surrender_captors(
+    state: GameState, stack: list[str], reason: ev.SurrenderReason = "rtph"
+) -> list[Choice]:
     """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51)."""
     stack = _known(state, stack)
     if not stack:

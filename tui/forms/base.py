@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import cast
 
 from rich.segment import Segment
 from rich.text import Text
@@ -24,12 +25,15 @@ from textual.style import Style as VisualStyle
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
 
 from stockade.core.errors import Refusal
+from stockade.core.queries import Choice
 from stockade.core.state import GameState
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.picker import UnitPicker
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
+# A unit field's list: the core's ranked Choices, given the state and the form's values.
+UnitChoices = Callable[[GameState, dict], list[Choice]]
 
 
 @dataclass
@@ -37,7 +41,7 @@ class Field:
     name: str
     label: str
     kind: str = "text"  # text / int / unit / units / choice / check
-    choices: Choices | None = None  # unit kinds: (state, values) -> core Choices
+    choices: Choices | UnitChoices | None = None  # unit kinds: UnitChoices
     placeholder: str = ""
     value: str | bool = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
@@ -210,7 +214,7 @@ class FormScreen(ModalScreen[str | None]):
         if f.kind in ("unit", "units"):
             yield UnitPicker(f.label, f.kind == "units", str(f.value or ""), id=wid)
             return
-        options = f.choices(state) if f.choices else []
+        options = cast(Choices, f.choices)(state) if f.choices else []
         if f.kind == "units":
             if options:
                 yield TickList(*[(label, value) for label, value in options], id=wid, compact=True)
@@ -296,7 +300,7 @@ class FormScreen(ModalScreen[str | None]):
             if f.kind not in ("unit", "units") or f.choices is None:
                 continue
             picker = self.query_one(f"#f-{f.name}", UnitPicker)
-            picker.set_choices(f.choices(state, values))
+            picker.set_choices(cast(UnitChoices, f.choices)(state, values))
             if f.auto and not picker.value and len(picker.legal) == 1:
                 with picker.prevent(UnitPicker.Changed):
                     picker.value = picker.legal[0].handle

@@ -6,7 +6,14 @@ from __future__ import annotations
 from rich.text import Text
 
 from stockade.core import queries
-from stockade.core.cc import NONE, capture_entry, capture_result, defenders_in, odds_of
+from stockade.core.cc import (
+    NONE,
+    DefenderResult,
+    capture_entry,
+    capture_result,
+    defenders_in,
+    odds_of,
+)
 from stockade.core.errors import Refusal
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, picks
@@ -45,7 +52,7 @@ SPEC = FormSpec(
 class CaptureForm(FormScreen):
     def __init__(self) -> None:
         super().__init__(SPEC)
-        self.results = []
+        self.results: list[DefenderResult] = []
         self.problem = ""
 
     def _results(self, v: dict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from stockade.core.queries import Choice
@@ -31,7 +32,7 @@ class UnitPicker(Static, can_focus=True):
     class Done(Message):
         """A pick was made: the form moves on to the next empty field."""
 
-        def __init__(self, picker: UnitPicker) -> None:
+        def __init__(self, picker: Widget) -> None:
             super().__init__()
             self.picker = picker
 

@@ -8,11 +8,14 @@ live from a dry run of the command.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
 from textual.css.query import NoMatches
 from textual.widgets import Select
 
 from stockade.core import queries
+from stockade.core.events import SurrenderReason
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, opt, picks, words
@@ -42,8 +45,8 @@ def _build(v: dict) -> str:
     )
 
 
-def _reason(v: dict) -> str:
-    return v.get("reason") or "rtph"
+def _reason(v: dict) -> SurrenderReason:
+    return cast(SurrenderReason, v.get("reason") or "rtph")
 
 
 def verdict_of(v: dict) -> tuple[bool | None, str]:
