@@ -20,7 +20,6 @@ import argparse
 import random
 import sys
 from pathlib import Path
-from typing import cast
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,8 +46,6 @@ HS_OF = {
     "5-4-8": "2-4-8",
     "4-4-7": "2-4-7",
 }
-# ev.PHASES is typed tuple[str, ...] but holds exactly the ev.Phase names, in order.
-PHASES = cast("tuple[ev.Phase, ...]", ev.PHASES)
 
 
 def new_game(scenario: str = "Campaign", path: Path | None = None) -> Game:
@@ -172,7 +169,7 @@ class Driver:
             plan.append([ev.PhaseSet(turn=turn, attacker=attacker, phase="RPh")])
             plan += [self._rally]
             return plan
-        nxt = PHASES[PHASES.index(st.phase) + 1]
+        nxt = ev.PHASES[ev.PHASES.index(st.phase) + 1]
         plan.append([ev.PhaseSet(turn=st.turn, attacker=st.attacker, phase=nxt)])
         body = {
             "PFPh": [self._fire] * 4,

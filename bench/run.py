@@ -485,8 +485,8 @@ def _undo_child(path: str, repeat: int) -> None:
             history = main.query_one(HistoryView)
             side = next(iter(game.state.sides))
             for i in range(repeat + 1):  # the first round is a warm-up
-                execute(game, f"add {side} 4-6-7 as zz{i} at Q4")
-                app.game_changed("bench")
+                outcome = execute(game, f"add {side} 4-6-7 as zz{i} at Q4")
+                app.game_changed("bench", outcome.change)
                 await pilot.pause()
                 before = history.rebuilds
                 count = history.option_count

@@ -1,17 +1,22 @@
 """History entries as sentences a player reads aloud at the table.
 
 ``sentence(entry, game)`` -> "T3 RtPh: German 4-6-7 (g2) surrendered to American 9-2
-(a1) in Q4 [A20.21]". Units are named by their original counter (a prisoner's counter
-is "(1)-0-6", which tells nobody which unit it was). The rule cited for each kind of
+(a1) in Q4 [A20.21]". Units are named as they were when the entry was recorded (side,
+original counter, Location then: ``core.names``), never as they are now, so a sentence
+never changes after later entries. A prisoner is named by its original counter (its
+counter "(1)-0-6" tells nobody which unit it was). The rule cited for each kind of
 entry lives in ``RULES``, the one table of citations.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from stockade.core import events as ev
-from stockade.core.game import Game, HistoryEntry
+
+if TYPE_CHECKING:  # describe is imported by the game's own modules: no cycle at run time
+    from stockade.core.game import Game, HistoryEntry
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {
@@ -75,7 +80,7 @@ def sentence(entry: HistoryEntry, game: Game, with_time: bool = True) -> str:
 def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
     if ev.is_control(record):
         return _control(record)
-    text = _Words(game).say(record)
+    text = _Words(game, record.seq).say(record)
     rule = rule_for(record)
     if rule:
         text += f" [{rule}]"
@@ -98,10 +103,14 @@ def _control(record: ev.Record) -> str:
 class _Words:
     """Names units and builds the sentence for each kind of event."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, seq: int):
         self.state = game.state
+        self.then = game.names.of(seq)  # the names when the entry was recorded
 
     def unit(self, handle: str | None) -> str:
+        then = self.then.get(handle or "")
+        if then is not None:
+            return f"{then[1]} ({handle})"
         u = self.state.units.get(handle or "")
         if u is None:
             return handle or "?"
@@ -113,6 +122,9 @@ class _Words:
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
     def where(self, handle: str) -> str:
+        then = self.then.get(handle)
+        if then is not None:
+            return f" in {then[2]}" if then[2] else ""
         u = self.state.units.get(handle)
         return f" in {u.location}" if u is not None and u.location else ""
 

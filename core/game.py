@@ -1,58 +1,58 @@
-"""A game: its log, its effective history and the state folded from it.
+"""A game: the core's front door for the CLI and the TUI.
 
-This is the core's front door for the CLI and the TUI. Every change goes through
-``submit`` (or ``undo``/``redo``/``strike``/``unstrike``), which checks the rules,
-writes the records durably, and only then changes the state.
+It composes three parts, each with one job: the log store (``core.store``: the file,
+the journal, opening and recovering), the timeline (``core.history``: which records
+count after undo, redo and strikes) and the projection (``core.projection``: the
+fold, the undo journal, views at an entry). Every change goes through ``submit``,
+``undo``, ``redo``, ``undo_to``, ``strike`` or ``unstrike``: the rules are checked,
+the records written durably, only then the state changes, and a ``Change``
+(``core.change``) says what it did. The previews say the same and write nothing.
 """
 
 from __future__ import annotations
 
-import bisect
-import contextlib
 import datetime as _dt
-import gc
-import threading
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from stockade.core import events as ev
-from stockade.core import rules, snapcache
-from stockade.core import state as _st
+from stockade.core import history as _history
+from stockade.core import rules
+from stockade.core.bounds import check_records
+from stockade.core.change import Change
+from stockade.core.consequences import Observer, make_change
 from stockade.core.errors import Refusal
-from stockade.core.history import Timeline, build_timeline
-from stockade.core.journal import Journal, JournalDamaged, JournalError
-from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
-from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
+from stockade.core.history import HistoryEntry, Timeline, build_timeline
+from stockade.core.journal import Journal, JournalError
+from stockade.core.logfile import LogProblem
+from stockade.core.projection import Projection, gc_paused
+from stockade.core.state import GameState
+from stockade.core.store import LogStore
 
 PROGRAM = "stockade 0.1.0"
-
-# An undo entry, one per effective event (``Game._undo`` runs parallel to
-# ``Game.effective``), a tuple: how many units, casualty lines and sides the event
-# added; the scrounged set as it was before, if the event added to it (else None);
-# then flat (object, attribute, old value) triples: the pre-images of every attribute
-# the event's rules set on a Unit, Side or GameState (core.state's setattr hooks
-# record them). Taking the event back restores them newest first and trims what was
-# added: O(what the event changed), not O(game).
-_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _ADDED_SIDES, _OPS = range(5)
-_OPAQUE = -1  # in _ADDED_UNITS: the event changed something its entry cannot take back
-
-
-@dataclass
-class HistoryEntry:
-    seq: int
-    grp: int
-    record: ev.Record
-    status: str  # ok / undone / abandoned / struck / conflict / control
-    reason: str = ""
-    turn: int = 0
-    phase: str = ""
-    attacker: str = ""
+__all__ = ["Game", "HistoryEntry", "PROGRAM"]
 
 
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+_RECORD_DECODER = msgspec.json.Decoder(ev.AnyRecord)
+
+
+def within_bounds(records: list[ev.Record]) -> None:
+    """Hold what a command would record to the bounds a log line is held to (issue 13):
+    a Refusal naming the field, before any rule sees the values."""
+    try:
+        check_records(records, _RECORD_DECODER)
+    except ValueError as exc:
+        raise Refusal("input", f"cannot be recorded: {exc}") from None
+
+
+def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
+    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)
 
 
 class Game:
@@ -65,20 +65,26 @@ class Game:
         problem: LogProblem | None = None,
         log_data: bytes | None = None,
     ):
-        self.path = Path(path) if path else None
-        self.journal = journal
-        self.records: list[ev.Record] = list(records)
-        self.warnings: list[str] = list(warnings or [])
-        self.problem = problem
-        self.timeline: Timeline = build_timeline(self.records)
-        self.effective: list[ev.Record] = self.timeline.effective_of(self.records)
-        self._seqs = [r.seq for r in self.effective]
-        self.conflicts: dict[int, Refusal] = {}
-        self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
-        self._lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
-        self._snap_position = 0  # effective events covered by the snapshot on disk
-        if log_data is None or not self._from_snapshot(log_data):
-            self._fold_all()
+        path = Path(path) if path else None
+        self.store = LogStore(list(records), journal, path, list(warnings or []), problem)
+        self.timeline: Timeline = build_timeline(self.store.records)
+        fold = Projection(self.timeline.effective_of(self.store.records), fold=False)
+        if log_data is None or path is None or not fold.from_snapshot(path, log_data):
+            fold.fold_all()
+        self.projection = fold
+
+    # what the store and the projection hold, read through the front door
+    records = property(lambda self: self.store.records)
+    path = property(lambda self: self.store.path)
+    journal = property(lambda self: self.store.journal)
+    warnings = property(lambda self: self.store.warnings)
+    problem = property(lambda self: self.store.problem)
+    read_only = property(lambda self: self.store.read_only)
+    state = property(lambda self: self.projection.state)
+    effective = property(lambda self: self.projection.effective)
+    conflicts = property(lambda self: self.projection.conflicts)
+    when = property(lambda self: self.projection.when)
+    names = property(lambda self: self.projection.names)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -100,13 +106,15 @@ class Game:
             cvp=cvp or {},
             first_attacker=first_attacker,
         )
+        within_bounds([header])
         rules.step(GameState(), header)  # refuse a bad header before creating a file
-        journal = Journal.create(Path(path), ev.encode(header))
-        return cls([header], journal=journal, path=path)
+        store = LogStore.create(Path(path), header)
+        return cls(store.records, journal=store.journal, path=path)
 
     @classmethod
-    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw) -> Game:
+    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw: Any) -> Game:
         header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
+        within_bounds([header])
         rules.step(GameState(), header)
         return cls([header])
 
@@ -117,290 +125,16 @@ class Game:
         The write lock is taken BEFORE the file is read, so no other writer can append
         between reading and writing. ``read_only=True`` never modifies the file.
         """
-        with _gc_paused():
-            return cls._open(path, read_only)
-
-    @classmethod
-    def _open(cls, path: Path, read_only: bool) -> Game:
-        path = Path(path)
-        journal = Journal.open(path, want_write=not read_only)
-        try:
-            loaded: LoadedLog = load(path)
-        except BaseException:
-            journal.close()
-            raise
-        if loaded.problem and not loaded.records:
-            journal.close()
-            raise JournalDamaged(f"{path}: {loaded.problem}")
-        warnings = list(loaded.warnings)
-        if loaded.problem:
-            journal.close()
-            warnings.append(
-                f"{loaded.problem}; opened read-only, nothing after it is "
-                f"shown (stockade repair {path.name} writes a repaired copy)"
+        with gc_paused():
+            store, log_data = LogStore.open(Path(path), read_only)
+            return cls(
+                store.records, store.journal, store.path, store.warnings, store.problem, log_data
             )
-            return cls(loaded.records, None, path, warnings, loaded.problem)
-        if journal.read_only and journal.why_read_only and not read_only:
-            warnings.append(journal.why_read_only)
-        if loaded.torn_tail is not None and not journal.read_only:
-            side = set_aside(path, loaded.torn_tail)
-            journal.truncate_torn_tail(loaded.good_bytes)
-            warnings.append(f"the damaged bytes were saved to {side.name}")
-        elif loaded.torn_tail is not None:
-            note = (
-                "the damaged bytes stay in the file (opened read-only); opening the "
-                "game for writing saves them to a side file"
-            )
-            if warnings:
-                warnings[-1] = f"{warnings[-1]}; {note}"
-            else:
-                warnings.append(note)
-        log_data = None
-        if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
-            try:
-                log_data = path.read_bytes()[: loaded.good_bytes or None]
-            except OSError:
-                log_data = None
-        return cls(loaded.records, journal, path, warnings, log_data=log_data)
 
     def close(self) -> None:
         if self.path is not None and self.problem is None:
-            self._save_snapshot()
-        if self.journal:
-            self.journal.close()
-
-    # ------------------------------------------- snapshot cache (core/snapcache.py)
-    def _from_snapshot(self, log_data: bytes) -> bool:
-        """Start from the verified snapshot of this log, folding only the events after
-        it; False (nothing changed) when there is none. The events it covers have no
-        undo journal: reaching into them first completes it (``_complete_journal``)."""
-        if self.path is None or len(self.effective) < snapcache.MIN_EVENTS:
-            return False
-        found = snapcache.read(self.path, log_data, self._seqs)
-        if found is None:
-            self._fold_all()
-            self._save_snapshot(log_data)
-            return True
-        position, state, conflicts, when = found
-        self.state, self.conflicts = state, conflicts
-        self.when.update(when)
-        self._undo = [None] * position
-        self._snap_position = position
-        for event in self.effective[position:]:
-            self._fold_one(event)
-        return True
-
-    def _save_snapshot(self, log_data: bytes | None = None) -> None:
-        """Write the snapshot cache if the game is long and has outgrown its snapshot."""
-        n = len(self.effective)
-        position = n - snapcache.TAIL
-        if (
-            n < snapcache.MIN_EVENTS
-            or position <= 0
-            or self.path is None
-            or position - self._snap_position < snapcache.REFRESH
-            and self._snap_position > 0
-        ):
-            return
-        if snapcache.cache_file(self.path) is None:
-            return
-        try:
-            if log_data is None:
-                log_data = self.path.read_bytes()
-        except OSError:
-            return
-        with self._lock:
-            state = self.state_at(self._seqs[position - 1])
-            if snapcache.write(
-                self.path, log_data, self._seqs, position, state, self.conflicts, self.when
-            ):
-                self._snap_position = position
-
-    def _journal_gap(self, position: int) -> bool:
-        """Do the events from ``position`` on include some a snapshot covered (the
-        ones without an undo entry: always a prefix of ``_undo``)?"""
-        return position < len(self._undo) and self._undo[position] is None
-
-    def _complete_journal(self) -> None:
-        """Fold from the start to get the undo journal of the events a snapshot
-        covered (once per open game, only when an undo, strike or replay reaches
-        into them)."""
-        scratch = Game.__new__(Game)
-        scratch.effective, scratch._seqs, scratch.when = self.effective, self._seqs, {}
-        with _gc_paused():
-            scratch._fold_all()
-        self.state, self.conflicts, self._undo = scratch.state, scratch.conflicts, scratch._undo
-        self.when.update(scratch.when)
-
-    @property
-    def read_only(self) -> bool:
-        return self.journal is not None and self.journal.read_only or self.problem is not None
-
-    # --------------------------------------------------------------------- fold
-    def _fold_all(self) -> None:
-        """Fold the whole effective history into a fresh state."""
-        self.state = GameState()
-        self.conflicts = {}
-        self._undo: list[list] = []
-        for event in self.effective:
-            self._fold_one(event)
-
-    def _fold_one(self, event: ev.Record) -> None:
-        """Fold one effective event (already appended to ``effective``), recording its
-        undo entry."""
-        state = self.state
-        self.when[event.seq] = (state.turn, state.phase, state.attacker)
-        refusal = self._step_recorded(event, self._undo)
-        if refusal is not None:
-            # A later event that no longer holds is kept, flagged and skipped until
-            # the player resolves it (docs/history.md).
-            self.conflicts[event.seq] = refusal
-
-    def _step_recorded(self, event: ev.Record, entries: list) -> Refusal | None:
-        """``rules.step`` on the live state, appending the event's undo entry to
-        ``entries`` (also when the step raises). Returns the Refusal, if any."""
-        state = self.state
-        units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
-        n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
-        scr_before = set(scr) if type(event) is ev.Scrounged else None
-        ops: list = []
-        _st._rec = ops
-        try:
-            rules.step(state, event)
-        except Refusal as refusal:
-            return refusal
-        finally:
-            _st._rec = None
-            added_units, added_cas = len(units) - n_units, len(cas) - n_cas
-            added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
-            if (
-                state.units is not units
-                or state.casualties is not cas
-                or state.scrounged is not scr
-                or state.sides is not sides
-                or added_units < 0
-                or added_cas < 0
-                or added_sides < 0
-                or (added_scr and scr_before is None)
-            ):
-                added_units = _OPAQUE  # a rule changed what the entry cannot restore
-            entries.append(
-                (added_units, added_cas, scr_before if added_scr else None, added_sides, *ops)
-            )
-        return None
-
-    def _unapply(self, entry: tuple) -> None:
-        """Take one event back: restore its pre-images, newest first, trim the rest."""
-        state = self.state
-        for i in range(len(entry) - 3, _OPS - 1, -3):
-            setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
-        if entry[_ADDED_CAS]:
-            del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
-        if entry[_SCR_BEFORE] is not None:
-            state.scrounged.clear()
-            state.scrounged.update(entry[_SCR_BEFORE])
-        if entry[_ADDED_UNITS]:
-            state.drop_last_units(entry[_ADDED_UNITS])
-        for _ in range(entry[_ADDED_SIDES]):
-            state.sides.popitem()
-
-    def _rollback(self, position: int) -> None:
-        """Take the effective history back to its first ``position`` events."""
-        if self._journal_gap(position):
-            self._complete_journal()
-        if any(e[_ADDED_UNITS] == _OPAQUE for e in self._undo[position:]):
-            del self.effective[position:]
-            del self._seqs[position:]
-            self._fold_all()
-            return
-        effective, seqs, undo, conflicts = self.effective, self._seqs, self._undo, self.conflicts
-        while len(effective) > position:
-            record = effective.pop()
-            seqs.pop()
-            conflicts.pop(record.seq, None)
-            self._unapply(undo.pop())
-
-    def _append(self, record: ev.Record) -> None:
-        self.effective.append(record)
-        self._seqs.append(record.seq)
-        self._fold_one(record)
-
-    def _replace_tail(self, position: int, tail: list[ev.Record]) -> None:
-        """Take the history back to ``position`` and fold ``tail`` after it."""
-        self._rollback(position)
-        for record in tail:
-            self._append(record)
-
-    # ------------------------------------------------------------------- writing
-    def check(self, events: list[ev.Record]) -> None:
-        """Raise the Refusal the rules give for ``events``, without writing anything."""
-        if self.problem:
-            raise Refusal("log", f"this log is read-only: {self.problem}")
-        if len(events) == 1:
-            rules.check(self.state, events[0])
-            return
-        # Several events: apply them to the live state while recording, then take them
-        # back (O(what they change), where a scratch clone would be O(units)).
-        with self._lock:
-            entries: list = []
-            try:
-                for event in events:
-                    refusal = self._step_recorded(event, entries)
-                    if refusal is not None:
-                        raise refusal
-            finally:
-                if any(e[_ADDED_UNITS] == _OPAQUE for e in entries):
-                    self._fold_all()
-                else:
-                    for entry in reversed(entries):
-                        self._unapply(entry)
-
-    def submit(self, events: list[ev.Record]) -> list[ev.Record]:
-        """Check, write durably, then apply one player action. Returns the records."""
-        if not events:
-            return []
-        self.check(events)
-        first = len(self.records) + 1
-        at = _now()
-        stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
-        self._write(stamped)
-        with self._lock:
-            for record in stamped:
-                self.records.append(record)
-                self.timeline.add(record)
-                self._append(record)
-        return stamped
-
-    def _write(self, records: list[ev.Record]) -> None:
-        if self.read_only:
-            why = self.journal.why_read_only if self.journal else str(self.problem)
-            raise Refusal("log", f"this game is open read-only ({why})")
-        if self.journal is None:
-            return  # an in-memory game (tests, previews)
-        try:
-            self.journal.append_many([ev.encode(r) for r in records])
-        except JournalError as exc:
-            raise Refusal("log", str(exc) + self._after_write_error()) from None
-
-    # ------------------------------------------------- recovery (docs/durability.md)
-    def _after_write_error(self) -> str:
-        """A write failed: re-read the file before anything else is written."""
-        if self.journal is None or not self.journal.poisoned:
-            return ""
-        held = len(self.records)
-        try:
-            self.recover()
-        except JournalError as exc:
-            return (
-                f". The log could not be re-read ({exc}); nothing more is written "
-                "until it is (Game.recover / reopen the game)"
-            )
-        if len(self.records) > held:
-            return (
-                ". The log was re-read: the entry had reached the file after all and "
-                "is kept; check the history"
-            )
-        return ". The log was re-read; the game goes on from what it holds"
+            self.projection.save_snapshot(self.path)
+        self.store.close()
 
     def recover(self) -> None:
         """Re-read the log from disk and carry on from exactly what it holds.
@@ -420,244 +154,221 @@ class Game:
             raise
         self.__dict__.update(fresh.__dict__)
 
+    def _after_write_error(self) -> str:
+        """A write failed: re-read the file before anything else is written."""
+        if self.journal is None or not self.journal.poisoned:
+            return ""
+        held = len(self.records)
+        try:
+            self.recover()
+        except JournalError as exc:
+            return (
+                f". The log could not be re-read ({exc}); nothing more is written "
+                "until it is (Game.recover / reopen the game)"
+            )
+        if len(self.records) > held:
+            return (
+                ". The log was re-read: the entry had reached the file after all and "
+                "is kept; check the history"
+            )
+        return ". The log was re-read; the game goes on from what it holds"
+
+    def check_log(self) -> str:
+        """'' while the log on disk is still the file this game writes; else the
+        message, once the game has stopped writing (read-only). For the app to ask
+        between entries (issue 13)."""
+        return self.store.check_log()
+
+    # ------------------------------------------------------------------- writing
+    def check(self, events: list[ev.Record]) -> None:
+        """Raise the Refusal the rules give for ``events``, without writing anything."""
+        if self.problem:
+            raise Refusal("log", f"this log is read-only: {self.problem}")
+        within_bounds(events)
+        self.projection.check(events)
+
+    def _append_records(self, stamped: list[ev.Record]) -> None:
+        self.store.write(stamped, self._after_write_error)
+        for record in stamped:
+            self.records.append(record)
+            self.timeline.add(record)
+
     def _control(self, record: ev.Record) -> ev.Record:
-        stamped = _stamp(record, len(self.records) + 1, len(self.records) + 1, _now())
-        self._write([stamped])
-        self.records.append(stamped)
-        self.timeline.add(stamped)
+        n = len(self.records) + 1
+        stamped = _stamp(record, n, n, _now())
+        within_bounds([stamped])
+        self._append_records([stamped])
         return stamped
 
+    def submit(self, events: list[ev.Record]) -> Change:
+        """Check, write durably, then apply one player action. ``Change.appended``
+        are the new records' seqs (``records_of(change)`` the records)."""
+        if not events:
+            return Change(action="submit", conflicts=len(self.conflicts))
+        self.check(events)
+        first, at = len(self.records) + 1, _now()
+        stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        tl = self.timeline
+        left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
+        self.store.write(stamped, self._after_write_error)
+        fold = self.projection
+        with fold.lock:
+            obs = Observer(fold.state, fold.conflicts, stamped, False)
+            for record in stamped:
+                self.records.append(record)
+                tl.add(record)
+                fold.append(record, obs)
+            seqs = [r.seq for r in stamped]
+            return make_change(
+                obs, self, "submit", target=first, appended=seqs, added=seqs, abandoned=left
+            )
+
+    def records_of(self, change: Change) -> list[ev.Record]:
+        return [self.records[s - 1] for s in change.appended]
+
+    def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
+        fold = self.projection
+        with fold.lock:
+            tail = fold.effective[keep:]
+            obs = Observer(fold.state, fold.conflicts, tail, False)
+            fold.rollback(keep, obs)
+            undone = [r.seq for r in tail]
+            return make_change(obs, self, action, target=target, appended=written, undone=undone)
+
     # -------------------------------------------------------------- undo / redo
-    def undo(self) -> int:
+    def undo(self) -> Change:
+        """Take back the last entry (its whole command group)."""
         target = self.timeline.undoable()
         if target is None:
             raise Refusal("undo", "nothing to undo")
-        self._control(ev.Undo(target=target))
-        with self._lock:
-            keep = len(self.effective)
-            while keep and self.effective[keep - 1].grp == target:
-                keep -= 1
-            self._rollback(keep)
-        return target
+        written = self._control(ev.Undo(target=target))
+        keep = self.projection.keep_upto_group(target - 1)
+        return self._roll_back_to(keep, "undo", target, [written.seq])
 
-    def undo_to(self, seq: int) -> list[int]:
-        """Undo every entry after entry ``seq`` as one step ("undo to here").
+    def undo_to_plan(self, seq: int) -> list[int]:
+        """The command groups ``undo_to(seq)`` would undo, last first (the decision the
+        replay screen's "undo to here" asks for). Raises the Refusal if none."""
+        return _history.undo_to_plan(self.timeline, self.records, seq)
 
-        The undo records are written in one write, so a crash leaves all or none.
-        Returns the groups undone, last first; each can still be redone in turn.
-        """
-        if not 1 <= seq <= len(self.records):
-            raise Refusal("undo", f"there is no entry {seq}")
-        anchor = self.records[seq - 1]
-        if ev.is_control(anchor):
-            raise Refusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
-        if anchor.grp in self.timeline.undone:
-            raise Refusal("undo", f"entry {seq} is itself undone")
-        targets = [g for g in reversed(self.timeline.active) if g > anchor.grp]
-        if not targets:
-            raise Refusal("undo", f"nothing after entry {seq} to undo")
+    def undo_to(self, seq: int) -> Change:
+        """Undo every entry after entry ``seq`` as one step ("undo to here"), in one
+        write (a crash leaves all of the undo records or none); each undone group can
+        still be redone in turn."""
+        targets = self.undo_to_plan(seq)
         first, at = len(self.records) + 1, _now()
         stamped = [
             _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
         ]
-        self._write(stamped)
-        for record in stamped:
-            self.records.append(record)
-            self.timeline.add(record)
-        with self._lock:
-            keep = len(self.effective)
-            while keep and self.effective[keep - 1].grp > anchor.grp:
-                keep -= 1
-            self._rollback(keep)
-        return targets
+        self._append_records(stamped)
+        keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
+        return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
 
-    def redo(self) -> int:
+    def preview_undo_to(self, seq: int) -> Change:
+        """What ``undo_to(seq)`` would do, writing nothing."""
+        self.undo_to_plan(seq)
+        fold = self.projection
+        with fold.lock:
+            keep = fold.keep_upto_group(self.records[seq - 1].grp)
+            tail = fold.effective[keep:]
+            return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
+
+    def redo(self) -> Change:
         target = self.timeline.redoable()
         if target is None:
             raise Refusal("redo", "nothing to redo")
-        self._control(ev.Redo(target=target))
-        with self._lock:
-            for record in self.timeline.groups[target]:
-                if record.seq not in self.timeline.struck:
-                    self._append(record)
-        return target
+        written = self._control(ev.Redo(target=target))
+        fold = self.projection
+        with fold.lock:
+            back = [r for r in self.timeline.groups[target] if r.seq not in self.timeline.struck]
+            obs = Observer(fold.state, fold.conflicts, back, False)
+            for record in back:
+                fold.append(record, obs)
+            restored = [r.seq for r in back]
+            return make_change(
+                obs, self, "redo", target=target, appended=[written.seq], restored=restored
+            )
 
     # ------------------------------------------------------------ strike / unstrike
-    def _strikable(self, seq: int) -> ev.Record:
-        if not 1 <= seq <= len(self.records):
-            raise Refusal("strike", f"there is no entry {seq}")
-        record = self.records[seq - 1]
-        if ev.is_control(record):
-            raise Refusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
-        if isinstance(record, ev.GameCreated):
-            raise Refusal("strike", "the game header cannot be struck")
-        return record
+    def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
+        return _history.strikable(self.timeline, self.records, seq, verb)
 
-    def strike(self, seq: int, reason: str = "") -> list[int]:
-        """Strike entry ``seq``; returns the seqs that newly conflict as a result."""
-        record = self._strikable(seq)
-        if seq in self.timeline.struck:
-            raise Refusal("strike", f"entry {seq} is already struck")
-        if record.grp in self.timeline.undone:
-            raise Refusal("strike", f"entry {seq} is undone; nothing to strike")
-        before = set(self.conflicts)
-        self._control(ev.Strike(target=seq, reason=reason))
-        self._rebuild_effective(seq)
-        return sorted(set(self.conflicts) - before - {seq})
-
-    def unstrike(self, seq: int) -> list[int]:
+    def strike(self, seq: int, reason: str = "") -> Change:
+        """Strike entry ``seq``: later entries are folded again and the ``Change`` says
+        which of them now do something else (``later``) or no longer hold."""
         self._strikable(seq)
-        if seq not in self.timeline.struck:
-            raise Refusal("unstrike", f"entry {seq} is not struck")
-        before = set(self.conflicts)
-        self._control(ev.Unstrike(target=seq))
-        self._rebuild_effective(seq)
-        return sorted(set(self.conflicts) - before)
+        written = self._control(ev.Strike(target=seq, reason=reason))
+        return self._refold(seq, "strike", [written.seq])
 
-    def preview_strike(self, seq: int) -> list[tuple[int, Refusal]]:
-        """What would conflict if ``seq`` were struck, without writing anything."""
+    def unstrike(self, seq: int) -> Change:
+        self._strikable(seq, "unstrike")
+        written = self._control(ev.Unstrike(target=seq))
+        return self._refold(seq, "unstrike", [written.seq])
+
+    def preview_strike(self, seq: int) -> Change:
+        """What striking ``seq`` would do, without writing anything."""
         self._strikable(seq)
-        with self._lock:
-            position = bisect.bisect_left(self._seqs, seq)
-            if position >= len(self._seqs) or self._seqs[position] != seq:
-                return []  # not in the effective history: striking it changes nothing
-            before = dict(self.conflicts)
-            tail = self.effective[position:]
-            when = {r.seq: self.when[r.seq] for r in tail if r.seq in self.when}
-            try:
-                self._replace_tail(position, tail[1:])
-                found = sorted((s, r) for s, r in self.conflicts.items() if s not in before)
-            finally:
-                self._replace_tail(position, tail)
-                self.when.update(when)
-                if self.conflicts.keys() == before.keys():
-                    self.conflicts = before  # the very same Refusal objects as before
-            return found
+        return self._refold(seq, "strike", [], preview=True)
 
-    def _rebuild_effective(self, seq: int) -> None:
-        """``seq`` was struck or unstruck: refold from where it stands (or stood)."""
-        with self._lock:
+    def preview_unstrike(self, seq: int) -> Change:
+        """What unstriking ``seq`` would do, without writing anything."""
+        self._strikable(seq, "unstrike")
+        return self._refold(seq, "unstrike", [], preview=True)
+
+    def _refold(self, seq: int, action: str, written: list[int], preview: bool = False) -> Change:
+        """Entry ``seq`` leaves (strike) or rejoins (unstrike) the effective history:
+        fold the tail from its place again, watching what each later entry does."""
+        fold = self.projection
+        with fold.lock:
+            position, present = fold.position_of(seq)
+            tail = fold.effective[position:]
             record = self.records[seq - 1]
-            position = bisect.bisect_left(self._seqs, seq)
-            present = position < len(self._seqs) and self._seqs[position] == seq
-            effective = self.timeline.is_effective(record)
-            if present and not effective:  # struck
-                self._replace_tail(position, self.effective[position + 1 :])
-            elif effective and not present:  # unstruck
-                self._replace_tail(position, [record] + self.effective[position:])
-            elif present != effective:  # pragma: no cover - cannot happen
-                self.effective = self.timeline.effective()
-                self._seqs = [r.seq for r in self.effective]
-                self._fold_all()
+            if action == "strike" and present:
+                how, new_tail = "struck", tail[1:]
+            elif action == "unstrike" and not present and record.grp not in self.timeline.undone:
+                how, new_tail = "restored", [record, *tail]
+            else:  # undone: nothing in the effective history moves
+                return Change(
+                    action=action,
+                    preview=preview,
+                    target=seq,
+                    appended=written,
+                    conflicts=len(self.conflicts),
+                )
+            if preview:
+                return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
+            obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+            fold.replace_tail(position, new_tail, obs)
+            return make_change(obs, self, action, target=seq, appended=written, **{how: [seq]})
 
-    # -------------------------------------------------------------------- replay
+    def _preview(
+        self,
+        position: int,
+        tail: list[ev.Record],
+        new_tail: list[ev.Record],
+        action: str,
+        seq: int,
+        **lists: Any,
+    ) -> Change:
+        fold = self.projection
+        obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+        with fold.trial(position, tail, new_tail, obs):
+            return make_change(obs, self, action, target=seq, preview=True, **lists)
+
+    # --------------------------------------------------------- replay, history
     def state_at(self, seq: int) -> GameState:
-        """The state after every effective event up to and including ``seq``.
-
-        O(what the later events changed), not O(game): a view that shares the units
-        no later event changed with the live state (a unit the live state changes
-        afterwards is first copied into the view, so the view never moves). The view
-        is for reading; ``clone()`` it to change it.
-        """
-        with self._lock:
-            position = bisect.bisect_right(self._seqs, seq)
-            if position == 0:
-                return GameState()
-            if self._journal_gap(position):
-                self._complete_journal()
-            live = self.state
-            view = _copy_obj(live)
-            vd = view.__dict__  # written directly: no undo hook may record the view
-            vd.pop("_prisoner_index", None)
-            vd["units"] = units = dict(live.units)
-            vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
-            vd["cvp_overrides"] = dict(live.cvp_overrides)
-            tail = self._undo[position:]
-            if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
-                scratch = Game.__new__(Game)
-                scratch.effective, scratch._seqs = self.effective[:position], []
-                scratch.when = {}
-                scratch._fold_all()
-                return scratch.state
-            n_cas = len(live.casualties) - sum(e[_ADDED_CAS] for e in tail)
-            vd["casualties"] = live.casualties[:n_cas]
-            scrounged = next(
-                (e[_SCR_BEFORE] for e in tail if e[_SCR_BEFORE] is not None), live.scrounged
-            )
-            vd["scrounged"] = set(scrounged)
-            copies: dict[int, object] = {}
-            live_sides = {id(s): n for n, s in live.sides.items()}
-            for e in reversed(tail):
-                for i in range(len(e) - 3, _OPS - 1, -3):
-                    obj, name, old = e[i], e[i + 1], e[i + 2]
-                    if obj is live:
-                        vd[name] = old
-                        continue
-                    mine = copies.get(id(obj))
-                    if mine is None:
-                        if isinstance(obj, Unit):
-                            if units.get(obj.handle) is not obj:
-                                continue  # not in this state (a scratch or temporary unit)
-                            mine = units[obj.handle] = _clone_unit(obj)
-                        elif id(obj) in live_sides:
-                            mine = sides[live_sides[id(obj)]]
-                        else:
-                            continue
-                        copies[id(obj)] = mine
-                    mine.__dict__[name] = old
-            for _ in range(sum(e[_ADDED_UNITS] for e in tail)):
-                units.popitem()
-            for _ in range(sum(e[_ADDED_SIDES] for e in tail)):
-                sides.popitem()
-            _st.register_view(view)
-            return view
+        """The state after every effective event up to and including ``seq`` (a
+        read-only view; ``clone()`` it to change it)."""
+        return self.projection.state_at(seq)
 
     def history(self) -> list[HistoryEntry]:
-        out = []
-        for record in self.records:
-            turn, phase, attacker = self.when.get(record.seq, (0, "", ""))
-            status, reason = self.entry_status(record)
-            out.append(
-                HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
-            )
-        return out
+        return _history.entries(self.records, self.timeline, self.conflicts, self.when)
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:
         """How ``record`` stands in the effective history now, and why."""
-        tl = self.timeline
-        if ev.is_control(record):
-            return "control", ""
-        if record.grp in tl.abandoned:
-            return "abandoned", ""
-        if record.grp in tl.undone:
-            return "undone", ""
-        if record.seq in tl.struck:
-            return "struck", getattr(self.records[tl.struck[record.seq] - 1], "reason", "")
-        if record.seq in self.conflicts:
-            return "conflict", str(self.conflicts[record.seq])
-        return "ok", ""
+        return _history.entry_status(record, self.timeline, self.records, self.conflicts)
 
     def can_undo(self) -> bool:
         return self.timeline.undoable() is not None
 
     def can_redo(self) -> bool:
         return self.timeline.redoable() is not None
-
-
-@contextlib.contextmanager
-def _gc_paused():
-    """No cyclic GC while a log is read and folded: it makes hundreds of thousands of
-    long-lived objects, and each full collection would walk them all again (opening a
-    100k-entry game: ~0.4 s instead of ~0.7 s from a snapshot). Nothing it makes is
-    garbage; the collector runs as usual afterwards."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
-    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)

@@ -16,13 +16,15 @@ Anything that does not verify, decode or fit is ignored (and rewritten later); t
 game then folds from the start, as without a cache. Snapshots hold typed data only
 (msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can run
 code. They live in ``$STOCKADE_CACHE_DIR`` (``off`` disables them), else
-the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux), one file per log path,
+the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux),
+one file per log path,
 written through a temporary file and a rename (at most ``MAX_FILES`` kept, the oldest
 pruned); a log's own file is never touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -36,7 +38,7 @@ import msgspec
 from stockade.core.errors import Refusal
 from stockade.core.state import Casualty, GameState, Origin, Side, Unit
 
-VERSION = 2
+VERSION = 3  # 3: the names each entry's units had (core.names)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -57,6 +59,8 @@ _FOLD_MODULES = (
     "upgrade.py",
     "history.py",
     "game.py",
+    "projection.py",
+    "names.py",
     "snapcache.py",
     "errors.py",
 )
@@ -101,6 +105,8 @@ class Snapshot(msgspec.Struct):
     when_turns: list[int]
     when_phases: list[str]
     when_attackers: list[str]
+    # the names each entry's units had then: seq and its (handle, label, Location) list
+    names: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
 
 
 _new = object.__new__
@@ -108,14 +114,14 @@ _new = object.__new__
 
 def _build(cls, names, row):
     obj = _new(cls)
-    obj.__dict__.update(zip(names, msgspec.structs.astuple(row)))
+    obj.__dict__.update(zip(names, msgspec.structs.astuple(row), strict=True))
     return obj
 
 
 def _to_state(snap: Snapshot) -> GameState:
     state = _new(GameState)
     d = state.__dict__
-    d.update(zip(_STATE_SCALARS, snap.scalars))
+    d.update(zip(_STATE_SCALARS, snap.scalars, strict=True))
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units = {}
@@ -180,7 +186,7 @@ def effective_hash(seqs: list[int], position: int) -> str:
 
 def read(log: Path, log_data: bytes, seqs: list[int]):
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
-    seqs ``seqs``), as (position, state, conflicts, when), or None."""
+    seqs ``seqs``), as (position, state, conflicts, when, names), or None."""
     target = cache_file(log)
     if target is None:
         return None
@@ -210,9 +216,14 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
             return None
         conflicts = {seq: Refusal(rule, text, hint) for seq, rule, text, hint in snap.conflicts}
         when = dict(
-            zip(snap.when_seqs, zip(snap.when_turns, snap.when_phases, snap.when_attackers))
+            zip(
+                snap.when_seqs,
+                zip(snap.when_turns, snap.when_phases, snap.when_attackers, strict=True),
+                strict=True,
+            )
         )
-        return snap.position, _to_state(snap), conflicts, when
+        names = dict(snap.names)  # decoded as tuples already
+        return snap.position, _to_state(snap), conflicts, when, names
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         return None
 
@@ -243,6 +254,7 @@ def write(
     state: GameState,
     conflicts: dict,
     when: dict,
+    names: dict | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events). Best effort: any error leaves no snapshot and returns False."""
@@ -271,6 +283,7 @@ def write(
         when_turns=[when[s][0] for s in known],
         when_phases=[when[s][1] for s in known],
         when_attackers=[when[s][2] for s in known],
+        names=[(s, names[s]) for s in seqs[:position] if s in names] if names else [],
     )
     tmp = None
     try:
@@ -283,8 +296,6 @@ def write(
         return True
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         if tmp is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
         return False

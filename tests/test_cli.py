@@ -166,9 +166,11 @@ def test_undo_redo_strike_unstrike(log, capsys):
     assert code == 0 and out.startswith("undone: entry 6")
     assert cli(capsys, "redo", log)[0] == 0
     code, out, _ = cli(capsys, "strike", log, "5", "--reason", "not the RtPh")
-    assert code == 0 and "struck entry 5 (not the RtPh)" in out and "entry 6 no longer holds" in out
-    code, out, _ = cli(capsys, "history", log)
+    # done, but it leaves a conflict: exit 4 (Exit.CONFLICTS), the entry named
+    assert code == 4 and "struck entry 5 (not the RtPh)" in out and "entry 6 no longer holds" in out
+    code, out, err = cli(capsys, "history", log)
     assert "<conflict" in out and "<struck: not the RtPh>" in out
+    assert "1 entry no longer holds (6)" in err
     assert cli(capsys, "check", log)[0] == 4  # entry 6 does not hold while 5 is struck
     assert cli(capsys, "unstrike", log, "5")[0] == 0
     assert cli(capsys, "check", log)[0] == 0

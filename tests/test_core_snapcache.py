@@ -65,11 +65,13 @@ def log(tmp_path):
 
 def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
     first = Game.open(log, read_only=True)  # folds all, writes the snapshot
-    assert first._snap_position == len(first.effective) - snapcache.TAIL
+    assert first.projection.snap_position == len(first.effective) - snapcache.TAIL
     assert len(list(cache.iterdir())) == 1
     before = (log.read_bytes(), os.stat(log).st_mtime_ns)
     game = Game.open(log, read_only=True)
-    assert game._snap_position > 0 and game._undo[0] is None  # really from the snapshot
+    assert (
+        game.projection.snap_position > 0 and game.projection.undo[0] is None
+    )  # really from the snapshot
     assert (log.read_bytes(), os.stat(log).st_mtime_ns) == before  # the log untouched
     same(game, fresh(log))
 
@@ -77,12 +79,12 @@ def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
 def test_undo_strike_and_replay_into_the_snapshot_complete_the_journal(cache, log):
     Game.open(log, read_only=True).close()
     game = Game.open(log)
-    assert game._undo[0] is None
+    assert game.projection.undo[0] is None
     reference = fresh(log)
     deep = game.effective[len(game.effective) // 3].seq
     view = game.state_at(deep)  # reaches into the snapshot: folds the journal once
     assert dump(view) == dump(reference.state_at(deep))
-    assert game._undo[0] is not None
+    assert game.projection.undo[0] is not None
     for _ in range(40):  # past the snapshot's position
         if game.can_undo():
             game.undo()
@@ -106,7 +108,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     game.close()
     snap.write_bytes(good)  # the old snapshot, as if the game had not been closed
     reopened = Game.open(log, read_only=True)
-    assert reopened._snap_position == 0 or reopened._undo[0] is not None
+    assert reopened.projection.snap_position == 0 or reopened.projection.undo[0] is not None
     same(reopened, fresh(log))
 
     # the log's bytes changed inside the prefix (a hand edit keeping it valid)
@@ -116,7 +118,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     assert edited != data
     log.write_bytes(edited)
     game = Game.open(log, read_only=True)
-    assert game._snap_position == 0 or game._undo[0] is not None
+    assert game.projection.snap_position == 0 or game.projection.undo[0] is not None
     same(game, fresh(log))
 
     # damaged snapshot files, and snapshots from other code
@@ -126,7 +128,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     Game.open(log, read_only=True)
     monkeypatch.setattr(snapcache, "_code", ["other code"])
     game = Game.open(log, read_only=True)
-    assert game._undo[0] is not None
+    assert game.projection.undo[0] is not None
     same(game, fresh(log))
 
 
@@ -139,7 +141,7 @@ def test_new_entries_after_the_snapshot_are_folded(cache, log):
     game.close()
     snaps = list(cache.iterdir())
     game = Game.open(log, read_only=True)
-    assert game._undo[0] is None
+    assert game.projection.undo[0] is None
     same(game, fresh(log))
     assert len(snaps) == 1
 
@@ -148,7 +150,7 @@ def test_cache_off(tmp_path, log, monkeypatch):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
     game = Game.open(log, read_only=True)
-    assert game._undo[0] is not None
+    assert game.projection.undo[0] is not None
     assert not (tmp_path / "off").exists()
 
 

@@ -74,13 +74,13 @@ def test_rollback_at_random_depths_equals_a_fresh_fold(big):
         rng.randrange(1, n) for _ in range(6)
     ]:
         tail = game.effective[position:]
-        game._rollback(position)
+        game.projection.rollback(position)
         state, conflicts = fresh_fold(game.effective)
         assert dump(game.state) == dump(state), position
         assert set(game.conflicts) == conflicts
         check_index(game.state)
         for record in tail:  # and forward again
-            game._append(record)
+            game.projection.append(record)
         assert dump(game.state) == original
         check_index(game.state)
 

@@ -63,9 +63,13 @@ def test_undo_acts_on_a_whole_command_group():
 def test_strike_an_early_capture_flags_the_later_transfer_and_unstrike_restores():
     game, capture_seq, transfer_seq = _game_with_transfer()
     before = dump(game.state)
-    assert [s for s, _ in game.preview_strike(capture_seq)] == [transfer_seq]
+    preview = game.preview_strike(capture_seq)
+    assert preview.new_conflicts == [transfer_seq] and preview.preview
+    assert [later.seq for later in preview.later] == [transfer_seq]
+    assert preview.later[0].conflict  # named with the reason it no longer holds
+    assert dump(game.state) == before  # a preview writes and changes nothing
     newly = game.strike(capture_seq, reason="never surrendered")
-    assert newly == [transfer_seq]
+    assert newly.new_conflicts == [transfer_seq] and newly.struck == [capture_seq]
     assert game.conflicts[transfer_seq].text  # kept with its reason
     history = {h.seq: h for h in game.history()}
     assert history[capture_seq].status == "struck"
@@ -151,7 +155,7 @@ def test_undo_to_here_is_one_write_and_each_group_can_be_redone(tmp_path):
     real = game.journal.append_many
     game.journal.append_many = lambda lines: (writes.append(len(lines)), real(lines))[1]
     undone = game.undo_to(anchor)
-    assert writes == [2] and len(undone) == 2
+    assert writes == [2] and len(undone.appended) == 2 and len(undone.undone) == 2
     assert set(game.state.units) == set(before.units) == {"g1", "g2"}
     assert Game.open(path, read_only=True).state.units.keys() == {"g1", "g2"}
     game.redo()

@@ -6,19 +6,23 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.types import IgnoreReturnCallbackType
+
+# A palette entry: its title, what choosing it does, and its help line.
+Command = tuple[str, IgnoreReturnCallbackType, str]
 
 
 class StockadeCommands(Provider):
     """Stockade's actions, forms and themes for the command palette."""
 
-    def _commands(self) -> list[tuple[str, object, str]]:
+    def _commands(self) -> list[Command]:
         from stockade.tui.bindings import KEYS, keys_of
         from stockade.tui.forms import all_specs
         from stockade.tui.screens.main import MainScreen
 
         app = self.app
         main = next((s for s in app.screen_stack if isinstance(s, MainScreen)), None)
-        out: list[tuple[str, object, str]] = []
+        out: list[Command] = []
         if main is not None:
             for key in KEYS:
                 if key.palette and key.scope == "main":
@@ -68,6 +72,6 @@ def open_camp(app) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         campaign = open_campaign(directory / "camp.jsonl", {})
     except Exception as exc:  # a damaged campaign log must not take the book down
-        app.notify(f"camp: {exc}", severity="error")
+        app.notify(f"camp: {exc}", severity="error", markup=False)
         return
     app.push_screen(CampScreen(campaign), lambda _result: campaign.close())

@@ -177,6 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_file(strike)
     strike.add_argument("entry", type=int, metavar="N", help="the entry's number (history)")
     strike.add_argument("--reason", default="", help="why (kept in the history)")
+    strike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what the strike would do (later entries, CVP) and write nothing",
+    )
     add_json(strike)
 
     unstrike = add_command(
@@ -190,6 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_file(unstrike)
     unstrike.add_argument("entry", type=int, metavar="N", help="the struck entry's number")
+    unstrike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what bringing it back would do and write nothing",
+    )
     add_json(unstrike)
 
     check = add_command(
@@ -216,6 +226,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="OUT",
         help="where to write it (default FILE.repaired.jsonl)",
+    )
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT (and OUT.dropped) if they exist; a link is replaced, never followed",
     )
     add_json(repair)
 

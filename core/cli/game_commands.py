@@ -3,12 +3,16 @@ strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code.""
 
 from __future__ import annotations
 
+import json
 import sys
 from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from stockade.core import events as ev
+from stockade.core.change import Change, consequences, totals_of
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
@@ -18,6 +22,28 @@ from stockade.core.game import Game
 
 def warn(message: str) -> None:
     print(f"stockade: warning: {message}", file=sys.stderr)
+
+
+def print_consequences(game: Game, change: Change | None) -> None:
+    """The change's consequences, one indented line each, after the one-line reply."""
+    if change is None:
+        return
+    from stockade.core.tally import tally
+
+    for line in consequences(change, totals_of(tally(game.state))):
+        print(f"  {line}")
+
+
+def warn_conflicts(game: Game) -> None:
+    """``tally`` and ``history`` on a log with conflicting entries say so on stderr."""
+    if game.conflicts:
+        n = len(game.conflicts)
+        seqs = ", ".join(str(s) for s in sorted(game.conflicts)[:10])
+        warn(
+            f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
+            f"({seqs}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
+            "(stockade check lists them)"
+        )
 
 
 def open_to_read(path: Path) -> Game:
@@ -32,15 +58,15 @@ def open_to_read(path: Path) -> Game:
 def open_to_write(path: Path) -> Game:
     """Open a log for writing; refuse, naming why, when it cannot be written."""
     game = Game.open(path)
-    for message in game.warnings:
-        warn(message)
-    if game.read_only:
+    if game.read_only:  # one line saying why, not the warnings and then the refusal
         game.close()
         why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
         code = (
             Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
         )
         raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
+    for message in game.warnings:
+        warn(message)
     return game
 
 
@@ -51,8 +77,8 @@ def _held_elsewhere(game: Game) -> bool:
 def _rehearsal(path: Path) -> Game:
     """An in-memory copy of the game: commands are tried here first, so a refused
     command or script leaves the file byte for byte as it was."""
-    game = open_to_read(path)
-    if game.problem:
+    game = Game.open(path, read_only=True)
+    if game.problem:  # one line: the refusal names the bad line itself
         raise CliError(
             f"{path}: damaged at {game.problem}; nothing was recorded "
             f"(stockade repair {path} writes a repaired copy)",
@@ -123,6 +149,7 @@ def cmd_do(args: Namespace, ui: object) -> int:
         return 0
     if message:
         print(message)
+    print_consequences(game, outcome.change)
     return 0
 
 
@@ -165,6 +192,8 @@ def _reply(outcome: Outcome) -> dict[str, Any]:
     return {
         "message": outcome.message,
         "records": [jsonout.record(r) for r in outcome.records],
+        # what the write did (core.change.Change): later entries, units, CVP deltas
+        "change": msgspec.to_builtins(outcome.change) if outcome.change else None,
     }
 
 
@@ -179,6 +208,7 @@ def cmd_tally(args: Namespace, ui: object) -> int:
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
+    warn_conflicts(game)
     state = game.state
     if args.at is not None:
         last = len(game.records)
@@ -212,6 +242,7 @@ _MARKS = {
 
 def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
+    warn_conflicts(game)
     if args.json:
         entries = [
             {
@@ -238,7 +269,26 @@ def cmd_history(args: Namespace, ui: object) -> int:
 
 
 # ------------------------------------------------------------ undo, redo, strike
+def cmd_preview(args: Namespace) -> int:
+    """``strike``/``unstrike --dry-run``: the core's preview, nothing written."""
+    game = open_to_read(args.file)
+    preview = {"strike": game.preview_strike, "unstrike": game.preview_unstrike}[args.verb]
+    change = preview(args.entry)
+    if args.json:
+        jsonout.emit(args.verb, message="", records=[], change=msgspec.to_builtins(change))
+        return 0
+    print(f"{args.verb} {args.entry} would (nothing written):")
+    from stockade.core.tally import tally
+
+    said = consequences(change, totals_of(tally(game.state)))
+    for line in said or ["change nothing later, and no CVP"]:
+        print(f"  {line}")
+    return 0
+
+
 def cmd_control(args: Namespace, ui: object) -> int:
+    if getattr(args, "dry_run", False):
+        return cmd_preview(args)
     game = open_to_write(args.file)
     try:
         outcome = control(
@@ -246,11 +296,23 @@ def cmd_control(args: Namespace, ui: object) -> int:
         )
     finally:
         game.close()
+    # exit 4 (Exit.CONFLICTS) when done but the history is left with conflicts
+    code = Exit.CONFLICTS if outcome.change and outcome.change.leaves_conflicts else Exit.OK
     if args.json:
-        jsonout.emit(args.verb, **_reply(outcome))
-        return 0
+        reply = _reply(outcome)
+        if code != Exit.OK:  # "ok" is true exactly when the exit code is 0
+            n = outcome.change.conflicts if outcome.change else 0
+            reply["error"] = {
+                "exit": int(code),
+                "message": f"done, but {n} entries no longer hold; strike or fix them",
+                "rule": None,
+            }
+        envelope = jsonout.envelope(args.verb, ok=code == Exit.OK, **reply)
+        print(json.dumps(envelope, indent=2, ensure_ascii=False))
+        return code
     print(outcome.message)
-    return 0
+    print_consequences(game, outcome.change)
+    return code
 
 
 def _problem(game: Game) -> str | None:

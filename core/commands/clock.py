@@ -6,8 +6,6 @@ opens each Game Turn, so the turn number goes up when it becomes the ATTACKER ag
 
 from __future__ import annotations
 
-from typing import cast
-
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
@@ -32,7 +30,7 @@ PHASE_HINTS = {
 _PHASE_NAMES = {name.lower(): name for name in ev.PHASES}
 
 
-def phase_named(word: str) -> str:
+def phase_named(word: str) -> ev.Phase:
     """A phase from its abbreviation, any case, ``Ph`` optional.
 
     ``rtph``, ``CCPh``, ``apH`` and ``cc`` all name a phase."""
@@ -43,8 +41,7 @@ def phase_named(word: str) -> str:
 
 
 def _phase_at(index: int) -> ev.Phase:
-    # ev.PHASES is typed tuple[str, ...] but holds exactly the ev.Phase names, in order.
-    return cast("ev.Phase", ev.PHASES[index])
+    return ev.PHASES[index]
 
 
 def next_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from stockade.core import events as ev
+from stockade.core.change import Change
 from stockade.core.commands.clock import describe_clock
 from stockade.core.commands.parser import Parsed, parse
 from stockade.core.describe import sentence_for
@@ -16,10 +17,12 @@ from stockade.core.rules.reminders import reminders
 
 @dataclass
 class Outcome:
-    """What a command did: a message for the player and the records it wrote."""
+    """What a command did: a message for the player, the records it wrote, and the
+    core's ``Change`` (its consequences: ``core.change.consequences``)."""
 
     message: str
     records: list[ev.Record] = field(default_factory=list)
+    change: Change | None = None
 
 
 class ScriptRefusal(Refusal):
@@ -49,8 +52,9 @@ def execute(game: Game, text: str) -> Outcome:
         return _control(game, parsed.control, parsed)
     if not parsed.events:
         return Outcome("", [])
-    records = game.submit(parsed.events)
-    return Outcome(_message(game, parsed, records), records)
+    change = game.submit(parsed.events)
+    records = game.records_of(change)
+    return Outcome(_message(game, parsed, records), records, change)
 
 
 def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
@@ -75,20 +79,25 @@ def _control(game: Game, verb: str, parsed: Parsed) -> Outcome:
 def control(game: Game, verb: str, target: int | None = None, reason: str = "") -> Outcome:
     """Undo, redo, strike or unstrike, with the message the player sees."""
     if verb == "undo":
-        grp = game.undo()
-        return Outcome(f"undone: entry {grp} ({_group_summary(game, grp)})", game.records[-1:])
+        change = game.undo()
+        grp = change.target
+        text = f"undone: entry {grp} ({_group_summary(game, grp)})"
+        return Outcome(text, game.records[-1:], change)
     if verb == "redo":
-        grp = game.redo()
-        return Outcome(f"redone: entry {grp} ({_group_summary(game, grp)})", game.records[-1:])
+        change = game.redo()
+        grp = change.target
+        text = f"redone: entry {grp} ({_group_summary(game, grp)})"
+        return Outcome(text, game.records[-1:], change)
     if target is None:
         raise Refusal("input", f"'{verb}' needs the entry number")
     if verb == "strike":
-        conflicts = game.strike(target, reason)
+        change = game.strike(target, reason)
         text = f"struck entry {target}" + (f" ({reason})" if reason else "")
-        return Outcome(text + _conflicts(game, conflicts), game.records[-1:])
+        return Outcome(text + _conflicts(game, change.new_conflicts), game.records[-1:], change)
     if verb == "unstrike":
-        conflicts = game.unstrike(target)
-        return Outcome(f"unstruck entry {target}" + _conflicts(game, conflicts), game.records[-1:])
+        change = game.unstrike(target)
+        text = f"unstruck entry {target}" + _conflicts(game, change.new_conflicts)
+        return Outcome(text, game.records[-1:], change)
     raise Refusal("input", f"'{verb}' is not an undo, redo, strike or unstrike")
 
 

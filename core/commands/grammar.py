@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from stockade.core import events as ev
 from stockade.core.commands.lexer import FLAG, MANY, ONE
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
-SURRENDER_REASONS = ("disrupted", "encircled", "hob", "mopup")
-REARM_HOWS = ("cc", "alone", "surrender")
+SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")
+REARM_HOWS: tuple[ev.RearmHow, ...] = ("cc", "alone", "surrender")
 
 
 @dataclass(frozen=True)

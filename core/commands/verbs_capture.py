@@ -51,8 +51,8 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
     units = [ctx.unit(w) for w in sections.positional]
     guard = ctx.unit(required(sections, "by", "capture g4 by a2"))
     split = hs_captured = hs_free = hs_counter = ""
-    if sections.has("hs"):
-        word = sections.one("hs")
+    word = sections.one("hs")  # "hs" takes one word: None only when it is absent
+    if word is not None:
         pair = assignment(word)
         split = ctx.unit(pair[0] if pair else word)
         hs_counter = counter(pair[1]) if pair else ""
@@ -60,6 +60,7 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
         hs_captured, hs_free = ctx.new_handle(side), ctx.new_handle(side)
     if not units and not split:
         raise Refusal("input", "name the captured units (or 'hs SQUAD' for one HS of a squad)")
+    rearm_as = sections.one("as")
     return [
         ev.Captured(
             guard=guard,
@@ -69,7 +70,7 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
             hs_free=hs_free,
             hs_counter=hs_counter,
             merges=merges(ctx, sections.many("merge")),
-            rearm_as=counter(sections.one("as")) if sections.has("as") else "",
+            rearm_as=counter(rearm_as) if rearm_as is not None else "",
         )
     ]
 

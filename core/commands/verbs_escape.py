@@ -19,7 +19,7 @@ def parse_escape(ctx: Context, sections: Sections) -> list[ev.Record]:
         raise Refusal(
             "input", "either the Guard dies (guard-dies) or a Melee forms (melee), not both"
         )
-    outcome = "escaped" if guard_dies else "melee" if melee else "no-effect"
+    outcome: ev.EscapeOutcome = "escaped" if guard_dies else "melee" if melee else "no-effect"
     return [
         ev.EscapeAttempted(
             units=units,
@@ -57,11 +57,12 @@ def parse_rearm(ctx: Context, sections: Sections) -> list[ev.Record]:
     """``rearm g1 cc a3 [as 4-3-6]``. An unarmed squad rearmed by a HS-size enemy
     becomes an armed HS and an unarmed HS (A20.551): both get new handles here."""
     words = sections.positional
-    if len(words) != 3 or words[1].lower() not in REARM_HOWS:
+    how = next((h for h in REARM_HOWS if h == words[1].lower()), None) if len(words) == 3 else None
+    if how is None:
         raise Refusal(
             "input", "write: rearm H cc|alone|surrender ENEMY [as COUNTER]", "e.g. rearm g1 cc a3"
         )
-    handle, how, enemy = ctx.unit(words[0]), words[1].lower(), ctx.unit(words[2])
+    handle, enemy = ctx.unit(words[0]), ctx.unit(words[2])
     as_counter = sections.one("as")
     unit, foe = ctx.state.units[handle], ctx.state.units[enemy]
     split_into: list[str] = []

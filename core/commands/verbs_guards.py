@@ -29,7 +29,8 @@ def parse_exchange(ctx: Context, sections: Sections) -> list[ev.Record]:
 def _two_new(ctx: Context, side: str, wanted: list[str], verb: str) -> list[str]:
     if wanted and len(wanted) != 2:
         raise Refusal("input", f"'{verb} ... as' names the two new HS, not {len(wanted)}")
-    return [ctx.new_handle(side, w) for w in (wanted or [None, None])]
+    names: list[str | None] = [*wanted] if wanted else [None, None]  # None: the next free handle
+    return [ctx.new_handle(side, w) for w in names]
 
 
 def parse_split(ctx: Context, sections: Sections) -> list[ev.Record]:

@@ -10,7 +10,7 @@ from stockade.core.commands.words import counter, one
 from stockade.core.errors import Refusal
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
-_CAUSES = {
+_CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {
     "own": ("fire-own", "own"),
     "enemy": ("fire-enemy", "enemy"),
     "cc": ("cc", "enemy"),
@@ -21,7 +21,9 @@ _CAUSES = {
 NO_TAKEOVER = "-"
 
 
-def read_cause(ctx: Context, handle: str, word: str | None, default: str) -> tuple[str, str]:
+def read_cause(
+    ctx: Context, handle: str, word: str | None, default: ev.EliminationCause
+) -> tuple[ev.EliminationCause, str]:
     """The cause and the acting side for ``by WORD``: a cause word or a side's name.
 
     The acting side matters: eliminating an unarmed unit one's own side abandoned is

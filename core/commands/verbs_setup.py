@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
 from stockade.core import events as ev
 from stockade.core.commands import clock
@@ -178,8 +179,21 @@ def _nothing_more(sections: Sections) -> None:
 
 
 # ----------------------------------------------------------------- board status
+StatusFlag = Literal["broken", "pinned", "berserk", "disrupted", "melee"]
+
+
+class StatusFlags(TypedDict, total=False):
+    """The on/off fields of StatusChanged that a status verb may set."""
+
+    broken: bool
+    pinned: bool
+    berserk: bool
+    disrupted: bool
+    melee: bool
+
+
 # verb -> the StatusChanged field it sets and the value it sets it to
-STATUS_VERBS = {
+STATUS_VERBS: dict[str, tuple[StatusFlag, bool]] = {
     "break": ("broken", True),
     "rally": ("broken", False),
     "pin": ("pinned", True),
@@ -195,7 +209,9 @@ def parse_status(ctx: Context, sections: Sections) -> list[ev.Record]:
     if sections.has("off"):
         value = not value
     handles = ctx.units(sections.positional)
-    return [ev.StatusChanged(handle=h, **{name: value}) for h in handles]
+    flags: StatusFlags = {}
+    flags[name] = value
+    return [ev.StatusChanged(handle=h, **flags) for h in handles]
 
 
 def parse_move(ctx: Context, sections: Sections) -> list[ev.Record]:

@@ -4,16 +4,21 @@ it makes. ``step`` is the only way an event reaches the state."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
 from stockade.core.rules import capture, escape, guards, losses, setup
 from stockade.core.state import GameState
 
-Check = Callable[[GameState, ev.Record], None]
-Apply = Callable[[GameState, ev.Record], None]
+# Each entry pairs a record type with the check and apply written for exactly that type,
+# so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them
+# (parameters are contravariant), and ``step`` only ever passes a record to the pair
+# registered under its own type.
+Check = Callable[[GameState, Any], None]
+Apply = Callable[[GameState, Any], None]
 
-RULEBOOK: dict[type, tuple[Check, Apply]] = {
+RULEBOOK: dict[type[ev.Record], tuple[Check, Apply]] = {
     ev.GameCreated: (setup.check_game, setup.apply_game),
     ev.UnitEntered: (setup.check_unit, setup.apply_unit),
     ev.PhaseSet: (setup.check_phase, setup.apply_phase),

@@ -3,8 +3,17 @@ simultaneous mutual capture and recapture of unarmed units (A20.2-A20.3, A20.54)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from stockade.core.errors import Refusal, require
-from stockade.core.events import Captured, MutualCapture, Recaptured, Surrendered, SurrenderRejected
+from stockade.core.events import (
+    Captured,
+    Merge,
+    MutualCapture,
+    Recaptured,
+    Surrendered,
+    SurrenderRejected,
+)
 from stockade.core.rules.common import (
     apply_merges,
     armed_units_of,
@@ -80,7 +89,7 @@ def _stack(state: GameState, handles: list[str]) -> list[Unit]:
     return units
 
 
-def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges) -> bool:
+def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges: Sequence[Merge]) -> bool:
     load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming) - len(merges)
     return load <= capacity(guard)
 

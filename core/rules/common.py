@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypedDict, Unpack
+
 from stockade.core.errors import Refusal, require
 from stockade.core.events import Merge
 from stockade.core.state import (
@@ -30,6 +33,13 @@ def unit(state: GameState, handle: str) -> Unit:
             "add it first, or check the handle in the side panels",
         )
     return found
+
+
+def guard_of(state: GameState, p: Unit) -> Unit:
+    """The Guard holding prisoner ``p``: make_prisoner always names one (A20.5)."""
+    if p.guard is None:  # not a prisoner: a caller's mistake, not a player's
+        raise KeyError(f"{p.handle} has no Guard")
+    return state.units[p.guard]
 
 
 def describe(u: Unit) -> str:
@@ -128,7 +138,7 @@ def capacity(guard: Unit) -> int:
 
 
 def require_capacity(
-    state: GameState, guard: Unit, incoming: list[Unit], merges: list[Merge] = ()
+    state: GameState, guard: Unit, incoming: list[Unit], merges: Sequence[Merge] = ()
 ) -> None:
     """Refuse when the Guard would hold more than 5 x US#, suggesting a fix (A20.51)."""
     load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming)
@@ -336,6 +346,24 @@ def retire(u: Unit, seq: int, note: str) -> None:
     u.melee = False
 
 
+class UnitFields(TypedDict, total=False):
+    """The Unit fields a new counter may start with besides who and what it is."""
+
+    traits: frozenset[str]
+    status: str
+    armed: bool
+    broken: bool
+    pinned: bool
+    melee: bool
+    location: str
+    guard: str | None
+    unarmed_how: str
+    abandoned_by: str
+    captured_seq: int
+    captured_how: str
+    note: str
+
+
 def new_counter(
     state: GameState,
     handle: str,
@@ -344,7 +372,7 @@ def new_counter(
     counter: str,
     seq: int,
     origins: list[Origin] | None = None,
-    **fields,
+    **fields: Unpack[UnitFields],
 ) -> Unit:
     cvp = normal_cvp(unit_kind, counter, state.cvp_overrides)
     created = Unit(
@@ -430,7 +458,7 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
         return u.origins[0].counter if u.origins else u.counter
     nationality = state.sides[u.side].nationality
     key = "rearm_squad" if u.unit_kind == "squad" else "rearm_hs"
-    value = nationality_flags(nationality).get(key, "")
+    value: str = nationality_flags(nationality).get(key, "")
     if not value:
         size = "squad" if u.unit_kind == "squad" else "HS"
         raise Refusal(

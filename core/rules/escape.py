@@ -11,6 +11,7 @@ from stockade.core.rules.common import (
     describe,
     eliminate_unit,
     free_unit,
+    guard_of,
     new_counter,
     raise_reason,
     rearm_counter,
@@ -57,7 +58,7 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
         return Refusal(
             "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
         )
-    guard = state.units[p.guard]
+    guard = guard_of(state, p)
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
         return Refusal(
@@ -70,7 +71,7 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
 
 def needs_ntc(state: GameState, p: Unit) -> bool:
     """Outside Melee a prisoner must pass a NTC before attacking its Guard (A20.55)."""
-    guard = state.units[p.guard]
+    guard = guard_of(state, p)
     return not (guard.melee or p.melee)
 
 
@@ -146,7 +147,7 @@ def require_location_clear(state: GameState, guard: Unit) -> None:
 
 
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
-    guard = state.units[state.units[ev.units[0]].guard]
+    guard = guard_of(state, state.units[ev.units[0]])
     for handle in ev.killed:
         p = state.units[handle]
         book_casualty(state, p, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
@@ -240,7 +241,7 @@ def rearm_refusal(
         return Refusal("A20.551", f"{describe(enemy)} was not in {u.location}")
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
-            enemy.status == PRISONER and state.units[enemy.guard].side == u.side
+            enemy.status == PRISONER and guard_of(state, enemy).side == u.side
         )
         if not taken:
             return Refusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
@@ -280,6 +281,7 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
     enemy = state.units.get(ev.enemy) if ev.enemy else None
     require(not ev.enemy or enemy is not None, "input", f"no unit '{ev.enemy}' in this game")
     raise_reason(rearm_refusal(state, u, ev.how, enemy))
+    assert enemy is not None  # rearm_refusal refuses a missing enemy
     if u.unit_kind == "squad" and enemy.us < u.us:
         require(
             len(ev.split_into) == 2,

@@ -20,6 +20,7 @@ from stockade.core.rules.common import (
     describe,
     exchange_into_squad,
     free_unit,
+    guard_of,
     new_counter,
     raise_reason,
     require_new_handle,
@@ -40,7 +41,7 @@ def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
         require(u.status == PRISONER, "input", f"{describe(u)} is not a prisoner")
     guards = {u.guard for u in units}
     require(len(guards) == 1, "input", "these prisoners have different Guards; one Guard at a time")
-    return units, state.units[guards.pop()]
+    return units, guard_of(state, units[0])
 
 
 def _require_friendly_rph_aph(state: GameState, guard: Unit, what: str) -> None:
@@ -210,7 +211,7 @@ def check_abandon(state: GameState, ev: Abandoned) -> None:
 def apply_abandon(state: GameState, ev: Abandoned) -> None:
     for handle in ev.units:
         p = state.units[handle]
-        free_unit(state, p, "abandoned", by_side=state.units[p.guard].side)
+        free_unit(state, p, "abandoned", by_side=guard_of(state, p).side)
 
 
 # ------------------------------------------------------------------------ escort

@@ -143,7 +143,7 @@ def apply_eliminate(state: GameState, ev: Eliminated) -> None:
             new_guard = state.units[ev.takeover]
         kept = _kept(state, ev, u, new_guard) if new_guard else []
         for p in prisoners:
-            if p in kept:
+            if new_guard is not None and p in kept:  # kept is empty without a new Guard
                 p.guard = new_guard.handle
             else:
                 free_unit(state, p, "escaped")  # freed with no Guard: counts as escaped (A20.5)
@@ -280,16 +280,16 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
         return
     if len(u.origins) == 2:  # a squad made of two parts loses one of them
         lost = next(o for o in u.origins if o.handle == (ev.lost or u.origins[1].handle))
-        kept = [o for o in u.origins if o is not lost]
+        parts = [o for o in u.origins if o is not lost]
     else:
         source = u.origins[0]
         lost = Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)
-        kept = [Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)]
+        parts = [Origin(source.handle, "hs", f"HS of {source.counter}", hs_cvp)]
     book_casualty(
         state, u, ev.seq, multiplier, rule, why + f" (lost {lost.counter})", base=lost.cvp
     )
-    u.unit_kind, u.origins = "hs", kept
-    u.cvp = sum(o.cvp for o in kept)
+    u.unit_kind, u.origins = "hs", parts
+    u.cvp = sum(o.cvp for o in parts)
 
 
 # ---------------------------------------------------------------------- Massacre

@@ -30,6 +30,7 @@ from stockade.core.state import GameState
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.picker import UnitPicker
+from stockade.tui.plain import plain
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 # A unit field's list: the core's ranked Choices, given the state and the form's values.
@@ -217,7 +218,9 @@ class FormScreen(ModalScreen[str | None]):
         options = cast(Choices, f.choices)(state) if f.choices else []
         if f.kind == "units":
             if options:
-                yield TickList(*[(label, value) for label, value in options], id=wid, compact=True)
+                yield TickList(
+                    *[(plain(label), value) for label, value in options], id=wid, compact=True
+                )
             else:
                 yield TickList(id=wid, compact=True)
                 yield Static("  (none in the book now)", classes="none")
@@ -225,7 +228,7 @@ class FormScreen(ModalScreen[str | None]):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
             yield LetterSelect(
-                [(label, value) for label, value in options],
+                [(plain(label), value) for label, value in options],
                 value=value,
                 prompt=prompt,
                 id=wid,

@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from stockade.core.cli.output import visible
 from stockade.core.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 
@@ -70,9 +71,9 @@ class UnitPicker(Static, can_focus=True):
         if self._value:
             for i, handle in enumerate(self._value):
                 choice = labels.get(handle)
-                out.append(("\n" if i else "") + (choice.label if choice else handle))
+                out.append(("\n" if i else "") + visible(choice.label if choice else handle))
                 if choice is not None and not choice.legal:
-                    out.append(f"  ✗ {choice.why}", style="bold")
+                    out.append(f"  ✗ {visible(choice.why)}", style="bold")
         else:
             legal, total = len(self.legal), len(self.choices)
             what = "units" if self.multi else "a unit"

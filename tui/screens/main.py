@@ -16,7 +16,7 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import HistoryView, Line
+from stockade.tui.widgets.history_view import GameChanged, HistoryView, Line, all_lines
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
@@ -33,15 +33,8 @@ TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the fon
 
 def history_lines(game) -> list[Line]:
     """The history's lines: every domain entry, with its status and reason (the whole
-    game: the views keep a ``HistoryTracker`` and ask it what changed instead)."""
-    from stockade.core.describe import sentence
-
-    out = []
-    for entry in game.history():
-        if entry.status == "control":
-            continue
-        out.append(Line(entry.seq, entry.status, sentence(entry, game), entry.reason))
-    return out
+    game: the views rewrite only the lines each ``Change`` names)."""
+    return all_lines(game)
 
 
 class MainScreen(Screen):
@@ -115,11 +108,11 @@ class MainScreen(Screen):
         except Refusal:
             return []
 
-    def refresh_all(self, message: str = "") -> None:
+    def refresh_all(self, message: str = "", change=None) -> None:
         """Redraw from the game, touching only what changed: the phase bar and each
         panel repaint only if what they say changed, the history rewrites only the
-        lines the change touched, the footer's keys are refreshed only if what
-        ``check_action`` reads changed."""
+        lines ``change`` names (a ``GameChanged`` message), the footer's keys are
+        refreshed only if what ``check_action`` reads changed."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
             [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
@@ -131,7 +124,11 @@ class MainScreen(Screen):
             views = side_panels(state, [panel.side for panel in panels])
             for panel in panels:
                 panel.show(views[panel.side], wide=wide)
-        self.query_one(HistoryView).sync_game(game)
+        history = self.query_one(HistoryView)
+        if change is not None:
+            history.post_message(GameChanged(change))
+        elif not history.shows(game):
+            history.sync_game(game)  # first fill, or the game changed unreported
         now = (state.turn, state.phase)
         hints = []
         if now != self._phase:

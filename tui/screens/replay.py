@@ -15,14 +15,16 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.worker import get_current_worker
 
+from stockade.core.change import Change, consequences, totals_of
 from stockade.core.errors import Refusal
+from stockade.core.tally import tally
 from stockade.core.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import HistoryView
+from stockade.tui.widgets.history_view import GameChanged, HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
@@ -61,6 +63,7 @@ class ReplayScreen(Screen):
     def on_mount(self) -> None:
         history = self.query_one(HistoryView)
         history.border_title = "REPLAY"
+        history.follow_changes = False
         history.sync_game(self.game)
         if self.start_seq is not None:
             history.select_seq(self.start_seq)
@@ -141,12 +144,28 @@ class ReplayScreen(Screen):
             return True if status in ("ok", "conflict") and self._to_undo() else None
         return True
 
-    def _resync(self, message: str, kind: str = "ok") -> None:
-        self.query_one(HistoryView).sync_game(self.game, follow=False)
-        self.app.game_changed()
+    def _resync(self, message: str, kind: str = "ok", change: Change | None = None) -> None:
+        if change is not None:
+            self.query_one(HistoryView).post_message(GameChanged(change))
+            self.app.game_changed("", change)
+            said = consequences(change, totals_of(tally(self.game.state)))
+            if said:  # the notice after the write: what it did to later entries and CVP
+                self.app.notify("\n".join(said), title=message, timeout=12)
         self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)
+
+    def _preview_body(self, title: str, change: Change) -> Text:
+        """The confirmation's body: what the write would do, from the core's preview."""
+        body = Text()
+        body.append(title + "\n", style="bold")
+        said = consequences(change, totals_of(tally(self.game.state)))
+        if said:
+            for line in said:
+                body.append(f"  • {line}\n")
+        else:
+            body.append("Nothing later changes; no CVP changes.\n")
+        return body
 
     # ------------------------------------------------------------ actions
     def action_present(self) -> None:
@@ -160,32 +179,24 @@ class ReplayScreen(Screen):
         history.highlighted = history.option_count - 1
 
     def _to_undo(self) -> list[int]:
-        """Effective command groups after the selected entry, latest first."""
-        seq = self.selected or 0
-        own_group = self._grp(seq)  # the selected entry's own command stays
-        groups: list[int] = []
-        for entry in self.game.history():
-            if (
-                entry.status in ("ok", "conflict")
-                and entry.seq > seq
-                and entry.grp not in groups
-                and entry.grp != own_group
-            ):
-                groups.append(entry.grp)
-        return groups[::-1]
-
-    def _grp(self, seq: int) -> int:
-        return self.game.records[seq - 1].grp if 0 < seq <= len(self.game.records) else 0
+        """The command groups "undo to here" would undo (the core decides)."""
+        try:
+            return self.game.undo_to_plan(self.selected or 0)
+        except Refusal:
+            return []
 
     def action_undo_to_here(self) -> None:
-        groups = self._to_undo()
-        if not groups:
-            return
         seq = self.selected
-        body = Text(
-            f"Undo {len(groups)} entr{'y' if len(groups) == 1 else 'ies'} after "
-            f"entry {seq}? They stay in the file and redo brings them "
-            "back, until a new entry is made."
+        try:
+            preview = self.game.preview_undo_to(seq or 0)
+        except Refusal as refusal:
+            self.query_one(StatusLine).say(str(refusal), "refusal")
+            return
+        n = len(preview.undone)
+        body = self._preview_body(
+            f"Undo {n} entr{'y' if n == 1 else 'ies'} after entry {seq}? They stay in the "
+            "file and redo brings them back, until a new entry is made.",
+            preview,
         )
         self.app.push_screen(
             ConfirmScreen("Undo to here", body), lambda answer: self._undo_confirmed(seq, answer)
@@ -196,14 +207,15 @@ class ReplayScreen(Screen):
             return
         try:
             # One call, one write: a crash leaves all of the undo records or none.
-            undone = self.game.undo_to(seq)
+            change = self.game.undo_to(seq)
         except Refusal as refusal:
             self._resync(str(refusal), "refusal")
             return
-        n = len(undone)
+        n = len(change.undone)
         self._resync(
             f"undid {n} entr{'y' if n == 1 else 'ies'} after entry {seq} "
-            "(r redoes them one by one from the main screen)"
+            "(r redoes them one by one from the main screen)",
+            change=change,
         )
 
     def action_strike(self) -> None:
@@ -211,23 +223,12 @@ class ReplayScreen(Screen):
         if seq is None:
             return
         try:
-            consequences = self.game.preview_strike(seq)
+            preview = self.game.preview_strike(seq)
         except Refusal as refusal:
             self.query_one(StatusLine).say(str(refusal), "refusal")
             return
-        body = Text()
         line = self.query_one(HistoryView).line(seq)
-        body.append(f"Strike entry {seq}: {line.text if line else ''}\n", style="bold")
-        if consequences:
-            body.append(
-                f"{len(consequences)} later entr{'y' if len(consequences) == 1 else 'ies'}"
-                " would no longer hold and be flagged CONFLICT:\n",
-                style="bold",
-            )
-            for later, why in consequences:
-                body.append(f"  ⚠ {later}: {why}\n")
-        else:
-            body.append("Nothing later depends on it.\n")
+        body = self._preview_body(f"Strike entry {seq}: {line.text if line else ''}", preview)
         self.app.push_screen(
             ConfirmScreen("Strike an entry", body, ask="reason (optional), then enter"),
             lambda reason: self._strike_confirmed(seq, reason),
@@ -236,31 +237,31 @@ class ReplayScreen(Screen):
     def _strike_confirmed(self, seq: int, reason: str | None) -> None:
         if reason is None:
             return
+        self._control("strike", seq, reason.strip())
+
+    def _control(self, verb: str, seq: int, reason: str = "") -> None:
+        from stockade.core.commands import control
+
         try:
-            message = self.app.run_command(f"strike {seq} {reason}".strip())
+            outcome = control(self.game, verb, seq, reason)
         except Refusal as refusal:
             self._resync(str(refusal), "refusal")
             return
-        self._resync(message)
+        self._resync(outcome.message.splitlines()[0], change=outcome.change)
 
     def action_unstrike(self) -> None:
         seq = self.selected
-        if seq is None:
+        try:
+            preview = self.game.preview_unstrike(seq or 0)
+        except Refusal as refusal:
+            self.query_one(StatusLine).say(str(refusal), "refusal")
             return
-
-        def unstrike_if_confirmed(answer: str | None) -> None:
-            if answer is not None:
-                self._unstrike(seq)
-
-        self.app.push_screen(
-            ConfirmScreen("Unstrike", f"Bring back entry {seq}? Later entries are checked again."),
-            unstrike_if_confirmed,
+        body = self._preview_body(
+            f"Bring back entry {seq}? Later entries are checked again.", preview
         )
 
-    def _unstrike(self, seq: int) -> None:
-        try:
-            message = self.app.run_command(f"unstrike {seq}")
-        except Refusal as refusal:
-            self._resync(str(refusal), "refusal")
-            return
-        self._resync(message)
+        def unstrike_if_confirmed(answer: str | None) -> None:
+            if answer is not None and seq is not None:
+                self._control("unstrike", seq)
+
+        self.app.push_screen(ConfirmScreen("Unstrike", body), unstrike_if_confirmed)

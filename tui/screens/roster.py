@@ -19,6 +19,7 @@ from stockade.core.queries import Choice
 from stockade.core.roster import roster
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
+from stockade.tui.plain import markup_safe
 from stockade.tui.widgets.roster import Roster, items_for
 
 ROSTER_CSS = """
@@ -40,7 +41,7 @@ class RosterScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         state = self.app.game.state  # type: ignore[attr-defined]  # StockadeApp
         with Vertical() as box:
-            box.border_title = f"Roster · {state.scenario or 'this game'}"
+            box.border_title = markup_safe(f"Roster · {state.scenario or 'this game'}")
             yield Roster(items_for(roster(state)), id="roster")
             close = key_of(self.app, "stockade.roster_close")
             yield Static(

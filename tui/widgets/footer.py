@@ -11,8 +11,13 @@ recompose as ``Footer`` does.
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+# One shown key: (binding, tooltip, key display), or ("palette", binding, tooltip, key
+# display) for the command palette's. Only compared with the last layout, never read.
+_Shown = tuple[Binding | str, ...]
 
 
 def _registry_order(key: FooterKey) -> int:
@@ -28,7 +33,7 @@ class StockadeFooter(Footer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._pending = False
-        self._layout: tuple | None = None
+        self._layout: tuple[_Shown, ...] | None = None
         self._enabled: dict[str, bool] = {}
         self.recomposes = 0  # how many times the keys were laid out (tests read it)
 
@@ -45,11 +50,12 @@ class StockadeFooter(Footer):
                     widget.set_class(True, "-compact", update=False)
             yield widget
 
-    def _keys(self) -> tuple[tuple, dict[str, bool]]:
+    def _keys(self) -> tuple[tuple[_Shown, ...], dict[str, bool]]:
         """What ``Footer.compose`` lays out, and which action's key is enabled."""
         app = self.app
         bindings = self.screen.active_bindings
-        layout, enabled = [], {}
+        layout: list[_Shown] = []
+        enabled: dict[str, bool] = {}
         for _, binding, on, tooltip in bindings.values():
             if binding.show:
                 layout.append((binding, tooltip, app.get_key_display(binding)))

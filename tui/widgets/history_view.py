@@ -1,24 +1,27 @@
 """The event history: one numbered sentence per entry, marked by status.
 
-Updated incrementally: ``sync_game`` asks a ``HistoryTracker`` which entries an undo,
-redo, strike or new entry touched, appends the new ones and rewrites only the lines
-that changed (an undo marks its group's lines, it never rebuilds the list nor
-recomputes the whole history). Status is shown by a word and a symbol, never by colour
-alone.
+Updated from the core's ``Change``: every write returns one, the app hands it to the
+views as a ``GameChanged`` message, and the view rewrites exactly the lines it names
+(an undo marks its group's lines; it never rebuilds the list, recomputes the whole
+history or compares records). Status is shown by a word and a symbol, never by colour
+alone. Numbers the list skips (undo / redo / strike records) are explained in the
+border's subtitle.
 """
 
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Any
 
-import msgspec
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from stockade.core import events as ev
-from stockade.core.describe import sentence_for
+from stockade.core.change import Change
+from stockade.core.describe import sentence, sentence_for
 from stockade.tui.bindings import bindings as key_bindings
 
 MARKS = {
@@ -57,148 +60,66 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
     return out
 
 
-class HistoryTracker:
-    """Which history lines a change to the game touched, without walking the game.
+class GameChanged(Message):
+    """The game changed: ``change`` (a ``core.change.Change``) says what it did. The
+    history views rewrite exactly the lines it names."""
 
-    A line (``Line``) is one domain entry: its status (ok / undone / abandoned /
-    struck / conflict, as ``Game.history`` says it) and its sentence
-    (``core.describe``), which depends on the record, the entry's time (``game.when``)
-    and how the state names the units it mentions now (side, counters, location).
-    After a change, the lines that can differ are:
-
-    * the new records' lines (a new entry, or the group a redo brings back);
-    * the groups named by new undo / redo records (marked undone, or ok again);
-    * the groups a new entry left behind (the redo stack: now an abandoned branch);
-    * after a strike or unstrike of entry N: every line from N on (the core refolds
-      from there; times and conflicts after it may change);
-    * lines whose conflict appeared, went or changed;
-    * lines naming a unit the state now names differently (one pass over the units,
-      not over the history).
-
-    So an undo costs O(its group + units), never O(entries). ``changed()`` returns
-    those lines (new ones last, in order); ``lines()`` every line, for a first fill.
-    """
-
-    def __init__(self, game) -> None:
-        self.game = game
-        self.records = game.records  # replaced wholesale by Game.recover(): start over
-        self.seen = 0
-        self.order: list[int] = []  # seqs of the lines, ascending
-        self.mentions: dict[str, list[int]] = {}  # handle -> seqs of lines naming it
-        self.names: dict[str, tuple] = {}  # handle -> how the state names it
-        self.redo: list[int] = []
-        self.conflicts: dict[int, object] = {}
-
-    def current(self, game) -> bool:
-        return game is self.game and game.records is self.records and len(game.records) >= self.seen
-
-    # ----------------------------------------------------------------- lines
-    def line(self, record: ev.Record) -> Line:
-        game = self.game
-        status, reason = game.entry_status(record)
-        return Line(record.seq, status, sentence_for(record, game), reason)
-
-    def lines(self) -> list[Line]:
-        """Every line (a first fill): the core's own ``history()``."""
-        from stockade.core.describe import sentence
-
-        game = self.game
-        out = []
-        for entry in game.history():
-            if entry.status == "control":
-                continue
-            out.append(Line(entry.seq, entry.status, sentence(entry, game), entry.reason))
-            self._learn(entry.record)
-        self.seen = len(game.records)
-        self.redo = list(game.timeline.redo_stack)
-        self.conflicts = dict(game.conflicts)
-        self.names = self._names()
-        return out
-
-    def _learn(self, record: ev.Record) -> None:
-        self.order.append(record.seq)
-        for handle in _handles(record):
-            self.mentions.setdefault(handle, []).append(record.seq)
-
-    def _names(self) -> dict[str, tuple]:
-        return {
-            h: (u.side, u.counter, tuple(o.counter for o in u.origins), u.location)
-            for h, u in self.game.state.units.items()
-        }
-
-    def changed(self) -> list[Line]:
-        game = self.game
-        tl = game.timeline
-        records = game.records
-        dirty: set[int] = set()
-        new: list[ev.Record] = []
-        tail_from: int | None = None
-        for record in records[self.seen :]:
-            if isinstance(record, (ev.Undo, ev.Redo)):
-                dirty.update(r.seq for r in tl.groups.get(record.target, ()))
-            elif isinstance(record, (ev.Strike, ev.Unstrike)):
-                tail_from = record.target if tail_from is None else min(tail_from, record.target)
-            elif not ev.is_control(record):
-                new.append(record)
-        self.seen = len(records)
-        if new:
-            for grp in self.redo:  # left behind by a new entry: an abandoned branch
-                dirty.update(r.seq for r in tl.groups.get(grp, ()))
-        self.redo = list(tl.redo_stack)
-        conflicts = game.conflicts
-        if conflicts or self.conflicts:
-            dirty.update(
-                seq
-                for seq in conflicts.keys() | self.conflicts.keys()
-                if conflicts.get(seq) is not self.conflicts.get(seq)
-            )
-            self.conflicts = dict(conflicts)
-        if tail_from is not None:
-            dirty.update(self.order[bisect.bisect_left(self.order, tail_from) :])
-        names = self._names()
-        if names != self.names:
-            old = self.names
-            for handle in old.keys() | names.keys():
-                if old.get(handle) != names.get(handle):
-                    dirty.update(self.mentions.get(handle, ()))
-            self.names = names
-        out = []
-        known = len(self.order)
-        for seq in sorted(dirty):
-            if 1 <= seq <= len(records):
-                record = records[seq - 1]
-                position = bisect.bisect_left(self.order, seq, 0, known)
-                if position < known and self.order[position] == seq:
-                    out.append(self.line(record))
-        for record in new:
-            self._learn(record)
-            out.append(self.line(record))
-        return out
+    def __init__(self, change: Change) -> None:
+        super().__init__()
+        self.change = change
 
 
-def _handles(record) -> set[str]:
-    """Every string a record holds (handles among them): the units its line may name.
-    More than the handles (locations, reasons) costs nothing but a few spare lookups."""
-    out: set[str] = set()
+def entry_line(game, record: ev.Record) -> Line:
+    status, reason = game.entry_status(record)
+    return Line(record.seq, status, sentence_for(record, game), reason)
 
-    def walk(value) -> None:
-        if isinstance(value, str):
-            out.add(value)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(key)
-                walk(item)
-        elif isinstance(value, msgspec.Struct):
-            for name in value.__struct_fields__:
-                walk(getattr(value, name))
 
-    for name in record.__struct_fields__:
-        if name not in ("at", "v"):
-            walk(getattr(record, name))
-    return out
+def all_lines(game) -> list[Line]:
+    """Every domain entry's line (a first fill)."""
+    return [
+        Line(entry.seq, entry.status, sentence(entry, game), entry.reason)
+        for entry in game.history()
+        if entry.status != "control"
+    ]
+
+
+def lines_for_change(game, change: Change, shown: list[int]) -> list[Line]:
+    """The lines ``change`` touched, read off the change (never by comparing records):
+    the entries it added, undid, struck, restored or left behind; the whole command
+    groups of its undo / redo records; the entries whose conflict came or went; and
+    after a strike or unstrike every shown entry from its target on (they were folded
+    again: their Location words and conflicts may read otherwise). ``shown`` are the
+    seqs on the list, ascending."""
+    records = game.records
+    seqs = {
+        *change.added,
+        *change.undone,
+        *change.struck,
+        *change.restored,
+        *change.abandoned,
+        *change.new_conflicts,
+        *change.resolved_conflicts,
+        *(later.seq for later in change.later),
+    }
+    groups = game.timeline.groups
+    for s in change.appended:
+        record = records[s - 1]
+        if isinstance(record, (ev.Undo, ev.Redo)):
+            seqs.update(r.seq for r in groups.get(record.target, ()))
+    if change.action in ("strike", "unstrike") and change.target:
+        seqs.update(shown[bisect.bisect_left(shown, change.target) :])
+    return [
+        entry_line(game, records[s - 1])
+        for s in sorted(seqs)
+        if 0 < s <= len(records) and not ev.is_control(records[s - 1])
+    ]
+
+
+def hidden_note(hidden: int) -> str:
+    """Why numbers are missing from the list: control records are not shown as lines."""
+    if not hidden:
+        return ""
+    return f"{hidden} entr{'y' if hidden == 1 else 'ies'} hidden: undo/redo/strike records"
 
 
 class HistoryView(OptionList):
@@ -206,26 +127,55 @@ class HistoryView(OptionList):
 
     BINDINGS = key_bindings("list")
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, follow_changes: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self._entries: dict[int, Line] = {}
         self._index: dict[int, int] = {}  # seq -> option index
-        self._tracker: HistoryTracker | None = None
+        self._order: list[int] = []  # the seqs shown, ascending
+        self._game: Any = None
+        self._records: list[ev.Record] | None = (
+            None  # game.records when last filled (recover() replaces it)
+        )
+        self._seen = 0  # records taken into account
+        self._hidden = 0  # control records (not shown as lines)
+        self.follow_changes = follow_changes  # the main view follows; replay does not
         self.rebuilds = 0  # how many lines were rewritten in place (tests read it)
 
     def sync_game(self, game, follow: bool = True) -> None:
-        """Bring the list up to ``game``, computing only the lines a change touched."""
-        tracker = self._tracker
-        if tracker is not None and tracker.current(game):
-            self.sync(tracker.changed(), follow)
-            return
-        self._tracker = tracker = HistoryTracker(game)
-        lines = tracker.lines()
+        """Fill the list from the whole history (first fill, or another game)."""
+        lines = all_lines(game)
         if self._entries and set(self._entries) - {line.seq for line in lines}:
             self._entries.clear()  # another game, or a log re-read shorter: refill
             self._index.clear()
+            self._order.clear()
             self.clear_options()
+        self._game, self._records, self._seen = game, game.records, len(game.records)
+        self._hidden = len(game.records) - len(lines)
         self.sync(lines, follow)
+
+    def apply_change(self, game, change: Change, follow: bool | None = None) -> None:
+        """Rewrite the lines ``change`` names. A change that does not follow what the
+        list shows (another game, a log re-read) refills it instead."""
+        follow = self.follow_changes if follow is None else follow
+        first = change.appended[0] if change.appended else self._seen + 1
+        current = game is self._game and game.records is self._records
+        if current and change.appended and change.appended[-1] <= self._seen:
+            return  # a full fill already showed it
+        if not current or first != self._seen + 1:
+            self.sync_game(game, follow)
+            return
+        self._seen += len(change.appended)
+        records: list[ev.Record] = game.records
+        self._hidden += sum(1 for s in change.appended if ev.is_control(records[s - 1]))
+        self.sync(lines_for_change(game, change, self._order), follow)
+
+    def shows(self, game) -> bool:
+        """Is the list up to date with ``game`` (as far as changes were reported)?"""
+        records = self._records
+        return game is self._game and game.records is records and len(records or ()) == self._seen
+
+    def on_game_changed(self, message: GameChanged) -> None:
+        self.apply_change(getattr(self.app, "game", None), message.change)
 
     def sync(self, lines: list[Line], follow: bool = True) -> None:
         """Take ``lines`` (some or all): append new ones, rewrite changed ones in place."""
@@ -236,6 +186,7 @@ class HistoryView(OptionList):
             if old is None:
                 self._entries[line.seq] = line
                 self._index[line.seq] = self.option_count + len(new)
+                self._order.append(line.seq)
                 new.append(Option(line_prompt(line, error), id=str(line.seq)))
             elif old != line:
                 self._entries[line.seq] = line
@@ -243,6 +194,7 @@ class HistoryView(OptionList):
                 self.rebuilds += 1
         if new:
             self.add_options(new)
+        self.border_subtitle = hidden_note(self._hidden)
         if follow and (new or self.highlighted is None) and self.option_count:
             self.highlighted = self.option_count - 1
 

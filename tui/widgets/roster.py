@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from stockade.core.queries import Choice
 from stockade.core.roster import RosterRow
+from stockade.tui.plain import plain
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,8 @@ class Roster(Vertical, can_focus=False):
             prefix = "" if item.legal else "✗ "
             options.append(
                 Option(
-                    Text(mark + prefix + row_text(item.row, width), style=style), id=item.row.handle
+                    plain(mark + prefix + row_text(item.row, width), style=style),
+                    id=item.row.handle,
                 )
             )
         rows = self.rows
@@ -149,7 +151,7 @@ class Roster(Vertical, can_focus=False):
             text = "✓ may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
         else:
             text = ""
-        self.query_one("#roster-why", Static).update(text)
+        self.query_one("#roster-why", Static).update(plain(text))  # reasons name units
 
     @property
     def highlighted_item(self) -> RosterItem | None:

@@ -1,0 +1,412 @@
+"""Watching one change to the projection, so that it can say what it did.
+
+A write takes some effective events back (``rolled_back``: an undo, the tail after a
+struck entry) and folds some (``folded``: a new entry, a redo, the tail again). The
+undo journal already knows, for every event, the pre-image of every attribute its
+rules set; read before the roll-back and after each fold, it gives:
+
+* each unit's status / Guard / Location / counter before and after the change;
+* the casualty lines taken back and booked (the banked CVP delta), and the prisoners
+  gained or lost (the "if the game ended now" delta);
+* for a strike or unstrike, each later entry's *effect* in the fold before and in the
+  fold after: the attributes it changed (to what), the units it added, the casualty
+  lines it booked, the scrounge it recorded, and its conflict. The entries whose
+  effect differs are the "later entries whose outcome differs" of ``core.change``.
+
+Everything here is O(what the change touched), never O(game).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from stockade.core import events as ev
+from stockade.core.change import Change, CvpDelta, LaterEntry, UnitChange
+from stockade.core.state import PRISONER, UNARMED, GameState, Side, Unit
+
+# An undo entry (see core.projection): (added units, added casualty lines, scrounged
+# set before or None, added sides, then (object, attribute, old value) triples).
+_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
+
+WATCHED = ("status", "guard", "location", "counter")
+_KEPT = (*WATCHED, "unarmed_how", "side", "origins")
+
+Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
+
+
+def _key(obj: object) -> tuple[str, ...]:
+    if isinstance(obj, Unit):
+        return ("unit", obj.handle)
+    if isinstance(obj, Side):
+        return ("side", obj.name)
+    return ("game",)
+
+
+def _firsts(entry: tuple[Any, ...]) -> dict[tuple[int, str], tuple[Any, str, Any]]:
+    """(id, attribute) -> (object, attribute, value before the event): first op wins."""
+    out: dict[tuple[int, str], tuple[Any, str, Any]] = {}
+    for i in range(_OPS, len(entry), 3):
+        obj, name = entry[i], entry[i + 1]
+        key = (id(obj), name)
+        if key not in out:
+            out[key] = (obj, name, entry[i + 2])
+    return out
+
+
+def _fields(u: Unit) -> dict[str, Any]:
+    d = u.__dict__
+    return {name: d[name] for name in _KEPT}
+
+
+def _line(c: Any) -> tuple[Any, ...]:
+    return (c.credited, c.unit, c.counter, c.unit_kind, c.base, c.multiplier, c.rule, c.why)
+
+
+def same_effect(a: Effect, b: Effect) -> bool:
+    return a.keys() == b.keys() and all(a[k][1] == b[k][1] for k in a)
+
+
+class Observer:
+    """Collects what one change does; ``effects`` also keeps each entry's effect."""
+
+    def __init__(
+        self, state: GameState, conflicts: dict[Any, Any], involved: list[Any], effects: bool
+    ):
+        self.state = state
+        self.effects = effects
+        # the conflicts of the events taken back, as they were (only those can change)
+        self.conflicts_before: dict[int, Any] = {}
+        self.folded_seqs: list[int] = []
+        self.units_before: dict[str, dict[str, Any] | None] = {}
+        self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
+        self.added_units: list[Unit] = []
+        self.removed_cas: list[Any] = []
+        self.added_cas: list[Any] = []
+        self.effects_before: dict[int, Effect] = {}
+        self.effects_after: dict[int, Effect] = {}
+        # A game end books every guarded prisoner and drops the projection: then the
+        # deltas come from two whole tallies (rare: only when a GameEnded is involved).
+        self.full = any(type(r) is ev.GameEnded for r in involved)
+        self.tally_before = _totals(state) if self.full else None
+
+    # ------------------------------------------------------------- roll-back
+    def rolled_back(
+        self, records: list[Any], entries: list[Any], conflicts: dict[Any, Any]
+    ) -> None:
+        """Call with the effective tail about to be taken back and its undo entries."""
+        for record in records:
+            if record.seq in conflicts:
+                self.conflicts_before[record.seq] = conflicts[record.seq]
+        state = self.state
+        units = state.units
+        n_added = sum(e[_ADDED_UNITS] for e in entries if e[_ADDED_UNITS] > 0)
+        added = list(islice(reversed(units.values()), n_added)) if n_added else []
+        before = self.units_before
+        for e in entries:
+            for i in range(_OPS, len(e), 3):
+                obj = e[i]
+                if type(obj) is Unit and obj.handle not in before and units.get(obj.handle) is obj:
+                    before[obj.handle] = _fields(obj)
+        for u in added:
+            before.setdefault(u.handle, _fields(u))
+        n_cas = sum(e[_ADDED_CAS] for e in entries)
+        if n_cas:
+            self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
+        if self.effects:
+            self.effects_before.update(_effects_backward(state, records, entries, added, conflicts))
+
+    # ------------------------------------------------------------------ fold
+    def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
+        """Call after each event folded by the change, with its undo entry."""
+        self.folded_seqs.append(record.seq)
+        state = self.state
+        k = entry[_ADDED_UNITS] if entry[_ADDED_UNITS] > 0 else 0
+        added = list(islice(reversed(state.units.values()), k))[::-1] if k else []
+        added_ids = {id(u) for u in added}
+        for i in range(_OPS, len(entry), 3):
+            obj = entry[i]
+            if type(obj) is Unit and id(obj) not in added_ids:
+                seen = self.firsts_new.get(id(obj))
+                if seen is None:
+                    self.firsts_new[id(obj)] = (obj, {entry[i + 1]: entry[i + 2]})
+                elif entry[i + 1] not in seen[1]:
+                    seen[1][entry[i + 1]] = entry[i + 2]
+        self.added_units += added
+        if entry[_ADDED_CAS]:
+            self.added_cas += state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
+        if self.effects:
+            self.effects_after[record.seq] = _effect_forward(state, record, entry, added, conflicts)
+
+    # ---------------------------------------------------------------- result
+    def unit_changes(self) -> tuple[list[UnitChange], dict[str, int]]:
+        """The watched fields that differ, and the "if ended" projection delta by side."""
+        state = self.state
+        units = state.units
+        before = dict(self.units_before)
+        for u in self.added_units:  # brought into play by the change: none before
+            before.setdefault(u.handle, None)
+        for obj, olds in self.firsts_new.values():
+            h = obj.handle
+            if h in before or units.get(h) is not obj:
+                continue
+            mine = _fields(obj)
+            mine.update((k, v) for k, v in olds.items() if k in mine)
+            before[h] = mine
+        out: list[UnitChange] = []
+        projected: dict[str, int] = {}
+        for h, was in before.items():
+            unit = units.get(h)
+            now = _fields(unit) if unit is not None else None
+            if was == now:
+                continue  # taken back and folded again alike, or set and reset
+            for name in WATCHED:
+                if (
+                    was is not None
+                    and now is not None
+                    and was[name] == now[name]
+                    and (name != "status" or was["unarmed_how"] == now["unarmed_how"])
+                ):
+                    continue
+                a, b = _shown(was, name), _shown(now, name)
+                if a != b:
+                    out.append(UnitChange(h, name, a, b))
+            if not state.ended:
+                for fields, sign in ((was, -1), (now, 1)):
+                    if fields is not None and fields["status"] == PRISONER:
+                        captor = state.enemy_of(fields["side"])
+                        points = 2 * sum(o.cvp for o in fields["origins"])
+                        projected[captor] = projected.get(captor, 0) + sign * points
+        return out, projected
+
+    def cvp(self, projected: dict[str, int]) -> list[CvpDelta]:
+        if self.full:
+            before, after = self.tally_before or {}, _totals(self.state)
+            return [
+                CvpDelta(side, after[side][0] - b[0], after[side][1] - b[1])
+                for side, b in before.items()
+                if side in after and after[side] != b
+            ]
+        banked: dict[str, int] = {}
+        for lines, sign in ((self.removed_cas, -1), (self.added_cas, 1)):
+            for c in lines:
+                banked[c.credited] = banked.get(c.credited, 0) + sign * c.points
+        out = []
+        for side in self.state.sides:
+            b = banked.get(side, 0)
+            e = b + projected.get(side, 0)
+            if b or e:
+                out.append(CvpDelta(side, b, e))
+        return out
+
+
+def _shown(fields: dict[str, Any] | None, name: str) -> str:
+    if fields is None:
+        return ""
+    value = fields[name]
+    if name == "status" and value == UNARMED and fields["unarmed_how"]:
+        return f"unarmed ({fields['unarmed_how']})"
+    return "" if value is None else str(value)
+
+
+def _totals(state: GameState) -> dict[str, tuple[int, int]]:
+    from stockade.core.tally import tally
+
+    return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
+
+
+# ------------------------------------------------------------------ effects
+def _effects_backward(
+    state: GameState,
+    records: list[Any],
+    entries: list[Any],
+    added: list[Any],
+    conflicts: dict[Any, Any],
+) -> dict[int, Effect]:
+    """Each rolled-back event's effect in the fold as it stands (before the roll-back),
+    walking from the newest event back with the values each later one overwrote."""
+    units = state.units
+    after: dict[int, dict[str, Any]] = {}  # id -> values right after the event looked at
+    out: dict[int, Effect] = {}
+    taken = 0
+    cas, end = state.casualties, len(state.casualties)
+    scr_after = state.scrounged
+    for record, e in zip(reversed(records), reversed(entries), strict=True):
+        k = e[_ADDED_UNITS] if e[_ADDED_UNITS] > 0 else 0
+        mine = added[taken : taken + k]
+        taken += k
+        mine_ids = {id(u) for u in mine}
+        firsts = _firsts(e)
+        eff: Effect = {}
+        for (oid, name), (obj, _, old) in firsts.items():
+            if oid in mine_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
+                continue
+            d = after.get(oid)
+            new = d[name] if d is not None and name in d else obj.__dict__[name]
+            if old != new:
+                eff[(_key(obj), name)] = (old, new)
+        for u in mine:
+            snap = dict(u.__dict__)
+            snap.update(after.get(id(u), {}))
+            eff[(("unit", u.handle), "+")] = (None, snap)
+        if e[_ADDED_CAS]:
+            eff[("cas",)] = (None, [_line(c) for c in cas[end - e[_ADDED_CAS] : end]])
+            end -= e[_ADDED_CAS]
+        if e[_SCR_BEFORE] is not None:
+            eff[("scr",)] = (None, set(scr_after) - e[_SCR_BEFORE])
+            scr_after = e[_SCR_BEFORE]
+        if record.seq in conflicts:
+            eff[("conflict",)] = (None, str(conflicts[record.seq]))
+        for (oid, name), (_obj, _, old) in firsts.items():
+            after.setdefault(oid, {})[name] = old
+        out[record.seq] = eff
+    return out
+
+
+def _effect_forward(
+    state: GameState,
+    record: ev.Record,
+    e: tuple[Any, ...],
+    added: list[Any],
+    conflicts: dict[Any, Any],
+) -> Effect:
+    """The effect of the event just folded, read from the live state."""
+    units = state.units
+    added_ids = {id(u) for u in added}
+    eff: Effect = {}
+    for (oid, name), (obj, _, old) in _firsts(e).items():
+        if oid in added_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
+            continue
+        new = obj.__dict__[name]
+        if old != new:
+            eff[(_key(obj), name)] = (old, new)
+    for u in added:
+        eff[(("unit", u.handle), "+")] = (None, dict(u.__dict__))
+    if e[_ADDED_CAS]:
+        cas = state.casualties
+        eff[("cas",)] = (None, [_line(c) for c in cas[len(cas) - e[_ADDED_CAS] :]])
+    if e[_SCR_BEFORE] is not None:
+        eff[("scr",)] = (None, set(state.scrounged) - e[_SCR_BEFORE])
+    if record.seq in conflicts:
+        eff[("conflict",)] = (None, str(conflicts[record.seq]))
+    return eff
+
+
+# ------------------------------------------------------------------ wording
+def differences(before: Effect, after: Effect) -> list[str]:
+    """How an entry's effect after the change differs from before, in words."""
+    out: list[str] = []
+    ca, cb = after.get(("conflict",)), before.get(("conflict",))
+    if ca and (not cb or ca[1] != cb[1]):
+        out.append(f"now conflicts: {ca[1]}")
+    elif cb and not ca:
+        out.append("no longer conflicts")
+    handles: list[str] = []
+    for key in list(before) + list(after):
+        if key[0][0] == "unit" and key[0][1] not in handles:
+            handles.append(key[0][1])
+    for h in handles:
+        out += _unit_differences(h, before, after)
+    lines_b = before.get(("cas",), (None, []))[1]
+    lines_a = after.get(("cas",), (None, []))[1]
+    for line in lines_b:
+        if line not in lines_a:
+            out.append(f"no longer books {line[4] * line[5]} CVP for {line[1]} ({line[6]})")
+    for line in lines_a:
+        if line not in lines_b:
+            out.append(f"now books {line[4] * line[5]} CVP for {line[1]} ({line[6]})")
+    if before.get(("scr",)) != after.get(("scr",)):
+        out.append("records a different Scrounging")
+    if not out:
+        out.append("changes the game differently")
+    return out
+
+
+def _new(effect: Effect, h: str, name: str) -> Any:
+    item = effect.get((("unit", h), name))
+    return None if item is None else item[1]
+
+
+def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
+    out: list[str] = []
+    b_new = (("unit", h), "+") in before
+    a_new = (("unit", h), "+") in after
+    if a_new != b_new:
+        return [f"{'now' if a_new else 'no longer'} brings {h} into play"]
+    said = False
+    sa, sb = _new(after, h, "status"), _new(before, h, "status")
+    if sa != sb:
+        said = True
+        if sa == UNARMED:
+            held = after.get((("unit", h), "guard"))
+            how = _new(after, h, "unarmed_how")
+            said_how = f"unarmed, {how}" if how else "unarmed"
+            out.append(
+                f"now frees {h} ("
+                + (f"{held[0]} held it; " if held and held[0] else "")
+                + f"{said_how})"
+            )
+        elif sb == UNARMED:
+            out.append(f"no longer frees {h}")
+        elif sa is not None and sb is not None:
+            out.append(f"makes {h} {sa} instead of {sb}")
+        elif sa is not None:
+            out.append(f"now makes {h} {sa}")
+        else:
+            out.append(f"no longer makes {h} {sb}")
+    ga, gb = _new(after, h, "guard"), _new(before, h, "guard")
+    if ga != gb and not (sa == UNARMED or sb == UNARMED):
+        said = True
+        if ga and gb:
+            out.append(f"gives {h} to {ga} instead of {gb}")
+        elif ga:
+            out.append(f"now gives {h} to {ga}")
+        elif gb:
+            out.append(f"no longer gives {h} to {gb}")
+    for name, verb in (("location", "moves {h} to {v}"), ("counter", "makes {h} a {v}")):
+        va, vb = _new(after, h, name), _new(before, h, name)
+        if va != vb:
+            said = True
+            if va is not None:
+                out.append("now " + verb.format(h=h, v=va))
+            else:
+                out.append("no longer " + verb.format(h=h, v=vb))
+    if not said:
+        keys = {k[1] for k in list(before) + list(after) if k[0] == ("unit", h)}
+        changed = sorted(
+            n for n in keys if _new(after, h, n) != _new(before, h, n) and n != "unarmed_how"
+        )
+        if changed:
+            out.append(f"changes {h} differently ({', '.join(changed)})")
+    return out
+
+
+def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
+    """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
+    units, projected = obs.unit_changes()
+    later = []
+    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects else ()
+    for seq in sorted(both):
+        before, after = obs.effects_before[seq], obs.effects_after[seq]
+        if not same_effect(before, after):
+            from stockade.core.describe import sentence_for
+
+            conflict = after.get(("conflict",), (None, ""))[1]
+            sentence = sentence_for(game.records[seq - 1], game)
+            later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
+    was, now = obs.conflicts_before, game.conflicts
+    new = [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+    resolved: list[int] = []
+    if was:
+        gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+        resolved = sorted(s for s in was if s not in now and s not in gone)
+    return Change(
+        action=action,
+        later=later,
+        units=units,
+        cvp=obs.cvp(projected),
+        new_conflicts=sorted(new),
+        resolved_conflicts=resolved,
+        conflicts=len(now),
+        **lists,
+    )

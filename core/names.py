@@ -1,0 +1,121 @@
+"""How an entry named its units when it was recorded.
+
+A history sentence must read the same forever: "German 2-4-7 (g2) entered in M6"
+stays so after g2 rearms as a 2-3-6. So while an event folds, the fold keeps, for each
+unit the event mentions, its side, counter(s) and Location as they were just before
+the event (for a unit the event brings into play: just after it). ``core.describe``
+words the entry from these, never from the state as it is now.
+
+Names are kept per entry as a tuple of ``(handle, "German 2-4-7", "M6")``; an unchanged
+name is the very same tuple as the last entry's (one object per unit and name, not one
+per entry).
+"""
+
+from __future__ import annotations
+
+from stockade.core import events as ev
+from stockade.core.state import GameState, Unit
+
+Name = tuple[str, str, str]  # handle, "side counter(s)", Location
+
+# The fields of each kind of event that hold unit handles its sentence names.
+MENTIONS: dict[type, tuple[str, ...]] = {
+    ev.UnitEntered: ("handle",),
+    ev.StatusChanged: ("handle",),
+    ev.Surrendered: ("units", "guard"),
+    ev.SurrenderRejected: ("units",),
+    ev.Captured: ("guard", "units", "split"),
+    ev.MutualCapture: ("units",),
+    ev.Recaptured: ("guard", "units"),
+    ev.Transferred: ("units", "to_guard"),
+    ev.PrisonerSplit: ("handle",),
+    ev.Deployed: ("handle",),
+    ev.Abandoned: ("units",),
+    ev.EscortedOff: ("guard",),
+    ev.Eliminated: ("handle", "takeover"),
+    ev.CasualtyReduced: ("handle",),
+    ev.Massacred: ("by", "units"),
+    ev.EscapeAttempted: ("units",),
+    ev.EscapedBy: ("units",),
+    ev.Rearmed: ("handle", "enemy"),
+    ev.Scrounged: ("handle",),
+}
+
+
+def mentioned(record: ev.Record) -> list[str]:
+    out: list[str] = []
+    for field in MENTIONS.get(type(record), ()):
+        value = getattr(record, field)
+        if isinstance(value, str):
+            if value:
+                out.append(value)
+        elif value:
+            out.extend(value)
+    return out
+
+
+def label(u: Unit) -> str:
+    counters = " + ".join(o.counter for o in u.origins) if u.origins else u.counter
+    return f"{u.side} {counters}"
+
+
+# The Unit attributes a name is made of: when an event sets one, the unit's name is
+# made again the next time an entry mentions it.
+NAMING = frozenset({"counter", "origins", "location", "side", "unit_kind"})
+_OPS = 4  # where the (object, attribute, old value) triples start in an undo entry
+
+
+class NameBook:
+    """Per entry, the names its units had; kept by the fold. ``current`` holds each
+    unit's name as it stands, made once and reused until an event changes it (so an
+    entry costs a few dict lookups, and an unchanged name is one shared tuple)."""
+
+    __slots__ = ("by_seq", "current")
+
+    def __init__(self) -> None:
+        self.by_seq: dict[int, tuple[Name, ...]] = {}
+        self.current: dict[str, Name] = {}
+
+    def before(self, state: GameState, record: ev.Record) -> list[str] | None:
+        """Name the units ``record`` mentions as they stand; returns those not yet in
+        play (named by ``after``), or None."""
+        fields = MENTIONS.get(type(record))
+        if fields is None:
+            return None
+        units, current = state.units, self.current
+        names: list[Name] = []
+        missing: list[str] | None = None
+        for field in fields:
+            value = getattr(record, field)
+            if not value:
+                continue
+            for h in (value,) if type(value) is str else value:
+                name = current.get(h)
+                if name is None:
+                    u = units.get(h)
+                    if u is None:
+                        missing = [*(missing or ()), h]
+                        continue
+                    name = current[h] = (h, label(u), u.location)
+                names.append(name)
+        self.by_seq[record.seq] = tuple(names)
+        return missing
+
+    def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
+        units = state.units
+        extra = tuple((h, label(units[h]), units[h].location) for h in missing if h in units)
+        if extra:
+            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + extra
+
+    def forget(self, entry: tuple[object, ...]) -> None:
+        """An event set or took back the attributes in its undo ``entry``: the units
+        whose name they change are named afresh when next mentioned."""
+        current = self.current
+        if not current:
+            return
+        for i in range(_OPS + 1, len(entry), 3):
+            if entry[i] in NAMING:
+                current.pop(getattr(entry[i - 1], "handle", ""), None)
+
+    def of(self, seq: int) -> dict[str, Name]:
+        return {name[0]: name for name in self.by_seq.get(seq, ())}

@@ -1,0 +1,148 @@
+"""The log store: the file a game lives in, and nothing else.
+
+Opening (the write lock is taken before the file is read; a torn tail is set aside;
+a damaged log opens read-only up to the damage), appending records durably through
+``core.journal``, and the bytes the snapshot cache (``core.snapcache``) verifies. It
+wraps ``core.journal`` and ``core.logfile`` and leaves their contents alone; it knows
+no rule and folds nothing (``core.projection`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from stockade.core import events as ev
+from stockade.core import snapcache
+from stockade.core.errors import Refusal
+from stockade.core.journal import Journal, JournalDamaged, JournalError, JournalReplaced
+from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
+
+
+@dataclass
+class LogStore:
+    records: list[ev.Record]
+    journal: Journal | None = None
+    path: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+    problem: LogProblem | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self.journal is not None and self.journal.read_only or self.problem is not None
+
+    @classmethod
+    def create(cls, path: Path, header: ev.Record) -> LogStore:
+        journal = Journal.create(Path(path), ev.encode(header))
+        return cls([header], journal, Path(path))
+
+    @classmethod
+    def open(cls, path: Path, read_only: bool) -> tuple[LogStore, bytes | None]:
+        """Open a log; also the bytes the snapshot cache verifies (None for a small
+        log). Raises JournalError if it cannot be read or is not a game."""
+        path = Path(path)
+        journal = Journal.open(path, want_write=not read_only)
+        try:
+            loaded: LoadedLog = load(path)
+        except BaseException:
+            journal.close()
+            raise
+        if loaded.problem and not loaded.records:
+            journal.close()
+            raise JournalDamaged(f"{path}: {loaded.problem}")
+        warnings = list(loaded.warnings)
+        if loaded.problem:
+            journal.close()
+            warnings.append(
+                f"{loaded.problem}; opened read-only, nothing after it is "
+                f"shown (stockade repair {path.name} writes a repaired copy)"
+            )
+            return cls(loaded.records, None, path, warnings, loaded.problem), None
+        if journal.read_only and journal.why_read_only and not read_only:
+            warnings.append(journal.why_read_only)
+        if loaded.torn_tail is not None and not journal.read_only:
+            try:
+                side = set_aside(path, loaded.torn_tail)
+            except OSError as exc:
+                # A read-only folder or a full disk: the bytes cannot be saved, so they
+                # are not cut off either; the game opens read-only (issue 13).
+                journal.close()
+                why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
+                journal = Journal(path, None, True, why)
+                warnings.append(f"{why}; opened read-only")
+            else:
+                journal.truncate_torn_tail(loaded.good_bytes)
+                saved = f"the damaged bytes were saved to {side.name}"
+                if warnings:  # one message for one event (the torn tail found and saved)
+                    warnings[-1] = f"{warnings[-1]}; {saved}"
+                else:
+                    warnings.append(saved)
+        if loaded.torn_tail is not None and journal.read_only:
+            note = (
+                "the damaged bytes stay in the file (opened read-only); opening the "
+                "game for writing saves them to a side file"
+            )
+            if warnings:
+                warnings[-1] = f"{warnings[-1]}; {note}"
+            else:
+                warnings.append(note)
+        log_data = None
+        if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
+            try:
+                log_data = path.read_bytes()[: loaded.good_bytes or None]
+            except OSError:
+                log_data = None
+        return cls(loaded.records, journal, path, warnings), log_data
+
+    def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
+        """Append ``records`` durably, all or none. On a failed write, ``after_error()``
+        (the game re-reading the file) says what became of it."""
+        if self.read_only:
+            why = self.journal.why_read_only if self.journal else str(self.problem)
+            raise Refusal("log", f"this game is open read-only ({why})")
+        if self.journal is None:
+            return  # an in-memory game (tests, previews)
+        try:
+            self.journal.append_many([ev.encode(r) for r in records])
+        except JournalReplaced as exc:
+            raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
+        except JournalError as exc:
+            raise Refusal("log", str(exc) + _disk_hint(exc) + after_error()) from None
+
+    def check_log(self) -> str:
+        """'' while the log on disk is still the file this store writes; else the
+        message, once the store has stopped writing (read-only). The app asks between
+        entries, so a deleted or replaced log is told before the next one (issue 13)."""
+        if self.journal is None or self.journal.read_only:
+            return ""
+        gone = self.journal.changed_on_disk()
+        return self._stop_writing(gone) if gone else ""
+
+    def _stop_writing(self, what: str) -> str:
+        """Another file (or none) is at the path: re-reading it would quietly carry this
+        window on in a different game, so it stops writing instead."""
+        assert self.journal is not None
+        self.journal.read_only = True
+        self.journal.why_read_only = (
+            f"{what}; this window stays read-only (open the game again to go on with the "
+            "file that is there now)"
+        )
+        return self.journal.why_read_only
+
+    def close(self) -> None:
+        if self.journal:
+            self.journal.close()
+
+
+def _disk_hint(exc: JournalError) -> str:
+    """Say plainly what a full disk means for the player."""
+    text = str(exc)
+    if "No space left" in text or "quota" in text.lower():
+        return (
+            ". The disk is full: nothing more can be recorded until space is freed; "
+            "everything recorded before is safe"
+        )
+    if "Read-only file system" in text:
+        return ". The disk is read-only: nothing can be recorded"
+    return ""

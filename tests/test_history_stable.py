@@ -1,0 +1,115 @@
+"""A book never rewrites its old pages: every history sentence names the units as they
+were when the entry was recorded, so exchanging, splitting, deploying, reducing and
+rearming them later changes no earlier sentence, byte for byte: in the core, in
+``stockade history``, in the TUI history and on the replay screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core import events as ev
+from stockade.core.cli import main
+from stockade.core.commands import run_script
+from stockade.core.describe import sentence
+from stockade.core.game import Game
+from tests.test_tui_support import sync
+
+FIRST = [
+    "add American 6-6-7 6-6-7 3-4-7 hs at Q4",
+    "add German 4-6-7 2-4-7 hs 2-4-7 hs at Q5 broken",
+    "add German 4-6-7 at Q6 broken",
+    "phase RtPh 1 American",
+    "surrender g1 g2 g3 to a1",
+    "surrender g4 to a3",
+    "move a1 R4",
+]
+LATER = [
+    "next",
+    "exchange g2 g3",  # merge: g2 and g3 are gone, g5 stands for both
+    "split g1",  # g1 gone: g6 and g7
+    "deploy a1 3-3-7",  # a1 gone: a4 and a5
+    "reduce a2 to 3-3-7",  # a2 is a 3-3-7 HS now
+    "abandon g4",
+    "next",
+    "eliminate a3 by enemy",
+    "rearm g4 cc a3",  # g4 rearms: split into an armed HS and an unarmed HS
+]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+
+
+def sides() -> list[ev.SideSpec]:
+    return [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+
+
+def sentences(game: Game) -> dict[int, str]:
+    return {e.seq: sentence(e, game) for e in game.history()}
+
+
+def test_core_sentences_stay_byte_identical():
+    game = Game.in_memory("Stable", sides())
+    run_script(game, FIRST)
+    before = sentences(game)
+    assert "American 6-6-7 (a2) entered in Q4" in before[3]
+    run_script(game, LATER)
+    after = sentences(game)
+    assert {seq: after[seq] for seq in before} == before
+    # the units did change: the same handles are named otherwise now
+    assert game.state.units["a2"].counter == "3-3-7"
+    assert game.state.units["g1"].status == "gone" and game.state.units["a1"].status == "gone"
+    # and a fresh read of the log says the same
+    assert {s: t for s, t in sentences(Game(list(game.records))).items() if s in before} == before
+
+
+def test_stockade_history_prints_the_same_lines(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    main(
+        ["new", str(path), "--scenario", "Stable"]
+        + ["--side", "American:American:4"] * 1
+        + [
+            "--side",
+            "German:German",
+        ]
+    )
+    first, later = tmp_path / "first.txt", tmp_path / "later.txt"
+    first.write_text("\n".join(FIRST) + "\n")
+    later.write_text("\n".join(LATER) + "\n")
+    assert main(["run", str(path), str(first), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["history", str(path)]) == 0
+    before = capsys.readouterr().out.splitlines()
+    assert main(["run", str(path), str(later), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["history", str(path)]) == 0
+    after = capsys.readouterr().out.splitlines()
+    assert after[: len(before)] == before and len(after) > len(before)
+
+
+@sync
+async def test_tui_history_and_replay_keep_the_old_lines(tmp_path):
+    from stockade.tui.app import StockadeApp
+    from stockade.tui.screens.replay import ReplayScreen
+    from stockade.tui.widgets.history_view import HistoryView
+
+    game = Game.create(tmp_path / "g.jsonl", "Stable", sides())
+    run_script(game, FIRST)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one(HistoryView)
+        before = {seq: view.line(seq).text for seq in range(2, len(game.records) + 1)}
+        for text in LATER:
+            app.run_command(text)
+            await pilot.pause()
+        after = {seq: app.screen.query_one(HistoryView).line(seq).text for seq in before}
+        assert after == before
+        app.push_screen(ReplayScreen(3))
+        await pilot.pause()
+        replay = app.screen.query_one(HistoryView)
+        assert {seq: replay.line(seq).text for seq in before} == before
+    game.close()
