@@ -201,3 +201,47 @@ def capture_result(
     column = _column(column_or_fps)
     kill = kill_number(column, hand_to_hand)
     return [_one(d, column, kill, original_dr, drms) for d in defenders]
+
+
+def odds_of(text: str) -> str | tuple[float, float]:
+    """What a player types for the odds: a column (``1-2``) or two FP totals (``8:12``)."""
+    text = text.strip()
+    if ":" in text:
+        attack, defence = text.split(":", 1)
+        return float(attack), float(defence)
+    return text
+
+
+@dataclass(frozen=True)
+class CaptureEntry:
+    """What a capture attempt's results record (A20.22): the units captured whole and,
+    at the Kill Number, the one squad that splits (one HS captured)."""
+
+    taken: tuple[str, ...]
+    split: str  # the squad of which one HS is captured, or ""
+    several_at_kill_number: bool  # the defender must choose which one unit is taken
+
+    @property
+    def empty(self) -> bool:
+        return not self.taken and not self.split
+
+
+def capture_entry(results: list[DefenderResult], choice: str = "") -> CaptureEntry:
+    """The units a set of per-defender results captures (A20.22).
+
+    Below the Kill Number every defender is taken whole. At exactly the Kill Number only
+    one defending unit is captured, of the defender's ``choice`` when several are there;
+    a squad at the Kill Number splits and one HS is captured."""
+    whole = [r for r in results if r.result == ALL_CAPTURED and not r.at_kill_number]
+    at_kill = [r for r in results if r.result != NONE and r.at_kill_number]
+    several = len(at_kill) > 1
+    if several:
+        at_kill = [r for r in at_kill if r.defender.name == choice]
+    taken = [r.defender.name for r in whole]
+    split = ""
+    for r in at_kill[:1]:
+        if r.result == ALL_CAPTURED:
+            taken.append(r.defender.name)
+        else:
+            split = r.defender.name
+    return CaptureEntry(tuple(taken), split, several)

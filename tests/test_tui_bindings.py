@@ -24,11 +24,13 @@ def _all_binding_classes():
     from stockade.tui.camp.screen import CampScreen
     from stockade.tui.forms.base import FormScreen
     from stockade.tui.forms.menu import FormMenu
+    from stockade.tui.forms.picker import UnitPicker
     from stockade.tui.screens.confirm import ConfirmScreen
     from stockade.tui.screens.games import GameModal, NewGameScreen, OpenGameScreen
     from stockade.tui.screens.help import HelpScreen
     from stockade.tui.screens.main import MainScreen
     from stockade.tui.screens.replay import ReplayScreen
+    from stockade.tui.screens.roster import PickScreen, RosterScreen
     from stockade.tui.screens.tally import TallyScreen
     from stockade.tui.screens.text_screen import TextScreen
     from stockade.tui.widgets.command_bar import CommandInput
@@ -39,6 +41,7 @@ def _all_binding_classes():
         StockadeApp, MainScreen, ReplayScreen, TallyScreen, HelpScreen, ConfirmScreen,
         FormScreen, FormMenu, GameModal, NewGameScreen, OpenGameScreen, CommandInput,
         HistoryView, SidePanelView, CampScreen, CampHelp, EndScreen, TextScreen,
+        RosterScreen, PickScreen, UnitPicker,
     ]  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from stockade.core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
+from stockade.tui.forms.picker import UnitPicker
 from tests.test_tui_support import new_game, status_text, sync
 
 
@@ -99,6 +100,7 @@ CASES = {
     ),
     "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
     "end": (BASE, {"sure": True}, lambda s: s.ended),
+    "status": (BASE, {"units": ["a1", "a2"], "verb": "break"}, lambda s: units(s, "a2").broken),
 }
 # rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
 CASES["rearm"] = (
@@ -112,13 +114,24 @@ def test_every_form_has_a_case():
     assert {spec.name for spec in all_specs()} == set(CASES)
 
 
+async def past_the_picker(pilot) -> FormScreen:
+    """A form whose first field is a unit opens on the roster picker: close it."""
+    from stockade.tui.screens.roster import PickScreen
+
+    await pilot.pause()
+    if isinstance(pilot.app.screen, PickScreen):
+        await pilot.press("escape")
+        await pilot.pause()
+    return pilot.app.screen
+
+
 async def fill(form: FormScreen, values: dict) -> None:
     for name, value in values.items():
         widget = form.query_one(f"#f-{name}")
         if isinstance(widget, SelectionList):
             for v in value:
                 widget.select(v)
-        elif isinstance(widget, (Select, Input, TickBox)):
+        elif isinstance(widget, (Select, Input, TickBox, UnitPicker)):
             widget.value = value
         else:  # pragma: no cover - a new field kind
             raise AssertionError(f"no way to fill {widget!r}")
@@ -139,7 +152,7 @@ async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
         await pilot.press("f")
         assert app.screen.__class__.__name__ == "FormMenu"
         await pilot.press(key)
-        form = app.screen
+        form = await past_the_picker(pilot)
         assert isinstance(form, FormScreen) and form.spec.name == name
         await fill(form, values)
         await pilot.pause()
@@ -172,13 +185,19 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("s")
-        form = app.screen
-        await fill(form, {"units": ["g1"]})
+        form = await past_the_picker(pilot)
+        await fill(form, {"units": ["g1", "g2", "g3"]})  # the whole broken stack
         await pilot.pause()
-        captor = form.query_one("#f-to", Select)
-        offered = {value for _label, value in captor._options if value is not Select.NULL}
+        captor = form.query_one("#f-to", UnitPicker)
+        offered = {c.handle for c in captor.choices}
         assert offered == {"a1", "a2"}  # no German captor is offered
-        assert captor.value is Select.NULL  # two could: the player picks
+        assert {c.handle for c in captor.legal} == {"a1", "a2"}, captor.choices
+        assert captor.value == ""  # two could: the player picks
+        await fill(form, {"to": "a1"})
+        await pilot.pause()
+        verdict = str(form.query_one("#verdict").render())
+        assert "answer the questions" in verdict
+        assert "accepts" not in verdict  # no verdict on an entry before the answers
         assert form.query_one("#f-free_rout").display
         await fill(form, {"reason": "disrupted"})
         await pilot.pause()
@@ -232,7 +251,7 @@ async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
         await pilot.pause()
         assert not app._notifications  # every id was known
         await pilot.press("plus")
-        form = app.screen
+        form = await past_the_picker(pilot)
         assert isinstance(form, FormScreen) and form.spec.name == "add"
         await fill(form, {"side": "American", "counters": "8-0", "at": "Q5"})
         await pilot.pause()
@@ -253,4 +272,31 @@ async def test_key_overrides_reach_replay_and_form_keys(tmp_path):
         await pilot.pause()
         assert set(game.state.units) == {"g1"}
         assert "undid 5 entries" in status_text(app)
+    game.close()
+
+
+@sync
+async def test_roster_is_one_key_away_and_filters_by_typing(tmp_path):
+    game = new_game(tmp_path, "Roster", [("German", "German", 3), ("American", "American", 4)])
+    for line in BASE + TAKEN:
+        execute(game, line)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        from stockade.tui.widgets.roster import Roster
+
+        roster = app.screen.query_one(Roster)
+        assert [i.row.handle for i in roster._shown] == ["g1", "g2", "g3", "a1", "a2"]
+        await pilot.press(*"prisoner", "space", *"g2")  # status word, then a handle
+        await pilot.pause()
+        assert [i.row.handle for i in roster._shown] == ["g2"]
+        await pilot.press(*["backspace"] * 3)
+        await pilot.pause()
+        assert [i.row.handle for i in roster._shown] == ["g1", "g2", "g3"]
+        roster_screen = app.screen
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not roster_screen
     game.close()

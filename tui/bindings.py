@@ -44,6 +44,9 @@ SCOPES = {
     "menu": "forms menu (f)",
     "form": "forms",
     "games": "new game and open game",
+    "roster": "roster (w)",
+    "pick": "unit lists in forms (the roster)",
+    "picker": "a unit field in a form",
     "confirm": "questions",
     "help": "help (?)",
     "text": "a page of text (help A20.55)",
@@ -168,6 +171,15 @@ KEYS: tuple[Key, ...] = (
         True,
         "Help: keys and commands",
     ),
+    Key(
+        "stockade.roster",
+        "main",
+        "w",
+        "roster",
+        "Roster",
+        "roster: every unit",
+        palette="Roster: every unit, its Location and status",
+    ),
     Key("stockade.quit", "main", "q", "quit", "Quit", "quit", palette="Quit"),
     # ---------------------------------------------------------------- lists, panels
     Key("stockade.list_down", "list", "j", "cursor_down", "Down", "move down"),
@@ -233,6 +245,11 @@ KEYS: tuple[Key, ...] = (
     Key("stockade.menu_up", "menu", "k", "up", "Up", "move up"),
     Key("stockade.form_record", "form", "ctrl+s", "record", "Record", "record", True),
     Key("stockade.form_cancel", "form", "escape", "cancel", "Cancel", "cancel", True),
+    # ---------------------------------------------------------------- roster, pickers
+    Key("stockade.roster_close", "roster", "escape", "close", "Close", "close", True),
+    Key("stockade.pick_cancel", "pick", "escape", "close", "Cancel", "cancel", True),
+    Key("stockade.form_pick", "picker", "enter,space", "pick", "Pick", "open the unit list"),
+    Key("stockade.form_clear", "picker", "delete,backspace", "clear", "Clear", "clear the pick"),
     # ---------------------------------------------------------------- new / open game
     Key("stockade.games_accept", "games", "ctrl+s", "accept", "OK", "create / open", True),
     Key("stockade.games_cancel", "games", "escape", "cancel", "Cancel", "cancel", True),

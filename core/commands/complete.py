@@ -134,3 +134,29 @@ def _preferred_side(spec: VerbSpec, state: GameState, named: list[str]) -> str:
 def _natural(handle: str) -> tuple:
     """g2 before g10."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", handle))
+
+
+def offer_label(word: str, state: GameState) -> str:
+    """A completion as the player reads it: a handle with its counter and Location
+    (``a3 4-6-7 Q4``), any other word as it is."""
+    u = state.units.get(word)
+    if u is None:
+        return word
+    counter = u.counter
+    if not u.armed and u.origins:  # a (1)-0-6 says little: what it was, and what it is now
+        counter = "+".join(o.counter for o in u.origins) + f" {u.status}"
+    return " ".join(part for part in (u.handle, counter, u.location) if part)
+
+
+def offers_line(offers: list[str], state: GameState, width: int = 60) -> str:
+    """As many labelled completions as fit in ``width`` characters, then "+N more"."""
+    shown: list[str] = []
+    used = 0
+    for i, word in enumerate(offers):
+        label = offer_label(word, state)
+        more = len(offers) - i
+        if shown and used + len(label) + 2 > width - (8 if more > 1 else 0):
+            return " · ".join(shown) + f" · +{more} more"
+        shown.append(label)
+        used += len(label) + 3
+    return " · ".join(shown)

@@ -8,7 +8,9 @@ verdict with its rule, and on ctrl+s hands the text to the core to record.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
+from typing import cast
 
 from rich.segment import Segment
 from rich.text import Text
@@ -23,11 +25,16 @@ from textual.style import Style as VisualStyle
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
 
 from stockade.core.errors import Refusal
+from stockade.core.queries import Choice
 from stockade.core.state import GameState
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import key_of
+from stockade.tui.forms.picker import UnitPicker
 from stockade.tui.plain import plain
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
+# A unit field's list: the core's ranked Choices, given the state and the form's values.
+UnitChoices = Callable[[GameState, dict], list[Choice]]
 
 
 @dataclass
@@ -35,9 +42,15 @@ class Field:
     name: str
     label: str
     kind: str = "text"  # text / int / unit / units / choice / check
-    choices: Choices | None = None
+    choices: Choices | UnitChoices | None = None  # unit kinds: UnitChoices
     placeholder: str = ""
     value: str | bool = ""
+    auto: bool = False  # a unit field: pick the only legal unit by itself
+
+    @property
+    def optional(self) -> bool:
+        """Said so in its label: the form does not stop at it when moving on."""
+        return "optional" in self.label
 
 
 @dataclass
@@ -52,6 +65,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
+KEYS = "tab/shift+tab: field · enter: pick · letter: choose · {record}: record · {cancel}"
 
 
 class TickBox(Checkbox):
@@ -88,6 +102,39 @@ class TickList(SelectionList):
         return Strip(segments, strip.cell_length)
 
 
+class LetterSelect(Select):
+    """A Select that also takes a letter while closed: the first choice starting with
+    it (again: the next one), so "y"/"n" answers a yes/no question in one key."""
+
+    def on_key(self, event) -> None:
+        char = event.character
+        if self.expanded or not char or not char.isalnum():
+            return
+        labels = [(str(label), value) for label, value in self._options if value is not Select.NULL]
+        hits = [value for label, value in labels if label.lower().startswith(char.lower())]
+        if not hits:
+            return
+        event.stop()
+        event.prevent_default()
+        now = hits.index(self.value) if self.value in hits else -1
+        self.value = hits[(now + 1) % len(hits)]
+        if len(hits) == 1:  # nothing to cycle through: the answer is given, move on
+            self.post_message(UnitPicker.Done(self))
+
+
+def _more_line(below: list[str], width: int) -> str:
+    """``▼ more below: A, B +2 more (tab/pgdn)`` in one line of ``width``."""
+    tail = " (tab/pgdn)"
+    shown: list[str] = []
+    for i, name in enumerate(below):
+        rest = len(below) - i - 1
+        line = "▼ more below: " + ", ".join([*shown, name])
+        if len(line) + len(tail) + (10 if rest else 0) > width:
+            return "▼ more below: " + ", ".join(shown) + f" +{len(below) - i} more" + tail
+        shown.append(name)
+    return "▼ more below: " + ", ".join(shown) + tail
+
+
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
     from stockade.core.commands import first_attacker, parse
@@ -110,7 +157,9 @@ class FormScreen(ModalScreen[str | None]):
         width: 78; max-width: 100%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    FormScreen #fields { height: auto; max-height: 55vh; }
+    FormScreen #fields { height: auto; scrollbar-size-vertical: 1; }
+    FormScreen #more { height: 1; color: $warning; text-style: bold; }
+    FormScreen #pinned { height: auto; max-height: 9; }
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
@@ -122,7 +171,7 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen Checkbox:focus { background: $primary 30%; }
     FormScreen .none { color: $text-muted; text-style: italic; }
     FormScreen #summary { color: $text-muted; }
-    FormScreen #preview { margin-top: 1; text-style: bold; }
+    FormScreen #preview { text-style: bold; }
     FormScreen #verdict { height: auto; }
     FormScreen #keys { color: $text-muted; }
     """
@@ -145,9 +194,17 @@ class FormScreen(ModalScreen[str | None]):
             with VerticalScroll(id="fields"):
                 for f in self.spec.fields:
                     yield from self._field(f, state)
-            yield Static(id="preview")
-            yield Static(id="verdict")
-            yield Static("ctrl+s record · tab next field · space tick · esc cancel", id="keys")
+            yield Static(id="more")
+            with VerticalScroll(id="pinned", can_focus=False):
+                yield Static(id="preview")
+                yield Static(id="verdict")
+            yield Static(
+                KEYS.format(
+                    record=key_of(self.app, "stockade.form_record"),
+                    cancel=key_of(self.app, "stockade.form_cancel"),
+                ),
+                id="keys",
+            )
 
     def _field(self, f: Field, state: GameState) -> ComposeResult:
         wid = f"f-{f.name}"
@@ -155,7 +212,10 @@ class FormScreen(ModalScreen[str | None]):
             yield TickBox(f.label, bool(f.value), id=wid, compact=True)
             return
         yield Label(f.label, id=f"l-{f.name}")
-        options = f.choices(state) if f.choices else []
+        if f.kind in ("unit", "units"):
+            yield UnitPicker(f.label, f.kind == "units", str(f.value or ""), id=wid)
+            return
+        options = cast(Choices, f.choices)(state) if f.choices else []
         if f.kind == "units":
             if options:
                 yield TickList(
@@ -167,7 +227,7 @@ class FormScreen(ModalScreen[str | None]):
         elif f.kind in ("unit", "choice"):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
-            yield Select(
+            yield LetterSelect(
                 [(plain(label), value) for label, value in options],
                 value=value,
                 prompt=prompt,
@@ -186,16 +246,76 @@ class FormScreen(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
+        self.refresh_pickers()
         self.update_preview()
         if self.spec.fields:
-            self.query_one(f"#f-{self.spec.fields[0].name}").focus()
+            first = self.query_one(f"#f-{self.spec.fields[0].name}")
+            first.focus()
+            if isinstance(first, UnitPicker) and first.choices and not first.value:
+                first.action_pick()  # the form opens on the roster
+        fields = self.query_one("#fields", VerticalScroll)
+        self.watch(fields, "scroll_y", self._show_more, init=False)
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Give the fields what the screen has left once the verdict, the summary and
+        the keys are shown: the fields scroll, the verdict stays pinned below them."""
+        try:
+            fields = self.query_one("#fields", VerticalScroll)
+            chrome = [self.query_one(w) for w in ("#summary", "#more", "#pinned", "#keys")]
+        except NoMatches:
+            return
+        used = 2 + sum(w.outer_size.height for w in chrome if w.display)  # 2: the border
+        room = max(3, self.size.height - used)
+        if fields.styles.max_height is None or fields.styles.max_height.value != room:
+            fields.styles.max_height = room
+            self.call_after_refresh(self._show_more)  # once laid out at the new height
+        else:
+            self._show_more()
+
+    def _show_more(self, *_args) -> None:
+        """Name the fields below the fold (80x24: the body scrolls, the verdict stays)."""
+        try:
+            fields = self.query_one("#fields", VerticalScroll)
+            more = self.query_one("#more", Static)
+        except NoMatches:
+            return
+        bottom = fields.scroll_y + fields.scrollable_content_region.height
+        below = []
+        for f in self.spec.fields:
+            widget = self.query_one(f"#f-{f.name}")
+            if widget.display and widget.virtual_region.y >= bottom:
+                below.append(f.label.split(" (")[0].split(":")[0])
+        if below:
+            more.update(_more_line(below, more.size.width or 74))
+        if more.display != bool(below):
+            more.display = bool(below)
+            self.call_after_refresh(self._fit)
+
+    def refresh_pickers(self) -> None:
+        """Ask the core again who may be picked, now that the other fields changed."""
+        state = self.game.state
+        values = self.values()
+        for f in self.spec.fields:
+            if f.kind not in ("unit", "units") or f.choices is None:
+                continue
+            picker = self.query_one(f"#f-{f.name}", UnitPicker)
+            picker.set_choices(cast(UnitChoices, f.choices)(state, values))
+            if f.auto and not picker.value and len(picker.legal) == 1:
+                with picker.prevent(UnitPicker.Changed):
+                    picker.value = picker.legal[0].handle
 
     # ------------------------------------------------------------------ values
     def values(self) -> dict:
         out: dict = {}
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
-            if isinstance(widget, SelectionList):
+            if isinstance(widget, UnitPicker):
+                out[f.name] = widget.value
+            elif isinstance(widget, SelectionList):
                 out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
@@ -213,10 +333,9 @@ class FormScreen(ModalScreen[str | None]):
         return None
 
     def update_preview(self) -> None:
-        try:
+        with suppress(NoMatches):  # a late change event while the form is closing
             self._update_preview()
-        except NoMatches:  # a late change event while the form is closing
-            pass
+        self.set_timer(0.1, self._show_more)  # once the new verdict is laid out
 
     def _update_preview(self) -> None:
         text = self.command_text()
@@ -236,6 +355,7 @@ class FormScreen(ModalScreen[str | None]):
             else:
                 verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
         self.query_one("#verdict", Static).update(verdict)
+        self.call_after_refresh(self._fit)
 
     @property
     def _error(self) -> str:
@@ -245,8 +365,35 @@ class FormScreen(ModalScreen[str | None]):
     @on(Select.Changed)
     @on(Checkbox.Changed)
     @on(SelectionList.SelectedChanged)
+    @on(UnitPicker.Changed)
     def _changed(self) -> None:
+        try:
+            self.refresh_pickers()
+        except NoMatches:  # a late change event while the form is closing
+            return
         self.update_preview()
+
+    @on(UnitPicker.Done)
+    def _advance(self, event: UnitPicker.Done) -> None:
+        """After a pick or a one-letter answer, on to the next field still empty."""
+        names = [f.name for f in self.spec.fields]
+        start = names.index(event.picker.id[2:]) + 1 if event.picker.id else 0
+        for name in names[start:]:
+            widget = self.query_one(f"#f-{name}")
+            field = self.spec.fields[names.index(name)]
+            if not widget.display or isinstance(widget, Checkbox) or field.optional:
+                continue
+            empty = (
+                (isinstance(widget, UnitPicker) and not widget.value)
+                or (isinstance(widget, Select) and widget.value is Select.NULL)
+                or (isinstance(widget, Input) and not widget.value)
+            )
+            if empty:
+                widget.focus()
+                widget.scroll_visible()
+                if isinstance(widget, UnitPicker) and widget.choices:
+                    widget.action_pick()  # straight on to the roster: one key saved
+                return
 
     @on(Input.Submitted)
     def _enter(self) -> None:

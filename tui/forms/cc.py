@@ -1,37 +1,45 @@
 """The CC capture form: the core's capture helper (A20.22, A11.11) per defender, then
-the ``capture`` entry for what was taken."""
+the ``capture`` entry for what was taken (``core.cc.capture_entry`` decides which)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from stockade.core.cc import ALL_CAPTURED, NONE, capture_result, defenders_in
+from stockade.core import queries
+from stockade.core.cc import (
+    NONE,
+    DefenderResult,
+    capture_entry,
+    capture_result,
+    defenders_in,
+    odds_of,
+)
 from stockade.core.errors import Refusal
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
-from stockade.tui.forms.choices import joined, units
-
-
-def _odds(text: str):
-    """A column ("1-2") or two FP totals ("8:12")."""
-    text = text.strip()
-    if ":" in text:
-        a, d = text.split(":", 1)
-        return float(a), float(d)
-    return text
-
+from stockade.tui.forms.choices import joined, picks
 
 SPEC = FormSpec(
     "capture",
     "CC capture",
     "A predesignated capture attempt (A20.22): the result for each defender, then the entry.",
     [
-        Field("by", "Attacker (the new Guard)", "unit", units("active")),
-        Field("units", "Defenders", "units", units("active")),
+        Field("by", "Attacker (the new Guard)", "unit", picks(queries.capture_attackers)),
+        Field(
+            "units",
+            "Defenders",
+            "units",
+            picks(lambda s, v: queries.capture_defenders(s, v.get("by", ""))),
+        ),
         Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12"),
         Field("dr", "Original DR", "int", placeholder="2-12"),
         Field("drms", "Other DRMs (not the capture DRM)", "int", value="0"),
         Field("hth", "Hand-to-Hand CC (+2 Kill Number)", "check"),
-        Field("choice", "At the Kill Number: the defender's choice", "unit", units("active")),
+        Field(
+            "choice",
+            "At the Kill Number: the defender's choice",
+            "unit",
+            picks(lambda s, v: queries.capture_defenders(s, v.get("by", ""))),
+        ),
         Field(
             "hs_counter", "Counter of the HS that stays free (a split squad)", placeholder="2-4-7"
         ),
@@ -44,7 +52,7 @@ SPEC = FormSpec(
 class CaptureForm(FormScreen):
     def __init__(self) -> None:
         super().__init__(SPEC)
-        self.results = []
+        self.results: list[DefenderResult] = []
         self.problem = ""
 
     def _results(self, v: dict):
@@ -54,7 +62,7 @@ class CaptureForm(FormScreen):
         try:
             defenders = defenders_in(self.game.state, list(v["units"]))
             return capture_result(
-                _odds(v["odds"]),
+                odds_of(v["odds"]),
                 int(v["dr"]),
                 int(v["drms"] or 0),
                 defenders,
@@ -69,21 +77,14 @@ class CaptureForm(FormScreen):
         self.results = results = self._results(v)
         if not results or not v["by"]:
             return ""
-        whole = [r for r in results if r.result == ALL_CAPTURED and not r.at_kill_number]
-        at_kill = [r for r in results if r.result != NONE and r.at_kill_number]
-        if len(at_kill) > 1:
-            at_kill = [r for r in at_kill if r.defender.name == v["choice"]]
-        taken = [r.defender.name for r in whole]
-        split = ""
-        for r in at_kill[:1]:
-            if r.result == ALL_CAPTURED:
-                taken.append(r.defender.name)
-            else:
-                counter = f"={v['hs_counter']}" if v["hs_counter"] else ""
-                split = f"hs {r.defender.name}{counter}"
-        if not taken and not split:
+        entry = capture_entry(results, v["choice"])
+        if entry.empty:
             return ""
-        return f"capture {joined(taken)} {split} by {v['by']}"
+        split = ""
+        if entry.split:
+            counter = f"={v['hs_counter']}" if v["hs_counter"] else ""
+            split = f"hs {entry.split}{counter}"
+        return f"capture {joined(list(entry.taken))} {split} by {v['by']}"
 
     def extra_verdict(self) -> Text | None:
         if self.problem:
@@ -94,8 +95,7 @@ class CaptureForm(FormScreen):
         for i, r in enumerate(self.results):
             mark = "✗ " if r.result == NONE else "✓ "
             out.append(("\n" if i else "") + f"{mark}{r.defender.name}: {r.result} · {r.why}")
-        at_kill = [r for r in self.results if r.result != NONE and r.at_kill_number]
-        if len(at_kill) > 1:
+        if capture_entry(self.results).several_at_kill_number:
             out.append(
                 "\n» several at the Kill Number: only one is captured, the "
                 "defender's choice (A20.22); pick it above",

@@ -1,35 +1,55 @@
-"""What the forms offer to pick from: sides and units, labelled by the core's views.
+"""What the forms offer to pick from: sides and words, and units as the core ranks them.
 
-These only sort units into the lists a player picks from; whether a pick is legal is
-always the core's verdict (the form's live check).
+Unit lists are ``core.queries.Choice`` lists: the legality-aware ones come from the
+core's queries (legal first, same Location first, the others with the rule and
+reason); the plain ones only sort the command language's own unit filters.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from stockade.core.commands.complete import UNIT_FILTERS
+from stockade.core.queries import Choice, ranked
 from stockade.core.state import GameState
 from stockade.core.views import unit_label
 
 FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
+Picks = Callable[[GameState, dict], list[Choice]]
 
 
 def sides(state: GameState) -> list[tuple[str, str]]:
     return [(f"{name} ({side.nationality})", name) for name, side in state.sides.items()]
 
 
-def units(which: str, first: str = "") -> Callable[[GameState], list[tuple[str, str]]]:
-    """Units matching ``which``; those also matching ``first`` are listed first."""
+def units(which: str, first: str = "") -> Picks:
+    """Units matching ``which`` (those also matching ``first`` listed first)."""
     keep = FILTERS[which]
 
-    def pick(state: GameState) -> list[tuple[str, str]]:
-        found = [u for u in state.units.values() if keep(state, u)]
-        if first:
-            found.sort(key=lambda u: not FILTERS[first](state, u))
-        return [(unit_label(u), u.handle) for u in found]
+    def pick(state: GameState, values: dict) -> list[Choice]:
+        found = [
+            Choice(
+                u.handle,
+                unit_label(u),
+                True,
+                "",
+                "",
+                same_location=bool(first) and FILTERS[first](state, u),
+            )
+            for u in state.units.values()
+            if keep(state, u)
+        ]
+        return ranked(found)
 
     return pick
+
+
+def picks(query: Callable[..., list[Choice]]) -> Picks:
+    """A core query as a form's unit list: ``query(state)`` or ``query(state, values)``."""
+    if len(inspect.signature(query).parameters) >= 2:
+        return query
+    return lambda state, values: query(state)
 
 
 def words(*pairs: tuple[str, str]) -> Callable[[GameState], list[tuple[str, str]]]:

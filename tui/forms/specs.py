@@ -5,8 +5,9 @@ Surrender and CC capture have their own screens (``surrender.py``, ``cc.py``).
 
 from __future__ import annotations
 
+from stockade.core import queries
 from stockade.tui.forms.base import Field, FormSpec
-from stockade.tui.forms.choices import joined, opt, sides, units, words
+from stockade.tui.forms.choices import joined, opt, picks, sides, units, words
 
 CAUSES = words(
     ("enemy fire", "enemy"),
@@ -16,6 +17,16 @@ CAUSES = words(
     ("failure to rout", "rout"),
     ("other", "other"),
 )
+
+
+def among(field: str):
+    """The units ticked in another field of the form (who of those failed, who died)."""
+
+    def pick(state, values: dict) -> list[queries.Choice]:
+        ticked = values.get(field) or []
+        return [c for c in units("prisoner")(state, values) if c.handle in ticked]
+
+    return pick
 
 
 def _flag(word: str, on: bool) -> str:
@@ -42,13 +53,53 @@ SPECS: list[FormSpec] = [
         key="a",
     ),
     FormSpec(
+        "status",
+        "Unit status",
+        "What the board shows now: broken, rallied, pinned, berserk, Disrupted, in Melee "
+        "(a broken or Melee Guard is what lets its prisoners attempt escape, A20.55).",
+        [
+            Field("units", "Units", "units", units("any")),
+            Field(
+                "verb",
+                "Status",
+                "choice",
+                words(
+                    ("broken", "break"),
+                    ("rallied (no longer broken)", "rally"),
+                    ("pinned", "pin"),
+                    ("unpinned", "unpin"),
+                    ("berserk", "berserk"),
+                    ("Disrupted (A19.12)", "disrupt"),
+                    ("Melee", "melee"),
+                    ("out of Melee", "melee-off"),
+                ),
+            ),
+        ],
+        lambda v: (
+            (
+                f"melee {joined(v['units'])} off"
+                if v["verb"] == "melee-off"
+                else f"{v['verb']} {joined(v['units'])}"
+            )
+            if v["units"] and v["verb"]
+            else ""
+        ),
+        key="u",
+    ),
+    FormSpec(
         "transfer",
         "Transfer prisoners",
         "RPh/APh: hand prisoners to another unit "
         "in the Location (A20.5). merge: two HS become a squad, like g1+g2.",
         [
             Field("units", "Prisoners", "units", units("prisoner")),
-            Field("to", "To the new Guard", "unit", units("active")),
+            Field(
+                "to",
+                "To the new Guard",
+                "unit",
+                picks(lambda s, v: queries.transfer_guards(s, v.get("units") or [])),
+                auto=True,
+            ),
             Field("merge", "Exchange HS pairs (optional)", placeholder="g1+g2"),
         ],
         lambda v: (
@@ -105,11 +156,16 @@ SPECS: list[FormSpec] = [
         "CCPh: prisoners attack their broken Guard (or any "
         "Guard in Melee) after a NTC (A20.55). Record who failed the NTC, who died.",
         [
-            Field("units", "Prisoners attempting", "units", units("prisoner")),
-            Field("ntcfail", "Failed the NTC", "units", units("prisoner")),
-            Field("killed", "Killed while escaping", "units", units("prisoner")),
+            Field(
+                "units",
+                "Prisoners attempting",
+                "units",
+                picks(lambda s, v: queries.escapers(s, bool(v.get("own_borders")))),
+            ),
             Field("guard_dies", "the Guard was eliminated", "check"),
             Field("melee", "a Melee formed", "check"),
+            Field("ntcfail", "Failed the NTC (optional)", "units", among("units")),
+            Field("killed", "Killed while escaping (optional)", "units", among("units")),
             Field("own_borders", "Axis Minor within own borders vs Russians", "check"),
         ],
         lambda v: (
@@ -129,15 +185,27 @@ SPECS: list[FormSpec] = [
         "A20.551: by eliminating/capturing an armed "
         "enemy in CC, alone in a Location with one, or when one surrenders to a friend.",
         [
-            Field("unit", "Unarmed unit", "unit", units("unarmed")),
+            Field("unit", "Unarmed unit", "unit", picks(queries.rearmable_units)),
             Field(
                 "how",
                 "How",
                 "choice",
                 words(("in CC", "cc"), ("alone with it", "alone"), ("it surrendered", "surrender")),
             ),
-            Field("enemy", "The armed enemy", "unit", units("any")),
-            Field("as_", "Counter it becomes (if the book does not know)", placeholder="4-3-6"),
+            Field(
+                "enemy",
+                "The armed enemy (eliminated, captured or surrendered)",
+                "unit",
+                picks(
+                    lambda s, v: queries.rearm_enemies(s, v.get("unit", ""), v.get("how") or "cc")
+                ),
+                auto=True,
+            ),
+            Field(
+                "as_",
+                "Counter it becomes (optional: if the book does not know)",
+                placeholder="4-3-6",
+            ),
         ],
         lambda v: (
             f"rearm {v['unit']} {v['how']} {v['enemy']} {opt('as', v['as_'])}" if v["unit"] else ""
@@ -214,8 +282,19 @@ SPECS: list[FormSpec] = [
         [
             Field("unit", "Unit", "unit", units("any", first="guard")),
             Field("by", "Cause", "choice", CAUSES),
-            Field("takeover", "New Guard (if a Guard dies)", "unit", units("active")),
-            Field("keep", "Prisoners the new Guard keeps (if not all)", "units", units("prisoner")),
+            Field(
+                "takeover",
+                "New Guard (if a Guard dies)",
+                "unit",
+                picks(lambda s, v: queries.takeover_guards(s, v.get("unit", ""))),
+                auto=True,
+            ),
+            Field(
+                "keep",
+                "Prisoners the new Guard keeps (optional: if not all)",
+                "units",
+                picks(lambda s, v: queries.prisoners_of_guard(s, v.get("unit", ""))),
+            ),
         ],
         lambda v: (
             f"eliminate {v['unit']} {opt('by', v['by'])} "

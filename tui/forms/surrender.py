@@ -8,13 +8,17 @@ live from a dry run of the command.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
 from textual.css.query import NoMatches
-from textual.widgets import Select, SelectionList
+from textual.widgets import Select
 
+from stockade.core import queries
+from stockade.core.events import SurrenderReason
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
-from stockade.tui.forms.choices import joined, opt, units, words
+from stockade.tui.forms.choices import joined, opt, picks, words
 
 YES_NO = words(("yes", "yes"), ("no", "no"))
 REASONS = words(
@@ -30,8 +34,8 @@ ANSWERS = words(("accept the surrender", "accept"), ("reject it: No Quarter (A20
 def _build(v: dict) -> str:
     if not v["units"] or not v["to"]:
         return ""
-    if verdict_of(v)[0] is False:
-        return ""
+    if verdict_of(v)[0] is not True:
+        return ""  # no entry until the board questions say it surrenders
     if v["answer"] == "reject":
         return f"reject {joined(v['units'])} by {v.get('captor_side', '')}"
     reason = "" if v["reason"] in ("", "rtph") else v["reason"]
@@ -39,6 +43,10 @@ def _build(v: dict) -> str:
         f"surrender {joined(v['units'])} to {v['to']} {reason} "
         f"{opt('free', v['free'])} {opt('merge', v['merge'])}"
     )
+
+
+def _reason(v: dict) -> SurrenderReason:
+    return cast(SurrenderReason, v.get("reason") or "rtph")
 
 
 def verdict_of(v: dict) -> tuple[bool | None, str]:
@@ -52,8 +60,14 @@ SPEC = FormSpec(
     "A broken stack that cannot rout safely surrenders to an adjacent enemy (A20.21). "
     "Pick the stack and the captor, then answer what the board shows.",
     [
-        Field("units", "Surrendering units", "units", units("broken")),
-        Field("to", "Captor (the new Guard)", "unit", units("active")),
+        Field("units", "Surrendering units", "units", picks(queries.surrendering_units)),
+        Field(
+            "to",
+            "Captor (the new Guard)",
+            "unit",
+            picks(lambda s, v: queries.surrender_captors(s, v.get("units") or [], _reason(v))),
+            auto=True,
+        ),
         Field("reason", "Why", "choice", REASONS, value="rtph"),
         *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
         Field("answer", "The captor", "choice", ANSWERS, value="accept"),
@@ -61,7 +75,9 @@ SPEC = FormSpec(
             "free",
             "Free as Unarmed (over the captor's capacity; optional)",
             "units",
-            units("broken"),
+            picks(
+                lambda s, v: [c for c in queries.surrendering_units(s) if c.handle in v["units"]]
+            ),
         ),
         Field("merge", "Exchange HS pairs into squads (optional)", placeholder="g2+g3"),
     ],
@@ -73,12 +89,10 @@ SPEC = FormSpec(
 class SurrenderForm(FormScreen):
     def __init__(self) -> None:
         super().__init__(SPEC)
-        self._enemy_of: frozenset[str] | None = None
 
     def update_preview(self) -> None:
         try:
             self._fit_questions()
-            self._fit_captors()
         except NoMatches:  # not composed yet, or already closing
             return
         super().update_preview()
@@ -90,28 +104,6 @@ class SurrenderForm(FormScreen):
             shown = reason is Select.NULL or reason in q.reasons
             for wid in (f"#f-{q.name}", f"#l-{q.name}"):
                 self.query_one(wid).display = shown
-
-    def _fit_captors(self) -> None:
-        """Offer as captors only units of another side than the ticked stack's."""
-        state = self.game.state
-        ticked = self.query_one("#f-units", SelectionList).selected
-        sides = frozenset(state.units[h].side for h in ticked if h in state.units)
-        if sides == self._enemy_of:
-            return
-        self._enemy_of = sides
-        picker = self.query_one("#f-to", Select)
-        current = picker.value
-        options = [
-            (label, handle)
-            for label, handle in units("active")(state)
-            if state.units[handle].side not in sides
-        ]
-        with picker.prevent(Select.Changed):
-            picker.set_options(options)
-            if current in {h for _l, h in options}:
-                picker.value = current
-            elif ticked and len(options) == 1:
-                picker.value = options[0][1]  # the only possible captor
 
     def values(self) -> dict:
         v = super().values()

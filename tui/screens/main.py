@@ -266,6 +266,11 @@ class MainScreen(Screen):
 
         self.app.push_screen(TallyScreen())
 
+    def action_roster(self) -> None:  # table1 (issue 12): every unit, filterable
+        from stockade.tui.screens.roster import RosterScreen
+
+        self.app.push_screen(RosterScreen())
+
     def action_help(self) -> None:
         from stockade.tui.screens.help import HelpScreen
 
@@ -291,7 +296,10 @@ class MainScreen(Screen):
 
         verb = VERBS.get(text.split()[0].lower()) if text.split() else None
         usage = f"{verb.usage}" if verb else ""
-        more = ("  tab: " + " ".join(offers[:8])) if offers else ""
+        from stockade.core.commands.complete import offers_line
+
+        width = max(30, 2 * self.size.width - len(usage) - 10)  # the status line wraps once
+        more = ("  tab: " + offers_line(offers, self.game.state, width)) if offers else ""
         if usage or more:
             self.status.say(f"{usage}{more}", "hint")
 

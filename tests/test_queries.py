@@ -1,0 +1,133 @@
+"""The core's pick-list queries (core.queries), the roster projection (core.roster) and
+the CC capture entry (core.cc.capture_entry): who may be picked, with the rule."""
+
+from __future__ import annotations
+
+from stockade.core import events as ev
+from stockade.core import queries
+from stockade.core.cc import ALL_CAPTURED, capture_entry, capture_result, defenders_in
+from stockade.core.commands import execute
+from stockade.core.game import Game
+from stockade.core.roster import roster
+
+
+def game_with(*lines: str) -> Game:
+    game = Game.in_memory(
+        "test", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]
+    )
+    for line in lines:
+        execute(game, line)
+    return game
+
+
+UNITS = [
+    "add German 4-6-7 as g1 at Q4",
+    "add German 4-6-7 as g2 at Q4 broken",
+    "add German 4-6-7 as g3 at R9",
+    "add American 6-6-6 as a1 at Q4",
+    "add American 6-6-6 as a2 at Q4",
+    "add American 6-6-6 as a3 at T1",
+]
+
+
+def by_handle(choices):
+    return {c.handle: c for c in choices}
+
+
+def test_cc_capture_never_offers_the_attackers_own_side_or_itself():
+    game = game_with(*UNITS, "phase CCPh 1 American")
+    choices = queries.capture_defenders(game.state, "a1")
+    found = by_handle(choices)
+    assert "a1" not in found  # the attacker itself
+    assert not found["a2"].legal and "captor's side" in found["a2"].reason
+    assert found["g1"].legal and found["g2"].legal
+    assert not found["g3"].legal and found["g3"].rule == "A20.22"  # another Location
+    assert [c.handle for c in choices][:2] == ["g1", "g2"]  # legal first, by handle
+
+
+def test_takeover_offers_only_friendly_units_in_the_location():
+    game = game_with(
+        *UNITS,
+        "add American 6-6-6 as a4 at Q4 broken",
+        "phase RtPh 1 American",
+        "surrender g2 to a1",
+    )
+    found = by_handle(queries.takeover_guards(game.state, "a1"))
+    legal = {h for h, c in found.items() if c.legal}
+    assert legal == {"a2"}
+    assert "in T1" in found["a3"].reason  # another Location
+    assert not found["g1"].legal  # an enemy
+    assert not found["a1"].legal  # the dying Guard itself
+    assert "broken" in found["a4"].reason
+
+
+def test_rearm_offers_the_guard_the_prisoner_just_killed():
+    game = game_with(
+        "add German 4-6-7 as g1 at Q4 broken",
+        "add American 6-6-6 as a1 at Q4",
+        "phase RtPh 1 American",
+        "surrender g1 to a1",
+        "break a1",
+        "phase CCPh 1 German",
+        "escape g1 guard-dies",
+    )
+    assert game.state.units["a1"].status == "eliminated"
+    found = by_handle(queries.rearm_enemies(game.state, "g1", "cc"))
+    assert found["a1"].legal, found["a1"].why
+    execute(game, "rearm g1 cc a1 as 4-3-6")
+    assert game.state.units["g1"].armed
+
+
+def test_surrender_captors_are_the_other_side_with_the_rule():
+    game = game_with(*UNITS, "phase RtPh 1 American")
+    found = by_handle(queries.surrender_captors(game.state, ["g2"]))
+    assert set(found) == {"a1", "a2", "a3"}
+    assert all(c.legal for c in found.values())
+    game = game_with(*UNITS, "phase MPh 1 American")
+    refused = queries.surrender_captors(game.state, ["g2"])
+    assert not any(c.legal for c in refused) and refused[0].rule == "A20.21"
+
+
+def test_transfer_guards_judged_by_the_transfer_check():
+    game = game_with(*UNITS, "phase RtPh 1 American", "surrender g2 to a1", "phase APh 1 American")
+    found = by_handle(queries.transfer_guards(game.state, ["g2"]))
+    assert found["a2"].legal and found["a2"].same_location
+    assert not found["a1"].legal  # already guards it
+    assert not found["a3"].legal and "T1" in found["a3"].reason
+
+
+def test_roster_lists_every_unit_with_status_and_filters():
+    game = game_with(*UNITS, "phase RtPh 1 American", "surrender g2 to a1")
+    rows = {r.handle: r for r in roster(game.state)}
+    assert rows["g1"].status == "Good Order" and rows["g1"].location == "Q4"
+    assert rows["g2"].status == "prisoner of a1"
+    assert [r.handle for r in roster(game.state, "prisoner")] == ["g2"]
+    assert [r.handle for r in roster(game.state, "T1")] == ["a3"]
+    assert [r.handle for r in roster(game.state, "german q4")] == ["g1", "g2"]
+
+
+def test_capture_entry_at_the_kill_number_takes_one_of_the_defenders_choice():
+    game = game_with(
+        "add German 2-4-7 hs as g1 at Q4",
+        "add German 2-4-7 hs as g2 at Q4",
+        "add American 6-6-6 as a1 at Q4",
+    )
+    # 3-1: Kill# 8; DR 7 + capture DRM +1 = 8: at the Kill Number for both HS.
+    results = capture_result("3-1", 7, 0, defenders_in(game.state, ["g1", "g2"]))
+    entry = capture_entry(results)
+    assert entry.several_at_kill_number and entry.empty
+    assert capture_entry(results, "g2").taken == ("g2",)
+    below = capture_result("3-1", 6, 0, defenders_in(game.state, ["g1", "g2"]))
+    assert all(r.result == ALL_CAPTURED for r in below)
+    assert capture_entry(below).taken == ("g1", "g2")
+
+
+def test_completion_offers_name_counter_and_location():
+    from stockade.core.commands.complete import complete, offer_label, offers_line
+
+    game = game_with(*UNITS, "phase RtPh 1 American", "surrender g2 to a1")
+    assert offer_label("a3", game.state) == "a3 6-6-6 T1"
+    assert offer_label("g2", game.state) == "g2 4-6-7 prisoner Q4"
+    assert offer_label("to", game.state) == "to"
+    line = offers_line(complete("transfer ", game.state), game.state, width=40)
+    assert line.startswith("g2 4-6-7 prisoner Q4") and "more" in line

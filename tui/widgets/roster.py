@@ -1,0 +1,215 @@
+"""The roster: every unit of both sides, filterable by typing; also THE unit picker.
+
+Rows come from the core (``core.roster.roster`` for what each unit is, and for a picker
+``core.queries`` for whether it may be picked, with the rule and reason). The widget
+only shows them: legal rows first as the core ranked them, the others greyed, and the
+reason of the highlighted row on the line below the list.
+
+Keys: type to filter (handle, counter, kind, hex, side or status word), backspace to
+unfilter, up/down/pgup/pgdn to move; in a picker enter picks, and in a multi-pick
+space ticks (enter with nothing ticked takes the highlighted row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.events import Key
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from stockade.core.queries import Choice
+from stockade.core.roster import RosterRow
+from stockade.tui.plain import plain
+
+
+@dataclass(frozen=True)
+class RosterItem:
+    row: RosterRow
+    legal: bool = True
+    why: str = ""  # the rule and reason it may not be picked, shown on focus
+    note: str = ""  # a legal pick's caveat (over capacity: free or exchange the excess)
+
+
+def row_text(row: RosterRow, width: int = 80) -> str:
+    """``a1   American  squad  6-6-6   Q5    Good Order``, fitted to ``width``."""
+    counter = row.counter if len(row.counter) <= 24 else row.counter[:23] + "…"
+    text = (
+        f"{row.handle:<5}{row.side[:9]:<10}{row.kind:<7}{counter:<25}{row.location:<6}{row.status}"
+    )
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def items_for(rows: list[RosterRow], choices: list[Choice] | None = None) -> list[RosterItem]:
+    """Roster rows as items: all of them, or those a picker offers, in the core's order."""
+    if choices is None:
+        return [RosterItem(r) for r in rows]
+    by_handle = {r.handle: r for r in rows}
+    return [
+        RosterItem(by_handle[c.handle], c.legal, c.why, f"{c.rule}: {c.note}" if c.note else "")
+        for c in choices
+        if c.handle in by_handle
+    ]
+
+
+class Roster(Vertical, can_focus=False):
+    """The filter line, the rows and the highlighted row's reason."""
+
+    DEFAULT_CSS = """
+    Roster { height: auto; max-height: 100%; }
+    Roster #roster-filter { height: 1; color: $text-muted; }
+    Roster > OptionList, Roster > OptionList:focus {
+        height: auto; max-height: 1fr; border: none; padding: 0; background: $surface;
+    }
+    Roster #roster-why { height: auto; color: $text-muted; }
+    """
+
+    class Picked(Message):
+        def __init__(self, handles: list[str]) -> None:
+            super().__init__()
+            self.handles = handles
+
+    def __init__(
+        self,
+        items: list[RosterItem],
+        multi: bool = False,
+        picking: bool = False,
+        ticked: list[str] | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.items = items
+        self.multi = multi
+        self.picking = picking
+        self.ticked: list[str] = list(ticked or [])
+        self.filter = ""
+        self._shown: list[RosterItem] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="roster-filter")
+        yield OptionList(id="roster-rows")
+        yield Static(id="roster-why")
+
+    def on_mount(self) -> None:
+        self._fill()
+        self.rows.focus()
+
+    @property
+    def rows(self) -> OptionList:
+        return self.query_one("#roster-rows", OptionList)
+
+    def _fill(self) -> None:
+        shown = [i for i in self.items if i.row.matches(self.filter)]
+        self._shown = shown
+        width = max(20, (self.size.width or 76) - 4)
+        options = []
+        for item in shown:
+            mark = ""
+            if self.multi:
+                mark = "✓ " if item.row.handle in self.ticked else "  "
+            style = "" if item.legal else "dim"
+            prefix = "" if item.legal else "✗ "
+            options.append(
+                Option(
+                    plain(mark + prefix + row_text(item.row, width), style=style),
+                    id=item.row.handle,
+                )
+            )
+        rows = self.rows
+        highlighted = rows.highlighted
+        rows.set_options(options)
+        if options:
+            rows.highlighted = min(highlighted or 0, len(options) - 1)
+        legal = sum(1 for i in shown if i.legal)
+        what = "type to filter: handle, counter, hex, status"
+        self.query_one("#roster-filter", Static).update(
+            Text.assemble(
+                ("filter: ", "dim"),
+                (self.filter or "", "bold"),
+                ("▏", "bold"),
+                (f"   {len(shown)} of {len(self.items)} units", "dim"),
+                (f", {legal} may be picked" if self.picking else "", "dim"),
+                ("" if self.filter or self.picking else f" · {what}", "dim"),
+            )
+        )
+        self._explain()
+
+    def _explain(self) -> None:
+        item = self.highlighted_item
+        if item is None:
+            text = "no unit matches; backspace to widen the filter" if self.filter else ""
+        elif item.why:
+            text = f"✗ {item.why}"
+        elif self.picking and item.note:
+            text = f"✓ may be picked; {item.note}"
+        elif self.picking:
+            text = "✓ may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
+        else:
+            text = ""
+        self.query_one("#roster-why", Static).update(plain(text))  # reasons name units
+
+    @property
+    def highlighted_item(self) -> RosterItem | None:
+        index = self.rows.highlighted
+        if index is None or not 0 <= index < len(self._shown):
+            return None
+        return self._shown[index]
+
+    @on(OptionList.OptionHighlighted)
+    def _highlighted(self) -> None:
+        self._explain()
+
+    def on_key(self, event: Key) -> None:
+        if event.character == " " and self.multi:
+            self.action_tick()
+        elif event.character == "*" and self.multi:
+            self.action_tick_all()
+        elif event.key == "backspace":
+            self.filter = self.filter[:-1]
+        elif event.key == "ctrl+u":
+            self.filter = ""
+        elif event.character and event.character.isprintable():
+            self.filter += event.character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self._fill()
+
+    def action_tick(self) -> None:
+        item = self.highlighted_item
+        if not self.multi or item is None:
+            return  # (space then filters: "prisoner g2")
+        handle = item.row.handle
+        if handle in self.ticked:
+            self.ticked.remove(handle)
+        else:
+            self.ticked.append(handle)
+        index = self.rows.highlighted
+        self._fill()
+        self.rows.highlighted = index
+
+    def action_tick_all(self) -> None:
+        """Tick every unit shown that may be picked (a whole stack: filter, then *)."""
+        legal = [i.row.handle for i in self._shown if i.legal]
+        for handle in legal:
+            if handle not in self.ticked:
+                self.ticked.append(handle)
+        self._fill()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if not self.picking:
+            return
+        handle = str(event.option.id)
+        if self.multi:
+            picked = self.ticked or [handle]
+        else:
+            picked = [handle]
+        self.post_message(self.Picked(picked))
