@@ -160,12 +160,14 @@ class Projection:
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
         scr_before = set(scr) if type(event) is ev.Scrounged else None
         ops: list[Any] = []
+        tracker = state.tracker
+        tracker.rec = ops  # this event's entry: the state's setattr hooks record into it
         try:
-            with state.tracker.recording(ops):
-                rules.step(state, event)
+            rules.step(state, event)
         except Refusal as refusal:
             return refusal
         finally:
+            tracker.rec = None
             added_units, added_cas = len(units) - n_units, len(cas) - n_cas
             added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
             if (

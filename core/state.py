@@ -7,11 +7,9 @@ tally can explain each point.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import threading
 import weakref
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -41,8 +39,9 @@ class ChangeTracker:
     (their ``_tracker`` slot), so their ``__setattr__`` hooks can:
 
     * record pre-images for undo: while the projection (``core.projection``) folds an
-      event it runs the rules inside ``recording(ops)``, and every attribute set on a
-      tracked object is appended to ``ops`` as (object, name, old value);
+      event it points ``rec`` at that event's undo entry (and back to None after), and
+      every attribute set on a tracked object is appended to it as (object, name, old
+      value);
     * list units whose ``status`` or ``guard`` changed (``dirty``, ``epoch``), read
       lazily by the state's prisoner index;
     * keep read-only views made by ``state_at`` still: they share unchanged Unit
@@ -63,15 +62,6 @@ class ChangeTracker:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ChangeTracker:
         return ChangeTracker()  # a deep copy is a new state: it starts untracked-clean
-
-    @contextlib.contextmanager
-    def recording(self, ops: list[Any]) -> Iterator[list[Any]]:
-        """Record the pre-image of every attribute set while the block runs."""
-        before, self.rec = self.rec, ops
-        try:
-            yield ops
-        finally:
-            self.rec = before
 
     def register_view(self, view: GameState) -> None:
         with self.lock:
@@ -344,7 +334,12 @@ class GameState(_Tracked):
     def _index(self) -> _PrisonerIndex:
         """The prisoner index, brought up to date with the units changed since."""
         units = self.units
-        t = self.tracker
+        try:
+            t = self._tracker
+        except AttributeError:
+            t = None
+        if t is None:
+            t = self.tracker
         dirty = t.dirty
         idx: _PrisonerIndex | None = self.__dict__.get("_prisoner_index")
         if idx is None or idx.units_id != id(units) or idx.epoch != t.epoch or len(units) < idx.n:
