@@ -14,9 +14,12 @@ Two families: *domain events* (what happened at the table) and *control records*
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
+
+from stockade.core import bounds as b
 
 SCHEMA_VERSION = 1
 
@@ -25,61 +28,61 @@ PHASES: tuple[Phase, ...] = ("RPh", "PFPh", "MPh", "DFPh", "AFPh", "RtPh", "APh"
 
 
 class Record(msgspec.Struct, tag_field="kind", kw_only=True, frozen=True):
-    seq: int = 0
-    v: int = SCHEMA_VERSION
-    grp: int = 0
-    at: str = ""  # wall-clock time of entry, for display only; never read by rules
+    seq: b.Seq = 0
+    v: b.Version = SCHEMA_VERSION
+    grp: b.Seq = 0
+    at: b.Name = ""  # wall-clock time of entry, for display only; never read by rules
 
 
 # --------------------------------------------------------------------------- set-up
 class SideSpec(msgspec.Struct, frozen=True):
-    name: str
-    nationality: str
-    elr: int = 3
+    name: b.Name
+    nationality: b.Name
+    elr: b.Elr = 3
 
 
 class GameCreated(Record, tag="game", frozen=True):
-    scenario: str
-    sides: list[SideSpec]
-    program: str = "stockade"
-    cvp: dict[str, int] = {}  # scenario overrides of normal CVP per kind
-    first_attacker: str = ""
+    scenario: b.Name
+    sides: Annotated[list[SideSpec], Meta(max_length=b.MAX_SIDES)]
+    program: b.Name = "stockade"
+    cvp: b.CvpTable = {}  # scenario overrides of normal CVP per kind
+    first_attacker: b.Name = ""
 
 
 class UnitEntered(Record, tag="unit", frozen=True):
-    handle: str
-    side: str
-    unit_kind: str
-    counter: str
-    location: str = ""
-    traits: list[str] = []
-    cvp: int | None = None  # the unit's own normal CVP, when not the table's
+    handle: b.Handle
+    side: b.Name
+    unit_kind: b.Name
+    counter: b.Name
+    location: b.Name = ""
+    traits: b.Traits = []
+    cvp: b.Cvp | None = None  # the unit's own normal CVP, when not the table's
     broken: bool = False
 
 
 class PhaseSet(Record, tag="phase", frozen=True):
-    turn: int
-    attacker: str
+    turn: b.Turn
+    attacker: b.Name
     phase: Phase
 
 
 class StatusChanged(Record, tag="status", frozen=True):
     """Broken, pinned, berserk, Melee or Location of a unit, as seen on the board."""
 
-    handle: str
+    handle: b.Handle
     broken: bool | None = None
     pinned: bool | None = None
     berserk: bool | None = None
     melee: bool | None = None
     disrupted: bool | None = None
-    location: str | None = None
+    location: b.Name | None = None
 
 
 class NoQuarterInvoked(Record, tag="nq", frozen=True):
     """A side is under No Quarter by scenario rule (A20.3), not by a rejection."""
 
-    side: str
-    reason: str = "SSR"
+    side: b.Name
+    reason: b.Text = "SSR"
 
 
 class GameEnded(Record, tag="end", frozen=True):
@@ -90,9 +93,11 @@ class GameEnded(Record, tag="end", frozen=True):
 class Merge(msgspec.Struct, frozen=True):
     """Two prisoner HS/crew exchanged for one unarmed squad (A20.51)."""
 
-    parts: list[str]
-    into: str
+    parts: b.Pair
+    into: b.Handle
 
+
+Merges = Annotated[list[Merge], Meta(max_length=b.MAX_UNITS)]
 
 SurrenderReason = Literal["rtph", "disrupted", "encircled", "hob", "mopup"]
 
@@ -104,22 +109,22 @@ class Surrendered(Record, tag="surrender", frozen=True):
     exchange prisoner HS pairs into squads so the stack fits the Guard (A20.51).
     """
 
-    units: list[str]
-    guard: str
+    units: b.Handles
+    guard: b.Handle
     reason: SurrenderReason = "rtph"
-    freed: list[str] = []
-    merges: list[Merge] = []
+    freed: b.Handles = []
+    merges: Merges = []
     # A20.21: why other broken units of the Location are not in this stack (e.g. a legal
     # rout path); empty when the stack is every broken unit there
-    others_why: str = ""
+    others_why: b.Text = ""
 
 
 class SurrenderRejected(Record, tag="reject", frozen=True):
     """The captor rejects a RtPh/Disrupted surrender: No Quarter (A20.3)."""
 
-    units: list[str]
-    by_side: str
-    others_why: str = ""  # as in Surrendered (A20.21: rejected as a stack)
+    units: b.Handles
+    by_side: b.Name
+    others_why: b.Text = ""  # as in Surrendered (A20.21: rejected as a stack)
 
 
 class Captured(Record, tag="capture", frozen=True):
@@ -129,72 +134,72 @@ class Captured(Record, tag="capture", frozen=True):
     handles of its two halves, ``hs_counter`` the free half's counter.
     """
 
-    guard: str
-    units: list[str] = []
-    split: str | None = None
-    hs_captured: str = ""
-    hs_free: str = ""
-    hs_counter: str = ""
-    merges: list[Merge] = []
+    guard: b.Handle
+    units: b.Handles = []
+    split: b.Handle | None = None
+    hs_captured: b.Handle = ""
+    hs_free: b.Handle = ""
+    hs_counter: b.Name = ""
+    merges: Merges = []
     # an unarmed captor is rearmed by its capture (A20.551): the counter it becomes,
     # when the nationality table has none
-    rearm_as: str = ""
+    rearm_as: b.Name = ""
 
 
 class MutualCapture(Record, tag="mutual", frozen=True):
     """A20.221: all opposing units captured/eliminated each other; the rest rearm."""
 
-    units: list[str]  # every remaining unit and prisoner in the Location
-    counters: dict[str, str] = {}  # handle -> the Green/Conscript counter it becomes
+    units: b.Handles  # every remaining unit and prisoner in the Location
+    counters: b.HandleMap = {}  # handle -> the Green/Conscript counter it becomes
 
 
 class Recaptured(Record, tag="recapture", frozen=True):
     """Unarmed units recaptured by CC or by entering their Location in the MPh (A20.54)."""
 
-    units: list[str]
-    guard: str
-    merges: list[Merge] = []
+    units: b.Handles
+    guard: b.Handle
+    merges: Merges = []
 
 
 # --------------------------------------------------------------------------- guards
 class Transferred(Record, tag="transfer", frozen=True):
-    units: list[str]
-    to_guard: str
-    merges: list[Merge] = []
+    units: b.Handles
+    to_guard: b.Handle
+    merges: Merges = []
 
 
 class Exchanged(Record, tag="exchange", frozen=True):
     """Two prisoner HS/crew <-> one unarmed squad (A20.51). ``split`` reverses."""
 
-    parts: list[str]
-    into: str
+    parts: b.Pair
+    into: b.Handle
 
 
 class PrisonerSplit(Record, tag="split", frozen=True):
     """A prisoner squad split into two prisoner HS ("Making Prisoners Work for You")."""
 
-    handle: str
-    into: list[str]
+    handle: b.Handle
+    into: b.Pair
 
 
 class Deployed(Record, tag="deploy", frozen=True):
     """An unbroken Guard squad deploys into two HS at any time (A20.5)."""
 
-    handle: str
-    into: list[str]
-    counters: list[str]
+    handle: b.Handle
+    into: b.Pair
+    counters: b.Counters
     # which new HS guards which prisoner; prisoners not named stay with into[0]
-    assign: dict[str, str] = {}
+    assign: b.HandleMap = {}
 
 
 class Abandoned(Record, tag="abandon", frozen=True):
-    units: list[str]
+    units: b.Handles
 
 
 class EscortedOff(Record, tag="escort", frozen=True):
     """Guard and prisoners leave by a Friendly Board Edge (A20.53)."""
 
-    guard: str
+    guard: b.Handle
 
 
 # ------------------------------------------------------------------ fire and losses
@@ -222,11 +227,11 @@ class Eliminated(Record, tag="eliminate", frozen=True):
     ``keep`` lists the prisoners the new Guard keeps when it cannot take them all.
     """
 
-    handle: str
+    handle: b.Handle
     cause: EliminationCause = "other"
-    by_side: str = ""
-    takeover: str | None = None
-    keep: list[str] = []
+    by_side: b.Name = ""
+    takeover: b.Handle | None = None
+    keep: b.Handles = []
 
 
 class CasualtyReduced(Record, tag="reduce", frozen=True):
@@ -236,21 +241,21 @@ class CasualtyReduced(Record, tag="reduce", frozen=True):
     two); a HS or crew is eliminated.
     """
 
-    handle: str
+    handle: b.Handle
     cause: EliminationCause = "fire-enemy"
-    counter: str = ""  # the HS counter a reduced armed squad becomes
-    lost: str = ""
-    by_side: str = ""  # whose fire: an abandoned unit reduced by its abandoner is a Massacre
+    counter: b.Name = ""  # the HS counter a reduced armed squad becomes
+    lost: b.Handle = ""
+    by_side: b.Name = ""  # whose fire: an abandoned unit reduced by its abandoner is a Massacre
     # a Guard squad reduced to a HS guards US# 10 at most: the prisoners it keeps
     # (the rest are freed, A20.5); by default as many as fit, in order
-    keep: list[str] = []
+    keep: b.Handles = []
 
 
 class Massacred(Record, tag="massacre", frozen=True):
     """A20.4: ``by`` eliminates unarmed units in its Location in its fire phase."""
 
-    units: list[str]
-    by: str
+    units: b.Handles
+    by: b.Handle
 
 
 # ---------------------------------------------------------------- escape and rearm
@@ -266,9 +271,9 @@ class EscapeAttempted(Record, tag="escape", frozen=True):
     ``outcome``: ``escaped`` only when no enemy but prisoners remains in the Location.
     """
 
-    units: list[str]
-    ntc_failed: list[str] = []
-    killed: list[str] = []
+    units: b.Handles
+    ntc_failed: b.Handles = []
+    killed: b.Handles = []
     guard_eliminated: bool = False
     outcome: EscapeOutcome = "no-effect"
     own_borders: bool = False  # A20.55 EXC: Axis Minors in own borders vs Russians
@@ -280,7 +285,7 @@ EscapeRoute = Literal["withdrawal", "infiltration", "guard-infiltrated"]
 class EscapedBy(Record, tag="escaped", frozen=True):
     """Escape by Withdrawal from Melee (A11.2) or Infiltration (A11.22)."""
 
-    units: list[str]
+    units: b.Handles
     route: EscapeRoute
     own_borders: bool = False  # A20.55 EXC: Axis Minors in own borders vs Russians
 
@@ -291,71 +296,72 @@ RearmHow = Literal["cc", "alone", "surrender", "smc-escaped"]
 class Rearmed(Record, tag="rearm", frozen=True):
     """An unarmed unit becomes a Green/Conscript unit of its size (A20.551)."""
 
-    handle: str
+    handle: b.Handle
     how: RearmHow
-    enemy: str = ""  # the armed enemy unit eliminated/captured/surrendered
-    counter: str = ""  # the counter it becomes
-    split_into: list[str] = []  # unarmed squad + HS enemy: [armed HS, unarmed HS]
+    enemy: b.Handle = ""  # the armed enemy unit eliminated/captured/surrendered
+    counter: b.Name = ""  # the counter it becomes
+    split_into: b.Pair = []  # unarmed squad + HS enemy: [armed HS, unarmed HS]
 
 
 class Scrounged(Record, tag="scrounge", frozen=True):
     """A Scrounging DR (A20.552): a 2 rearms; vs a wreck (D10.5) a dr 1-3 up to HS size."""
 
-    handle: str
-    roll: int
+    handle: b.Handle
+    roll: b.Roll
     wreck: bool = False
-    counter: str = ""
+    counter: b.Name = ""
     # an unarmed squad that scrounges a wreck arms only a HS (article, Example 19):
     # [armed HS, unarmed HS], as in A20.551
-    split_into: list[str] = []
+    split_into: b.Pair = []
 
 
 # ----------------------------------------------------------------- control records
 class Undo(Record, tag="undo", frozen=True):
-    target: int  # the grp undone
+    target: b.Seq  # the grp undone
 
 
 class Redo(Record, tag="redo", frozen=True):
-    target: int
+    target: b.Seq
 
 
 class Strike(Record, tag="strike", frozen=True):
-    target: int  # the seq struck
-    reason: str = ""
+    target: b.Seq  # the seq struck
+    reason: b.Text = ""
 
 
 class Unstrike(Record, tag="unstrike", frozen=True):
-    target: int
+    target: b.Seq
 
 
-DomainEvent = Union[
-    GameCreated,
-    UnitEntered,
-    PhaseSet,
-    StatusChanged,
-    NoQuarterInvoked,
-    GameEnded,
-    Surrendered,
-    SurrenderRejected,
-    Captured,
-    MutualCapture,
-    Recaptured,
-    Transferred,
-    Exchanged,
-    PrisonerSplit,
-    Deployed,
-    Abandoned,
-    EscortedOff,
-    Eliminated,
-    CasualtyReduced,
-    Massacred,
-    EscapeAttempted,
-    EscapedBy,
-    Rearmed,
-    Scrounged,
-]
-ControlRecord = Union[Undo, Redo, Strike, Unstrike]
-AnyRecord = Union[DomainEvent, ControlRecord]
+# msgspec decodes a tagged union of Structs; the tag is each class's ``tag=``.
+DomainEvent = (
+    GameCreated
+    | UnitEntered
+    | PhaseSet
+    | StatusChanged
+    | NoQuarterInvoked
+    | GameEnded
+    | Surrendered
+    | SurrenderRejected
+    | Captured
+    | MutualCapture
+    | Recaptured
+    | Transferred
+    | Exchanged
+    | PrisonerSplit
+    | Deployed
+    | Abandoned
+    | EscortedOff
+    | Eliminated
+    | CasualtyReduced
+    | Massacred
+    | EscapeAttempted
+    | EscapedBy
+    | Rearmed
+    | Scrounged
+)
+ControlRecord = Undo | Redo | Strike | Unstrike
+AnyRecord = DomainEvent | ControlRecord
 CONTROL_TYPES = (Undo, Redo, Strike, Unstrike)
 
 KIND_TAGS: tuple[str, ...] = tuple(

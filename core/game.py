@@ -20,6 +20,7 @@ import msgspec
 from stockade.core import events as ev
 from stockade.core import history as _history
 from stockade.core import rules
+from stockade.core.bounds import check_records
 from stockade.core.change import Change
 from stockade.core.consequences import Observer, make_change
 from stockade.core.errors import Refusal
@@ -36,6 +37,18 @@ __all__ = ["Game", "HistoryEntry", "PROGRAM"]
 
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+_RECORD_DECODER = msgspec.json.Decoder(ev.AnyRecord)
+
+
+def within_bounds(records: list[ev.Record]) -> None:
+    """Hold what a command would record to the bounds a log line is held to (issue 13):
+    a Refusal naming the field, before any rule sees the values."""
+    try:
+        check_records(records, _RECORD_DECODER)
+    except ValueError as exc:
+        raise Refusal("input", f"cannot be recorded: {exc}") from None
 
 
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
@@ -93,6 +106,7 @@ class Game:
             cvp=cvp or {},
             first_attacker=first_attacker,
         )
+        within_bounds([header])
         rules.step(GameState(), header)  # refuse a bad header before creating a file
         store = LogStore.create(Path(path), header)
         return cls(store.records, journal=store.journal, path=path)
@@ -100,6 +114,7 @@ class Game:
     @classmethod
     def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw: Any) -> Game:
         header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
+        within_bounds([header])
         rules.step(GameState(), header)
         return cls([header])
 
@@ -158,11 +173,18 @@ class Game:
             )
         return ". The log was re-read; the game goes on from what it holds"
 
+    def check_log(self) -> str:
+        """'' while the log on disk is still the file this game writes; else the
+        message, once the game has stopped writing (read-only). For the app to ask
+        between entries (issue 13)."""
+        return self.store.check_log()
+
     # ------------------------------------------------------------------- writing
     def check(self, events: list[ev.Record]) -> None:
         """Raise the Refusal the rules give for ``events``, without writing anything."""
         if self.problem:
             raise Refusal("log", f"this log is read-only: {self.problem}")
+        within_bounds(events)
         self.projection.check(events)
 
     def _append_records(self, stamped: list[ev.Record]) -> None:
@@ -174,6 +196,7 @@ class Game:
     def _control(self, record: ev.Record) -> ev.Record:
         n = len(self.records) + 1
         stamped = _stamp(record, n, n, _now())
+        within_bounds([stamped])
         self._append_records([stamped])
         return stamped
 

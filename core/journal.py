@@ -22,9 +22,11 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +52,11 @@ class JournalDamaged(JournalError):
 
 class JournalWriteError(JournalError):
     """A write or fsync failed: the record was NOT accepted."""
+
+
+class JournalReplaced(JournalWriteError):
+    """The path no longer names the file this journal opened (deleted, moved, replaced):
+    nothing is written, and the caller must not quietly carry on with another file."""
 
 
 class JournalLocked(JournalError):
@@ -135,27 +142,40 @@ def _parent(path: Path) -> Path:
     return path.parent if str(path.parent) else Path(".")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     """Write a whole file through a temporary file and rename (repairs, exports).
 
     Either the old file or the complete new one is at ``path`` afterwards, whatever
     happens; the rename is made durable by syncing the directory.
+
+    Never writes through a link (issue 13): the temporary file is made by
+    ``tempfile.mkstemp`` in the target's directory -- an unpredictable name, opened
+    with ``O_CREAT | O_EXCL`` (and ``O_NOFOLLOW`` where the system has it), so nothing
+    planted under a guessable name is followed -- and a link at ``path`` is replaced
+    by the rename, its target left as it was. ``replace=False`` refuses an existing
+    ``path`` of any kind, a dangling link included (``FileExistsError``): the file is
+    put there with ``os.link``, which never overwrites.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _BINARY, 0o644)
+    # mkstemp opens with O_CREAT|O_EXCL (and O_NOFOLLOW, O_BINARY where they exist)
+    fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
     try:
         try:
+            if hasattr(os, "fchmod"):  # mkstemp makes it 0600; a log or export is 0644
+                os.fchmod(fd, 0o644)
             _write_all(fd, data)
             _full_fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails if anything, a dangling link included, is there
             os.unlink(tmp)
-        except OSError:
-            pass
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
         raise
     fsync_dir(_parent(path))
 
@@ -163,13 +183,30 @@ def atomic_write(path: Path, data: bytes) -> None:
 def write_new_file(path: Path, data: bytes) -> None:
     """Create ``path`` (which must not exist) durably with ``data``: side files."""
     path = Path(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o644)
+    # O_EXCL: never an existing file, and never a link (even a dangling one).
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NOFOLLOW, 0o644)
     try:
         _write_all(fd, data)
         _full_fsync(fd)
     finally:
         os.close(fd)
     fsync_dir(_parent(path))
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _short_write(fd: int, written: int, wanted: int) -> OSError:
+    """A short write is how a full disk usually shows itself: say so when it is."""
+    short = f"short write, {written} of {wanted} bytes"
+    try:
+        st = os.fstatvfs(fd)
+        full = st.f_bavail * st.f_frsize < wanted - written
+    except (OSError, AttributeError):  # no fstatvfs on Windows
+        full = False
+    if full:
+        return OSError(errno.ENOSPC, f"No space left on device ({short})")
+    return OSError(errno.EIO, short)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -225,10 +262,8 @@ class Journal:
             fsync_dir(_parent(path))
         except BaseException as exc:
             journal.close()
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
             if isinstance(exc, OSError):
                 raise JournalError(f"{path}: cannot create ({exc.strerror or exc})") from None
             raise
@@ -326,7 +361,7 @@ class Journal:
         try:
             written = self._write(self._fd, data)
             if written != len(data):
-                raise OSError(errno.EIO, f"short write ({written} of {len(data)} bytes)")
+                raise _short_write(self._fd, written, len(data))
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
@@ -352,7 +387,7 @@ class Journal:
             on_disk = os.stat(self.path)
         except FileNotFoundError:
             self._poisoned = True
-            raise JournalWriteError(
+            raise JournalReplaced(
                 f"{self.path}: the log was moved or deleted while open; nothing written"
             ) from None
         except OSError as exc:
@@ -360,7 +395,7 @@ class Journal:
             raise JournalWriteError(f"{self.path}: cannot check the log ({exc.strerror})") from None
         if (on_disk.st_dev, on_disk.st_ino) != self._identity:
             self._poisoned = True
-            raise JournalWriteError(
+            raise JournalReplaced(
                 f"{self.path}: the log was replaced by another file while open; nothing "
                 "written (re-open the game)"
             )
@@ -370,6 +405,22 @@ class Journal:
                 f"{self.path}: another program changed the log while it was open "
                 f"({st.st_size} bytes, expected {self._size}); nothing written"
             )
+
+    def changed_on_disk(self) -> str:
+        """'' while the path still names the file this journal opened; else what
+        happened to it. Only looks (a stat): the app asks between entries, so the
+        player hears of a deleted or replaced log before typing the next one."""
+        if self._fd is None or self._identity is None:
+            return ""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            return f"{self.path}: the log was moved or deleted while open"
+        except OSError as exc:
+            return f"{self.path}: cannot check the log ({exc.strerror})"
+        if (on_disk.st_dev, on_disk.st_ino) != self._identity:
+            return f"{self.path}: the log was replaced by another file while open"
+        return ""
 
     def _roll_back(self) -> bool:
         """Cut the file back to its length before the failed write; True if that worked."""

@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 
 from stockade.core import events as ev
+from stockade.core.bounds import explain
 from stockade.core.journal import (
     MAX_LINE_BYTES,
     JournalError,
@@ -100,13 +101,17 @@ def _decode_old(data: bytes, original: msgspec.ValidationError) -> ev.Record:
     if type(version) is int and 0 <= version < ev.SCHEMA_VERSION and "kind" not in raw:
         try:
             return msgspec.convert(upgrade_record(raw), ev.AnyRecord)
-        except (msgspec.ValidationError, KeyError, TypeError, ValueError) as exc:
+        except msgspec.ValidationError as exc:
+            raise ValueError(
+                f"old (v{version}) record could not be upgraded: {explain(exc)}"
+            ) from None
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"old (v{version}) record could not be upgraded: {exc}") from None
     kind = raw.get("kind", raw.get("type"))
     if not isinstance(kind, str) or kind not in ev.KIND_TAGS:
         shown = kind if isinstance(kind, str) else _json_type(kind)
         raise ValueError(f"unknown record kind {str(shown)[:40]!r}")
-    raise ValueError(f"bad '{kind}' record: {original}")
+    raise ValueError(f"bad '{kind}' record: {explain(original)}")
 
 
 def _json_type(value: object) -> str:

@@ -16,13 +16,15 @@ Anything that does not verify, decode or fit is ignored (and rewritten later); t
 game then folds from the start, as without a cache. Snapshots hold typed data only
 (msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can run
 code. They live in ``$STOCKADE_CACHE_DIR`` (``off`` disables them), else
-the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux), one file per log path,
+the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux),
+one file per log path,
 written through a temporary file and a rename (at most ``MAX_FILES`` kept, the oldest
 pruned); a log's own file is never touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -113,14 +115,14 @@ _new = object.__new__
 
 def _build(cls, names, row):
     obj = _new(cls)
-    obj.__dict__.update(zip(names, msgspec.structs.astuple(row)))
+    obj.__dict__.update(zip(names, msgspec.structs.astuple(row), strict=True))
     return obj
 
 
 def _to_state(snap: Snapshot) -> GameState:
     state = _new(GameState)
     d = state.__dict__
-    d.update(zip(_STATE_SCALARS, snap.scalars))
+    d.update(zip(_STATE_SCALARS, snap.scalars, strict=True))
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units = {}
@@ -211,7 +213,11 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
             return None
         conflicts = {seq: Refusal(rule, text, hint) for seq, rule, text, hint in snap.conflicts}
         when = dict(
-            zip(snap.when_seqs, zip(snap.when_turns, snap.when_phases, snap.when_attackers))
+            zip(
+                snap.when_seqs,
+                zip(snap.when_turns, snap.when_phases, snap.when_attackers, strict=True),
+                strict=True,
+            )
         )
         names = dict(snap.names)  # decoded as tuples already
         return snap.position, _to_state(snap), conflicts, when, names
@@ -287,8 +293,6 @@ def write(
         return True
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         if tmp is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
         return False

@@ -16,7 +16,7 @@ from pathlib import Path
 from stockade.core import events as ev
 from stockade.core import snapcache
 from stockade.core.errors import Refusal
-from stockade.core.journal import Journal, JournalDamaged, JournalError
+from stockade.core.journal import Journal, JournalDamaged, JournalError, JournalReplaced
 from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
 
 
@@ -62,10 +62,23 @@ class LogStore:
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         if loaded.torn_tail is not None and not journal.read_only:
-            side = set_aside(path, loaded.torn_tail)
-            journal.truncate_torn_tail(loaded.good_bytes)
-            warnings.append(f"the damaged bytes were saved to {side.name}")
-        elif loaded.torn_tail is not None:
+            try:
+                side = set_aside(path, loaded.torn_tail)
+            except OSError as exc:
+                # A read-only folder or a full disk: the bytes cannot be saved, so they
+                # are not cut off either; the game opens read-only (issue 13).
+                journal.close()
+                why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
+                journal = Journal(path, None, True, why)
+                warnings.append(f"{why}; opened read-only")
+            else:
+                journal.truncate_torn_tail(loaded.good_bytes)
+                saved = f"the damaged bytes were saved to {side.name}"
+                if warnings:  # one message for one event (the torn tail found and saved)
+                    warnings[-1] = f"{warnings[-1]}; {saved}"
+                else:
+                    warnings.append(saved)
+        if loaded.torn_tail is not None and journal.read_only:
             note = (
                 "the damaged bytes stay in the file (opened read-only); opening the "
                 "game for writing saves them to a side file"
@@ -92,9 +105,44 @@ class LogStore:
             return  # an in-memory game (tests, previews)
         try:
             self.journal.append_many([ev.encode(r) for r in records])
+        except JournalReplaced as exc:
+            raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
-            raise Refusal("log", str(exc) + after_error()) from None
+            raise Refusal("log", str(exc) + _disk_hint(exc) + after_error()) from None
+
+    def check_log(self) -> str:
+        """'' while the log on disk is still the file this store writes; else the
+        message, once the store has stopped writing (read-only). The app asks between
+        entries, so a deleted or replaced log is told before the next one (issue 13)."""
+        if self.journal is None or self.journal.read_only:
+            return ""
+        gone = self.journal.changed_on_disk()
+        return self._stop_writing(gone) if gone else ""
+
+    def _stop_writing(self, what: str) -> str:
+        """Another file (or none) is at the path: re-reading it would quietly carry this
+        window on in a different game, so it stops writing instead."""
+        assert self.journal is not None
+        self.journal.read_only = True
+        self.journal.why_read_only = (
+            f"{what}; this window stays read-only (open the game again to go on with the "
+            "file that is there now)"
+        )
+        return self.journal.why_read_only
 
     def close(self) -> None:
         if self.journal:
             self.journal.close()
+
+
+def _disk_hint(exc: JournalError) -> str:
+    """Say plainly what a full disk means for the player."""
+    text = str(exc)
+    if "No space left" in text or "quota" in text.lower():
+        return (
+            ". The disk is full: nothing more can be recorded until space is freed; "
+            "everything recorded before is safe"
+        )
+    if "Read-only file system" in text:
+        return ". The disk is read-only: nothing can be recorded"
+    return ""

@@ -100,10 +100,13 @@ def tally(state: GameState) -> Tally:
                     banked=False,
                 )
             )
-    last_turn = max([state.turn] + [c.turn for c in state.casualties])
+    # The turns that occur: the first, the current one and every turn a casualty was
+    # booked in, zeros included, in order. Never range(1, turn): a turn number read
+    # from a log must not decide how much is built (issue 13); the schema bounds it
+    # too, and this stays O(casualties) whatever it says.
+    turns = sorted({1, state.turn, *(c.turn for c in state.casualties)})
     for side in sides.values():
-        # Every turn up to now, zeros included, so a chart has no gaps.
-        side.by_turn = {t: 0 for t in range(1, last_turn + 1)}
+        side.by_turn = dict.fromkeys(turns, 0)
         for line in side.lines:
             if line.banked:
                 side.by_turn[line.turn] = side.by_turn.get(line.turn, 0) + line.points
@@ -179,8 +182,11 @@ def _title(s: SideTally) -> str:
     return s.name if s.name == s.nationality else f"{s.name} ({s.nationality})"
 
 
+MAX_BAR = 60  # a bar is decoration (the number beside it carries the value): capped
+
+
 def _bar(points: int) -> str:
-    return "#" * points
+    return "#" * min(points, MAX_BAR) + ("+" if points > MAX_BAR else "")
 
 
 def to_text(t: Tally) -> str:
@@ -207,7 +213,7 @@ def to_text(t: Tally) -> str:
 
 def _md(text: str) -> str:
     """Escape what would break a Markdown table cell or start markup."""
-    for ch in "\\|*_`[]<>":
+    for ch in "\\|*_`[]<>~&":
         text = text.replace(ch, "\\" + ch)
     return text
 
@@ -277,7 +283,7 @@ def to_html(t: Tally) -> str:
             # The bar is decoration; the number beside it carries the value.
             out.append(
                 f'<tr><td>{turn}</td><td><span class="bar" '
-                f'style="width:{pts}em"></span>{pts}</td></tr>'
+                f'style="width:{min(pts, MAX_BAR)}em"></span>{pts}</td></tr>'
             )
         out.append("</tbody></table>")
     out += ["</body>", "</html>", ""]

@@ -144,7 +144,9 @@ def test_a_malformed_line_is_named_not_a_traceback(log_path):
     lines = log_path.read_text().splitlines()
     lines[3] = lines[3].replace('"action":"loiter"', '"action":7')
     log_path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(CampError, match=r"^line 4: not a camp record \(Expected `str`, got `int`"):
+    with pytest.raises(
+        CampError, match=r"^line 4: not a camp record \(field 'action': expected `str`, got `int`"
+    ):
         Campaign.load(log_path)
     lines[3] = "{not json"
     log_path.write_text("\n".join(lines) + "\n")

@@ -24,6 +24,8 @@ from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
 from stockade.tui.screens.main import MainScreen
 
+LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
+
 
 class StockadeApp(App[int]):
     TITLE = "Stockade"
@@ -83,10 +85,20 @@ class StockadeApp(App[int]):
             if problem:
                 self._problems.append(problem)
         self.push_screen(MainScreen())
+        self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
         for note in self.notes + list(self.game.warnings):
-            self.notify(note, title="Stockade", timeout=8)
+            self.notify(note, title="Stockade", timeout=8, markup=False)
         for problem in self._problems:
-            self.notify(problem, title="Config", severity="warning", timeout=12)
+            self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
+
+    def watch_log(self) -> None:
+        """Every few seconds: is the log still the file this game writes? A deleted or
+        replaced log is told at once, before the player types the next entry."""
+        problem = self.game.check_log()
+        if problem:
+            self.notify(problem, title="Log", severity="error", timeout=30, markup=False)
+            if isinstance(self.screen, MainScreen):
+                self.screen.refresh_all()
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:
@@ -102,7 +114,7 @@ class StockadeApp(App[int]):
     def _save_theme(self, name: str) -> None:
         problem = save_theme(name)
         if problem:
-            self.call_from_thread(self.notify, problem, severity="warning")
+            self.call_from_thread(self.notify, problem, severity="warning", markup=False)
 
     # --------------------------------------------------------------- the game
     def run_command(self, text: str) -> str:
@@ -133,12 +145,12 @@ class StockadeApp(App[int]):
 
         path = Path(path)
         if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
-            self.notify(f"{path.name} is the game open now", title="Stockade")
+            self.notify(f"{path.name} is the game open now", title="Stockade", markup=False)
             return False
         try:
             game = Game.open(path)
         except (JournalError, OSError) as exc:
-            self.notify(f"cannot open {path}: {exc}", severity="error", timeout=10)
+            self.notify(f"cannot open {path}: {exc}", severity="error", timeout=10, markup=False)
             return False
         old, self.game = self.game, game
         while len(self.screen_stack) > 2:  # the default screen, then the main screen
@@ -148,9 +160,9 @@ class StockadeApp(App[int]):
         if self.remember:
             problem = remember_last_game(path)
             if problem:
-                self.notify(problem, title="Config", severity="warning")
+                self.notify(problem, title="Config", severity="warning", markup=False)
         for note in [f"opened {path}", *game.warnings]:
-            self.notify(note, title="Stockade", timeout=6)
+            self.notify(note, title="Stockade", timeout=6, markup=False)
         return True
 
     def game_changed(self, message: str = "", change: Any = None) -> None:
@@ -163,15 +175,19 @@ class StockadeApp(App[int]):
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
+    from stockade.core.cli.output import visible
     from stockade.core.journal import JournalError
 
     try:
         game = Game.open(Path(path))
     except (JournalError, OSError) as exc:
-        print(f"stockade: cannot open {path}: {exc}", file=sys.stderr)
+        print(visible(f"stockade: cannot open {path}: {exc}"), file=sys.stderr)
         return 1
     app = StockadeApp(game, notes)
     try:
-        return app.run() or 0
+        result = app.run()
+        # return_code, not run()'s value: an app that died of an exception must not
+        # exit 0 (issue 13: a MemoryError used to end in exit status 0).
+        return app.return_code or (result if isinstance(result, int) else 0)
     finally:
         app.game.close()  # the game open at the end (the player may have switched)

@@ -72,6 +72,6 @@ def open_camp(app) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         campaign = open_campaign(directory / "camp.jsonl", {})
     except Exception as exc:  # a damaged campaign log must not take the book down
-        app.notify(f"camp: {exc}", severity="error")
+        app.notify(f"camp: {exc}", severity="error", markup=False)
         return
     app.push_screen(CampScreen(campaign), lambda _result: campaign.close())

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from stockade.core.journal import atomic_write
+
 APP_NAME = "stockade"
 
 
@@ -55,7 +57,8 @@ def remember_last_game(path: Path) -> str | None:
     try:
         target = last_game_file()
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(str(Path(path).resolve()) + "\n", encoding="utf-8")
+        # atomic_write: a fresh temporary file and a rename, never through a link
+        atomic_write(target, (str(Path(path).resolve()) + "\n").encode("utf-8"))
     except OSError as exc:
         return f"could not remember the last game in {last_game_file()}: {exc.strerror}"
     return remember_recent(path)

@@ -15,6 +15,7 @@ from typing import Literal
 
 import msgspec
 
+from stockade.core import bounds as b
 from stockade.core.camp.table import RuleTable
 
 SCHEMA_VERSION = 1
@@ -25,13 +26,13 @@ MonthDie = Literal["d12", "2d6"]
 
 
 class Record(msgspec.Struct, tag_field="kind", kw_only=True, frozen=True):
-    seq: int = 0
-    v: int = SCHEMA_VERSION
-    grp: int = 0
+    seq: b.Seq = 0
+    v: b.Version = SCHEMA_VERSION
+    grp: b.Seq = 0
 
 
 class CampOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    seed: str = ""
+    seed: b.Name = ""
     dice: DiceMode = "auto"
     rules: RulesMode = "house"
     month_die: MonthDie = "d12"
@@ -43,7 +44,7 @@ class CampStarted(Record, tag="camp", frozen=True):
 
     options: CampOptions
     table: RuleTable
-    program: str = "stockade-camp"
+    program: b.Name = "stockade-camp"
 
 
 # ---------------------------------------------------------------------------- rolls
@@ -53,7 +54,7 @@ class Roll(Record, frozen=True):
     ``hand`` is true when the player rolled real dice and typed the numbers.
     """
 
-    dice: tuple[int, ...]
+    dice: b.Dice
     hand: bool = False
 
 
@@ -87,14 +88,14 @@ class AttritionRolled(Roll, tag="attrition", frozen=True):
 
 # -------------------------------------------------------------------------- choices
 class ActionChosen(Record, tag="action", frozen=True):
-    action: str  # "loiter" | "malinger" | "gather"
+    action: b.Name  # "loiter" | "malinger" | "gather"
 
 
 class OutcomeEntered(Record, tag="outcome", frozen=True):
     """Source-only play: the player applied the real rule and reports its effect."""
 
-    health: int
-    kit: int
+    health: b.SmallInt
+    kit: b.SmallInt
 
 
 class EscapeChosen(Record, tag="escape_choice", frozen=True):
@@ -105,13 +106,13 @@ class EscapeChosen(Record, tag="escape_choice", frozen=True):
 class Undo(Record, tag="undo", frozen=True):
     """Takes group ``target`` out of the effective history; nothing is deleted."""
 
-    target: int
+    target: b.Seq
 
 
 class Redo(Record, tag="redo", frozen=True):
     """Puts the most recently undone group ``target`` back."""
 
-    target: int
+    target: b.Seq
 
 
 GameEvent = (

@@ -11,12 +11,20 @@ from pathlib import Path
 
 import msgspec
 
+from stockade.core.bounds import explain
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Record
 from stockade.core.camp.fold import apply, initial_state
 from stockade.core.camp.history import Timeline
 from stockade.core.camp.state import CampState
-from stockade.core.journal import Journal, JournalError, ReadResult, atomic_write, read_lines
+from stockade.core.journal import (
+    MAX_LINE_BYTES,
+    Journal,
+    JournalError,
+    ReadResult,
+    atomic_write,
+    read_lines,
+)
 
 _encoder = msgspec.json.Encoder()
 _decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
@@ -27,12 +35,16 @@ def encode(record: Record) -> bytes:
 
 
 def decode_line(data: bytes, number: int) -> Record:
+    if len(data) > MAX_LINE_BYTES:  # checked before parsing: a log may be hostile
+        raise CampError(f"line {number}: {len(data)} bytes, over the {MAX_LINE_BYTES}-byte limit")
     try:
         record = _decoder.decode(data)
     except msgspec.ValidationError as exc:
-        raise CampError(f"line {number}: not a camp record ({exc})") from None
-    except msgspec.DecodeError as exc:
+        raise CampError(f"line {number}: not a camp record ({explain(exc)})") from None
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise CampError(f"line {number}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise CampError(f"line {number}: nested too deeply to be a camp record") from None
     if record.v != SCHEMA_VERSION:
         raise CampError(f"line {number}: schema version {record.v} is not one this program reads")
     if record.seq != number:

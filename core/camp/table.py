@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
 
+from stockade.core import bounds as b
 from stockade.core.camp.errors import CampError
 
 HOUSE_RULES_PATH = Path(__file__).with_name("house_rules.toml")
@@ -22,11 +25,11 @@ ACTION_IDS: tuple[str, ...] = ("loiter", "malinger", "gather")
 
 
 class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    faces: str  # "4" or "2-5"
-    health: int = 0
-    kit: int = 0
+    faces: Annotated[str, Meta(pattern=r"^\d{1,2}(-\d{1,2})?$")]  # "4" or "2-5"
+    health: b.SmallInt = 0
+    kit: b.SmallInt = 0
     lose_kit: bool = False
-    text: str = ""
+    text: b.Text = ""
 
     def face_range(self) -> tuple[int, int]:
         low, _, high = self.faces.partition("-")
@@ -34,10 +37,10 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str
-    summary: str
-    die: int
-    outcomes: list[Outcome]
+    name: b.Name
+    summary: b.Text
+    die: b.Die
+    outcomes: Annotated[list[Outcome], Meta(max_length=20)]
 
     def outcome_for(self, face: int) -> Outcome:
         for outcome in self.outcomes:
@@ -48,14 +51,14 @@ class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TableMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    label: str = "HOUSE RULE"
-    source: str = ""
-    max_health: int = 9
+    label: b.Name = "HOUSE RULE"
+    source: b.Text = ""
+    max_health: b.SmallInt = 9
 
 
 class RuleTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     meta: TableMeta
-    actions: dict[str, ActionRule]
+    actions: Annotated[dict[b.Name, ActionRule], Meta(max_length=16)]
 
     def action(self, action_id: str) -> ActionRule:
         try:

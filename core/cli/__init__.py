@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from stockade.core.cli.errors import USAGE, CliError, Exit
+from stockade.core.cli.output import visible, visible_output
 from stockade.core.cli.types import Handler, UserInterface
 from stockade.core.errors import Refusal
 from stockade.core.journal import JournalDamaged, JournalError, JournalLocked
@@ -60,7 +61,7 @@ class _JsonFailure:
             from stockade.core.cli.jsonout import emit_error
 
             emit_error(self.command, code, message, rule)
-        print(f"stockade: {message}", file=sys.stderr)
+        print(visible(f"stockade: {message}"), file=sys.stderr)
         return code
 
 
@@ -74,12 +75,13 @@ def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
         return _open_ui(ui, None)
     if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in subcommand_names(parser):
         return _open_ui(ui, Path(argv[0]))
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return USAGE
-    handler: Handler = args.func
-    return int(handler(args, ui) or 0)
+    with visible_output():  # nothing from a log or an argument drives the terminal
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return USAGE
+        handler: Handler = args.func
+        return int(handler(args, ui) or 0)
 
 
 def _complete(parser: argparse.ArgumentParser) -> None:

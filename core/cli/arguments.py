@@ -227,6 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT",
         help="where to write it (default FILE.repaired.jsonl)",
     )
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT (and OUT.dropped) if they exist; a link is replaced, never followed",
+    )
     add_json(repair)
 
     locate = add_command(

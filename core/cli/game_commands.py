@@ -58,15 +58,15 @@ def open_to_read(path: Path) -> Game:
 def open_to_write(path: Path) -> Game:
     """Open a log for writing; refuse, naming why, when it cannot be written."""
     game = Game.open(path)
-    for message in game.warnings:
-        warn(message)
-    if game.read_only:
+    if game.read_only:  # one line saying why, not the warnings and then the refusal
         game.close()
         why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
         code = (
             Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
         )
         raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
+    for message in game.warnings:
+        warn(message)
     return game
 
 
@@ -77,8 +77,8 @@ def _held_elsewhere(game: Game) -> bool:
 def _rehearsal(path: Path) -> Game:
     """An in-memory copy of the game: commands are tried here first, so a refused
     command or script leaves the file byte for byte as it was."""
-    game = open_to_read(path)
-    if game.problem:
+    game = Game.open(path, read_only=True)
+    if game.problem:  # one line: the refusal names the bad line itself
         raise CliError(
             f"{path}: damaged at {game.problem}; nothing was recorded "
             f"(stockade repair {path} writes a repaired copy)",

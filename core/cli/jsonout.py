@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from stockade.core import events as ev
+from stockade.core.cli.output import json_visible
 
 SCHEMA = 1
 
@@ -22,13 +23,14 @@ def envelope(command: str, ok: bool = True, **payload: Any) -> dict[str, Any]:
 
 def emit(command: str, **payload: Any) -> None:
     """Print a successful reply."""
-    print(json.dumps(envelope(command, **payload), indent=2, ensure_ascii=False))
+    print(json_visible(json.dumps(envelope(command, **payload), indent=2, ensure_ascii=False)))
 
 
 def emit_error(command: str, code: int, message: str, rule: str | None = None) -> None:
     """Print a failed reply (stdout; the one-line message also goes to stderr)."""
     error = {"exit": int(code), "message": message, "rule": rule}
-    print(json.dumps(envelope(command, ok=False, error=error), indent=2, ensure_ascii=False))
+    reply = json.dumps(envelope(command, ok=False, error=error), indent=2, ensure_ascii=False)
+    print(json_visible(reply))  # DEL, C1, bidi as \u escapes: valid JSON, inert
     sys.stdout.flush()
 
 

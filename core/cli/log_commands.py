@@ -4,6 +4,7 @@ repair, locate, rulings, completion."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from argparse import Namespace
 from pathlib import Path
@@ -111,13 +112,21 @@ def cmd_repair(args: Namespace, ui: object) -> int:
     if out.resolve() == path.resolve():
         raise CliError("the repaired copy must go to another file; the original is kept as it is")
     for target in (out, dropped_path):
-        if target.exists():
-            raise CliError(f"{target}: already exists; not overwriting it")
+        # lexists: a dangling link "does not exist" for Path.exists, yet is there.
+        if os.path.lexists(target) and not args.force:
+            kind = "a link" if target.is_symlink() else "a file"
+            raise CliError(
+                f"{target}: already exists ({kind}); not overwriting it "
+                "(--force replaces it; a link is replaced, never written through)"
+            )
     kept = len(loaded.records)
     good = b"".join(line.data + b"\n" for line in raw.lines[:kept])
     dropped = b"".join(line.data + b"\n" for line in raw.lines[kept:]) + (raw.torn_tail or b"")
-    atomic_write(out, good)
-    atomic_write(dropped_path, dropped)
+    try:
+        atomic_write(out, good, replace=args.force)
+        atomic_write(dropped_path, dropped, replace=args.force)
+    except FileExistsError as exc:  # appeared since the check above
+        raise CliError(f"{exc.filename}: already exists; not overwriting it") from None
     first_bad = loaded.problem.line if loaded.problem else kept + 1
     if args.json:
         jsonout.emit(

@@ -69,7 +69,8 @@ def actions_text(state: CampState, house: bool) -> str:
         style = "b" if action_id in allowed else "dim"
         summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
         key = f"[{style}]{ACTION_KEYS[action_id]}[/]"
-        lines.append(f"{key} [{style}]{rule.name + mark:<11}[/] {escape(summary)}")
+        name = escape(f"{rule.name + mark:<11}")  # from the log's table: never markup
+        lines.append(f"{key} [{style}]{name}[/] {escape(summary)}")
     return "\n".join(lines)
 
 

@@ -25,6 +25,7 @@ from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Stati
 from stockade.core.errors import Refusal
 from stockade.core.state import GameState
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.plain import plain
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 
@@ -157,7 +158,9 @@ class FormScreen(ModalScreen[str | None]):
         options = f.choices(state) if f.choices else []
         if f.kind == "units":
             if options:
-                yield TickList(*[(label, value) for label, value in options], id=wid, compact=True)
+                yield TickList(
+                    *[(plain(label), value) for label, value in options], id=wid, compact=True
+                )
             else:
                 yield TickList(id=wid, compact=True)
                 yield Static("  (none in the book now)", classes="none")
@@ -165,7 +168,7 @@ class FormScreen(ModalScreen[str | None]):
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
             yield Select(
-                [(label, value) for label, value in options],
+                [(plain(label), value) for label, value in options],
                 value=value,
                 prompt=prompt,
                 id=wid,

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, keys_of
+from stockade.tui.plain import markup_safe, plain
 
 
 class ConfirmScreen(ModalScreen[str | None]):
@@ -31,8 +32,9 @@ class ConfirmScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
-            yield Static(self.body, id="confirm-body")
+            box.border_title = markup_safe(self.title_text)
+            body = plain(self.body) if isinstance(self.body, str) else self.body
+            yield Static(body, id="confirm-body")
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
             if self.ask:

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
+from stockade.tui.plain import plain
 
 SIDE_FIELDS = ("name", "nationality", "elr")
 
@@ -63,7 +64,7 @@ class GameModal(ModalScreen[Path | None]):
     def say(self, text: str, refusal: bool = False) -> None:
         verdict = self.query_one("#games-verdict", Static)
         verdict.set_class(refusal, "-refusal")
-        verdict.update(("✗ " if refusal else "") + text)
+        verdict.update(plain(("✗ " if refusal else "") + text))  # never markup
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -218,7 +219,9 @@ class OpenGameScreen(GameModal):
             here = current is not None and Path(current).resolve() == summary.path.resolve()
             where = "" if summary.path.parent == home else f"  in {summary.path.parent}"
             label = f"{summary.path.name}{' (open now)' if here else ''}{where}\n  {summary.line}"
-            options.add_option(Option(label, id=str(summary.path), disabled=bool(summary.problem)))
+            # a scenario name from a log: plain text, never markup (issue 13)
+            option = Option(plain(label), id=str(summary.path), disabled=bool(summary.problem))
+            options.add_option(option)
             if first is None and not here and not summary.problem:
                 first = n
         if first is not None:

@@ -3,9 +3,12 @@ small chart, and export to Markdown (``m``) or HTML (``w``) next to the game fil
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from rich.console import Group, RenderableType
+from rich.highlighter import ReprHighlighter
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -14,13 +17,31 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from stockade.core.journal import atomic_write
 from stockade.core.tally import SideTally, tally, to_html, to_markdown
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
+from stockade.tui.plain import markup_safe, plain
+from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
+
+_highlight = ReprHighlighter()
+
+
+def _cell(text: str) -> Text:
+    """A table cell from the game: plain text (never markup), highlighted as Rich
+    highlights a plain string cell, so it looks exactly as before."""
+    return _highlight(plain(text))
+
+
+def refuse_planted(path: Path) -> None:
+    """The export replaces its own earlier file, never a link or anything not a file."""
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_file()):
+        what = "a link" if path.is_symlink() else "not a regular file"
+        raise OSError(errno.EEXIST, f"{path.name} is {what}; not replacing it (remove it first)")
 
 
 def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
@@ -71,10 +92,10 @@ def side_table(side: SideTally, ended: bool) -> Group:
         table.add_row(
             str(line.seq),
             str(line.turn),
-            f"{line.unit} {line.counter} {line.unit_kind}",
-            line.rule,
+            _cell(f"{line.unit} {line.counter} {line.unit_kind}"),
+            _cell(line.rule),
             f"{line.base}×{line.multiplier}={line.points}{mark}",
-            line.why,
+            _cell(line.why),
             style="" if line.banked else "italic",
         )
     total = Text(f"CVP {side.cvp}", style="bold")
@@ -111,12 +132,14 @@ class TallyScreen(Screen):
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
             status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
-            yield Static(f"CVP tally · {t.scenario} · {status}", id="tally-title")
+            yield Static(plain(f"CVP tally · {t.scenario} · {status}"), id="tally-title")
             yield Static(GLOSSARY, id="tally-glossary")
             with VerticalScroll(id="tally-sides"):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:
-                        box.border_title = f"{side.name} ({side.nationality}): CVP {side.cvp}"
+                        box.border_title = markup_safe(
+                            f"{side.name} ({side.nationality}): CVP {side.cvp}"
+                        )
                         yield Static(side_table(side, t.ended))
             yield StatusLine(id="status")
         yield StockadeFooter(compact=True)
@@ -145,6 +168,20 @@ class TallyScreen(Screen):
         t = tally(self.game.state)
         text = to_markdown(t) if fmt == "md" else to_html(t)
         path = export_path(self.game.path, t.scenario, fmt)
+        if os.path.lexists(path) and path != self.exported.get(fmt) and not path.is_symlink():
+            # A file this window did not write: replace it only when told to (y).
+            def answered(answer: str | None) -> None:
+                if answer is not None:
+                    self._start_export(fmt, path, text)
+
+            self.app.push_screen(
+                ConfirmScreen("Replace the export?", f"{path} already exists. Replace it?"),
+                answered,
+            )
+            return
+        self._start_export(fmt, path, text)
+
+    def _start_export(self, fmt: str, path: Path, text: str) -> None:
         self.query_one(StatusLine).say(f"writing {path} …", "info")
         self.write_export(fmt, path, text)
 
@@ -152,9 +189,10 @@ class TallyScreen(Screen):
     def write_export(self, fmt: str, path: Path, text: str) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(path.name + ".part")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            refuse_planted(path)
+            # A fresh temporary file with an unpredictable name, then a rename: nothing
+            # planted beside the game (a link named like the export) is written through.
+            atomic_write(path, text.encode("utf-8"))
         except OSError as exc:
             self.app.call_from_thread(self._exported, fmt, path, exc.strerror or str(exc))
             return
@@ -164,7 +202,7 @@ class TallyScreen(Screen):
         status = self.query_one(StatusLine)
         if problem:
             status.say(f"could not write {path}: {problem}", "refusal")
-            self.app.notify(f"export failed: {problem}", severity="error")
+            self.app.notify(f"export failed: {problem}", severity="error", markup=False)
             return
         self.exported[fmt] = path
         status.say(f"exported the tally to {path}", "ok")

@@ -23,6 +23,7 @@ from stockade.core.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
+from stockade.tui.plain import markup_safe
 
 
 def _head(text: str, style: str) -> Text:
@@ -239,7 +240,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self._shown = shown
         self.data = data
         accent = nation_colour(theme, data.nationality)
-        self.border_title = f"{data.name} ({data.nationality})"
+        self.border_title = markup_safe(f"{data.name} ({data.nationality})")
         self._subtitle = subtitle
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
