@@ -2,7 +2,8 @@
 
 It owns the effective list, the state, the conflicts, each entry's time (``when``) and
 names (``core.names``), and the undo journal: while an event folds, the setattr hooks
-of ``core.state`` record the pre-image of every attribute its rules set; taking the
+of ``core.state`` record (into the state's ``ChangeTracker``, passed the event's
+entry explicitly) the pre-image of every attribute its rules set; taking the
 event back restores them (O(what it changed)). ``rollback`` / ``append`` /
 ``replace_tail`` move the history; ``state_at`` builds a read-only view at an entry;
 ``check`` tries events without keeping them. An ``Observer`` (``core.consequences``)
@@ -24,11 +25,10 @@ from typing import Any
 
 from stockade.core import events as ev
 from stockade.core import rules, snapcache
-from stockade.core import state as _st
 from stockade.core.consequences import Observer
 from stockade.core.errors import Refusal
 from stockade.core.names import MENTIONS, NameBook
-from stockade.core.state import GameState, Unit, _clone_unit, _copy_obj
+from stockade.core.state import ChangeTracker, GameState, Unit, _clone_unit, _copy_obj
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the scrounged set
@@ -160,13 +160,14 @@ class Projection:
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
         scr_before = set(scr) if type(event) is ev.Scrounged else None
         ops: list[Any] = []
-        _st._rec = ops
+        tracker = state.tracker
+        tracker.rec = ops  # this event's entry: the state's setattr hooks record into it
         try:
             rules.step(state, event)
         except Refusal as refusal:
             return refusal
         finally:
-            _st._rec = None
+            tracker.rec = None
             added_units, added_cas = len(units) - n_units, len(cas) - n_cas
             added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
             if (
@@ -278,14 +279,12 @@ class Projection:
             if self.journal_gap(position):
                 self.complete_journal()
             live = self.state
-            view: GameState = _copy_obj(live)  # type: ignore[no-untyped-call]
+            view: GameState = _copy_obj(live)
+            view._track(ChangeTracker())  # its own: the units it shares stay the live state's
             vd = view.__dict__  # written directly: no undo hook may record the view
             vd.pop("_prisoner_index", None)
             vd["units"] = units = dict(live.units)
-            vd["sides"] = sides = {
-                n: _copy_obj(s)  # type: ignore[no-untyped-call]
-                for n, s in live.sides.items()
-            }
+            vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
             vd["cvp_overrides"] = dict(live.cvp_overrides)
             tail = self.undo[position:]
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
@@ -320,7 +319,7 @@ class Projection:
                 units.popitem()
             for _ in range(sum(e[_ADDED_SIDES] for e in tail)):
                 sides.popitem()
-            _st.register_view(view)
+            live.tracker.register_view(view)
             return view
 
     # ------------------------------------------------- strike / unstrike / undo-to

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import os
 import tempfile
@@ -143,20 +144,16 @@ def _unit_row(u: Unit):
     return UnitRow(*values)
 
 
-_code: list[str] = []
-
-
+@functools.cache  # the code does not change while the process runs
 def code_fingerprint() -> str:
-    if not _code:
-        digest = hashlib.blake2b(digest_size=16)
-        root = Path(__file__).resolve().parent
-        for name in _FOLD_MODULES:
-            try:
-                digest.update(name.encode() + b"\0" + (root / name).read_bytes())
-            except OSError:
-                digest.update(name.encode() + b"\0missing")
-        _code.append(digest.hexdigest())
-    return _code[0]
+    digest = hashlib.blake2b(digest_size=16)
+    root = Path(__file__).resolve().parent
+    for name in _FOLD_MODULES:
+        try:
+            digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+        except OSError:
+            digest.update(name.encode() + b"\0missing")
+    return digest.hexdigest()
 
 
 def cache_dir() -> Path | None:

@@ -11,6 +11,7 @@ import itertools
 import threading
 import weakref
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from stockade.core.events import PHASES
 from stockade.core.units import INFANTRY_KINDS, SMC_KINDS, us_number
@@ -24,6 +25,80 @@ ESCORTED = "escorted"  # left by a Friendly Board Edge (with its Guard, or as a 
 GONE = "gone"  # exchanged into another counter (merged, split, deployed)
 
 
+# Units whose ``status`` or ``guard`` was set are listed in their tracker, in order: the
+# state's prisoner index reads the entries after the last one it saw and refiles just
+# those units (instead of rescanning every unit of a long campaign). Past this many
+# entries the list is trimmed, which bumps the epoch: the index rebuilds once.
+DIRTY_LIMIT = 200_000
+
+
+class ChangeTracker:
+    """What the objects of one live state tell about their changes, in one place.
+
+    Every Unit and Side of a state, and the state itself, point at the same tracker
+    (their ``_tracker`` slot), so their ``__setattr__`` hooks can:
+
+    * record pre-images for undo: while the projection (``core.projection``) folds an
+      event it points ``rec`` at that event's undo entry (and back to None after), and
+      every attribute set on a tracked object is appended to it as (object, name, old
+      value);
+    * list units whose ``status`` or ``guard`` changed (``dirty``, ``epoch``), read
+      lazily by the state's prisoner index;
+    * keep read-only views made by ``state_at`` still: they share unchanged Unit
+      objects with the live state, and a unit about to change is first copied into
+      every registered view that still holds it.
+
+    Clones get a tracker of their own, so nothing passes between states.
+    """
+
+    __slots__ = ("rec", "dirty", "epoch", "views", "lock")
+
+    def __init__(self) -> None:
+        self.rec: list[Any] | None = None
+        self.dirty: list[Unit] = []
+        self.epoch = 0
+        self.views: list[weakref.ref[GameState]] = []
+        self.lock = threading.Lock()  # views are made in a worker thread (TUI replay)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChangeTracker:
+        return ChangeTracker()  # a deep copy is a new state: it starts untracked-clean
+
+    def register_view(self, view: GameState) -> None:
+        with self.lock:
+            self.views[:] = [ref for ref in self.views if ref() is not None]
+            self.views.append(weakref.ref(view))
+
+    def preserve(self, unit: Unit) -> None:
+        """Give every view that still shares ``unit`` its own copy (before it changes)."""
+        dead = False
+        for ref in tuple(self.views):
+            view = ref()
+            if view is None:
+                dead = True
+                continue
+            units = view.units
+            if units.get(unit.handle) is unit:
+                units[unit.handle] = _clone_unit(unit)
+        if dead:
+            with self.lock:
+                self.views[:] = [ref for ref in self.views if ref() is not None]
+
+    def trim(self) -> None:
+        self.dirty.clear()
+        self.epoch += 1
+
+
+class _Tracked:
+    """The slot that ties an object to its state's ChangeTracker (unset: untracked,
+    e.g. a temporary unit a rule builds to ask a question, or a view's own copy)."""
+
+    __slots__ = ("_tracker",)
+    _tracker: ChangeTracker | None
+
+    def _track(self, tracker: ChangeTracker | None) -> None:
+        object.__setattr__(self, "_tracker", tracker)
+
+
 @dataclass
 class Origin:
     """What a prisoner counter stands for, for VP: a crew stays a crew (A20.5)."""
@@ -35,7 +110,7 @@ class Origin:
 
 
 @dataclass
-class Unit:
+class Unit(_Tracked):
     handle: str
     side: str  # the side that owns it (for a prisoner: its original side)
     unit_kind: str
@@ -88,64 +163,26 @@ class Unit:
     def origin_cvp(self) -> int:
         return sum(o.cvp for o in self.origins)
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
+        try:
+            t = self._tracker
+        except AttributeError:  # untracked: being built, or a temporary
+            d[name] = value
+            return
+        if t is None:
+            d[name] = value
+            return
         if name in d:
             old = d[name]
-            if _views:
-                _preserve(self)  # a state_at view still shares this unit: give it a copy
-            if _rec is not None and old is not value:
-                _rec.extend((self, name, old))  # pre-image, for undo (core.game)
+            if t.views:
+                t.preserve(self)  # a state_at view still shares this unit: give it a copy
+            rec = t.rec
+            if rec is not None and old is not value:
+                rec.extend((self, name, old))  # pre-image, for undo (core.projection)
         if name == "status" or name == "guard":
-            _dirty.append(self)  # GameState's prisoner index refiles it lazily
+            t.dirty.append(self)  # the state's prisoner index refiles it lazily
         d[name] = value
-
-
-# The change journal (see core.game): while a Game folds an event it points ``_rec`` at
-# that event's undo entry, and every attribute a rule sets on a Unit, Side or GameState
-# is recorded there as (object, name, old value), so the event can be taken back in
-# O(what it changed). None when nothing records.
-_rec: list | None = None
-
-# Units whose ``status`` or ``guard`` was set, in order: each GameState's prisoner index
-# reads the entries after the last one it saw and refiles just those units (instead of
-# rescanning every unit of a long campaign). Trimmed now and then; a trim bumps the
-# epoch, which makes every index rebuild once from its units.
-_dirty: list = []
-_epoch = [0]
-_DIRTY_LIMIT = 200_000
-
-# Read-only views made by Game.state_at share unchanged Unit objects with the live
-# state; before a shared unit is changed, the view gets its own copy of it.
-_views: list = []  # weakrefs to views
-
-
-_views_lock = threading.Lock()  # views are made in a worker thread (TUI replay)
-
-
-def _preserve(unit) -> None:
-    dead = False
-    for ref in tuple(_views):
-        view = ref()
-        if view is None:
-            dead = True
-            continue
-        units = view.units
-        if units.get(unit.handle) is unit:
-            units[unit.handle] = _clone_unit(unit)
-    if dead:
-        _prune_views()
-
-
-def _prune_views() -> None:
-    with _views_lock:
-        _views[:] = [ref for ref in _views if ref() is not None]
-
-
-def register_view(state) -> None:
-    with _views_lock:
-        _views[:] = [ref for ref in _views if ref() is not None]
-        _views.append(weakref.ref(state))
 
 
 class _PrisonerIndex:
@@ -154,20 +191,20 @@ class _PrisonerIndex:
 
     __slots__ = ("units_id", "epoch", "pos", "n", "order", "next", "by_guard", "where")
 
-    def __init__(self, units: dict) -> None:
+    def __init__(self, units: dict[str, Unit], tracker: ChangeTracker) -> None:
         self.units_id = id(units)
-        self.epoch = _epoch[0]
-        self.pos = len(_dirty)
+        self.epoch = tracker.epoch
+        self.pos = len(tracker.dirty)
         self.n = len(units)
         self.order = {h: i for i, h in enumerate(units)}
         self.next = len(units)
-        self.by_guard: dict = {}
-        self.where: dict = {}
+        self.by_guard: dict[str | None, dict[str, Unit]] = {}
+        self.where: dict[str, str | None] = {}
         for h, u in units.items():
             if u.status == PRISONER:
                 self._file(h, u)
 
-    def _file(self, h: str, u) -> None:
+    def _file(self, h: str, u: Unit) -> None:
         g = u.guard
         self.where[h] = g
         bucket = self.by_guard.get(g)
@@ -176,9 +213,10 @@ class _PrisonerIndex:
         else:
             bucket[h] = u
 
-    def refile(self, h: str, u) -> None:
-        old = self.where.pop(h, _MISSING)
-        if old is not _MISSING:
+    def refile(self, h: str, u: Unit | None) -> None:
+        where = self.where
+        if h in where:
+            old = where.pop(h)
             bucket = self.by_guard[old]
             del bucket[h]
             if not bucket:
@@ -187,11 +225,8 @@ class _PrisonerIndex:
             self._file(h, u)
 
 
-_MISSING = object()
-
-
 @dataclass
-class Side:
+class Side(_Tracked):
     name: str
     nationality: str
     elr: int
@@ -201,10 +236,13 @@ class Side:
     massacre_seq: int = 0
     elr_raised: bool = False  # this side's ELR was raised by an enemy Massacre (once only)
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
-        if _rec is not None and name in d and d[name] is not value:
-            _rec.extend((self, name, d[name]))
+        if name in d and d[name] is not value:
+            rec = getattr(self, "_tracker", None)
+            rec = rec.rec if rec is not None else None
+            if rec is not None:
+                rec.extend((self, name, d[name]))
         d[name] = value
 
 
@@ -229,7 +267,7 @@ class Casualty:
 
 
 @dataclass
-class GameState:
+class GameState(_Tracked):
     scenario: str = ""
     sides: dict[str, Side] = field(default_factory=dict)
     cvp_overrides: dict[str, int] = field(default_factory=dict)
@@ -256,21 +294,58 @@ class GameState:
     def defender(self) -> str:
         return self.enemy_of(self.attacker)
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
-        if _rec is not None and name in d and d[name] is not value:
-            _rec.extend((self, name, d[name]))
+        if name in d and d[name] is not value:
+            rec = getattr(self, "_tracker", None)
+            rec = rec.rec if rec is not None else None
+            if rec is not None:
+                rec.extend((self, name, d[name]))
         d[name] = value
+
+    @property
+    def tracker(self) -> ChangeTracker:
+        """This state's ChangeTracker; a state without one (fresh, or read from the
+        snapshot cache) gets one, and its units and sides are tied to it."""
+        try:
+            t = self._tracker
+        except AttributeError:
+            t = None
+        if t is None:
+            t = ChangeTracker()
+            self._track(t)
+            for u in self.units.values():
+                u._track(t)
+            for side in self.sides.values():
+                side._track(t)
+        return t
+
+    def add_unit(self, unit: Unit) -> None:
+        """Bring a counter into play (or replace the one with its handle), tracked."""
+        t = self.tracker
+        unit._track(t)
+        t.dirty.append(unit)  # a replaced counter must be refiled by the index
+        self.units[unit.handle] = unit
+
+    def add_side(self, side: Side) -> None:
+        side._track(self.tracker)
+        self.sides[side.name] = side
 
     def _index(self) -> _PrisonerIndex:
         """The prisoner index, brought up to date with the units changed since."""
         units = self.units
-        idx = self.__dict__.get("_prisoner_index")
-        if idx is None or idx.units_id != id(units) or idx.epoch != _epoch[0] or len(units) < idx.n:
-            if len(_dirty) > _DIRTY_LIMIT:
-                _dirty.clear()
-                _epoch[0] += 1
-            idx = _PrisonerIndex(units)
+        try:
+            t = self._tracker
+        except AttributeError:
+            t = None
+        if t is None:
+            t = self.tracker
+        dirty = t.dirty
+        idx: _PrisonerIndex | None = self.__dict__.get("_prisoner_index")
+        if idx is None or idx.units_id != id(units) or idx.epoch != t.epoch or len(units) < idx.n:
+            if len(dirty) > DIRTY_LIMIT:
+                t.trim()
+            idx = _PrisonerIndex(units, t)
             self.__dict__["_prisoner_index"] = idx
             return idx
         if len(units) > idx.n:  # units added since: the last ones in the dict
@@ -282,18 +357,17 @@ class GameState:
                     idx.next += 1
                 idx.refile(h, units[h])
             idx.n = len(units)
-        end = len(_dirty)
+        end = len(dirty)
         if idx.pos != end:
             get = units.get
-            for u in _dirty[idx.pos : end]:
+            for u in dirty[idx.pos : end]:
                 h = u.handle
                 if get(h) is u:
                     idx.refile(h, u)
             idx.pos = end
-            if end > _DIRTY_LIMIT:  # trim: every other index rebuilds once
-                _dirty.clear()
-                _epoch[0] += 1
-                idx.epoch, idx.pos = _epoch[0], 0
+            if end > DIRTY_LIMIT:  # trim: every other index of this tracker rebuilds once
+                t.trim()
+                idx.epoch, idx.pos = t.epoch, 0
         return idx
 
     def drop_last_units(self, count: int) -> None:
@@ -349,20 +423,23 @@ class GameState:
         d["units"] = {handle: _clone_unit(u) for handle, u in self.units.items()}
         d["casualties"] = list(self.casualties)
         d["scrounged"] = set(self.scrounged)
+        new.tracker  # noqa: B018  a tracker of its own, tying its units and sides to it
         return new
 
 
-_new = object.__new__
+_T = TypeVar("_T")
 
 
-def _copy_obj(obj):
-    clone = _new(type(obj))
+def _copy_obj(obj: _T) -> _T:
+    """A shallow copy of a dataclass's fields, without ``__init__``; the copy is
+    untracked (its ``_tracker`` slot is not copied)."""
+    clone: _T = object.__new__(type(obj))
     clone.__dict__.update(obj.__dict__)
     return clone
 
 
 def _clone_unit(u: Unit) -> Unit:
-    clone = _new(Unit)
+    clone = object.__new__(Unit)
     clone.__dict__.update(u.__dict__)
     clone.origins = [_copy_obj(o) for o in u.origins]
     return clone

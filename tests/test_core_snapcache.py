@@ -126,7 +126,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
         snap.write_bytes(junk)
         same(Game.open(log, read_only=True), fresh(log))
     Game.open(log, read_only=True)
-    monkeypatch.setattr(snapcache, "_code", ["other code"])
+    monkeypatch.setattr(snapcache, "code_fingerprint", lambda: "other code")
     game = Game.open(log, read_only=True)
     assert game.projection.undo[0] is not None
     same(game, fresh(log))

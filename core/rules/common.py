@@ -335,7 +335,7 @@ def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int)
     )
     for part in (a, b):
         retire(part, seq, f"exchanged into {into}")
-    state.units[into] = squad
+    state.add_unit(squad)
     return squad
 
 
@@ -385,7 +385,7 @@ def new_counter(
         origins=origins if origins is not None else [Origin(handle, unit_kind, counter, cvp)],
         **fields,
     )
-    state.units[handle] = created
+    state.add_unit(created)
     return created
 
 

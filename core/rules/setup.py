@@ -44,7 +44,7 @@ def check_game(state: GameState, ev: GameCreated) -> None:
 def apply_game(state: GameState, ev: GameCreated) -> None:
     state.scenario = ev.scenario
     for spec in ev.sides:
-        state.sides[spec.name] = Side(spec.name, canonical_nationality(spec.nationality), spec.elr)
+        state.add_side(Side(spec.name, canonical_nationality(spec.nationality), spec.elr))
     state.cvp_overrides = dict(ev.cvp)
     state.attacker = ev.first_attacker or ev.sides[0].name
     state.turn, state.phase = 1, PHASES[0]
