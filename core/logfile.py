@@ -61,7 +61,9 @@ class Undecodable(ValueError):
     """The line is not JSON at all: what a crash in the middle of a write leaves."""
 
 
-_decoder = msgspec.json.Decoder(ev.AnyRecord)
+# It decodes every kind of record (ev.AnyRecord); typed as their base class, which the
+# loaded lists hold (a union is not a ``type[T]``: mypy cannot infer it from one).
+_decoder: msgspec.json.Decoder[ev.Record] = msgspec.json.Decoder(ev.AnyRecord)
 _raw_decoder = msgspec.json.Decoder()
 
 
@@ -100,7 +102,8 @@ def _decode_old(data: bytes, original: msgspec.ValidationError) -> ev.Record:
     version = raw.get("v", 0)
     if type(version) is int and 0 <= version < ev.SCHEMA_VERSION and "kind" not in raw:
         try:
-            return msgspec.convert(upgrade_record(raw), ev.AnyRecord)
+            upgraded: ev.Record = msgspec.convert(upgrade_record(raw), ev.AnyRecord)
+            return upgraded
         except msgspec.ValidationError as exc:
             raise ValueError(
                 f"old (v{version}) record could not be upgraded: {explain(exc)}"
