@@ -1,14 +1,14 @@
 """A game: the core's front door for the CLI and the TUI.
 
-It composes parts that each have one job: the log store (``core.store``: the file,
-the journal, opening and recovering), the timeline (``core.history``: which records
-count after undo, redo and strikes, and what the history says of each), the
-projection (``core.projection``: the fold, the undo journal, views at an entry) and
-the writer (``core.writer``: the write protocol that moves them together). Every
-change goes through ``submit``, ``undo``, ``redo``, ``undo_to``, ``strike`` or
+It composes parts that each have one job: the log store (``core.store``: the file and
+its journal), the timeline (``core.history``: which records count after undo, redo and
+strikes, and how each entry stands), the projection (``core.projection``: the fold,
+the undo journal, views at an entry) and the writer (``core.writer``: the write
+protocol that moves the three together, and re-reads the file after a failed write).
+Every change goes through ``submit``, ``undo``, ``redo``, ``undo_to``, ``strike`` or
 ``unstrike``: the rules are checked, the records written durably, only then the state
 changes, and a ``Change`` (``core.change``) says what it did. The previews say the
-same and write nothing. ``Game`` itself holds no state of its own: it asks its parts.
+same and write nothing. ``Game`` keeps no state of its own: it asks its parts.
 """
 
 from __future__ import annotations
