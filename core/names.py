@@ -55,20 +55,26 @@ def mentioned(record: ev.Record) -> list[str]:
 
 
 def label(u: Unit) -> str:
-    counters = " + ".join(o.counter for o in u.origins) if u.origins else u.counter
+    origins = u.origins
+    if len(origins) == 1:  # most counters: no " + ".join over a generator
+        return f"{u.side} {origins[0].counter}"
+    counters = " + ".join(o.counter for o in origins) if origins else u.counter
     return f"{u.side} {counters}"
 
 
-# The Unit attributes a name is made of: when an event sets one, the unit's name is
-# made again the next time an entry mentions it.
-NAMING = frozenset({"counter", "origins", "location", "side", "unit_kind"})
+# The Unit attributes a unit's label ("German 2-4-7") is made of: when an event sets
+# one, the label is made again the next time an entry mentions the unit. The Location
+# is not among them: units move all the time, so ``before`` compares it on use and
+# keeps the label (a move costs a new tuple, not a new label).
+NAMING = frozenset({"counter", "origins", "side", "unit_kind"})
 _OPS = 4  # where the (object, attribute, old value) triples start in an undo entry
 
 
 class NameBook:
     """Per entry, the names its units had; kept by the fold. ``current`` holds each
-    unit's name as it stands, made once and reused until an event changes it (so an
-    entry costs a few dict lookups, and an unchanged name is one shared tuple)."""
+    unit's last name, its label made once and reused until an event changes it, its
+    Location checked on use (so an entry costs a few dict lookups, and an unchanged
+    name is one shared tuple)."""
 
     __slots__ = ("by_seq", "current")
 
@@ -90,29 +96,38 @@ class NameBook:
             if not value:
                 continue
             for h in (value,) if type(value) is str else value:
+                u = units.get(h)
+                if u is None:
+                    missing = [*(missing or ()), h]
+                    continue
                 name = current.get(h)
+                where = u.location
                 if name is None:
-                    u = units.get(h)
-                    if u is None:
-                        missing = [*(missing or ()), h]
-                        continue
-                    name = current[h] = (h, label(u), u.location)
+                    name = current[h] = (h, label(u), where)
+                elif name[2] != where:
+                    name = current[h] = (h, name[1], where)
                 names.append(name)
         self.by_seq[record.seq] = tuple(names)
         return missing
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
-        units = state.units
-        extra = tuple((h, label(units[h]), units[h].location) for h in missing if h in units)
+        """Name the units ``record`` brought into play, as they stand after it."""
+        units, current = state.units, self.current
+        extra: list[Name] = []
+        for h in missing:
+            u = units.get(h)
+            if u is not None:
+                name = current[h] = (h, label(u), u.location)
+                extra.append(name)
         if extra:
-            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + extra
+            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
 
     def forget(self, entry: tuple[object, ...]) -> None:
         """An event set or took back the attributes in its undo ``entry``: the units
         whose name they change are named afresh when next mentioned."""
         current = self.current
-        if not current:
-            return
+        if not current or NAMING.isdisjoint(entry[_OPS + 1 :: 3]):
+            return  # most events set no attribute a label is made of
         for i in range(_OPS + 1, len(entry), 3):
             if entry[i] in NAMING:
                 current.pop(getattr(entry[i - 1], "handle", ""), None)
