@@ -18,6 +18,7 @@ import bisect
 import contextlib
 import gc
 import itertools
+import operator
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,7 @@ from stockade.core.state import ChangeTracker, GameState, Unit, _clone_unit, _co
 # and trims what was added: O(what the event changed), not O(game).
 _ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _ADDED_SIDES, _OPS = range(5)
 _OPAQUE = -1  # in _ADDED_UNITS: the event changed something its entry cannot take back
+_ADDED_UNITS_OF = operator.itemgetter(_ADDED_UNITS)
 
 
 class Projection:
@@ -192,9 +194,10 @@ class Projection:
         for i in range(len(entry) - 3, _OPS - 1, -3):
             setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
         current = self.names.current
-        if current:
+        if current and len(entry) > _OPS:
             self.names.forget(entry)
-            for h in itertools.islice(reversed(state.units), max(entry[_ADDED_UNITS], 0)):
+        if current and entry[_ADDED_UNITS] > 0:
+            for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
                 current.pop(h, None)  # dropped below: a later unit may take the handle
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
@@ -213,7 +216,7 @@ class Projection:
         if obs is not None:
             obs.state = self.state
             obs.rolled_back(self.effective[position:], self.undo[position:], self.conflicts)
-        if any(e[_ADDED_UNITS] == _OPAQUE for e in self.undo[position:]):
+        if _any_opaque(self.undo, position):
             del self.effective[position:]
             del self.seqs[position:]
             self.fold_all()
@@ -354,6 +357,12 @@ class Projection:
             self.names.by_seq.update(names)
             if self.conflicts.keys() == before.keys():
                 self.conflicts = before  # the very same Refusal objects as before
+
+
+def _any_opaque(entries: list[Any], start: int) -> bool:
+    """Is any undo entry from ``start`` on opaque? (In C: an undo asks this of one
+    entry, where a generator over a slice cost more than the answer.)"""
+    return _OPAQUE in map(_ADDED_UNITS_OF, itertools.islice(entries, start, None))
 
 
 @contextlib.contextmanager
