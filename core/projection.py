@@ -362,7 +362,7 @@ class Projection:
 def _any_opaque(entries: list[Any], start: int) -> bool:
     """Is any undo entry from ``start`` on opaque? (In C: an undo asks this of one
     entry, where a generator over a slice cost more than the answer.)"""
-    return _OPAQUE in map(_ADDED_UNITS_OF, itertools.islice(entries, start, None))
+    return _OPAQUE in map(_ADDED_UNITS_OF, entries[start:])  # (islice would walk from 0)
 
 
 @contextlib.contextmanager
