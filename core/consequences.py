@@ -142,8 +142,9 @@ class Observer:
             if e[_ADDED_UNITS] > 0:
                 n_added += e[_ADDED_UNITS]
             n_cas += e[_ADDED_CAS]
-            for obj in e[_OPS::3]:
-                if type(obj) is Unit:
+            for obj, name in zip(e[_OPS::3], e[_OPS + 1 :: 3], strict=True):
+                # only a unit's kept fields can differ afterwards (see unit_changes)
+                if type(obj) is Unit and name in _KEPT_AT:
                     h = obj.handle
                     if h not in before and units.get(h) is obj:
                         before[h] = _kept_of(obj.__dict__)
@@ -447,7 +448,7 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
     """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
     units, projected = obs.unit_changes()
     later = []
-    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects else ()
+    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects_after else ()
     for seq in sorted(both):
         before, after = obs.effects_before[seq], obs.effects_after[seq]
         if not same_effect(before, after):
@@ -457,7 +458,11 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
     was, now = obs.conflicts_before, game.conflicts
-    new = [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+    new = (
+        [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+        if now and obs.folded_seqs
+        else []
+    )
     resolved: list[int] = []
     if was:
         gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
