@@ -147,8 +147,6 @@ class Projection:
         refusal = self.step_recorded(event, undo)
         if missing:
             names.after(self.state, event, missing)
-        if len(undo[-1]) > _OPS:  # it set attributes: maybe a name
-            names.forget(undo[-1])
         if refusal is not None:
             # A later event that no longer holds is kept, flagged and skipped until
             # the player resolves it (docs/history.md).
@@ -193,12 +191,10 @@ class Projection:
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
             setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
-        current = self.names.current
-        if current and len(entry) > _OPS:
-            self.names.forget(entry)
-        if current and entry[_ADDED_UNITS] > 0:
+        if entry[_ADDED_UNITS] > 0:
+            current = self.names.current  # the names of units dropped below: not needed
             for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
-                current.pop(h, None)  # dropped below: a later unit may take the handle
+                current.pop(h, None)
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_BEFORE] is not None:
