@@ -95,6 +95,14 @@ class _Tracked:
     __slots__ = ("_tracker",)
     _tracker: ChangeTracker | None
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # The slot starts as None (untracked), not unset: a dataclass ``__init__`` sets
+        # every field through ``__setattr__``, and reading an unset slot raises an
+        # AttributeError each time (a new Unit cost 14 µs instead of 3).
+        self = super().__new__(cls)
+        object.__setattr__(self, "_tracker", None)
+        return self
+
     def _track(self, tracker: ChangeTracker | None) -> None:
         object.__setattr__(self, "_tracker", tracker)
 
