@@ -282,6 +282,7 @@ class Projection:
             view._track(ChangeTracker())  # its own: the units it shares stay the live state's
             vd = view.__dict__  # written directly: no undo hook may record the view
             vd.pop("_prisoner_index", None)
+            vd.pop("_location_index", None)
             vd["units"] = units = dict(live.units)
             vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
             vd["cvp_overrides"] = dict(live.cvp_overrides)
