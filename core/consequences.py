@@ -448,8 +448,12 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
     """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
     units, projected = obs.unit_changes()
     later = []
-    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects_after else ()
-    for seq in sorted(both):
+    both = (
+        sorted(obs.effects_before.keys() & obs.effects_after.keys())
+        if obs.effects_after and obs.effects_before
+        else ()
+    )
+    for seq in both:
         before, after = obs.effects_before[seq], obs.effects_after[seq]
         if not same_effect(before, after):
             from stockade.core.describe import sentence_for
@@ -472,7 +476,7 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
         later=later,
         units=units,
         cvp=obs.cvp(projected),
-        new_conflicts=sorted(new),
+        new_conflicts=sorted(new) if new else new,
         resolved_conflicts=resolved,
         conflicts=len(now),
         **lists,
