@@ -236,10 +236,12 @@ class _PrisonerIndex:
 
 
 class _LocationIndex:
-    """Which units stand in each Location (by handle, any status), kept like the
-    prisoner index: refiled from the tracker's ``dirty`` list, where setting a unit's
-    ``location`` lists it. Membership is by handle, so a view (whose units never move)
-    reads the right units even after the live state has given it copies."""
+    """Which active units (on the board, armed, not prisoners) stand in each Location,
+    by handle, kept like the prisoner index: refiled from the tracker's ``dirty`` list,
+    where setting a unit's ``status`` or ``location`` lists it. Only active units: the
+    eliminated, escorted and exchanged keep their Location, and a long campaign piles
+    hundreds of them into a hex. Membership is by handle, so a view (whose units never
+    move) reads the right units even after the live state has given it copies."""
 
     __slots__ = ("units_id", "epoch", "pos", "n", "at", "where")
 
@@ -256,7 +258,8 @@ class _LocationIndex:
     def refile(self, h: str, u: Unit | None) -> None:
         where = self.where
         old = where.get(h)
-        if u is not None and old is not None and old == u.location:
+        new = u.location if u is not None and u.status == ACTIVE else None
+        if old == new:
             return
         if old is not None:
             del where[h]
@@ -264,11 +267,11 @@ class _LocationIndex:
             bucket.discard(h)
             if not bucket:
                 del self.at[old]
-        if u is not None:
-            where[h] = u.location
-            there = self.at.get(u.location)
+        if new is not None:
+            where[h] = new
+            there = self.at.get(new)
             if there is None:
-                self.at[u.location] = {h}
+                self.at[new] = {h}
             else:
                 there.add(h)
 
@@ -460,10 +463,10 @@ class GameState(_Tracked):
             at.pos = end
         return at
 
-    def units_at(self, location: str) -> list[Unit]:
-        """Every unit whose Location is ``location`` (any status), in unit order: what
-        a scan of ``units`` for that Location gives, without the scan (O(units) per
-        surrender or elimination made a long campaign's fold quadratic)."""
+    def active_at(self, location: str) -> list[Unit]:
+        """Every active unit (``status`` ACTIVE) whose Location is ``location``, in unit
+        order: what a scan of ``units`` gives, without the scan (O(units) per surrender
+        or elimination made a long campaign's fold quadratic)."""
         handles = self._locations().at.get(location)
         if not handles:
             return []

@@ -50,7 +50,9 @@ def fresh_fold(records: list[ev.Record]) -> tuple[GameState, set[int]]:
 def check_index(state: GameState) -> None:
     """The prisoner and Location indexes equal a scan of every unit."""
     for where in {u.location for u in state.units.values()} | {"", "nowhere"}:
-        assert state.units_at(where) == [u for u in state.units.values() if u.location == where]
+        assert state.active_at(where) == [
+            u for u in state.units.values() if u.location == where and u.status == "active"
+        ]
     scan = [u for u in state.units.values() if u.status == PRISONER]
     assert state._prisoners() == scan
     assert all(u.guard is not None for u in scan), "a prisoner without a Guard"

@@ -250,7 +250,7 @@ def rearm_refusal(
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
         present = (
-            active_at.get(u.location, []) if active_at is not None else state.units_at(u.location)
+            active_at.get(u.location, []) if active_at is not None else state.active_at(u.location)
         )
         other = next(
             (
