@@ -61,6 +61,15 @@ def within_bounds(records: list[ev.Record]) -> None:
         raise Refusal("input", f"cannot be recorded: {exc}") from None
 
 
+def _typed_in(control: ev.Record) -> bool:
+    """Does a control record hold text the player typed (a strike's reason)? The rest
+    is a seq the timeline chose (undo, redo) or ``_strikable`` found in the log (strike,
+    unstrike): no bounds round trip for those (~1 µs a write)."""
+    if isinstance(control, ev.Undo | ev.Redo | ev.Unstrike):
+        return False
+    return not isinstance(control, ev.Strike) or bool(control.reason)
+
+
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
     return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)
 
@@ -208,8 +217,8 @@ class Writer:
     def _control(self, record: ev.Record) -> ev.Record:
         n = len(self.records) + 1
         stamped = _stamp(record, n, n, now())
-        if not isinstance(record, ev.Undo | ev.Redo):  # those hold only a group seq the
-            within_bounds([stamped])  # timeline chose; a strike holds a reason typed in
+        if _typed_in(record):
+            within_bounds([stamped])
         self._append_records([stamped])
         return stamped
 
