@@ -12,7 +12,6 @@ A strike takes one record out of the effective history, an unstrike puts it back
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar, cast
@@ -185,15 +184,18 @@ def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -
     of its non-fold time here). With ``skip_refused`` a control record that no longer
     applies (a buggy or hand-edited log) is ignored rather than losing the game."""
     timeline: Timeline[R] = Timeline(controls)
+    actions = controls.actions
     if controls.check_groups:
         for record in records:
-            _add_or_skip(timeline, record, skip_refused)
+            if type(record) in actions:
+                _add_control(timeline, record, skip_refused)
+            else:
+                timeline.add(record)
         return timeline
     groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
-    actions = controls.actions
     for record in records:
         if type(record) in actions:
-            _add_or_skip(timeline, record, skip_refused)
+            _add_control(timeline, record, skip_refused)
             continue
         grp = record.grp
         group = groups.get(grp)
@@ -208,9 +210,11 @@ def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -
     return timeline
 
 
-def _add_or_skip(timeline: Timeline[R], record: R, skip_refused: bool) -> None:
-    if skip_refused and type(record) in timeline.controls.actions:
-        with contextlib.suppress(timeline.controls.error):
-            timeline.add(record)
-    else:
+def _add_control(timeline: Timeline[R], record: R, skip_refused: bool) -> None:
+    if not skip_refused:
         timeline.add(record)
+        return
+    try:
+        timeline.add(record)
+    except timeline.controls.error:
+        return  # a control record that no longer applies: ignored (see ``build``)
