@@ -140,3 +140,17 @@ def test_a_camp_log_whose_last_line_is_not_json_is_a_torn_tail(tmp_path):
     assert any("set aside" in w for w in resumed.warnings), resumed.warnings
     assert path.read_bytes() == intact
     resumed.close()
+
+
+def test_an_auto_roll_lost_with_a_torn_tail_is_made_again_with_the_same_dice(tmp_path):
+    unbroken = Campaign.create(tmp_path / "a.jsonl", options_from_mapping({"seed": "s"}))
+    unbroken.choose_action("gather")  # the input, then the program's roll for it
+    path = tmp_path / "b.jsonl"
+    lines = (tmp_path / "a.jsonl").read_bytes().splitlines(keepends=True)
+    assert json.loads(lines[-1])["kind"] == "action_roll"
+    path.write_bytes(b"".join(lines[:-1]) + lines[-1][:20])  # the roll torn mid-write
+    resumed = Campaign.load(path)
+    assert resumed.state == unbroken.state
+    assert path.read_bytes() == b"".join(lines)
+    resumed.close()
+    unbroken.close()

@@ -88,9 +88,14 @@ class Campaign:
             journal.close()
             raise
         journal = loaded.journal or journal
-        return cls(
+        campaign = cls(
             journal, loaded.header, loaded.records, loaded.timeline, loaded.state, loaded.warnings
         )
+        if not campaign.read_only:
+            # A crash (or a torn last line set aside) may have cut off the rolls the
+            # program makes for the latest input: make them now, with the same dice.
+            campaign._auto_roll(campaign.timeline.active[-1])
+        return campaign
 
     @classmethod
     def open_or_create(cls, path: Path, options: CampOptions) -> Campaign:
