@@ -18,6 +18,7 @@ Everything here is O(what the change touched), never O(game).
 
 from __future__ import annotations
 
+import operator
 from itertools import islice
 from typing import Any
 
@@ -31,6 +32,11 @@ _ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
 
 WATCHED = ("status", "guard", "location", "counter")
 _KEPT = (*WATCHED, "unarmed_how", "side", "origins")
+# A unit's kept fields are one tuple, read in C (``operator.itemgetter``): the Observer
+# makes one per unit it sees, on every write, so a dict per unit was most of its cost.
+_KEPT_AT = {name: i for i, name in enumerate(_KEPT)}
+_STATUS, _HOW, _SIDE, _ORIGINS = 0, 4, 5, 6
+_kept_of = operator.itemgetter(*_KEPT)
 
 Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
 
@@ -54,9 +60,7 @@ def _firsts(entry: tuple[Any, ...]) -> dict[tuple[int, str], tuple[Any, str, Any
     return out
 
 
-def _fields(u: Unit) -> dict[str, Any]:
-    d = u.__dict__
-    return {name: d[name] for name in _KEPT}
+Fields = tuple[Any, ...]  # a unit's values of _KEPT, in that order
 
 
 def _line(c: Any) -> tuple[Any, ...]:
@@ -68,17 +72,48 @@ def same_effect(a: Effect, b: Effect) -> bool:
 
 
 class Observer:
-    """Collects what one change does; ``effects`` also keeps each entry's effect."""
+    """Collects what one change does; ``effects`` also keeps each later entry's effect.
+
+    ``involved`` are the records the change takes back and folds (the effective tail
+    before, then the tail after). With ``effects``, an entry's effect is kept only for
+    the entries in both (the later entries a strike or unstrike folds again: the struck
+    or restored entry itself, or an undone tail, has nothing to compare with).
+
+    Everything here runs on every write, so it is written for the common case of a
+    change touching a unit or two: unit fields as tuples, no work for what is empty.
+    """
+
+    __slots__ = (
+        "state",
+        "effects",
+        "watch",
+        "conflicts_before",
+        "folded_seqs",
+        "units_before",
+        "firsts_new",
+        "added_units",
+        "removed_cas",
+        "added_cas",
+        "effects_before",
+        "effects_after",
+        "full",
+        "tally_before",
+    )
 
     def __init__(
         self, state: GameState, conflicts: dict[Any, Any], involved: list[Any], effects: bool
     ):
         self.state = state
         self.effects = effects
+        self.watch: set[int] = set()
+        if effects:
+            seen: set[int] = set()
+            for r in involved:
+                (self.watch if r.seq in seen else seen).add(r.seq)
         # the conflicts of the events taken back, as they were (only those can change)
         self.conflicts_before: dict[int, Any] = {}
         self.folded_seqs: list[int] = []
-        self.units_before: dict[str, dict[str, Any] | None] = {}
+        self.units_before: dict[str, Fields | None] = {}
         self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
         self.added_units: list[Unit] = []
         self.removed_cas: list[Any] = []
@@ -87,7 +122,7 @@ class Observer:
         self.effects_after: dict[int, Effect] = {}
         # A game end books every guarded prisoner and drops the projection: then the
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
-        self.full = any(type(r) is ev.GameEnded for r in involved)
+        self.full = ev.GameEnded in map(type, involved)
         self.tally_before = _totals(state) if self.full else None
 
     # ------------------------------------------------------------- roll-back
@@ -95,52 +130,67 @@ class Observer:
         self, records: list[Any], entries: list[Any], conflicts: dict[Any, Any]
     ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
-        for record in records:
-            if record.seq in conflicts:
-                self.conflicts_before[record.seq] = conflicts[record.seq]
+        if conflicts:
+            for record in records:
+                if record.seq in conflicts:
+                    self.conflicts_before[record.seq] = conflicts[record.seq]
         state = self.state
         units = state.units
-        n_added = sum(e[_ADDED_UNITS] for e in entries if e[_ADDED_UNITS] > 0)
-        added = list(islice(reversed(units.values()), n_added)) if n_added else []
         before = self.units_before
+        n_added = n_cas = 0
         for e in entries:
-            for i in range(_OPS, len(e), 3):
-                obj = e[i]
-                if type(obj) is Unit and obj.handle not in before and units.get(obj.handle) is obj:
-                    before[obj.handle] = _fields(obj)
+            if e[_ADDED_UNITS] > 0:
+                n_added += e[_ADDED_UNITS]
+            n_cas += e[_ADDED_CAS]
+            for obj, name in zip(e[_OPS::3], e[_OPS + 1 :: 3], strict=True):
+                # only a unit's kept fields can differ afterwards (see unit_changes)
+                if type(obj) is Unit and name in _KEPT_AT:
+                    h = obj.handle
+                    if h not in before and units.get(h) is obj:
+                        before[h] = _kept_of(obj.__dict__)
+        added = list(islice(reversed(units.values()), n_added)) if n_added else []
         for u in added:
-            before.setdefault(u.handle, _fields(u))
-        n_cas = sum(e[_ADDED_CAS] for e in entries)
+            before.setdefault(u.handle, _kept_of(u.__dict__))
         if n_cas:
             self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
-        if self.effects:
-            self.effects_before.update(_effects_backward(state, records, entries, added, conflicts))
+        if self.watch:
+            self.effects_before.update(
+                _effects_backward(state, records, entries, added, conflicts, self.watch)
+            )
 
     # ------------------------------------------------------------------ fold
     def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
         """Call after each event folded by the change, with its undo entry."""
         self.folded_seqs.append(record.seq)
         state = self.state
-        k = entry[_ADDED_UNITS] if entry[_ADDED_UNITS] > 0 else 0
-        added = list(islice(reversed(state.units.values()), k))[::-1] if k else []
-        added_ids = {id(u) for u in added}
-        for i in range(_OPS, len(entry), 3):
-            obj = entry[i]
-            if type(obj) is Unit and id(obj) not in added_ids:
-                seen = self.firsts_new.get(id(obj))
-                if seen is None:
-                    self.firsts_new[id(obj)] = (obj, {entry[i + 1]: entry[i + 2]})
-                elif entry[i + 1] not in seen[1]:
-                    seen[1][entry[i + 1]] = entry[i + 2]
-        self.added_units += added
+        k = entry[_ADDED_UNITS]
+        if k > 0:
+            added = list(islice(reversed(state.units.values()), k))[::-1]
+            added_ids = {id(u) for u in added}
+            self.added_units += added
+        else:
+            added, added_ids = [], set()
+        if len(entry) > _OPS:
+            firsts = self.firsts_new
+            for i in range(_OPS, len(entry), 3):
+                obj, name = entry[i], entry[i + 1]
+                # only the kept fields of a unit can make a difference (unit_changes)
+                if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                    seen = firsts.get(id(obj))
+                    if seen is None:
+                        firsts[id(obj)] = (obj, {name: entry[i + 2]})
+                    elif name not in seen[1]:
+                        seen[1][name] = entry[i + 2]
         if entry[_ADDED_CAS]:
             self.added_cas += state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
-        if self.effects:
+        if record.seq in self.watch:
             self.effects_after[record.seq] = _effect_forward(state, record, entry, added, conflicts)
 
     # ---------------------------------------------------------------- result
     def unit_changes(self) -> tuple[list[UnitChange], dict[str, int]]:
         """The watched fields that differ, and the "if ended" projection delta by side."""
+        if not (self.units_before or self.added_units or self.firsts_new):
+            return [], {}
         state = self.state
         units = state.units
         before = dict(self.units_before)
@@ -150,32 +200,33 @@ class Observer:
             h = obj.handle
             if h in before or units.get(h) is not obj:
                 continue
-            mine = _fields(obj)
-            mine.update((k, v) for k, v in olds.items() if k in mine)
-            before[h] = mine
+            mine = list(_kept_of(obj.__dict__))
+            for name, old in olds.items():
+                mine[_KEPT_AT[name]] = old
+            before[h] = tuple(mine)
         out: list[UnitChange] = []
         projected: dict[str, int] = {}
         for h, was in before.items():
             unit = units.get(h)
-            now = _fields(unit) if unit is not None else None
+            now = _kept_of(unit.__dict__) if unit is not None else None
             if was == now:
                 continue  # taken back and folded again alike, or set and reset
-            for name in WATCHED:
+            for i, name in enumerate(WATCHED):
                 if (
                     was is not None
                     and now is not None
-                    and was[name] == now[name]
-                    and (name != "status" or was["unarmed_how"] == now["unarmed_how"])
+                    and was[i] == now[i]
+                    and (i != _STATUS or was[_HOW] == now[_HOW])
                 ):
                     continue
-                a, b = _shown(was, name), _shown(now, name)
+                a, b = _shown_at(was, i), _shown_at(now, i)
                 if a != b:
                     out.append(UnitChange(h, name, a, b))
             if not state.ended:
                 for fields, sign in ((was, -1), (now, 1)):
-                    if fields is not None and fields["status"] == PRISONER:
-                        captor = state.enemy_of(fields["side"])
-                        points = 2 * sum(o.cvp for o in fields["origins"])
+                    if fields is not None and fields[_STATUS] == PRISONER:
+                        captor = state.enemy_of(fields[_SIDE])
+                        points = 2 * sum(o.cvp for o in fields[_ORIGINS])
                         projected[captor] = projected.get(captor, 0) + sign * points
         return out, projected
 
@@ -187,6 +238,8 @@ class Observer:
                 for side, b in before.items()
                 if side in after and after[side] != b
             ]
+        if not (projected or self.removed_cas or self.added_cas):
+            return []
         banked: dict[str, int] = {}
         for lines, sign in ((self.removed_cas, -1), (self.added_cas, 1)):
             for c in lines:
@@ -200,13 +253,19 @@ class Observer:
         return out
 
 
-def _shown(fields: dict[str, Any] | None, name: str) -> str:
+def _shown_at(fields: Fields | None, i: int) -> str:
+    """Field ``i`` of a unit's kept fields as a ``UnitChange`` says it."""
     if fields is None:
         return ""
-    value = fields[name]
-    if name == "status" and value == UNARMED and fields["unarmed_how"]:
-        return f"unarmed ({fields['unarmed_how']})"
+    value = fields[i]
+    if i == _STATUS and value == UNARMED and fields[_HOW]:
+        return f"unarmed ({fields[_HOW]})"
     return "" if value is None else str(value)
+
+
+def _shown(fields: dict[str, Any] | None, name: str) -> str:
+    """The same for a unit's ``__dict__`` (tests/test_change.py words its reference so)."""
+    return _shown_at(None if fields is None else _kept_of(fields), _KEPT_AT[name])
 
 
 def _totals(state: GameState) -> dict[str, tuple[int, int]]:
@@ -222,9 +281,11 @@ def _effects_backward(
     entries: list[Any],
     added: list[Any],
     conflicts: dict[Any, Any],
+    watch: set[int],
 ) -> dict[int, Effect]:
-    """Each rolled-back event's effect in the fold as it stands (before the roll-back),
-    walking from the newest event back with the values each later one overwrote."""
+    """The effect of each rolled-back event in ``watch`` in the fold as it stands
+    (before the roll-back), walking from the newest event back with the values each
+    later one overwrote (so every event is walked, and only the watched are worded)."""
     units = state.units
     after: dict[int, dict[str, Any]] = {}  # id -> values right after the event looked at
     out: dict[int, Effect] = {}
@@ -235,31 +296,33 @@ def _effects_backward(
         k = e[_ADDED_UNITS] if e[_ADDED_UNITS] > 0 else 0
         mine = added[taken : taken + k]
         taken += k
-        mine_ids = {id(u) for u in mine}
         firsts = _firsts(e)
-        eff: Effect = {}
-        for (oid, name), (obj, _, old) in firsts.items():
-            if oid in mine_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
-                continue
-            d = after.get(oid)
-            new = d[name] if d is not None and name in d else obj.__dict__[name]
-            if old != new:
-                eff[(_key(obj), name)] = (old, new)
-        for u in mine:
-            snap = dict(u.__dict__)
-            snap.update(after.get(id(u), {}))
-            eff[(("unit", u.handle), "+")] = (None, snap)
-        if e[_ADDED_CAS]:
-            eff[("cas",)] = (None, [_line(c) for c in cas[end - e[_ADDED_CAS] : end]])
-            end -= e[_ADDED_CAS]
+        if record.seq in watch:
+            mine_ids = {id(u) for u in mine}
+            eff: Effect = {}
+            for (oid, name), (obj, _, old) in firsts.items():
+                if oid in mine_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
+                    continue
+                d = after.get(oid)
+                new = d[name] if d is not None and name in d else obj.__dict__[name]
+                if old != new:
+                    eff[(_key(obj), name)] = (old, new)
+            for u in mine:
+                snap = dict(u.__dict__)
+                snap.update(after.get(id(u), {}))
+                eff[(("unit", u.handle), "+")] = (None, snap)
+            if e[_ADDED_CAS]:
+                eff[("cas",)] = (None, [_line(c) for c in cas[end - e[_ADDED_CAS] : end]])
+            if e[_SCR_BEFORE] is not None:
+                eff[("scr",)] = (None, set(scr_after) - e[_SCR_BEFORE])
+            if record.seq in conflicts:
+                eff[("conflict",)] = (None, str(conflicts[record.seq]))
+            out[record.seq] = eff
+        end -= e[_ADDED_CAS]
         if e[_SCR_BEFORE] is not None:
-            eff[("scr",)] = (None, set(scr_after) - e[_SCR_BEFORE])
             scr_after = e[_SCR_BEFORE]
-        if record.seq in conflicts:
-            eff[("conflict",)] = (None, str(conflicts[record.seq]))
         for (oid, name), (_obj, _, old) in firsts.items():
             after.setdefault(oid, {})[name] = old
-        out[record.seq] = eff
     return out
 
 
@@ -385,8 +448,12 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
     """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
     units, projected = obs.unit_changes()
     later = []
-    both = obs.effects_before.keys() & obs.effects_after.keys() if obs.effects else ()
-    for seq in sorted(both):
+    both = (
+        sorted(obs.effects_before.keys() & obs.effects_after.keys())
+        if obs.effects_after and obs.effects_before
+        else ()
+    )
+    for seq in both:
         before, after = obs.effects_before[seq], obs.effects_after[seq]
         if not same_effect(before, after):
             from stockade.core.describe import sentence_for
@@ -395,7 +462,11 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
     was, now = obs.conflicts_before, game.conflicts
-    new = [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+    new = (
+        [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
+        if now and obs.folded_seqs
+        else []
+    )
     resolved: list[int] = []
     if was:
         gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
@@ -405,7 +476,7 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
         later=later,
         units=units,
         cvp=obs.cvp(projected),
-        new_conflicts=sorted(new),
+        new_conflicts=sorted(new) if new else new,
         resolved_conflicts=resolved,
         conflicts=len(now),
         **lists,

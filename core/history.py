@@ -1,137 +1,32 @@
 """The effective history: which domain events count, after undo, redo and strikes.
 
-All records stay in the log. Undo and redo act on command groups (``grp``): undo takes
-back the last active group; redo brings back the most recently undone one, until a new
-entry is made, after which the undone groups stay in the file as an abandoned branch.
-A strike removes one event from the effective history; every later event is checked
-again when the state is folded (see ``core.game``).
+All records stay in the log. The timeline itself (undo and redo over command groups,
+abandoned branches, strikes) is ``core.timeline``, shared with the camp; this module
+names the game's control records and answers the history's questions (entry status,
+what undo-to and strike may act on). A strike removes one event from the effective
+history; every later event is checked again when the state is folded (see
+``core.projection``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from stockade.core import events as ev
+from stockade.core import timeline as shared
 from stockade.core.errors import Refusal
 
-
-@dataclass
-class Timeline:
-    active: list[int] = field(default_factory=list)  # active group ids, in order
-    undone: set[int] = field(default_factory=set)
-    redo_stack: list[int] = field(default_factory=list)
-    struck: dict[int, int] = field(default_factory=dict)  # struck seq -> strike seq
-    groups: dict[int, list[ev.Record]] = field(default_factory=dict)  # grp -> domain events
-    abandoned: set[int] = field(default_factory=set)  # undone groups a new entry left behind
-
-    def add(self, record: ev.Record) -> None:
-        """Take one record, in log order, into account."""
-        if isinstance(record, ev.Undo):
-            self.undo(record.target)
-        elif isinstance(record, ev.Redo):
-            self.redo(record.target)
-        elif isinstance(record, ev.Strike):
-            self.struck[record.target] = record.seq
-        elif isinstance(record, ev.Unstrike):
-            self.struck.pop(record.target, None)
-        else:
-            group = self.groups.get(record.grp)
-            if group is None:
-                self.groups[record.grp] = [record]
-                self.active.append(record.grp)
-                self.abandoned.update(self.redo_stack)
-                self.redo_stack.clear()
-            else:
-                group.append(record)
-
-    def undo(self, target: int) -> None:
-        if not self.active or self.active[-1] != target:
-            raise Refusal("undo", f"entry group {target} is not the last entry")
-        self.active.pop()
-        self.undone.add(target)
-        self.redo_stack.append(target)
-
-    def redo(self, target: int) -> None:
-        if not self.redo_stack or self.redo_stack[-1] != target:
-            raise Refusal("redo", f"entry group {target} is not the last undone entry")
-        self.redo_stack.pop()
-        self.undone.discard(target)
-        self.active.append(target)
-
-    # -- questions --------------------------------------------------------------
-    def undoable(self) -> int | None:
-        """The group an undo would take back (never the game header)."""
-        if self.active and self.active[-1] != 1:
-            return self.active[-1]
-        return None
-
-    def redoable(self) -> int | None:
-        return self.redo_stack[-1] if self.redo_stack else None
-
-    def is_effective(self, record: ev.Record) -> bool:
-        return record.grp not in self.undone and record.seq not in self.struck
-
-    def effective(self) -> list[ev.Record]:
-        out: list[ev.Record] = []
-        groups, struck = self.groups, self.struck
-        if not struck:
-            for grp in self.active:
-                out += groups[grp]
-            return out
-        for grp in self.active:
-            out.extend(r for r in groups[grp] if r.seq not in struck)
-        return out
-
-    def effective_of(self, records: list[ev.Record]) -> list[ev.Record]:
-        """``effective()``, given every record this timeline was built from, in order.
-
-        Faster for a long log: one filtering pass over the records, used when it
-        provably gives the same list, i.e. when the kept records' groups never go
-        down (each group's records then come together, in group order, as
-        ``effective()`` puts them); otherwise ``effective()``."""
-        control, undone, struck = _CONTROL_TYPES, self.undone, self.struck
-        out = [
-            r
-            for r in records
-            if type(r) not in control and r.grp not in undone and r.seq not in struck
-        ]
-        grps = [r.grp for r in out]
-        if grps != sorted(grps):
-            return self.effective()
-        return out
-
-
-# Record types ``Timeline.add`` treats as control records (the others are domain
-# events). ``build_timeline`` tests exact types: no record type is subclassed.
-_CONTROL_TYPES = frozenset({ev.Undo, ev.Redo, ev.Strike, ev.Unstrike})
+CONTROLS = shared.Controls(
+    actions={ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike", ev.Unstrike: "unstrike"},
+    error=Refusal,
+)
+Timeline = shared.Timeline[ev.Record]
 
 
 def build_timeline(records: list[ev.Record]) -> Timeline:
-    """``Timeline.add`` for every record in order, its domain-event branch inlined
-    (opening a 100k-entry game spends most of its non-fold time here)."""
-    timeline = Timeline()
-    groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
-    control = _CONTROL_TYPES
-    for record in records:
-        if type(record) in control:
-            try:
-                timeline.add(record)
-            except Refusal:
-                # A control record that no longer applies (written by a buggy or
-                # hand-edited log) is ignored rather than losing the game.
-                continue
-        else:
-            grp = record.grp
-            group = groups.get(grp)
-            if group is None:
-                groups[grp] = [record]
-                active.append(grp)
-                if redo_stack:
-                    timeline.abandoned.update(redo_stack)
-                    redo_stack.clear()
-            else:
-                group.append(record)
-    return timeline
+    """The game's timeline of ``records``; a control record that no longer applies
+    (written by a buggy or hand-edited log) is ignored rather than losing the game."""
+    return shared.build(CONTROLS, records)
 
 
 # ------------------------------------------------------------ entries, as they stand

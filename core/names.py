@@ -14,7 +14,7 @@ per entry).
 from __future__ import annotations
 
 from stockade.core import events as ev
-from stockade.core.state import GameState, Unit
+from stockade.core.state import GameState, Origin, Unit
 
 Name = tuple[str, str, str]  # handle, "side counter(s)", Location
 
@@ -55,26 +55,29 @@ def mentioned(record: ev.Record) -> list[str]:
 
 
 def label(u: Unit) -> str:
-    counters = " + ".join(o.counter for o in u.origins) if u.origins else u.counter
+    origins = u.origins
+    if len(origins) == 1:  # most counters: no " + ".join over a generator
+        return f"{u.side} {origins[0].counter}"
+    counters = " + ".join(o.counter for o in origins) if origins else u.counter
     return f"{u.side} {counters}"
 
 
-# The Unit attributes a name is made of: when an event sets one, the unit's name is
-# made again the next time an entry mentions it.
-NAMING = frozenset({"counter", "origins", "location", "side", "unit_kind"})
-_OPS = 4  # where the (object, attribute, old value) triples start in an undo entry
-
-
 class NameBook:
-    """Per entry, the names its units had; kept by the fold. ``current`` holds each
-    unit's name as it stands, made once and reused until an event changes it (so an
-    entry costs a few dict lookups, and an unchanged name is one shared tuple)."""
+    """Per entry, the names its units had; kept by the fold.
+
+    ``current`` holds, per unit, the last name made and the side, counter and origins
+    its label was made from. A name is reused while the unit still has those very
+    objects (compared by identity: an event that sets one makes the label again) and
+    the same Location (units move all the time: a move costs a new tuple, not a new
+    label). So an entry costs a few dict lookups, an unchanged name is one shared
+    tuple, and nothing needs telling when an event or an undo changes a unit.
+    """
 
     __slots__ = ("by_seq", "current")
 
     def __init__(self) -> None:
         self.by_seq: dict[int, tuple[Name, ...]] = {}
-        self.current: dict[str, Name] = {}
+        self.current: dict[str, tuple[Name, str, str, list[Origin]]] = {}
 
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
@@ -90,32 +93,47 @@ class NameBook:
             if not value:
                 continue
             for h in (value,) if type(value) is str else value:
-                name = current.get(h)
-                if name is None:
-                    u = units.get(h)
-                    if u is None:
-                        missing = [*(missing or ()), h]
-                        continue
-                    name = current[h] = (h, label(u), u.location)
+                u = units.get(h)
+                if u is None:
+                    missing = [*(missing or ()), h]
+                    continue
+                d = u.__dict__
+                side, counter, origins, where = (
+                    d["side"],
+                    d["counter"],
+                    d["origins"],
+                    d["location"],
+                )
+                made = current.get(h)
+                if (
+                    made is not None
+                    and made[1] is side
+                    and made[2] is counter
+                    and made[3] is origins
+                ):
+                    name = made[0]
+                    if name[2] != where:
+                        name = (h, name[1], where)
+                        current[h] = (name, side, counter, origins)
+                else:
+                    name = (h, label(u), where)
+                    current[h] = (name, side, counter, origins)
                 names.append(name)
         self.by_seq[record.seq] = tuple(names)
         return missing
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
-        units = state.units
-        extra = tuple((h, label(units[h]), units[h].location) for h in missing if h in units)
+        """Name the units ``record`` brought into play, as they stand after it."""
+        units, current = state.units, self.current
+        extra: list[Name] = []
+        for h in missing:
+            u = units.get(h)
+            if u is not None:
+                name = (h, label(u), u.location)
+                current[h] = (name, u.side, u.counter, u.origins)
+                extra.append(name)
         if extra:
-            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + extra
-
-    def forget(self, entry: tuple[object, ...]) -> None:
-        """An event set or took back the attributes in its undo ``entry``: the units
-        whose name they change are named afresh when next mentioned."""
-        current = self.current
-        if not current:
-            return
-        for i in range(_OPS + 1, len(entry), 3):
-            if entry[i] in NAMING:
-                current.pop(getattr(entry[i - 1], "handle", ""), None)
+            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

@@ -18,6 +18,7 @@ import bisect
 import contextlib
 import gc
 import itertools
+import operator
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,7 @@ from stockade.core.state import ChangeTracker, GameState, Unit, _clone_unit, _co
 # and trims what was added: O(what the event changed), not O(game).
 _ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _ADDED_SIDES, _OPS = range(5)
 _OPAQUE = -1  # in _ADDED_UNITS: the event changed something its entry cannot take back
+_ADDED_UNITS_OF = operator.itemgetter(_ADDED_UNITS)
 
 
 class Projection:
@@ -145,8 +147,6 @@ class Projection:
         refusal = self.step_recorded(event, undo)
         if missing:
             names.after(self.state, event, missing)
-        if len(undo[-1]) > _OPS:  # it set attributes: maybe a name
-            names.forget(undo[-1])
         if refusal is not None:
             # A later event that no longer holds is kept, flagged and skipped until
             # the player resolves it (docs/history.md).
@@ -191,11 +191,10 @@ class Projection:
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
             setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
-        current = self.names.current
-        if current:
-            self.names.forget(entry)
-            for h in itertools.islice(reversed(state.units), max(entry[_ADDED_UNITS], 0)):
-                current.pop(h, None)  # dropped below: a later unit may take the handle
+        if entry[_ADDED_UNITS] > 0:
+            current = self.names.current  # the names of units dropped below: not needed
+            for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
+                current.pop(h, None)
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_BEFORE] is not None:
@@ -213,7 +212,7 @@ class Projection:
         if obs is not None:
             obs.state = self.state
             obs.rolled_back(self.effective[position:], self.undo[position:], self.conflicts)
-        if any(e[_ADDED_UNITS] == _OPAQUE for e in self.undo[position:]):
+        if _any_opaque(self.undo, position):
             del self.effective[position:]
             del self.seqs[position:]
             self.fold_all()
@@ -283,6 +282,7 @@ class Projection:
             view._track(ChangeTracker())  # its own: the units it shares stay the live state's
             vd = view.__dict__  # written directly: no undo hook may record the view
             vd.pop("_prisoner_index", None)
+            vd.pop("_location_index", None)
             vd["units"] = units = dict(live.units)
             vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
             vd["cvp_overrides"] = dict(live.cvp_overrides)
@@ -354,6 +354,12 @@ class Projection:
             self.names.by_seq.update(names)
             if self.conflicts.keys() == before.keys():
                 self.conflicts = before  # the very same Refusal objects as before
+
+
+def _any_opaque(entries: list[Any], start: int) -> bool:
+    """Is any undo entry from ``start`` on opaque? (In C: an undo asks this of one
+    entry, where a generator over a slice cost more than the answer.)"""
+    return _OPAQUE in map(_ADDED_UNITS_OF, entries[start:])  # (islice would walk from 0)
 
 
 @contextlib.contextmanager

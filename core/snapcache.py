@@ -10,7 +10,8 @@ snapshot is used only when it provably comes from this log and this code:
 * the seqs of the first ``position`` effective events hash to ``effective_hash`` (an
   undo, redo or strike appended since that reaches into the prefix does too);
 * ``code`` is the fingerprint of the source of the modules that decide the fold (rules,
-  state, events, units, upgrades, history, game, this file): any code change does too.
+  state, events, units, upgrades, history and its timeline, game, this file): any code
+  change does too.
 
 Anything that does not verify, decode or fit is ignored (and rewritten later); the
 game then folds from the start, as without a cache. Snapshots hold typed data only
@@ -60,6 +61,7 @@ _FOLD_MODULES = (
     "units.py",
     "upgrade.py",
     "history.py",
+    "timeline.py",
     "game.py",
     "writer.py",
     "projection.py",

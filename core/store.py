@@ -17,7 +17,8 @@ from stockade.core import events as ev
 from stockade.core import snapcache
 from stockade.core.errors import Refusal
 from stockade.core.journal import Journal, JournalDamaged, JournalError, JournalReplaced
-from stockade.core.logfile import LoadedLog, LogProblem, load, set_aside
+from stockade.core.logfile import LoadedLog, LogProblem, load
+from stockade.core.logread import settle_torn_tail
 
 
 @dataclass
@@ -63,32 +64,7 @@ class LogStore:
             return cls(loaded.records, None, path, warnings, loaded.problem), None
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
-        if loaded.torn_tail is not None and not journal.read_only:
-            try:
-                side = set_aside(path, loaded.torn_tail)
-            except OSError as exc:
-                # A read-only folder or a full disk: the bytes cannot be saved, so they
-                # are not cut off either; the game opens read-only (issue 13).
-                journal.close()
-                why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
-                journal = Journal(path, None, True, why)
-                warnings.append(f"{why}; opened read-only")
-            else:
-                journal.truncate_torn_tail(loaded.good_bytes)
-                saved = f"the damaged bytes were saved to {side.name}"
-                if warnings:  # one message for one event (the torn tail found and saved)
-                    warnings[-1] = f"{warnings[-1]}; {saved}"
-                else:
-                    warnings.append(saved)
-        if loaded.torn_tail is not None and journal.read_only:
-            note = (
-                "the damaged bytes stay in the file (opened read-only); opening the "
-                "game for writing saves them to a side file"
-            )
-            if warnings:
-                warnings[-1] = f"{warnings[-1]}; {note}"
-            else:
-                warnings.append(note)
+        journal = settle_torn_tail(path, loaded, journal, warnings)
         log_data = None
         if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
             try:

@@ -30,7 +30,15 @@ from stockade.core.state import GameState
 from stockade.core.tally import tally
 from tests.test_rules_stateful import PICK, PrisonerBook, dump, pick
 
-_CONTAINERS = {"units", "sides", "casualties", "scrounged", "cvp_overrides", "_prisoner_index"}
+_CONTAINERS = {
+    "units",
+    "sides",
+    "casualties",
+    "scrounged",
+    "cvp_overrides",
+    "_prisoner_index",
+    "_location_index",
+}
 
 
 def _line(c) -> tuple:

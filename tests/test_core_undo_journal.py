@@ -48,7 +48,11 @@ def fresh_fold(records: list[ev.Record]) -> tuple[GameState, set[int]]:
 
 
 def check_index(state: GameState) -> None:
-    """The prisoner index equals a scan of every unit."""
+    """The prisoner and Location indexes equal a scan of every unit."""
+    for where in {u.location for u in state.units.values()} | {"", "nowhere"}:
+        assert state.active_at(where) == [
+            u for u in state.units.values() if u.location == where and u.status == "active"
+        ]
     scan = [u for u in state.units.values() if u.status == PRISONER]
     assert state._prisoners() == scan
     assert all(u.guard is not None for u in scan), "a prisoner without a Guard"
@@ -110,7 +114,9 @@ def test_state_at_equals_a_fresh_fold_and_never_moves(big):
     game.undo_to(seqs[-30])
     for view, before in views:
         assert dump(view) == before
+        check_index(view)  # its indexes, built before the live game moved, still hold
     assert dump(game.state) == dump(Game(game.records).state)
+    check_index(game.state)
 
 
 def test_multi_event_check_leaves_the_state_as_it_was(big):

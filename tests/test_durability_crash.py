@@ -1,6 +1,7 @@
 """Crash test: a child appends through Game.submit and reports every accepted record;
 the parent SIGKILLs it at random moments; after each kill, every accepted record is in
-the log, unchanged, and the log opens cleanly (issue 4)."""
+the log, unchanged, and the log opens cleanly: at most the record being written when the
+kill came is left out as a torn tail (issue 4)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,16 @@ def test_sigkill_never_loses_an_accepted_record(tmp_path: Path) -> None:
             before = path.read_bytes(), path.stat().st_mtime_ns
             loaded = load(path)
             assert loaded.problem is None, (attempt, loaded.problem)
-            assert not loaded.warnings, (attempt, loaded.warnings)
+            if loaded.warnings:
+                # SIGKILL can cut a write() short at a page boundary (Linux checks for a
+                # fatal signal between the pages it copies), so the record being written
+                # may be torn. That is allowed: it was never accepted (checked below),
+                # and the next worker's Game.open sets it aside and goes on writing.
+                assert loaded.torn_tail is not None, (attempt, loaded.warnings)
+                assert all("entry" in w and "left out" in w for w in loaded.warnings[:1]), (
+                    attempt,
+                    loaded.warnings,
+                )
             by_seq = {r.seq: r for r in loaded.records}
             for seq, record in accepted.items():
                 assert seq in by_seq, f"kill {attempt}: accepted record {seq} lost"

@@ -4,11 +4,13 @@ bound (issue 4)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import stockade.core.logfile as logfile
+import stockade.core.logread as logread
 from bench.generate import Driver, new_game
 from stockade.core import events as ev
 from stockade.core.journal import MAX_LINE_BYTES, Journal, JournalWriteError
@@ -74,8 +76,9 @@ def test_an_over_long_line_is_refused_before_it_is_parsed(tmp_path, monkeypatch,
             seen.extend(len(x) for x in bytes(data).split(b"\n"))
             return self.real.decode_lines(data)
 
-    monkeypatch.setattr(logfile, "_decoder", Spy(logfile._decoder))
-    monkeypatch.setattr(logfile, "_raw_decoder", Spy(logfile._raw_decoder))
+    game_format = replace(logfile.GAME, decoder=Spy(logfile.GAME.decoder))
+    monkeypatch.setattr(logfile, "GAME", game_format)
+    monkeypatch.setattr(logread, "_raw_decoder", Spy(logread._raw_decoder))
     loaded = logfile.load(path)
     number = where % len(lines) + 1
     assert loaded.problem is not None and loaded.problem.line == number

@@ -26,11 +26,12 @@ from stockade.core.camp.events import (
     Undo,
 )
 from stockade.core.camp.fold import apply, initial_state, replay
-from stockade.core.camp.history import HEADER_GROUP, Timeline
+from stockade.core.camp.history import HEADER_GROUP, new_timeline
 from stockade.core.camp.logfile import encode, load_log
 from stockade.core.camp.state import CampState, Need, need
 from stockade.core.camp.table import RuleTable, load_table
 from stockade.core.journal import Journal, JournalError
+from stockade.core.timeline import Timeline
 
 replace = msgspec.structs.replace
 
@@ -51,7 +52,7 @@ class Campaign:
         journal: Journal,
         header: CampStarted,
         records: list[Record],
-        timeline: Timeline,
+        timeline: Timeline[Record],
         state: CampState,
         warnings: list[str] | None = None,
     ):
@@ -71,7 +72,7 @@ class Campaign:
             journal = Journal.create(Path(path), encode(header))
         except JournalError as exc:
             raise CampError(str(exc)) from None
-        campaign = cls(journal, header, [], Timeline(), initial_state(header))
+        campaign = cls(journal, header, [], new_timeline(), initial_state(header))
         campaign._auto_roll(HEADER_GROUP)  # the capture date and Health, unless typed
         return campaign
 
@@ -86,8 +87,15 @@ class Campaign:
         except CampError:
             journal.close()
             raise
-        warnings = loaded.warnings + ([journal.why_read_only] if journal.read_only else [])
-        return cls(journal, loaded.header, loaded.records, loaded.timeline, loaded.state, warnings)
+        journal = loaded.journal or journal
+        campaign = cls(
+            journal, loaded.header, loaded.records, loaded.timeline, loaded.state, loaded.warnings
+        )
+        if not campaign.read_only:
+            # A crash (or a torn last line set aside) may have cut off the rolls the
+            # program makes for the latest input: make them now, with the same dice.
+            campaign._auto_roll(campaign.timeline.active[-1])
+        return campaign
 
     @classmethod
     def open_or_create(cls, path: Path, options: CampOptions) -> Campaign:
@@ -109,13 +117,13 @@ class Campaign:
         return need(self.state)
 
     def can_undo(self) -> bool:
-        return self.timeline.undo_target() is not None
+        return self.timeline.undoable() is not None
 
     def can_redo(self) -> bool:
-        return self.timeline.redo_target() is not None
+        return self.timeline.redoable() is not None
 
     def effective_events(self) -> list[Record]:
-        return self.timeline.events()
+        return self.timeline.effective()
 
     def state_at(self, count: int) -> CampState:
         """Replay the first ``count`` events in effect: the campaign as it stood then."""
@@ -139,13 +147,13 @@ class Campaign:
         self._input(ROLL_KINDS[kind](dice=tuple(dice), hand=True))
 
     def undo(self) -> None:
-        target = self.timeline.undo_target()
+        target = self.timeline.undoable()
         if target is None:
             raise CampError("nothing to undo")
         self._control(Undo(target=target))
 
     def redo(self) -> None:
-        target = self.timeline.redo_target()
+        target = self.timeline.redoable()
         if target is None:
             raise CampError("nothing to redo")
         self._control(Redo(target=target))
@@ -172,11 +180,9 @@ class Campaign:
 
     def _control(self, record: Record) -> None:
         record = replace(record, seq=self._next_seq())
-        probe = Timeline(
-            dict(self.timeline.groups), list(self.timeline.active), list(self.timeline.undone)
-        )
+        probe = self.timeline.copy()
         probe.add(record)
-        state = replay(self.header, probe.events())
+        state = replay(self.header, probe.effective())
         self._write(record)
         self.timeline = probe
         self.state = state

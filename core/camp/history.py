@@ -1,60 +1,33 @@
-"""Undo and redo as appended records: which groups of the log are in effect.
+"""Undo and redo in a campaign log: the shared ``core.timeline`` with the camp's rules.
 
 Nothing is ever deleted from a log. An ``Undo`` takes the latest group in effect out,
 a ``Redo`` puts back the group most recently undone, and any new input forgets what
-could have been redone -- the usual editor rules, derived here from the records alone.
+could have been redone. The camp's own rules: the header's group (the header and the
+set-up rolls made with it) is never undone, the header itself is not in the timeline
+(its group starts empty), every group is written one after the other (a record joins
+only the latest group in effect), and a refusal is a ``CampError``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import Record, Redo, Undo
+from stockade.core.timeline import HEADER_GROUP, Controls, Timeline
 
-HEADER_GROUP = 1  # the header and the set-up rolls made with it: never undone
+__all__ = ["HEADER_GROUP", "CONTROLS", "new_timeline"]
 
 
-@dataclass
-class Timeline:
-    groups: dict[int, list[Record]] = field(default_factory=lambda: {HEADER_GROUP: []})
-    active: list[int] = field(default_factory=lambda: [HEADER_GROUP])
-    undone: list[int] = field(default_factory=list)  # the redo stack, last on top
+class TimelineRefused(CampError):
+    """An undo, redo or group the campaign's timeline cannot take."""
 
-    def add(self, record: Record) -> None:
-        """Take one record (not the header) in log order; refuse an impossible one."""
-        if isinstance(record, Undo):
-            if record.target != self.undo_target():
-                raise CampError(
-                    f"undo of group {record.target}, but the latest is {self.undo_target()}"
-                )
-            self.undone.append(self.active.pop())
-        elif isinstance(record, Redo):
-            if record.target != self.redo_target():
-                raise CampError(
-                    f"redo of group {record.target}, but the next is {self.redo_target()}"
-                )
-            self.active.append(self.undone.pop())
-        elif record.grp in self.groups:
-            if record.grp != self.active[-1]:
-                raise CampError(f"group {record.grp} is not the latest group in effect")
-            self.groups[record.grp].append(record)
-        else:
-            if record.grp != record.seq:
-                raise CampError(f"a new group must start at its own seq, not {record.grp}")
-            self.groups[record.grp] = [record]
-            self.active.append(record.grp)
-            self.undone.clear()
+    def __init__(self, verb: str, text: str):
+        super().__init__(text)
+        self.verb = verb
 
-    def undo_target(self) -> int | None:
-        return self.active[-1] if self.active[-1] != HEADER_GROUP else None
 
-    def redo_target(self) -> int | None:
-        return self.undone[-1] if self.undone else None
+CONTROLS = Controls(actions={Undo: "undo", Redo: "redo"}, error=TimelineRefused, check_groups=True)
 
-    def events(self) -> list[Record]:
-        """The game events in effect, in log order."""
-        return [r for g in self.active for r in self.groups[g]]
 
-    def count(self) -> int:
-        return sum(len(self.groups[g]) for g in self.active)
+def new_timeline() -> Timeline[Record]:
+    """A campaign's timeline before any record after the header."""
+    return Timeline(CONTROLS, groups={HEADER_GROUP: []}, active=[HEADER_GROUP])

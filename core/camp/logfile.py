@@ -1,33 +1,45 @@
 """A campaign log on disk: JSON lines in, checked records out.
 
-Every fault is reported as one sentence naming the line, never a traceback: a log may
-have been edited by hand or sent by a friend.
+The reading loop is the game's (``core.logread``): the size bound before parsing,
+``seq`` equal to the line, one header, a torn tail set aside to a side file. This
+module says what a camp log holds, and the camp's own policy: a bad line anywhere
+else refuses the whole log, and so does a record the timeline or the rules cannot
+take. Every fault is reported as one sentence naming the line, never a traceback: a
+log may have been edited by hand or sent by a friend.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
 import msgspec
 
-from stockade.core.bounds import explain
+from stockade.core import logread
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Record
 from stockade.core.camp.fold import apply, initial_state
-from stockade.core.camp.history import Timeline
+from stockade.core.camp.history import CONTROLS, new_timeline
 from stockade.core.camp.state import CampState
-from stockade.core.journal import (
-    MAX_LINE_BYTES,
-    Journal,
-    JournalError,
-    ReadResult,
-    atomic_write,
-    read_lines,
+from stockade.core.journal import Journal, JournalError
+from stockade.core.timeline import Timeline
+
+CAMP: logread.LogFormat[Record] = logread.LogFormat(
+    union=AnyRecord,
+    decoder=msgspec.json.Decoder(AnyRecord),
+    header=CampStarted,
+    header_name="'camp' header",
+    version=SCHEMA_VERSION,
+    oldest=SCHEMA_VERSION,  # no older camp schema exists, so nothing to upgrade
+    kinds=frozenset(t.__struct_config__.tag for t in get_args(AnyRecord)),
+    controls=CONTROLS,
+    noun="camp",
+    what="camp campaign log",
+    group_per_write=False,  # a group's rolls are written one by one, each accepted
 )
 
 _encoder = msgspec.json.Encoder()
-_decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
 
 
 def encode(record: Record) -> bytes:
@@ -35,72 +47,50 @@ def encode(record: Record) -> bytes:
 
 
 def decode_line(data: bytes, number: int) -> Record:
-    if len(data) > MAX_LINE_BYTES:  # checked before parsing: a log may be hostile
-        raise CampError(f"line {number}: {len(data)} bytes, over the {MAX_LINE_BYTES}-byte limit")
+    """One line as a camp record, or the CampError naming line ``number``."""
     try:
-        record = _decoder.decode(data)
-    except msgspec.ValidationError as exc:
-        raise CampError(f"line {number}: not a camp record ({explain(exc)})") from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise CampError(f"line {number}: not valid JSON ({exc})") from None
-    except RecursionError:
-        raise CampError(f"line {number}: nested too deeply to be a camp record") from None
-    if record.v != SCHEMA_VERSION:
-        raise CampError(f"line {number}: schema version {record.v} is not one this program reads")
-    if record.seq != number:
-        raise CampError(f"line {number}: seq is {record.seq}; records must be numbered 1, 2, 3 ...")
-    return record
+        return logread.parse_line(CAMP, data)
+    except ValueError as exc:
+        raise CampError(f"line {number}: {exc}") from None
 
 
 @dataclass
 class LoadedLog:
     header: CampStarted
     records: list[Record]  # everything after the header, controls included
-    timeline: Timeline
+    timeline: Timeline[Record]
     state: CampState
     warnings: list[str] = field(default_factory=list)
+    journal: Journal | None = None  # the journal to go on with (read-only if it had to be)
 
 
 def load_log(path: Path, journal: Journal | None = None) -> LoadedLog:
-    """Read, check and fold a whole log. ``journal``, if writable, repairs a torn tail."""
+    """Read, check and fold a whole log. ``journal``, if writable, sets a torn tail aside."""
     try:
-        result = read_lines(path)
+        loaded = logread.load(Path(path), CAMP)
     except JournalError as exc:
         raise CampError(str(exc)) from None
-    warnings = list(result.warnings)
-    if result.torn_tail is not None:
-        warnings.append(_set_aside_torn_tail(Path(path), result, result.torn_tail, journal))
-    if not result.lines:
-        raise CampError(f"{path}: empty; not a camp campaign log")
-    records = [decode_line(raw.data, raw.number) for raw in result.lines]
-    header = records[0]
-    if not isinstance(header, CampStarted):
-        tag = header.__struct_config__.tag
-        raise CampError(f"line 1: a camp log starts with its 'camp' header, not {tag!r}")
-    timeline = Timeline()
-    for record in records[1:]:
-        if isinstance(record, CampStarted):
-            raise CampError(f"line {record.seq}: a second header")
+    if loaded.problem is not None:
+        raise CampError(str(loaded.problem))
+    warnings = list(loaded.warnings)
+    if journal is not None:
+        if journal.read_only and journal.why_read_only:
+            warnings.append(journal.why_read_only)
+        journal = logread.settle_torn_tail(Path(path), loaded, journal, warnings)
+    elif loaded.torn_tail is not None:
+        warnings[-1] += "; it stays in the file until the campaign is opened for play"
+    header, *records = loaded.records
+    assert isinstance(header, CampStarted)  # logread checked line 1
+    timeline = new_timeline()
+    for record in records:
         try:
             timeline.add(record)
         except CampError as exc:
             raise CampError(f"line {record.seq}: {exc}") from None
     state = initial_state(header)
-    for event in timeline.events():
+    for event in timeline.effective():
         try:
             state = apply(state, event)
         except CampError as exc:
             raise CampError(f"line {event.seq}: {exc}") from None
-    return LoadedLog(header, records[1:], timeline, state, warnings)
-
-
-def _set_aside_torn_tail(
-    path: Path, result: ReadResult, tail: bytes, journal: Journal | None
-) -> str:
-    if journal is None or journal.read_only:
-        return f"{path}: the last {len(tail)} bytes are an unfinished record and are ignored"
-    side = path.with_name(path.name + ".torn")
-    atomic_write(side, tail)
-    keep = sum(len(raw.data) + 1 for raw in result.lines)
-    journal.truncate_torn_tail(keep)
-    return f"{path}: an unfinished last record ({len(tail)} bytes) was set aside to {side.name}"
+    return LoadedLog(header, records, timeline, state, warnings, journal)

@@ -164,7 +164,7 @@ def left_out_of_stack(
     named = {u.handle for u in units}
     return [
         o
-        for o in state.units.values()
+        for o in state.active_at(location)
         if o.location == location
         and o.side == units[0].side
         and o.handle not in named

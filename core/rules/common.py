@@ -230,7 +230,7 @@ def armed_units_of(state: GameState, side: str, location: str) -> list[Unit]:
     """``side``'s units still fighting in ``location``: on the board, not prisoners."""
     return [
         u
-        for u in state.units.values()
+        for u in state.active_at(location)
         if u.side == side and u.location == location and u.status == ACTIVE
     ]
 

@@ -249,7 +249,9 @@ def rearm_refusal(
         return Refusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
-        present = active_at.get(u.location, []) if active_at is not None else state.units.values()
+        present = (
+            active_at.get(u.location, []) if active_at is not None else state.active_at(u.location)
+        )
         other = next(
             (
                 o

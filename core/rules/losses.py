@@ -39,7 +39,7 @@ def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
         return []
     return [
         u
-        for u in state.units.values()
+        for u in state.active_at(guard.location)
         if u.handle != guard.handle
         and u.location == guard.location
         and takeover_refusal(state, u, guard) is None

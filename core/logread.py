@@ -1,0 +1,368 @@
+"""Reading a JSON-lines log: lines -> records, with every problem named by its line.
+
+One loop for every log format Stockade reads: the game's (``core.logfile``) and the
+camp's (``core.camp.logfile``); a ``LogFormat`` says what its records are. Policy
+(docs/durability.md):
+
+* every line is checked for size BEFORE it is parsed (``MAX_LINE_BYTES``); nothing in
+  a log can run code: records are decoded by msgspec into plain typed structs;
+* line *n* holds ``seq`` *n*; line 1, and only line 1, is the format's header;
+* a torn tail -- bytes after the last newline, or a last line that is not JSON at all
+  (a crash mid-write) -- is set aside to a side file and the log loads with a warning;
+  where one command group is one write, whole lines of the group the torn write
+  belonged to go with it;
+* any other bad line (wrong type, unknown kind, wrong sequence number, too long, not
+  JSON in the middle...) is never dropped: loading stops there and the problem names
+  the line (the game opens read-only up to it, the camp refuses the log);
+* records written by an older schema are upgraded on read by the format's ``upgrade``
+  hook; the file itself is never rewritten.
+
+``load`` never writes: it only reads ``path``. ``set_aside`` and ``settle_torn_tail``
+write, and are called only by an opener that holds the write lock.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from stockade.core.bounds import explain
+from stockade.core.journal import (
+    MAX_LINE_BYTES,
+    Journal,
+    RawLine,
+    read_bytes,
+    split_lines,
+    write_new_file,
+)
+from stockade.core.timeline import Controls
+
+
+class LogRecord(Protocol):
+    """What the reading loop needs of a record: its line, group and schema version."""
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def grp(self) -> int: ...
+
+    @property
+    def v(self) -> int: ...
+
+
+R = TypeVar("R", bound=LogRecord)
+
+
+@dataclass(frozen=True)
+class LogFormat(Generic[R]):
+    """One kind of log: its records, its header, its versions and its words."""
+
+    union: Any  # the tagged union of every record type (for msgspec.convert)
+    decoder: msgspec.json.Decoder[R]  # a decoder of ``union``
+    header: type  # the type of line 1, and of no other line
+    header_name: str  # "game header"
+    version: int  # the schema version written now
+    oldest: int  # the oldest version read as it is
+    kinds: frozenset[str]  # every ``kind`` tag, to tell an unknown record from a bad one
+    controls: Controls  # undo/redo/strike records: a torn group never takes one with it
+    noun: str  # who writes such records: "not valid JSON (damaged, or not a {noun} log)"
+    what: str  # what the whole file is: "empty file: not a {what}"
+    # A raw record of an older version -> the current shape (None: no older versions).
+    upgrade: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # Whether a command group is written by one write: only then can a torn write have
+    # left the group's first lines whole (the camp writes a group line by line, each
+    # accepted on its own, so its whole lines are never taken back).
+    group_per_write: bool = True
+
+
+@dataclass
+class LogProblem:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass
+class LoadedLog(Generic[R]):
+    records: list[R]
+    warnings: list[str] = field(default_factory=list)
+    problem: LogProblem | None = None  # a bad line that stopped loading
+    torn_tail: bytes | None = None  # bytes to set aside (they start at good_bytes)
+    good_bytes: int = 0  # length of the file up to the end of the last good line
+    size: int = 0  # length of the file as read
+
+
+class Undecodable(ValueError):
+    """The line is not JSON at all: what a crash in the middle of a write leaves."""
+
+
+_raw_decoder = msgspec.json.Decoder()
+
+
+def parse_line(fmt: LogFormat[R], data: bytes) -> R:
+    """Decode one line; raise ValueError with a readable message (the caller adds the
+    line number). The size bound is checked before any parsing."""
+    if len(data) > MAX_LINE_BYTES:
+        raise ValueError(
+            f"line is {len(data)} bytes, over the {MAX_LINE_BYTES}-byte limit; "
+            "refused without reading it"
+        )
+    try:
+        record = fmt.decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        record = _decode_old(fmt, data, exc)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise Undecodable(f"not valid JSON (damaged, or not a {fmt.noun} log)") from None
+    except RecursionError:
+        raise ValueError(f"nested too deeply to be a {fmt.noun} record") from None
+    if record.v > fmt.version:
+        raise ValueError(f"written by a newer Stockade (schema v{record.v}); upgrade Stockade")
+    if record.v < fmt.oldest:
+        raise ValueError(f"schema version {record.v} is not one this program reads")
+    return record
+
+
+def _decode_old(fmt: LogFormat[R], data: bytes, original: msgspec.ValidationError) -> R:
+    try:
+        raw = _raw_decoder.decode(data)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        raise Undecodable("not valid JSON") from None
+    except RecursionError:
+        raise ValueError(f"nested too deeply to be a {fmt.noun} record") from None
+    if not isinstance(raw, dict):
+        raise ValueError(f"not a record (expected a JSON object, found {_json_type(raw)})")
+    version = raw.get("v", 0)
+    old = type(version) is int and 0 <= version < fmt.version and "kind" not in raw
+    if fmt.upgrade is not None and old:
+        try:
+            record: R = msgspec.convert(fmt.upgrade(raw), fmt.union)
+        except msgspec.ValidationError as exc:
+            raise ValueError(
+                f"old (v{version}) record could not be upgraded: {explain(exc)}"
+            ) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"old (v{version}) record could not be upgraded: {exc}") from None
+        return record
+    kind = raw.get("kind", raw.get("type"))
+    if not isinstance(kind, str) or kind not in fmt.kinds:
+        shown = kind if isinstance(kind, str) else _json_type(kind)
+        raise ValueError(f"unknown record kind {str(shown)[:40]!r}")
+    raise ValueError(f"bad '{kind}' record: {explain(original)}")
+
+
+def _json_type(value: object) -> str:
+    return {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        int: "a number",
+        float: "a number",
+        bool: "true/false",
+        type(None): "null",
+    }.get(type(value), "?")
+
+
+def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
+    """Read and check a log. Raises JournalError only if it cannot be read at all.
+
+    Never modifies ``path``.
+    """
+    blob = read_bytes(path)
+    chunks, tail = split_lines(blob)
+    result = _fast_load(fmt, blob, chunks, tail)
+    if result is None:
+        result = _careful_load(fmt, chunks, tail)
+    result.size = len(blob)
+    if not result.records and result.problem is None:
+        if result.torn_tail is not None:
+            result.problem = LogProblem(1, f"the only line is unfinished: not a {fmt.what}")
+        else:
+            result.problem = LogProblem(1, f"empty file: not a {fmt.what}")
+    return result
+
+
+def _fast_load(
+    fmt: LogFormat[R], blob: bytes, chunks: list[bytes], tail: bytes
+) -> LoadedLog[R] | None:
+    """The common case -- every line current, whole and in order -- in one msgspec call.
+
+    Returns None whenever anything is unusual; the careful path then names the line.
+    """
+    if tail or not chunks or max(map(len, chunks)) > MAX_LINE_BYTES or b"" in chunks:
+        return None
+    try:
+        records = fmt.decoder.decode_lines(blob)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
+        return None
+    if len(records) != len(chunks) or not isinstance(records[0], fmt.header):
+        return None
+    current, header = fmt.version, fmt.header
+    for expected, record in enumerate(records, 1):
+        if (
+            record.seq != expected
+            or record.v != current
+            or (expected > 1 and type(record) is header)
+        ):
+            return None
+    return LoadedLog(records=records, good_bytes=len(blob))
+
+
+def _careful_load(fmt: LogFormat[R], chunks: list[bytes], tail: bytes) -> LoadedLog[R]:
+    result: LoadedLog[R] = LoadedLog(records=[])
+    lines = [RawLine(n, c) for n, c in enumerate(chunks, 1)]
+    offset = 0
+    for index, line in enumerate(lines):
+        is_last = index == len(lines) - 1 and not tail
+        try:
+            record = parse_line(fmt, line.data)
+            _check_sequence(fmt, result.records, record)
+        except Undecodable as exc:
+            if is_last and line.number > 1:
+                # The very last line is not JSON: a crash mid-write. Set aside.
+                result.torn_tail = line.data + b"\n"
+                result.warnings.append(
+                    f"line {line.number}: damaged last entry found ({exc}) and left out; "
+                    "everything before it is intact"
+                )
+                break
+            result.problem = LogProblem(line.number, str(exc))
+            break
+        except ValueError as exc:
+            result.problem = LogProblem(line.number, str(exc))
+            break
+        result.records.append(record)
+        offset += len(line.data) + 1
+    result.good_bytes = offset
+    if tail and result.problem is None:
+        result.torn_tail = tail
+        result.warnings.append(
+            f"line {len(lines) + 1}: unfinished last entry ({len(tail)} bytes, "
+            "probably a crash while writing) found and left out; everything before it "
+            "is intact"
+        )
+    if result.torn_tail is not None and result.problem is None and fmt.group_per_write:
+        _take_back_torn_group(fmt, result, lines)
+    return result
+
+
+_GRP = re.compile(rb'"(?:grp|group)":(\d{1,18})[,}]')
+_SEQ = re.compile(rb'"seq":(\d{1,18})[,}]')
+
+
+def _take_back_torn_group(fmt: LogFormat[R], result: LoadedLog[R], lines: list[RawLine]) -> None:
+    """A torn write of a multi-line group may have left its first lines whole: when the
+    torn bytes show they continue the last group, those lines go aside with them."""
+    tail = result.torn_tail or b""
+    grp_match, seq_match = _GRP.search(tail), _SEQ.search(tail)
+    records = result.records
+    if not grp_match or len(records) < 2:
+        return
+    grp = int(grp_match.group(1))
+    if seq_match and int(seq_match.group(1)) == grp:
+        return  # the torn line starts its own group
+    if records[-1].grp != grp or grp <= 1:
+        return
+    controls = fmt.controls.actions
+    taken: list[bytes] = []
+    while len(records) > 1 and records[-1].grp == grp and type(records[-1]) not in controls:
+        taken.append(lines[len(records) - 1].data + b"\n")
+        records.pop()
+    if taken:
+        moved = b"".join(reversed(taken))
+        result.torn_tail = moved + tail
+        result.good_bytes -= len(moved)
+        result.warnings.append(
+            f"the unfinished entry belonged to a command whose first {len(taken)} line(s) "
+            "were written; they were set aside with it (that command was never accepted)"
+        )
+
+
+def _check_sequence(fmt: LogFormat[R], records: list[R], record: R) -> None:
+    expected = len(records) + 1
+    if not records and not isinstance(record, fmt.header):
+        raise ValueError(f"not a {fmt.what}: the first line must be the {fmt.header_name}")
+    if records and isinstance(record, fmt.header):
+        raise ValueError(f"a second {fmt.header_name} in the middle of the log")
+    if record.seq != expected:
+        raise ValueError(
+            f"sequence number {record.seq}, expected {expected} (a line is "
+            "missing, repeated or out of order)"
+        )
+
+
+# ------------------------------------------------------------ writing: the torn tail
+def set_aside(path: Path, tail: bytes) -> Path:
+    """Save torn bytes next to the log, durably, before the log is cut back.
+
+    The side file is created exclusively (never overwrites an earlier one).
+    """
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    n = 0
+    while True:
+        side = path.with_name(f"{path.name}.torn-{stamp}" + (f".{n}" if n else ""))
+        try:
+            write_new_file(side, tail)
+            return side
+        except FileExistsError:
+            n += 1
+
+
+def settle_torn_tail(
+    path: Path, loaded: LoadedLog[R], journal: Journal, warnings: list[str]
+) -> Journal:
+    """What opening does with a torn tail ``load`` found: with the write lock, save the
+    bytes to a side file, then cut the log back; read-only (or when the bytes cannot be
+    saved), leave the file alone. Says so in ``warnings``; returns the journal to go on
+    with (a read-only one when the side file could not be written)."""
+    if loaded.torn_tail is None:
+        return journal
+    if not journal.read_only:
+        try:
+            side = set_aside(path, loaded.torn_tail)
+        except OSError as exc:
+            # A read-only folder or a full disk: the bytes cannot be saved, so they
+            # are not cut off either; the log opens read-only (issue 13).
+            journal.close()
+            why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
+            journal = Journal(path, None, True, why)
+            warnings.append(f"{why}; opened read-only")
+        else:
+            journal.truncate_torn_tail(loaded.good_bytes)
+            _add_to_last(warnings, f"the damaged bytes were set aside to {side.name}")
+    if journal.read_only:
+        _add_to_last(
+            warnings,
+            "the damaged bytes stay in the file (opened read-only); opening it for "
+            "writing sets them aside to a side file",
+        )
+    return journal
+
+
+def _add_to_last(warnings: list[str], note: str) -> None:
+    """One message for one event (the torn tail found, and what became of it)."""
+    if warnings:
+        warnings[-1] = f"{warnings[-1]}; {note}"
+    else:
+        warnings.append(note)
+
+
+__all__ = [
+    "LoadedLog",
+    "LogFormat",
+    "LogProblem",
+    "Undecodable",
+    "load",
+    "parse_line",
+    "set_aside",
+    "settle_torn_tail",
+]
