@@ -60,7 +60,7 @@ _STATUS_WORDS = {
 
 
 def rule_for(record: ev.Record) -> str:
-    kind = record.__struct_config__.tag
+    kind = str(record.__struct_config__.tag)
     variant = (
         getattr(record, "reason", None)
         or getattr(record, "cause", None)
@@ -97,6 +97,7 @@ def _control(record: ev.Record) -> str:
         return f"redo of entry {record.target}"
     if isinstance(record, ev.Strike):
         return f"struck entry {record.target}" + (f" ({record.reason})" if record.reason else "")
+    assert isinstance(record, ev.Unstrike)  # the last kind of control record
     return f"unstruck entry {record.target}"
 
 
@@ -129,10 +130,11 @@ class _Words:
         return f" in {u.location}" if u is not None and u.location else ""
 
     def say(self, record: ev.Record) -> str:
+        tag = str(record.__struct_config__.tag)
         speaker: Callable[[ev.Record], str] | None = getattr(
-            self, "_" + record.__struct_config__.tag.replace("-", "_"), None
+            self, "_" + tag.replace("-", "_"), None
         )
-        return speaker(record) if speaker else record.__struct_config__.tag
+        return speaker(record) if speaker else tag
 
     # -- one method per kind, named after its tag ----------------------------------
     def _game(self, r: ev.GameCreated) -> str:
