@@ -130,3 +130,31 @@ async def test_a_half_filled_form_asks_for_the_field_not_the_command_syntax(tmp_
         verdict = str(form.query_one("#verdict").render())
         assert "✗ refused: A20.551" in verdict, verdict
     game.close()
+
+
+@pytest.mark.parametrize("remap", [False, True])
+@sync
+async def test_the_roster_key_is_in_the_footer_at_80_columns(tmp_path, remap):
+    """w (the roster) was in no footer, even at 160 columns: only help and the palette
+    named it. It takes the place of ":" (the command bar's own line says "press :").
+    With "next phase" remapped to a longer key the footer still fits 80 columns."""
+    from textual.widgets._footer import FooterKey
+
+    if remap:
+        (tmp_path / "config").mkdir()
+        (tmp_path / "config" / "config.toml").write_text(
+            '[keys]\n"stockade.next_phase" = "space"\n'
+        )
+    game = _game(tmp_path, [])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = [k for k in app.screen.query(FooterKey) if k.display]
+        shown = [(k.key_display, k.description) for k in keys]
+        assert ("w", "Roster") in shown, shown
+        for key in keys:
+            assert key.region.width > 0 and key.region.right <= 80, shown
+        await pilot.press("w")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "RosterScreen"
+    game.close()
