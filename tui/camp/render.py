@@ -28,7 +28,6 @@ DEFAULT_KEYS: dict[str, str] = {
     "help": "?",
     "quit": "q",
 }
-ACTION_KEYS = {a: DEFAULT_KEYS[a] for a in ("loiter", "malinger", "gather")}
 ENDING_WORDS = {"escaped": "ESCAPED", "liberated": "LIBERATED", "dead": "DIED IN CAMP"}
 ENDING_STYLE = {"escaped": "bold green", "liberated": "bold cyan", "dead": "bold red"}
 
