@@ -145,6 +145,7 @@ class HistoryEntry:
     turn: int = 0
     phase: str = ""
     attacker: str = ""
+    rule: str = ""  # a conflict's rule id, as a field (``reason`` is the whole message)
 
 
 def entry_status(
@@ -175,8 +176,11 @@ def entries(
     for record in records:
         turn, phase, attacker = when.get(record.seq, (0, "", ""))
         status, reason = entry_status(record, timeline, records, conflicts)
+        rule = conflicts[record.seq].rule if status == "conflict" else ""
         out.append(
-            HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
+            HistoryEntry(
+                record.seq, record.grp, record, status, reason, turn, phase, attacker, rule
+            )
         )
     return out
 

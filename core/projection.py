@@ -7,8 +7,8 @@ entry explicitly) the pre-image of every attribute its rules set; taking the
 event back restores them (O(what it changed)). ``rollback`` / ``append`` /
 ``replace_tail`` move the history; ``state_at`` builds a read-only view at an entry;
 ``check`` tries events without keeping them. An ``Observer`` (``core.consequences``)
-passed to rollback / append sees what a change does. No file, no timeline: the game
-(``core.game``) says which events are effective; the log store (``core.store``) reads
+passed to rollback / append sees what a change does. No file, no timeline: the writer
+(``core.writer``) says which events are effective; the log store (``core.store``) reads
 and writes the file and passes the snapshot cache's bytes in.
 """
 

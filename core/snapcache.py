@@ -60,6 +60,7 @@ _FOLD_MODULES = (
     "upgrade.py",
     "history.py",
     "game.py",
+    "writer.py",
     "projection.py",
     "names.py",
     "snapcache.py",

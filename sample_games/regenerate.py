@@ -8,7 +8,7 @@ Each ``NAME.jsonl`` is made by running ``NAME.stockade`` onto a new game (``stoc
 with the script's ``# new:`` arguments, then ``stockade run``). Deterministic: the core
 stamps each record with the wall-clock time (``at``, display only, never read by the
 rules) and has no switch to fix it, so this script pins the core's clock
-(``core.game._now``) to one fixed instant while it runs. Everything else in a log comes
+(``core.writer.now``) to one fixed instant while it runs. Everything else in a log comes
 from the script, so the same scripts always give byte-identical logs.
 """
 
@@ -24,14 +24,14 @@ from stockade.sample_games import catalog
 
 @contextmanager
 def fixed_clock(at: str = catalog.FIXED_AT):
-    from stockade.core import game as game_module
+    from stockade.core import writer
 
-    saved = game_module._now
-    game_module._now = lambda: at
+    saved = writer.now
+    writer.now = lambda: at
     try:
         yield
     finally:
-        game_module._now = saved
+        writer.now = saved
 
 
 def regenerate(names: list[str] | None = None, out: Path | None = None) -> list[Path]:

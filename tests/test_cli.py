@@ -171,6 +171,13 @@ def test_undo_redo_strike_unstrike(log, capsys):
     code, out, err = cli(capsys, "history", log)
     assert "<conflict" in out and "<struck: not the RtPh>" in out
     assert "1 entry no longer holds (6)" in err
+    # --json gives the conflict's rule id as a field: nobody splits the message on ": "
+    code, out, _ = cli(capsys, "history", log, "--json")
+    conflict = next(e for e in json.loads(out)["entries"] if e["status"] == "conflict")
+    assert conflict["seq"] == 6 and conflict["rule"] and conflict["rule"] != "input"
+    assert conflict["reason"].startswith(conflict["rule"] + ": ")
+    cleared = [e["rule"] for e in json.loads(out)["entries"] if e["status"] != "conflict"]
+    assert set(cleared) == {""}
     assert cli(capsys, "check", log)[0] == 4  # entry 6 does not hold while 5 is struck
     assert cli(capsys, "unstrike", log, "5")[0] == 0
     assert cli(capsys, "check", log)[0] == 0

@@ -36,6 +36,20 @@ def test_the_list_of_core_modules_includes_the_front_door():
         assert f"stockade.core.{must}" in names
 
 
+def test_the_list_of_core_modules_is_every_python_file_under_core():
+    """Every module and package on disk is walked, so the import below checks them all
+    (core/commands/ and core/cli/ are packages, not core/commands.py and core/cli.py)."""
+    on_disk = set()
+    for path in (ROOT / "core").rglob("*.py"):
+        parts = path.relative_to(ROOT / "core").with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        on_disk.add(".".join(("stockade", "core", *parts)))
+    assert (ROOT / "core" / "commands" / "__init__.py").is_file()
+    assert (ROOT / "core" / "cli" / "__init__.py").is_file()
+    assert on_disk == set(core_modules())
+
+
 def test_importing_every_core_module_does_not_import_textual():
     names = core_modules()
     code = (
@@ -54,7 +68,10 @@ def test_importing_every_core_module_does_not_import_textual():
 
 
 def test_import_core_alone_does_not_import_textual():
-    code = "import sys, core, core.game, core.rules; assert 'textual' not in sys.modules"
+    code = (
+        "import sys, stockade.core.game, stockade.core.rules, stockade.core.commands, "
+        "stockade.core.cli; assert 'textual' not in sys.modules"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )

@@ -250,6 +250,7 @@ def cmd_history(args: Namespace, ui: object) -> int:
                 "group": entry.grp,
                 "status": entry.status,
                 "reason": entry.reason,
+                "rule": entry.rule,
                 "turn": entry.turn,
                 "phase": entry.phase,
                 "attacker": entry.attacker,
