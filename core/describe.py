@@ -97,6 +97,7 @@ def _control(record: ev.ControlRecord) -> str:
         return f"redo of entry {record.target}"
     if isinstance(record, ev.Strike):
         return f"struck entry {record.target}" + (f" ({record.reason})" if record.reason else "")
+    assert isinstance(record, ev.Unstrike)  # the last kind of control record
     return f"unstruck entry {record.target}"
 
 
@@ -144,7 +145,13 @@ class _Words:
         extras = [f"in {r.location}"] if r.location else []
         extras += ["broken"] if r.broken else []
         extras += [f"+{t}" for t in r.traits]
-        return f"{self.unit(r.handle)} entered" + (" " + ", ".join(extras) if extras else "")
+        # An entry that never folded (undone, abandoned, struck) has no names kept, and
+        # its handle may since name another unit (a handle freed by the undo is given
+        # again): the record itself says what entered.
+        name = (
+            self.unit(r.handle) if r.handle in self.then else f"{r.side} {r.counter} ({r.handle})"
+        )
+        return f"{name} entered" + (" " + ", ".join(extras) if extras else "")
 
     def _phase(self, r: ev.PhaseSet) -> str:
         return f"Turn {r.turn}, {r.attacker} {r.phase}"
@@ -233,7 +240,8 @@ class _Words:
         return f"{self.unit(r.by)} massacred {self.units(r.units)}"
 
     def _escape(self, r: ev.EscapeAttempted) -> str:
-        text = f"{self.units(r.units)} attacked their Guard"
+        their = "its" if len(r.units) == 1 else "their"
+        text = f"{self.units(r.units)} attacked {their} Guard"
         if r.ntc_failed:
             text += f" ({', '.join(r.ntc_failed)} failed the NTC)"
         if r.killed:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
 from stockade.core.rules import check
+from stockade.core.rules.capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
 from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
@@ -176,8 +177,14 @@ def capture_defenders(state: GameState, attacker: str) -> list[Choice]:
 
 
 def capture_attackers(state: GameState) -> list[Choice]:
-    """Who may capture (become a Guard) at all (A20.2, A20.5)."""
-    return ranked(_from_reason(u, guard_refusal(u), "", "A20.22") for u in _active(state))
+    """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
+    that may guard and are not broken, and free unarmed units, rearmed by the capture
+    (A20.551)."""
+    return ranked(
+        _from_reason(u, capture_attacker_refusal(u), "", "A20.22")
+        for u in state.units.values()
+        if u.status == ACTIVE or (u.status == UNARMED and u.on_board)
+    )
 
 
 def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice]:

@@ -78,3 +78,39 @@ async def help_and_simulation_flow(tmp_path):
         await pilot.press("u")
         assert campaign.state.months_in_captivity == 0
     campaign.close()
+
+
+def test_the_camp_names_remapped_keys(tmp_path, monkeypatch):
+    """The camp's texts named l/m/g, e, s, c, u, q whatever the keymap said: they come
+    from the binding registry now, like the main screen's."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "config.toml").write_text(
+        '[keys]\n"camp.gather" = "k"\n"camp.escape" = "x"\n"camp.simulate" = "z"\n'
+        '"camp.undo" = "b"\n"camp.end.quit" = "o"\n'
+    )
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(config))
+    asyncio.run(remapped_flow(tmp_path))
+
+
+async def remapped_flow(tmp_path):
+    campaign = Campaign.create(tmp_path / "c.jsonl", options_from_mapping({"seed": "p"}))
+    app = CampApp(campaign)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        turn = panel(app, "#camp-turn")
+        assert "l / m / k" in turn and "l / m / g" not in turn, turn
+        assert any(line.startswith("k Gather") for line in turn.splitlines()), turn
+        assert panel(app, "#camp-chart").startswith("z: simulate")
+        await pilot.press("k")  # the remapped key works and is the one named
+        await pilot.pause()
+        assert campaign.state.last_roll.startswith("Gather kit")
+        if campaign.state.phase == "escape_choice":  # a piece of kit: escape or stay
+            turn = panel(app, "#camp-turn")
+            assert "x escape" in turn and "e escape" not in turn, turn
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = str(app.screen.query_one("#camp-help Static").content)
+        assert "l/m/k action · x escape" in help_text and "b undo" in help_text
+        assert "z simulate" in help_text
+    campaign.close()

@@ -113,3 +113,47 @@ async def test_tui_history_and_replay_keep_the_old_lines(tmp_path):
         replay = app.screen.query_one(HistoryView)
         assert {seq: replay.line(seq).text for seq in before} == before
     game.close()
+
+
+def test_an_undone_entry_keeps_its_unit_when_the_handle_is_given_again(tmp_path):
+    """Found playing at 80x24 (docs/playthrough/round3.md): "add American 7-4-7" made
+    a4, was undone and left behind by a new entry; a CC capture then gave the freed
+    handle a4 to a captured HS. Opened again, the abandoned entry read "American HS of
+    7-4-7 (a4) entered": the old page rewritten by the later unit. It must still read
+    "American 7-4-7 (a4) entered", in the session and after the log is opened again."""
+    path = tmp_path / "reuse.jsonl"
+    game = Game.create(path, "Reuse", sides())
+    run_script(game, ["add American 6-6-6 at Q5", "add German 4-6-7 at Q5"])
+    run_script(game, ["add American 7-4-7 at R5"])  # a2
+    game.undo()
+    run_script(game, ["add American 9-2 at R6"])  # a new entry: a2's add is abandoned
+    entered = next(
+        e for e in game.history() if isinstance(e.record, ev.UnitEntered) and e.status != "ok"
+    )
+    assert game.state.units["a2"].counter == "9-2"  # the handle names another unit now
+    assert "American 7-4-7 (a2) entered in R5" in sentence(entered, game)
+    game.close()
+    again = Game.open(path, read_only=True)
+    old = next(e for e in again.history() if e.seq == entered.seq)
+    assert "American 7-4-7 (a2) entered in R5" in sentence(old, again), sentence(old, again)
+    again.close()
+
+
+def test_one_escaping_prisoner_attacks_its_guard_two_attack_their_guard():
+    game = Game.in_memory("Grammar", sides())
+    run_script(
+        game,
+        [
+            "add American 6-6-6 at Q5",
+            "add German 4-6-7 4-6-7 at Q4 broken",
+            "phase RtPh 1 American",
+            "surrender g1 g2 to a1",
+            "break a1",
+            "phase CCPh 1 German",
+        ],
+    )
+    run_script(game, ["escape g1 melee"])
+    run_script(game, ["escape g1 g2 melee"])
+    said = [sentence(e, game) for e in game.history() if isinstance(e.record, ev.EscapeAttempted)]
+    assert "German 4-6-7 (g1) attacked its Guard" in said[0], said
+    assert "German 4-6-7 (g1) and German 4-6-7 (g2) attacked their Guard" in said[1], said

@@ -131,3 +131,33 @@ def test_completion_offers_name_counter_and_location():
     assert offer_label("to", game.state) == "to"
     line = offers_line(complete("transfer ", game.state), game.state, width=40)
     assert line.startswith("g2 4-6-7 prisoner Q4") and "more" in line
+
+
+def test_cc_capture_attackers_leave_out_broken_units_and_offer_free_unarmed_ones():
+    """A broken unit may not attack in CC (A11.16), so the capture check refuses it: the
+    attacker list greys it with that reason (it offered it). A free unarmed unit may
+    capture and is rearmed by it (A20.551): the list offers it (it left it out)."""
+    game = game_with(
+        *UNITS,
+        "add American 6-6-6 as a4 at R5 broken",
+        "add German 4-6-7 as g5 at R6",
+        "phase RtPh 1 German",
+        "surrender a4 to g5",
+        "phase APh 1 German",
+        "abandon a4",
+        "phase CCPh 1 German",
+    )
+    found = by_handle(queries.capture_attackers(game.state))
+    assert not found["g2"].legal and found["g2"].rule == "A20.22"
+    assert "broken" in found["g2"].reason
+    assert found["a4"].legal  # unarmed, free, in R6 with the armed g5
+    assert found["g1"].legal and found["a1"].legal
+    # the capture check agrees with the list, both ways
+    execute(game, "capture g5 by a4 as 5-3-6")
+    assert game.state.units["g5"].guard == "a4"
+    try:
+        execute(game, "capture a1 by g2")
+    except Exception as refusal:
+        assert "broken" in str(refusal)
+    else:  # pragma: no cover - the check let a broken unit capture
+        raise AssertionError("a broken unit captured")

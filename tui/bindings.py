@@ -105,8 +105,7 @@ KEYS: tuple[Key, ...] = (
         "command",
         "Cmd",
         "type a command",
-        True,
-        "Type a command",
+        palette="Type a command",
         priority=True,
     ),
     Key(
@@ -133,6 +132,18 @@ KEYS: tuple[Key, ...] = (
         "CVP tally",
         True,
         "Tally: CVP with every line explained",
+    ),
+    # In the footer instead of ":" (the command bar says "press : ..." on its own line,
+    # and a tap on the bar opens it too): at 80 columns the footer holds eight keys.
+    Key(
+        "stockade.roster",
+        "main",
+        "w",
+        "roster",
+        "Roster",
+        "roster: every unit",
+        True,
+        "Roster: every unit, its Location and status",
     ),
     Key(
         "stockade.new_game",
@@ -170,15 +181,6 @@ KEYS: tuple[Key, ...] = (
         "help",
         True,
         "Help: keys and commands",
-    ),
-    Key(
-        "stockade.roster",
-        "main",
-        "w",
-        "roster",
-        "Roster",
-        "roster: every unit",
-        palette="Roster: every unit, its Location and status",
     ),
     Key("stockade.quit", "main", "q", "quit", "Quit", "quit", palette="Quit"),
     # ---------------------------------------------------------------- lists, panels

@@ -13,6 +13,7 @@ from typing import Any
 from stockade.core import chain
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.control_check import control_problems
 from stockade.core.game import Game
 from stockade.core.journal import atomic_write, read_lines
 from stockade.core.logfile import load
@@ -48,6 +49,19 @@ def cmd_check(args: Namespace, ui: object) -> int:
             f"{path}: line {link.broken_at}: {link.why} (the hash chain; see docs/verify.md)",
             Exit.DAMAGED,
         )
+    problems = control_problems(loaded.records)
+    if problems:
+        report["problem"] = {"line": problems[0].line, "message": problems[0].message}
+        report["control"] = [
+            {"line": p.line, "verb": p.verb, "target": p.target, "message": p.reason}
+            for p in problems
+        ]
+        if not args.json and len(problems) > 1:
+            for problem in problems:
+                print(problem)
+        where = "in 'control'" if args.json else "above"
+        more = f" (and {len(problems) - 1} more, {where})" if len(problems) > 1 else ""
+        return _check_failed(args, report, f"{path}: {problems[0]}{more}", Exit.DAMAGED)
     game = Game(loaded.records)
     state = game.state
     report.update(

@@ -22,6 +22,7 @@ from stockade.core.rules.common import (
     describe,
     eliminate_unit,
     free_unit,
+    guard_refusal,
     make_prisoner,
     new_counter,
     raise_reason,
@@ -273,14 +274,30 @@ def apply_reject(state: GameState, ev: SurrenderRejected) -> None:
 
 
 # --------------------------------------------------------------------- CC capture
-def require_cc_attacker(guard: Unit, what: str = "capture") -> None:
+def cc_attacker_refusal(guard: Unit, what: str = "capture") -> Refusal | None:
     """A broken unit may never attack in CC (A11.16; A20.55 EX: "The broken Guard
     cannot attack"), so it cannot attempt a capture (A20.22)."""
-    require(
-        not guard.broken,
-        "A20.22",
-        f"{describe(guard)} is broken and may not attack in CC (A11.16), so it cannot {what}",
-    )
+    if guard.broken:
+        return Refusal(
+            "A20.22",
+            f"{describe(guard)} is broken and may not attack in CC (A11.16), so it cannot {what}",
+        )
+    return None
+
+
+def require_cc_attacker(guard: Unit, what: str = "capture") -> None:
+    raise_reason(cc_attacker_refusal(guard, what))
+
+
+def capture_attacker_refusal(guard: Unit) -> Refusal | None:
+    """Why ``guard`` cannot attempt a CC capture at all, whatever it attacks, or None:
+    what ``check_capture`` asks of the captor before it looks at the defenders. A free
+    unarmed unit may (it is rearmed by the capture, A20.551); an SMC is never unarmed."""
+    if guard.status == UNARMED:
+        if guard.is_smc:
+            return Refusal("A20.551", "escaped SMC are always armed")
+        return cc_attacker_refusal(guard)
+    return guard_refusal(guard) or cc_attacker_refusal(guard)
 
 
 def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal | None:

@@ -17,6 +17,14 @@ class CampApp(App[int]):
         self.campaign = campaign
 
     def on_mount(self) -> None:
+        # The player's [keys] apply here as in the main app (same ids, same file).
+        from stockade.tui.bindings import ids
+        from stockade.tui.config import check_keymap, load_config
+
+        config, _problems = load_config()
+        keys, _unknown = check_keymap(config.keys, ids())
+        if keys:
+            self.set_keymap(keys)
         self.push_screen(CampScreen(self.campaign), self._done)
 
     def _done(self, code: int | None) -> None:

@@ -3,6 +3,8 @@ its end screen."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -13,7 +15,8 @@ from stockade.core.camp.events import CampOptions
 from stockade.core.camp.state import CampState, month_label
 from stockade.core.camp.table import ACTION_IDS, RuleTable
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.camp.render import ACTION_KEYS, ENDING_STYLE, ENDING_WORDS
+from stockade.tui.bindings import key_of, keys_of
+from stockade.tui.camp.render import DEFAULT_KEYS, ENDING_STYLE, ENDING_WORDS
 
 BANNER = (
     "[b reverse] HOUSE RULE [/] marks what is Stockade's, not the source's: the third "
@@ -39,7 +42,14 @@ READINGS = """\
 """
 
 
-def house_rule_text(table: RuleTable, options: CampOptions) -> str:
+def camp_keys(app: object) -> dict[str, str]:
+    """The camp's keys in force (the player's keymap applied), by name."""
+    return {name: key_of(app, f"camp.{name}") for name in DEFAULT_KEYS}
+
+
+def house_rule_text(
+    table: RuleTable, options: CampOptions, keys: Mapping[str, str] = DEFAULT_KEYS
+) -> str:
     lines = [
         f"[b reverse] {escape(table.meta.label)} [/] [b]The action table[/] — NOT from the source. "
         "The copy of the article is cut off where the third action and each action's roll "
@@ -50,7 +60,7 @@ def house_rule_text(table: RuleTable, options: CampOptions) -> str:
         rule = table.action(action_id)
         named = "named by the source" if action_id != "gather" else "house rule: the third action"
         lines.append(
-            f"  [b]{ACTION_KEYS[action_id]} {escape(rule.name)}[/] ({named}), d{rule.die}:"
+            f"  [b]{escape(keys[action_id])} {escape(rule.name)}[/] ({named}), d{rule.die}:"
         )
         for o in rule.outcomes:
             effects = [
@@ -78,9 +88,13 @@ class HelpScreen(ModalScreen[None]):
         self._options = options
 
     def compose(self) -> ComposeResult:
+        k = {name: escape(key) for name, key in camp_keys(self.app).items()}
+        close = escape("/".join(keys_of(self.app, "camp.help.close")))
         keys = (
-            "[b]Keys[/]: l/m/g action · e escape · s stay · digits + Enter for typed dice · "
-            "u undo · r redo · c simulate · ? help · q quit"
+            f"[b]Keys[/]: {k['loiter']}/{k['malinger']}/{k['gather']} action · "
+            f"{k['escape']} escape · {k['stay']} stay · digits + Enter for typed dice · "
+            f"{k['undo']} undo · {k['redo']} redo · {k['simulate']} simulate · "
+            f"{k['help']} help · {k['quit']} quit"
         )
         mode = (
             f"[b]This campaign[/]: dice {self._options.dice}, rules {self._options.rules}, "
@@ -91,13 +105,13 @@ class HelpScreen(ModalScreen[None]):
                 BANNER,
                 "",
                 SOURCE_RULES,
-                house_rule_text(self._table, self._options),
+                house_rule_text(self._table, self._options, camp_keys(self.app)),
                 "",
                 READINGS,
                 mode,
                 keys,
                 "",
-                "[dim]Esc closes[/]",
+                f"[dim]{close} closes[/]",
             ]
         )
         with VerticalScroll(id="camp-help"):
@@ -116,6 +130,9 @@ class EndScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         s = self._state
         months = s.months_in_captivity
+        back = escape("/".join(keys_of(self.app, "camp.end.back")))
+        undo = escape(key_of(self.app, "camp.end.undo"))
+        quit_ = escape(key_of(self.app, "camp.end.quit"))
         text = "\n".join(
             [
                 f"[{ENDING_STYLE[s.ending]}]{ENDING_WORDS[s.ending]}[/]",
@@ -125,7 +142,7 @@ class EndScreen(ModalScreen[str]):
                 f"Survived {months} month{'s' if months != 1 else ''} in captivity",
                 f"Health {s.health}, Escape Kit {s.kit}",
                 "",
-                "[b]Enter[/] back to the record · [b]u[/] undo · [b]q[/] quit",
+                f"[b]{back}[/] back to the record · [b]{undo}[/] undo · [b]{quit_}[/] quit",
             ]
         )
         with Vertical(id="camp-end"):

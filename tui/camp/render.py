@@ -6,13 +6,28 @@ undo or redo without keeping screen-side copies of the game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.markup import escape
 
 from stockade.core.camp.simulate import Tally
 from stockade.core.camp.state import CampState, MonthEntry, Need, month_label
 from stockade.core.camp.table import ACTION_IDS
 
-ACTION_KEYS = {"loiter": "l", "malinger": "m", "gather": "g"}
+# The camp's keys by name, as the binding registry has them by default (``camp.<name>``
+# in tui/bindings.py); the screen passes the keys in force (a remap in config.toml).
+DEFAULT_KEYS: dict[str, str] = {
+    "loiter": "l",
+    "malinger": "m",
+    "gather": "g",
+    "escape": "e",
+    "stay": "s",
+    "undo": "u",
+    "redo": "r",
+    "simulate": "c",
+    "help": "?",
+    "quit": "q",
+}
 ENDING_WORDS = {"escaped": "ESCAPED", "liberated": "LIBERATED", "dead": "DIED IN CAMP"}
 ENDING_STYLE = {"escaped": "bold green", "liberated": "bold cyan", "dead": "bold red"}
 
@@ -60,7 +75,7 @@ def status_text(state: CampState) -> str:
     return "in the huts"
 
 
-def actions_text(state: CampState, house: bool) -> str:
+def actions_text(state: CampState, house: bool, keys: Mapping[str, str] = DEFAULT_KEYS) -> str:
     allowed = state.allowed_actions if state.phase == "action" else ()
     lines = []
     for action_id in ACTION_IDS:
@@ -68,7 +83,7 @@ def actions_text(state: CampState, house: bool) -> str:
         mark = "*" if action_id == "gather" else " "
         style = "b" if action_id in allowed else "dim"
         summary = rule.summary if house else _SOURCE_SUMMARY[action_id]
-        key = f"[{style}]{ACTION_KEYS[action_id]}[/]"
+        key = f"[{style}]{escape(keys[action_id])}[/]"
         name = escape(f"{rule.name + mark:<11}")  # from the log's table: never markup
         lines.append(f"{key} [{style}]{name}[/] {escape(summary)}")
     return "\n".join(lines)
@@ -82,14 +97,25 @@ _SOURCE_SUMMARY = {
 }
 
 
-def prompt_text(need: Need, physical: bool, entry: str, kit: int) -> str:
+def prompt_text(
+    need: Need, physical: bool, entry: str, kit: int, keys: Mapping[str, str] = DEFAULT_KEYS
+) -> str:
+    k = {name: escape(key) for name, key in keys.items()}
     if need.phase == "over":
-        return "[b]The war is over for him.[/]  u undo · ? help · q quit"
+        keys_now = f"{k['undo']} undo · {k['help']} help · {k['quit']} quit"
+        return f"[b]The war is over for him.[/]  {keys_now}"
     if need.phase == "action":
-        keys = "m" if need.choices == ("malinger",) else "l / m / g"
-        return f"[b]{need.prompt}[/]: {keys}"
+        shown = (
+            k["malinger"]
+            if need.choices == ("malinger",)
+            else " / ".join(k[a] for a in ("loiter", "malinger", "gather"))
+        )
+        return f"[b]{need.prompt}[/]: {shown}"
     if need.phase == "escape_choice":
-        return f"[b]End of turn[/]: [b]e[/] escape ({kit}d6, any 6) · [b]s[/] stay"
+        return (
+            f"[b]End of turn[/]: [b]{k['escape']}[/] escape ({kit}d6, any 6) · "
+            f"[b]{k['stay']}[/] stay"
+        )
     if need.phase == "outcome":
         return f"[b]{need.prompt}[/]\nHealth Kit (-1 0), Enter: [b]{escape(entry)}[/]▏"
     if physical:

@@ -20,7 +20,7 @@ from stockade.core.camp.errors import CampError
 from stockade.core.camp.simulate import STANDARD_STRATEGIES, Tally, simulate
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.camp import render
-from stockade.tui.camp.modals import EndScreen, HelpScreen
+from stockade.tui.camp.modals import EndScreen, HelpScreen, camp_keys
 
 SIMULATED_GAMES = 2000  # per strategy: about a second each, rates within ~1-2 points
 TYPING_KEYS = set("0123456789 -+,")
@@ -39,7 +39,7 @@ class CampScreen(Screen[int]):
         self._seen_notes = 0  # notes already shown, so the dice panel shows only new ones
         self._fresh: list[str] = []
         self._tallies: list[Tally] = []
-        self._sim_status = "[dim]c: simulate 2,000 games per strategy under the house-rule table[/]"
+        self._sim_status = ""  # set on mount: it names the simulate key in force
 
     # -- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -65,6 +65,11 @@ class CampScreen(Screen[int]):
         self.query_one("#camp-chart").border_title = "Simulation"
         self.query_one("#camp-history-box").border_title = "History"
         self._seen_notes = 0
+        simulate_key = render.escape(camp_keys(self.app)["simulate"])
+        self._sim_status = (
+            f"[dim]{simulate_key}: simulate {SIMULATED_GAMES:,} games per strategy "
+            "under the house-rule table[/]"
+        )
         self._refresh()
 
     # -- drawing ---------------------------------------------------------------
@@ -78,9 +83,10 @@ class CampScreen(Screen[int]):
         self.query_one("#camp-record", Static).update(render.record_text(state))
         need = self.campaign.need()
         physical = self.campaign.options.dice == "physical"
+        keys = camp_keys(self.app)  # the keys in force: a remap in config.toml shows here
         turn = [
-            render.actions_text(state, self.campaign.options.rules == "house"),
-            render.prompt_text(need, physical, self._entry, state.kit),
+            render.actions_text(state, self.campaign.options.rules == "house", keys),
+            render.prompt_text(need, physical, self._entry, state.kit, keys),
         ]
         if self._message:
             turn.append(f"[red]{render.escape(self._message)}[/]")

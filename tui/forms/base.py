@@ -20,6 +20,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.style import Style as VisualStyle
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from stockade.core.errors import Refusal
@@ -132,6 +133,15 @@ def dry_run(game, text: str) -> Refusal | None:
     except Refusal as refusal:
         return refusal
     return None
+
+
+def _empty(widget: Widget) -> bool:
+    """A unit, choice or text field with nothing in it yet."""
+    return (
+        (isinstance(widget, UnitPicker) and not widget.value)
+        or (isinstance(widget, Select) and widget.value is Select.NULL)
+        or (isinstance(widget, Input) and not widget.value)
+    )
 
 
 class FormScreen(ModalScreen[str | None]):
@@ -329,12 +339,28 @@ class FormScreen(ModalScreen[str | None]):
                 verdict.append("\n")
         if text:
             refusal = dry_run(self.game, text)
+            missing = self._missing() if refusal is not None and refusal.rule == "input" else []
             if refusal is None:
                 verdict.append("✓ the book accepts this entry", style="bold")
+            elif missing:
+                # The command is only half built: say which field to fill, not the
+                # command language's syntax the half-built line breaks.
+                verdict.append(f"? still to fill: {', '.join(missing)}", style="italic")
             else:
                 verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
         self.query_one("#verdict", Static).update(verdict)
         self.call_after_refresh(self._fit)
+
+    def _missing(self) -> list[str]:
+        """The labels of the required fields shown and still empty."""
+        out = []
+        for f in self.spec.fields:
+            widget = self.query_one(f"#f-{f.name}")
+            if not widget.display or isinstance(widget, Checkbox) or f.optional:
+                continue
+            if _empty(widget):
+                out.append(f.label)
+        return out
 
     @property
     def _error(self) -> str:
@@ -361,12 +387,7 @@ class FormScreen(ModalScreen[str | None]):
             field = self.spec.fields[names.index(name)]
             if not widget.display or isinstance(widget, Checkbox) or field.optional:
                 continue
-            empty = (
-                (isinstance(widget, UnitPicker) and not widget.value)
-                or (isinstance(widget, Select) and widget.value is Select.NULL)
-                or (isinstance(widget, Input) and not widget.value)
-            )
-            if empty:
+            if _empty(widget):
                 widget.focus()
                 widget.scroll_visible()
                 if isinstance(widget, UnitPicker) and widget.choices:

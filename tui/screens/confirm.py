@@ -38,7 +38,19 @@ class ConfirmScreen(ModalScreen[str | None]):
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
             if self.ask:
-                keys = "enter: confirm · " + hint(self.app, ("stockade.confirm_no", "cancel"))
+                # A letter bound to "no" types into the reason instead: name the keys
+                # that still cancel from the input (esc).
+                typed = [k for k in keys_of(self.app, "stockade.confirm_no") if len(k) == 1]
+                cancel = [
+                    k
+                    for k in keys_of(self.app, "stockade.confirm_no")
+                    if k not in typed and k != "space"
+                ]
+                keys = "enter: confirm · " + (
+                    f"{'/'.join(cancel)}: cancel"
+                    if cancel
+                    else hint(self.app, ("stockade.confirm_no", "cancel"))
+                )
             else:
                 no = "/".join(keys_of(self.app, "stockade.confirm_no"))
                 keys = hint(self.app, "stockade.confirm_yes") + f" · {no}: no"

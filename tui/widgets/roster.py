@@ -36,11 +36,21 @@ class RosterItem:
     note: str = ""  # a legal pick's caveat (over capacity: free or exchange the excess)
 
 
-def row_text(row: RosterRow, width: int = 80) -> str:
-    """``a1   American  squad  6-6-6   Q5    Good Order``, fitted to ``width``."""
-    counter = row.counter if len(row.counter) <= 24 else row.counter[:23] + "…"
+# The columns before and after the counter: handle 5, side 10, kind 7 | Location 6.
+_FIXED = 5 + 10 + 7 + 6
+COUNTER_MIN, COUNTER_MAX = 24, 48
+
+
+def row_text(row: RosterRow, width: int = 80, status_room: int = 18) -> str:
+    """``a1   American  squad  6-6-6   Q5    Good Order``, fitted to ``width``.
+
+    The counter column takes what the status column (``status_room`` wide) leaves, so
+    "(1)-0-6 [was 4-6-7 squad]" is not cut where the line has room for it."""
+    room = max(COUNTER_MIN, min(COUNTER_MAX, width - _FIXED - status_room - 1))
+    counter = row.counter if len(row.counter) <= room else row.counter[: room - 1] + "…"
     text = (
-        f"{row.handle:<5}{row.side[:9]:<10}{row.kind:<7}{counter:<25}{row.location:<6}{row.status}"
+        f"{row.handle:<5}{row.side[:9]:<10}{row.kind:<7}{counter:<{room + 1}}"
+        f"{row.location:<6}{row.status}"
     )
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -107,19 +117,19 @@ class Roster(Vertical, can_focus=False):
         shown = [i for i in self.items if i.row.matches(self.filter)]
         self._shown = shown
         width = max(20, (self.size.width or 76) - 4)
+        status_room = max((len(i.row.status) for i in shown), default=10)
+        # Every row gets the same lead (tick box, then ✗ or blank), so the columns of
+        # legal and greyed rows line up.
+        flags = any(not i.legal for i in shown)
         options = []
         for item in shown:
             mark = ""
             if self.multi:
                 mark = "✓ " if item.row.handle in self.ticked else "  "
             style = "" if item.legal else "dim"
-            prefix = "" if item.legal else "✗ "
-            options.append(
-                Option(
-                    plain(mark + prefix + row_text(item.row, width), style=style),
-                    id=item.row.handle,
-                )
-            )
+            lead = mark + (("  " if item.legal else "✗ ") if flags else "")
+            text = row_text(item.row, width - len(lead), status_room)
+            options.append(Option(plain(lead + text, style=style), id=item.row.handle))
         rows = self.rows
         highlighted = rows.highlighted
         rows.set_options(options)
