@@ -54,6 +54,13 @@ def sections() -> tuple[Section, ...]:
     return tuple(Section(str(s["rule"]), str(s["title"])) for s in _data()["section"])
 
 
+def _texts(value: object) -> tuple[str, ...]:
+    """A list of conformance.toml (its tests, its cites) as strings."""
+    if not isinstance(value, list):
+        raise ValueError(f"conformance.toml: expected a list, found {value!r}")
+    return tuple(str(v) for v in value)
+
+
 @cache
 def requirements() -> tuple[Requirement, ...]:
     counts: dict[str, int] = {}
@@ -67,9 +74,9 @@ def requirements() -> tuple[Requirement, ...]:
                 number=counts[rule],
                 words=str(r["words"]),
                 status=str(r.get("status", "")),
-                tests=tuple(str(t) for t in r.get("tests", ())),  # type: ignore[attr-defined]
+                tests=_texts(r.get("tests", [])),
                 note=str(r.get("note", "")),
-                cites=tuple(str(c) for c in r.get("cites", ())),  # type: ignore[attr-defined]
+                cites=_texts(r.get("cites", [])),
             )
         )
     return tuple(out)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from stockade.core import events as ev
 from stockade.core.errors import Refusal
-from stockade.core.history import Timeline, strikable
+from stockade.core.history import CONTROLS, Timeline, strikable
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ _VERBS: dict[type, str] = {ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike"
 def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
     """Every control record of ``records`` (a whole log, in order) whose target does
     not exist before it or cannot be acted on then, in log order."""
-    timeline = Timeline()
+    timeline = Timeline(CONTROLS)
     out: list[ControlProblem] = []
     for record in records:
         if not ev.is_control(record):

@@ -60,7 +60,7 @@ _STATUS_WORDS = {
 
 
 def rule_for(record: ev.Record) -> str:
-    kind = str(record.__struct_config__.tag)
+    kind = ev.kind_of(record)
     variant = (
         getattr(record, "reason", None)
         or getattr(record, "cause", None)
@@ -90,7 +90,7 @@ def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
     return text
 
 
-def _control(record: ev.Record) -> str:
+def _control(record: ev.ControlRecord) -> str:
     if isinstance(record, ev.Undo):
         return f"undo of entry {record.target}"
     if isinstance(record, ev.Redo):
@@ -130,11 +130,11 @@ class _Words:
         return f" in {u.location}" if u is not None and u.location else ""
 
     def say(self, record: ev.Record) -> str:
-        tag = str(record.__struct_config__.tag)
+        kind = ev.kind_of(record)
         speaker: Callable[[ev.Record], str] | None = getattr(
-            self, "_" + tag.replace("-", "_"), None
+            self, "_" + kind.replace("-", "_"), None
         )
-        return speaker(record) if speaker else tag
+        return speaker(record) if speaker else kind
 
     # -- one method per kind, named after its tag ----------------------------------
     def _game(self, r: ev.GameCreated) -> str:

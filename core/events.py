@@ -14,7 +14,7 @@ Two families: *domain events* (what happened at the table) and *control records*
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeGuard, get_args
 
 import msgspec
 from msgspec import Meta
@@ -364,13 +364,11 @@ ControlRecord = Undo | Redo | Strike | Unstrike
 AnyRecord = DomainEvent | ControlRecord
 CONTROL_TYPES = (Undo, Redo, Strike, Unstrike)
 
-KIND_TAGS: tuple[str, ...] = tuple(
-    cls.__struct_config__.tag
-    for cls in AnyRecord.__args__  # type: ignore[attr-defined]
-)
+KIND_TAGS: tuple[str, ...] = tuple(cls.__struct_config__.tag for cls in get_args(AnyRecord))
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(AnyRecord)
+# A union is not a ``type[T]``, so mypy cannot infer the decoder's type from it: say it.
+_decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
 
 
 def encode(record: Record) -> bytes:
@@ -381,5 +379,13 @@ def decode(line: bytes) -> Record:
     return _decoder.decode(line)
 
 
-def is_control(record: Record) -> bool:
+def is_control(record: Record) -> TypeGuard[ControlRecord]:
     return isinstance(record, CONTROL_TYPES)
+
+
+def kind_of(record: Record) -> str:
+    """The record's ``kind`` tag (msgspec types tags as str | int | None; every record
+    class here is tagged with a string)."""
+    tag = record.__struct_config__.tag
+    assert isinstance(tag, str), f"{type(record).__name__} has no string tag"
+    return tag

@@ -329,7 +329,7 @@ class Journal:
     def __enter__(self) -> Journal:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
@@ -454,9 +454,12 @@ class Journal:
 
     def _roll_back(self) -> bool:
         """Cut the file back to its length before the failed write; True if that worked."""
+        fd = self._fd
+        if fd is None:  # closed meanwhile: nothing to cut back
+            return False
         try:
-            self._truncate(self._fd, self._size)
-            self._fsync(self._fd)
+            self._truncate(fd, self._size)
+            self._fsync(fd)
         except (OSError, ValueError):
             return False
         return True

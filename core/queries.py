@@ -144,7 +144,9 @@ def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
     )
 
 
-def takeover_guards(state: GameState, dying: str, cause: str = "other") -> list[Choice]:
+def takeover_guards(
+    state: GameState, dying: str, cause: ev.EliminationCause = "other"
+) -> list[Choice]:
     """Who may take over from the Guard ``dying`` when it is eliminated (A20.5)."""
     guard = state.units.get(dying)
     if guard is None:
@@ -154,7 +156,7 @@ def takeover_guards(state: GameState, dying: str, cause: str = "other") -> list[
         _judged(
             state,
             u,
-            ev.Eliminated(handle=dying, cause=cause, takeover=u.handle),  # type: ignore[arg-type]
+            ev.Eliminated(handle=dying, cause=cause, takeover=u.handle),
             where,
             "A20.5",
         )

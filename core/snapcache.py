@@ -33,6 +33,7 @@ import os
 import tempfile
 import typing
 from array import array
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import msgspec
@@ -70,24 +71,89 @@ _FOLD_MODULES = (
 )
 
 
-def _row(cls, name: str, swap: dict | None = None):
-    """A msgspec array-like Struct with the fields of dataclass ``cls``: decoded in C,
-    then turned into ``cls`` objects without running their setattr hooks."""
-    hints = typing.get_type_hints(cls)
-    fields = [(f.name, (swap or {}).get(f.name, hints[f.name])) for f in dataclasses.fields(cls)]
-    return msgspec.defstruct(name, fields, array_like=True), [f[0] for f in fields]
+# The rows of a snapshot: array-like Structs (decoded in C) with the fields of the
+# state's dataclasses, in the same order and of the same types, which ``_mirrors`` checks
+# (a dataclass field added and not here switches snapshots off, and fails the tests).
+class OriginRow(msgspec.Struct, array_like=True):
+    handle: str
+    unit_kind: str
+    counter: str
+    cvp: int
 
 
-OriginRow, _ORIGIN_FIELDS = _row(Origin, "OriginRow")
-UnitRow, _UNIT_FIELDS = _row(Unit, "UnitRow", {"origins": list[OriginRow]})
-CasualtyRow, _CASUALTY_FIELDS = _row(Casualty, "CasualtyRow")
+class UnitRow(msgspec.Struct, array_like=True):
+    handle: str
+    side: str
+    unit_kind: str
+    counter: str
+    created: int
+    cvp: int
+    origins: list[OriginRow]
+    traits: frozenset[str]
+    status: str
+    armed: bool
+    broken: bool
+    pinned: bool
+    berserk: bool
+    melee: bool
+    disrupted: bool
+    location: str
+    guard: str | None
+    unarmed_how: str
+    abandoned_by: str
+    captured_seq: int
+    captured_how: str
+    captured_at: str
+    captured_clock: str
+    captured_traits: frozenset[str]
+    captured_broken: bool
+    surrendered_to: str
+    rearm_spent: bool
+    ended_seq: int
+    note: str
+
+
+class CasualtyRow(msgspec.Struct, array_like=True):
+    seq: int
+    turn: int
+    credited: str
+    unit: str
+    counter: str
+    unit_kind: str
+    base: int
+    multiplier: int
+    rule: str
+    why: str
+
+
+def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> bool:
+    """Does ``row`` have the fields of dataclass ``cls``, in order and of the same types
+    (``swap`` names the fields whose row type differs: a nested row)?"""
+    want = typing.get_type_hints(cls)
+    fields = [(f.name, swap.get(f.name, want[f.name])) for f in dataclasses.fields(cls)]
+    have = typing.get_type_hints(row)
+    return fields == [(name, have[name]) for name in row.__struct_fields__]
+
+
+_ORIGIN_FIELDS = OriginRow.__struct_fields__
+_UNIT_FIELDS = UnitRow.__struct_fields__
+_CASUALTY_FIELDS = CasualtyRow.__struct_fields__
 _STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "last_seq")
+Scalars = tuple[str, int, str, str, bool, int]  # the GameState fields _STATE_SCALARS names
+When = tuple[int, str, str]  # an entry's turn, phase and attacker
+Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location) names
 
 
 # Every GameState field is in a snapshot; if one is added and not here, no snapshot
-# is read or written (rather than a state missing it).
+# is read or written (rather than a state missing it). Likewise for the rows.
 _COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", *_STATE_SCALARS}
 if {f.name for f in dataclasses.fields(GameState)} != _COVERED:  # pragma: no cover
+    ENABLED = False
+if not (
+    _mirrors(OriginRow, Origin, {})
+    and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
+    and _mirrors(CasualtyRow, Casualty, {})
+):  # pragma: no cover
     ENABLED = False
 
 
@@ -98,7 +164,7 @@ class Snapshot(msgspec.Struct):
     log_hash: str
     position: int
     effective_hash: str
-    scalars: tuple[str, int, str, str, bool, int]  # _STATE_SCALARS
+    scalars: Scalars
     sides: list[Side]
     cvp_overrides: dict[str, int]
     units: list[UnitRow]
@@ -110,36 +176,49 @@ class Snapshot(msgspec.Struct):
     when_phases: list[str]
     when_attackers: list[str]
     # the names each entry's units had then: seq and its (handle, label, Location) list
-    names: list[tuple[int, tuple[tuple[str, str, str], ...]]] = []
+    names: list[tuple[int, Names]] = []
 
 
-_new = object.__new__
+class Restored(typing.NamedTuple):
+    """What a verified snapshot gives back: the state after its first ``position``
+    effective events, and the projection's tables for those events."""
+
+    position: int
+    state: GameState
+    conflicts: dict[int, Refusal]
+    when: dict[int, When]
+    names: dict[int, Names]
 
 
-def _build(cls, names, row):
-    obj = _new(cls)
-    obj.__dict__.update(zip(names, msgspec.structs.astuple(row), strict=True))
+_T = typing.TypeVar("_T")
+
+
+def _build(cls: type[_T], row: msgspec.Struct) -> _T:
+    """A ``cls`` object with the row's values (the row mirrors ``cls``), made without
+    running its __init__ or setattr hooks (they would track changes no one asked for)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(zip(row.__struct_fields__, msgspec.structs.astuple(row), strict=True))
     return obj
 
 
 def _to_state(snap: Snapshot) -> GameState:
-    state = _new(GameState)
+    state = object.__new__(GameState)
     d = state.__dict__
     d.update(zip(_STATE_SCALARS, snap.scalars, strict=True))
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
-    units = {}
+    units: dict[str, Unit] = {}
     for row in snap.units:
-        unit = _build(Unit, _UNIT_FIELDS, row)
-        unit.__dict__["origins"] = [_build(Origin, _ORIGIN_FIELDS, o) for o in row.origins]
+        unit = _build(Unit, row)
+        unit.__dict__["origins"] = [_build(Origin, o) for o in row.origins]
         units[unit.handle] = unit
     d["units"] = units
-    d["casualties"] = [_build(Casualty, _CASUALTY_FIELDS, c) for c in snap.casualties]
+    d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
     d["scrounged"] = set(snap.scrounged)
     return state
 
 
-def _unit_row(u: Unit):
+def _unit_row(u: Unit) -> UnitRow:
     values = [getattr(u, name) for name in _UNIT_FIELDS]
     values[_UNIT_FIELDS.index("origins")] = [
         OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins
@@ -184,9 +263,9 @@ def effective_hash(seqs: list[int], position: int) -> str:
     return _hash_bytes(array("q", seqs[:position]).tobytes())
 
 
-def read(log: Path, log_data: bytes, seqs: list[int]):
+def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
-    seqs ``seqs``), as (position, state, conflicts, when, names), or None."""
+    seqs ``seqs``), or None."""
     target = cache_file(log)
     if target is None:
         return None
@@ -223,7 +302,7 @@ def read(log: Path, log_data: bytes, seqs: list[int]):
             )
         )
         names = dict(snap.names)  # decoded as tuples already
-        return snap.position, _to_state(snap), conflicts, when, names
+        return Restored(snap.position, _to_state(snap), conflicts, when, names)
     except (OSError, ValueError, TypeError, msgspec.MsgspecError):
         return None
 
@@ -252,16 +331,16 @@ def write(
     seqs: list[int],
     position: int,
     state: GameState,
-    conflicts: dict,
-    when: dict,
-    names: dict | None = None,
+    conflicts: Mapping[int, Refusal],
+    when: Mapping[int, When],
+    names: Mapping[int, Names] | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events). Best effort: any error leaves no snapshot and returns False."""
     target = cache_file(log)
     if target is None or position <= 0:
         return False
-    upto = set(seqs[:position]) if conflicts else ()
+    upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     known = [s for s in seqs[:position] if s in when]
     snap = Snapshot(
         version=VERSION,
@@ -270,7 +349,14 @@ def write(
         log_hash=_hash_bytes(log_data),
         position=position,
         effective_hash=effective_hash(seqs, position),
-        scalars=tuple(getattr(state, n) for n in _STATE_SCALARS),
+        scalars=(  # in _STATE_SCALARS' order
+            state.scenario,
+            state.turn,
+            state.attacker,
+            state.phase,
+            state.ended,
+            state.last_seq,
+        ),
         sides=list(state.sides.values()),
         cvp_overrides=dict(state.cvp_overrides),
         units=[_unit_row(u) for u in state.units.values()],

@@ -7,14 +7,16 @@ only gathers and words them. State is always said in words, never left to colour
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from stockade.core.rules.capture import never_surrenders
 from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.escape import escape_refusal, needs_ntc, rearm_refusal
 from stockade.core.rules.losses import may_massacre
 from stockade.core.state import ACTIVE, ELIMINATED, ESCORTED, PRISONER, UNARMED, GameState, Unit
-from stockade.core.tally import tally
+from stockade.core.tally import SideTally, tally
 from stockade.core.units import KIND_NAMES, nationality_flags
 
 UNARMED_COUNTER = "(1)-0-6"
@@ -322,7 +324,7 @@ def _side_panel(
     state: GameState,
     side: str,
     mine: list[Unit],
-    sides,
+    sides: dict[str, SideTally],
     sources: dict[str, list[tuple[int, Unit]]],
     active_at: dict[str, list[Unit]],
 ) -> SidePanel:
@@ -338,7 +340,7 @@ def _side_panel(
         elr_raised=s.elr_raised,
         guards=[_guard_view(state, g) for g in state.guards() if g.side == side],
         prisoners_held_by_enemy=[
-            HeldView(_prisoner_view(p), unit_label(state.units[p.guard])) for p in held
+            HeldView(_prisoner_view(p), unit_label(_guard_of(state, p))) for p in held
         ],
         unarmed=[_unarmed_view(state, u) for u in free],
         escape=[_escape_view(state, p) for p in held],
@@ -355,10 +357,20 @@ def _names(units: list[Unit]) -> str:
     return ", ".join(u.handle for u in units)
 
 
-def _together(items: list[tuple[object, Unit]]) -> list[tuple[object, list[Unit]]]:
+def _guard_of(state: GameState, prisoner: Unit) -> Unit:
+    """A prisoner's Guard: every prisoner has one (``rules.common`` sets ``guard``
+    whenever it makes a unit a prisoner, and clears it only with the status)."""
+    assert prisoner.guard is not None, f"prisoner {prisoner.handle} has no Guard"
+    return state.units[prisoner.guard]
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def _together(items: Iterable[tuple[_Key, Unit]]) -> list[tuple[_Key, list[Unit]]]:
     """Units sharing the same hint (the key), in order of first appearance: one line
     names them together, so the status line is not cut at 80x24."""
-    groups: dict[object, list[Unit]] = {}
+    groups: dict[_Key, list[Unit]] = {}
     for key, u in items:
         groups.setdefault(key, []).append(u)
     return list(groups.items())
@@ -473,16 +485,16 @@ def _fire_hints(state: GameState) -> list[str]:
         elif may_massacre(state, u) and not u.melee:
             may.append((key, u))
     out = []
-    for victims, units in _together(berserk):
+    for handles, units in _together(berserk):
         one = len(units) == 1
         out.append(
             f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
-            f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
+            f"({', '.join(handles)}): {'it' if one else 'they'} must Massacre them "
             "at the start of this fire phase (A20.4)"
         )
-    for victims, units in _together(may):
+    for handles, units in _together(may):
         out.append(
-            f"{_names(units)} may Massacre {', '.join(victims)} as if using a SW "
+            f"{_names(units)} may Massacre {', '.join(handles)} as if using a SW "
             "(A20.4: enemy ELR +1 once, and No Quarter)"
         )
     return out

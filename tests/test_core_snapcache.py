@@ -164,3 +164,40 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
     names = sorted(p.name for p in cache.iterdir())
     assert len(names) == 2
     assert snapcache.cache_file(tmp_path / "copy4.jsonl").name in names
+
+
+def test_the_rows_mirror_the_state_dataclasses():
+    """The rows are written out field by field: a field added to Unit, Origin or
+    Casualty and not to its row switches snapshots off (never a state missing it)."""
+    from stockade.core.state import Casualty, Origin, Unit
+
+    assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
+    assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
+    assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
+    assert snapcache.ENABLED
+
+
+def test_a_row_that_drifts_from_its_dataclass_is_caught():
+    import msgspec
+
+    from stockade.core.state import Origin
+
+    class Short(msgspec.Struct, array_like=True):  # no cvp
+        handle: str
+        unit_kind: str
+        counter: str
+
+    class Retyped(msgspec.Struct, array_like=True):  # cvp as text
+        handle: str
+        unit_kind: str
+        counter: str
+        cvp: str
+
+    class Reordered(msgspec.Struct, array_like=True):
+        unit_kind: str
+        handle: str
+        counter: str
+        cvp: int
+
+    for row in (Short, Retyped, Reordered):
+        assert not snapcache._mirrors(row, Origin, {})

@@ -9,7 +9,7 @@ the core's refusal is shown with its rule and nothing is recorded.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input, Select, SelectionList
+from textual.widgets import Input, Select
 
 from stockade.core.commands import execute
 from stockade.core.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
@@ -128,10 +128,7 @@ async def past_the_picker(pilot) -> FormScreen:
 async def fill(form: FormScreen, values: dict) -> None:
     for name, value in values.items():
         widget = form.query_one(f"#f-{name}")
-        if isinstance(widget, SelectionList):
-            for v in value:
-                widget.select(v)
-        elif isinstance(widget, (Select, Input, TickBox, UnitPicker)):
+        if isinstance(widget, (Select, Input, TickBox, UnitPicker)):
             widget.value = value
         else:  # pragma: no cover - a new field kind
             raise AssertionError(f"no way to fill {widget!r}")

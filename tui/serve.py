@@ -110,7 +110,7 @@ def qr_text(data: str) -> str:
     try:
         import io
 
-        import qrcode  # type: ignore[import-untyped]
+        import qrcode
     except ImportError:
         return ""
     code = qrcode.QRCode(border=1)
@@ -142,10 +142,16 @@ def make_server(
     return StockadeServer(app_command(path), host=host, port=port, token=token, title=title)
 
 
-def serve(path: Path | None, **options: object) -> int:
+def serve(
+    path: Path | None,
+    port: int = DEFAULT_PORT,
+    lan: bool = False,
+    host: str | None = None,
+    require_token: bool = False,
+) -> int:
     """Run the server until Ctrl+C; returns the exit code."""
     try:
-        server = make_server(path, **options)  # type: ignore[arg-type]
+        server = make_server(path, port, lan, host, require_token)
     except OSError as exc:
         print(f"stockade: {exc}", file=sys.stderr)
         return 1

@@ -217,7 +217,7 @@ def cmd_rulings(args: Namespace, ui: object) -> int:
 
 def cmd_completion(args: Namespace, ui: object) -> int:
     """The shell's completion script, from argcomplete (docs/commands.md)."""
-    from argcomplete.shell_integration import shellcode
+    from argcomplete.shell_integration import shellcode  # where argcomplete defines it
 
     sys.stdout.write(shellcode(["stockade"], shell=args.shell))
     return 0

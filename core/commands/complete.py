@@ -131,8 +131,9 @@ def _preferred_side(spec: VerbSpec, state: GameState, named: list[str]) -> str:
     return first.side
 
 
-def _natural(handle: str) -> tuple:
-    """g2 before g10."""
+def _natural(handle: str) -> tuple[int | str, ...]:
+    """g2 before g10 (the split alternates text and digits, so tuples compare
+    str with str and int with int)."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", handle))
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from rich.segment import Segment
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,10 +19,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, SelectionList, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from stockade.core.errors import Refusal
 from stockade.core.queries import Choice
@@ -32,6 +30,12 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.picker import UnitPicker
 from stockade.tui.plain import plain
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.core.game import Game
+    from stockade.tui.app import StockadeApp
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 # A unit field's list: the core's ranked Choices, given the state and the form's values.
@@ -83,24 +87,6 @@ class TickBox(Checkbox):
             (TICK if self.value else NO_TICK, button_style),
             (self.BUTTON_RIGHT, side_style),
         )
-
-
-class TickList(SelectionList):
-    """A selection list whose ticked rows show ✓, unticked a blank (not colour alone)."""
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        segments = list(strip)
-        _, scroll_y = self.scroll_offset
-        try:
-            option = self.get_option_at_index(scroll_y + y)
-        except Exception:
-            return strip
-        if len(segments) < 3 or segments[1].text != "X":
-            return strip
-        mark = TICK if option.value in self._selected else NO_TICK
-        segments[1] = Segment(mark, segments[1].style, segments[1].control)
-        return Strip(segments, strip.cell_length)
 
 
 class LetterSelect(Select):
@@ -161,6 +147,9 @@ def _empty(widget: Widget) -> bool:
 class FormScreen(ModalScreen[str | None]):
     """A modal form built from a ``FormSpec``."""
 
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
     FormScreen > #form {
@@ -173,8 +162,6 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
-    FormScreen SelectionList { height: auto; max-height: 6; padding: 0; }
-    FormScreen SelectionList:focus { background: $primary 15%; }
     FormScreen Select { width: 1fr; }
     FormScreen Select:focus > SelectCurrent { background: $primary 30%; }
     FormScreen Checkbox { padding: 0; height: 1; }
@@ -193,7 +180,7 @@ class FormScreen(ModalScreen[str | None]):
         self.refusal: Refusal | None = None
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.app.game
 
     def compose(self) -> ComposeResult:
@@ -226,15 +213,7 @@ class FormScreen(ModalScreen[str | None]):
             yield UnitPicker(f.label, f.kind == "units", str(f.value or ""), id=wid)
             return
         options = cast(Choices, f.choices)(state) if f.choices else []
-        if f.kind == "units":
-            if options:
-                yield TickList(
-                    *[(plain(label), value) for label, value in options], id=wid, compact=True
-                )
-            else:
-                yield TickList(id=wid, compact=True)
-                yield Static("  (none in the book now)", classes="none")
-        elif f.kind in ("unit", "choice"):
+        if f.kind == "choice":
             value = f.value if f.value in {v for _l, v in options} else Select.NULL
             prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
             yield LetterSelect(
@@ -243,7 +222,7 @@ class FormScreen(ModalScreen[str | None]):
                 prompt=prompt,
                 id=wid,
                 compact=True,
-                allow_blank=f.kind == "unit" or value is Select.NULL,
+                allow_blank=value is Select.NULL,
             )
         else:
             placeholder = f"e.g. {f.placeholder}" if f.placeholder else ""
@@ -325,14 +304,14 @@ class FormScreen(ModalScreen[str | None]):
             widget = self.query_one(f"#f-{f.name}")
             if isinstance(widget, UnitPicker):
                 out[f.name] = widget.value
-            elif isinstance(widget, SelectionList):
-                out[f.name] = list(widget.selected)
             elif isinstance(widget, Select):
                 out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
             elif isinstance(widget, Checkbox):
                 out[f.name] = widget.value
-            else:
+            elif isinstance(widget, Input):
                 out[f.name] = widget.value.strip()
+            else:  # _field makes only the widgets above
+                raise TypeError(f"form field {f.name!r}: no value in a {type(widget).__name__}")
         return out
 
     def command_text(self) -> str:
@@ -390,7 +369,6 @@ class FormScreen(ModalScreen[str | None]):
     @on(Input.Changed)
     @on(Select.Changed)
     @on(Checkbox.Changed)
-    @on(SelectionList.SelectedChanged)
     @on(UnitPicker.Changed)
     def _changed(self) -> None:
         try:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rich.text import Text
+from textual.css.styles import RulesMap
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -217,9 +218,10 @@ class HistoryView(OptionList):
                 width = region.width - self._get_left_gutter_width()
                 padding = self.get_component_styles("option-list--option").padding
                 visual = self._get_visual(option)
-                # OptionList itself passes its styles here; Visual.get_height is annotated
-                # with the narrower RulesMap, which the styles object serves at run time.
-                height = visual.get_height(self.styles, width - padding.width)  # type: ignore[arg-type]
+                # Visual.get_height is annotated with RulesMap, which the styles object
+                # serves at run time: OptionList.get_content_height casts it the same way.
+                rules = cast(RulesMap, self.styles)
+                height = visual.get_height(rules, width - padding.width)
                 height += option._divider
                 if height != old_height:
                     remeasure = True
