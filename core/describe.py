@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stockade.core import events as ev
+from stockade.core.names import Name
 
 if TYPE_CHECKING:  # describe is imported by the game's own modules: no cycle at run time
     from stockade.core.game import Game, HistoryEntry
@@ -84,10 +85,26 @@ def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
     rule = rule_for(record)
     if rule:
         text += f" [{rule}]"
-    when = game.when.get(record.seq)
+    when = game.when.get(record.seq) or _when_then(game, record.seq)
     if with_time and when and not isinstance(record, (ev.GameCreated, ev.PhaseSet)):
         text = f"T{when[0]} {when[1]}: {text}"
     return text
+
+
+def _when_then(game: Game, seq: int) -> tuple[int, str, str] | None:
+    """The turn and phase at an entry that never folded (undone, abandoned, struck, or
+    not folded since the log was opened): those of the nearest earlier entry, or the
+    phase an earlier phase record set. Only while describing such an entry."""
+    records: list[ev.Record] = game.records
+    when: dict[int, tuple[int, str, str]] = game.when
+    for s in range(seq - 1, 0, -1):
+        r = records[s - 1]
+        if isinstance(r, ev.PhaseSet):
+            return (r.turn, r.phase, r.attacker)
+        found = when.get(s)
+        if found is not None:
+            return found
+    return None
 
 
 def _control(record: ev.ControlRecord) -> str:
@@ -106,10 +123,33 @@ class _Words:
 
     def __init__(self, game: Game, seq: int):
         self.state = game.state
+        self.game, self.seq = game, seq
         self.then = game.names.of(seq)  # the names when the entry was recorded
+        self.folded = bool(self.then)  # no names kept: the entry never folded here
+
+    def earlier(self, handle: str) -> Name | None:
+        """For an entry that never folded (undone, abandoned, struck, or folded in an
+        earlier session): the handle's name at that point of the log, from the nearest
+        earlier record that named it (kept names) or brought it in (an add), never from
+        today's unit, which may be another one given the freed handle. Runs only while
+        describing such an entry; costs nothing per write or fold."""
+        records: list[ev.Record] = self.game.records
+        by_seq: dict[int, tuple[Name, ...]] = self.game.names.by_seq
+        for s in range(self.seq - 1, 0, -1):
+            for name in by_seq.get(s, ()):
+                if name[0] == handle:
+                    return name
+            r = records[s - 1]
+            if isinstance(r, ev.UnitEntered) and r.handle == handle:
+                return (handle, f"{r.side} {r.counter}", r.location or "")
+        return None
 
     def unit(self, handle: str | None) -> str:
         then = self.then.get(handle or "")
+        if then is None and handle and not self.folded:
+            then = self.earlier(handle)
+            if then is not None:
+                self.then = {**self.then, handle: then}
         if then is not None:
             return f"{then[1]} ({handle})"
         u = self.state.units.get(handle or "")
@@ -123,6 +163,7 @@ class _Words:
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
     def where(self, handle: str) -> str:
+        self.unit(handle)  # an entry that never folded: find the name then
         then = self.then.get(handle)
         if then is not None:
             return f" in {then[2]}" if then[2] else ""

@@ -157,3 +157,33 @@ def test_one_escaping_prisoner_attacks_its_guard_two_attack_their_guard():
     said = [sentence(e, game) for e in game.history() if isinstance(e.record, ev.EscapeAttempted)]
     assert "German 4-6-7 (g1) attacked its Guard" in said[0], said
     assert "German 4-6-7 (g1) and German 4-6-7 (g2) attacked their Guard" in said[1], said
+
+
+def test_abandoned_and_struck_entries_keep_their_units_when_handles_are_reused(
+    tmp_path, monkeypatch
+):
+    """Several entries name a2 on an abandoned branch and a3 in a struck add; the
+    handles are then given to new units. Every earlier sentence stays byte-identical:
+    before the reuse, after it, and after opening the log again."""
+    path = tmp_path / "reuse.jsonl"
+    game = Game.create(path, "Reuse", sides())
+    run_script(game, ["add American 6-6-6 at Q5", "add German 4-6-7 at Q5"])
+    run_script(game, ["add American 7-4-7 at R5", "move a2 R6", "break a2"])
+    game.undo()
+    game.undo()
+    game.undo()
+    run_script(game, ["add American 8-3-8 at S5", "move a2 S6"])
+    struck = game.records[-2].seq
+    game.strike(struck)
+    before = sentences(game)
+    run_script(game, ["add American 9-2 at T6", "add American 4-4-7 at T7"])  # a2, a3 again
+    after = sentences(game)
+    assert {s: after[s] for s in before} == before
+    game.close()
+    for cache in ("off", str(tmp_path / "cache")):
+        monkeypatch.setenv("STOCKADE_CACHE_DIR", cache)
+        for _ in range(2):  # the second open reads the snapshot cache, if any
+            again = Game.open(path, read_only=True)
+            got = sentences(again)
+            again.close()
+            assert {s: got[s] for s in before} == before
