@@ -20,7 +20,7 @@ from stockade.core import conformance
 from stockade.core.rulings import rulings
 
 ROOT = Path(__file__).resolve().parents[1]
-SEED = ROOT.parent.parent / "shared" / "seeds" / "004_8d4c2dcfa38f73b0.txt"
+SEED = ROOT.parent / "shared" / "seeds" / "004_8d4c2dcfa38f73b0.txt"
 
 
 @cache
