@@ -41,6 +41,7 @@ from stockade.core.journal import (
     split_lines,
     write_new_file,
 )
+from stockade.core.logbounds import Strict
 from stockade.core.timeline import Controls
 
 
@@ -80,6 +81,10 @@ class LogFormat(Generic[R]):
     # left the group's first lines whole (the camp writes a group line by line, each
     # accepted on its own, so its whole lines are never taken back).
     group_per_write: bool = True
+    # When ``decoder`` leaves the string patterns of core/bounds.py to a bulk check
+    # (core/logbounds.py), their strict twin: it decides every line the bulk check
+    # cannot vouch for, so a refusal reads exactly as the strict decoder words it.
+    strict: Strict | None = None
 
 
 @dataclass
@@ -117,7 +122,7 @@ def parse_line(fmt: LogFormat[R], data: bytes) -> R:
             "refused without reading it"
         )
     try:
-        record = fmt.decoder.decode(data)
+        record = _decode(fmt, data)
     except msgspec.ValidationError as exc:
         record = _decode_old(fmt, data, exc)
     except (msgspec.DecodeError, UnicodeDecodeError):
@@ -128,6 +133,23 @@ def parse_line(fmt: LogFormat[R], data: bytes) -> R:
         raise ValueError(f"written by a newer Stockade (schema v{record.v}); upgrade Stockade")
     if record.v < fmt.oldest:
         raise ValueError(f"schema version {record.v} is not one this program reads")
+    return record
+
+
+def _decode(fmt: LogFormat[R], data: bytes) -> R:
+    """``fmt.decoder``'s record for one line, held to every bound: where that decoder
+    leaves the string patterns to a bulk check, a line the check cannot vouch for is
+    decoded strictly too, and the strict decoder's error is the one raised."""
+    strict = fmt.strict
+    if strict is None:
+        return fmt.decoder.decode(data)
+    try:
+        record = fmt.decoder.decode(data)
+    except msgspec.ValidationError:
+        strict.decoder.decode(data)  # raises its own (first) error: the one players read
+        raise  # pragma: no cover - the loose types refuse nothing the strict ones take
+    if not strict.vouch(data, [record]):
+        strict.decoder.decode(data)  # raises
     return record
 
 
@@ -144,7 +166,10 @@ def _decode_old(fmt: LogFormat[R], data: bytes, original: msgspec.ValidationErro
     old = type(version) is int and 0 <= version < fmt.version and "kind" not in raw
     if fmt.upgrade is not None and old:
         try:
-            record: R = msgspec.convert(fmt.upgrade(raw), fmt.union)
+            upgraded = fmt.upgrade(raw)
+            if fmt.strict is not None:  # every bound, patterns included, then the record
+                msgspec.convert(upgraded, fmt.strict.union)
+            record: R = msgspec.convert(upgraded, fmt.union)
         except msgspec.ValidationError as exc:
             raise ValueError(
                 f"old (v{version}) record could not be upgraded: {explain(exc)}"
@@ -205,6 +230,8 @@ def _fast_load(
         return None
     if len(records) != len(chunks) or not isinstance(records[0], fmt.header):
         return None
+    if fmt.strict is not None and not fmt.strict.vouch(blob, records):
+        return None  # a string the bulk check cannot clear: the careful path decides
     current, header = fmt.version, fmt.header
     for expected, record in enumerate(records, 1):
         if (

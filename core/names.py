@@ -85,7 +85,15 @@ class NameBook:
         fields = MENTIONS.get(type(record))
         if fields is None:
             return None
-        units, current = state.units, self.current
+        units, name_of = state.units, self._name_of
+        if len(fields) == 1 and type(value := getattr(record, fields[0])) is str:
+            # one unit (a status change, an entry, a loss: most events): no list
+            u = units.get(value) if value else None
+            if u is not None:
+                self.by_seq[record.seq] = (name_of(value, u),)
+                return None
+            self.by_seq[record.seq] = ()
+            return [value] if value else None
         names: list[Name] = []
         missing: list[str] | None = None
         for field in fields:
@@ -97,30 +105,26 @@ class NameBook:
                 if u is None:
                     missing = [*(missing or ()), h]
                     continue
-                d = u.__dict__
-                side, counter, origins, where = (
-                    d["side"],
-                    d["counter"],
-                    d["origins"],
-                    d["location"],
-                )
-                made = current.get(h)
-                if (
-                    made is not None
-                    and made[1] is side
-                    and made[2] is counter
-                    and made[3] is origins
-                ):
-                    name = made[0]
-                    if name[2] != where:
-                        name = (h, name[1], where)
-                        current[h] = (name, side, counter, origins)
-                else:
-                    name = (h, label(u), where)
-                    current[h] = (name, side, counter, origins)
-                names.append(name)
+                names.append(name_of(h, u))
         self.by_seq[record.seq] = tuple(names)
         return missing
+
+    def _name_of(self, h: str, u: Unit) -> Name:
+        """``u``'s name now: the last one made while its side, counter and origins are
+        the very same objects, with its Location as it stands."""
+        d = u.__dict__
+        side, counter, origins, where = d["side"], d["counter"], d["origins"], d["location"]
+        current = self.current
+        made = current.get(h)
+        if made is not None and made[1] is side and made[2] is counter and made[3] is origins:
+            name = made[0]
+            if name[2] == where:
+                return name
+            name = (h, name[1], where)
+        else:
+            name = (h, label(u), where)
+        current[h] = (name, side, counter, origins)
+        return name
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
         """Name the units ``record`` brought into play, as they stand after it."""

@@ -98,7 +98,8 @@ def apply_phase(state: GameState, ev: PhaseSet) -> None:
 
 def check_status(state: GameState, ev: StatusChanged) -> None:
     u = unit(state, ev.handle)
-    require(u.on_board, "input", f"{describe(u)} is no longer on the board")
+    if not u.on_board:  # the sentence is made only for a refusal (a third of all events)
+        raise Refusal("input", f"{describe(u)} is no longer on the board")
     if ev.berserk:
         require(u.armed, "A20.2", f"{describe(u)} is unarmed and cannot go berserk")
     if not u.armed and ev.broken:
