@@ -106,18 +106,24 @@ def suspicious_lines(blob: bytes) -> list[bytes]:
 
 
 # --------------------------------------------------------- handles, from the types
-Extract = Callable[[list[Any]], Iterable[str]]
+# Each extractor takes the values of one field (an iterable, read once) and gives the
+# handles they hold, as C iterators (map, filter, chain) with no Python step per value.
+Extract = Callable[[Iterable[Any]], Iterable[str]]
+
+
+def _same(values: Iterable[Any]) -> Iterable[str]:
+    return values
 
 
 def _handles_in(tp: Any) -> Extract | None:
-    """A function giving every handle held by a list of values of type ``tp`` (None:
-    values of that type hold none)."""
+    """A function giving every handle held by values of type ``tp`` (None: values of
+    that type hold none)."""
     metas: tuple[Any, ...] = ()
     if typing.get_origin(tp) is Annotated:
         tp, *extra = typing.get_args(tp)
         metas = tuple(extra)
     if tp is str:
-        return (lambda values: values) if any(m is _HANDLE for m in metas) else None
+        return _same if any(m is _HANDLE for m in metas) else None
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         held = [a for a in args if a is not type(None)]
@@ -126,26 +132,30 @@ def _handles_in(tp: Any) -> Extract | None:
             if any(_handles_in(a) for a in held):  # pragma: no cover - no such field yet
                 raise TypeError(f"{tp}: a union holding handles is not checked in bulk")
             return None
-        return lambda values: inner([v for v in values if v is not None])
+        # drops None (and "", which the pattern accepts anyway)
+        return lambda values: inner(filter(None, values))
     if origin in (list, tuple, set, frozenset):
         inner = _handles_in(args[0]) if args else None
         if inner is None:
             return None
-        return lambda values: inner(list(itertools.chain.from_iterable(values)))
+        return lambda values: inner(itertools.chain.from_iterable(values))
     if origin is dict:
-        keys, vals = _handles_in(args[0]), _handles_in(args[1])
-        if keys is None and vals is None:
+        if _handles_in(args[1]) is not None:  # pragma: no cover - no such field yet
+            raise TypeError(f"{tp}: handles as dict values are not checked in bulk")
+        keys = _handles_in(args[0])
+        if keys is None:
             return None
-        return lambda values: itertools.chain(
-            keys(list(itertools.chain.from_iterable(values))) if keys else (),
-            vals(list(itertools.chain.from_iterable(d.values() for d in values))) if vals else (),
-        )
+        return lambda values: keys(itertools.chain.from_iterable(values))  # the keys
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
-        return _struct_handles(tp)
+        nested = _struct_handles(tp)
+        if nested is None:
+            return None
+        return lambda values: nested(list(values))
     return None
 
 
-def _struct_handles(cls: type[msgspec.Struct]) -> Extract | None:
+def _struct_handles(cls: type[msgspec.Struct]) -> Callable[[list[Any]], Iterable[str]] | None:
+    """The handles held by a list of ``cls`` objects, field by field."""
     parts: list[tuple[Callable[[Any], Any], Extract]] = []
     for f in msgspec.structs.fields(cls):
         inner = _handles_in(f.type)
@@ -154,7 +164,7 @@ def _struct_handles(cls: type[msgspec.Struct]) -> Extract | None:
     if not parts:
         return None
     return lambda values: itertools.chain.from_iterable(
-        inner(list(map(get, values))) for get, inner in parts
+        [inner(map(get, values)) for get, inner in parts]
     )
 
 
@@ -221,7 +231,7 @@ class Strict:
         made: dict[type, type] = {}
         self.union: Any = functools.reduce(operator.or_, [_strict_struct(c, made) for c in members])
         self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)
-        self._handles: dict[type, Extract] = {}
+        self._handles: dict[type, Callable[[list[Any]], Iterable[str]]] = {}
         for cls in members:
             extract = _struct_handles(cls)
             if extract is not None:

@@ -232,7 +232,7 @@ def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
         named = _UNIT_FIELDS[: len(args)]
         if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(named):
             raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
-        d.update(zip(named, args))
+        d.update(zip(named, args, strict=True))
     if not kwargs.keys() <= _UNIT_FIELD_SET:
         raise TypeError(f"Unit() got unexpected fields {sorted(kwargs.keys() - _UNIT_FIELD_SET)}")
     d.update(kwargs)
