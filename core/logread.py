@@ -104,6 +104,7 @@ class LoadedLog(Generic[R]):
     torn_tail: bytes | None = None  # bytes to set aside (they start at good_bytes)
     good_bytes: int = 0  # length of the file up to the end of the last good line
     size: int = 0  # length of the file as read
+    data: bytes = b""  # the bytes read (the snapshot cache verifies its prefix with them)
 
 
 class Undecodable(ValueError):
@@ -206,6 +207,7 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
     if result is None:
         result = _careful_load(fmt, *split_lines(blob))
     result.size = len(blob)
+    result.data = blob
     if not result.records and result.problem is None:
         if result.torn_tail is not None:
             result.problem = LogProblem(1, f"the only line is unfinished: not a {fmt.what}")
