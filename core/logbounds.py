@@ -29,7 +29,7 @@ import operator
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -237,31 +237,25 @@ class Strict:
             if extract is not None:
                 self._handles[cls] = extract
 
-    def handles_ok(self, records: Iterable[Any]) -> bool:
-        """Is every handle the records hold one word (``bounds.HANDLE_CHARS``)?"""
-        groups: dict[type, list[Any]] = {}
-        for record in records:
-            group = groups.get(type(record))
-            if group is None:
-                groups[type(record)] = [record]
-            else:
-                group.append(record)
+    def handles_ok(self, by_type: Mapping[type, list[Any]]) -> bool:
+        """Is every handle the records hold one word (``bounds.HANDLE_CHARS``)? The
+        records come grouped by type (the reader's one pass over them groups them)."""
         seen: set[str] = set()
-        for cls, group in groups.items():
+        for cls, group in by_type.items():
             extract = self._handles.get(cls)
             if extract is not None:
                 seen.update(extract(group))
         return all(_handle_ok(h) for h in seen)
 
-    def vouch(self, blob: bytes, records: list[Any]) -> bool:
+    def vouch(self, blob: bytes, by_type: Mapping[type, list[Any]]) -> bool:
         """Would the strict decoder accept every line of ``blob`` (whose loose decoding
-        is ``records``)? Only the suspicious lines are decoded again, strictly."""
+        is ``by_type``, grouped by type)? Only the suspicious lines are decoded again."""
         for line in suspicious_lines(blob):
             try:
                 self.decoder.decode(line)
             except (msgspec.MsgspecError, ValueError, RecursionError):
                 return False
-        return self.handles_ok(records)
+        return self.handles_ok(by_type)
 
 
 __all__ = [
