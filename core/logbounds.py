@@ -132,8 +132,8 @@ def _handles_in(tp: Any) -> Extract | None:
             if any(_handles_in(a) for a in held):  # pragma: no cover - no such field yet
                 raise TypeError(f"{tp}: a union holding handles is not checked in bulk")
             return None
-        # drops None (and "", which the pattern accepts anyway)
-        return lambda values: inner(filter(None, values))
+        some: Extract = inner  # drops None (and "", which the pattern accepts anyway)
+        return lambda values: some(filter(None, values))
     if origin in (list, tuple, set, frozenset):
         inner = _handles_in(args[0]) if args else None
         if inner is None:
