@@ -126,8 +126,8 @@ def _check_surrendering_stack(
                 f"{describe(u)} is not recorded as Disrupted",
                 f"if it is, record it first: disrupt {u.handle}",
             )
-        elif reason != "hob":
-            require(u.broken, "A20.21", f"{describe(u)} is not broken; only broken units surrender")
+        elif reason != "hob" and not u.broken:  # (the sentence only for the refusal)
+            raise Refusal("A20.21", f"{describe(u)} is not broken; only broken units surrender")
         if reason == "mopup":
             continue  # A12.153: even units that never surrender via the RtPh
         why = never_surrenders(state, u, guard.side)
@@ -139,16 +139,15 @@ def _check_surrendering_stack(
             raise why
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
-        require(
-            not guard.broken,
-            "A20.21",
-            f"{describe(guard)} is broken; a surrender needs a Good Order captor",
-        )
-        require(
-            guard.is_infantry,
-            "A20.21",
-            f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
-        )
+        if guard.broken:
+            raise Refusal(
+                "A20.21", f"{describe(guard)} is broken; a surrender needs a Good Order captor"
+            )
+        if not guard.is_infantry:
+            raise Refusal(
+                "A20.21",
+                f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
+            )
 
 
 def left_out_of_stack(
