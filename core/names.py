@@ -13,6 +13,8 @@ per entry).
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 from stockade.core import events as ev
@@ -41,6 +43,12 @@ MENTIONS: dict[type, tuple[str, ...]] = {
     ev.EscapedBy: ("units",),
     ev.Rearmed: ("handle", "enemy"),
     ev.Scrounged: ("handle",),
+}
+
+
+# The kinds whose sentence names one unit, by one handle field: its getter (in C).
+_ONE: dict[type, Callable[[Any], Any]] = {
+    kind: operator.attrgetter(fields[0]) for kind, fields in MENTIONS.items() if len(fields) == 1
 }
 
 
@@ -87,11 +95,9 @@ class NameBook:
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
         play (named by ``after``), or None."""
-        fields = MENTIONS.get(type(record))
-        if fields is None:
-            return None
+        one = _ONE.get(type(record))
         units = state.units
-        if len(fields) == 1 and type(value := getattr(record, fields[0])) is str:
+        if one is not None and type(value := one(record)) is str:
             # One unit (a status change, an entry, a loss: most events), written out:
             # this runs for most events of every fold.
             u = units.get(value) if value else None
@@ -112,6 +118,9 @@ class NameBook:
                 name = made[0] = (value, made[0][1], d["location"])
                 made[4] = (name,)
             self.by_seq[record.seq] = made[4]
+            return None
+        fields = MENTIONS.get(type(record))
+        if fields is None:
             return None
         names: list[Name] = []
         missing: list[str] | None = None
