@@ -24,6 +24,7 @@ from stockade.core.change import Change
 from stockade.core.history import HistoryEntry, Timeline
 from stockade.core.journal import Journal
 from stockade.core.logfile import LogProblem
+from stockade.core.names_then import NamesThen
 from stockade.core.projection import Projection
 from stockade.core.state import GameState
 from stockade.core.store import LogStore
@@ -48,6 +49,7 @@ class Game:
         """The game holding ``records`` (folded from the snapshot cache when
         ``log_data``, the log's bytes, matches one), or the one ``writer`` holds."""
         self.writer = writer or Writer.load(records, journal, path, warnings, problem, log_data)
+        self._then: tuple[LogStore, NamesThen] | None = None  # see ``names_then``
 
     # the parts (the writer replaces them when it re-reads the log after an error)
     @property
@@ -197,6 +199,15 @@ class Game:
 
     def history(self) -> list[HistoryEntry]:
         return _history.entries(self.records, self.timeline, self.conflicts, self.when)
+
+    def names_then(self) -> NamesThen:
+        """The names and time of entries that never folded in this process, replayed
+        from the log (``core.names_then``) on first use. Kept while the log store is the
+        same: every entry this process did not fold was in its log when it was read
+        (``recover`` reads it afresh: a new store, a new replay)."""
+        if self._then is None or self._then[0] is not self.store:
+            self._then = (self.store, NamesThen(self.records))
+        return self._then[1]
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:
         """How ``record`` stands in the effective history now, and why."""
