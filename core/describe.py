@@ -2,10 +2,11 @@
 
 ``sentence(entry, game)`` -> "T3 RtPh: German 4-6-7 (g2) surrendered to American 9-2
 (a1) in Q4 [A20.21]". Units are named as they were when the entry was recorded (side,
-original counter, Location then: ``core.names``), never as they are now, so a sentence
-never changes after later entries. A prisoner is named by its original counter (its
-counter "(1)-0-6" tells nobody which unit it was). The rule cited for each kind of
-entry lives in ``RULES``, the one table of citations.
+original counter, Location then: ``core.names``; for an entry that never folded in this
+process, ``core.names_then``), never as they are now, so a sentence never changes after
+later entries. A prisoner is named by its original counter (its counter "(1)-0-6"
+tells nobody which unit it was). The rule cited for each kind of entry lives in
+``RULES``, the one table of citations.
 """
 
 from __future__ import annotations

@@ -49,7 +49,6 @@ class Game:
         """The game holding ``records`` (folded from the snapshot cache when
         ``log_data``, the log's bytes, matches one), or the one ``writer`` holds."""
         self.writer = writer or Writer.load(records, journal, path, warnings, problem, log_data)
-        self._then: tuple[LogStore, NamesThen] | None = None  # see ``names_then``
 
     # the parts (the writer replaces them when it re-reads the log after an error)
     @property
@@ -205,9 +204,10 @@ class Game:
         from the log (``core.names_then``) on first use. Kept while the log store is the
         same: every entry this process did not fold was in its log when it was read
         (``recover`` reads it afresh: a new store, a new replay)."""
-        if self._then is None or self._then[0] is not self.store:
-            self._then = (self.store, NamesThen(self.records))
-        return self._then[1]
+        store = self.store
+        if store.names_then is None:
+            store.names_then = NamesThen(store.records)
+        return store.names_then
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:
         """How ``record`` stands in the effective history now, and why."""

@@ -10,6 +10,7 @@ screen."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,7 +45,7 @@ class Book:
 
     def play(self, *commands: str) -> None:
         for command in commands:
-            self.write(lambda c=command: run_script(self.game, [c]))
+            self.write(functools.partial(run_script, self.game, [command]))
 
 
 def record_game(path: Path, pad: int = 0) -> Book:
