@@ -152,3 +152,23 @@ async def test_tui_history_and_replay_show_the_recorded_sentences(tmp_path):
         replay = app.screen.query_one(HistoryView)
         assert {s: replay.line(s).text for s in domain if replay.line(s)} == domain
     game.close()
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_replay_gives_every_entry_the_names_its_session_folded(seed):
+    """Campaigns bench/generate.py plays in one session (undo, redo, strike, unstrike,
+    abandoned branches): the session folded every entry, so it kept each one's names
+    and time from its last fold. Replaying the log's records gives the very same, for
+    every entry up to the last control record, effective or not."""
+    from bench.generate import generate
+    from stockade.core.names_then import NamesThen
+
+    game = generate(1200, seed=seed)
+    replayed = NamesThen(game.records)
+    last = max(r.seq for r in game.records if ev.is_control(r))
+    domain = [r.seq for r in game.records[:last] if not ev.is_control(r)]
+    assert any(not game.timeline.is_effective(game.records[s - 1]) for s in domain)
+    assert {s: replayed.names.by_seq.get(s) for s in domain} == {
+        s: game.names.by_seq.get(s) for s in domain
+    }
+    assert {s: replayed.when.get(s) for s in domain} == {s: game.when.get(s) for s in domain}
