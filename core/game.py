@@ -198,19 +198,18 @@ class Game:
         return self.projection.state_at(seq)
 
     def history(self, *, then: bool = True) -> list[HistoryEntry]:
-        """Every record as an entry. An entry that never folded here takes its turn,
-        phase and attacker from ``names_then`` (only then is the log replayed);
-        ``then=False`` leaves them 0/"" rather than replay (the TUI, which must not
-        block its event loop, waits for a worker's replay instead)."""
-        entries = _history.entries(self.records, self.timeline, self.conflicts, self.when)
-        if then and self.needs_names_then():
+        """Every record as an entry; one that never folded here has its time from
+        ``names_then`` (``then=False``: 0/"", no replay: the TUI's event loop)."""
+        folded = self.when
+        entries = _history.entries(self.records, self.timeline, self.conflicts, folded)
+        never = [i for i, e in enumerate(entries) if e.seq not in folded and e.status != "control"]
+        if then and never:
             when = self.names_then().when
-            for i, entry in enumerate(entries):
-                if entry.status != "control" and entry.seq not in self.when:
-                    turn, phase, attacker = when.get(entry.seq, (0, "", ""))
-                    entries[i] = dataclasses.replace(
-                        entry, turn=turn, phase=phase, attacker=attacker
-                    )
+            for i in never:
+                turn, phase, attacker = when.get(entries[i].seq, (0, "", ""))
+                entries[i] = dataclasses.replace(
+                    entries[i], turn=turn, phase=phase, attacker=attacker
+                )
         return entries
 
     def names_then(self) -> NamesThen:
@@ -225,8 +224,7 @@ class Game:
             with store.names_then_lock:
                 built = store.names_then
                 if built is None:
-                    # A copy of the list: the event loop may append while this replays
-                    # (what it appends folds here, so it never needs these names).
+                    # A copy: the event loop may append meanwhile (and folds what it adds)
                     built = store.names_then = NamesThen(list(store.records))
         return built
 
@@ -236,11 +234,10 @@ class Game:
         return self.store.names_then is not None
 
     def needs_names_then(self) -> bool:
-        """Would wording the history ask ``names_then`` and wait for a replay: is it
-        unbuilt while some entry never folded here?"""
-        when = self.when
+        """Is ``names_then`` unbuilt while some entry never folded here?"""
+        when, records = self.when, self.records
         return not self.names_then_ready and any(
-            r.seq not in when and not ev.is_control(r) for r in self.records
+            r.seq not in when for r in records if not ev.is_control(r)
         )
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:

@@ -45,6 +45,7 @@ def test_history_gives_never_folded_entries_their_time_then(tmp_path, capsys):
         got = {e.seq: (e.turn, e.phase, e.attacker) for e in again.history()}
         assert {s: got[s] for s in never} == {s: times[s] for s in never}
         assert not again.needs_names_then()  # history() built the replay
+        assert {e.seq: (e.turn, e.phase, e.attacker) for e in again.history()} == got
     finally:
         again.close()
     capsys.readouterr()
