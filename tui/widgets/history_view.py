@@ -192,7 +192,7 @@ class HistoryView(OptionList):
             self.sync_game(game, follow)
             return
         self._seen += len(change.appended)
-        records: list[ev.Record] = game.records
+        records = self._records or []  # game.records, as the check above found it
         self._hidden += sum(1 for s in change.appended if ev.is_control(records[s - 1]))
         self.sync(lines_for_change(game, change, self._order), follow)
 
@@ -252,7 +252,7 @@ class HistoryView(OptionList):
         self._reading = None
         if game is not self._game or game.records is not self._records or not self._pending:
             return  # another game, or the log re-read: its refill asks again
-        records = game.records
+        records = self._records or []  # game.records, as the check above found it
         if event.state == WorkerState.ERROR:  # the replay failed: say so, once
             self.log.error(f"reading the history's names failed: {worker.error!r}")
             text = f"(could not read this entry's names from the log: {worker.error})"
