@@ -192,7 +192,7 @@ class HistoryView(OptionList):
             self.sync_game(game, follow)
             return
         self._seen += len(change.appended)
-        records = self._records or []  # game.records, as the check above found it
+        records: list[ev.Record] = game.records
         self._hidden += sum(1 for s in change.appended if ev.is_control(records[s - 1]))
         self.sync(lines_for_change(game, change, self._order), follow)
 
