@@ -9,6 +9,7 @@ no rule and folds nothing (``core.projection`` does).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +35,12 @@ class LogStore:
     problem: LogProblem | None = None
     # What these records said of entries never folded in this process, replayed on
     # first use (``Game.names_then``); made from the records, so kept with them (a
-    # re-read log is a new store).
+    # re-read log is a new store). The TUI builds it in a worker thread while the
+    # event loop may ask too: the lock makes the second caller wait for the first's.
     names_then: NamesThen | None = field(default=None, repr=False, compare=False)
+    names_then_lock: threading.Lock = field(
+        default_factory=threading.Lock, repr=False, compare=False
+    )
 
     @property
     def read_only(self) -> bool:
