@@ -79,11 +79,13 @@ class LogStore:
             warnings.append(journal.why_read_only)
         journal = settle_torn_tail(path, loaded, journal, warnings)
         log_data = None
-        if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
-            try:
-                log_data = path.read_bytes()[: loaded.good_bytes or None]
-            except OSError:
-                log_data = None
+        if (
+            len(loaded.records) >= snapcache.MIN_EVENTS
+            and snapcache.cache_file(path) is not None  # None: the cache is off
+        ):
+            # the bytes already read (the file was only ever cut back to good_bytes
+            # since): reading them again held a second copy of the log while it folds
+            log_data = loaded.data[: loaded.good_bytes or None]
         return cls(loaded.records, journal, path, warnings), log_data
 
     def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
