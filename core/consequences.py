@@ -22,6 +22,8 @@ import operator
 from itertools import islice
 from typing import Any
 
+import msgspec
+
 from stockade.core import events as ev
 from stockade.core.change import Change, CvpDelta, LaterEntry, UnitChange
 from stockade.core.state import PRISONER, UNARMED, GameState, Side, Unit
@@ -72,23 +74,28 @@ def same_effect(a: Effect, b: Effect) -> bool:
 
 
 class Observer:
-    """Collects what one change does; ``effects`` also keeps each later entry's effect.
+    """Collects what one change does; with a ``watch``, also each later entry's effect.
 
     ``involved`` are the records the change takes back and folds (the effective tail
     before, then the tail after). With ``effects``, an entry's effect is kept only for
     the entries in both (the later entries a strike or unstrike folds again: the struck
     or restored entry itself, or an undone tail, has nothing to compare with).
 
-    Everything here runs on every write, so it is written for the common case of a
-    change touching a unit or two: unit fields as tuples, no work for what is empty.
+    Everything here runs on every write, and most writes (an undo of a move, a redo,
+    a strike of the last entry) touch no watched field at all: so nothing is made
+    until there is something to keep (every collection starts as None), ``saw`` says
+    whether anything was, and ``finish`` hands back the writer's ``Change`` as it is
+    when nothing was.
     """
 
     __slots__ = (
         "state",
-        "effects",
         "watch",
+        "saw",
+        "full",
+        "tally_before",
         "conflicts_before",
-        "folded_seqs",
+        "conflicted",
         "units_before",
         "firsts_new",
         "added_units",
@@ -96,34 +103,24 @@ class Observer:
         "added_cas",
         "effects_before",
         "effects_after",
-        "full",
-        "tally_before",
     )
 
-    def __init__(
-        self, state: GameState, conflicts: dict[Any, Any], involved: list[Any], effects: bool
-    ):
+    def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
-        self.effects = effects
-        self.watch: set[int] = set()
-        if effects:
-            seen: set[int] = set()
-            for r in involved:
-                (self.watch if r.seq in seen else seen).add(r.seq)
-        # the conflicts of the events taken back, as they were (only those can change)
-        self.conflicts_before: dict[int, Any] = {}
-        self.folded_seqs: list[int] = []
-        self.units_before: dict[str, Fields | None] = {}
-        self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
-        self.added_units: list[Unit] = []
-        self.removed_cas: list[Any] = []
-        self.added_cas: list[Any] = []
-        self.effects_before: dict[int, Effect] = {}
-        self.effects_after: dict[int, Effect] = {}
+        self.watch = _watched(involved) if effects and len(involved) > 1 else _NOTHING
         # A game end books every guarded prisoner and drops the projection: then the
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
-        self.full = ev.GameEnded in map(type, involved)
+        self.full = self.saw = ev.GameEnded in map(type, involved)
         self.tally_before = _totals(state) if self.full else None
+        self.conflicts_before: dict[int, Any] | None = None  # of the events taken back
+        self.conflicted: list[int] | None = None  # folded events that conflict after
+        self.units_before: dict[str, Fields | None] | None = None
+        self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] | None = None
+        self.added_units: list[Unit] | None = None
+        self.removed_cas: list[Any] | None = None
+        self.added_cas: list[Any] | None = None
+        self.effects_before: dict[int, Effect] | None = None
+        self.effects_after: dict[int, Effect] | None = None
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -131,60 +128,83 @@ class Observer:
     ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
         if conflicts:
-            for record in records:
-                if record.seq in conflicts:
-                    self.conflicts_before[record.seq] = conflicts[record.seq]
+            was = {r.seq: conflicts[r.seq] for r in records if r.seq in conflicts}
+            if was:
+                self.conflicts_before, self.saw = was, True
         state = self.state
         units = state.units
-        before = self.units_before
+        before: dict[str, Fields | None] = {}
         n_added = n_cas = 0
         for e in entries:
             if e[_ADDED_UNITS] > 0:
                 n_added += e[_ADDED_UNITS]
             n_cas += e[_ADDED_CAS]
-            for obj, name in zip(e[_OPS::3], e[_OPS + 1 :: 3], strict=True):
+            for i in range(_OPS, len(e), 3):
+                obj = e[i]
                 # only a unit's kept fields can differ afterwards (see unit_changes)
-                if type(obj) is Unit and name in _KEPT_AT:
+                if type(obj) is Unit and e[i + 1] in _KEPT_AT:
                     h = obj.handle
                     if h not in before and units.get(h) is obj:
                         before[h] = _kept_of(obj.__dict__)
         added = list(islice(reversed(units.values()), n_added)) if n_added else []
         for u in added:
             before.setdefault(u.handle, _kept_of(u.__dict__))
+        if before:
+            self.units_before, self.saw = before, True
         if n_cas:
             self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
+            self.saw = True
         if self.watch:
-            self.effects_before.update(
-                _effects_backward(state, records, entries, added, conflicts, self.watch)
+            self.effects_before = _effects_backward(
+                state, records, entries, added, conflicts, self.watch
             )
+            self.saw = True
 
     # ------------------------------------------------------------------ fold
     def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
         """Call after each event folded by the change, with its undo entry."""
-        self.folded_seqs.append(record.seq)
-        state = self.state
+        seq = record.seq
+        if seq in conflicts:
+            if self.conflicted is None:
+                self.conflicted = []
+            self.conflicted.append(seq)
+            self.saw = True
         k = entry[_ADDED_UNITS]
         if k > 0:
+            state = self.state
             added = list(islice(reversed(state.units.values()), k))[::-1]
             added_ids = {id(u) for u in added}
+            if self.added_units is None:
+                self.added_units = []
             self.added_units += added
+            self.saw = True
         else:
-            added, added_ids = [], set()
+            added, added_ids = _NO_UNITS, _NOTHING
         if len(entry) > _OPS:
             firsts = self.firsts_new
             for i in range(_OPS, len(entry), 3):
                 obj, name = entry[i], entry[i + 1]
                 # only the kept fields of a unit can make a difference (unit_changes)
                 if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                    if firsts is None:
+                        firsts = self.firsts_new = {}
+                        self.saw = True
                     seen = firsts.get(id(obj))
                     if seen is None:
                         firsts[id(obj)] = (obj, {name: entry[i + 2]})
                     elif name not in seen[1]:
                         seen[1][name] = entry[i + 2]
         if entry[_ADDED_CAS]:
-            self.added_cas += state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
-        if record.seq in self.watch:
-            self.effects_after[record.seq] = _effect_forward(state, record, entry, added, conflicts)
+            cas = self.state.casualties
+            if self.added_cas is None:
+                self.added_cas = []
+            self.added_cas += cas[len(cas) - entry[_ADDED_CAS] :]
+            self.saw = True
+        if seq in self.watch:
+            if self.effects_after is None:
+                self.effects_after = {}
+            self.effects_after[seq] = _effect_forward(self.state, record, entry, added, conflicts)
+            self.saw = True
 
     # ---------------------------------------------------------------- result
     def unit_changes(self) -> tuple[list[UnitChange], dict[str, int]]:
@@ -193,10 +213,10 @@ class Observer:
             return [], {}
         state = self.state
         units = state.units
-        before = dict(self.units_before)
-        for u in self.added_units:  # brought into play by the change: none before
+        before = dict(self.units_before or ())
+        for u in self.added_units or ():  # brought into play by the change: none before
             before.setdefault(u.handle, None)
-        for obj, olds in self.firsts_new.values():
+        for obj, olds in (self.firsts_new or {}).values():
             h = obj.handle
             if h in before or units.get(h) is not obj:
                 continue
@@ -241,7 +261,7 @@ class Observer:
         if not (projected or self.removed_cas or self.added_cas):
             return []
         banked: dict[str, int] = {}
-        for lines, sign in ((self.removed_cas, -1), (self.added_cas, 1)):
+        for lines, sign in ((self.removed_cas or (), -1), (self.added_cas or (), 1)):
             for c in lines:
                 banked[c.credited] = banked.get(c.credited, 0) + sign * c.points
         out = []
@@ -251,6 +271,19 @@ class Observer:
             if b or e:
                 out.append(CvpDelta(side, b, e))
         return out
+
+
+_NOTHING: frozenset[Any] = frozenset()
+_NO_UNITS: list[Unit] = []  # never added to: a fold that brought no unit into play
+
+
+def _watched(involved: list[Any]) -> set[int]:
+    """The seqs ``involved`` holds twice: the later entries folded before and after."""
+    seen: set[int] = set()
+    watch: set[int] = set()
+    for r in involved:
+        (watch if r.seq in seen else seen).add(r.seq)
+    return watch
 
 
 def _shown_at(fields: Fields | None, i: int) -> str:
@@ -444,8 +477,12 @@ def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
     return out
 
 
-def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
-    """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
+def finish(obs: Observer, game: Any, change: Change) -> Change:
+    """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
+    and how many entries conflict now), with what the change did to the game read in
+    the game as it is now (after the change). Nothing seen: ``change`` as it is."""
+    if not obs.saw:
+        return change
     units, projected = obs.unit_changes()
     later = []
     both = (
@@ -454,30 +491,32 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
         else ()
     )
     for seq in both:
-        before, after = obs.effects_before[seq], obs.effects_after[seq]
+        before, after = obs.effects_before[seq], obs.effects_after[seq]  # type: ignore[index]
         if not same_effect(before, after):
             from stockade.core.describe import sentence_for
 
             conflict = after.get(("conflict",), (None, ""))[1]
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
-    was, now = obs.conflicts_before, game.conflicts
+    was, now = obs.conflicts_before or {}, game.conflicts
     new = (
-        [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
-        if now and obs.folded_seqs
+        sorted(
+            s
+            for s in obs.conflicted
+            if s in now and (s not in was or str(now[s]) != str(was[s]))
+        )
+        if obs.conflicted
         else []
     )
     resolved: list[int] = []
     if was:
-        gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+        gone = set(change.undone) | set(change.struck)
         resolved = sorted(s for s in was if s not in now and s not in gone)
-    return Change(
-        action=action,
+    return msgspec.structs.replace(
+        change,
         later=later,
         units=units,
         cvp=obs.cvp(projected),
-        new_conflicts=sorted(new) if new else new,
+        new_conflicts=new,
         resolved_conflicts=resolved,
-        conflicts=len(now),
-        **lists,
     )

@@ -209,10 +209,11 @@ class Projection:
         """Take the effective history back to its first ``position`` events."""
         if self.journal_gap(position):
             self.complete_journal()
+        entries = self.undo[position:]
         if obs is not None:
             obs.state = self.state
-            obs.rolled_back(self.effective[position:], self.undo[position:], self.conflicts)
-        if _any_opaque(self.undo, position):
+            obs.rolled_back(self.effective[position:], entries, self.conflicts)
+        if _OPAQUE in map(_ADDED_UNITS_OF, entries):  # (in C: one entry, most often)
             del self.effective[position:]
             del self.seqs[position:]
             self.fold_all()
@@ -354,12 +355,6 @@ class Projection:
             self.names.by_seq.update(names)
             if self.conflicts.keys() == before.keys():
                 self.conflicts = before  # the very same Refusal objects as before
-
-
-def _any_opaque(entries: list[Any], start: int) -> bool:
-    """Is any undo entry from ``start`` on opaque? (In C: an undo asks this of one
-    entry, where a generator over a slice cost more than the answer.)"""
-    return _OPAQUE in map(_ADDED_UNITS_OF, entries[start:])  # (islice would walk from 0)
 
 
 @contextlib.contextmanager

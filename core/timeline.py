@@ -77,9 +77,9 @@ class Timeline(Generic[R]):
         elif action == "redo":
             self.redo(target)
         elif action == "strike":
-            self.struck[target] = record.seq
+            self.strike(target, record.seq)
         else:
-            self.struck.pop(target, None)
+            self.unstrike(target)
 
     def _add_event(self, record: R) -> None:
         grp = record.grp
@@ -115,6 +115,13 @@ class Timeline(Generic[R]):
         self.redo_stack.pop()
         self.undone.discard(target)
         self.active.append(target)
+
+    def strike(self, target: int, seq: int) -> None:
+        """Record ``seq`` striking entry ``target`` (the writer has checked it may)."""
+        self.struck[target] = seq
+
+    def unstrike(self, target: int) -> None:
+        self.struck.pop(target, None)
 
     def copy(self) -> Timeline[R]:
         """An independent timeline to try a record on before it is written."""

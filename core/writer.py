@@ -24,9 +24,9 @@ import msgspec
 
 from stockade.core import events as ev
 from stockade.core import history as _history
-from stockade.core.bounds import check_records
+from stockade.core.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
 from stockade.core.change import Change
-from stockade.core.consequences import Observer, make_change
+from stockade.core.consequences import Observer, finish
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
 from stockade.core.journal import Journal, JournalError
@@ -61,13 +61,13 @@ def within_bounds(records: list[ev.Record]) -> None:
         raise Refusal("input", f"cannot be recorded: {exc}") from None
 
 
-def _typed_in(control: ev.Record) -> bool:
-    """Does a control record hold text the player typed (a strike's reason)? The rest
-    is a seq the timeline chose (undo, redo) or ``_strikable`` found in the log (strike,
-    unstrike): no bounds round trip for those (~1 µs a write)."""
-    if isinstance(control, ev.Undo | ev.Redo | ev.Unstrike):
-        return False
-    return not isinstance(control, ev.Strike) or bool(control.reason)
+def _reason_fits(seq: int, reason: str) -> bool:
+    """Does a Strike record numbered ``seq`` with this typed ``reason`` fit the bounds
+    a log line is held to? Its other fields are a seq the timeline chose, the one
+    ``_strikable`` found in the log and our own time stamp, so this is the whole bounds
+    check of the record, without the encode + decode round trip (~1 µs a strike). Only
+    when it fails does ``within_bounds`` make the round trip, for its exact message."""
+    return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
 
 
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
@@ -214,13 +214,22 @@ class Writer:
             self.records.append(record)
             self.timeline.add(record)
 
-    def _control(self, record: ev.Record) -> ev.Record:
-        n = len(self.records) + 1
-        stamped = _stamp(record, n, n, now())
-        if _typed_in(record):
-            within_bounds([stamped])
-        self._append_records([stamped])
-        return stamped
+    def _control(
+        self, kind: type[ev.Undo | ev.Redo | ev.Strike | ev.Unstrike], target: int, reason: str = ""
+    ) -> int:
+        """Write one undo / redo / strike / unstrike record of ``target`` durably and
+        keep it; returns its seq. The caller moves the timeline (it knows which way)."""
+        records = self.store.records
+        n = len(records) + 1
+        if reason:  # a strike's reason, typed by the player: held to its bound
+            stamped: ev.Record = ev.Strike(seq=n, grp=n, at=now(), target=target, reason=reason)
+            if not _reason_fits(n, reason):
+                within_bounds([stamped])
+        else:
+            stamped = kind(seq=n, grp=n, at=now(), target=target)
+        self.store.write([stamped], self._after_write_error)
+        records.append(stamped)
+        return n
 
     def submit(self, events: list[ev.Record]) -> Change:
         """Check, write durably, then apply one player action."""
@@ -233,34 +242,49 @@ class Writer:
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
         self.store.write(stamped, self._after_write_error)
         fold = self.projection
+        records = self.records
         with fold.lock:
-            obs = Observer(fold.state, fold.conflicts, stamped, False)
+            obs = Observer(fold.state, stamped)
             for record in stamped:
-                self.records.append(record)
+                records.append(record)
                 tl.add(record)
                 fold.append(record, obs)
             seqs = [r.seq for r in stamped]
-            return make_change(
-                obs, self, "submit", target=first, appended=seqs, added=seqs, abandoned=left
+            change = Change(
+                action="submit",
+                target=first,
+                appended=seqs,
+                added=seqs,
+                abandoned=left,
+                conflicts=len(fold.conflicts),
             )
+            return finish(obs, self, change)
 
     def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
         fold = self.projection
         with fold.lock:
             tail = fold.effective[keep:]
-            obs = Observer(fold.state, fold.conflicts, tail, False)
+            obs = Observer(fold.state, tail)
             fold.rollback(keep, obs)
-            undone = [r.seq for r in tail]
-            return make_change(obs, self, action, target=target, appended=written, undone=undone)
+            change = Change(
+                action=action,
+                target=target,
+                appended=written,
+                undone=[r.seq for r in tail],
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change)
 
     # -------------------------------------------------------------- undo / redo
     def undo(self) -> Change:
-        target = self.timeline.undoable()
+        tl = self.timeline
+        target = tl.undoable()
         if target is None:
             raise Refusal("undo", "nothing to undo")
-        written = self._control(ev.Undo(target=target))
+        written = self._control(ev.Undo, target)
+        tl.undo(target)
         keep = self.projection.keep_upto_group(target - 1)
-        return self._roll_back_to(keep, "undo", target, [written.seq])
+        return self._roll_back_to(keep, "undo", target, [written])
 
     def undo_to(self, seq: int) -> Change:
         targets = _history.undo_to_plan(self.timeline, self.records, seq)
@@ -281,20 +305,27 @@ class Writer:
             return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
 
     def redo(self) -> Change:
-        target = self.timeline.redoable()
+        tl = self.timeline
+        target = tl.redoable()
         if target is None:
             raise Refusal("redo", "nothing to redo")
-        written = self._control(ev.Redo(target=target))
+        written = self._control(ev.Redo, target)
+        tl.redo(target)
         fold = self.projection
         with fold.lock:
-            back = [r for r in self.timeline.groups[target] if r.seq not in self.timeline.struck]
-            obs = Observer(fold.state, fold.conflicts, back, False)
+            struck = tl.struck
+            back = [r for r in tl.groups[target] if r.seq not in struck]
+            obs = Observer(fold.state, back)
             for record in back:
                 fold.append(record, obs)
-            restored = [r.seq for r in back]
-            return make_change(
-                obs, self, "redo", target=target, appended=[written.seq], restored=restored
+            change = Change(
+                action="redo",
+                target=target,
+                appended=[written],
+                restored=[r.seq for r in back],
+                conflicts=len(fold.conflicts),
             )
+            return finish(obs, self, change)
 
     # ------------------------------------------------------------ strike / unstrike
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
@@ -302,13 +333,15 @@ class Writer:
 
     def strike(self, seq: int, reason: str = "") -> Change:
         self._strikable(seq)
-        written = self._control(ev.Strike(target=seq, reason=reason))
-        return self._refold(seq, "strike", [written.seq])
+        written = self._control(ev.Strike, seq, reason)
+        self.timeline.strike(seq, written)
+        return self._refold(seq, "strike", [written])
 
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
-        written = self._control(ev.Unstrike(target=seq))
-        return self._refold(seq, "unstrike", [written.seq])
+        written = self._control(ev.Unstrike, seq)
+        self.timeline.unstrike(seq)
+        return self._refold(seq, "unstrike", [written])
 
     def preview_strike(self, seq: int) -> Change:
         self._strikable(seq)
@@ -340,9 +373,16 @@ class Writer:
                 )
             if preview:
                 return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
-            obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+            obs = Observer(fold.state, tail + new_tail, True)
             fold.replace_tail(position, new_tail, obs)
-            return make_change(obs, self, action, target=seq, appended=written, **{how: [seq]})
+            change = Change(
+                action=action,
+                target=seq,
+                appended=written,
+                conflicts=len(fold.conflicts),
+                **{how: [seq]},
+            )
+            return finish(obs, self, change)
 
     def _preview(
         self,
@@ -354,6 +394,9 @@ class Writer:
         **lists: Any,
     ) -> Change:
         fold = self.projection
-        obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+        obs = Observer(fold.state, tail + new_tail, True)
         with fold.trial(position, tail, new_tail, obs):
-            return make_change(obs, self, action, target=seq, preview=True, **lists)
+            change = Change(
+                action=action, preview=True, target=seq, conflicts=len(fold.conflicts), **lists
+            )
+            return finish(obs, self, change)
