@@ -88,22 +88,17 @@ class Observer:
     when nothing was.
     """
 
-    __slots__ = (
-        "state",
-        "watch",
-        "saw",
-        "full",
-        "tally_before",
-        "conflicts_before",
-        "conflicted",
-        "units_before",
-        "firsts_new",
-        "added_units",
-        "removed_cas",
-        "added_cas",
-        "effects_before",
-        "effects_after",
-    )
+    # Not slots: what a change did not touch stays at these class defaults (None:
+    # nothing made), so a write that touched nothing watched sets four attributes.
+    conflicts_before: dict[int, Any] | None = None  # of the events taken back
+    conflicted: list[int] | None = None  # folded events that conflict after
+    units_before: dict[str, Fields | None] | None = None
+    firsts_new: dict[int, tuple[Unit, dict[str, Any]]] | None = None
+    added_units: list[Unit] | None = None
+    removed_cas: list[Any] | None = None
+    added_cas: list[Any] | None = None
+    effects_before: dict[int, Effect] | None = None
+    effects_after: dict[int, Effect] | None = None
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
@@ -112,15 +107,6 @@ class Observer:
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
         self.full = self.saw = ev.GameEnded in map(type, involved)
         self.tally_before = _totals(state) if self.full else None
-        self.conflicts_before: dict[int, Any] | None = None  # of the events taken back
-        self.conflicted: list[int] | None = None  # folded events that conflict after
-        self.units_before: dict[str, Fields | None] | None = None
-        self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] | None = None
-        self.added_units: list[Unit] | None = None
-        self.removed_cas: list[Any] | None = None
-        self.added_cas: list[Any] | None = None
-        self.effects_before: dict[int, Effect] | None = None
-        self.effects_after: dict[int, Effect] | None = None
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -128,27 +114,36 @@ class Observer:
     ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
         if conflicts:
-            was = {r.seq: conflicts[r.seq] for r in records if r.seq in conflicts}
-            if was:
-                self.conflicts_before, self.saw = was, True
+            for r in records:
+                if r.seq in conflicts:
+                    self.saw = True
+                    if self.conflicts_before is None:
+                        self.conflicts_before = {}
+                    self.conflicts_before[r.seq] = conflicts[r.seq]
         state = self.state
         units = state.units
-        before: dict[str, Fields | None] = {}
+        before: dict[str, Fields | None] | None = None
         n_added = n_cas = 0
         for e in entries:
             if e[_ADDED_UNITS] > 0:
                 n_added += e[_ADDED_UNITS]
-            n_cas += e[_ADDED_CAS]
+            if e[_ADDED_CAS]:
+                n_cas += e[_ADDED_CAS]
             for i in range(_OPS, len(e), 3):
                 obj = e[i]
                 # only a unit's kept fields can differ afterwards (see unit_changes)
                 if type(obj) is Unit and e[i + 1] in _KEPT_AT:
                     h = obj.handle
+                    if before is None:
+                        before = {}
                     if h not in before and units.get(h) is obj:
                         before[h] = _kept_of(obj.__dict__)
-        added = list(islice(reversed(units.values()), n_added)) if n_added else []
-        for u in added:
-            before.setdefault(u.handle, _kept_of(u.__dict__))
+        added = list(islice(reversed(units.values()), n_added)) if n_added else _NO_UNITS
+        if added:
+            if before is None:
+                before = {}
+            for u in added:
+                before.setdefault(u.handle, _kept_of(u.__dict__))
         if before:
             self.units_before, self.saw = before, True
         if n_cas:
@@ -171,8 +166,7 @@ class Observer:
             self.saw = True
         k = entry[_ADDED_UNITS]
         if k > 0:
-            state = self.state
-            added = list(islice(reversed(state.units.values()), k))[::-1]
+            added = list(islice(reversed(self.state.units.values()), k))[::-1]
             added_ids = {id(u) for u in added}
             if self.added_units is None:
                 self.added_units = []
@@ -180,20 +174,19 @@ class Observer:
             self.saw = True
         else:
             added, added_ids = _NO_UNITS, _NOTHING
-        if len(entry) > _OPS:
-            firsts = self.firsts_new
-            for i in range(_OPS, len(entry), 3):
-                obj, name = entry[i], entry[i + 1]
-                # only the kept fields of a unit can make a difference (unit_changes)
-                if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
-                    if firsts is None:
-                        firsts = self.firsts_new = {}
-                        self.saw = True
-                    seen = firsts.get(id(obj))
-                    if seen is None:
-                        firsts[id(obj)] = (obj, {name: entry[i + 2]})
-                    elif name not in seen[1]:
-                        seen[1][name] = entry[i + 2]
+        for i in range(_OPS, len(entry), 3):
+            obj, name = entry[i], entry[i + 1]
+            # only the kept fields of a unit can make a difference (unit_changes)
+            if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                firsts = self.firsts_new
+                if firsts is None:
+                    firsts = self.firsts_new = {}
+                    self.saw = True
+                seen = firsts.get(id(obj))
+                if seen is None:
+                    firsts[id(obj)] = (obj, {name: entry[i + 2]})
+                elif name not in seen[1]:
+                    seen[1][name] = entry[i + 2]
         if entry[_ADDED_CAS]:
             cas = self.state.casualties
             if self.added_cas is None:
@@ -501,9 +494,7 @@ def finish(obs: Observer, game: Any, change: Change) -> Change:
     was, now = obs.conflicts_before or {}, game.conflicts
     new = (
         sorted(
-            s
-            for s in obs.conflicted
-            if s in now and (s not in was or str(now[s]) != str(was[s]))
+            s for s in obs.conflicted if s in now and (s not in was or str(now[s]) != str(was[s]))
         )
         if obs.conflicted
         else []

@@ -207,12 +207,15 @@ class Projection:
 
     def rollback(self, position: int, obs: Observer | None = None) -> None:
         """Take the effective history back to its first ``position`` events."""
-        if self.journal_gap(position):
+        undo = self.undo
+        if position < len(undo) and undo[position] is None:  # journal_gap, inline
             self.complete_journal()
-        entries = self.undo[position:]
+            undo = self.undo
+        entries = undo[position:]
         if obs is not None:
             obs.state = self.state
-            obs.rolled_back(self.effective[position:], entries, self.conflicts)
+            if entries:  # (an unstrike of the last entry takes nothing back)
+                obs.rolled_back(self.effective[position:], entries, self.conflicts)
         if _OPAQUE in map(_ADDED_UNITS_OF, entries):  # (in C: one entry, most often)
             del self.effective[position:]
             del self.seqs[position:]

@@ -99,20 +99,22 @@ class Timeline(Generic[R]):
             self.redo_stack.clear()
 
     def undo(self, target: int) -> None:
-        latest = self.undoable()
-        if target != latest:
+        active = self.active
+        if not active or active[-1] != target or target == HEADER_GROUP:  # not undoable()
+            latest = self.undoable()
             now = f"the latest is {latest}" if latest is not None else "nothing can be undone"
             raise self.controls.error("undo", f"undo of group {target}, but {now}")
-        self.active.pop()
+        active.pop()
         self.undone.add(target)
         self.redo_stack.append(target)
 
     def redo(self, target: int) -> None:
-        latest = self.redoable()
-        if target != latest:
+        stack = self.redo_stack
+        if not stack or stack[-1] != target:  # not redoable()
+            latest = self.redoable()
             now = f"the next is {latest}" if latest is not None else "nothing is undone"
             raise self.controls.error("redo", f"redo of group {target}, but {now}")
-        self.redo_stack.pop()
+        stack.pop()
         self.undone.discard(target)
         self.active.append(target)
 

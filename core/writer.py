@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import operator
 import time
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,9 @@ def _reason_fits(seq: int, reason: str) -> bool:
     check of the record, without the encode + decode round trip (~1 µs a strike). Only
     when it fails does ``within_bounds`` make the round trip, for its exact message."""
     return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
+
+
+_SEQ_OF = operator.attrgetter("seq")
 
 
 def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
@@ -227,7 +231,9 @@ class Writer:
                 within_bounds([stamped])
         else:
             stamped = kind(seq=n, grp=n, at=now(), target=target)
-        self.store.write([stamped], self._after_write_error)
+        store = self.store
+        if store.journal is not None or store.problem is not None:  # else: in memory
+            store.write([stamped], self._after_write_error)
         records.append(stamped)
         return n
 
@@ -270,10 +276,10 @@ class Writer:
                 action=action,
                 target=target,
                 appended=written,
-                undone=[r.seq for r in tail],
+                undone=list(map(_SEQ_OF, tail)),
                 conflicts=len(fold.conflicts),
             )
-            return finish(obs, self, change)
+            return finish(obs, self, change) if obs.saw else change
 
     # -------------------------------------------------------------- undo / redo
     def undo(self) -> Change:
@@ -313,8 +319,8 @@ class Writer:
         tl.redo(target)
         fold = self.projection
         with fold.lock:
-            struck = tl.struck
-            back = [r for r in tl.groups[target] if r.seq not in struck]
+            struck, group = tl.struck, tl.groups[target]
+            back = [r for r in group if r.seq not in struck] if struck else list(group)
             obs = Observer(fold.state, back)
             for record in back:
                 fold.append(record, obs)
@@ -322,10 +328,10 @@ class Writer:
                 action="redo",
                 target=target,
                 appended=[written],
-                restored=[r.seq for r in back],
+                restored=list(map(_SEQ_OF, back)),
                 conflicts=len(fold.conflicts),
             )
-            return finish(obs, self, change)
+            return finish(obs, self, change) if obs.saw else change
 
     # ------------------------------------------------------------ strike / unstrike
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
@@ -375,14 +381,23 @@ class Writer:
                 return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
             obs = Observer(fold.state, tail + new_tail, True)
             fold.replace_tail(position, new_tail, obs)
-            change = Change(
-                action=action,
-                target=seq,
-                appended=written,
-                conflicts=len(fold.conflicts),
-                **{how: [seq]},
-            )
-            return finish(obs, self, change)
+            if how == "struck":
+                change = Change(
+                    action=action,
+                    target=seq,
+                    appended=written,
+                    struck=[seq],
+                    conflicts=len(fold.conflicts),
+                )
+            else:
+                change = Change(
+                    action=action,
+                    target=seq,
+                    appended=written,
+                    restored=[seq],
+                    conflicts=len(fold.conflicts),
+                )
+            return finish(obs, self, change) if obs.saw else change
 
     def _preview(
         self,
