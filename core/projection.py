@@ -136,13 +136,13 @@ class Projection:
         for event in self.effective:
             self.fold_one(event)
 
-    def fold_one(self, event: ev.Record) -> None:
+    def fold_one(self, event: ev.Record, name: bool = True) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
-        undo entry."""
+        undo entry (and, unless ``name`` is False, the names of the units it mentions)."""
         state = self.state
         self.when[event.seq] = (state.turn, state.phase, state.attacker)
         names = self.names
-        missing = names.before(state, event) if type(event) in MENTIONS else None
+        missing = names.before(state, event) if name and type(event) in MENTIONS else None
         undo = self.undo
         refusal = self.step_recorded(event, undo)
         if missing:
@@ -230,10 +230,12 @@ class Projection:
             conflicts.pop(record.seq, None)
             self.unapply(undo.pop())
 
-    def append(self, record: ev.Record, obs: Observer | None = None) -> None:
+    def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:
+        """Fold ``record`` after the effective history; ``named``: the names its entry
+        was given when it last folded still hold (a redo: see ``core.writer``)."""
         self.effective.append(record)
         self.seqs.append(record.seq)
-        self.fold_one(record)
+        self.fold_one(record, not named)
         if obs is not None:
             obs.folded(record, self.undo[-1], self.conflicts)
 

@@ -83,6 +83,11 @@ class Writer:
         self.store = store
         self.timeline = timeline
         self.projection = projection
+        # Groups this writer undid since the last strike or unstrike: redone, they fold
+        # on the very records they were folded on before (undo and redo go last in,
+        # first out, and a new entry abandons every undone group), so the names their
+        # entries were given then (``core.names``) still hold and are not made again.
+        self.named: set[int] = set()
 
     @classmethod
     def load(
@@ -155,6 +160,7 @@ class Writer:
             journal.why_read_only = f"could not re-read the log after an error: {exc}"
             raise
         self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
+        self.named = set()
 
     def _after_write_error(self) -> str:
         """A write failed: re-read the file before anything else is written."""
@@ -198,6 +204,7 @@ class Writer:
                     if redone.seq not in self.timeline.struck:
                         fold.append(redone)
             elif isinstance(record, ev.Strike | ev.Unstrike):
+                self.named.clear()
                 if 1 <= record.target < record.seq:
                     action = "strike" if isinstance(record, ev.Strike) else "unstrike"
                     self._refold(record.target, action, [record.seq])
@@ -246,6 +253,8 @@ class Writer:
         stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
         tl = self.timeline
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
+        if left:
+            self.named.clear()  # abandoned: never redone
         self.store.write(stamped, self._after_write_error)
         fold = self.projection
         records = self.records
@@ -289,6 +298,7 @@ class Writer:
             raise Refusal("undo", "nothing to undo")
         written = self._control(ev.Undo, target)
         tl.undo(target)
+        self.named.add(target)
         keep = self.projection.keep_upto_group(target - 1)
         return self._roll_back_to(keep, "undo", target, [written])
 
@@ -299,6 +309,7 @@ class Writer:
             _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
         ]
         self._append_records(stamped)
+        self.named.update(targets)
         keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
         return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
 
@@ -317,13 +328,15 @@ class Writer:
             raise Refusal("redo", "nothing to redo")
         written = self._control(ev.Redo, target)
         tl.redo(target)
+        named = target in self.named
+        self.named.discard(target)
         fold = self.projection
         with fold.lock:
             struck, group = tl.struck, tl.groups[target]
             back = [r for r in group if r.seq not in struck] if struck else list(group)
             obs = Observer(fold.state, back)
             for record in back:
-                fold.append(record, obs)
+                fold.append(record, obs, named)
             change = Change(
                 action="redo",
                 target=target,
@@ -341,12 +354,14 @@ class Writer:
         self._strikable(seq)
         written = self._control(ev.Strike, seq, reason)
         self.timeline.strike(seq, written)
+        self.named.clear()  # what an undone group folds on may differ now
         return self._refold(seq, "strike", [written])
 
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
         written = self._control(ev.Unstrike, seq)
         self.timeline.unstrike(seq)
+        self.named.clear()
         return self._refold(seq, "unstrike", [written])
 
     def preview_strike(self, seq: int) -> Change:
