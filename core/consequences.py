@@ -99,14 +99,16 @@ class Observer:
     added_cas: list[Any] | None = None
     effects_before: dict[int, Effect] | None = None
     effects_after: dict[int, Effect] | None = None
+    tally_before: dict[str, tuple[int, int]] | None = None
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
         self.watch = _watched(involved) if effects and len(involved) > 1 else _NOTHING
         # A game end books every guarded prisoner and drops the projection: then the
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
-        self.full = self.saw = ev.GameEnded in map(type, involved)
-        self.tally_before = _totals(state) if self.full else None
+        self.full = self.saw = _GAME_ENDED in map(type, involved)
+        if self.full:
+            self.tally_before = _totals(state)
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -267,6 +269,7 @@ class Observer:
 
 
 _NOTHING: frozenset[Any] = frozenset()
+_GAME_ENDED = ev.GameEnded
 _NO_UNITS: list[Unit] = []  # never added to: a fold that brought no unit into play
 
 

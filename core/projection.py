@@ -243,7 +243,8 @@ class Projection:
         self, position: int, tail: list[ev.Record], obs: Observer | None = None
     ) -> None:
         """Take the history back to ``position`` and fold ``tail`` after it."""
-        self.rollback(position, obs)
+        if position < len(self.effective):  # (an unstrike of the last entry: nothing)
+            self.rollback(position, obs)
         for record in tail:
             self.append(record, obs)
 

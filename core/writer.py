@@ -230,7 +230,8 @@ class Writer:
     ) -> int:
         """Write one undo / redo / strike / unstrike record of ``target`` durably and
         keep it; returns its seq. The caller moves the timeline (it knows which way)."""
-        records = self.store.records
+        store = self.store
+        records = store.records
         n = len(records) + 1
         if reason:  # a strike's reason, typed by the player: held to its bound
             stamped: ev.Record = ev.Strike(seq=n, grp=n, at=now(), target=target, reason=reason)
@@ -238,7 +239,6 @@ class Writer:
                 within_bounds([stamped])
         else:
             stamped = kind(seq=n, grp=n, at=now(), target=target)
-        store = self.store
         if store.journal is not None or store.problem is not None:  # else: in memory
             store.write([stamped], self._after_write_error)
         records.append(stamped)
@@ -299,7 +299,10 @@ class Writer:
         written = self._control(ev.Undo, target)
         tl.undo(target)
         self.named.add(target)
-        keep = self.projection.keep_upto_group(target - 1)
+        effective = self.projection.effective
+        keep = len(effective)  # keep_upto_group(target - 1), inline: most often one step
+        while keep and effective[keep - 1].grp >= target:
+            keep -= 1
         return self._roll_back_to(keep, "undo", target, [written])
 
     def undo_to(self, seq: int) -> Change:
@@ -332,8 +335,11 @@ class Writer:
         self.named.discard(target)
         fold = self.projection
         with fold.lock:
-            struck, group = tl.struck, tl.groups[target]
-            back = [r for r in group if r.seq not in struck] if struck else list(group)
+            struck = tl.struck
+            back = []  # (a loop: a comprehension's frame cost more than one entry's test)
+            for r in tl.groups[target]:
+                if r.seq not in struck:
+                    back.append(r)
             obs = Observer(fold.state, back)
             for record in back:
                 fold.append(record, obs, named)
