@@ -38,6 +38,7 @@ _KEPT = (*WATCHED, "unarmed_how", "side", "origins")
 # makes one per unit it sees, on every write, so a dict per unit was most of its cost.
 _KEPT_AT = {name: i for i, name in enumerate(_KEPT)}
 _STATUS, _HOW, _SIDE, _ORIGINS = 0, 4, 5, 6
+_KEPT_NAMES = frozenset(_KEPT)
 _kept_of = operator.itemgetter(*_KEPT)
 
 Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
@@ -131,6 +132,8 @@ class Observer:
                 n_added += e[_ADDED_UNITS]
             if e[_ADDED_CAS]:
                 n_cas += e[_ADDED_CAS]
+            if _KEPT_NAMES.isdisjoint(e[_OPS + 1 :: 3]):  # in C: most entries set none
+                continue
             for i in range(_OPS, len(e), 3):
                 obj = e[i]
                 # only a unit's kept fields can differ afterwards (see unit_changes)
@@ -176,19 +179,20 @@ class Observer:
             self.saw = True
         else:
             added, added_ids = _NO_UNITS, _NOTHING
-        for i in range(_OPS, len(entry), 3):
-            obj, name = entry[i], entry[i + 1]
-            # only the kept fields of a unit can make a difference (unit_changes)
-            if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
-                firsts = self.firsts_new
-                if firsts is None:
-                    firsts = self.firsts_new = {}
-                    self.saw = True
-                seen = firsts.get(id(obj))
-                if seen is None:
-                    firsts[id(obj)] = (obj, {name: entry[i + 2]})
-                elif name not in seen[1]:
-                    seen[1][name] = entry[i + 2]
+        if not _KEPT_NAMES.isdisjoint(entry[_OPS + 1 :: 3]):  # in C: most entries set none
+            for i in range(_OPS, len(entry), 3):
+                obj, name = entry[i], entry[i + 1]
+                # only the kept fields of a unit can make a difference (unit_changes)
+                if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                    firsts = self.firsts_new
+                    if firsts is None:
+                        firsts = self.firsts_new = {}
+                        self.saw = True
+                    seen = firsts.get(id(obj))
+                    if seen is None:
+                        firsts[id(obj)] = (obj, {name: entry[i + 2]})
+                    elif name not in seen[1]:
+                        seen[1][name] = entry[i + 2]
         if entry[_ADDED_CAS]:
             cas = self.state.casualties
             if self.added_cas is None:
