@@ -19,6 +19,7 @@ Everything here is O(what the change touched), never O(game).
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence, Set
 from itertools import islice
 from typing import Any
 
@@ -104,7 +105,7 @@ class Observer:
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
-        self.watch = _watched(involved) if effects and len(involved) > 1 else _NOTHING
+        self.watch: Set[int] = _watched(involved) if effects and len(involved) > 1 else _NOTHING
         # A game end books every guarded prisoner and drops the projection: then the
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
         self.full = self.saw = _GAME_ENDED in map(type, involved)
@@ -143,7 +144,9 @@ class Observer:
                         before = {}
                     if h not in before and units.get(h) is obj:
                         before[h] = _kept_of(obj.__dict__)
-        added = list(islice(reversed(units.values()), n_added)) if n_added else _NO_UNITS
+        added: Sequence[Unit] = (
+            list(islice(reversed(units.values()), n_added)) if n_added else _NO_UNITS
+        )
         if added:
             if before is None:
                 before = {}
@@ -170,6 +173,8 @@ class Observer:
             self.conflicted.append(seq)
             self.saw = True
         k = entry[_ADDED_UNITS]
+        added: Sequence[Unit]
+        added_ids: Set[int]
         if k > 0:
             added = list(islice(reversed(self.state.units.values()), k))[::-1]
             added_ids = {id(u) for u in added}
@@ -274,7 +279,7 @@ class Observer:
 
 _NOTHING: frozenset[Any] = frozenset()
 _GAME_ENDED = ev.GameEnded
-_NO_UNITS: list[Unit] = []  # never added to: a fold that brought no unit into play
+_NO_UNITS: tuple[Unit, ...] = ()  # what a fold that brought no unit into play added
 
 
 def _watched(involved: list[Any]) -> set[int]:
@@ -312,9 +317,9 @@ def _effects_backward(
     state: GameState,
     records: list[Any],
     entries: list[Any],
-    added: list[Any],
+    added: Sequence[Any],
     conflicts: dict[Any, Any],
-    watch: set[int],
+    watch: Set[int],
 ) -> dict[int, Effect]:
     """The effect of each rolled-back event in ``watch`` in the fold as it stands
     (before the roll-back), walking from the newest event back with the values each
@@ -363,7 +368,7 @@ def _effect_forward(
     state: GameState,
     record: ev.Record,
     e: tuple[Any, ...],
-    added: list[Any],
+    added: Sequence[Any],
     conflicts: dict[Any, Any],
 ) -> Effect:
     """The effect of the event just folded, read from the live state."""
