@@ -136,13 +136,13 @@ class Projection:
         for event in self.effective:
             self.fold_one(event)
 
-    def fold_one(self, event: ev.Record, name: bool = True) -> None:
+    def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
-        undo entry (and, unless ``name`` is False, the names of the units it mentions)."""
+        undo entry."""
         state = self.state
         self.when[event.seq] = (state.turn, state.phase, state.attacker)
         names = self.names
-        missing = names.before(state, event) if name and type(event) in MENTIONS else None
+        missing = names.before(state, event) if type(event) in MENTIONS else None
         undo = self.undo
         refusal = self.step_recorded(event, undo)
         if missing:
@@ -231,11 +231,17 @@ class Projection:
             self.unapply(undo.pop())
 
     def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:
-        """Fold ``record`` after the effective history; ``named``: the names its entry
-        was given when it last folded still hold (a redo: see ``core.writer``)."""
+        """Fold ``record`` after the effective history. ``named``: it folds on the very
+        records it last folded on (a redo: see ``core.writer``), so the time and the
+        names ``fold_one`` gave its entry then still hold; only its rules run again."""
         self.effective.append(record)
         self.seqs.append(record.seq)
-        self.fold_one(record, not named)
+        if named:
+            refusal = self.step_recorded(record, self.undo)
+            if refusal is not None:
+                self.conflicts[record.seq] = refusal
+        else:
+            self.fold_one(record)
         if obs is not None:
             obs.folded(record, self.undo[-1], self.conflicts)
 
