@@ -1,9 +1,9 @@
-"""A redone entry keeps the names it was given only while they still hold.
+"""A redone entry keeps the names and time it was given only while they still hold.
 
-``core.writer`` does not make the names of a redone group again (``Writer.named``):
-undo and redo go last in, first out, so a group redone folds on the very records it
-folded on before. A strike or unstrike in between changes those records: then the
-names are made again, as a fresh fold of the log makes them.
+``core.writer`` does not make the names and the turn / phase of a redone group's
+entries again (``Writer.named``): undo and redo go last in, first out, so a group
+redone folds on the very records it folded on before. A strike or unstrike in between
+changes those records: then they are made again, as a fresh fold of the log makes them.
 """
 
 from __future__ import annotations
@@ -43,3 +43,15 @@ def test_an_undo_and_redo_keep_the_names_a_fold_gives():
     game.redo()
     game.redo()
     assert {r.seq: game.names.by_seq.get(r.seq) for r in game.effective} == fresh_names(game)
+
+
+def test_a_redo_after_a_strike_takes_the_turn_and_phase_as_they_stand_then():
+    game = Game.in_memory("Redo", sides())
+    run_script(game, ["add American 6-6-7 at Q4", "phase RtPh 1 American", "move a1 R4"])
+    phase, last = game.records[-2].seq, game.records[-1].seq
+    assert game.when[last][1] == "RtPh"
+    game.undo()
+    game.strike(phase)
+    game.redo()
+    again = Game(list(game.records))
+    assert game.when[last] == again.when[last] and game.when[last][1] != "RtPh"
