@@ -29,7 +29,7 @@ from stockade.core import rules, snapcache
 from stockade.core.consequences import Observer
 from stockade.core.errors import Refusal
 from stockade.core.names import MENTIONS, NameBook
-from stockade.core.state import ChangeTracker, GameState, Unit, _clone_unit, _copy_obj
+from stockade.core.state import ChangeTracker, GameState, Side, Unit, _clone_unit, _copy_obj
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the scrounged set
@@ -190,7 +190,13 @@ class Projection:
         """Take one event back: restore its pre-images, newest first, trim the rest."""
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
-            setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
+            obj = entry[i]
+            if type(obj) is GameState or type(obj) is Side:
+                # their hooks only record a pre-image, and nothing records here: set the
+                # value itself (every event sets the state's ``last_seq``)
+                obj.__dict__[entry[i + 1]] = entry[i + 2]
+            else:
+                setattr(obj, entry[i + 1], entry[i + 2])  # a Unit's hooks: indexes, views
         if entry[_ADDED_UNITS] > 0:
             current = self.names.current  # the names of units dropped below: not needed
             for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
