@@ -2,10 +2,11 @@
 
 ``sentence(entry, game)`` -> "T3 RtPh: German 4-6-7 (g2) surrendered to American 9-2
 (a1) in Q4 [A20.21]". Units are named as they were when the entry was recorded (side,
-original counter, Location then: ``core.names``), never as they are now, so a sentence
-never changes after later entries. A prisoner is named by its original counter (its
-counter "(1)-0-6" tells nobody which unit it was). The rule cited for each kind of
-entry lives in ``RULES``, the one table of citations.
+original counter, Location then: ``core.names``; for an entry that never folded in this
+process, ``core.names_then``), never as they are now, so a sentence never changes after
+later entries. A prisoner is named by its original counter (its counter "(1)-0-6"
+tells nobody which unit it was). The rule cited for each kind of entry lives in
+``RULES``, the one table of citations.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from stockade.core import events as ev
-from stockade.core.names import Name
 
 if TYPE_CHECKING:  # describe is imported by the game's own modules: no cycle at run time
     from stockade.core.game import Game, HistoryEntry
@@ -85,26 +85,12 @@ def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
     rule = rule_for(record)
     if rule:
         text += f" [{rule}]"
-    when = game.when.get(record.seq) or _when_then(game, record.seq)
+    when = game.when.get(record.seq)
+    if when is None:
+        when = game.names_then().when.get(record.seq)  # never folded here (names_then)
     if with_time and when and not isinstance(record, (ev.GameCreated, ev.PhaseSet)):
         text = f"T{when[0]} {when[1]}: {text}"
     return text
-
-
-def _when_then(game: Game, seq: int) -> tuple[int, str, str] | None:
-    """The turn and phase at an entry that never folded (undone, abandoned, struck, or
-    not folded since the log was opened): those of the nearest earlier entry, or the
-    phase an earlier phase record set. Only while describing such an entry."""
-    records: list[ev.Record] = game.records
-    when: dict[int, tuple[int, str, str]] = game.when
-    for s in range(seq - 1, 0, -1):
-        r = records[s - 1]
-        if isinstance(r, ev.PhaseSet):
-            return (r.turn, r.phase, r.attacker)
-        found = when.get(s)
-        if found is not None:
-            return found
-    return None
 
 
 def _control(record: ev.ControlRecord) -> str:
@@ -122,53 +108,28 @@ class _Words:
     """Names units and builds the sentence for each kind of event."""
 
     def __init__(self, game: Game, seq: int):
-        self.state = game.state
-        self.game, self.seq = game, seq
-        self.then = game.names.of(seq)  # the names when the entry was recorded
-        self.folded = bool(self.then)  # no names kept: the entry never folded here
-
-    def earlier(self, handle: str) -> Name | None:
-        """For an entry that never folded (undone, abandoned, struck, or folded in an
-        earlier session): the handle's name at that point of the log, from the nearest
-        earlier record that named it (kept names) or brought it in (an add), never from
-        today's unit, which may be another one given the freed handle. Runs only while
-        describing such an entry; costs nothing per write or fold."""
-        records: list[ev.Record] = self.game.records
-        by_seq: dict[int, tuple[Name, ...]] = self.game.names.by_seq
-        for s in range(self.seq - 1, 0, -1):
-            for name in by_seq.get(s, ()):
-                if name[0] == handle:
-                    return name
-            r = records[s - 1]
-            if isinstance(r, ev.UnitEntered) and r.handle == handle:
-                return (handle, f"{r.side} {r.counter}", r.location or "")
-        return None
+        # The names when the entry was recorded: kept by the fold, or, for an entry
+        # that never folded in this process (undone, abandoned, struck, or not folded
+        # since the log was opened), replayed from the log (core.names_then). Never
+        # from the state now: a handle may name another unit since.
+        folded = seq in game.when
+        self.then = game.names.of(seq) if folded else game.names_then().of(seq)
 
     def unit(self, handle: str | None) -> str:
         then = self.then.get(handle or "")
-        if then is None and handle and not self.folded:
-            then = self.earlier(handle)
-            if then is not None:
-                self.then = {**self.then, handle: then}
         if then is not None:
             return f"{then[1]} ({handle})"
-        u = self.state.units.get(handle or "")
-        if u is None:
-            return handle or "?"
-        counters = " + ".join(o.counter for o in u.origins) if u.origins else u.counter
-        return f"{u.side} {counters} ({handle})"
+        # No unit held the handle at that point (an entry the fold refused: the
+        # unit was struck or never entered): the handle alone says what was recorded.
+        return handle or "?"
 
     def units(self, handles: list[str]) -> str:
         names = [self.unit(h) for h in handles]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
     def where(self, handle: str) -> str:
-        self.unit(handle)  # an entry that never folded: find the name then
         then = self.then.get(handle)
-        if then is not None:
-            return f" in {then[2]}" if then[2] else ""
-        u = self.state.units.get(handle)
-        return f" in {u.location}" if u is not None and u.location else ""
+        return f" in {then[2]}" if then is not None and then[2] else ""
 
     def say(self, record: ev.Record) -> str:
         kind = ev.kind_of(record)
@@ -186,9 +147,8 @@ class _Words:
         extras = [f"in {r.location}"] if r.location else []
         extras += ["broken"] if r.broken else []
         extras += [f"+{t}" for t in r.traits]
-        # An entry that never folded (undone, abandoned, struck) has no names kept, and
-        # its handle may since name another unit (a handle freed by the undo is given
-        # again): the record itself says what entered.
+        # An add the fold refused (a conflict: no unit entered) kept no name, and its
+        # handle may name another unit now: the record itself says what was to enter.
         name = (
             self.unit(r.handle) if r.handle in self.then else f"{r.side} {r.counter} ({r.handle})"
         )

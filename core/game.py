@@ -24,6 +24,7 @@ from stockade.core.change import Change
 from stockade.core.history import HistoryEntry, Timeline
 from stockade.core.journal import Journal
 from stockade.core.logfile import LogProblem
+from stockade.core.names_then import NamesThen
 from stockade.core.projection import Projection
 from stockade.core.state import GameState
 from stockade.core.store import LogStore
@@ -197,6 +198,16 @@ class Game:
 
     def history(self) -> list[HistoryEntry]:
         return _history.entries(self.records, self.timeline, self.conflicts, self.when)
+
+    def names_then(self) -> NamesThen:
+        """The names and time of entries that never folded in this process, replayed
+        from the log (``core.names_then``) on first use. Kept while the log store is the
+        same: every entry this process did not fold was in its log when it was read
+        (``recover`` reads it afresh: a new store, a new replay)."""
+        store = self.store
+        if store.names_then is None:
+            store.names_then = NamesThen(store.records)
+        return store.names_then
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:
         """How ``record`` stands in the effective history now, and why."""

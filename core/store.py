@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stockade.core import events as ev
 from stockade.core import snapcache
@@ -19,6 +20,9 @@ from stockade.core.errors import Refusal
 from stockade.core.journal import Journal, JournalDamaged, JournalError, JournalReplaced
 from stockade.core.logfile import LoadedLog, LogProblem, load
 from stockade.core.logread import settle_torn_tail
+
+if TYPE_CHECKING:  # names_then replays through the writer, which imports this module
+    from stockade.core.names_then import NamesThen
 
 
 @dataclass
@@ -28,6 +32,10 @@ class LogStore:
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
     problem: LogProblem | None = None
+    # What these records said of entries never folded in this process, replayed on
+    # first use (``Game.names_then``); made from the records, so kept with them (a
+    # re-read log is a new store).
+    names_then: NamesThen | None = field(default=None, repr=False, compare=False)
 
     @property
     def read_only(self) -> bool:

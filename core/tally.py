@@ -190,23 +190,29 @@ def _bar(points: int) -> str:
 
 
 def to_text(t: Tally) -> str:
+    # One set of column widths and one bar width for every side, so the sides' tables
+    # line up under each other and can be read across.
+    rows_of = {name: [_cells(line) for line in s.lines] for name, s in t.sides.items()}
+    every = [_HEAD, *(row for rows in rows_of.values() for row in rows)]
+    widths = [max(len(r[i]) for r in every) for i in range(len(_HEAD) - 1)]
+    by_turn = [(turn, pts) for s in t.sides.values() for turn, pts in s.by_turn.items()]
+    turn_w = max((len(str(turn)) for turn, _ in by_turn), default=1)
+    bar_w = max((len(_bar(pts)) for _, pts in by_turn), default=0)
     out = [f"CVP tally: {t.scenario or 'untitled'} ({_status(t)})", ""]
-    for s in t.sides.values():
+    for name, s in t.sides.items():
         out.append(f"{_title(s)}: {_totals(s, t.ended)}")
-        rows = [_HEAD] + [_cells(line) for line in s.lines]
         if not s.lines:
             out.append("  no casualties yet")
         else:
-            widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD) - 1)]
-            for row in rows:
+            for row in [_HEAD, *rows_of[name]]:
                 cols = [cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)]
                 out.append("  " + "  ".join(cols + [row[-1]]).rstrip())
         if any(not line.banked for line in s.lines):
             out.append("  * not banked yet: counted only if the game ended now (A20.1)")
         out.append("  by Game Turn:")
-        width = len(str(max(s.by_turn, default=1)))
         for turn, pts in s.by_turn.items():
-            out.append(f"    T{str(turn).ljust(width)} {_bar(pts)} {pts}")
+            bar = _bar(pts).ljust(bar_w) + " " if bar_w else ""
+            out.append(f"    T{str(turn).ljust(turn_w)} {bar}{pts}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -466,3 +466,17 @@ def test_cvp_is_always_the_sum_of_its_lines(steps):
     for name, s in after.sides.items():
         # What the projection promised is exactly what the game end banked.
         assert s.cvp == s.cvp_if_ended == before.sides[name].cvp_if_ended
+
+
+def test_text_tables_line_up_across_sides():
+    """Both sides' tables use one set of column widths and one bar width, so a player
+    reads them across: each header starts its columns at the same offsets, and every
+    "by Game Turn" number sits in one column."""
+    game = captured_game(("g1", "squad", "4-6-7"))
+    add(game, "a9", US, "leader", "9-2")
+    game.submit([ev.Eliminated(handle="a9", cause="sniper")])
+    text = to_text(tally(game.state))
+    heads = [line for line in text.splitlines() if line.lstrip().startswith("seq")]
+    assert len(heads) == 2 and heads[0] == heads[1]
+    bars = [line for line in text.splitlines() if line.startswith("    T")]
+    assert len({len(line) - len(line.split()[-1]) for line in bars}) == 1, bars

@@ -70,7 +70,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "tab/shift+tab: field · enter: pick · letter: choose · {record}: record · {cancel}"
+KEYS = "tab: next field · enter: pick · letter: choose · {record}: record · {cancel}: cancel"
 
 
 class TickBox(Checkbox):

@@ -8,6 +8,7 @@ from rich.text import Text
 from stockade.core import queries
 from stockade.core.cc import (
     NONE,
+    CaptureEntry,
     DefenderResult,
     capture_entry,
     capture_result,
@@ -17,6 +18,18 @@ from stockade.core.cc import (
 from stockade.core.errors import Refusal
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, picks
+
+
+def capture_command(entry: CaptureEntry, by: str, hs_counter: str = "") -> str:
+    """The command line a capture's results record: ``capture a1,a2 hs a3=2-4-7 by g1``
+    (the units taken whole and the squad that splits are each left out when empty)."""
+    words = ["capture"]
+    if entry.taken:
+        words.append(joined(list(entry.taken)))
+    if entry.split:
+        words.append(f"hs {entry.split}" + (f"={hs_counter}" if hs_counter else ""))
+    return " ".join([*words, "by", by])
+
 
 SPEC = FormSpec(
     "capture",
@@ -80,11 +93,7 @@ class CaptureForm(FormScreen):
         entry = capture_entry(results, v["choice"])
         if entry.empty:
             return ""
-        split = ""
-        if entry.split:
-            counter = f"={v['hs_counter']}" if v["hs_counter"] else ""
-            split = f"hs {entry.split}{counter}"
-        return f"capture {joined(list(entry.taken))} {split} by {v['by']}"
+        return capture_command(entry, v["by"], v["hs_counter"])
 
     def extra_verdict(self) -> Text | None:
         if self.problem:

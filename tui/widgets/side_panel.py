@@ -39,6 +39,18 @@ def _line(text: str, indent: int = 0, style: str = "", mark: str = ""):
     return Padding(out, (0, 0, 0, indent)) if indent else out
 
 
+def _guard_head(label: str, usage: str, usage_style: str) -> Table:
+    """``◆ a3: HS 3-4-7 in S4 (broken)   US# 2/10``: the usage keeps to the right of the
+    first line whole; a long label wraps under itself, never the usage onto a line of
+    its own (a narrow panel at 80 columns cut ``US# 2/10`` in two)."""
+    grid = Table.grid(expand=True)
+    grid.add_column(width=2, no_wrap=True)  # the mark alone: wrapped words hang under the label
+    grid.add_column(ratio=1)
+    grid.add_column(no_wrap=True, justify="right")
+    grid.add_row("◆ ", Text(label, style="bold"), Text("  " + usage, style=usage_style))
+    return grid
+
+
 def _was(u) -> str:
     """A prisoner by what it was: ``g2: 4-6-7 squad`` (its counter is an unarmed one)."""
     return f"{u.handle}: {origin_text(u) or u.counter}"
@@ -115,10 +127,10 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.guards:
         parts.append(_head("Guards", accent))
         for g in data.guards:
-            head = Text.assemble(("◆ ", ""), (g.label, "bold"), no_wrap=False)
             over = g.used > g.capacity
-            head.append(f"  {g.usage}" + (" ⚠ OVER" if over else ""), style="bold" if over else "")
-            parts.append(head)
+            parts.append(
+                _guard_head(g.label, g.usage + (" ⚠ OVER" if over else ""), "bold" if over else "")
+            )
             for p in g.prisoners:
                 parts.append(_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ "))
             if wide:

@@ -1,0 +1,37 @@
+"""The CC form's "will record" line: one space between words whatever the result is,
+and a line the command language reads back to the capture the results give."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core import events as ev
+from stockade.core.cc import CaptureEntry
+from stockade.core.commands import parse, run_script
+from stockade.core.game import Game
+from stockade.tui.forms.cc import capture_command
+
+
+@pytest.mark.parametrize(
+    ("entry", "hs_counter", "line"),
+    [
+        (CaptureEntry(("g2",), "", False), "", "capture g2 by a1"),
+        (CaptureEntry(("g2", "g3"), "", False), "", "capture g2 g3 by a1"),
+        (CaptureEntry((), "g5", False), "", "capture hs g5 by a1"),
+        (CaptureEntry((), "g5", False), "2-4-7", "capture hs g5=2-4-7 by a1"),
+        (CaptureEntry(("g2",), "g5", False), "2-4-7", "capture g2 hs g5=2-4-7 by a1"),
+    ],
+)
+def test_the_line_has_single_spaces(entry, hs_counter, line):
+    assert capture_command(entry, "a1", hs_counter) == line
+
+
+def test_a_split_only_line_reads_back_as_the_capture():
+    game = Game.in_memory(
+        "cc", [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q4"])
+    line = capture_command(CaptureEntry((), "g1", False), "a1", "2-4-7")
+    (event,) = parse(line, game.state).events
+    assert isinstance(event, ev.Captured)
+    assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")
