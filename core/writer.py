@@ -14,18 +14,12 @@ that serves this to the CLI and the TUI.
 
 from __future__ import annotations
 
-import datetime as _dt
-import functools
 import operator
-import time
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from stockade.core import events as ev
 from stockade.core import history as _history
-from stockade.core.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
 from stockade.core.change import Change
 from stockade.core.consequences import Observer, finish
 from stockade.core.errors import Refusal
@@ -34,48 +28,14 @@ from stockade.core.journal import Journal, JournalError
 from stockade.core.logfile import LogProblem
 from stockade.core.names import NameBook
 from stockade.core.projection import Projection, gc_paused
+from stockade.core.stamping import now, reason_fits, stamp, within_bounds
 from stockade.core.state import GameState
 from stockade.core.store import LogStore
 
-
-def now() -> str:
-    """The time each record is stamped with (display only; never read by the rules).
-    ``sample_games.regenerate`` pins it to one instant to make byte-identical logs."""
-    return _iso_second(int(time.time()))
-
-
-@functools.lru_cache(maxsize=1)
-def _iso_second(second: int) -> str:
-    """The entry time, made once a second (formatting a datetime cost ~1 µs a write)."""
-    return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
-
-
-_RECORD_DECODER = msgspec.json.Decoder(ev.AnyRecord)
-
-
-def within_bounds(records: list[ev.Record]) -> None:
-    """Hold what a command would record to the bounds a log line is held to (issue 13):
-    a Refusal naming the field, before any rule sees the values."""
-    try:
-        check_records(records, _RECORD_DECODER)
-    except ValueError as exc:
-        raise Refusal("input", f"cannot be recorded: {exc}") from None
-
-
-def _reason_fits(seq: int, reason: str) -> bool:
-    """Does a Strike record numbered ``seq`` with this typed ``reason`` fit the bounds
-    a log line is held to? Its other fields are a seq the timeline chose, the one
-    ``_strikable`` found in the log and our own time stamp, so this is the whole bounds
-    check of the record, without the encode + decode round trip (~1 µs a strike). Only
-    when it fails does ``within_bounds`` make the round trip, for its exact message."""
-    return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
-
+# ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
+__all__ = ["Writer", "now", "within_bounds"]
 
 _SEQ_OF = operator.attrgetter("seq")
-
-
-def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
-    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)
 
 
 class Writer:
@@ -235,7 +195,7 @@ class Writer:
         n = len(records) + 1
         if reason:  # a strike's reason, typed by the player: held to its bound
             stamped: ev.Record = ev.Strike(seq=n, grp=n, at=now(), target=target, reason=reason)
-            if not _reason_fits(n, reason):
+            if not reason_fits(n, reason):
                 within_bounds([stamped])
         else:
             stamped = kind(seq=n, grp=n, at=now(), target=target)
@@ -250,7 +210,7 @@ class Writer:
             return Change(action="submit", conflicts=len(self.conflicts))
         self.check(events)
         first, at = len(self.records) + 1, now()
-        stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
         tl = self.timeline
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
         if left:
@@ -309,7 +269,7 @@ class Writer:
         targets = _history.undo_to_plan(self.timeline, self.records, seq)
         first, at = len(self.records) + 1, now()
         stamped = [
-            _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
+            stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
         ]
         self._append_records(stamped)
         self.named.update(targets)
@@ -402,22 +362,14 @@ class Writer:
                 return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
             obs = Observer(fold.state, tail + new_tail, True)
             fold.replace_tail(position, new_tail, obs)
-            if how == "struck":
-                change = Change(
-                    action=action,
-                    target=seq,
-                    appended=written,
-                    struck=[seq],
-                    conflicts=len(fold.conflicts),
-                )
-            else:
-                change = Change(
-                    action=action,
-                    target=seq,
-                    appended=written,
-                    restored=[seq],
-                    conflicts=len(fold.conflicts),
-                )
+            change = Change(
+                action=action,
+                target=seq,
+                appended=written,
+                struck=[seq] if how == "struck" else [],
+                restored=[seq] if how == "restored" else [],
+                conflicts=len(fold.conflicts),
+            )
             return finish(obs, self, change) if obs.saw else change
 
     def _preview(
