@@ -480,6 +480,10 @@ def _undo_child(path: str, repeat: int) -> None:
         wall, cpu, sync_, idle_w, idle_c = [], [], [], [], []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
+            # The history's never-folded entries are worded by a worker: let it finish
+            # (it rewrites their lines) before undos whose rewrites are counted.
+            await app.workers.wait_for_complete()
+            await pilot.pause()
             main = app.screen
             assert isinstance(main, MainScreen)
             history = main.query_one(HistoryView)

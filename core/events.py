@@ -19,7 +19,9 @@ from typing import Annotated, Literal, TypeGuard, get_args
 import msgspec
 from msgspec import Meta
 
-from stockade.core import bounds as b
+# The records' bounds without per-string patterns: a log is checked for those in bulk
+# (core/logbounds.py); ``STRICT`` is the same records with the patterns, per line.
+from stockade.core import logbounds as b
 
 SCHEMA_VERSION = 1
 
@@ -369,6 +371,10 @@ KIND_TAGS: tuple[str, ...] = tuple(cls.__struct_config__.tag for cls in get_args
 _encoder = msgspec.json.Encoder()
 # A union is not a ``type[T]``, so mypy cannot infer the decoder's type from it: say it.
 _decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
+# The same records with every string pattern of core/bounds.py: what a line must pass
+# (its ValidationError is the refusal a player reads). The classes above are declared
+# without the patterns, which a log reader checks in bulk (``STRICT.vouch``).
+STRICT = b.Strict(AnyRecord)
 
 
 def encode(record: Record) -> bytes:
@@ -376,6 +382,8 @@ def encode(record: Record) -> bytes:
 
 
 def decode(line: bytes) -> Record:
+    """One record, held to every bound (the strict decoder first, for its refusal)."""
+    STRICT.decoder.decode(line)
     return _decoder.decode(line)
 
 

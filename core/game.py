@@ -13,6 +13,7 @@ same and write nothing. ``Game`` keeps no state of its own: it asks its parts.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -196,18 +197,48 @@ class Game:
         read-only view; ``clone()`` it to change it)."""
         return self.projection.state_at(seq)
 
-    def history(self) -> list[HistoryEntry]:
-        return _history.entries(self.records, self.timeline, self.conflicts, self.when)
+    def history(self, *, then: bool = True) -> list[HistoryEntry]:
+        """Every record as an entry; one that never folded here has its time from
+        ``names_then`` (``then=False``: 0/"", no replay: the TUI's event loop)."""
+        folded = self.when
+        entries = _history.entries(self.records, self.timeline, self.conflicts, folded)
+        never = [i for i, e in enumerate(entries) if e.seq not in folded and e.status != "control"]
+        if then and never:
+            when = self.names_then().when
+            for i in never:
+                turn, phase, attacker = when.get(entries[i].seq, (0, "", ""))
+                entries[i] = dataclasses.replace(
+                    entries[i], turn=turn, phase=phase, attacker=attacker
+                )
+        return entries
 
     def names_then(self) -> NamesThen:
         """The names and time of entries that never folded in this process, replayed
         from the log (``core.names_then``) on first use. Kept while the log store is the
         same: every entry this process did not fold was in its log when it was read
-        (``recover`` reads it afresh: a new store, a new replay)."""
+        (``recover`` reads it afresh: a new store, a new replay). Safe from any thread:
+        one caller builds it, another asking meanwhile waits for that one."""
         store = self.store
-        if store.names_then is None:
-            store.names_then = NamesThen(store.records)
-        return store.names_then
+        built = store.names_then
+        if built is None:
+            with store.names_then_lock:
+                built = store.names_then
+                if built is None:
+                    # A copy: the event loop may append meanwhile (and folds what it adds)
+                    built = store.names_then = NamesThen(list(store.records))
+        return built
+
+    @property
+    def names_then_ready(self) -> bool:
+        """Is ``names_then`` built (asking for it now costs nothing)?"""
+        return self.store.names_then is not None
+
+    def needs_names_then(self) -> bool:
+        """Is ``names_then`` unbuilt while some entry never folded here?"""
+        when, records = self.when, self.records
+        return not self.names_then_ready and any(
+            r.seq not in when for r in records if not ev.is_control(r)
+        )
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:
         """How ``record`` stands in the effective history now, and why."""

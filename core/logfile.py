@@ -34,6 +34,7 @@ GAME: logread.LogFormat[ev.Record] = logread.LogFormat(
     noun="Stockade",
     what="Stockade game",
     upgrade=upgrade_record,
+    strict=ev.STRICT,  # ev's records leave the string patterns to a bulk check
 )
 
 LoadedLog = logread.LoadedLog[ev.Record]

@@ -41,6 +41,7 @@ from stockade.core.journal import (
     split_lines,
     write_new_file,
 )
+from stockade.core.logbounds import Strict
 from stockade.core.timeline import Controls
 
 
@@ -80,6 +81,10 @@ class LogFormat(Generic[R]):
     # left the group's first lines whole (the camp writes a group line by line, each
     # accepted on its own, so its whole lines are never taken back).
     group_per_write: bool = True
+    # When ``decoder`` leaves the string patterns of core/bounds.py to a bulk check
+    # (core/logbounds.py), their strict twin: it decides every line the bulk check
+    # cannot vouch for, so a refusal reads exactly as the strict decoder words it.
+    strict: Strict | None = None
 
 
 @dataclass
@@ -99,6 +104,7 @@ class LoadedLog(Generic[R]):
     torn_tail: bytes | None = None  # bytes to set aside (they start at good_bytes)
     good_bytes: int = 0  # length of the file up to the end of the last good line
     size: int = 0  # length of the file as read
+    data: bytes = b""  # the bytes read (the snapshot cache verifies its prefix with them)
 
 
 class Undecodable(ValueError):
@@ -117,7 +123,7 @@ def parse_line(fmt: LogFormat[R], data: bytes) -> R:
             "refused without reading it"
         )
     try:
-        record = fmt.decoder.decode(data)
+        record = _decode(fmt, data)
     except msgspec.ValidationError as exc:
         record = _decode_old(fmt, data, exc)
     except (msgspec.DecodeError, UnicodeDecodeError):
@@ -128,6 +134,23 @@ def parse_line(fmt: LogFormat[R], data: bytes) -> R:
         raise ValueError(f"written by a newer Stockade (schema v{record.v}); upgrade Stockade")
     if record.v < fmt.oldest:
         raise ValueError(f"schema version {record.v} is not one this program reads")
+    return record
+
+
+def _decode(fmt: LogFormat[R], data: bytes) -> R:
+    """``fmt.decoder``'s record for one line, held to every bound: where that decoder
+    leaves the string patterns to a bulk check, a line the check cannot vouch for is
+    decoded strictly too, and the strict decoder's error is the one raised."""
+    strict = fmt.strict
+    if strict is None:
+        return fmt.decoder.decode(data)
+    try:
+        record = fmt.decoder.decode(data)
+    except msgspec.ValidationError:
+        strict.decoder.decode(data)  # raises its own (first) error: the one players read
+        raise  # pragma: no cover - the loose types refuse nothing the strict ones take
+    if not strict.vouch(data, {type(record): [record]}):
+        strict.decoder.decode(data)  # raises
     return record
 
 
@@ -144,7 +167,10 @@ def _decode_old(fmt: LogFormat[R], data: bytes, original: msgspec.ValidationErro
     old = type(version) is int and 0 <= version < fmt.version and "kind" not in raw
     if fmt.upgrade is not None and old:
         try:
-            record: R = msgspec.convert(fmt.upgrade(raw), fmt.union)
+            upgraded = fmt.upgrade(raw)
+            if fmt.strict is not None:  # every bound, patterns included, then the record
+                msgspec.convert(upgraded, fmt.strict.union)
+            record: R = msgspec.convert(upgraded, fmt.union)
         except msgspec.ValidationError as exc:
             raise ValueError(
                 f"old (v{version}) record could not be upgraded: {explain(exc)}"
@@ -177,11 +203,11 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
     Never modifies ``path``.
     """
     blob = read_bytes(path)
-    chunks, tail = split_lines(blob)
-    result = _fast_load(fmt, blob, chunks, tail)
+    result = _fast_load(fmt, blob)
     if result is None:
-        result = _careful_load(fmt, chunks, tail)
+        result = _careful_load(fmt, *split_lines(blob))
     result.size = len(blob)
+    result.data = blob
     if not result.records and result.problem is None:
         if result.torn_tail is not None:
             result.problem = LogProblem(1, f"the only line is unfinished: not a {fmt.what}")
@@ -190,30 +216,56 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
     return result
 
 
-def _fast_load(
-    fmt: LogFormat[R], blob: bytes, chunks: list[bytes], tail: bytes
-) -> LoadedLog[R] | None:
+def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
     """The common case -- every line current, whole and in order -- in one msgspec call.
 
     Returns None whenever anything is unusual; the careful path then names the line.
+    The whole-buffer tests stand for splitting it into lines (which cost as much as
+    decoding them): a torn tail, an empty line, a line over the size bound.
     """
-    if tail or not chunks or max(map(len, chunks)) > MAX_LINE_BYTES or b"" in chunks:
+    if (
+        not blob.endswith(b"\n")
+        or blob.startswith(b"\n")
+        or b"\n\n" in blob
+        or not _lines_fit(blob)
+    ):
         return None
     try:
         records = fmt.decoder.decode_lines(blob)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
         return None
-    if len(records) != len(chunks) or not isinstance(records[0], fmt.header):
+    if len(records) != blob.count(b"\n") or not isinstance(records[0], fmt.header):
         return None
     current, header = fmt.version, fmt.header
+    by_type: dict[type, list[R]] = {}  # for the bulk check: grouped here, at no cost
+    group_of = by_type.get
     for expected, record in enumerate(records, 1):
-        if (
-            record.seq != expected
-            or record.v != current
-            or (expected > 1 and type(record) is header)
-        ):
+        if record.seq != expected or record.v != current:
             return None
+        group = group_of(type(record))
+        if group is None:
+            by_type[type(record)] = [record]
+        else:
+            group.append(record)
+    if len(by_type.get(header, ())) != 1:  # a second header in the middle of the log
+        return None
+    if fmt.strict is not None and not fmt.strict.vouch(blob, by_type):
+        return None  # a string the bulk check cannot clear: the careful path decides
     return LoadedLog(records=records, good_bytes=len(blob))
+
+
+def _lines_fit(blob: bytes) -> bool:
+    """Is every line of ``blob`` (which ends with a newline) at most MAX_LINE_BYTES long?
+    From a line's start, a window of MAX_LINE_BYTES + 1 bytes holds its newline; jumping
+    to the window's *last* newline skips every line inside it, so a 20 MB log is read
+    in ~64 KB steps (C ``rfind``), not line by line."""
+    pos, end = 0, len(blob)
+    while pos < end:
+        newline = blob.rfind(b"\n", pos, pos + MAX_LINE_BYTES + 1)
+        if newline < 0:
+            return False
+        pos = newline + 1
+    return True
 
 
 def _careful_load(fmt: LogFormat[R], chunks: list[bytes], tail: bytes) -> LoadedLog[R]:

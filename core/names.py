@@ -13,8 +13,12 @@ per entry).
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from typing import Any
+
 from stockade.core import events as ev
-from stockade.core.state import GameState, Origin, Unit
+from stockade.core.state import GameState, Unit
 
 Name = tuple[str, str, str]  # handle, "side counter(s)", Location
 
@@ -39,6 +43,12 @@ MENTIONS: dict[type, tuple[str, ...]] = {
     ev.EscapedBy: ("units",),
     ev.Rearmed: ("handle", "enemy"),
     ev.Scrounged: ("handle",),
+}
+
+
+# The kinds whose sentence names one unit, by one handle field: its getter (in C).
+_ONE: dict[type, Callable[[Any], Any]] = {
+    kind: operator.attrgetter(fields[0]) for kind, fields in MENTIONS.items() if len(fields) == 1
 }
 
 
@@ -77,15 +87,41 @@ class NameBook:
 
     def __init__(self) -> None:
         self.by_seq: dict[int, tuple[Name, ...]] = {}
-        self.current: dict[str, tuple[Name, str, str, list[Origin]]] = {}
+        # per unit: [last name, side, counter, origins, (last name,)] (a list: a move
+        # replaces the name in place; the one-name tuple is shared by every entry that
+        # names only that unit, unchanged: most of them)
+        self.current: dict[str, list[Any]] = {}
 
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
         play (named by ``after``), or None."""
+        one = _ONE.get(type(record))
+        units = state.units
+        if one is not None and type(value := one(record)) is str:
+            # One unit (a status change, an entry, a loss: most events), written out:
+            # this runs for most events of every fold.
+            u = units.get(value) if value else None
+            if u is None:
+                self.by_seq[record.seq] = ()
+                return [value] if value else None
+            d = u.__dict__
+            made = self.current.get(value)
+            if (
+                made is None
+                or made[1] is not d["side"]
+                or made[2] is not d["counter"]
+                or made[3] is not d["origins"]
+            ):
+                self._make(value, u)
+                made = self.current[value]
+            elif made[0][2] != d["location"]:
+                name = made[0] = (value, made[0][1], d["location"])
+                made[4] = (name,)
+            self.by_seq[record.seq] = made[4]
+            return None
         fields = MENTIONS.get(type(record))
         if fields is None:
             return None
-        units, current = state.units, self.current
         names: list[Name] = []
         missing: list[str] | None = None
         for field in fields:
@@ -97,41 +133,43 @@ class NameBook:
                 if u is None:
                     missing = [*(missing or ()), h]
                     continue
-                d = u.__dict__
-                side, counter, origins, where = (
-                    d["side"],
-                    d["counter"],
-                    d["origins"],
-                    d["location"],
-                )
-                made = current.get(h)
-                if (
-                    made is not None
-                    and made[1] is side
-                    and made[2] is counter
-                    and made[3] is origins
-                ):
-                    name = made[0]
-                    if name[2] != where:
-                        name = (h, name[1], where)
-                        current[h] = (name, side, counter, origins)
-                else:
-                    name = (h, label(u), where)
-                    current[h] = (name, side, counter, origins)
-                names.append(name)
+                names.append(self._name_of(h, u))
         self.by_seq[record.seq] = tuple(names)
         return missing
 
+    def _name_of(self, h: str, u: Unit) -> Name:
+        """``u``'s name now: the last one made while its side, counter and origins are
+        the very same objects, with its Location as it stands."""
+        d = u.__dict__
+        made = self.current.get(h)
+        if (
+            made is not None
+            and made[1] is d["side"]
+            and made[2] is d["counter"]
+            and made[3] is d["origins"]
+        ):
+            name: Name = made[0]
+            if name[2] != d["location"]:
+                made[0] = name = (h, name[1], d["location"])
+                made[4] = (name,)
+            return name
+        return self._make(h, u)
+
+    def _make(self, h: str, u: Unit) -> Name:
+        """A new label for ``u`` (its side, counter or origins changed, or first use)."""
+        d = u.__dict__
+        name = (h, label(u), d["location"])
+        self.current[h] = [name, d["side"], d["counter"], d["origins"], (name,)]
+        return name
+
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
         """Name the units ``record`` brought into play, as they stand after it."""
-        units, current = state.units, self.current
+        units = state.units
         extra: list[Name] = []
         for h in missing:
             u = units.get(h)
             if u is not None:
-                name = (h, label(u), u.location)
-                current[h] = (name, u.side, u.counter, u.origins)
-                extra.append(name)
+                extra.append(self._make(h, u))
         if extra:
             self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
 

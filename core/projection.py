@@ -49,6 +49,7 @@ class Projection:
         self.state = GameState()
         self.conflicts: dict[int, Refusal] = {}
         self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
+        self._when: tuple[int, str, str] = (0, "", "")  # the last one made (shared)
         self.names = NameBook()  # seq -> the names its units had then (core.names)
         self.undo: list[Any] = []
         self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
@@ -133,18 +134,23 @@ class Projection:
         self.conflicts = {}
         self.undo = []
         self.names.current.clear()
+        fold_one = self.fold_one
         for event in self.effective:
-            self.fold_one(event)
+            fold_one(event)
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
         undo entry."""
         state = self.state
-        self.when[event.seq] = (state.turn, state.phase, state.attacker)
+        # one shared tuple while the turn and phase stand (a phase is many entries:
+        # a 100k-entry game's ``when`` held 100k equal tuples, ~6 MB)
+        when = self._when
+        if when[0] != state.turn or when[1] != state.phase or when[2] != state.attacker:
+            when = self._when = (state.turn, state.phase, state.attacker)
+        self.when[event.seq] = when
         names = self.names
         missing = names.before(state, event) if type(event) in MENTIONS else None
-        undo = self.undo
-        refusal = self.step_recorded(event, undo)
+        refusal = self.step_recorded(event, self.undo)
         if missing:
             names.after(self.state, event, missing)
         if refusal is not None:
@@ -160,12 +166,18 @@ class Projection:
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
         scr_before = set(scr) if type(event) is ev.Scrounged else None
         ops: list[Any] = []
-        tracker = state.tracker
+        try:
+            tracker = state._tracker or state.tracker  # the slot: no property call
+        except AttributeError:  # a state read from the snapshot cache, not yet tracked
+            tracker = state.tracker
         tracker.rec = ops  # this event's entry: the state's setattr hooks record into it
         try:
             rules.step(state, event)
         except Refusal as refusal:
-            return refusal
+            # Kept in ``conflicts``: without its traceback, which held every frame up
+            # to ``Game.open`` alive, and with them the whole log's bytes (20 MB for a
+            # 100k-entry game) for as long as the game stays open.
+            return refusal.with_traceback(None)
         finally:
             tracker.rec = None
             added_units, added_cas = len(units) - n_units, len(cas) - n_cas

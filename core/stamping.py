@@ -30,7 +30,7 @@ def _iso_second(second: int) -> str:
     return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
 
 
-_RECORD_DECODER = msgspec.json.Decoder(ev.AnyRecord)
+_RECORD_DECODER = ev.STRICT.decoder  # every bound, string patterns included
 
 
 def within_bounds(records: list[ev.Record]) -> None:

@@ -7,6 +7,7 @@ tally can explain each point.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import threading
 import weakref
@@ -27,8 +28,10 @@ GONE = "gone"  # exchanged into another counter (merged, split, deployed)
 
 # Units whose ``status`` or ``guard`` was set are listed in their tracker, in order: the
 # state's prisoner index reads the entries after the last one it saw and refiles just
-# those units (instead of rescanning every unit of a long campaign). Past this many
-# entries the list is trimmed, which bumps the epoch: the index rebuilds once.
+# those units (instead of rescanning every unit of a long campaign); likewise units
+# whose ``status`` or ``location`` was set, for the Location index (two lists: units move
+# all the time, and the prisoner index has no use for a move). Past this many entries
+# the lists are trimmed, which bumps the epoch: the indexes rebuild once.
 DIRTY_LIMIT = 200_000
 
 
@@ -43,7 +46,8 @@ class ChangeTracker:
       every attribute set on a tracked object is appended to it as (object, name, old
       value);
     * list units whose ``status`` or ``guard`` changed (``dirty``, ``epoch``), read
-      lazily by the state's prisoner index;
+      lazily by the state's prisoner index, and those whose ``status`` or ``location``
+      changed (``moved``), read by its Location index;
     * keep read-only views made by ``state_at`` still: they share unchanged Unit
       objects with the live state, and a unit about to change is first copied into
       every registered view that still holds it.
@@ -51,11 +55,12 @@ class ChangeTracker:
     Clones get a tracker of their own, so nothing passes between states.
     """
 
-    __slots__ = ("rec", "dirty", "epoch", "views", "lock")
+    __slots__ = ("rec", "dirty", "moved", "epoch", "views", "lock")
 
     def __init__(self) -> None:
         self.rec: list[Any] | None = None
         self.dirty: list[Unit] = []
+        self.moved: list[Unit] = []
         self.epoch = 0
         self.views: list[weakref.ref[GameState]] = []
         self.lock = threading.Lock()  # views are made in a worker thread (TUI replay)
@@ -87,6 +92,7 @@ class ChangeTracker:
 
     def trim(self) -> None:
         self.dirty.clear()
+        self.moved.clear()
         self.epoch += 1
 
 
@@ -190,9 +196,73 @@ class Unit(_Tracked):
             rec = t.rec
             if rec is not None and old is not value:
                 rec.extend((self, name, old))  # pre-image, for undo (core.projection)
-        if name == "status" or name == "guard" or name == "location":
-            t.dirty.append(self)  # the state's prisoner and Location indexes refile it lazily
+        # the state's prisoner and Location indexes refile it lazily
+        if name == "location":
+            t.moved.append(self)
+        elif name == "status":
+            t.dirty.append(self)
+            t.moved.append(self)
+        elif name == "guard":
+            t.dirty.append(self)
         d[name] = value
+
+
+# A new Unit is untracked, so its dataclass ``__init__`` setting each of its 29 fields
+# through ``__setattr__`` only paid 29 Python calls (~4.7 µs a unit; a campaign's fold
+# makes one per counter). This one copies a template's ``__dict__`` (every field, in
+# the dataclass's order, with its default) and sets the given fields over it: the same
+# fields, defaults and errors (tests/test_core_fast_open.py holds it to the
+# dataclass), and a key-sharing ``__dict__`` as small as the dataclass's (a
+# ``dict.update`` from a plain dict made a combined one: ~830 bytes, not ~300).
+_UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
+_UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
+_NO_VALUE = object()
+_TEMPLATE = Unit.__new__(Unit)
+for _f in dataclasses.fields(Unit):
+    assert _f.default_factory is dataclasses.MISSING, "a factory default: not made here"
+    _default = _NO_VALUE if _f.default is dataclasses.MISSING else _f.default
+    object.__setattr__(_TEMPLATE, _f.name, _default)  # in order: the shared keys
+_N_REQUIRED = sum(value is _NO_VALUE for value in _TEMPLATE.__dict__.values())  # the first
+# the required fields from the n-th on, which keyword arguments must give
+_REQUIRED_FROM = [frozenset(_UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
+
+
+def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
+    d = self.__dict__
+    d.update(_TEMPLATE.__dict__)
+    if args:
+        named = _UNIT_FIELDS[: len(args)]
+        if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(named):
+            raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
+        d.update(zip(named, args, strict=True))
+    if not kwargs.keys() <= _UNIT_FIELD_SET:
+        raise TypeError(f"Unit() got unexpected fields {sorted(kwargs.keys() - _UNIT_FIELD_SET)}")
+    d.update(kwargs)
+    if not _REQUIRED_FROM[min(len(args), _N_REQUIRED)] <= kwargs.keys():
+        missing = [name for name in _UNIT_FIELDS if d[name] is _NO_VALUE]
+        raise TypeError(f"Unit() missing required arguments {missing}")
+
+
+Unit.__init__ = _unit_init  # type: ignore[method-assign]  # callers see the dataclass's
+
+
+def _record_set(obj: Side | GameState, name: str, value: Any) -> None:
+    """Set ``name`` on a Side or the state, recording the pre-image while an event
+    folds. The slot is read directly (a ``getattr`` with a default cost a fifth of
+    every set, and the fold sets the state's ``last_seq`` once an event)."""
+    d = obj.__dict__
+    if name in d:
+        old = d[name]
+        if old is not value:
+            try:
+                t = obj._tracker
+            except AttributeError:  # made without __new__ (read from the snapshot cache)
+                t = None
+            if t is not None:
+                rec = t.rec
+                if rec is not None:
+                    rec.extend((obj, name, old))
+    d[name] = value
 
 
 class _PrisonerIndex:
@@ -237,7 +307,7 @@ class _PrisonerIndex:
 
 class _LocationIndex:
     """Which active units (on the board, armed, not prisoners) stand in each Location,
-    by handle, kept like the prisoner index: refiled from the tracker's ``dirty`` list,
+    by handle, kept like the prisoner index: refiled from the tracker's ``moved`` list,
     where setting a unit's ``status`` or ``location`` lists it. Only active units: the
     eliminated, escorted and exchanged keep their Location, and a long campaign piles
     hundreds of them into a hex. Membership is by handle, so a view (whose units never
@@ -248,7 +318,7 @@ class _LocationIndex:
     def __init__(self, units: dict[str, Unit], tracker: ChangeTracker) -> None:
         self.units_id = id(units)
         self.epoch = tracker.epoch
-        self.pos = len(tracker.dirty)
+        self.pos = len(tracker.moved)
         self.n = len(units)
         self.at: dict[str, set[str]] = {}
         self.where: dict[str, str] = {}
@@ -287,14 +357,7 @@ class Side(_Tracked):
     massacre_seq: int = 0
     elr_raised: bool = False  # this side's ELR was raised by an enemy Massacre (once only)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        d = self.__dict__
-        if name in d and d[name] is not value:
-            rec = getattr(self, "_tracker", None)
-            rec = rec.rec if rec is not None else None
-            if rec is not None:
-                rec.extend((self, name, d[name]))
-        d[name] = value
+    __setattr__ = _record_set  # the pre-image of every set while an event folds
 
 
 @dataclass
@@ -345,14 +408,7 @@ class GameState(_Tracked):
     def defender(self) -> str:
         return self.enemy_of(self.attacker)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        d = self.__dict__
-        if name in d and d[name] is not value:
-            rec = getattr(self, "_tracker", None)
-            rec = rec.rec if rec is not None else None
-            if rec is not None:
-                rec.extend((self, name, d[name]))
-        d[name] = value
+    __setattr__ = _record_set  # the pre-image of every set while an event folds
 
     @property
     def tracker(self) -> ChangeTracker:
@@ -375,7 +431,8 @@ class GameState(_Tracked):
         """Bring a counter into play (or replace the one with its handle), tracked."""
         t = self.tracker
         unit._track(t)
-        t.dirty.append(unit)  # a replaced counter must be refiled by the index
+        t.dirty.append(unit)  # a replaced counter must be refiled by the indexes
+        t.moved.append(unit)
         self.units[unit.handle] = unit
 
     def add_side(self, side: Side) -> None:
@@ -443,7 +500,7 @@ class GameState(_Tracked):
         """The Location index, brought up to date with the units changed since."""
         units = self.units
         t = self.tracker
-        dirty = t.dirty
+        moved = t.moved
         at: _LocationIndex | None = self.__dict__.get("_location_index")
         if at is None or at.units_id != id(units) or at.epoch != t.epoch or len(units) < at.n:
             at = _LocationIndex(units, t)
@@ -453,14 +510,17 @@ class GameState(_Tracked):
             for h in itertools.islice(reversed(units), len(units) - at.n):
                 at.refile(h, units[h])
             at.n = len(units)
-        end = len(dirty)
+        end = len(moved)
         if at.pos != end:
             get = units.get
-            for u in dirty[at.pos : end]:
+            for u in moved[at.pos : end]:
                 h = u.handle
                 if get(h) is u:
                     at.refile(h, u)
             at.pos = end
+            if end > DIRTY_LIMIT:  # trim: every index of this tracker rebuilds once
+                t.trim()
+                at.epoch, at.pos = t.epoch, 0
         return at
 
     def active_at(self, location: str) -> list[Unit]:

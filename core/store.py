@@ -9,6 +9,7 @@ no rule and folds nothing (``core.projection`` does).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,8 +35,12 @@ class LogStore:
     problem: LogProblem | None = None
     # What these records said of entries never folded in this process, replayed on
     # first use (``Game.names_then``); made from the records, so kept with them (a
-    # re-read log is a new store).
+    # re-read log is a new store). The TUI builds it in a worker thread while the
+    # event loop may ask too: the lock makes the second caller wait for the first's.
     names_then: NamesThen | None = field(default=None, repr=False, compare=False)
+    names_then_lock: threading.Lock = field(
+        default_factory=threading.Lock, repr=False, compare=False
+    )
 
     @property
     def read_only(self) -> bool:
@@ -74,11 +79,13 @@ class LogStore:
             warnings.append(journal.why_read_only)
         journal = settle_torn_tail(path, loaded, journal, warnings)
         log_data = None
-        if snapcache.ENABLED and len(loaded.records) >= snapcache.MIN_EVENTS:
-            try:
-                log_data = path.read_bytes()[: loaded.good_bytes or None]
-            except OSError:
-                log_data = None
+        if (
+            len(loaded.records) >= snapcache.MIN_EVENTS
+            and snapcache.cache_file(path) is not None  # None: the cache is off
+        ):
+            # the bytes already read (the file was only ever cut back to good_bytes
+            # since): reading them again held a second copy of the log while it folds
+            log_data = loaded.data[: loaded.good_bytes or None]
         return cls(loaded.records, journal, path, warnings), log_data
 
     def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:

@@ -37,6 +37,8 @@ def same(game: Game, fresh: Game) -> None:
     ]
     assert {s: game.when[s] for s in fresh.when} == fresh.when
     assert [r.seq for r in game.effective] == [r.seq for r in fresh.effective]
+    # the names each entry's units had (read from the snapshot's name table)
+    assert {s: game.names.by_seq.get(s) for s in fresh.names.by_seq} == fresh.names.by_seq
 
 
 def fresh(path) -> Game:

@@ -144,10 +144,13 @@ async def test_tui_history_and_replay_show_the_recorded_sentences(tmp_path):
     game = Game.open(path)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 30)) as pilot:
+        await app.workers.wait_for_complete()  # the never-folded names: read in a worker
         await pilot.pause()
         view = app.screen.query_one(HistoryView)
         assert {s: getattr(view.line(s), "text", None) for s in domain} == domain
         app.push_screen(ReplayScreen(3))
+        await pilot.pause()
+        await app.workers.wait_for_complete()
         await pilot.pause()
         replay = app.screen.query_one(HistoryView)
         assert {s: getattr(replay.line(s), "text", None) for s in domain} == domain

@@ -62,6 +62,12 @@ def check(state: GameState, event: ev.Record) -> None:
 
 def step(state: GameState, event: ev.Record) -> None:
     """Check ``event`` and, if allowed, apply it to ``state`` in place."""
-    check(state, event)
-    RULEBOOK[type(event)][1](state, event)
+    # ``check``, written out: one rulebook lookup and one call fewer per folded event
+    entry = RULEBOOK.get(type(event))
+    if entry is None or state.ended or not state.sides:
+        check(state, event)  # its refusals, in its words (or the header / the end)
+        entry = RULEBOOK[type(event)]
+    else:
+        entry[0](state, event)
+    entry[1](state, event)
     state.last_seq = event.seq

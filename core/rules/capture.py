@@ -71,16 +71,13 @@ def _stack(state: GameState, handles: list[str]) -> list[Unit]:
     require(len(set(handles)) == len(handles), "input", "a unit is named twice")
     units = [unit(state, h) for h in handles]
     require_same_side(units)
-    for u in units:
-        require(
-            u.status == ACTIVE,
-            "input",
-            f"{describe(u)} is {u.status}, not an armed unit on the board",
-        )
-        require(
-            not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
-        )
-        require(u.is_infantry, "A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
+    for u in units:  # each sentence is made only for its refusal (the fold checks them all)
+        if u.status != ACTIVE:
+            raise Refusal("input", f"{describe(u)} is {u.status}, not an armed unit on the board")
+        if u.berserk:
+            raise Refusal("A20.2", f"{describe(u)} is berserk; berserk units are never captured")
+        if not u.is_infantry:
+            raise Refusal("A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
     places = {u.location for u in units if u.location}
     require(
         len(places) <= 1,
@@ -98,7 +95,8 @@ def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges: Sequence[
 def _check_surrendering_stack(
     state: GameState, units: list[Unit], guard: Unit, reason: str
 ) -> None:
-    require(guard.side != units[0].side, "input", f"{describe(guard)} is on the same side")
+    if guard.side == units[0].side:
+        raise Refusal("input", f"{describe(guard)} is on the same side")
     if reason in ("rtph", "encircled"):
         require(
             state.phase == "RtPh",
@@ -128,8 +126,8 @@ def _check_surrendering_stack(
                 f"{describe(u)} is not recorded as Disrupted",
                 f"if it is, record it first: disrupt {u.handle}",
             )
-        elif reason != "hob":
-            require(u.broken, "A20.21", f"{describe(u)} is not broken; only broken units surrender")
+        elif reason != "hob" and not u.broken:  # (the sentence only for the refusal)
+            raise Refusal("A20.21", f"{describe(u)} is not broken; only broken units surrender")
         if reason == "mopup":
             continue  # A12.153: even units that never surrender via the RtPh
         why = never_surrenders(state, u, guard.side)
@@ -141,16 +139,15 @@ def _check_surrendering_stack(
             raise why
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
-        require(
-            not guard.broken,
-            "A20.21",
-            f"{describe(guard)} is broken; a surrender needs a Good Order captor",
-        )
-        require(
-            guard.is_infantry,
-            "A20.21",
-            f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
-        )
+        if guard.broken:
+            raise Refusal(
+                "A20.21", f"{describe(guard)} is broken; a surrender needs a Good Order captor"
+            )
+        if not guard.is_infantry:
+            raise Refusal(
+                "A20.21",
+                f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
+            )
 
 
 def left_out_of_stack(

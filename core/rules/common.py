@@ -47,6 +47,8 @@ def describe(u: Unit) -> str:
 
 
 def side_of(state: GameState, name: str) -> str:
+    if name in state.sides:  # as written (the two names differ even ignoring case)
+        return name
     for side in state.sides:
         if side.lower() == name.lower():
             return side
@@ -55,7 +57,8 @@ def side_of(state: GameState, name: str) -> str:
 
 def require_new_handle(state: GameState, handle: str) -> None:
     require(bool(handle), "input", "a new counter needs a handle")
-    require(handle not in state.units, "input", f"handle '{handle}' is already in use")
+    if handle in state.units:
+        raise Refusal("input", f"handle '{handle}' is already in use")
 
 
 def require_on_board(u: Unit) -> None:

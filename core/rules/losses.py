@@ -84,15 +84,16 @@ def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> lis
 # -------------------------------------------------------------------- eliminate
 def check_eliminate(state: GameState, ev: Eliminated) -> None:
     u = unit(state, ev.handle)
-    require(u.on_board, "input", f"{describe(u)} is already {u.status}")
+    if not u.on_board:  # each sentence is made only for its refusal
+        raise Refusal("input", f"{describe(u)} is already {u.status}")
     if ev.by_side:
         side_of(state, ev.by_side)
-    if ev.cause == "escape":
-        require(u.status == PRISONER, "A20.55", f"{describe(u)} is not a prisoner escaping")
+    if ev.cause == "escape" and u.status != PRISONER:
+        raise Refusal("A20.55", f"{describe(u)} is not a prisoner escaping")
     prisoners = state.prisoners_of(u.handle)
     if not prisoners:
-        require(ev.takeover is None, "input", f"{describe(u)} guards no prisoners")
-        require(not ev.keep, "input", f"{describe(u)} guards no prisoners")
+        if ev.takeover is not None or ev.keep:
+            raise Refusal("input", f"{describe(u)} guards no prisoners")
         return
     if ev.takeover is None:
         candidates = takeover_candidates(state, u)
@@ -193,16 +194,16 @@ def _eliminated(what: str, cause: str) -> str:
 # ------------------------------------------------------------ Casualty Reduction
 def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
     u = unit(state, ev.handle)
-    require(u.on_board, "input", f"{describe(u)} is {u.status}")
-    require(
-        not u.is_smc,
-        "A7.302",
-        f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
-        "if the wound kills it",
-    )
-    if u.status == ACTIVE and u.unit_kind in ("hs", "crew"):
-        require(
-            not state.prisoners_of(u.handle),
+    if not u.on_board:  # each sentence is made only for its refusal
+        raise Refusal("input", f"{describe(u)} is {u.status}")
+    if u.is_smc:
+        raise Refusal(
+            "A7.302",
+            f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
+            "if the wound kills it",
+        )
+    if u.status == ACTIVE and u.unit_kind in ("hs", "crew") and state.prisoners_of(u.handle):
+        raise Refusal(
             "A20.5",
             f"{describe(u)} is a Guard: reducing a HS eliminates it; record it with "
             "eliminate and say who takes over",

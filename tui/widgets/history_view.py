@@ -6,12 +6,19 @@ views as a ``GameChanged`` message, and the view rewrites exactly the lines it n
 history or compares records). Status is shown by a word and a symbol, never by colour
 alone. Numbers the list skips (undo / redo / strike records) are explained in the
 border's subtitle.
+
+An entry that never folded in this process (undone, abandoned or struck before the log
+was opened) is worded from a replay of the log (``core.names_then``), which takes a
+whole fold of it: the view never runs that on the event loop. Such an entry shows a
+muted "reading the log…" until a worker thread has built the replay, then its
+sentence, which never changes again; every other entry is worded at once.
 """
 
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from rich.text import Text
@@ -19,6 +26,7 @@ from textual.css.styles import RulesMap
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
 
 from stockade.core import events as ev
 from stockade.core.change import Change
@@ -41,12 +49,16 @@ STYLES = {
 }
 
 
+PENDING = "reading the log…"  # what a line says until its names are read (see above)
+
+
 @dataclass(frozen=True)
 class Line:
     seq: int
     status: str
     text: str
     reason: str = ""
+    pending: bool = False  # the names of its units are still being read from the log
 
 
 def line_prompt(line: Line, error_style: str = "") -> Text:
@@ -54,7 +66,7 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
     out = Text(no_wrap=False)
     out.append(f"{line.seq:>3} ", style="dim")
     out.append(mark, style=error_style if line.status == "conflict" else "")
-    out.append(line.text, style=STYLES.get(line.status, ""))
+    out.append(line.text, style="dim italic" if line.pending else STYLES.get(line.status, ""))
     if word:
         out.append(f"  [{word}", style="bold " + (error_style if line.status == "conflict" else ""))
         out.append(f": {line.reason}]" if line.reason else "]", style="italic")
@@ -70,16 +82,27 @@ class GameChanged(Message):
         self.change = change
 
 
+def can_word(game, seq: int) -> bool:
+    """Can entry ``seq`` be worded now without replaying the log on this thread: it
+    folded in this process (its names are kept), or the replay is built."""
+    return seq in game.when or game.names_then_ready
+
+
 def entry_line(game, record: ev.Record) -> Line:
     status, reason = game.entry_status(record)
+    if not can_word(game, record.seq):
+        return Line(record.seq, status, PENDING, reason, pending=True)
     return Line(record.seq, status, sentence_for(record, game), reason)
 
 
 def all_lines(game) -> list[Line]:
-    """Every domain entry's line (a first fill)."""
+    """Every domain entry's line (a first fill); the entries whose names are still to
+    be read from the log say so (``PENDING``) instead."""
     return [
         Line(entry.seq, entry.status, sentence(entry, game), entry.reason)
-        for entry in game.history()
+        if can_word(game, entry.seq)
+        else Line(entry.seq, entry.status, PENDING, entry.reason, pending=True)
+        for entry in game.history(then=False)
         if entry.status != "control"
     ]
 
@@ -140,6 +163,8 @@ class HistoryView(OptionList):
         self._seen = 0  # records taken into account
         self._hidden = 0  # control records (not shown as lines)
         self.follow_changes = follow_changes  # the main view follows; replay does not
+        self._pending: set[int] = set()  # seqs shown as PENDING
+        self._reading: tuple[Any, Worker[Any]] | None = None  # (game, its names worker)
         self.rebuilds = 0  # how many lines were rewritten in place (tests read it)
 
     def sync_game(self, game, follow: bool = True) -> None:
@@ -147,6 +172,7 @@ class HistoryView(OptionList):
         lines = all_lines(game)
         if self._entries and set(self._entries) - {line.seq for line in lines}:
             self._entries.clear()  # another game, or a log re-read shorter: refill
+            self._pending.clear()
             self._index.clear()
             self._order.clear()
             self.clear_options()
@@ -193,11 +219,50 @@ class HistoryView(OptionList):
                 self._entries[line.seq] = line
                 self._rewrite(self._index[line.seq], line_prompt(line, error))
                 self.rebuilds += 1
+            if line.pending:
+                self._pending.add(line.seq)
+            else:
+                self._pending.discard(line.seq)
         if new:
             self.add_options(new)
         self.border_subtitle = hidden_note(self._hidden)
         if follow and (new or self.highlighted is None) and self.option_count:
             self.highlighted = self.option_count - 1
+        if self._pending and (self._reading is None or self._reading[0] is not self._game):
+            self._read_names(self._game)
+
+    # ------------------------------------------ names of never-folded entries
+    def _read_names(self, game) -> None:
+        """Build the log's replay (``Game.names_then``) in a thread, then word the
+        PENDING lines. Another view asking meanwhile (the replay screen) waits for the
+        same build: the core lets one caller build it."""
+        worker = self.run_worker(
+            partial(game.names_then), thread=True, name="names-then", exit_on_error=False
+        )
+        self._reading = (game, worker)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if self._reading is None or worker is not self._reading[1]:
+            return  # not this view's, or read for a game it no longer shows
+        if event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        event.stop()
+        game, _ = self._reading
+        self._reading = None
+        if game is not self._game or game.records is not self._records or not self._pending:
+            return  # another game, or the log re-read: its refill asks again
+        records = self._records or []  # game.records, as the check above found it
+        if event.state == WorkerState.ERROR:  # the replay failed: say so, once
+            self.log.error(f"reading the history's names failed: {worker.error!r}")
+            text = f"(could not read this entry's names from the log: {worker.error})"
+            lines = []
+            for s in sorted(self._pending):
+                status, reason = game.entry_status(records[s - 1])
+                lines.append(Line(s, status, text, reason))
+        else:
+            lines = [entry_line(game, records[s - 1]) for s in sorted(self._pending)]
+        self.sync(lines, follow=False)
 
     def _rewrite(self, index: int, prompt: Text) -> None:
         """Replace one option's prompt, re-measuring that option only.
