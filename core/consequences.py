@@ -9,9 +9,8 @@ rules set; read before the roll-back and after each fold, it gives:
 * the casualty lines taken back and booked (the banked CVP delta), and the prisoners
   gained or lost (the "if the game ended now" delta);
 * for a strike or unstrike, each later entry's *effect* in the fold before and in the
-  fold after: the attributes it changed (to what), the units it added, the casualty
-  lines it booked, the scrounge it recorded, and its conflict. The entries whose
-  effect differs are the "later entries whose outcome differs" of ``core.change``.
+  fold after (``core.effects``); the entries whose effect differs are the "later
+  entries whose outcome differs" of ``core.change``.
 
 Everything here is O(what the change touched), never O(game).
 """
@@ -19,12 +18,16 @@ Everything here is O(what the change touched), never O(game).
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence, Set
 from itertools import islice
 from typing import Any
 
+import msgspec
+
 from stockade.core import events as ev
 from stockade.core.change import Change, CvpDelta, LaterEntry, UnitChange
-from stockade.core.state import PRISONER, UNARMED, GameState, Side, Unit
+from stockade.core.effects import Effect, differences, effect_forward, effects_backward, same_effect
+from stockade.core.state import PRISONER, UNARMED, GameState, Unit
 
 # An undo entry (see core.projection): (added units, added casualty lines, scrounged
 # set before or None, added sides, then (object, attribute, old value) triples).
@@ -36,94 +39,48 @@ _KEPT = (*WATCHED, "unarmed_how", "side", "origins")
 # makes one per unit it sees, on every write, so a dict per unit was most of its cost.
 _KEPT_AT = {name: i for i, name in enumerate(_KEPT)}
 _STATUS, _HOW, _SIDE, _ORIGINS = 0, 4, 5, 6
+_KEPT_NAMES = frozenset(_KEPT)
 _kept_of = operator.itemgetter(*_KEPT)
-
-Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
-
-
-def _key(obj: object) -> tuple[str, ...]:
-    if isinstance(obj, Unit):
-        return ("unit", obj.handle)
-    if isinstance(obj, Side):
-        return ("side", obj.name)
-    return ("game",)
-
-
-def _firsts(entry: tuple[Any, ...]) -> dict[tuple[int, str], tuple[Any, str, Any]]:
-    """(id, attribute) -> (object, attribute, value before the event): first op wins."""
-    out: dict[tuple[int, str], tuple[Any, str, Any]] = {}
-    for i in range(_OPS, len(entry), 3):
-        obj, name = entry[i], entry[i + 1]
-        key = (id(obj), name)
-        if key not in out:
-            out[key] = (obj, name, entry[i + 2])
-    return out
-
 
 Fields = tuple[Any, ...]  # a unit's values of _KEPT, in that order
 
 
-def _line(c: Any) -> tuple[Any, ...]:
-    return (c.credited, c.unit, c.counter, c.unit_kind, c.base, c.multiplier, c.rule, c.why)
-
-
-def same_effect(a: Effect, b: Effect) -> bool:
-    return a.keys() == b.keys() and all(a[k][1] == b[k][1] for k in a)
-
-
 class Observer:
-    """Collects what one change does; ``effects`` also keeps each later entry's effect.
+    """Collects what one change does; with a ``watch``, also each later entry's effect.
 
     ``involved`` are the records the change takes back and folds (the effective tail
     before, then the tail after). With ``effects``, an entry's effect is kept only for
     the entries in both (the later entries a strike or unstrike folds again: the struck
     or restored entry itself, or an undone tail, has nothing to compare with).
 
-    Everything here runs on every write, so it is written for the common case of a
-    change touching a unit or two: unit fields as tuples, no work for what is empty.
+    Everything here runs on every write, and most writes (an undo of a move, a redo,
+    a strike of the last entry) touch no watched field at all: so nothing is made
+    until there is something to keep (every collection starts as None), ``saw`` says
+    whether anything was, and ``finish`` hands back the writer's ``Change`` as it is
+    when nothing was.
     """
 
-    __slots__ = (
-        "state",
-        "effects",
-        "watch",
-        "conflicts_before",
-        "folded_seqs",
-        "units_before",
-        "firsts_new",
-        "added_units",
-        "removed_cas",
-        "added_cas",
-        "effects_before",
-        "effects_after",
-        "full",
-        "tally_before",
-    )
+    # Not slots: what a change did not touch stays at these class defaults (None:
+    # nothing made), so a write that touched nothing watched sets four attributes.
+    conflicts_before: dict[int, Any] | None = None  # of the events taken back
+    conflicted: list[int] | None = None  # folded events that conflict after
+    units_before: dict[str, Fields | None] | None = None
+    firsts_new: dict[int, tuple[Unit, dict[str, Any]]] | None = None
+    added_units: list[Unit] | None = None
+    removed_cas: list[Any] | None = None
+    added_cas: list[Any] | None = None
+    effects_before: dict[int, Effect] | None = None
+    effects_after: dict[int, Effect] | None = None
+    tally_before: dict[str, tuple[int, int]] | None = None
 
-    def __init__(
-        self, state: GameState, conflicts: dict[Any, Any], involved: list[Any], effects: bool
-    ):
+    def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
-        self.effects = effects
-        self.watch: set[int] = set()
-        if effects:
-            seen: set[int] = set()
-            for r in involved:
-                (self.watch if r.seq in seen else seen).add(r.seq)
-        # the conflicts of the events taken back, as they were (only those can change)
-        self.conflicts_before: dict[int, Any] = {}
-        self.folded_seqs: list[int] = []
-        self.units_before: dict[str, Fields | None] = {}
-        self.firsts_new: dict[int, tuple[Unit, dict[str, Any]]] = {}
-        self.added_units: list[Unit] = []
-        self.removed_cas: list[Any] = []
-        self.added_cas: list[Any] = []
-        self.effects_before: dict[int, Effect] = {}
-        self.effects_after: dict[int, Effect] = {}
+        self.watch: Set[int] = _watched(involved) if effects and len(involved) > 1 else _NOTHING
         # A game end books every guarded prisoner and drops the projection: then the
         # deltas come from two whole tallies (rare: only when a GameEnded is involved).
-        self.full = ev.GameEnded in map(type, involved)
-        self.tally_before = _totals(state) if self.full else None
+        self.full = self.saw = _GAME_ENDED in map(type, involved)
+        if self.full:
+            self.tally_before = _totals(state)
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -131,60 +88,97 @@ class Observer:
     ) -> None:
         """Call with the effective tail about to be taken back and its undo entries."""
         if conflicts:
-            for record in records:
-                if record.seq in conflicts:
-                    self.conflicts_before[record.seq] = conflicts[record.seq]
+            for r in records:
+                if r.seq in conflicts:
+                    self.saw = True
+                    if self.conflicts_before is None:
+                        self.conflicts_before = {}
+                    self.conflicts_before[r.seq] = conflicts[r.seq]
         state = self.state
         units = state.units
-        before = self.units_before
+        before: dict[str, Fields | None] | None = None
         n_added = n_cas = 0
         for e in entries:
             if e[_ADDED_UNITS] > 0:
                 n_added += e[_ADDED_UNITS]
-            n_cas += e[_ADDED_CAS]
-            for obj, name in zip(e[_OPS::3], e[_OPS + 1 :: 3], strict=True):
+            if e[_ADDED_CAS]:
+                n_cas += e[_ADDED_CAS]
+            if _KEPT_NAMES.isdisjoint(e[_OPS + 1 :: 3]):  # in C: most entries set none
+                continue
+            for i in range(_OPS, len(e), 3):
+                obj = e[i]
                 # only a unit's kept fields can differ afterwards (see unit_changes)
-                if type(obj) is Unit and name in _KEPT_AT:
+                if type(obj) is Unit and e[i + 1] in _KEPT_AT:
                     h = obj.handle
+                    if before is None:
+                        before = {}
                     if h not in before and units.get(h) is obj:
                         before[h] = _kept_of(obj.__dict__)
-        added = list(islice(reversed(units.values()), n_added)) if n_added else []
-        for u in added:
-            before.setdefault(u.handle, _kept_of(u.__dict__))
+        added: Sequence[Unit] = (
+            list(islice(reversed(units.values()), n_added)) if n_added else _NO_UNITS
+        )
+        if added:
+            if before is None:
+                before = {}
+            for u in added:
+                before.setdefault(u.handle, _kept_of(u.__dict__))
+        if before:
+            self.units_before, self.saw = before, True
         if n_cas:
             self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
+            self.saw = True
         if self.watch:
-            self.effects_before.update(
-                _effects_backward(state, records, entries, added, conflicts, self.watch)
+            self.effects_before = effects_backward(
+                state, records, entries, added, conflicts, self.watch
             )
+            self.saw = True
 
     # ------------------------------------------------------------------ fold
     def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
         """Call after each event folded by the change, with its undo entry."""
-        self.folded_seqs.append(record.seq)
-        state = self.state
+        seq = record.seq
+        if seq in conflicts:
+            if self.conflicted is None:
+                self.conflicted = []
+            self.conflicted.append(seq)
+            self.saw = True
         k = entry[_ADDED_UNITS]
+        added: Sequence[Unit]
+        added_ids: Set[int]
         if k > 0:
-            added = list(islice(reversed(state.units.values()), k))[::-1]
+            added = list(islice(reversed(self.state.units.values()), k))[::-1]
             added_ids = {id(u) for u in added}
+            if self.added_units is None:
+                self.added_units = []
             self.added_units += added
+            self.saw = True
         else:
-            added, added_ids = [], set()
-        if len(entry) > _OPS:
-            firsts = self.firsts_new
+            added, added_ids = _NO_UNITS, _NOTHING
+        if not _KEPT_NAMES.isdisjoint(entry[_OPS + 1 :: 3]):  # in C: most entries set none
             for i in range(_OPS, len(entry), 3):
                 obj, name = entry[i], entry[i + 1]
                 # only the kept fields of a unit can make a difference (unit_changes)
                 if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                    firsts = self.firsts_new
+                    if firsts is None:
+                        firsts = self.firsts_new = {}
+                        self.saw = True
                     seen = firsts.get(id(obj))
                     if seen is None:
                         firsts[id(obj)] = (obj, {name: entry[i + 2]})
                     elif name not in seen[1]:
                         seen[1][name] = entry[i + 2]
         if entry[_ADDED_CAS]:
-            self.added_cas += state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
-        if record.seq in self.watch:
-            self.effects_after[record.seq] = _effect_forward(state, record, entry, added, conflicts)
+            cas = self.state.casualties
+            if self.added_cas is None:
+                self.added_cas = []
+            self.added_cas += cas[len(cas) - entry[_ADDED_CAS] :]
+            self.saw = True
+        if seq in self.watch:
+            if self.effects_after is None:
+                self.effects_after = {}
+            self.effects_after[seq] = effect_forward(self.state, record, entry, added, conflicts)
+            self.saw = True
 
     # ---------------------------------------------------------------- result
     def unit_changes(self) -> tuple[list[UnitChange], dict[str, int]]:
@@ -193,10 +187,10 @@ class Observer:
             return [], {}
         state = self.state
         units = state.units
-        before = dict(self.units_before)
-        for u in self.added_units:  # brought into play by the change: none before
+        before = dict(self.units_before or ())
+        for u in self.added_units or ():  # brought into play by the change: none before
             before.setdefault(u.handle, None)
-        for obj, olds in self.firsts_new.values():
+        for obj, olds in (self.firsts_new or {}).values():
             h = obj.handle
             if h in before or units.get(h) is not obj:
                 continue
@@ -241,7 +235,7 @@ class Observer:
         if not (projected or self.removed_cas or self.added_cas):
             return []
         banked: dict[str, int] = {}
-        for lines, sign in ((self.removed_cas, -1), (self.added_cas, 1)):
+        for lines, sign in ((self.removed_cas or (), -1), (self.added_cas or (), 1)):
             for c in lines:
                 banked[c.credited] = banked.get(c.credited, 0) + sign * c.points
         out = []
@@ -251,6 +245,20 @@ class Observer:
             if b or e:
                 out.append(CvpDelta(side, b, e))
         return out
+
+
+_NOTHING: frozenset[Any] = frozenset()
+_GAME_ENDED = ev.GameEnded
+_NO_UNITS: tuple[Unit, ...] = ()  # what a fold that brought no unit into play added
+
+
+def _watched(involved: list[Any]) -> set[int]:
+    """The seqs ``involved`` holds twice: the later entries folded before and after."""
+    seen: set[int] = set()
+    watch: set[int] = set()
+    for r in involved:
+        (watch if r.seq in seen else seen).add(r.seq)
+    return watch
 
 
 def _shown_at(fields: Fields | None, i: int) -> str:
@@ -274,178 +282,12 @@ def _totals(state: GameState) -> dict[str, tuple[int, int]]:
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
 
 
-# ------------------------------------------------------------------ effects
-def _effects_backward(
-    state: GameState,
-    records: list[Any],
-    entries: list[Any],
-    added: list[Any],
-    conflicts: dict[Any, Any],
-    watch: set[int],
-) -> dict[int, Effect]:
-    """The effect of each rolled-back event in ``watch`` in the fold as it stands
-    (before the roll-back), walking from the newest event back with the values each
-    later one overwrote (so every event is walked, and only the watched are worded)."""
-    units = state.units
-    after: dict[int, dict[str, Any]] = {}  # id -> values right after the event looked at
-    out: dict[int, Effect] = {}
-    taken = 0
-    cas, end = state.casualties, len(state.casualties)
-    scr_after = state.scrounged
-    for record, e in zip(reversed(records), reversed(entries), strict=True):
-        k = e[_ADDED_UNITS] if e[_ADDED_UNITS] > 0 else 0
-        mine = added[taken : taken + k]
-        taken += k
-        firsts = _firsts(e)
-        if record.seq in watch:
-            mine_ids = {id(u) for u in mine}
-            eff: Effect = {}
-            for (oid, name), (obj, _, old) in firsts.items():
-                if oid in mine_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
-                    continue
-                d = after.get(oid)
-                new = d[name] if d is not None and name in d else obj.__dict__[name]
-                if old != new:
-                    eff[(_key(obj), name)] = (old, new)
-            for u in mine:
-                snap = dict(u.__dict__)
-                snap.update(after.get(id(u), {}))
-                eff[(("unit", u.handle), "+")] = (None, snap)
-            if e[_ADDED_CAS]:
-                eff[("cas",)] = (None, [_line(c) for c in cas[end - e[_ADDED_CAS] : end]])
-            if e[_SCR_BEFORE] is not None:
-                eff[("scr",)] = (None, set(scr_after) - e[_SCR_BEFORE])
-            if record.seq in conflicts:
-                eff[("conflict",)] = (None, str(conflicts[record.seq]))
-            out[record.seq] = eff
-        end -= e[_ADDED_CAS]
-        if e[_SCR_BEFORE] is not None:
-            scr_after = e[_SCR_BEFORE]
-        for (oid, name), (_obj, _, old) in firsts.items():
-            after.setdefault(oid, {})[name] = old
-    return out
-
-
-def _effect_forward(
-    state: GameState,
-    record: ev.Record,
-    e: tuple[Any, ...],
-    added: list[Any],
-    conflicts: dict[Any, Any],
-) -> Effect:
-    """The effect of the event just folded, read from the live state."""
-    units = state.units
-    added_ids = {id(u) for u in added}
-    eff: Effect = {}
-    for (oid, name), (obj, _, old) in _firsts(e).items():
-        if oid in added_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
-            continue
-        new = obj.__dict__[name]
-        if old != new:
-            eff[(_key(obj), name)] = (old, new)
-    for u in added:
-        eff[(("unit", u.handle), "+")] = (None, dict(u.__dict__))
-    if e[_ADDED_CAS]:
-        cas = state.casualties
-        eff[("cas",)] = (None, [_line(c) for c in cas[len(cas) - e[_ADDED_CAS] :]])
-    if e[_SCR_BEFORE] is not None:
-        eff[("scr",)] = (None, set(state.scrounged) - e[_SCR_BEFORE])
-    if record.seq in conflicts:
-        eff[("conflict",)] = (None, str(conflicts[record.seq]))
-    return eff
-
-
-# ------------------------------------------------------------------ wording
-def differences(before: Effect, after: Effect) -> list[str]:
-    """How an entry's effect after the change differs from before, in words."""
-    out: list[str] = []
-    ca, cb = after.get(("conflict",)), before.get(("conflict",))
-    if ca and (not cb or ca[1] != cb[1]):
-        out.append(f"now conflicts: {ca[1]}")
-    elif cb and not ca:
-        out.append("no longer conflicts")
-    handles: list[str] = []
-    for key in list(before) + list(after):
-        if key[0][0] == "unit" and key[0][1] not in handles:
-            handles.append(key[0][1])
-    for h in handles:
-        out += _unit_differences(h, before, after)
-    lines_b = before.get(("cas",), (None, []))[1]
-    lines_a = after.get(("cas",), (None, []))[1]
-    for line in lines_b:
-        if line not in lines_a:
-            out.append(f"no longer books {line[4] * line[5]} CVP for {line[1]} ({line[6]})")
-    for line in lines_a:
-        if line not in lines_b:
-            out.append(f"now books {line[4] * line[5]} CVP for {line[1]} ({line[6]})")
-    if before.get(("scr",)) != after.get(("scr",)):
-        out.append("records a different Scrounging")
-    if not out:
-        out.append("changes the game differently")
-    return out
-
-
-def _new(effect: Effect, h: str, name: str) -> Any:
-    item = effect.get((("unit", h), name))
-    return None if item is None else item[1]
-
-
-def _unit_differences(h: str, before: Effect, after: Effect) -> list[str]:
-    out: list[str] = []
-    b_new = (("unit", h), "+") in before
-    a_new = (("unit", h), "+") in after
-    if a_new != b_new:
-        return [f"{'now' if a_new else 'no longer'} brings {h} into play"]
-    said = False
-    sa, sb = _new(after, h, "status"), _new(before, h, "status")
-    if sa != sb:
-        said = True
-        if sa == UNARMED:
-            held = after.get((("unit", h), "guard"))
-            how = _new(after, h, "unarmed_how")
-            said_how = f"unarmed, {how}" if how else "unarmed"
-            out.append(
-                f"now frees {h} ("
-                + (f"{held[0]} held it; " if held and held[0] else "")
-                + f"{said_how})"
-            )
-        elif sb == UNARMED:
-            out.append(f"no longer frees {h}")
-        elif sa is not None and sb is not None:
-            out.append(f"makes {h} {sa} instead of {sb}")
-        elif sa is not None:
-            out.append(f"now makes {h} {sa}")
-        else:
-            out.append(f"no longer makes {h} {sb}")
-    ga, gb = _new(after, h, "guard"), _new(before, h, "guard")
-    if ga != gb and not (sa == UNARMED or sb == UNARMED):
-        said = True
-        if ga and gb:
-            out.append(f"gives {h} to {ga} instead of {gb}")
-        elif ga:
-            out.append(f"now gives {h} to {ga}")
-        elif gb:
-            out.append(f"no longer gives {h} to {gb}")
-    for name, verb in (("location", "moves {h} to {v}"), ("counter", "makes {h} a {v}")):
-        va, vb = _new(after, h, name), _new(before, h, name)
-        if va != vb:
-            said = True
-            if va is not None:
-                out.append("now " + verb.format(h=h, v=va))
-            else:
-                out.append("no longer " + verb.format(h=h, v=vb))
-    if not said:
-        keys = {k[1] for k in list(before) + list(after) if k[0] == ("unit", h)}
-        changed = sorted(
-            n for n in keys if _new(after, h, n) != _new(before, h, n) and n != "unarmed_how"
-        )
-        if changed:
-            out.append(f"changes {h} differently ({', '.join(changed)})")
-    return out
-
-
-def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
-    """The ``Change`` ``obs`` saw, read in the game as it is now (after the change)."""
+def finish(obs: Observer, game: Any, change: Change) -> Change:
+    """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
+    and how many entries conflict now), with what the change did to the game read in
+    the game as it is now (after the change). Nothing seen: ``change`` as it is."""
+    if not obs.saw:
+        return change
     units, projected = obs.unit_changes()
     later = []
     both = (
@@ -454,30 +296,30 @@ def make_change(obs: Observer, game: Any, action: str, **lists: Any) -> Change:
         else ()
     )
     for seq in both:
-        before, after = obs.effects_before[seq], obs.effects_after[seq]
+        before, after = obs.effects_before[seq], obs.effects_after[seq]  # type: ignore[index]
         if not same_effect(before, after):
             from stockade.core.describe import sentence_for
 
             conflict = after.get(("conflict",), (None, ""))[1]
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
-    was, now = obs.conflicts_before, game.conflicts
+    was, now = obs.conflicts_before or {}, game.conflicts
     new = (
-        [s for s in obs.folded_seqs if s in now and (s not in was or str(now[s]) != str(was[s]))]
-        if now and obs.folded_seqs
+        sorted(
+            s for s in obs.conflicted if s in now and (s not in was or str(now[s]) != str(was[s]))
+        )
+        if obs.conflicted
         else []
     )
     resolved: list[int] = []
     if was:
-        gone = set(lists.get("undone", ())) | set(lists.get("struck", ()))
+        gone = set(change.undone) | set(change.struck)
         resolved = sorted(s for s in was if s not in now and s not in gone)
-    return Change(
-        action=action,
+    return msgspec.structs.replace(
+        change,
         later=later,
         units=units,
         cvp=obs.cvp(projected),
-        new_conflicts=sorted(new) if new else new,
+        new_conflicts=new,
         resolved_conflicts=resolved,
-        conflicts=len(now),
-        **lists,
     )

@@ -218,20 +218,12 @@ class Game:
         same: every entry this process did not fold was in its log when it was read
         (``recover`` reads it afresh: a new store, a new replay). Safe from any thread:
         one caller builds it, another asking meanwhile waits for that one."""
-        store = self.store
-        built = store.names_then
-        if built is None:
-            with store.names_then_lock:
-                built = store.names_then
-                if built is None:
-                    # A copy: the event loop may append meanwhile (and folds what it adds)
-                    built = store.names_then = NamesThen(list(store.records))
-        return built
+        return self.store.names_then()
 
     @property
     def names_then_ready(self) -> bool:
         """Is ``names_then`` built (asking for it now costs nothing)?"""
-        return self.store.names_then is not None
+        return self.store.replayed is not None
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""

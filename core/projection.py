@@ -29,7 +29,7 @@ from stockade.core import rules, snapcache
 from stockade.core.consequences import Observer
 from stockade.core.errors import Refusal
 from stockade.core.names import MENTIONS, NameBook
-from stockade.core.state import ChangeTracker, GameState, Unit, _clone_unit, _copy_obj
+from stockade.core.state import ChangeTracker, GameState, Side, Unit, _clone_unit, _copy_obj
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the scrounged set
@@ -202,7 +202,13 @@ class Projection:
         """Take one event back: restore its pre-images, newest first, trim the rest."""
         state = self.state
         for i in range(len(entry) - 3, _OPS - 1, -3):
-            setattr(entry[i], entry[i + 1], entry[i + 2])  # hooks: prisoner index, views
+            obj = entry[i]
+            if type(obj) is GameState or type(obj) is Side:
+                # their hooks only record a pre-image, and nothing records here: set the
+                # value itself (every event sets the state's ``last_seq``)
+                obj.__dict__[entry[i + 1]] = entry[i + 2]
+            else:
+                setattr(obj, entry[i + 1], entry[i + 2])  # a Unit's hooks: indexes, views
         if entry[_ADDED_UNITS] > 0:
             current = self.names.current  # the names of units dropped below: not needed
             for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
@@ -219,12 +225,16 @@ class Projection:
 
     def rollback(self, position: int, obs: Observer | None = None) -> None:
         """Take the effective history back to its first ``position`` events."""
-        if self.journal_gap(position):
+        undo = self.undo
+        if position < len(undo) and undo[position] is None:  # journal_gap, inline
             self.complete_journal()
+            undo = self.undo
+        entries = undo[position:]
         if obs is not None:
             obs.state = self.state
-            obs.rolled_back(self.effective[position:], self.undo[position:], self.conflicts)
-        if _any_opaque(self.undo, position):
+            if entries:  # (an unstrike of the last entry takes nothing back)
+                obs.rolled_back(self.effective[position:], entries, self.conflicts)
+        if _OPAQUE in map(_ADDED_UNITS_OF, entries):  # (in C: one entry, most often)
             del self.effective[position:]
             del self.seqs[position:]
             self.fold_all()
@@ -238,10 +248,18 @@ class Projection:
             conflicts.pop(record.seq, None)
             self.unapply(undo.pop())
 
-    def append(self, record: ev.Record, obs: Observer | None = None) -> None:
+    def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:
+        """Fold ``record`` after the effective history. ``named``: it folds on the very
+        records it last folded on (a redo: see ``core.writer``), so the time and the
+        names ``fold_one`` gave its entry then still hold; only its rules run again."""
         self.effective.append(record)
         self.seqs.append(record.seq)
-        self.fold_one(record)
+        if named:
+            refusal = self.step_recorded(record, self.undo)
+            if refusal is not None:
+                self.conflicts[record.seq] = refusal
+        else:
+            self.fold_one(record)
         if obs is not None:
             obs.folded(record, self.undo[-1], self.conflicts)
 
@@ -249,7 +267,8 @@ class Projection:
         self, position: int, tail: list[ev.Record], obs: Observer | None = None
     ) -> None:
         """Take the history back to ``position`` and fold ``tail`` after it."""
-        self.rollback(position, obs)
+        if position < len(self.effective):  # (an unstrike of the last entry: nothing)
+            self.rollback(position, obs)
         for record in tail:
             self.append(record, obs)
 
@@ -366,12 +385,6 @@ class Projection:
             self.names.by_seq.update(names)
             if self.conflicts.keys() == before.keys():
                 self.conflicts = before  # the very same Refusal objects as before
-
-
-def _any_opaque(entries: list[Any], start: int) -> bool:
-    """Is any undo entry from ``start`` on opaque? (In C: an undo asks this of one
-    entry, where a generator over a slice cost more than the answer.)"""
-    return _OPAQUE in map(_ADDED_UNITS_OF, entries[start:])  # (islice would walk from 0)
 
 
 @contextlib.contextmanager

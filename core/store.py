@@ -37,10 +37,22 @@ class LogStore:
     # first use (``Game.names_then``); made from the records, so kept with them (a
     # re-read log is a new store). The TUI builds it in a worker thread while the
     # event loop may ask too: the lock makes the second caller wait for the first's.
-    names_then: NamesThen | None = field(default=None, repr=False, compare=False)
-    names_then_lock: threading.Lock = field(
-        default_factory=threading.Lock, repr=False, compare=False
-    )
+    replayed: NamesThen | None = field(default=None, repr=False, compare=False)
+    replay_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def names_then(self) -> NamesThen:
+        """The replay (``core.names_then``), built once: a second caller, from another
+        thread, waits for the first's. It replays a copy of the records, because the
+        event loop may append meanwhile (and folds what it adds itself)."""
+        built = self.replayed
+        if built is None:
+            with self.replay_lock:
+                built = self.replayed
+                if built is None:
+                    from stockade.core.names_then import NamesThen  # imports this module
+
+                    built = self.replayed = NamesThen(list(self.records))
+        return built
 
     @property
     def read_only(self) -> bool:

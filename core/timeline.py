@@ -77,9 +77,9 @@ class Timeline(Generic[R]):
         elif action == "redo":
             self.redo(target)
         elif action == "strike":
-            self.struck[target] = record.seq
+            self.strike(target, record.seq)
         else:
-            self.struck.pop(target, None)
+            self.unstrike(target)
 
     def _add_event(self, record: R) -> None:
         grp = record.grp
@@ -99,22 +99,31 @@ class Timeline(Generic[R]):
             self.redo_stack.clear()
 
     def undo(self, target: int) -> None:
-        latest = self.undoable()
-        if target != latest:
+        active = self.active
+        if not active or active[-1] != target or target == HEADER_GROUP:  # not undoable()
+            latest = self.undoable()
             now = f"the latest is {latest}" if latest is not None else "nothing can be undone"
             raise self.controls.error("undo", f"undo of group {target}, but {now}")
-        self.active.pop()
+        active.pop()
         self.undone.add(target)
         self.redo_stack.append(target)
 
     def redo(self, target: int) -> None:
-        latest = self.redoable()
-        if target != latest:
+        stack = self.redo_stack
+        if not stack or stack[-1] != target:  # not redoable()
+            latest = self.redoable()
             now = f"the next is {latest}" if latest is not None else "nothing is undone"
             raise self.controls.error("redo", f"redo of group {target}, but {now}")
-        self.redo_stack.pop()
+        stack.pop()
         self.undone.discard(target)
         self.active.append(target)
+
+    def strike(self, target: int, seq: int) -> None:
+        """Record ``seq`` striking entry ``target`` (the writer has checked it may)."""
+        self.struck[target] = seq
+
+    def unstrike(self, target: int) -> None:
+        self.struck.pop(target, None)
 
     def copy(self) -> Timeline[R]:
         """An independent timeline to try a record on before it is written."""

@@ -14,64 +14,28 @@ that serves this to the CLI and the TUI.
 
 from __future__ import annotations
 
-import datetime as _dt
-import functools
-import time
+import operator
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from stockade.core import events as ev
 from stockade.core import history as _history
-from stockade.core.bounds import check_records
 from stockade.core.change import Change
-from stockade.core.consequences import Observer, make_change
+from stockade.core.consequences import Observer, finish
 from stockade.core.errors import Refusal
 from stockade.core.history import Timeline, build_timeline
 from stockade.core.journal import Journal, JournalError
 from stockade.core.logfile import LogProblem
 from stockade.core.names import NameBook
 from stockade.core.projection import Projection, gc_paused
+from stockade.core.stamping import now, reason_fits, stamp, within_bounds
 from stockade.core.state import GameState
 from stockade.core.store import LogStore
 
+# ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
+__all__ = ["Writer", "now", "within_bounds"]
 
-def now() -> str:
-    """The time each record is stamped with (display only; never read by the rules).
-    ``sample_games.regenerate`` pins it to one instant to make byte-identical logs."""
-    return _iso_second(int(time.time()))
-
-
-@functools.lru_cache(maxsize=1)
-def _iso_second(second: int) -> str:
-    """The entry time, made once a second (formatting a datetime cost ~1 µs a write)."""
-    return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
-
-
-_RECORD_DECODER = ev.STRICT.decoder  # every bound, string patterns included
-
-
-def within_bounds(records: list[ev.Record]) -> None:
-    """Hold what a command would record to the bounds a log line is held to (issue 13):
-    a Refusal naming the field, before any rule sees the values."""
-    try:
-        check_records(records, _RECORD_DECODER)
-    except ValueError as exc:
-        raise Refusal("input", f"cannot be recorded: {exc}") from None
-
-
-def _typed_in(control: ev.Record) -> bool:
-    """Does a control record hold text the player typed (a strike's reason)? The rest
-    is a seq the timeline chose (undo, redo) or ``_strikable`` found in the log (strike,
-    unstrike): no bounds round trip for those (~1 µs a write)."""
-    if isinstance(control, ev.Undo | ev.Redo | ev.Unstrike):
-        return False
-    return not isinstance(control, ev.Strike) or bool(control.reason)
-
-
-def _stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
-    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)
+_SEQ_OF = operator.attrgetter("seq")
 
 
 class Writer:
@@ -79,6 +43,11 @@ class Writer:
         self.store = store
         self.timeline = timeline
         self.projection = projection
+        # Groups this writer undid since the last strike or unstrike: redone, they fold
+        # on the very records they were folded on before (undo and redo go last in,
+        # first out, and a new entry abandons every undone group), so the names their
+        # entries were given then (``core.names``) still hold and are not made again.
+        self.named: set[int] = set()
 
     @classmethod
     def load(
@@ -151,6 +120,7 @@ class Writer:
             journal.why_read_only = f"could not re-read the log after an error: {exc}"
             raise
         self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
+        self.named = set()
 
     def _after_write_error(self) -> str:
         """A write failed: re-read the file before anything else is written."""
@@ -194,6 +164,7 @@ class Writer:
                     if redone.seq not in self.timeline.struck:
                         fold.append(redone)
             elif isinstance(record, ev.Strike | ev.Unstrike):
+                self.named.clear()
                 if 1 <= record.target < record.seq:
                     action = "strike" if isinstance(record, ev.Strike) else "unstrike"
                     self._refold(record.target, action, [record.seq])
@@ -214,13 +185,24 @@ class Writer:
             self.records.append(record)
             self.timeline.add(record)
 
-    def _control(self, record: ev.Record) -> ev.Record:
-        n = len(self.records) + 1
-        stamped = _stamp(record, n, n, now())
-        if _typed_in(record):
-            within_bounds([stamped])
-        self._append_records([stamped])
-        return stamped
+    def _control(
+        self, kind: type[ev.Undo | ev.Redo | ev.Strike | ev.Unstrike], target: int, reason: str = ""
+    ) -> int:
+        """Write one undo / redo / strike / unstrike record of ``target`` durably and
+        keep it; returns its seq. The caller moves the timeline (it knows which way)."""
+        store = self.store
+        records = store.records
+        n = len(records) + 1
+        if reason:  # a strike's reason, typed by the player: held to its bound
+            stamped: ev.Record = ev.Strike(seq=n, grp=n, at=now(), target=target, reason=reason)
+            if not reason_fits(n, reason):
+                within_bounds([stamped])
+        else:
+            stamped = kind(seq=n, grp=n, at=now(), target=target)
+        if store.journal is not None or store.problem is not None:  # else: in memory
+            store.write([stamped], self._after_write_error)
+        records.append(stamped)
+        return n
 
     def submit(self, events: list[ev.Record]) -> Change:
         """Check, write durably, then apply one player action."""
@@ -228,47 +210,69 @@ class Writer:
             return Change(action="submit", conflicts=len(self.conflicts))
         self.check(events)
         first, at = len(self.records) + 1, now()
-        stamped = [_stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
         tl = self.timeline
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
+        if left:
+            self.named.clear()  # abandoned: never redone
         self.store.write(stamped, self._after_write_error)
         fold = self.projection
+        records = self.records
         with fold.lock:
-            obs = Observer(fold.state, fold.conflicts, stamped, False)
+            obs = Observer(fold.state, stamped)
             for record in stamped:
-                self.records.append(record)
+                records.append(record)
                 tl.add(record)
                 fold.append(record, obs)
             seqs = [r.seq for r in stamped]
-            return make_change(
-                obs, self, "submit", target=first, appended=seqs, added=seqs, abandoned=left
+            change = Change(
+                action="submit",
+                target=first,
+                appended=seqs,
+                added=seqs,
+                abandoned=left,
+                conflicts=len(fold.conflicts),
             )
+            return finish(obs, self, change)
 
     def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
         fold = self.projection
         with fold.lock:
             tail = fold.effective[keep:]
-            obs = Observer(fold.state, fold.conflicts, tail, False)
+            obs = Observer(fold.state, tail)
             fold.rollback(keep, obs)
-            undone = [r.seq for r in tail]
-            return make_change(obs, self, action, target=target, appended=written, undone=undone)
+            change = Change(
+                action=action,
+                target=target,
+                appended=written,
+                undone=list(map(_SEQ_OF, tail)),
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change) if obs.saw else change
 
     # -------------------------------------------------------------- undo / redo
     def undo(self) -> Change:
-        target = self.timeline.undoable()
+        tl = self.timeline
+        target = tl.undoable()
         if target is None:
             raise Refusal("undo", "nothing to undo")
-        written = self._control(ev.Undo(target=target))
-        keep = self.projection.keep_upto_group(target - 1)
-        return self._roll_back_to(keep, "undo", target, [written.seq])
+        written = self._control(ev.Undo, target)
+        tl.undo(target)
+        self.named.add(target)
+        effective = self.projection.effective
+        keep = len(effective)  # keep_upto_group(target - 1), inline: most often one step
+        while keep and effective[keep - 1].grp >= target:
+            keep -= 1
+        return self._roll_back_to(keep, "undo", target, [written])
 
     def undo_to(self, seq: int) -> Change:
         targets = _history.undo_to_plan(self.timeline, self.records, seq)
         first, at = len(self.records) + 1, now()
         stamped = [
-            _stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
+            stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
         ]
         self._append_records(stamped)
+        self.named.update(targets)
         keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
         return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
 
@@ -281,20 +285,32 @@ class Writer:
             return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
 
     def redo(self) -> Change:
-        target = self.timeline.redoable()
+        tl = self.timeline
+        target = tl.redoable()
         if target is None:
             raise Refusal("redo", "nothing to redo")
-        written = self._control(ev.Redo(target=target))
+        written = self._control(ev.Redo, target)
+        tl.redo(target)
+        named = target in self.named
+        self.named.discard(target)
         fold = self.projection
         with fold.lock:
-            back = [r for r in self.timeline.groups[target] if r.seq not in self.timeline.struck]
-            obs = Observer(fold.state, fold.conflicts, back, False)
+            struck = tl.struck
+            back = []  # (a loop: a comprehension's frame cost more than one entry's test)
+            for r in tl.groups[target]:
+                if r.seq not in struck:
+                    back.append(r)
+            obs = Observer(fold.state, back)
             for record in back:
-                fold.append(record, obs)
-            restored = [r.seq for r in back]
-            return make_change(
-                obs, self, "redo", target=target, appended=[written.seq], restored=restored
+                fold.append(record, obs, named)
+            change = Change(
+                action="redo",
+                target=target,
+                appended=[written],
+                restored=list(map(_SEQ_OF, back)),
+                conflicts=len(fold.conflicts),
             )
+            return finish(obs, self, change) if obs.saw else change
 
     # ------------------------------------------------------------ strike / unstrike
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
@@ -302,13 +318,17 @@ class Writer:
 
     def strike(self, seq: int, reason: str = "") -> Change:
         self._strikable(seq)
-        written = self._control(ev.Strike(target=seq, reason=reason))
-        return self._refold(seq, "strike", [written.seq])
+        written = self._control(ev.Strike, seq, reason)
+        self.timeline.strike(seq, written)
+        self.named.clear()  # what an undone group folds on may differ now
+        return self._refold(seq, "strike", [written])
 
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
-        written = self._control(ev.Unstrike(target=seq))
-        return self._refold(seq, "unstrike", [written.seq])
+        written = self._control(ev.Unstrike, seq)
+        self.timeline.unstrike(seq)
+        self.named.clear()
+        return self._refold(seq, "unstrike", [written])
 
     def preview_strike(self, seq: int) -> Change:
         self._strikable(seq)
@@ -340,9 +360,17 @@ class Writer:
                 )
             if preview:
                 return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
-            obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+            obs = Observer(fold.state, tail + new_tail, True)
             fold.replace_tail(position, new_tail, obs)
-            return make_change(obs, self, action, target=seq, appended=written, **{how: [seq]})
+            change = Change(
+                action=action,
+                target=seq,
+                appended=written,
+                struck=[seq] if how == "struck" else [],
+                restored=[seq] if how == "restored" else [],
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change) if obs.saw else change
 
     def _preview(
         self,
@@ -354,6 +382,9 @@ class Writer:
         **lists: Any,
     ) -> Change:
         fold = self.projection
-        obs = Observer(fold.state, fold.conflicts, tail + new_tail, True)
+        obs = Observer(fold.state, tail + new_tail, True)
         with fold.trial(position, tail, new_tail, obs):
-            return make_change(obs, self, action, target=seq, preview=True, **lists)
+            change = Change(
+                action=action, preview=True, target=seq, conflicts=len(fold.conflicts), **lists
+            )
+            return finish(obs, self, change)

@@ -120,6 +120,23 @@ def test_a_strike_reason_with_an_escape_is_refused():
         game.strike(2, reason="oops\x1b[2J")
 
 
+def test_a_strike_reason_is_held_to_its_bound_in_full():
+    """The writer checks a reason without the encode / decode round trip (core.writer's
+    ``_reason_fits``): it must refuse what the round trip refuses, in its words."""
+    game = _game()
+    execute(game, "add American 6-6-6 as a1")
+    for reason, said in (
+        ("x" * (bounds.MAX_TEXT + 1), "at most 500 characters"),
+        ("right\u202eto left", "control character"),
+        ("a\x9bb", "control character"),
+    ):
+        with pytest.raises(Refusal, match=f"field 'reason'.*{said}"):
+            game.strike(2, reason=reason)
+    assert not game.timeline.struck
+    game.strike(2, reason="Ölmühle – Łódź " + "x" * (bounds.MAX_TEXT - 15))
+    assert 2 in game.timeline.struck
+
+
 def test_explain_names_the_field_in_plain_words():
     assert (
         bounds.explain("Expected `int` <= 999 - at `$.turn`")

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from stockade.core import events as ev
-from stockade.core import game as game_module
+from stockade.core import names_then as names_then_module
 from stockade.core.cli import main
 from stockade.core.game import Game
 from stockade.core.names_then import NamesThen
@@ -67,7 +67,7 @@ def test_two_threads_asking_at_once_build_the_replay_once(tmp_path, monkeypatch)
         time.sleep(0.3)
         return NamesThen(records)
 
-    monkeypatch.setattr(game_module, "NamesThen", slow)
+    monkeypatch.setattr(names_then_module, "NamesThen", slow)
     game = Game.open(path, read_only=True)
     both = threading.Barrier(2)
     got: list[object] = []
@@ -100,7 +100,7 @@ async def test_tui_history_reads_never_folded_names_in_a_worker(tmp_path, monkey
         held.wait(timeout=5)  # on the event loop (the old way) it would block the app
         return NamesThen(records)
 
-    monkeypatch.setattr(game_module, "NamesThen", gated)
+    monkeypatch.setattr(names_then_module, "NamesThen", gated)
     game = Game.open(path)
     domain = {s: t for s, t in book.said.items() if not ev.is_control(game.records[s - 1])}
     never = {s for s in domain if s not in game.when}
