@@ -48,9 +48,11 @@ MAX_TEXT = 500  # free text: a strike's reason, a table's summary
 # bidirectional embeddings/overrides/isolates (which reorder how a line reads on
 # screen: "Trojan Source"; no name needs them, a plain RTL name does not).
 CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
-NO_CONTROL = f"^[^{CONTROL_CHARS}]*$"
+# ``\Z``, not ``$``: msgspec matches with ``re.search``, and ``$`` also matches before a
+# final newline, which let "oops\n" through as a strike's reason.
+NO_CONTROL = f"^[^{CONTROL_CHARS}]*\\Z"
 # A handle is a word: letters, digits, _ . - (no space, bracket or markup character).
-HANDLE_CHARS = r"^[\w.-]*$"
+HANDLE_CHARS = r"^[\w.-]*\Z"
 _CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
 
 # ------------------------------------------------------------------ number types

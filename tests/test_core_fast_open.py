@@ -99,7 +99,7 @@ def _records(name: str, handle: str) -> list[dict]:
 @example(name="4-6-7\x9b", handle="a9", ascii_only=False, which=1)
 @example(name="ok", handle="z 1", ascii_only=True, which=1)
 @example(name="ok", handle="z\u2066", ascii_only=False, which=4)
-@example(name="ok\n", handle="z1\n", ascii_only=True, which=1)  # `$` takes a last \n
+@example(name="ok\n", handle="z1\n", ascii_only=True, which=1)  # a last \n: refused
 def test_a_line_reads_as_the_strict_decoder_reads_it(name, handle, ascii_only, which):
     body = _records(name, handle)[which]
     line = _line({**body, "seq": 6, "v": 1, "grp": 6, "at": ""}, ascii_only)

@@ -50,6 +50,10 @@ UNIT = {"kind": "unit", "handle": "z1", "side": "German", "unit_kind": "squad", 
         ({"kind": "abandon", "units": [f"u{i}" for i in range(5000)]}, "units", "at most 200"),
         ({"kind": "scrounge", "handle": "a1", "roll": 10**9}, "roll", "at most 99"),
         ({"kind": "strike", "target": 3, "reason": "a\nb"}, "reason", "control character"),
+        # a last newline too (a ``$`` in the pattern once let it through)
+        ({"kind": "strike", "target": 3, "reason": "oops\n"}, "reason", "control character"),
+        ({**UNIT, "counter": "4-6-7\n"}, "counter", "control character"),
+        ({**UNIT, "handle": "z1\n"}, "handle", "one word"),
         ({"kind": "undo", "target": 10**15}, "target", "out of range"),
     ],
 )
@@ -129,6 +133,7 @@ def test_a_strike_reason_is_held_to_its_bound_in_full():
         ("x" * (bounds.MAX_TEXT + 1), "at most 500 characters"),
         ("right\u202eto left", "control character"),
         ("a\x9bb", "control character"),
+        ("oops\n", "control character"),
     ):
         with pytest.raises(Refusal, match=f"field 'reason'.*{said}"):
             game.strike(2, reason=reason)
