@@ -237,25 +237,28 @@ class Strict:
             if extract is not None:
                 self._handles[cls] = extract
 
-    def handles_ok(self, by_type: Mapping[type, list[Any]]) -> bool:
-        """Is every handle the records hold one word (``bounds.HANDLE_CHARS``)? The
-        records come grouped by type (the reader's one pass over them groups them)."""
-        seen: set[str] = set()
+    def collect_handles(self, by_type: Mapping[type, list[Any]], into: set[str]) -> None:
+        """Add every handle the records (grouped by type) hold to ``into``."""
         for cls, group in by_type.items():
             extract = self._handles.get(cls)
             if extract is not None:
-                seen.update(extract(group))
-        return all(_handle_ok(h) for h in seen)
+                into.update(extract(group))
 
     def vouch(self, blob: bytes, by_type: Mapping[type, list[Any]]) -> bool:
         """Would the strict decoder accept every line of ``blob`` (whose loose decoding
         is ``by_type``, grouped by type)? Only the suspicious lines are decoded again."""
+        seen: set[str] = set()
+        self.collect_handles(by_type, seen)
+        return self.vouch_collected(blob, seen)
+
+    def vouch_collected(self, blob: bytes, handles: set[str]) -> bool:
+        """``vouch``, given the handles of ``blob``'s records (``collect_handles``)."""
         for line in suspicious_lines(blob):
             try:
                 self.decoder.decode(line)
             except (msgspec.MsgspecError, ValueError, RecursionError):
                 return False
-        return self.handles_ok(by_type)
+        return all(map(_handle_ok, handles))
 
 
 __all__ = [

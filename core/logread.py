@@ -226,7 +226,7 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
     if (
         not blob.endswith(b"\n")
         or blob.startswith(b"\n")
-        or b"\n\n" in blob
+        or _EMPTY_LINE(blob)
         or not _lines_fit(blob)
     ):
         return None
@@ -236,22 +236,39 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
         return None
     if len(records) != blob.count(b"\n") or not isinstance(records[0], fmt.header):
         return None
-    current, header = fmt.version, fmt.header
-    by_type: dict[type, list[R]] = {}  # for the bulk check: grouped here, at no cost
-    group_of = by_type.get
-    for expected, record in enumerate(records, 1):
-        if record.seq != expected or record.v != current:
-            return None
-        group = group_of(type(record))
-        if group is None:
-            by_type[type(record)] = [record]
-        else:
-            group.append(record)
-    if len(by_type.get(header, ())) != 1:  # a second header in the middle of the log
+    current, header, strict = fmt.version, fmt.header, fmt.strict
+    handles: set[str] = set()
+    headers = 0
+    expected = 1
+    # By slices: a slice's records are grouped by type (for the bulk check) and their
+    # handles collected while they are still in the CPU cache; one pass over all of a
+    # 100k-line log's records, then another, missed it for each (~15 ms).
+    for start in range(0, len(records), _SLICE):
+        by_type: dict[type, list[R]] = {}
+        group_of = by_type.get
+        for record in records[start : start + _SLICE]:
+            if record.seq != expected or record.v != current:
+                return None
+            expected += 1
+            group = group_of(type(record))
+            if group is None:
+                by_type[type(record)] = [record]
+            else:
+                group.append(record)
+        headers += len(by_type.get(header, ()))
+        if strict is not None:
+            strict.collect_handles(by_type, handles)
+    if headers != 1:  # a second header in the middle of the log
         return None
-    if fmt.strict is not None and not fmt.strict.vouch(blob, by_type):
+    if strict is not None and not strict.vouch_collected(blob, handles):
         return None  # a string the bulk check cannot clear: the careful path decides
     return LoadedLog(records=records, good_bytes=len(blob))
+
+
+# ``b"\n\n" in blob`` is a byte-by-byte search when the needle's bytes are common
+# (17 ms over a 20 MB log); the regex engine's literal search takes 6.
+_EMPTY_LINE = re.compile(rb"\n\n").search
+_SLICE = 4096  # records per slice of the fast path's checks (~1 MB: stays in cache)
 
 
 def _lines_fit(blob: bytes) -> bool:

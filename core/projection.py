@@ -20,7 +20,7 @@ import gc
 import itertools
 import operator
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -134,29 +134,36 @@ class Projection:
         self.conflicts = {}
         self.undo = []
         self.names.current.clear()
-        fold_one = self.fold_one
-        for event in self.effective:
-            fold_one(event)
+        self.fold_many(self.effective)
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
         undo entry."""
-        state = self.state
-        # one shared tuple while the turn and phase stand (a phase is many entries:
-        # a 100k-entry game's ``when`` held 100k equal tuples, ~6 MB)
+        self.fold_many((event,))
+
+    def fold_many(self, events: Iterable[ev.Record]) -> None:
+        """Fold effective events in turn (already in ``effective``), recording each
+        one's undo entry. One loop with what it uses held in locals: a call and a dozen
+        attribute lookups an event fewer than ``fold_one`` per event (~3 ms of a
+        10k-entry fold)."""
+        state = self.state  # the rules change it in place: never replaced while folding
+        when_of, names, undo, conflicts = self.when, self.names, self.undo, self.conflicts
+        before, after, step_recorded = names.before, names.after, self.step_recorded
         when = self._when
-        if when[0] != state.turn or when[1] != state.phase or when[2] != state.attacker:
-            when = self._when = (state.turn, state.phase, state.attacker)
-        self.when[event.seq] = when
-        names = self.names
-        missing = names.before(state, event) if type(event) in MENTIONS else None
-        refusal = self.step_recorded(event, self.undo)
-        if missing:
-            names.after(self.state, event, missing)
-        if refusal is not None:
-            # A later event that no longer holds is kept, flagged and skipped until
-            # the player resolves it (docs/history.md).
-            self.conflicts[event.seq] = refusal
+        for event in events:
+            # one shared tuple while the turn and phase stand (a phase is many entries:
+            # a 100k-entry game's ``when`` held 100k equal tuples, ~6 MB)
+            if when[0] != state.turn or when[1] != state.phase or when[2] != state.attacker:
+                when = self._when = (state.turn, state.phase, state.attacker)
+            when_of[event.seq] = when
+            missing = before(state, event) if type(event) in MENTIONS else None
+            refusal = step_recorded(event, undo)
+            if missing:
+                after(state, event, missing)
+            if refusal is not None:
+                # A later event that no longer holds is kept, flagged and skipped until
+                # the player resolves it (docs/history.md).
+                conflicts[event.seq] = refusal
 
     def step_recorded(self, event: ev.Record, entries: list[Any]) -> Refusal | None:
         """``rules.step`` on the live state, appending the event's undo entry to

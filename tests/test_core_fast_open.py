@@ -208,3 +208,23 @@ def test_a_conflict_is_kept_without_the_frames_that_raised_it():
     fold = Projection([header, ghost])
     assert list(fold.conflicts) == [2]
     assert fold.conflicts[2].__traceback__ is None
+
+
+@pytest.mark.parametrize("slice_size", [1, 2, 5, 4096])
+@pytest.mark.parametrize("bad", ["handle", "header"])
+def test_every_slice_of_the_fast_checks_is_checked(tmp_path, monkeypatch, slice_size, bad):
+    """The fast reader checks records by slices (``logread._SLICE``): a bad handle or a
+    second header in any slice is refused as the strict decoder refuses it."""
+    monkeypatch.setattr(logread, "_SLICE", slice_size)
+    lines = DEMO.read_bytes().splitlines()
+    if bad == "handle":
+        body = _records("ok", "z 1")[1]
+    else:
+        body = {k: v for k, v in json.loads(lines[0]).items() if k not in ("seq", "grp")}
+    middle = _line({**body, "seq": 9, "v": 1, "grp": 9, "at": ""}, True)
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b"\n".join([*lines[:8], middle]) + b"\n")
+    got, want = logfile.load(path), logread.load(path, STRICT_ONLY)
+    assert want.problem is not None and want.problem.line == 9
+    assert str(got.problem) == str(want.problem)
+    assert len(got.records) == len(want.records) == 8
