@@ -228,3 +228,18 @@ def test_every_slice_of_the_fast_checks_is_checked(tmp_path, monkeypatch, slice_
     assert want.problem is not None and want.problem.line == 9
     assert str(got.problem) == str(want.problem)
     assert len(got.records) == len(want.records) == 8
+
+
+@pytest.mark.parametrize("blank", [b"", b"   ", b"\t", b" \r"])
+def test_a_line_without_a_record_is_refused_even_when_another_holds_two(tmp_path, blank):
+    """A spaces-only line decodes to no record and a line holding two records to two:
+    together they kept the fast path's count of records per line right, and such a log
+    opened with nine records where the careful path refuses it at the blank line."""
+    lines = DEMO.read_bytes().splitlines()[:9]
+    lines[6] = lines[6] + b" " + lines[7]  # lines 7 and 8 on one line
+    lines[7] = blank
+    path = tmp_path / "g.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    loaded = logfile.load(path)
+    assert loaded.problem is not None and loaded.problem.line == 7, loaded.problem
+    assert len(loaded.records) == 6  # everything before it kept
