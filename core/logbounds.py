@@ -227,15 +227,24 @@ class Strict:
     one the player has always read), and the bulk handle check of the loose types."""
 
     def __init__(self, union: Any) -> None:
-        members = typing.get_args(union) or (union,)
-        made: dict[type, type] = {}
-        self.union: Any = functools.reduce(operator.or_, [_strict_struct(c, made) for c in members])
-        self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.union)
+        self._members: tuple[Any, ...] = typing.get_args(union) or (union,)
         self._handles: dict[type, Callable[[list[Any]], Iterable[str]]] = {}
-        for cls in members:
+        for cls in self._members:
             extract = _struct_handles(cls)
             if extract is not None:
                 self._handles[cls] = extract
+
+    # The twin types are made on first use (~8 ms: a suspicious line, the careful path,
+    # a command's bounds round trip), not at import: most runs of ``stockade`` never
+    # need them, and every one of them imports this module.
+    @functools.cached_property
+    def union(self) -> Any:
+        made: dict[type, type] = {}
+        return functools.reduce(operator.or_, [_strict_struct(c, made) for c in self._members])
+
+    @functools.cached_property
+    def decoder(self) -> msgspec.json.Decoder[Any]:
+        return msgspec.json.Decoder(self.union)
 
     def collect_handles(self, by_type: Mapping[type, list[Any]], into: set[str]) -> None:
         """Add every handle the records (grouped by type) hold to ``into``."""

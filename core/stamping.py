@@ -30,14 +30,11 @@ def _iso_second(second: int) -> str:
     return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
 
 
-_RECORD_DECODER = ev.STRICT.decoder  # every bound, string patterns included
-
-
 def within_bounds(records: list[ev.Record]) -> None:
     """Hold what a command would record to the bounds a log line is held to (issue 13):
     a Refusal naming the field, before any rule sees the values."""
     try:
-        check_records(records, _RECORD_DECODER)
+        check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
     except ValueError as exc:
         raise Refusal("input", f"cannot be recorded: {exc}") from None
 
