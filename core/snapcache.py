@@ -9,9 +9,9 @@ snapshot is used only when it provably comes from this log and this code:
   append-only; any other change to those bytes throws the snapshot away);
 * the seqs of the first ``position`` effective events hash to ``effective_hash`` (an
   undo, redo or strike appended since that reaches into the prefix does too);
-* ``code`` is the fingerprint of the source of the modules that decide the fold (rules,
-  state, events, units, upgrades, history and its timeline, game, this file): any code
-  change does too.
+* ``code`` is the fingerprint of the source of every module of the core, by path and
+  content: any code change, a moved file included, does too (a source that cannot be
+  read turns snapshots off rather than being left out).
 
 Anything that does not verify, decode or fit is ignored (and rewritten later); the
 game then folds from the start, as without a cache. Snapshots hold typed data only
@@ -29,6 +29,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import importlib.util
 import os
 import tempfile
 import typing
@@ -47,28 +48,6 @@ TAIL = 256  # the snapshot stands this many effective events before the end, so 
 # events an undo usually reaches have their undo journal after an open
 REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
-
-_FOLD_MODULES = (
-    "rules/__init__.py",
-    "rules/capture.py",
-    "rules/common.py",
-    "rules/escape.py",
-    "rules/guards.py",
-    "rules/losses.py",
-    "rules/setup.py",
-    "state.py",
-    "events.py",
-    "units.py",
-    "upgrade.py",
-    "history.py",
-    "timeline.py",
-    "game.py",
-    "writer.py",
-    "projection.py",
-    "names.py",
-    "snapcache.py",
-    "errors.py",
-)
 
 
 # The rows of a snapshot: array-like Structs (decoded in C) with the fields of the
@@ -234,15 +213,38 @@ def _unit_row(u: Unit) -> UnitRow:
 
 
 @functools.cache  # the code does not change while the process runs
-def code_fingerprint() -> str:
+def code_fingerprint() -> str | None:
+    """A digest of the source of every module of ``stockade.core``, by its path inside
+    the package and its content, or None (no snapshots) when a source cannot be read.
+
+    All of the core, not a list of the modules that fold: a list goes stale when a file
+    moves or a rule moves into a new module, and a stale list reuses a state folded by
+    other rules. Hashing ~100 small files costs a few ms, once per process, and only
+    for a game long enough to have a snapshot."""
+    root = _core_root()
+    if root is None:
+        return None
     digest = hashlib.blake2b(digest_size=16)
-    root = Path(__file__).resolve().parent
-    for name in _FOLD_MODULES:
+    sources = sorted(root.rglob("*.py"))
+    if not sources:
+        return None
+    for path in sources:
         try:
-            digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+            source = path.read_bytes()
         except OSError:
-            digest.update(name.encode() + b"\0missing")
+            return None  # a module we cannot read could be one that folds
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(len(source).to_bytes(8, "little") + source)
     return digest.hexdigest()
+
+
+def _core_root() -> Path | None:
+    spec = importlib.util.find_spec("stockade.core")
+    locations = spec.submodule_search_locations if spec is not None else None
+    if not locations:
+        return None
+    root = Path(next(iter(locations))).resolve()
+    return root if root.is_dir() else None
 
 
 def cache_dir() -> Path | None:
@@ -276,12 +278,14 @@ def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
     target = cache_file(log)
     if target is None:
         return None
+    code = code_fingerprint()
     try:
         raw = target.read_bytes()
         snap = msgspec.msgpack.decode(raw, type=Snapshot)
         if (
             snap.version != VERSION
-            or snap.code != code_fingerprint()
+            or code is None
+            or snap.code != code
             or not 0 < snap.position <= len(seqs)
             or not 0 < snap.log_bytes <= len(log_data)
             or effective_hash(seqs, snap.position) != snap.effective_hash
@@ -371,14 +375,15 @@ def write(
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events). Best effort: any error leaves no snapshot and returns False."""
     target = cache_file(log)
-    if target is None or position <= 0:
+    code = code_fingerprint()
+    if target is None or code is None or position <= 0:
         return False
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
     known = [s for s in seqs[:position] if s in when]
     snap = Snapshot(
         version=VERSION,
-        code=code_fingerprint(),
+        code=code,
         log_bytes=len(log_data),
         log_hash=_hash_bytes(log_data),
         position=position,

@@ -203,3 +203,53 @@ def test_a_row_that_drifts_from_its_dataclass_is_caught():
 
     for row in (Short, Retyped, Reordered):
         assert not snapcache._mirrors(row, Origin, {})
+
+
+def _fake_core(tmp_path, monkeypatch, files: dict[str, bytes]):
+    root = tmp_path / "fake_core"
+    for name, body in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(body)
+    monkeypatch.setattr(snapcache, "_core_root", lambda: root)
+    snapcache.code_fingerprint.cache_clear()
+    try:
+        return snapcache.code_fingerprint()
+    finally:
+        snapcache.code_fingerprint.cache_clear()
+
+
+def test_the_fingerprint_follows_what_the_code_is_not_a_list_of_names(tmp_path, monkeypatch):
+    base = {"model/state.py": b"A = 1\n", "rules/capture.py": b"B = 2\n"}
+    first = _fake_core(tmp_path / "1", monkeypatch, base)
+    assert first is not None
+    assert _fake_core(tmp_path / "2", monkeypatch, base) == first
+    # a rule changed, a module moved into another room, a new module holding a rule
+    changed = {**base, "rules/capture.py": b"B = 3\n"}
+    assert _fake_core(tmp_path / "3", monkeypatch, changed) != first
+    moved = {"state.py": b"A = 1\n", "rules/capture.py": b"B = 2\n"}
+    assert _fake_core(tmp_path / "4", monkeypatch, moved) != first
+    added = {**base, "rules/melee.py": b"C = 4\n"}
+    assert _fake_core(tmp_path / "5", monkeypatch, added) != first
+
+
+def test_a_source_that_cannot_be_read_turns_snapshots_off(cache, log, tmp_path, monkeypatch):
+    root = tmp_path / "fake_core"
+    (root / "rules").mkdir(parents=True)
+    (root / "rules" / "capture.py").write_bytes(b"B = 2\n")
+    (root / "rules" / "escape.py").mkdir()  # reading it fails: a folder, not a file
+    monkeypatch.setattr(snapcache, "_core_root", lambda: root)
+    snapcache.code_fingerprint.cache_clear()
+    try:
+        assert snapcache.code_fingerprint() is None
+        game = Game.open(log, read_only=True)  # folds from the start, writes nothing
+        assert game.projection.snap_position == 0
+        same(game, fresh(log))
+        assert not list(cache.glob("*.snap"))
+    finally:
+        snapcache.code_fingerprint.cache_clear()
+
+
+def test_the_real_fingerprint_covers_every_core_module():
+    root = snapcache._core_root()
+    assert root is not None and (root / "rules").is_dir()
+    assert snapcache.code_fingerprint() is not None
