@@ -24,12 +24,12 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import ACTIVE
 from stockade.core.rules.common import capacity
 from stockade.core.rules.losses import takeover_candidates
-from stockade.core.state import ACTIVE
 
 SIDES = [ev.SideSpec("Germans", "German", 3), ev.SideSpec("Americans", "American", 4)]
 COUNTERS = {
@@ -333,7 +333,7 @@ def generate(events: int, seed: int = 7, path: Path | None = None, controls: boo
 
 def write_log(game: Game, path: Path) -> int:
     """The game's records as a log, hash-chained as Stockade writes one."""
-    from stockade.core.chain import chained
+    from stockade.core.log.chain import chained
 
     data = b"".join(line + b"\n" for line in chained([ev.encode(r) for r in game.records]))
     Path(path).write_bytes(data)

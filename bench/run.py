@@ -30,9 +30,9 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core import events as ev
-from stockade.core.game import Game
-from stockade.core.logfile import load
+from stockade.core.book.game import Game
+from stockade.core.log.game_log import load
+from stockade.core.model import events as ev
 
 ROOT = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):  # `python bench/run.py`: `bench.generate` lives in ROOT
@@ -124,7 +124,7 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
     snapshot cache) vs ``Game.open`` from a verified snapshot ("warm": folds the last
     ``snapcache.TAIL`` events; a snapshot is only made for games of at least
     ``snapcache.MIN_EVENTS`` events, so at 1k warm = cold)."""
-    from stockade.core import snapcache
+    from stockade.core.log import snapcache
 
     decoder = msgspec.json.Decoder(ev.AnyRecord)
     rows, results = [], {}
@@ -339,7 +339,7 @@ def bench_memory(n: int) -> str:
     path = ensure_log(n)
     code = (
         f"import sys, gc; sys.path.insert(0, {str(ROOT)!r})\n"
-        "from stockade.core.game import Game\n"
+        "from stockade.core.book.game import Game\n"
         "def rss():\n"
         "    for line in open('/proc/self/status'):\n"
         "        if line.startswith('VmRSS'): return int(line.split()[1]) * 1024\n"
@@ -376,7 +376,7 @@ sys.path.insert(0, {root!r})
 _COLD_STOCKADE = (
     _COLD_PRELUDE
     + """\
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.main import MainScreen
 
@@ -461,8 +461,8 @@ def _undo_child(path: str, repeat: int) -> None:
     from textual.app import App
     from textual.widgets import DataTable
 
+    from stockade.core.book.game import Game
     from stockade.core.commands import execute
-    from stockade.core.game import Game
     from stockade.tui.app import StockadeApp
     from stockade.tui.screens.main import MainScreen
     from stockade.tui.widgets.history_view import HistoryView

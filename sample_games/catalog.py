@@ -156,9 +156,9 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
         if code != 0:
             raise RuntimeError(f"stockade run of {name} failed: {err.strip()}")
         return
-    from stockade.core import events as ev
-    from stockade.core.game import Game
-    from stockade.core.units import canonical_nationality
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
+    from stockade.core.model.units import canonical_nationality
 
     scenario, sides = header(name)
     specs = [
@@ -174,7 +174,7 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
 
 def open_state(path: Path):
     """The state folded from a stored log (opened read-only: the file is not touched)."""
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
 
     game = Game.open(Path(path), read_only=True)
     try:
@@ -229,6 +229,6 @@ def tally_json(path: Path) -> dict:
         if code != 0:
             raise RuntimeError(f"stockade tally failed: {err.strip()}")
         return json.loads(out)
-    from stockade.core.tally import tally, to_json
+    from stockade.core.book.tally import tally, to_json
 
     return to_json(tally(open_state(path)))

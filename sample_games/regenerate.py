@@ -8,7 +8,7 @@ Each ``NAME.jsonl`` is made by running ``NAME.stockade`` onto a new game (``stoc
 with the script's ``# new:`` arguments, then ``stockade run``). Deterministic: the core
 stamps each record with the wall-clock time (``at``, display only, never read by the
 rules) and has no switch to fix it, so this script pins the core's clock
-(``core.writer.now``) to one fixed instant while it runs. Everything else in a log comes
+(``core.book.writer.now``) to one fixed instant while it runs. Everything else in a log comes
 from the script, so the same scripts always give byte-identical logs.
 """
 
@@ -24,7 +24,7 @@ from stockade.sample_games import catalog
 
 @contextmanager
 def fixed_clock(at: str = catalog.FIXED_AT):
-    from stockade.core import writer
+    from stockade.core.book import writer
 
     saved = writer.now
     writer.now = lambda: at

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.cc import (
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.rules.cc_table import (
     ALL_CAPTURED,
     NONE,
     ONE_HS_CAPTURED,
@@ -15,7 +16,6 @@ from stockade.core.cc import (
     defenders_in,
     kill_number,
 )
-from stockade.core.game import Game
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Every write says what it did (``core.change.Change``), and says it exactly.
+"""Every write says what it did (``core.book.change.Change``), and says it exactly.
 
 * A hypothesis state machine (the rules' own, tests/test_rules_stateful.py) plays random
   games; at every step it strikes, unstrikes or undoes-to a random entry and checks the
@@ -19,15 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
-from stockade.core import events as ev
 from stockade.core import rules
-from stockade.core.change import consequences, totals_of
-from stockade.core.consequences import WATCHED, _shown
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.names import label, mentioned
-from stockade.core.state import GameState
-from stockade.core.tally import tally
+from stockade.core.book.change import consequences, totals_of
+from stockade.core.book.consequences import WATCHED, _shown
+from stockade.core.book.game import Game
+from stockade.core.book.tally import tally
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.names import label, mentioned
+from stockade.core.model.state import GameState
 from tests.test_rules_stateful import PICK, PrisonerBook, dump, pick
 
 _CONTAINERS = {

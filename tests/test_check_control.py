@@ -1,5 +1,5 @@
 """``stockade check`` names undo, redo, strike and unstrike records that act on nothing
-(core.control_check): a target that is not there, an undo of an entry that is not the
+(core.log.control_check): a target that is not there, an undo of an entry that is not the
 last in effect, a redo with nothing undone, a strike of a struck entry or of a control
 record, an unstrike of an entry not struck. Logs a player's own Stockade writes never
 hold one, whatever the order of undo, redo, strike and unstrike."""
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import events as ev
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import run_script
-from stockade.core.control_check import control_problems
-from stockade.core.game import Game
-from stockade.core.logfile import load
+from stockade.core.log.control_check import control_problems
+from stockade.core.log.game_log import load
+from stockade.core.model import events as ev
 
 CONTROL = Path(__file__).resolve().parent / "fixtures" / "hostile" / "control"
 EXPECTED: dict[str, int] = json.loads((CONTROL / "expected.json").read_text())

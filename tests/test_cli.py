@@ -372,7 +372,7 @@ def test_headless_subcommands_never_import_textual(log, argv):
 def test_rulings_are_shown_to_the_player(capsys):
     """Where the rules are silent the program says what it chose (docs/rulings.md)."""
     from stockade.core.cli import main
-    from stockade.core.rulings import rulings
+    from stockade.core.reads.rulings import rulings
 
     assert main(["rulings"]) == 0
     out = capsys.readouterr().out

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.cli.arguments import build_parser
 from stockade.core.cli.errors import Exit
 from stockade.core.cli.jsonout import SCHEMA
-from stockade.core.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "sample_games" / "demo.jsonl"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from stockade.core.cli import main
 from stockade.core.commands import parse
-from stockade.core.conformance import requirements
-from stockade.core.state import GameState
+from stockade.core.model.state import GameState
+from stockade.core.reads.conformance import requirements
 
 
 def test_stockade_rules_section_lists_its_requirements_with_their_status(capsys):

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import events as ev
+from stockade.core.book.describe import RULES, sentence
+from stockade.core.book.game import Game
 from stockade.core.commands import VERBS, complete, execute, parse, run_script
 from stockade.core.commands.execute import ScriptRefusal
 from stockade.core.commands.handles import side_prefixes
-from stockade.core.describe import RULES, sentence
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import tomlstruct
+from stockade.core.config import tomlstruct
 from stockade.themes import ThemeFile, load_themes
 from stockade.tui.app import StockadeApp
 from stockade.tui.config import ConfigFile, load_config

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import conformance
-from stockade.core.rulings import rulings
+from stockade.core.reads import conformance
+from stockade.core.reads.rulings import rulings
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT.parent / "shared" / "seeds" / "004_8d4c2dcfa38f73b0.txt"
@@ -134,7 +134,7 @@ def test_the_matrix_follows_the_seed_text_in_order():
 def test_docs_conformance_md_is_up_to_date():
     committed = conformance.DOC.read_text(encoding="utf-8")
     assert committed == conformance.markdown(), (
-        "docs/conformance.md is stale: python -m stockade.core.conformance --write"
+        "docs/conformance.md is stale: python -m stockade.core.reads.conformance --write"
     )
 
 

@@ -1,13 +1,13 @@
 """The fast paths of opening a game (docs/performance.md, issue 10 round 4) give exactly
 what the slow ones give.
 
-* The game's records decode without the per-string patterns of core/bounds.py; a scan
-  of the raw bytes and a bulk handle check stand for them (core/logbounds.py). Whatever
+* The game's records decode without the per-string patterns of core/model/bounds.py; a scan
+  of the raw bytes and a bulk handle check stand for them (core/model/record_bounds.py). Whatever
   a line holds, the log reads as the strict decoder alone would read it: the same
   records, or the same refusal at the same line, in the same words.
-* ``Unit`` is built by a hand-written ``__init__`` (core/state.py): the dataclass's
+* ``Unit`` is built by a hand-written ``__init__`` (core/model/state.py): the dataclass's
   fields, defaults and errors.
-* The whole-buffer line checks of the fast reader (core/logread.py) agree with a split.
+* The whole-buffer line checks of the fast reader (core/log/reader.py) agree with a split.
 """
 
 from __future__ import annotations
@@ -23,12 +23,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from stockade.core import events as ev
-from stockade.core import logfile, logread
-from stockade.core.journal import MAX_LINE_BYTES
-from stockade.core.logbounds import suspicious_lines
-from stockade.core.projection import Projection
-from stockade.core.state import Origin, Unit
+from stockade.core.book.projection import Projection
+from stockade.core.log import game_log as logfile
+from stockade.core.log import reader as logread
+from stockade.core.log.journal import MAX_LINE_BYTES
+from stockade.core.model import events as ev
+from stockade.core.model.record_bounds import suspicious_lines
+from stockade.core.model.state import Origin, Unit
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_games" / "demo.jsonl"
 

@@ -1,4 +1,4 @@
-"""``Game`` is a front door: it keeps nothing of its own, and the writer (``core.writer``)
+"""``Game`` is a front door: it keeps nothing of its own, and the writer (``core.book.writer``)
 owns the parts it reads, so re-reading the log after a failed write replaces the parts
 in place instead of copying a scratch game into this one (issue 10)."""
 
@@ -9,9 +9,9 @@ import errno
 import pytest
 
 from bench.generate import Driver, new_game
-from stockade.core.errors import Refusal
-from stockade.core.logfile import load
-from stockade.core.writer import Writer
+from stockade.core.book.writer import Writer
+from stockade.core.log.game_log import load
+from stockade.core.model.errors import Refusal
 
 
 def _played(tmp_path, steps: int = 30):

@@ -22,12 +22,12 @@ def core_modules() -> list[str]:
 def test_the_list_of_core_modules_includes_the_front_door():
     names = core_modules()
     for must in (
-        "game",
+        "book.game",
         "rules",
         "rules.capture",
-        "events",
-        "state",
-        "history",
+        "model.events",
+        "model.state",
+        "log.game_timeline",
         "commands",
         "commands.parser",
         "cli",
@@ -69,7 +69,7 @@ def test_importing_every_core_module_does_not_import_textual():
 
 def test_import_core_alone_does_not_import_textual():
     code = (
-        "import sys, stockade.core.game, stockade.core.rules, stockade.core.commands, "
+        "import sys, stockade.core.book.game, stockade.core.rules, stockade.core.commands, "
         "stockade.core.cli; assert 'textual' not in sys.modules"
     )
     result = subprocess.run(

@@ -4,7 +4,7 @@ An AST scan of every core module: no ``global`` statement; no module-level list,
 set (or a call making one) unless it is a constant table (an UPPER_CASE name, or
 ``__all__``) that nothing in core/ ever changes; no assignment to an attribute of an
 imported module (``other_module.flag = ...``, the old recorder hand-off). State that a
-change needs to reach lives on objects (``core.state.ChangeTracker``); memos use
+change needs to reach lives on objects (``core.model.state.ChangeTracker``); memos use
 ``functools.cache``.
 """
 
@@ -172,11 +172,11 @@ def test_every_allowed_exception_still_exists():
 
 
 def test_the_scan_finds_each_kind_of_hidden_protocol():
-    """The old core/state.py <-> core/projection.py hand-off, and its relatives."""
+    """The old core/model/state.py <-> core/book/projection.py hand-off, and its relatives."""
     sources = {
         "state.py": "_rec = None\n_dirty: list = []\n_epoch = [0]\nTABLE = {'a': 1}\n",
         "projection.py": (
-            "from stockade.core import state as _st\n"
+            "from stockade.core.model import state as _st\n"
             "def fold(ops):\n"
             "    _st._rec = ops\n"
             "    _st.TABLE['b'] = 2\n"

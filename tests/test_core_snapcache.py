@@ -1,4 +1,4 @@
-"""The snapshot cache on disk (core/snapcache.py): a cache, never the truth.
+"""The snapshot cache on disk (core/log/snapcache.py): a cache, never the truth.
 
 A game opened from a snapshot must hold exactly what a fold from the start gives; a
 snapshot that does not match the log (bytes changed, history rewritten by undo or
@@ -13,9 +13,9 @@ import os
 import pytest
 
 from bench.generate import Driver, generate, write_log
-from stockade.core import events as ev
-from stockade.core import snapcache
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.log import snapcache
+from stockade.core.model import events as ev
 
 
 def dump(state) -> dict:
@@ -171,7 +171,7 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
 def test_the_rows_mirror_the_state_dataclasses():
     """The rows are written out field by field: a field added to Unit, Origin or
     Casualty and not to its row switches snapshots off (never a state missing it)."""
-    from stockade.core.state import Casualty, Origin, Unit
+    from stockade.core.model.state import Casualty, Origin, Unit
 
     assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
     assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
@@ -182,7 +182,7 @@ def test_the_rows_mirror_the_state_dataclasses():
 def test_a_row_that_drifts_from_its_dataclass_is_caught():
     import msgspec
 
-    from stockade.core.state import Origin
+    from stockade.core.model.state import Origin
 
     class Short(msgspec.Struct, array_like=True):  # no cvp
         handle: str

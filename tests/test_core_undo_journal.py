@@ -1,4 +1,4 @@
-"""The undo journal (core.game): per-event pre-images instead of state snapshots.
+"""The undo journal (core.book.game): per-event pre-images instead of state snapshots.
 
 Taking events back with the recorded pre-images, and the read-only views made by
 ``state_at``, must give exactly what a fresh fold from the start gives, at any depth;
@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
-from stockade.core import events as ev
 from stockade.core import rules
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.state import PRISONER, GameState
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import PRISONER, GameState
 
 
 def dump(state) -> dict:

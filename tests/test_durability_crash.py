@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from stockade.core import events as ev
-from stockade.core.game import Game
-from stockade.core.logfile import load
+from stockade.core.book.game import Game
+from stockade.core.log.game_log import load
+from stockade.core.model import events as ev
 
 SERVER = Path(__file__).parent / "fixtures" / "crash_child.py"
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Fuzz: malformed logs fed to core.logfile.load and Game.open(read_only=True).
+"""Fuzz: malformed logs fed to core.log.game_log.load and Game.open(read_only=True).
 
 Never a traceback other than JournalError, never a change to the input file (bytes and
 mtime), always a message naming the line or the problem (issue 4)."""
@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import Driver, new_game
-from stockade.core import events as ev
-from stockade.core.game import Game
-from stockade.core.journal import MAX_LINE_BYTES, JournalError
-from stockade.core.logfile import load
+from stockade.core.book.game import Game
+from stockade.core.log.game_log import load
+from stockade.core.log.journal import MAX_LINE_BYTES, JournalError
+from stockade.core.model import events as ev
 
 
 def _base_log() -> bytes:

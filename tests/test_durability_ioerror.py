@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from bench.generate import Driver, new_game
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.journal import Journal, JournalWriteError
-from stockade.core.logfile import load
+from stockade.core.book.game import Game
+from stockade.core.log.game_log import load
+from stockade.core.log.journal import Journal, JournalWriteError
+from stockade.core.model.errors import Refusal
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer  # collections.abc.Buffer from Python 3.12

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import stockade.core.journal as journal_mod
+import stockade.core.log.journal as journal_mod
 from bench.generate import Driver, new_game
-from stockade.core import events as ev
-from stockade.core.game import Game
-from stockade.core.journal import JournalError
-from stockade.core.logfile import load
-from stockade.core.upgrade import UPGRADES, upgrade_record
+from stockade.core.book.game import Game
+from stockade.core.log.game_log import load
+from stockade.core.log.journal import JournalError
+from stockade.core.log.upgrade import UPGRADES, upgrade_record
+from stockade.core.model import events as ev
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from bench.generate import new_game
-from stockade.core import writelock
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.log import writelock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # then waits until told to close (a line on stdin) or is killed.
 HOLDER = """
 import sys
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 game = Game.open(sys.argv[1])
 print("read-only" if game.read_only else "writer", flush=True)
 sys.stdin.readline()

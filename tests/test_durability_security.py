@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import stockade.core.logfile as logfile
-import stockade.core.logread as logread
+import stockade.core.log.game_log as logfile
+import stockade.core.log.reader as logread
 from bench.generate import Driver, new_game
-from stockade.core import events as ev
-from stockade.core.journal import MAX_LINE_BYTES, Journal, JournalWriteError
+from stockade.core.log.journal import MAX_LINE_BYTES, Journal, JournalWriteError
+from stockade.core.model import events as ev
 
 CORE = Path(__file__).resolve().parents[1] / "core"
 FORBIDDEN = re.compile(

@@ -1,4 +1,4 @@
-"""The live second view (core/follow.py): whole lines only, from the last offset, a
+"""The live second view (core/book/follow.py): whole lines only, from the last offset, a
 fresh start on truncation or replacement; ``Game.absorb``; ``stockade watch``; and a
 writer process and a follower process running at once."""
 
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bench.generate import Driver, new_game
-from stockade.core.follow import Follower, GameFollower
-from stockade.core.game import Game
-from stockade.core.tally import tally
+from stockade.core.book.follow import Follower, GameFollower
+from stockade.core.book.game import Game
+from stockade.core.book.tally import tally
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -118,7 +118,7 @@ def test_an_append_after_an_in_place_edit_above_is_caught_by_the_chain(tmp_path)
     # against them: its link does not match what the follower read
     edited = b"".join(lines[:10]).replace(b'"at":"2', b'"at":"1', 1)
     assert len(edited) == len(b"".join(lines[:10]))
-    from stockade.core import chain
+    from stockade.core.log import chain
 
     head = None
     rewritten = []
@@ -171,7 +171,7 @@ def test_a_follower_ends_where_the_writer_is_including_undo_redo_strike(tmp_path
 WRITER = r"""
 import os, sys, time, random
 from bench.generate import Driver
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 
 path, n = sys.argv[1], int(sys.argv[2])
 game = Game.open(path)
@@ -197,7 +197,7 @@ game.close()
 FOLLOWER = r"""
 import json, sys, time
 from pathlib import Path
-from stockade.core.follow import GameFollower
+from stockade.core.book.follow import GameFollower
 
 path, n, stop = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 follower = GameFollower(path)

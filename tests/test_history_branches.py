@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core import snapcache
+from stockade.core.book.describe import sentence
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import run_script
-from stockade.core.describe import sentence
-from stockade.core.game import Game
+from stockade.core.log import snapcache
+from stockade.core.model import events as ev
 from tests.test_tui_support import sync
 
 SIDES = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
@@ -164,7 +164,7 @@ def test_the_replay_gives_every_entry_the_names_its_session_folded(seed):
     and time from its last fold. Replaying the log's records gives the very same, for
     every entry up to the last control record, effective or not."""
     from bench.generate import generate
-    from stockade.core.names_then import NamesThen
+    from stockade.core.book.names_replay import NamesThen
 
     game = generate(1200, seed=seed)
     replayed = NamesThen(game.records)

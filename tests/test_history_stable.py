@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
+from stockade.core.book.describe import sentence
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import run_script
-from stockade.core.describe import sentence
-from stockade.core.game import Game
+from stockade.core.model import events as ev
 from tests.test_tui_support import sync
 
 FIRST = [

@@ -1,4 +1,4 @@
-"""Bounds on every value a log or a command carries (issue 13, core/bounds.py)."""
+"""Bounds on every value a log or a command carries (issue 13, core/model/bounds.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import bounds
-from stockade.core import events as ev
+from stockade.core.book.game import Game
 from stockade.core.commands import execute
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.logfile import load
+from stockade.core.log.game_log import load
+from stockade.core.model import bounds
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_games" / "demo.jsonl"
 
@@ -125,7 +125,7 @@ def test_a_strike_reason_with_an_escape_is_refused():
 
 
 def test_a_strike_reason_is_held_to_its_bound_in_full():
-    """The writer checks a reason without the encode / decode round trip (core.writer's
+    """The writer checks a reason without the encode / decode round trip (core.book.writer's
     ``_reason_fits``): it must refuse what the round trip refuses, in its words."""
     game = _game()
     execute(game, "add American 6-6-6 as a1")
@@ -174,7 +174,7 @@ def test_a_camp_line_is_held_to_the_bounds_too(line, field):
 def test_an_over_long_camp_line_is_refused_before_parsing():
     from stockade.core.camp.errors import CampError
     from stockade.core.camp.logfile import decode_line
-    from stockade.core.journal import MAX_LINE_BYTES
+    from stockade.core.log.journal import MAX_LINE_BYTES
 
     with pytest.raises(CampError, match="limit"):
         decode_line(b"[" * (MAX_LINE_BYTES + 1), 7)
@@ -183,7 +183,7 @@ def test_an_over_long_camp_line_is_refused_before_parsing():
 
 
 def test_the_text_and_html_bars_do_not_grow_with_the_points():
-    from stockade.core.tally import MAX_BAR, tally, to_html, to_text
+    from stockade.core.book.tally import MAX_BAR, tally, to_html, to_text
 
     game = _game()
     for n in range(1, 41):  # 40 leaders worth 99 CVP each: 3,960 points in one turn

@@ -152,8 +152,8 @@ TUI_CHILD = r"""
 import asyncio, html, json, re, shutil, sys
 from pathlib import Path
 from stockade.core.cli.output import visible
-from stockade.core.game import Game
-from stockade.core.journal import JournalError
+from stockade.core.book.game import Game
+from stockade.core.log.journal import JournalError
 
 async def open_one(path):
     from stockade.tui.app import StockadeApp

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import events as ev
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import execute
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.logfile import load
+from stockade.core.log.game_log import load
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from tests.test_tui_support import new_game, sync
 
 SIDES = [("American", "American", 4), ("German", "German", 3)]
@@ -133,7 +133,7 @@ def test_the_cli_says_the_disk_is_full_in_one_line(tmp_path, capsys, monkeypatch
     game = new_game(tmp_path, "Full", SIDES)
     game.close()
     before = game.path.read_bytes()
-    import stockade.core.journal as journal
+    import stockade.core.log.journal as journal
 
     def no_space(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -185,7 +185,7 @@ def test_a_torn_tail_that_cannot_be_set_aside_leaves_the_log_as_it_was(tmp_path,
     with open(game.path, "ab") as log:
         log.write(b'{"kind":"unit","handle":"g9"')  # a crash mid-write
     before = game.path.read_bytes()
-    import stockade.core.logread as logread  # the torn-tail code the game shares with the camp
+    import stockade.core.log.reader as logread  # the torn-tail code the game shares with the camp
 
     def refused(path, tail):
         raise PermissionError(errno.EACCES, "Permission denied")

@@ -104,7 +104,7 @@ async def test_markup_in_names_is_shown_as_written(tmp_path):
 
 
 def test_html_and_markdown_exports_escape_for_their_format():
-    from stockade.core.tally import tally, to_html, to_markdown
+    from stockade.core.book.tally import tally, to_html, to_markdown
 
     nasty = "<script>alert(1)</script> | *x* [a](javascript:x) ~~y~~ &amp;"
     game = new_game_in_memory(nasty)
@@ -116,8 +116,8 @@ def test_html_and_markdown_exports_escape_for_their_format():
 
 
 def new_game_in_memory(scenario: str):
-    from stockade.core import events as ev
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
 
     sides = [ev.SideSpec("American", "American"), ev.SideSpec("German", "German")]
     return Game.in_memory(scenario, sides)

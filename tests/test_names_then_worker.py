@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core import names_then as names_then_module
+from stockade.core.book import names_replay as names_then_module
+from stockade.core.book.game import Game
+from stockade.core.book.names_replay import NamesThen
 from stockade.core.cli import main
-from stockade.core.game import Game
-from stockade.core.names_then import NamesThen
+from stockade.core.model import events as ev
 from tests.test_history_branches import record_game
 from tests.test_tui_support import sync
 

@@ -145,11 +145,11 @@ def test_installed_wheel_adds_only_stockade(installed):
 @pytest.mark.packaging
 def test_both_packages_named_core_work_side_by_side(installed):
     code = (
-        "import core, tui; from stockade.core.game import Game; "
+        "import core, tui; from stockade.core.book.game import Game; "
         "import stockade.tui.launcher; print(core.WHO, '|', tui.WHO, '|', Game.__module__)"
     )
     out = _run([str(installed["python"]), "-c", code], cwd=installed["site"].parent)
-    assert out.stdout.strip() == "other core | other tui | stockade.core.game"
+    assert out.stdout.strip() == "other core | other tui | stockade.core.book.game"
 
 
 @pytest.mark.packaging

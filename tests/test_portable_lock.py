@@ -1,7 +1,7 @@
 """Windows has no ``fcntl``. This runs the journal's lock, write, crash and second-writer
 tests again in an interpreter where ``import fcntl`` fails (tests/fixtures/no_fcntl/
 sitecustomize.py, inherited by the children those tests start), so the journal goes
-through its portable lock (core/writelock.py, the ``filelock`` library). What this does
+through its portable lock (core/log/writelock.py, the ``filelock`` library). What this does
 not show is how the real Windows and macOS behave: docs/durability.md says what was run
 where."""
 
@@ -34,7 +34,7 @@ except ImportError:
     pass
 else:
     sys.exit("fcntl is still importable")
-from stockade.core import writelock
+from stockade.core.log import writelock
 print(writelock.BACKEND)
 """
 

@@ -1,14 +1,14 @@
-"""The core's pick-list queries (core.queries), the roster projection (core.roster) and
-the CC capture entry (core.cc.capture_entry): who may be picked, with the rule."""
+"""The core's pick-list queries (core.reads.queries), the roster projection (core.reads.roster) and
+the CC capture entry (core.rules.cc_table.capture_entry): who may be picked, with the rule."""
 
 from __future__ import annotations
 
-from stockade.core import events as ev
-from stockade.core import queries
-from stockade.core.cc import ALL_CAPTURED, capture_entry, capture_result, defenders_in
+from stockade.core.book.game import Game
 from stockade.core.commands import execute
-from stockade.core.game import Game
-from stockade.core.roster import roster
+from stockade.core.model import events as ev
+from stockade.core.reads import queries
+from stockade.core.reads.roster import roster
+from stockade.core.rules.cc_table import ALL_CAPTURED, capture_entry, capture_result, defenders_in
 
 
 def game_with(*lines: str) -> Game:

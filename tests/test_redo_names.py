@@ -1,6 +1,6 @@
 """A redone entry keeps the names and time it was given only while they still hold.
 
-``core.writer`` does not make the names and the turn / phase of a redone group's
+``core.book.writer`` does not make the names and the turn / phase of a redone group's
 entries again (``Writer.named``): undo and redo go last in, first out, so a group
 redone folds on the very records it folded on before. A strike or unstrike in between
 changes those records: then they are made again, as a fresh fold of the log makes them.
@@ -8,9 +8,9 @@ changes those records: then they are made again, as a fresh fold of the log make
 
 from __future__ import annotations
 
-from stockade.core import events as ev
+from stockade.core.book.game import Game
 from stockade.core.commands import run_script
-from stockade.core.game import Game
+from stockade.core.model import events as ev
 
 
 def sides() -> list[ev.SideSpec]:

@@ -3,9 +3,9 @@ a refused case (or the automatic effect), citing its rule id."""
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands import execute
-from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED
+from stockade.core.model import events as ev
+from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

@@ -5,9 +5,9 @@ effect, states the rule in its assertion)."""
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands import execute
-from stockade.core.state import ACTIVE, PRISONER, UNARMED
+from stockade.core.model import events as ev
+from stockade.core.model.state import ACTIVE, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,
@@ -96,7 +96,7 @@ def test_a20_4_massacre_books_the_victims_and_raises_the_enemy_elr():
 
 
 def _russians_holding_g1():
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
 
     game = Game.in_memory("M", [ev.SideSpec("RU", "Russian", 4), ev.SideSpec(DE, "German", 3)])
     add(game, "r1", "RU", "squad", "4-4-7")

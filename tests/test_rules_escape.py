@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
+from stockade.core.model import events as ev
+from stockade.core.model.state import ACTIVE, ELIMINATED, GONE, UNARMED
 from stockade.core.rules.escape import will_escape_refusal
-from stockade.core.state import ACTIVE, ELIMINATED, GONE, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

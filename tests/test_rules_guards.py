@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.state import ESCORTED, GONE, UNARMED
+from stockade.core.model import events as ev
+from stockade.core.model.state import ESCORTED, GONE, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

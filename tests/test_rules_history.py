@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from tests.test_rules_kit import DE, US, add, new_game, ok, phase, with_prisoners
 
 
@@ -136,8 +136,8 @@ def test_multi_event_submission_is_checked_as_a_whole():
 
 
 def test_undo_to_here_is_one_write_and_each_group_can_be_redone(tmp_path):
-    from stockade.core import events as ev
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
 
     path = tmp_path / "g.jsonl"
     game = Game.create(

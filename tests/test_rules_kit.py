@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.state import GameState
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 
 US = "Americans"
 DE = "Germans"

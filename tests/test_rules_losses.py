@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.state import ELIMINATED, PRISONER, UNARMED
+from stockade.core.model import events as ev
+from stockade.core.model.state import ELIMINATED, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,
@@ -304,9 +304,9 @@ def test_escaped_unit_eliminated_by_the_former_captor_is_no_massacre():
 
 def test_mopping_up_is_refused_to_a_side_under_no_quarter():
     """Article, Conclusion: once NQ is in effect a side can no longer Mop Up (A20.3)."""
-    from stockade.core import events as ev
-    from stockade.core.errors import Refusal
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
+    from stockade.core.model.errors import Refusal
 
     game = Game.in_memory(
         "NQ", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from tests.test_rules_kit import (
     DE,
     US,

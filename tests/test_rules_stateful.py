@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.events import PHASES
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.events import PHASES
+from stockade.core.model.state import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.common import capacity
-from stockade.core.state import ACTIVE, PRISONER, UNARMED
 
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}

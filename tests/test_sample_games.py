@@ -79,7 +79,7 @@ def test_script_reproduces_the_stored_log(name, built):
 @pytest.mark.parametrize("name", NAMES)
 def test_stored_log_is_sound(name):
     """Every stored record folds without a conflict and the log loads without warning."""
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
 
     game = Game.open(catalog.log_path(name), read_only=True)
     try:
@@ -157,9 +157,9 @@ def test_marker(name, marker, tmp_path):
         assert marker.rule in err, err
         assert "Traceback" not in err
     else:
+        from stockade.core.book.game import Game
         from stockade.core.commands.parser import parse
-        from stockade.core.errors import Refusal
-        from stockade.core.game import Game
+        from stockade.core.model.errors import Refusal
 
         game = Game.open(path, read_only=True)
         try:

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.tally import tally, to_html, to_json, to_markdown, to_text
+from stockade.core.book.game import Game
+from stockade.core.book.tally import tally, to_html, to_json, to_markdown, to_text
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 US, DE = "US", "DE"
 

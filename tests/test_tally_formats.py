@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core.game import Game
-from stockade.core.tally import SideTally, Tally, TallyLine, tally
-from stockade.core.tally_formats import CSV_HEAD, bbcode_escape, csv_cell, to_bbcode, to_csv
+from stockade.core.book.game import Game
+from stockade.core.book.tally import SideTally, Tally, TallyLine, tally
+from stockade.core.reads.tally_formats import CSV_HEAD, bbcode_escape, csv_cell, to_bbcode, to_csv
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,5 +1,5 @@
-"""The timeline and the log reader the game and the camp share (core/timeline.py,
-core/logread.py): one behaviour, each format's own rules and errors on top."""
+"""The timeline and the log reader the game and the camp share (core/log/timeline.py,
+core/log/reader.py): one behaviour, each format's own rules and errors on top."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core import history
+from stockade.core.book.game import Game
 from stockade.core.camp.campaign import Campaign, options_from_mapping
 from stockade.core.camp.errors import CampError
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
-from stockade.core.timeline import Controls, Timeline, build
+from stockade.core.log import game_timeline as history
+from stockade.core.log.timeline import Controls, Timeline, build
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 
 # ------------------------------------------------------- the timeline on its own

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_tui_support import new_game, sample_copy, status_text, sync, type_command

@@ -20,7 +20,7 @@ async def test_camp_opens_from_the_main_app(tmp_path, monkeypatch):
 
     game = tmp_path / "g.jsonl"
     shutil.copy(ROOT / "sample_games" / "demo.jsonl", game)
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
 
     app = StockadeApp(Game.open(game))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core import events as ev
-from stockade.core.cc import CaptureEntry
+from stockade.core.book.game import Game
 from stockade.core.commands import parse, run_script
-from stockade.core.game import Game
+from stockade.core.model import events as ev
+from stockade.core.rules.cc_table import CaptureEntry
 from stockade.tui.forms.cc import capture_command
 
 

@@ -82,7 +82,7 @@ def test_importing_the_launcher_does_not_import_textual():
 
 
 def test_demo_script_builds_a_game_without_refusal(tmp_path):
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
     from stockade.tui.demo import build_demo
 
     path = build_demo(tmp_path / "demo.jsonl")

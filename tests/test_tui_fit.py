@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.events import MouseScrollDown
 
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView

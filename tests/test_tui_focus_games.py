@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.command_bar import CommandInput
 from stockade.tui.widgets.history_view import HistoryView

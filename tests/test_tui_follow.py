@@ -1,11 +1,11 @@
 """A second window on a game another window writes opens read-only and follows it
-live (tui/app.py over core/follow.py)."""
+live (tui/app.py over core/book/follow.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_tui_support import sample_copy, sync

@@ -11,8 +11,8 @@ import pytest
 
 from bench.generate import Driver
 from bench.generate import new_game as campaign
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model.errors import Refusal
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.main import history_lines
 from stockade.tui.widgets.history_view import HistoryView, all_lines, lines_for_change

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core.game import Game
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from tests.test_tui_support import sample_copy
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual import events
 
-from stockade.core.events import SideSpec
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model.events import SideSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"

@@ -1,5 +1,5 @@
-"""The hash chain over a log's lines (core/chain.py), ``stockade check`` walking it, and
-``stockade verify OLD NEW`` (core/verify.py): PBEM logs an opponent can check."""
+"""The hash chain over a log's lines (core/log/chain.py), ``stockade check`` walking it, and
+``stockade verify OLD NEW`` (core/reads/verify.py): PBEM logs an opponent can check."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from stockade.core import chain
+from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.cli.errors import Exit
-from stockade.core.game import Game
+from stockade.core.log import chain
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -281,7 +281,7 @@ def test_verify_of_a_damaged_log_names_the_file_and_line(game_log, capsys):
 # --------------------------------------------------------- with the snapshot cache
 def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     from bench.generate import Driver, generate, write_log
-    from stockade.core import snapcache
+    from stockade.core.log import snapcache
 
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from stockade.core import events as ev
-from stockade.core.game import Game
-from stockade.core.tally import tally
-from stockade.core.views import phase_hints, side_panel, unit_label
+from stockade.core.book.game import Game
+from stockade.core.book.tally import tally
+from stockade.core.model import events as ev
+from stockade.core.reads.views import phase_hints, side_panel, unit_label
 
 US, DE = "US", "DE"
 
@@ -308,7 +308,7 @@ def test_side_panels_gives_what_side_panel_gives_for_each_side():
     game = prisoners_game()
     phase(game, "APh", US)
     game.submit([ev.Abandoned(units=["g1"])])
-    from stockade.core.views import side_panels
+    from stockade.core.reads.views import side_panels
 
     both = side_panels(game.state)
     assert list(both) == [US, DE]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core import tomlstruct
+from stockade.core.config import tomlstruct
 
 COLOUR_KEYS = (
     "primary",

@@ -15,8 +15,8 @@ from typing import Any
 from textual.app import App
 from textual.theme import Theme
 
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.book.game import Game
+from stockade.core.model.errors import Refusal
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
@@ -104,12 +104,12 @@ class StockadeApp(App[int]):
     # ------------------------------------------ following the writing window
     def _follow_if_read_only(self) -> None:
         """A window that opened its game read-only because another one writes it
-        follows that window live (core/follow.py): what it appends shows within a
+        follows that window live (core/book/follow.py): what it appends shows within a
         second, undo/redo/strike included."""
         game = self.game
         if not (game.read_only and game.path and game.problem is None and game.journal):
             return
-        from stockade.core.follow import GameFollower
+        from stockade.core.book.follow import GameFollower
 
         self._follower = GameFollower(game.path, game)
         self.set_interval(0.5, self._follow_writer, name="follow-writer")
@@ -167,7 +167,7 @@ class StockadeApp(App[int]):
     async def switch_game(self, path: Path) -> bool:
         """Close this game and open the one at ``path`` on a fresh main screen; the
         "last game" memory follows. On failure the current game stays open."""
-        from stockade.core.journal import JournalError
+        from stockade.core.log.journal import JournalError
 
         path = Path(path)
         if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
@@ -202,7 +202,7 @@ class StockadeApp(App[int]):
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
     from stockade.core.cli.output import visible
-    from stockade.core.journal import JournalError
+    from stockade.core.log.journal import JournalError
 
     try:
         game = Game.open(Path(path))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core import tomlstruct
+from stockade.core.config import tomlstruct
 from stockade.tui.paths import config_file
 
 DEFAULT_THEME = "stockade-dark"

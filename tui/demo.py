@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from stockade.core.book.game import Game
 from stockade.core.commands import run_script
-from stockade.core.events import SideSpec
-from stockade.core.game import Game
+from stockade.core.model.events import SideSpec
 
 SCENARIO = "Demo: a hero's prisoners"
 SIDES = [SideSpec("American", "American", 4), SideSpec("German", "German", 3)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from stockade.core.journal import atomic_write
+from stockade.core.log.journal import atomic_write
 
 APP_NAME = "stockade"
 

@@ -52,8 +52,8 @@ def candidate_paths(directory: Path | None = None) -> list[Path]:
 
 def summarise(path: Path) -> GameSummary:
     """One game's scenario, turn and CVP, read without writing anything."""
-    from stockade.core.game import Game
-    from stockade.core.tally import tally
+    from stockade.core.book.game import Game
+    from stockade.core.book.tally import tally
 
     try:
         modified = path.stat().st_mtime

@@ -2,7 +2,7 @@
 
 Each browser session runs its own ``stockade FILE`` process (textual-serve starts it and
 carries its screen over a websocket). The first one takes the game's write lock and
-writes; the others open it read-only and follow it live (core/follow.py).
+writes; the others open it read-only and follow it live (core/book/follow.py).
 
 By default the server listens on 127.0.0.1 only. ``--lan`` listens on this machine's
 address on the local network, for a tablet or phone at the table, and then requires a

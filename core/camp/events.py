@@ -15,8 +15,8 @@ from typing import Literal
 
 import msgspec
 
-from stockade.core import bounds as b
 from stockade.core.camp.table import RuleTable
+from stockade.core.model import bounds as b
 
 SCHEMA_VERSION = 1
 

@@ -1,4 +1,4 @@
-"""Undo and redo in a campaign log: the shared ``core.timeline`` with the camp's rules.
+"""Undo and redo in a campaign log: the shared ``core.log.timeline`` with the camp's rules.
 
 Nothing is ever deleted from a log. An ``Undo`` takes the latest group in effect out,
 a ``Redo`` puts back the group most recently undone, and any new input forgets what
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import Record, Redo, Undo
-from stockade.core.timeline import HEADER_GROUP, Controls, Timeline
+from stockade.core.log.timeline import HEADER_GROUP, Controls, Timeline
 
 __all__ = ["HEADER_GROUP", "CONTROLS", "new_timeline"]
 

@@ -1,6 +1,6 @@
 """A campaign log on disk: JSON lines in, checked records out.
 
-The reading loop is the game's (``core.logread``): the size bound before parsing,
+The reading loop is the game's (``core.log.reader``): the size bound before parsing,
 ``seq`` equal to the line, one header, a torn tail set aside to a side file. This
 module says what a camp log holds, and the camp's own policy: a bad line anywhere
 else refuses the whole log, and so does a record the timeline or the rules cannot
@@ -16,14 +16,14 @@ from typing import get_args
 
 import msgspec
 
-from stockade.core import logread
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import SCHEMA_VERSION, AnyRecord, CampStarted, Record
 from stockade.core.camp.fold import apply, initial_state
 from stockade.core.camp.history import CONTROLS, new_timeline
 from stockade.core.camp.state import CampState
-from stockade.core.journal import Journal, JournalError
-from stockade.core.timeline import Timeline
+from stockade.core.log import reader as logread
+from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.timeline import Timeline
 
 CAMP: logread.LogFormat[Record] = logread.LogFormat(
     union=AnyRecord,

@@ -14,8 +14,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from stockade.core import bounds as b
 from stockade.core.camp.errors import CampError
+from stockade.core.model import bounds as b
 
 HOUSE_RULES_PATH = Path(__file__).with_name("house_rules.toml")
 

@@ -11,13 +11,13 @@ from typing import Any
 
 import msgspec
 
-from stockade.core import events as ev
-from stockade.core.change import Change, consequences, totals_of
+from stockade.core.book.change import Change, consequences, totals_of
+from stockade.core.book.describe import sentence
+from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
-from stockade.core.describe import sentence
-from stockade.core.game import Game
+from stockade.core.model import events as ev
 
 
 def warn(message: str) -> None:
@@ -28,7 +28,7 @@ def print_consequences(game: Game, change: Change | None) -> None:
     """The change's consequences, one indented line each, after the one-line reply."""
     if change is None:
         return
-    from stockade.core.tally import tally
+    from stockade.core.book.tally import tally
 
     for line in consequences(change, totals_of(tally(game.state))):
         print(f"  {line}")
@@ -192,7 +192,7 @@ def _reply(outcome: Outcome) -> dict[str, Any]:
     return {
         "message": outcome.message,
         "records": [jsonout.record(r) for r in outcome.records],
-        # what the write did (core.change.Change): later entries, units, CVP deltas
+        # what the write did (core.book.change.Change): later entries, units, CVP deltas
         "change": msgspec.to_builtins(outcome.change) if outcome.change else None,
     }
 
@@ -203,8 +203,8 @@ TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
 
 def cmd_tally(args: Namespace, ui: object) -> int:
     try:
-        from stockade.core import tally as tallying
-        from stockade.core import tally_formats
+        from stockade.core.book import tally as tallying
+        from stockade.core.reads import tally_formats
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     game = open_to_read(args.file)
@@ -279,7 +279,7 @@ def cmd_preview(args: Namespace) -> int:
         jsonout.emit(args.verb, message="", records=[], change=msgspec.to_builtins(change))
         return 0
     print(f"{args.verb} {args.entry} would (nothing written):")
-    from stockade.core.tally import tally
+    from stockade.core.book.tally import tally
 
     said = consequences(change, totals_of(tally(game.state)))
     for line in said or ["change nothing later, and no CVP"]:

@@ -11,8 +11,8 @@ import json
 import sys
 from typing import Any
 
-from stockade.core import events as ev
 from stockade.core.cli.output import json_visible
+from stockade.core.model import events as ev
 
 SCHEMA = 1
 

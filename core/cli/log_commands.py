@@ -10,13 +10,13 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from stockade.core import chain
+from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
-from stockade.core.control_check import control_problems
-from stockade.core.game import Game
-from stockade.core.journal import atomic_write, read_lines
-from stockade.core.logfile import load
+from stockade.core.log import chain
+from stockade.core.log.control_check import control_problems
+from stockade.core.log.game_log import load
+from stockade.core.log.journal import atomic_write, read_lines
 
 
 def cmd_check(args: Namespace, ui: object) -> int:
@@ -176,7 +176,7 @@ def cmd_repair(args: Namespace, ui: object) -> int:
 def cmd_locate(args: Namespace, ui: object) -> int:
     from platformdirs import user_config_dir, user_data_dir
 
-    from stockade.core.snapcache import cache_dir
+    from stockade.core.log.snapcache import cache_dir
 
     config, data = Path(user_config_dir("stockade")), Path(user_data_dir("stockade"))
     last_file = data / "last_game"
@@ -202,7 +202,7 @@ def cmd_locate(args: Namespace, ui: object) -> int:
 
 
 def cmd_rulings(args: Namespace, ui: object) -> int:
-    from stockade.core.rulings import rulings, rulings_text
+    from stockade.core.reads.rulings import rulings, rulings_text
 
     if args.json:
         found = [

@@ -4,7 +4,7 @@ command or a file name can drive the terminal (issue 13).
 A name in a log may come from an opponent. An escape sequence in it could set the
 window title, write the clipboard (OSC 52), plant a hyperlink or clear the screen when
 ``history`` prints it. The schema refuses control characters in every record
-(core/bounds.py); this is the second wall, for what reaches the terminal by any other
+(core/model/bounds.py); this is the second wall, for what reaches the terminal by any other
 way (a refused command echoed back, a file name, an old log read by ``repair``).
 
 Control characters are shown, never sent: C0 and DEL as ``\\x1b``, C1 as ``\\x9b``, a

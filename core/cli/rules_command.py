@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_rules(args: argparse.Namespace, ui: object) -> int:
-    from stockade.core import conformance
+    from stockade.core.reads import conformance
 
     chosen = []
     if args.section:

@@ -14,8 +14,8 @@ from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.types import SubParsers
 
 if TYPE_CHECKING:
-    from stockade.core import events as ev
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -74,10 +74,10 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 
 def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     """Exit 0 when NEW extends OLD; 6 (REWRITTEN) naming the first differing line."""
-    from stockade.core.describe import sentence
-    from stockade.core.game import Game
-    from stockade.core.logfile import load
-    from stockade.core.verify import Unreadable, compare
+    from stockade.core.book.describe import sentence
+    from stockade.core.book.game import Game
+    from stockade.core.log.game_log import load
+    from stockade.core.reads.verify import Unreadable, compare
 
     try:
         verdict = compare(args.old, args.new)
@@ -109,9 +109,9 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
 
 # ------------------------------------------------------------------------- watch
 def _history_line(game: Game, record: ev.Record) -> str:
+    from stockade.core.book.describe import sentence
+    from stockade.core.book.game import HistoryEntry
     from stockade.core.cli.game_commands import _MARKS
-    from stockade.core.describe import sentence
-    from stockade.core.game import HistoryEntry
 
     status, reason = game.entry_status(record)
     turn, phase, attacker = game.when.get(record.seq, (0, "", ""))
@@ -123,7 +123,7 @@ def _history_line(game: Game, record: ev.Record) -> str:
 
 
 def _points(game: Game) -> dict[str, tuple[int, int]]:
-    from stockade.core.tally import tally
+    from stockade.core.book.tally import tally
 
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(game.state).sides.items()}
 
@@ -148,7 +148,7 @@ def tally_delta(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, 
 def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
     """Print every entry another process appends, and the change to the tally, until
     Ctrl-C (or ``--until``). Only reads the log."""
-    from stockade.core.follow import GameFollower
+    from stockade.core.book.follow import GameFollower
 
     follower = GameFollower(args.file)
     game = follower.game

@@ -3,7 +3,7 @@
 Public API:
 
 * ``execute(game, text) -> Outcome``: parse one line and record it (or undo, redo,
-  strike, unstrike); raises ``core.errors.Refusal`` naming the rule;
+  strike, unstrike); raises ``core.model.errors.Refusal`` naming the rule;
 * ``parse(text, state) -> Parsed``: the events a line would record, writing nothing;
 * ``VERBS``: every verb's ``VerbSpec(name, usage, summary, example, aliases)``;
 * ``complete(text, state) -> list[str]``: completions for the word being typed;

@@ -6,9 +6,9 @@ opens each Game Turn, so the turn number goes up when it becomes the ATTACKER ag
 
 from __future__ import annotations
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
-from stockade.core.state import GameState
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 
 # Said when a phase begins, so the table knows what A20 allows now.
 PHASE_HINTS = {

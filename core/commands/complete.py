@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable
 
 from stockade.core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
-from stockade.core.events import PHASES
-from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
-from stockade.core.units import KIND_WORDS, TRAITS
+from stockade.core.model.events import PHASES
+from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.units import KIND_WORDS, TRAITS
 
 # Which units a slot of a command can name: shared with the TUI's pick lists.
 UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {

@@ -5,20 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from stockade.core import events as ev
-from stockade.core.change import Change
+from stockade.core.book.change import Change
+from stockade.core.book.describe import sentence_for
+from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock
 from stockade.core.commands.parser import Parsed, parse
-from stockade.core.describe import sentence_for
-from stockade.core.errors import Refusal
-from stockade.core.game import Game
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from stockade.core.rules.reminders import reminders
 
 
 @dataclass
 class Outcome:
     """What a command did: a message for the player, the records it wrote, and the
-    core's ``Change`` (its consequences: ``core.change.consequences``)."""
+    core's ``Change`` (its consequences: ``core.book.change.consequences``)."""
 
     message: str
     records: list[ev.Record] = field(default_factory=list)

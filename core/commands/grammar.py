@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from stockade.core import events as ev
 from stockade.core.commands.lexer import FLAG, MANY, ONE
+from stockade.core.model import events as ev
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")

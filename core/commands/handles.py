@@ -12,8 +12,8 @@ import difflib
 import re
 
 from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
-from stockade.core.errors import Refusal
-from stockade.core.state import GameState
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 
 _HANDLE = re.compile(r"^[a-z][a-z0-9_]*$")
 _COUNTER_LIKE = re.compile(r"^\d")

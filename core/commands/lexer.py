@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from stockade.core.errors import Refusal
+from stockade.core.model.errors import Refusal
 
 # How many words a keyword takes.
 FLAG = "flag"  # none: ``broken``, ``guard-dies``

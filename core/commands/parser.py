@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from stockade.core import events as ev
 from stockade.core.commands import verbs_capture as capture
 from stockade.core.commands import verbs_escape as escape
 from stockade.core.commands import verbs_guards as guards
@@ -15,8 +14,9 @@ from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections, is_blank, split_sections, words
 from stockade.core.commands.words import number, one
-from stockade.core.errors import Refusal
-from stockade.core.state import GameState
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 
 VerbParser = Callable[[Context, Sections], list[ev.Record]]
 
@@ -118,10 +118,10 @@ def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
 
 def help_text(verb: str = "") -> str:
     if verb.lower() in ("rulings", "ruling"):
-        from stockade.core.rulings import rulings_text
+        from stockade.core.reads.rulings import rulings_text
 
         return rulings_text()
-    from stockade.core import conformance
+    from stockade.core.reads import conformance
 
     if conformance.is_rule_id(verb):  # help A20.55: that section's requirements
         text = conformance.section_text(verb)

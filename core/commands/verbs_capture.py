@@ -3,12 +3,12 @@ capture (A20.221) and recapture of unarmed units (A20.54)."""
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands.grammar import SURRENDER_REASONS
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import assignment, counter, merges
-from stockade.core.errors import Refusal
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 
 def required(sections: Sections, keyword: str, example: str) -> str:

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands.grammar import REARM_HOWS
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import counter, number, one
-from stockade.core.errors import Refusal
-from stockade.core.state import UNARMED
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import UNARMED
 
 
 def parse_escape(ctx: Context, sections: Sections) -> list[ev.Record]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.verbs_capture import required
 from stockade.core.commands.words import assignment, counter, merges, one
-from stockade.core.errors import Refusal
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 
 def parse_transfer(ctx: Context, sections: Sections) -> list[ev.Record]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from stockade.core import events as ev
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.verbs_capture import required
 from stockade.core.commands.words import counter, one
-from stockade.core.errors import Refusal
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
 _CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {

@@ -6,13 +6,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
-from stockade.core import events as ev
 from stockade.core.commands import clock
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number
-from stockade.core.errors import Refusal
-from stockade.core.units import KIND_WORDS, TRAITS, infer_kind, parse_counter, vehicle_name
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.units import KIND_WORDS, TRAITS, infer_kind, parse_counter, vehicle_name
 
 _REPEAT = re.compile(r"^[x\*](\d+)$")
 _CVP = re.compile(r"^cvp=(\d+)$")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from stockade.core import events as ev
 from stockade.core.commands.handles import Context
-from stockade.core.errors import Refusal
-from stockade.core.units import parse_counter
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.units import parse_counter
 
 _MERGE = re.compile(r"^([^+=\s]+)\+([^+=\s]+)(?:=([^+=\s]+))?$")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stockade.core import events as ev
-from stockade.core.errors import Refusal
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 from stockade.core.rules import capture, escape, guards, losses, setup
-from stockade.core.state import GameState
 
 # Each entry pairs a record type with the check and apply written for exactly that type,
 # so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stockade.core.errors import Refusal, require
-from stockade.core.events import (
+from stockade.core.model.errors import Refusal, require
+from stockade.core.model.events import (
     Captured,
     Merge,
     MutualCapture,
@@ -14,6 +14,8 @@ from stockade.core.events import (
     Surrendered,
     SurrenderRejected,
 )
+from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.model.units import nationality_flags, normal_cvp
 from stockade.core.rules.common import (
     apply_merges,
     armed_units_of,
@@ -37,8 +39,6 @@ from stockade.core.rules.common import (
     unit,
     void_captures,
 )
-from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
-from stockade.core.units import nationality_flags, normal_cvp
 
 _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 

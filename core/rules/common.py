@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict, Unpack
 
-from stockade.core.errors import Refusal, require
-from stockade.core.events import Merge
-from stockade.core.state import (
+from stockade.core.model.errors import Refusal, require
+from stockade.core.model.events import Merge
+from stockade.core.model.state import (
     ACTIVE,
     ELIMINATED,
     GONE,
@@ -18,7 +18,7 @@ from stockade.core.state import (
     Origin,
     Unit,
 )
-from stockade.core.units import KIND_NAMES, is_hs_size, normal_cvp
+from stockade.core.model.units import KIND_NAMES, is_hs_size, normal_cvp
 
 FIRE_PHASES_ATTACKER = ("PFPh", "AFPh")
 FIRE_PHASES_DEFENDER = ("DFPh",)
@@ -453,7 +453,7 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
     Taken from the nationality table; when the table has no value the player is asked
     (the refusal says how to give it), and the answer is kept in the event.
     """
-    from stockade.core.units import nationality_flags
+    from stockade.core.model.units import nationality_flags
 
     if given:
         return given

@@ -3,8 +3,10 @@ and scrounging (A20.552)."""
 
 from __future__ import annotations
 
-from stockade.core.errors import Refusal, require
-from stockade.core.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
+from stockade.core.model.errors import Refusal, require
+from stockade.core.model.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
+from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.units import nationality_flags
 from stockade.core.rules.common import (
     armed_units_of,
     book_casualty,
@@ -22,8 +24,6 @@ from stockade.core.rules.common import (
 )
 from stockade.core.rules.guards import _prisoners, split_origins
 from stockade.core.rules.losses import takeover_candidates
-from stockade.core.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
-from stockade.core.units import nationality_flags
 
 
 # ------------------------------------------------------------ who may escape

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from stockade.core.errors import require
-from stockade.core.events import (
+from stockade.core.model.errors import require
+from stockade.core.model.events import (
     Abandoned,
     Deployed,
     EscortedOff,
@@ -12,6 +12,8 @@ from stockade.core.events import (
     PrisonerSplit,
     Transferred,
 )
+from stockade.core.model.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
+from stockade.core.model.units import normal_cvp
 from stockade.core.rules.common import (
     accept_refusal,
     apply_merges,
@@ -28,8 +30,6 @@ from stockade.core.rules.common import (
     retire,
     unit,
 )
-from stockade.core.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
-from stockade.core.units import normal_cvp
 
 
 def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:

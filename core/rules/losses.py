@@ -3,8 +3,10 @@ prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)
 
 from __future__ import annotations
 
-from stockade.core.errors import Refusal, require
-from stockade.core.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
+from stockade.core.model.errors import Refusal, require
+from stockade.core.model.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
+from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.model.units import nationality_flags, normal_cvp
 from stockade.core.rules.common import (
     accept_refusal,
     armed_units_of,
@@ -18,8 +20,6 @@ from stockade.core.rules.common import (
     unit,
     void_captures,
 )
-from stockade.core.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
-from stockade.core.units import nationality_flags, normal_cvp
 
 NO_TAKEOVER = "-"
 

@@ -6,8 +6,8 @@ Read from the state after the event; nothing here changes the state.
 
 from __future__ import annotations
 
-from stockade.core import events as ev
-from stockade.core.state import ACTIVE, GameState, Unit
+from stockade.core.model import events as ev
+from stockade.core.model.state import ACTIVE, GameState, Unit
 
 _CLAIMS = {
     "encircled": "Encircled",

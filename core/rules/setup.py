@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from stockade.core.errors import Refusal, require
-from stockade.core.events import (
+from stockade.core.model.errors import Refusal, require
+from stockade.core.model.events import (
     PHASES,
     GameCreated,
     GameEnded,
@@ -12,6 +12,14 @@ from stockade.core.events import (
     StatusChanged,
     UnitEntered,
 )
+from stockade.core.model.state import PRISONER, GameState, Side, Unit
+from stockade.core.model.units import (
+    KINDS,
+    TRAITS,
+    canonical_nationality,
+    parse_counter,
+    vehicle_name,
+)
 from stockade.core.rules.common import (
     book_casualty,
     describe,
@@ -19,14 +27,6 @@ from stockade.core.rules.common import (
     require_new_handle,
     side_of,
     unit,
-)
-from stockade.core.state import PRISONER, GameState, Side, Unit
-from stockade.core.units import (
-    KINDS,
-    TRAITS,
-    canonical_nationality,
-    parse_counter,
-    vehicle_name,
 )
 
 

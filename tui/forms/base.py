@@ -23,9 +23,9 @@ from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from stockade.core.errors import Refusal
-from stockade.core.queries import Choice
-from stockade.core.state import GameState
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
+from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.picker import UnitPicker
@@ -34,7 +34,7 @@ from stockade.tui.plain import plain
 if TYPE_CHECKING:
     from textual import getters
 
-    from stockade.core.game import Game
+    from stockade.core.book.game import Game
     from stockade.tui.app import StockadeApp
 
 Choices = Callable[[GameState], list[tuple[str, str]]]

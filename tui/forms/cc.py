@@ -1,12 +1,13 @@
 """The CC capture form: the core's capture helper (A20.22, A11.11) per defender, then
-the ``capture`` entry for what was taken (``core.cc.capture_entry`` decides which)."""
+the ``capture`` entry for what was taken (``core.rules.cc_table.capture_entry`` decides which)."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from stockade.core import queries
-from stockade.core.cc import (
+from stockade.core.model.errors import Refusal
+from stockade.core.reads import queries
+from stockade.core.rules.cc_table import (
     NONE,
     CaptureEntry,
     DefenderResult,
@@ -15,7 +16,6 @@ from stockade.core.cc import (
     defenders_in,
     odds_of,
 )
-from stockade.core.errors import Refusal
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, picks
 

@@ -1,6 +1,6 @@
 """What the forms offer to pick from: sides and words, and units as the core ranks them.
 
-Unit lists are ``core.queries.Choice`` lists: the legality-aware ones come from the
+Unit lists are ``core.reads.queries.Choice`` lists: the legality-aware ones come from the
 core's queries (legal first, same Location first, the others with the rule and
 reason); the plain ones only sort the command language's own unit filters.
 """
@@ -11,9 +11,9 @@ import inspect
 from collections.abc import Callable
 
 from stockade.core.commands.complete import UNIT_FILTERS
-from stockade.core.queries import Choice, ranked
-from stockade.core.state import GameState
-from stockade.core.views import unit_label
+from stockade.core.model.state import GameState
+from stockade.core.reads.queries import Choice, ranked
+from stockade.core.reads.views import unit_label
 
 FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
 Picks = Callable[[GameState, dict], list[Choice]]

@@ -1,6 +1,6 @@
 """A form's unit field: one line showing the pick, enter opens the roster picker.
 
-What may be picked, in which order and why not, is the core's answer (``core.queries``,
+What may be picked, in which order and why not, is the core's answer (``core.reads.queries``,
 handed in as ``Choice`` lists); this field only shows the pick and opens the picker.
 """
 
@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from stockade.core.cli.output import visible
-from stockade.core.queries import Choice
+from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 
 

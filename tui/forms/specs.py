@@ -5,7 +5,7 @@ Surrender and CC capture have their own screens (``surrender.py``, ``cc.py``).
 
 from __future__ import annotations
 
-from stockade.core import queries
+from stockade.core.reads import queries
 from stockade.tui.forms.base import Field, FormSpec
 from stockade.tui.forms.choices import joined, opt, picks, sides, units, words
 

@@ -14,8 +14,8 @@ from rich.text import Text
 from textual.css.query import NoMatches
 from textual.widgets import Select
 
-from stockade.core import queries
-from stockade.core.events import SurrenderReason
+from stockade.core.model.events import SurrenderReason
+from stockade.core.reads import queries
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
 from stockade.tui.forms.choices import joined, opt, picks, words

@@ -56,7 +56,7 @@ def verbs_table() -> Table:
 
 def rulings_table() -> Table:
     """Where the rules are silent, what Stockade decided (core/data/rulings.toml)."""
-    from stockade.core.rulings import rulings
+    from stockade.core.reads.rulings import rulings
 
     table = Table(
         title="Stockade's rulings where the rules are silent (docs/rulings.md)",

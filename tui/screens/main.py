@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from stockade.core.errors import Refusal
-from stockade.core.views import phase_hints, side_panels
+from stockade.core.model.errors import Refusal
+from stockade.core.reads.views import phase_hints, side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.widgets.command_bar import CommandBar
@@ -178,7 +178,7 @@ class MainScreen(Screen):
 
     def _page_if_rules(self, text: str, message: str) -> None:
         """``help A20.55``: the section's requirements get a page of their own."""
-        from stockade.core.conformance import is_rule_id
+        from stockade.core.reads.conformance import is_rule_id
 
         words = text.split()
         if len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1]):

@@ -15,10 +15,10 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.worker import get_current_worker
 
-from stockade.core.change import Change, consequences, totals_of
-from stockade.core.errors import Refusal
-from stockade.core.tally import tally
-from stockade.core.views import side_panels
+from stockade.core.book.change import Change, consequences, totals_of
+from stockade.core.book.tally import tally
+from stockade.core.model.errors import Refusal
+from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen

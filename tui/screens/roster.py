@@ -1,7 +1,7 @@
 """The roster screen (every unit, one key away) and the unit picker the forms open.
 
 Both show the ``Roster`` widget over the core's ``roster(state)``; the picker adds the
-core's verdict per unit (``core.queries``), legal first, the others greyed with their
+core's verdict per unit (``core.reads.queries``), legal first, the others greyed with their
 reason on focus.
 """
 
@@ -16,8 +16,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from stockade.core.queries import Choice
-from stockade.core.roster import roster
+from stockade.core.reads.queries import Choice
+from stockade.core.reads.roster import roster
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.plain import markup_safe

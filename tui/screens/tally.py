@@ -17,8 +17,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from stockade.core.journal import atomic_write
-from stockade.core.tally import SideTally, tally, to_html, to_markdown
+from stockade.core.book.tally import SideTally, tally, to_html, to_markdown
+from stockade.core.log.journal import atomic_write
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir

@@ -8,7 +8,7 @@ alone. Numbers the list skips (undo / redo / strike records) are explained in th
 border's subtitle.
 
 An entry that never folded in this process (undone, abandoned or struck before the log
-was opened) is worded from a replay of the log (``core.names_then``), which takes a
+was opened) is worded from a replay of the log (``core.book.names_replay``), which takes a
 whole fold of it: the view never runs that on the event loop. Such an entry shows a
 muted "reading the log…" until a worker thread has built the replay, then its
 sentence, which never changes again; every other entry is worded at once.
@@ -28,9 +28,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from stockade.core import events as ev
-from stockade.core.change import Change
-from stockade.core.describe import sentence, sentence_for
+from stockade.core.book.change import Change
+from stockade.core.book.describe import sentence, sentence_for
+from stockade.core.model import events as ev
 from stockade.tui.bindings import bindings as key_bindings
 
 MARKS = {
@@ -74,7 +74,7 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
 
 
 class GameChanged(Message):
-    """The game changed: ``change`` (a ``core.change.Change``) says what it did. The
+    """The game changed: ``change`` (a ``core.book.change.Change``) says what it did. The
     history views rewrite exactly the lines it names."""
 
     def __init__(self, change: Change) -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from stockade.core.events import PHASES
-from stockade.core.state import GameState
+from stockade.core.model.events import PHASES
+from stockade.core.model.state import GameState
 
 
 class PhaseBar(Widget):

@@ -1,7 +1,7 @@
 """The roster: every unit of both sides, filterable by typing; also THE unit picker.
 
-Rows come from the core (``core.roster.roster`` for what each unit is, and for a picker
-``core.queries`` for whether it may be picked, with the rule and reason). The widget
+Rows come from the core (``core.reads.roster.roster`` for what each unit is, and for a picker
+``core.reads.queries`` for whether it may be picked, with the rule and reason). The widget
 only shows them: legal rows first as the core ranked them, the others greyed, and the
 reason of the highlighted row on the line below the list.
 
@@ -23,8 +23,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from stockade.core.queries import Choice
-from stockade.core.roster import RosterRow
+from stockade.core.reads.queries import Choice
+from stockade.core.reads.roster import RosterRow
 from stockade.tui.plain import plain
 
 

@@ -1,7 +1,7 @@
 """One side's panel: its Guards and their prisoners, its men held by the enemy, its
 unarmed units, who may escape or rearm and why, its CVP and its flags.
 
-Everything shown comes from ``core.views.side_panel``; this widget only lays it out.
+Everything shown comes from ``core.reads.views.side_panel``; this widget only lays it out.
 State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never colour alone.
 """
 
@@ -17,9 +17,9 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from stockade.core.state import Unit
-from stockade.core.views import SidePanel as PanelData
-from stockade.core.views import origin_text
+from stockade.core.model.state import Unit
+from stockade.core.reads.views import SidePanel as PanelData
+from stockade.core.reads.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of

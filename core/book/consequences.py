@@ -1,0 +1,331 @@
+"""Watching one change to the projection, so that it can say what it did.
+
+A write takes some effective events back (``rolled_back``: an undo, the tail after a
+struck entry) and folds some (``folded``: a new entry, a redo, the tail again). The
+undo journal already knows, for every event, the pre-image of every attribute its
+rules set; read before the roll-back and after each fold, it gives:
+
+* each unit's status / Guard / Location / counter before and after the change;
+* the casualty lines taken back and booked (the banked CVP delta), and the prisoners
+  gained or lost (the "if the game ended now" delta);
+* for a strike or unstrike, each later entry's *effect* in the fold before and in the
+  fold after (``core.book.effects``); the entries whose effect differs are the "later
+  entries whose outcome differs" of ``core.book.change``.
+
+Everything here is O(what the change touched), never O(game).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence, Set
+from itertools import islice
+from typing import Any
+
+import msgspec
+
+from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange
+from stockade.core.book.effects import (
+    Effect,
+    differences,
+    effect_forward,
+    effects_backward,
+    same_effect,
+)
+from stockade.core.model import events as ev
+from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
+
+# An undo entry (see core.book.projection): (added units, added casualty lines, scrounged
+# set before or None, added sides, then (object, attribute, old value) triples).
+_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
+
+WATCHED = ("status", "guard", "location", "counter")
+_KEPT = (*WATCHED, "unarmed_how", "side", "origins")
+# A unit's kept fields are one tuple, read in C (``operator.itemgetter``): the Observer
+# makes one per unit it sees, on every write, so a dict per unit was most of its cost.
+_KEPT_AT = {name: i for i, name in enumerate(_KEPT)}
+_STATUS, _HOW, _SIDE, _ORIGINS = 0, 4, 5, 6
+_KEPT_NAMES = frozenset(_KEPT)
+_kept_of = operator.itemgetter(*_KEPT)
+
+Fields = tuple[Any, ...]  # a unit's values of _KEPT, in that order
+
+
+class Observer:
+    """Collects what one change does; with a ``watch``, also each later entry's effect.
+
+    ``involved`` are the records the change takes back and folds (the effective tail
+    before, then the tail after). With ``effects``, an entry's effect is kept only for
+    the entries in both (the later entries a strike or unstrike folds again: the struck
+    or restored entry itself, or an undone tail, has nothing to compare with).
+
+    Everything here runs on every write, and most writes (an undo of a move, a redo,
+    a strike of the last entry) touch no watched field at all: so nothing is made
+    until there is something to keep (every collection starts as None), ``saw`` says
+    whether anything was, and ``finish`` hands back the writer's ``Change`` as it is
+    when nothing was.
+    """
+
+    # Not slots: what a change did not touch stays at these class defaults (None:
+    # nothing made), so a write that touched nothing watched sets four attributes.
+    conflicts_before: dict[int, Any] | None = None  # of the events taken back
+    conflicted: list[int] | None = None  # folded events that conflict after
+    units_before: dict[str, Fields | None] | None = None
+    firsts_new: dict[int, tuple[Unit, dict[str, Any]]] | None = None
+    added_units: list[Unit] | None = None
+    removed_cas: list[Any] | None = None
+    added_cas: list[Any] | None = None
+    effects_before: dict[int, Effect] | None = None
+    effects_after: dict[int, Effect] | None = None
+    tally_before: dict[str, tuple[int, int]] | None = None
+
+    def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
+        self.state = state
+        self.watch: Set[int] = _watched(involved) if effects and len(involved) > 1 else _NOTHING
+        # A game end books every guarded prisoner and drops the projection: then the
+        # deltas come from two whole tallies (rare: only when a GameEnded is involved).
+        self.full = self.saw = _GAME_ENDED in map(type, involved)
+        if self.full:
+            self.tally_before = _totals(state)
+
+    # ------------------------------------------------------------- roll-back
+    def rolled_back(
+        self, records: list[Any], entries: list[Any], conflicts: dict[Any, Any]
+    ) -> None:
+        """Call with the effective tail about to be taken back and its undo entries."""
+        if conflicts:
+            for r in records:
+                if r.seq in conflicts:
+                    self.saw = True
+                    if self.conflicts_before is None:
+                        self.conflicts_before = {}
+                    self.conflicts_before[r.seq] = conflicts[r.seq]
+        state = self.state
+        units = state.units
+        before: dict[str, Fields | None] | None = None
+        n_added = n_cas = 0
+        for e in entries:
+            if e[_ADDED_UNITS] > 0:
+                n_added += e[_ADDED_UNITS]
+            if e[_ADDED_CAS]:
+                n_cas += e[_ADDED_CAS]
+            if _KEPT_NAMES.isdisjoint(e[_OPS + 1 :: 3]):  # in C: most entries set none
+                continue
+            for i in range(_OPS, len(e), 3):
+                obj = e[i]
+                # only a unit's kept fields can differ afterwards (see unit_changes)
+                if type(obj) is Unit and e[i + 1] in _KEPT_AT:
+                    h = obj.handle
+                    if before is None:
+                        before = {}
+                    if h not in before and units.get(h) is obj:
+                        before[h] = _kept_of(obj.__dict__)
+        added: Sequence[Unit] = (
+            list(islice(reversed(units.values()), n_added)) if n_added else _NO_UNITS
+        )
+        if added:
+            if before is None:
+                before = {}
+            for u in added:
+                before.setdefault(u.handle, _kept_of(u.__dict__))
+        if before:
+            self.units_before, self.saw = before, True
+        if n_cas:
+            self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
+            self.saw = True
+        if self.watch:
+            self.effects_before = effects_backward(
+                state, records, entries, added, conflicts, self.watch
+            )
+            self.saw = True
+
+    # ------------------------------------------------------------------ fold
+    def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
+        """Call after each event folded by the change, with its undo entry."""
+        seq = record.seq
+        if seq in conflicts:
+            if self.conflicted is None:
+                self.conflicted = []
+            self.conflicted.append(seq)
+            self.saw = True
+        k = entry[_ADDED_UNITS]
+        added: Sequence[Unit]
+        added_ids: Set[int]
+        if k > 0:
+            added = list(islice(reversed(self.state.units.values()), k))[::-1]
+            added_ids = {id(u) for u in added}
+            if self.added_units is None:
+                self.added_units = []
+            self.added_units += added
+            self.saw = True
+        else:
+            added, added_ids = _NO_UNITS, _NOTHING
+        if not _KEPT_NAMES.isdisjoint(entry[_OPS + 1 :: 3]):  # in C: most entries set none
+            for i in range(_OPS, len(entry), 3):
+                obj, name = entry[i], entry[i + 1]
+                # only the kept fields of a unit can make a difference (unit_changes)
+                if type(obj) is Unit and name in _KEPT_AT and id(obj) not in added_ids:
+                    firsts = self.firsts_new
+                    if firsts is None:
+                        firsts = self.firsts_new = {}
+                        self.saw = True
+                    seen = firsts.get(id(obj))
+                    if seen is None:
+                        firsts[id(obj)] = (obj, {name: entry[i + 2]})
+                    elif name not in seen[1]:
+                        seen[1][name] = entry[i + 2]
+        if entry[_ADDED_CAS]:
+            cas = self.state.casualties
+            if self.added_cas is None:
+                self.added_cas = []
+            self.added_cas += cas[len(cas) - entry[_ADDED_CAS] :]
+            self.saw = True
+        if seq in self.watch:
+            if self.effects_after is None:
+                self.effects_after = {}
+            self.effects_after[seq] = effect_forward(self.state, record, entry, added, conflicts)
+            self.saw = True
+
+    # ---------------------------------------------------------------- result
+    def unit_changes(self) -> tuple[list[UnitChange], dict[str, int]]:
+        """The watched fields that differ, and the "if ended" projection delta by side."""
+        if not (self.units_before or self.added_units or self.firsts_new):
+            return [], {}
+        state = self.state
+        units = state.units
+        before = dict(self.units_before or ())
+        for u in self.added_units or ():  # brought into play by the change: none before
+            before.setdefault(u.handle, None)
+        for obj, olds in (self.firsts_new or {}).values():
+            h = obj.handle
+            if h in before or units.get(h) is not obj:
+                continue
+            mine = list(_kept_of(obj.__dict__))
+            for name, old in olds.items():
+                mine[_KEPT_AT[name]] = old
+            before[h] = tuple(mine)
+        out: list[UnitChange] = []
+        projected: dict[str, int] = {}
+        for h, was in before.items():
+            unit = units.get(h)
+            now = _kept_of(unit.__dict__) if unit is not None else None
+            if was == now:
+                continue  # taken back and folded again alike, or set and reset
+            for i, name in enumerate(WATCHED):
+                if (
+                    was is not None
+                    and now is not None
+                    and was[i] == now[i]
+                    and (i != _STATUS or was[_HOW] == now[_HOW])
+                ):
+                    continue
+                a, b = _shown_at(was, i), _shown_at(now, i)
+                if a != b:
+                    out.append(UnitChange(h, name, a, b))
+            if not state.ended:
+                for fields, sign in ((was, -1), (now, 1)):
+                    if fields is not None and fields[_STATUS] == PRISONER:
+                        captor = state.enemy_of(fields[_SIDE])
+                        points = 2 * sum(o.cvp for o in fields[_ORIGINS])
+                        projected[captor] = projected.get(captor, 0) + sign * points
+        return out, projected
+
+    def cvp(self, projected: dict[str, int]) -> list[CvpDelta]:
+        if self.full:
+            before, after = self.tally_before or {}, _totals(self.state)
+            return [
+                CvpDelta(side, after[side][0] - b[0], after[side][1] - b[1])
+                for side, b in before.items()
+                if side in after and after[side] != b
+            ]
+        if not (projected or self.removed_cas or self.added_cas):
+            return []
+        banked: dict[str, int] = {}
+        for lines, sign in ((self.removed_cas or (), -1), (self.added_cas or (), 1)):
+            for c in lines:
+                banked[c.credited] = banked.get(c.credited, 0) + sign * c.points
+        out = []
+        for side in self.state.sides:
+            b = banked.get(side, 0)
+            e = b + projected.get(side, 0)
+            if b or e:
+                out.append(CvpDelta(side, b, e))
+        return out
+
+
+_NOTHING: frozenset[Any] = frozenset()
+_GAME_ENDED = ev.GameEnded
+_NO_UNITS: tuple[Unit, ...] = ()  # what a fold that brought no unit into play added
+
+
+def _watched(involved: list[Any]) -> set[int]:
+    """The seqs ``involved`` holds twice: the later entries folded before and after."""
+    seen: set[int] = set()
+    watch: set[int] = set()
+    for r in involved:
+        (watch if r.seq in seen else seen).add(r.seq)
+    return watch
+
+
+def _shown_at(fields: Fields | None, i: int) -> str:
+    """Field ``i`` of a unit's kept fields as a ``UnitChange`` says it."""
+    if fields is None:
+        return ""
+    value = fields[i]
+    if i == _STATUS and value == UNARMED and fields[_HOW]:
+        return f"unarmed ({fields[_HOW]})"
+    return "" if value is None else str(value)
+
+
+def _shown(fields: dict[str, Any] | None, name: str) -> str:
+    """The same for a unit's ``__dict__`` (tests/test_change.py words its reference so)."""
+    return _shown_at(None if fields is None else _kept_of(fields), _KEPT_AT[name])
+
+
+def _totals(state: GameState) -> dict[str, tuple[int, int]]:
+    from stockade.core.book.tally import tally
+
+    return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
+
+
+def finish(obs: Observer, game: Any, change: Change) -> Change:
+    """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
+    and how many entries conflict now), with what the change did to the game read in
+    the game as it is now (after the change). Nothing seen: ``change`` as it is."""
+    if not obs.saw:
+        return change
+    units, projected = obs.unit_changes()
+    later = []
+    both = (
+        sorted(obs.effects_before.keys() & obs.effects_after.keys())
+        if obs.effects_after and obs.effects_before
+        else ()
+    )
+    for seq in both:
+        before, after = obs.effects_before[seq], obs.effects_after[seq]  # type: ignore[index]
+        if not same_effect(before, after):
+            from stockade.core.book.describe import sentence_for
+
+            conflict = after.get(("conflict",), (None, ""))[1]
+            sentence = sentence_for(game.records[seq - 1], game)
+            later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
+    was, now = obs.conflicts_before or {}, game.conflicts
+    new = (
+        sorted(
+            s for s in obs.conflicted if s in now and (s not in was or str(now[s]) != str(was[s]))
+        )
+        if obs.conflicted
+        else []
+    )
+    resolved: list[int] = []
+    if was:
+        gone = set(change.undone) | set(change.struck)
+        resolved = sorted(s for s in was if s not in now and s not in gone)
+    return msgspec.structs.replace(
+        change,
+        later=later,
+        units=units,
+        cvp=obs.cvp(projected),
+        new_conflicts=new,
+        resolved_conflicts=resolved,
+    )

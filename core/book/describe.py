@@ -1,0 +1,274 @@
+"""History entries as sentences a player reads aloud at the table.
+
+``sentence(entry, game)`` -> "T3 RtPh: German 4-6-7 (g2) surrendered to American 9-2
+(a1) in Q4 [A20.21]". Units are named as they were when the entry was recorded (side,
+original counter, Location then: ``core.model.names``; for an entry that never folded in this
+process, ``core.book.names_replay``), never as they are now, so a sentence never changes after
+later entries. A prisoner is named by its original counter (its counter "(1)-0-6"
+tells nobody which unit it was). The rule cited for each kind of entry lives in
+``RULES``, the one table of citations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from stockade.core.model import events as ev
+
+if TYPE_CHECKING:  # describe is imported by the game's own modules: no cycle at run time
+    from stockade.core.book.game import Game, HistoryEntry
+
+# The rule behind each kind of entry; "kind:variant" where the variant changes it.
+RULES: dict[str, str] = {
+    "surrender": "A20.21",
+    "surrender:disrupted": "A19.12",
+    "surrender:hob": "A15.5",
+    "surrender:mopup": "A12.153",
+    "reject": "A20.3",
+    "nq": "A20.3",
+    "capture": "A20.22",
+    "mutual": "A20.221",
+    "recapture": "A20.54",
+    "transfer": "A20.5",
+    "exchange": "A20.51",
+    "split": "A20.51",
+    "deploy": "A20.5",
+    "abandon": "A20.5",
+    "escort": "A20.53",
+    "eliminate": "A20.5",
+    "eliminate:fire-own": "A20.54",
+    "eliminate:escape": "A20.55",
+    "reduce": "A7.302",
+    "reduce:fire-own": "A20.54",
+    "massacre": "A20.4",
+    "escape": "A20.55",
+    "escaped": "A11.22",
+    "escaped:withdrawal": "A11.2",
+    "rearm": "A20.551",
+    "scrounge": "A20.552",
+    "end": "A20.1",
+}
+
+_CAUSE_WORDS = ev.CAUSE_WORDS  # one wording: the tally uses it too
+_STATUS_WORDS = {
+    "broken": ("broken", "rallied"),
+    "pinned": ("pinned", "unpinned"),
+    "berserk": ("berserk", "no longer berserk"),
+    "melee": ("in Melee", "out of Melee"),
+    "disrupted": ("Disrupted", "no longer Disrupted"),
+}
+
+
+def rule_for(record: ev.Record) -> str:
+    kind = ev.kind_of(record)
+    variant = (
+        getattr(record, "reason", None)
+        or getattr(record, "cause", None)
+        or getattr(record, "route", None)
+    )
+    if isinstance(variant, str) and f"{kind}:{variant}" in RULES:
+        return RULES[f"{kind}:{variant}"]
+    if isinstance(record, ev.Eliminated) and not record.takeover:
+        return ""  # an ordinary casualty: nothing of A20 in it
+    return RULES.get(kind, "")
+
+
+def sentence(entry: HistoryEntry, game: Game, with_time: bool = True) -> str:
+    return sentence_for(entry.record, game, with_time)
+
+
+def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
+    if ev.is_control(record):
+        return _control(record)
+    text = _Words(game, record.seq).say(record)
+    rule = rule_for(record)
+    if rule:
+        text += f" [{rule}]"
+    when = game.when.get(record.seq)
+    if when is None:
+        when = game.names_then().when.get(record.seq)  # never folded here (names_then)
+    if with_time and when and not isinstance(record, (ev.GameCreated, ev.PhaseSet)):
+        text = f"T{when[0]} {when[1]}: {text}"
+    return text
+
+
+def _control(record: ev.ControlRecord) -> str:
+    if isinstance(record, ev.Undo):
+        return f"undo of entry {record.target}"
+    if isinstance(record, ev.Redo):
+        return f"redo of entry {record.target}"
+    if isinstance(record, ev.Strike):
+        return f"struck entry {record.target}" + (f" ({record.reason})" if record.reason else "")
+    assert isinstance(record, ev.Unstrike)  # the last kind of control record
+    return f"unstruck entry {record.target}"
+
+
+class _Words:
+    """Names units and builds the sentence for each kind of event."""
+
+    def __init__(self, game: Game, seq: int):
+        # The names when the entry was recorded: kept by the fold, or, for an entry
+        # that never folded in this process (undone, abandoned, struck, or not folded
+        # since the log was opened), replayed from the log (core.book.names_replay). Never
+        # from the state now: a handle may name another unit since.
+        folded = seq in game.when
+        self.then = game.names.of(seq) if folded else game.names_then().of(seq)
+
+    def unit(self, handle: str | None) -> str:
+        then = self.then.get(handle or "")
+        if then is not None:
+            return f"{then[1]} ({handle})"
+        # No unit held the handle at that point (an entry the fold refused: the
+        # unit was struck or never entered): the handle alone says what was recorded.
+        return handle or "?"
+
+    def units(self, handles: list[str]) -> str:
+        names = [self.unit(h) for h in handles]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def where(self, handle: str) -> str:
+        then = self.then.get(handle)
+        return f" in {then[2]}" if then is not None and then[2] else ""
+
+    def say(self, record: ev.Record) -> str:
+        kind = ev.kind_of(record)
+        speaker: Callable[[ev.Record], str] | None = getattr(
+            self, "_" + kind.replace("-", "_"), None
+        )
+        return speaker(record) if speaker else kind
+
+    # -- one method per kind, named after its tag ----------------------------------
+    def _game(self, r: ev.GameCreated) -> str:
+        sides = " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in r.sides)
+        return f"game '{r.scenario}': {sides}"
+
+    def _unit(self, r: ev.UnitEntered) -> str:
+        extras = [f"in {r.location}"] if r.location else []
+        extras += ["broken"] if r.broken else []
+        extras += [f"+{t}" for t in r.traits]
+        # An add the fold refused (a conflict: no unit entered) kept no name, and its
+        # handle may name another unit now: the record itself says what was to enter.
+        name = (
+            self.unit(r.handle) if r.handle in self.then else f"{r.side} {r.counter} ({r.handle})"
+        )
+        return f"{name} entered" + (" " + ", ".join(extras) if extras else "")
+
+    def _phase(self, r: ev.PhaseSet) -> str:
+        return f"Turn {r.turn}, {r.attacker} {r.phase}"
+
+    def _status(self, r: ev.StatusChanged) -> str:
+        said = [
+            words[0] if getattr(r, name) else words[1]
+            for name, words in _STATUS_WORDS.items()
+            if getattr(r, name) is not None
+        ]
+        if r.location is not None:
+            said.append(f"moved to {r.location}")
+        return f"{self.unit(r.handle)} " + " and ".join(said or ["unchanged"])
+
+    def _nq(self, r: ev.NoQuarterInvoked) -> str:
+        return f"{r.side} is under No Quarter ({r.reason})"
+
+    def _end(self, r: ev.GameEnded) -> str:
+        return "the game ended; prisoners still guarded count double"
+
+    def _merges(self, merges: list[ev.Merge]) -> str:
+        return "".join(f"; {' + '.join(m.parts)} exchanged for squad {m.into}" for m in merges)
+
+    def _surrender(self, r: ev.Surrendered) -> str:
+        how = "" if r.reason == "rtph" else f" ({r.reason})"
+        freed = f"; freed as Unarmed: {', '.join(r.freed)}" if r.freed else ""
+        return (
+            f"{self.units(r.units)} surrendered to {self.unit(r.guard)}{self.where(r.guard)}"
+            f"{how}{freed}{self._merges(r.merges)}"
+        )
+
+    def _reject(self, r: ev.SurrenderRejected) -> str:
+        return f"{r.by_side} rejected the surrender of {self.units(r.units)}: No Quarter"
+
+    def _capture(self, r: ev.Captured) -> str:
+        taken = [self.units(r.units)] if r.units else []
+        if r.split:
+            taken.append(
+                f"one HS ({r.hs_captured}) of {self.unit(r.split)}, "
+                f"the other HS ({r.hs_free}) fights on"
+            )
+        return f"{self.unit(r.guard)} captured {' and '.join(taken)} in CC{self._merges(r.merges)}"
+
+    def _mutual(self, r: ev.MutualCapture) -> str:
+        return f"simultaneous capture: {self.units(r.units)} rearm as Green/Conscript units"
+
+    def _recapture(self, r: ev.Recaptured) -> str:
+        return f"{self.unit(r.guard)} recaptured {self.units(r.units)}{self._merges(r.merges)}"
+
+    def _transfer(self, r: ev.Transferred) -> str:
+        return (
+            f"{self.units(r.units)} transferred to {self.unit(r.to_guard)}{self._merges(r.merges)}"
+        )
+
+    def _exchange(self, r: ev.Exchanged) -> str:
+        return f"prisoner HS {' and '.join(r.parts)} exchanged for one squad ({r.into})"
+
+    def _split(self, r: ev.PrisonerSplit) -> str:
+        return f"prisoner squad {self.unit(r.handle)} split into {' and '.join(r.into)}"
+
+    def _deploy(self, r: ev.Deployed) -> str:
+        moved = "".join(f"; {p} to {h}" for p, h in r.assign.items())
+        return f"{self.unit(r.handle)} deployed into {' and '.join(r.into)}{moved}"
+
+    def _abandon(self, r: ev.Abandoned) -> str:
+        return f"{self.units(r.units)} abandoned as Unarmed units"
+
+    def _escort(self, r: ev.EscortedOff) -> str:
+        return f"{self.unit(r.guard)} escorted its prisoners off a Friendly Board Edge"
+
+    def _eliminate(self, r: ev.Eliminated) -> str:
+        cause = _CAUSE_WORDS.get(r.cause, r.cause)
+        text = f"{self.unit(r.handle)} eliminated" + (f" {cause}" if cause else "")
+        if r.takeover == "-":
+            text += "; its prisoners go free"
+        elif r.takeover:
+            text += f"; {self.unit(r.takeover)} takes over its prisoners"
+        return text
+
+    def _reduce(self, r: ev.CasualtyReduced) -> str:
+        return (
+            f"{self.unit(r.handle)} Casualty Reduced {_CAUSE_WORDS.get(r.cause, r.cause)}".rstrip()
+        )
+
+    def _massacre(self, r: ev.Massacred) -> str:
+        return f"{self.unit(r.by)} massacred {self.units(r.units)}"
+
+    def _escape(self, r: ev.EscapeAttempted) -> str:
+        their = "its" if len(r.units) == 1 else "their"
+        text = f"{self.units(r.units)} attacked {their} Guard"
+        if r.ntc_failed:
+            text += f" ({', '.join(r.ntc_failed)} failed the NTC)"
+        if r.killed:
+            text += f"; {', '.join(r.killed)} killed escaping"
+        outcome = {
+            "escaped": "the Guard was eliminated: escaped",
+            "melee": "Melee",
+            "no-effect": "no effect",
+        }[r.outcome]
+        return f"{text}; {outcome}"
+
+    def _escaped(self, r: ev.EscapedBy) -> str:
+        if r.route == "guard-infiltrated":
+            return f"{self.unit(r.units[0])} infiltrated away; its prisoners escaped"
+        return f"{self.units(r.units)} escaped by {r.route.capitalize()}"
+
+    def _rearm(self, r: ev.Rearmed) -> str:
+        split = f" (split into {' and '.join(r.split_into)})" if r.split_into else ""
+        becomes = f" as {r.counter}" if r.counter else ""
+        why = {
+            "cc": f"having eliminated or captured {self.unit(r.enemy)} in CC",
+            "alone": f"having eliminated {self.unit(r.enemy)}",
+            "surrender": f"when {self.unit(r.enemy)} surrendered",
+        }.get(r.how, f"({r.how}, {r.enemy})")
+        return f"{self.unit(r.handle)} rearmed{becomes}{split}, {why}"
+
+    def _scrounge(self, r: ev.Scrounged) -> str:
+        dice = f"dr {r.roll} vs a wreck" if r.wreck else f"DR {r.roll}"
+        return f"{self.unit(r.handle)} scrounged: {dice}"

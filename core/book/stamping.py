@@ -1,0 +1,53 @@
+"""What a record is stamped with, and the bounds it is held to, before it is written.
+
+``core.book.writer`` stamps every record it writes (its seq, group and time) and holds what
+a command would record to the bounds a log line is held to (issue 13: ``core.model.bounds``),
+so that nothing a log could not hold is ever written.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import time
+
+import msgspec
+
+from stockade.core.model import events as ev
+from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
+from stockade.core.model.errors import Refusal
+
+
+def now() -> str:
+    """The time each record is stamped with (display only; never read by the rules).
+    ``sample_games.regenerate`` pins it to one instant to make byte-identical logs."""
+    return _iso_second(int(time.time()))
+
+
+@functools.lru_cache(maxsize=1)
+def _iso_second(second: int) -> str:
+    """The entry time, made once a second (formatting a datetime cost ~1 µs a write)."""
+    return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
+
+
+def within_bounds(records: list[ev.Record]) -> None:
+    """Hold what a command would record to the bounds a log line is held to (issue 13):
+    a Refusal naming the field, before any rule sees the values."""
+    try:
+        check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
+    except ValueError as exc:
+        raise Refusal("input", f"cannot be recorded: {exc}") from None
+
+
+def reason_fits(seq: int, reason: str) -> bool:
+    """Does a Strike record numbered ``seq`` with this typed ``reason`` fit the bounds
+    a log line is held to? Its other fields are a seq the timeline chose, the one
+    ``Writer._strikable`` found in the log and our own time stamp, so this is the whole bounds
+    check of the record, without the encode + decode round trip (~1 µs a strike). Only
+    when it fails does ``within_bounds`` make the round trip, for its exact message."""
+    return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
+
+
+def stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
+    """``event`` as the log holds it: its seq, command group, time and schema version."""
+    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)

@@ -1,0 +1,390 @@
+"""The write protocol: every change to an open game, in one place.
+
+A ``Writer`` owns the three parts of an open game: the log store (``core.log.store``:
+the file and its journal), the timeline (``core.log.game_timeline``: which records count) and
+the projection (``core.book.projection``: the fold). Every write goes the same way: the
+rules are checked (``check``), the records stamped and written durably
+(``store.write``), only then the timeline and the fold move, and an ``Observer``
+(``core.book.consequences``) watching the fold says what it did as a ``Change``. The
+previews fold the same way and put everything back, writing nothing. A failed write
+re-reads the file (``recover``) before anything else is written; a record another
+process appended is taken in with ``absorb``. ``core.book.game.Game`` is the front door
+that serves this to the CLI and the TUI.
+"""
+
+from __future__ import annotations
+
+import operator
+from pathlib import Path
+from typing import Any
+
+from stockade.core.book.change import Change
+from stockade.core.book.consequences import Observer, finish
+from stockade.core.book.projection import Projection, gc_paused
+from stockade.core.book.stamping import now, reason_fits, stamp, within_bounds
+from stockade.core.log import game_timeline as _history
+from stockade.core.log.game_log import LogProblem
+from stockade.core.log.game_timeline import Timeline, build_timeline
+from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.store import LogStore
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.names import NameBook
+from stockade.core.model.state import GameState
+
+# ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
+__all__ = ["Writer", "now", "within_bounds"]
+
+_SEQ_OF = operator.attrgetter("seq")
+
+
+class Writer:
+    def __init__(self, store: LogStore, timeline: Timeline, projection: Projection):
+        self.store = store
+        self.timeline = timeline
+        self.projection = projection
+        # Groups this writer undid since the last strike or unstrike: redone, they fold
+        # on the very records they were folded on before (undo and redo go last in,
+        # first out, and a new entry abandons every undone group), so the names their
+        # entries were given then (``core.model.names``) still hold and are not made again.
+        self.named: set[int] = set()
+
+    @classmethod
+    def load(
+        cls,
+        records: list[ev.Record],
+        journal: Journal | None = None,
+        path: Path | None = None,
+        warnings: list[str] | None = None,
+        problem: LogProblem | None = None,
+        log_data: bytes | None = None,
+    ) -> Writer:
+        """The parts of a game holding ``records``: folded from the snapshot cache when
+        ``log_data`` (the log's bytes, from ``LogStore.open``) matches one, else whole."""
+        path = Path(path) if path else None
+        store = LogStore(list(records), journal, path, list(warnings or []), problem)
+        timeline = build_timeline(store.records)
+        fold = Projection(timeline.effective_of(store.records), fold=False)
+        if log_data is None or path is None or not fold.from_snapshot(path, log_data):
+            fold.fold_all()
+        return cls(store, timeline, fold)
+
+    @classmethod
+    def open(cls, path: Path, read_only: bool = False) -> Writer:
+        """Open a log (``core.book.game.Game.open``). Raises JournalError if it cannot be
+        read or is not a game."""
+        with gc_paused():
+            store, log_data = LogStore.open(Path(path), read_only)
+            return cls.load(
+                store.records, store.journal, store.path, store.warnings, store.problem, log_data
+            )
+
+    # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
+    @property
+    def records(self) -> list[ev.Record]:
+        return self.store.records
+
+    @property
+    def state(self) -> GameState:
+        return self.projection.state
+
+    @property
+    def conflicts(self) -> dict[int, Refusal]:
+        return self.projection.conflicts
+
+    @property
+    def when(self) -> dict[int, tuple[int, str, str]]:
+        return self.projection.when
+
+    @property
+    def names(self) -> NameBook:
+        return self.projection.names
+
+    # ----------------------------------------------------------------- recovering
+    def recover(self) -> None:
+        """Re-read the log from disk and carry on from exactly what it holds.
+
+        Called after a failed write: the journal refuses writes until this succeeds.
+        Takes the lock afresh, sets aside any torn tail, and replaces the store, the
+        timeline and the projection (the file is the truth). Raises JournalError if the
+        log cannot be read.
+        """
+        journal, path = self.store.journal, self.store.path
+        if path is None or journal is None:
+            return
+        journal.close()
+        try:
+            fresh = Writer.open(path)
+        except JournalError as exc:
+            journal.read_only = True
+            journal.why_read_only = f"could not re-read the log after an error: {exc}"
+            raise
+        self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
+        self.named = set()
+
+    def _after_write_error(self) -> str:
+        """A write failed: re-read the file before anything else is written."""
+        journal = self.store.journal
+        if journal is None or not journal.poisoned:
+            return ""
+        held = len(self.records)
+        try:
+            self.recover()
+        except JournalError as exc:
+            return (
+                f". The log could not be re-read ({exc}); nothing more is written "
+                "until it is (Game.recover / reopen the game)"
+            )
+        if len(self.records) > held:
+            return (
+                ". The log was re-read: the entry had reached the file after all and "
+                "is kept; check the history"
+            )
+        return ". The log was re-read; the game goes on from what it holds"
+
+    # ------------------------------------------- following another writer (follow.py)
+    def absorb(self, record: ev.Record) -> None:
+        """Take in a record another process appended to the log: the same effect on
+        this game as the call that wrote it there had on the writer's, nothing written
+        (``core.book.follow``: a read-only window following the one that writes). Raises
+        ValueError for a record that does not come next (the caller re-reads)."""
+        if record.seq != len(self.records) + 1 or isinstance(record, ev.GameCreated):
+            raise ValueError(f"entry {record.seq} does not follow entry {len(self.records)}")
+        fold = self.projection
+        with fold.lock:
+            try:
+                self.timeline.add(record)
+            except Refusal as refusal:
+                raise ValueError(f"entry {record.seq}: {refusal}") from None
+            self.records.append(record)
+            if isinstance(record, ev.Undo):
+                fold.rollback(fold.keep_upto_group(record.target - 1))
+            elif isinstance(record, ev.Redo):
+                for redone in self.timeline.groups.get(record.target, []):
+                    if redone.seq not in self.timeline.struck:
+                        fold.append(redone)
+            elif isinstance(record, ev.Strike | ev.Unstrike):
+                self.named.clear()
+                if 1 <= record.target < record.seq:
+                    action = "strike" if isinstance(record, ev.Strike) else "unstrike"
+                    self._refold(record.target, action, [record.seq])
+            else:
+                fold.append(record)
+
+    # ------------------------------------------------------------------- writing
+    def check(self, events: list[ev.Record]) -> None:
+        """Raise the Refusal the rules give for ``events``, without writing anything."""
+        if self.store.problem:
+            raise Refusal("log", f"this log is read-only: {self.store.problem}")
+        within_bounds(events)
+        self.projection.check(events)
+
+    def _append_records(self, stamped: list[ev.Record]) -> None:
+        self.store.write(stamped, self._after_write_error)
+        for record in stamped:
+            self.records.append(record)
+            self.timeline.add(record)
+
+    def _control(
+        self, kind: type[ev.Undo | ev.Redo | ev.Strike | ev.Unstrike], target: int, reason: str = ""
+    ) -> int:
+        """Write one undo / redo / strike / unstrike record of ``target`` durably and
+        keep it; returns its seq. The caller moves the timeline (it knows which way)."""
+        store = self.store
+        records = store.records
+        n = len(records) + 1
+        if reason:  # a strike's reason, typed by the player: held to its bound
+            stamped: ev.Record = ev.Strike(seq=n, grp=n, at=now(), target=target, reason=reason)
+            if not reason_fits(n, reason):
+                within_bounds([stamped])
+        else:
+            stamped = kind(seq=n, grp=n, at=now(), target=target)
+        if store.journal is not None or store.problem is not None:  # else: in memory
+            store.write([stamped], self._after_write_error)
+        records.append(stamped)
+        return n
+
+    def submit(self, events: list[ev.Record]) -> Change:
+        """Check, write durably, then apply one player action."""
+        if not events:
+            return Change(action="submit", conflicts=len(self.conflicts))
+        self.check(events)
+        first, at = len(self.records) + 1, now()
+        stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        tl = self.timeline
+        left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
+        if left:
+            self.named.clear()  # abandoned: never redone
+        self.store.write(stamped, self._after_write_error)
+        fold = self.projection
+        records = self.records
+        with fold.lock:
+            obs = Observer(fold.state, stamped)
+            for record in stamped:
+                records.append(record)
+                tl.add(record)
+                fold.append(record, obs)
+            seqs = [r.seq for r in stamped]
+            change = Change(
+                action="submit",
+                target=first,
+                appended=seqs,
+                added=seqs,
+                abandoned=left,
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change)
+
+    def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
+        fold = self.projection
+        with fold.lock:
+            tail = fold.effective[keep:]
+            obs = Observer(fold.state, tail)
+            fold.rollback(keep, obs)
+            change = Change(
+                action=action,
+                target=target,
+                appended=written,
+                undone=list(map(_SEQ_OF, tail)),
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change) if obs.saw else change
+
+    # -------------------------------------------------------------- undo / redo
+    def undo(self) -> Change:
+        tl = self.timeline
+        target = tl.undoable()
+        if target is None:
+            raise Refusal("undo", "nothing to undo")
+        written = self._control(ev.Undo, target)
+        tl.undo(target)
+        self.named.add(target)
+        effective = self.projection.effective
+        keep = len(effective)  # keep_upto_group(target - 1), inline: most often one step
+        while keep and effective[keep - 1].grp >= target:
+            keep -= 1
+        return self._roll_back_to(keep, "undo", target, [written])
+
+    def undo_to(self, seq: int) -> Change:
+        targets = _history.undo_to_plan(self.timeline, self.records, seq)
+        first, at = len(self.records) + 1, now()
+        stamped = [
+            stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
+        ]
+        self._append_records(stamped)
+        self.named.update(targets)
+        keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
+        return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
+
+    def preview_undo_to(self, seq: int) -> Change:
+        _history.undo_to_plan(self.timeline, self.records, seq)
+        fold = self.projection
+        with fold.lock:
+            keep = fold.keep_upto_group(self.records[seq - 1].grp)
+            tail = fold.effective[keep:]
+            return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
+
+    def redo(self) -> Change:
+        tl = self.timeline
+        target = tl.redoable()
+        if target is None:
+            raise Refusal("redo", "nothing to redo")
+        written = self._control(ev.Redo, target)
+        tl.redo(target)
+        named = target in self.named
+        self.named.discard(target)
+        fold = self.projection
+        with fold.lock:
+            struck = tl.struck
+            back = []  # (a loop: a comprehension's frame cost more than one entry's test)
+            for r in tl.groups[target]:
+                if r.seq not in struck:
+                    back.append(r)
+            obs = Observer(fold.state, back)
+            for record in back:
+                fold.append(record, obs, named)
+            change = Change(
+                action="redo",
+                target=target,
+                appended=[written],
+                restored=list(map(_SEQ_OF, back)),
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change) if obs.saw else change
+
+    # ------------------------------------------------------------ strike / unstrike
+    def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
+        return _history.strikable(self.timeline, self.records, seq, verb)
+
+    def strike(self, seq: int, reason: str = "") -> Change:
+        self._strikable(seq)
+        written = self._control(ev.Strike, seq, reason)
+        self.timeline.strike(seq, written)
+        self.named.clear()  # what an undone group folds on may differ now
+        return self._refold(seq, "strike", [written])
+
+    def unstrike(self, seq: int) -> Change:
+        self._strikable(seq, "unstrike")
+        written = self._control(ev.Unstrike, seq)
+        self.timeline.unstrike(seq)
+        self.named.clear()
+        return self._refold(seq, "unstrike", [written])
+
+    def preview_strike(self, seq: int) -> Change:
+        self._strikable(seq)
+        return self._refold(seq, "strike", [], preview=True)
+
+    def preview_unstrike(self, seq: int) -> Change:
+        self._strikable(seq, "unstrike")
+        return self._refold(seq, "unstrike", [], preview=True)
+
+    def _refold(self, seq: int, action: str, written: list[int], preview: bool = False) -> Change:
+        """Entry ``seq`` leaves (strike) or rejoins (unstrike) the effective history:
+        fold the tail from its place again, watching what each later entry does."""
+        fold = self.projection
+        with fold.lock:
+            position, present = fold.position_of(seq)
+            tail = fold.effective[position:]
+            record = self.records[seq - 1]
+            if action == "strike" and present:
+                how, new_tail = "struck", tail[1:]
+            elif action == "unstrike" and not present and record.grp not in self.timeline.undone:
+                how, new_tail = "restored", [record, *tail]
+            else:  # undone: nothing in the effective history moves
+                return Change(
+                    action=action,
+                    preview=preview,
+                    target=seq,
+                    appended=written,
+                    conflicts=len(self.conflicts),
+                )
+            if preview:
+                return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
+            obs = Observer(fold.state, tail + new_tail, True)
+            fold.replace_tail(position, new_tail, obs)
+            change = Change(
+                action=action,
+                target=seq,
+                appended=written,
+                struck=[seq] if how == "struck" else [],
+                restored=[seq] if how == "restored" else [],
+                conflicts=len(fold.conflicts),
+            )
+            return finish(obs, self, change) if obs.saw else change
+
+    def _preview(
+        self,
+        position: int,
+        tail: list[ev.Record],
+        new_tail: list[ev.Record],
+        action: str,
+        seq: int,
+        **lists: Any,
+    ) -> Change:
+        fold = self.projection
+        obs = Observer(fold.state, tail + new_tail, True)
+        with fold.trial(position, tail, new_tail, obs):
+            change = Change(
+                action=action, preview=True, target=seq, conflicts=len(fold.conflicts), **lists
+            )
+            return finish(obs, self, change)

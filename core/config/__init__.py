@@ -1,0 +1,1 @@
+"""Typed reading of the user's TOML files (config, themes)."""

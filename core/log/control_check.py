@@ -1,0 +1,89 @@
+"""Undo, redo, strike and unstrike records that act on nothing.
+
+Stockade never writes one: ``Game.undo`` takes back only the last entry in effect,
+``Game.strike`` refuses an entry that is already struck, and so on. A log can still
+hold one, added by hand or by another program (a mailed log, a bad merge). Opening the
+game ignores it (``core.log.game_timeline.build_timeline`` skips an undo or redo that does not
+apply; a strike of an entry that is not there strikes nothing), so the game reads, but
+the record says something that did not happen. ``stockade check`` names each one by
+its line (a log's line N holds its record N).
+
+The reasons are the ones ``Game`` itself gives when refusing the same write
+(``Timeline.undo`` / ``redo``, ``history.strikable``), judged against the log as it
+stood when the record was written: only the records before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stockade.core.log.game_timeline import CONTROLS, Timeline, strikable
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+
+
+@dataclass(frozen=True)
+class ControlProblem:
+    line: int  # the record's line in the log (= its seq)
+    verb: str  # undo / redo / strike / unstrike
+    target: int
+    reason: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"{self.verb} of entry {self.target} acts on nothing: {self.reason} "
+            "(Stockade never writes such a record; the game ignores it)"
+        )
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+_VERBS: dict[type, str] = {ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike"}
+
+
+def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
+    """Every control record of ``records`` (a whole log, in order) whose target does
+    not exist before it or cannot be acted on then, in log order."""
+    timeline = Timeline(CONTROLS)
+    out: list[ControlProblem] = []
+    for record in records:
+        if not ev.is_control(record):
+            timeline.add(record)
+            continue
+        verb = _VERBS.get(type(record), "unstrike")
+        target: int = getattr(record, "target", 0)
+        reason = _why_not(timeline, records, record, verb, target)
+        if reason:
+            out.append(ControlProblem(record.seq, verb, target, reason))
+        else:
+            timeline.add(record)
+    return out
+
+
+def _why_not(
+    timeline: Timeline, records: list[ev.Record], record: ev.Record, verb: str, target: int
+) -> str:
+    if not 1 <= target < record.seq:
+        return f"there is no entry {target} before it"
+    try:
+        if verb == "undo":
+            _undoable(timeline, target)
+        elif verb == "redo":
+            if timeline.redoable() != target:
+                raise Refusal("redo", f"entry {target} is not the last undone entry")
+        else:
+            strikable(timeline, records, target, verb)
+    except Refusal as refusal:
+        return refusal.text
+    return ""
+
+
+def _undoable(timeline: Timeline, target: int) -> None:
+    """An undo names the command group it takes back: the last one in effect, never
+    the game header (``Game.undo``)."""
+    if target == 1 or timeline.undoable() != target:
+        last = timeline.undoable()
+        now = f"the last entry in effect is {last}" if last else "nothing is in effect to undo"
+        raise Refusal("undo", f"entry {target} is not the last entry in effect ({now})")

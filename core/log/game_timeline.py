@@ -1,0 +1,117 @@
+"""The effective history: which domain events count, after undo, redo and strikes.
+
+All records stay in the log. The timeline itself (undo and redo over command groups,
+abandoned branches, strikes) is ``core.log.timeline``, shared with the camp; this module
+names the game's control records and answers the history's questions (entry status,
+what undo-to and strike may act on). A strike removes one event from the effective
+history; every later event is checked again when the state is folded (see
+``core.book.projection``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stockade.core.log import timeline as shared
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+
+CONTROLS = shared.Controls(
+    actions={ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike", ev.Unstrike: "unstrike"},
+    error=Refusal,
+)
+Timeline = shared.Timeline[ev.Record]
+
+
+def build_timeline(records: list[ev.Record]) -> Timeline:
+    """The game's timeline of ``records``; a control record that no longer applies
+    (written by a buggy or hand-edited log) is ignored rather than losing the game."""
+    return shared.build(CONTROLS, records)
+
+
+# ------------------------------------------------------------ entries, as they stand
+@dataclass
+class HistoryEntry:
+    seq: int
+    grp: int
+    record: ev.Record
+    status: str  # ok / undone / abandoned / struck / conflict / control
+    reason: str = ""
+    turn: int = 0
+    phase: str = ""
+    attacker: str = ""
+    rule: str = ""  # a conflict's rule id, as a field (``reason`` is the whole message)
+
+
+def entry_status(
+    record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict[int, Refusal]
+) -> tuple[str, str]:
+    """How ``record`` stands in the effective history now, and why."""
+    if ev.is_control(record):
+        return "control", ""
+    if record.grp in timeline.abandoned:
+        return "abandoned", ""
+    if record.grp in timeline.undone:
+        return "undone", ""
+    if record.seq in timeline.struck:
+        return "struck", getattr(records[timeline.struck[record.seq] - 1], "reason", "")
+    if record.seq in conflicts:
+        return "conflict", str(conflicts[record.seq])
+    return "ok", ""
+
+
+def entries(
+    records: list[ev.Record],
+    timeline: Timeline,
+    conflicts: dict[int, Refusal],
+    when: dict[int, tuple[int, str, str]],
+) -> list[HistoryEntry]:
+    """Every record as a history entry: its status, and when it happened."""
+    out = []
+    for record in records:
+        turn, phase, attacker = when.get(record.seq, (0, "", ""))
+        status, reason = entry_status(record, timeline, records, conflicts)
+        rule = conflicts[record.seq].rule if status == "conflict" else ""
+        out.append(
+            HistoryEntry(
+                record.seq, record.grp, record, status, reason, turn, phase, attacker, rule
+            )
+        )
+    return out
+
+
+# ------------------------------------------------- what undo-to and strike may act on
+def undo_to_plan(timeline: Timeline, records: list[ev.Record], seq: int) -> list[int]:
+    """The command groups "undo to entry ``seq``" undoes, last first; the Refusal if
+    there are none (the replay screen and ``Game.undo_to`` both ask this)."""
+    if not 1 <= seq <= len(records):
+        raise Refusal("undo", f"there is no entry {seq}")
+    anchor = records[seq - 1]
+    if ev.is_control(anchor):
+        raise Refusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
+    if anchor.grp in timeline.undone:
+        raise Refusal("undo", f"entry {seq} is itself undone")
+    targets = [g for g in reversed(timeline.active) if g > anchor.grp]
+    if not targets:
+        raise Refusal("undo", f"nothing after entry {seq} to undo")
+    return targets
+
+
+def strikable(timeline: Timeline, records: list[ev.Record], seq: int, verb: str) -> ev.Record:
+    """Entry ``seq``, if it may be struck (``verb`` "strike") or unstruck; else the
+    Refusal saying why not."""
+    if not 1 <= seq <= len(records):
+        raise Refusal("strike", f"there is no entry {seq}")
+    record = records[seq - 1]
+    if ev.is_control(record):
+        raise Refusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
+    if isinstance(record, ev.GameCreated):
+        raise Refusal("strike", "the game header cannot be struck")
+    struck = seq in timeline.struck
+    if verb == "unstrike" and not struck:
+        raise Refusal("unstrike", f"entry {seq} is not struck")
+    if verb == "strike" and struck:
+        raise Refusal("strike", f"entry {seq} is already struck")
+    if verb == "strike" and record.grp in timeline.undone:
+        raise Refusal("strike", f"entry {seq} is undone; nothing to strike")
+    return record

@@ -1,0 +1,429 @@
+"""A snapshot cache on disk: a cache, never the truth.
+
+Opening a long game folds every effective event of its log (~15-20 µs each: ~2 s for
+100,000). To open faster, ``Game`` keeps, outside the log, the folded state of a
+prefix of its effective history, and on open folds only the events after it. The
+snapshot is used only when it provably comes from this log and this code:
+
+* the log's first ``log_bytes`` bytes still hash (SHA-256) to ``log_hash`` (a log is
+  append-only; any other change to those bytes throws the snapshot away);
+* the seqs of the first ``position`` effective events hash to ``effective_hash`` (an
+  undo, redo or strike appended since that reaches into the prefix does too);
+* ``code`` is the fingerprint of the source of every module of the core, by path and
+  content: any code change, a moved file included, does too (a source that cannot be
+  read turns snapshots off rather than being left out).
+
+Anything that does not verify, decode or fit is ignored (and rewritten later); the
+game then folds from the start, as without a cache. Snapshots hold typed data only
+(msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can run
+code. They live in ``$STOCKADE_CACHE_DIR`` (``off`` disables them), else
+the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux),
+one file per log path,
+written through a temporary file and a rename (at most ``MAX_FILES`` kept, the oldest
+pruned); a log's own file is never touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import importlib.util
+import os
+import tempfile
+import typing
+from array import array
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+import msgspec
+
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
+
+VERSION = 4  # 3: the names each entry's units had (core.model.names); 4: names as a table
+MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
+TAIL = 256  # the snapshot stands this many effective events before the end, so the
+# events an undo usually reaches have their undo journal after an open
+REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
+ENABLED = True
+
+
+# The rows of a snapshot: array-like Structs (decoded in C) with the fields of the
+# state's dataclasses, in the same order and of the same types, which ``_mirrors`` checks
+# (a dataclass field added and not here switches snapshots off, and fails the tests).
+class OriginRow(msgspec.Struct, array_like=True):
+    handle: str
+    unit_kind: str
+    counter: str
+    cvp: int
+
+
+class UnitRow(msgspec.Struct, array_like=True):
+    handle: str
+    side: str
+    unit_kind: str
+    counter: str
+    created: int
+    cvp: int
+    origins: list[OriginRow]
+    traits: frozenset[str]
+    status: str
+    armed: bool
+    broken: bool
+    pinned: bool
+    berserk: bool
+    melee: bool
+    disrupted: bool
+    location: str
+    guard: str | None
+    unarmed_how: str
+    abandoned_by: str
+    captured_seq: int
+    captured_how: str
+    captured_at: str
+    captured_clock: str
+    captured_traits: frozenset[str]
+    captured_broken: bool
+    surrendered_to: str
+    rearm_spent: bool
+    ended_seq: int
+    note: str
+
+
+class CasualtyRow(msgspec.Struct, array_like=True):
+    seq: int
+    turn: int
+    credited: str
+    unit: str
+    counter: str
+    unit_kind: str
+    base: int
+    multiplier: int
+    rule: str
+    why: str
+
+
+def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> bool:
+    """Does ``row`` have the fields of dataclass ``cls``, in order and of the same types
+    (``swap`` names the fields whose row type differs: a nested row)?"""
+    want = typing.get_type_hints(cls)
+    fields = [(f.name, swap.get(f.name, want[f.name])) for f in dataclasses.fields(cls)]
+    have = typing.get_type_hints(row)
+    return fields == [(name, have[name]) for name in row.__struct_fields__]
+
+
+_ORIGIN_FIELDS = OriginRow.__struct_fields__
+_UNIT_FIELDS = UnitRow.__struct_fields__
+_CASUALTY_FIELDS = CasualtyRow.__struct_fields__
+_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "last_seq")
+Scalars = tuple[str, int, str, str, bool, int]  # the GameState fields _STATE_SCALARS names
+When = tuple[int, str, str]  # an entry's turn, phase and attacker
+Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location) names
+
+
+# Every GameState field is in a snapshot; if one is added and not here, no snapshot
+# is read or written (rather than a state missing it). Likewise for the rows.
+_COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", *_STATE_SCALARS}
+if {f.name for f in dataclasses.fields(GameState)} != _COVERED:  # pragma: no cover
+    ENABLED = False
+if not (
+    _mirrors(OriginRow, Origin, {})
+    and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
+    and _mirrors(CasualtyRow, Casualty, {})
+):  # pragma: no cover
+    ENABLED = False
+
+
+class Snapshot(msgspec.Struct):
+    version: int
+    code: str
+    log_bytes: int
+    log_hash: str
+    position: int
+    effective_hash: str
+    scalars: Scalars
+    sides: list[Side]
+    cvp_overrides: dict[str, int]
+    units: list[UnitRow]
+    casualties: list[CasualtyRow]
+    scrounged: list[tuple[int, str, str]]
+    conflicts: list[tuple[int, str, str, str]]  # seq, rule, text, hint
+    when_seqs: list[int]  # when: seq -> (turn, phase, attacker), as columns
+    when_turns: list[int]
+    when_phases: list[str]
+    when_attackers: list[str]
+    # the names each entry's units had then. Most entries name one unit, and a unit's
+    # name is the same over many entries: each distinct name once (``name_table``),
+    # then per such entry its seq and the name's index; entries naming none or several
+    # units as (seq, names). Decoded in C into tuples shared as the fold shares them
+    # (read as pairs, 10k entries cost ~3 ms and a tuple and three strings each).
+    name_table: list[tuple[str, str, str]] = []
+    one_name_seqs: list[int] = []
+    one_name_index: list[int] = []
+    names: list[tuple[int, Names]] = []
+
+
+class Restored(typing.NamedTuple):
+    """What a verified snapshot gives back: the state after its first ``position``
+    effective events, and the projection's tables for those events."""
+
+    position: int
+    state: GameState
+    conflicts: dict[int, Refusal]
+    when: dict[int, When]
+    names: dict[int, Names]
+
+
+_T = typing.TypeVar("_T")
+
+
+def _build(cls: type[_T], row: msgspec.Struct) -> _T:
+    """A ``cls`` object with the row's values (the row mirrors ``cls``), made without
+    running its __init__ or setattr hooks (they would track changes no one asked for)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(zip(row.__struct_fields__, msgspec.structs.astuple(row), strict=True))
+    return obj
+
+
+def _to_state(snap: Snapshot) -> GameState:
+    state = object.__new__(GameState)
+    d = state.__dict__
+    d.update(zip(_STATE_SCALARS, snap.scalars, strict=True))
+    d["sides"] = {side.name: side for side in snap.sides}
+    d["cvp_overrides"] = snap.cvp_overrides
+    units: dict[str, Unit] = {}
+    for row in snap.units:
+        unit = _build(Unit, row)
+        unit.__dict__["origins"] = [_build(Origin, o) for o in row.origins]
+        units[unit.handle] = unit
+    d["units"] = units
+    d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
+    d["scrounged"] = set(snap.scrounged)
+    return state
+
+
+def _unit_row(u: Unit) -> UnitRow:
+    values = [getattr(u, name) for name in _UNIT_FIELDS]
+    values[_UNIT_FIELDS.index("origins")] = [
+        OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins
+    ]
+    return UnitRow(*values)
+
+
+@functools.cache  # the code does not change while the process runs
+def code_fingerprint() -> str | None:
+    """A digest of the source of every module of ``stockade.core``, by its path inside
+    the package and its content, or None (no snapshots) when a source cannot be read.
+
+    All of the core, not a list of the modules that fold: a list goes stale when a file
+    moves or a rule moves into a new module, and a stale list reuses a state folded by
+    other rules. Hashing ~100 small files costs a few ms, once per process, and only
+    for a game long enough to have a snapshot."""
+    root = _core_root()
+    if root is None:
+        return None
+    digest = hashlib.blake2b(digest_size=16)
+    sources = sorted(root.rglob("*.py"))
+    if not sources:
+        return None
+    for path in sources:
+        try:
+            source = path.read_bytes()
+        except OSError:
+            return None  # a module we cannot read could be one that folds
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(len(source).to_bytes(8, "little") + source)
+    return digest.hexdigest()
+
+
+def _core_root() -> Path | None:
+    spec = importlib.util.find_spec("stockade.core")
+    locations = spec.submodule_search_locations if spec is not None else None
+    if not locations:
+        return None
+    root = Path(next(iter(locations))).resolve()
+    return root if root.is_dir() else None
+
+
+def cache_dir() -> Path | None:
+    env = os.environ.get("STOCKADE_CACHE_DIR")
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
+    from platformdirs import user_cache_dir  # the platform's cache dir (XDG on Linux)
+
+    return Path(user_cache_dir("stockade")) / "snapshots"
+
+
+def cache_file(log: Path) -> Path | None:
+    folder = cache_dir()
+    if folder is None or not ENABLED:
+        return None
+    key = hashlib.blake2b(str(Path(log).resolve()).encode(), digest_size=16).hexdigest()
+    return folder / f"{key}.snap"
+
+
+def _hash_bytes(data: bytes | memoryview) -> str:
+    return hashlib.sha256(data).hexdigest()  # OpenSSL, SHA extensions: ~1.5 GB/s
+
+
+def effective_hash(seqs: list[int], position: int) -> str:
+    return _hash_bytes(array("q", seqs[:position]).tobytes())
+
+
+def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
+    """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
+    seqs ``seqs``), or None."""
+    target = cache_file(log)
+    if target is None:
+        return None
+    code = code_fingerprint()
+    try:
+        raw = target.read_bytes()
+        snap = msgspec.msgpack.decode(raw, type=Snapshot)
+        if (
+            snap.version != VERSION
+            or code is None
+            or snap.code != code
+            or not 0 < snap.position <= len(seqs)
+            or not 0 < snap.log_bytes <= len(log_data)
+            or effective_hash(seqs, snap.position) != snap.effective_hash
+            or _hash_bytes(memoryview(log_data)[: snap.log_bytes]) != snap.log_hash
+        ):
+            return None
+        if (
+            len(
+                {
+                    len(snap.when_seqs),
+                    len(snap.when_turns),
+                    len(snap.when_phases),
+                    len(snap.when_attackers),
+                }
+            )
+            != 1
+        ):
+            return None
+        conflicts = {seq: Refusal(rule, text, hint) for seq, rule, text, hint in snap.conflicts}
+        when = dict(
+            zip(
+                snap.when_seqs,
+                zip(snap.when_turns, snap.when_phases, snap.when_attackers, strict=True),
+                strict=True,
+            )
+        )
+        names = dict(snap.names)  # decoded as tuples already
+        if len(snap.one_name_seqs) != len(snap.one_name_index):
+            return None
+        singles = [(name,) for name in snap.name_table]  # one shared 1-tuple per name
+        one = map(singles.__getitem__, snap.one_name_index)
+        names.update(zip(snap.one_name_seqs, one, strict=True))
+        return Restored(snap.position, _to_state(snap), conflicts, when, names)
+    except (OSError, ValueError, TypeError, IndexError, msgspec.MsgspecError):
+        return None
+
+
+NameColumns = tuple[list[tuple[str, str, str]], list[int], list[int], list[tuple[int, Names]]]
+
+
+def _name_columns(seqs: list[int], names: Mapping[int, Names]) -> NameColumns:
+    """The snapshot's name fields for the entries ``seqs`` (see ``Snapshot``)."""
+    table: dict[tuple[str, str, str], int] = {}
+    one_seqs: list[int] = []
+    one_index: list[int] = []
+    rest: list[tuple[int, Names]] = []
+    for s in seqs:
+        held = names.get(s)
+        if held is None:
+            continue
+        if len(held) == 1:
+            one_seqs.append(s)
+            one_index.append(table.setdefault(held[0], len(table)))
+        else:
+            rest.append((s, held))
+    return list(table), one_seqs, one_index, rest
+
+
+MAX_FILES = 24  # snapshots kept per cache folder (games opened from temporary copies
+# would otherwise leave theirs behind forever); the least recently written go first
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    try:
+        snaps = [
+            p for p in folder.iterdir() if p.suffix == ".snap" and len(p.stem) == 32 and p != keep
+        ]
+        if len(snaps) < MAX_FILES:
+            return
+        snaps.sort(key=lambda p: p.stat().st_mtime)
+        for old in snaps[: len(snaps) - MAX_FILES + 1]:
+            old.unlink()
+    except OSError:
+        pass
+
+
+def write(
+    log: Path,
+    log_data: bytes,
+    seqs: list[int],
+    position: int,
+    state: GameState,
+    conflicts: Mapping[int, Refusal],
+    when: Mapping[int, When],
+    names: Mapping[int, Names] | None = None,
+) -> bool:
+    """Write the snapshot of ``state`` (the fold of the first ``position`` effective
+    events). Best effort: any error leaves no snapshot and returns False."""
+    target = cache_file(log)
+    code = code_fingerprint()
+    if target is None or code is None or position <= 0:
+        return False
+    upto: Collection[int] = set(seqs[:position]) if conflicts else ()
+    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
+    known = [s for s in seqs[:position] if s in when]
+    snap = Snapshot(
+        version=VERSION,
+        code=code,
+        log_bytes=len(log_data),
+        log_hash=_hash_bytes(log_data),
+        position=position,
+        effective_hash=effective_hash(seqs, position),
+        scalars=(  # in _STATE_SCALARS' order
+            state.scenario,
+            state.turn,
+            state.attacker,
+            state.phase,
+            state.ended,
+            state.last_seq,
+        ),
+        sides=list(state.sides.values()),
+        cvp_overrides=dict(state.cvp_overrides),
+        units=[_unit_row(u) for u in state.units.values()],
+        casualties=[
+            CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
+        ],
+        scrounged=sorted(state.scrounged),
+        conflicts=[(s, r.rule, r.text, r.hint) for s, r in conflicts.items() if s in upto],
+        when_seqs=known,
+        when_turns=[when[s][0] for s in known],
+        when_phases=[when[s][1] for s in known],
+        when_attackers=[when[s][2] for s in known],
+        name_table=name_table,
+        one_name_seqs=one_seqs,
+        one_name_index=one_index,
+        names=rest,
+    )
+    tmp = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".snap-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as out:
+            out.write(msgspec.msgpack.encode(snap))
+        os.replace(tmp, target)
+        _prune(target.parent, keep=target)
+        return True
+    except (OSError, ValueError, TypeError, msgspec.MsgspecError):
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        return False

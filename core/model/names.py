@@ -1,0 +1,177 @@
+"""How an entry named its units when it was recorded.
+
+A history sentence must read the same forever: "German 2-4-7 (g2) entered in M6"
+stays so after g2 rearms as a 2-3-6. So while an event folds, the fold keeps, for each
+unit the event mentions, its side, counter(s) and Location as they were just before
+the event (for a unit the event brings into play: just after it). ``core.book.describe``
+words the entry from these, never from the state as it is now.
+
+Names are kept per entry as a tuple of ``(handle, "German 2-4-7", "M6")``; an unchanged
+name is the very same tuple as the last entry's (one object per unit and name, not one
+per entry).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from stockade.core.model import events as ev
+from stockade.core.model.state import GameState, Unit
+
+Name = tuple[str, str, str]  # handle, "side counter(s)", Location
+
+# The fields of each kind of event that hold unit handles its sentence names.
+MENTIONS: dict[type, tuple[str, ...]] = {
+    ev.UnitEntered: ("handle",),
+    ev.StatusChanged: ("handle",),
+    ev.Surrendered: ("units", "guard"),
+    ev.SurrenderRejected: ("units",),
+    ev.Captured: ("guard", "units", "split"),
+    ev.MutualCapture: ("units",),
+    ev.Recaptured: ("guard", "units"),
+    ev.Transferred: ("units", "to_guard"),
+    ev.PrisonerSplit: ("handle",),
+    ev.Deployed: ("handle",),
+    ev.Abandoned: ("units",),
+    ev.EscortedOff: ("guard",),
+    ev.Eliminated: ("handle", "takeover"),
+    ev.CasualtyReduced: ("handle",),
+    ev.Massacred: ("by", "units"),
+    ev.EscapeAttempted: ("units",),
+    ev.EscapedBy: ("units",),
+    ev.Rearmed: ("handle", "enemy"),
+    ev.Scrounged: ("handle",),
+}
+
+
+# The kinds whose sentence names one unit, by one handle field: its getter (in C).
+_ONE: dict[type, Callable[[Any], Any]] = {
+    kind: operator.attrgetter(fields[0]) for kind, fields in MENTIONS.items() if len(fields) == 1
+}
+
+
+def mentioned(record: ev.Record) -> list[str]:
+    out: list[str] = []
+    for field in MENTIONS.get(type(record), ()):
+        value = getattr(record, field)
+        if isinstance(value, str):
+            if value:
+                out.append(value)
+        elif value:
+            out.extend(value)
+    return out
+
+
+def label(u: Unit) -> str:
+    origins = u.origins
+    if len(origins) == 1:  # most counters: no " + ".join over a generator
+        return f"{u.side} {origins[0].counter}"
+    counters = " + ".join(o.counter for o in origins) if origins else u.counter
+    return f"{u.side} {counters}"
+
+
+class NameBook:
+    """Per entry, the names its units had; kept by the fold.
+
+    ``current`` holds, per unit, the last name made and the side, counter and origins
+    its label was made from. A name is reused while the unit still has those very
+    objects (compared by identity: an event that sets one makes the label again) and
+    the same Location (units move all the time: a move costs a new tuple, not a new
+    label). So an entry costs a few dict lookups, an unchanged name is one shared
+    tuple, and nothing needs telling when an event or an undo changes a unit.
+    """
+
+    __slots__ = ("by_seq", "current")
+
+    def __init__(self) -> None:
+        self.by_seq: dict[int, tuple[Name, ...]] = {}
+        # per unit: [last name, side, counter, origins, (last name,)] (a list: a move
+        # replaces the name in place; the one-name tuple is shared by every entry that
+        # names only that unit, unchanged: most of them)
+        self.current: dict[str, list[Any]] = {}
+
+    def before(self, state: GameState, record: ev.Record) -> list[str] | None:
+        """Name the units ``record`` mentions as they stand; returns those not yet in
+        play (named by ``after``), or None."""
+        one = _ONE.get(type(record))
+        units = state.units
+        if one is not None and type(value := one(record)) is str:
+            # One unit (a status change, an entry, a loss: most events), written out:
+            # this runs for most events of every fold.
+            u = units.get(value) if value else None
+            if u is None:
+                self.by_seq[record.seq] = ()
+                return [value] if value else None
+            d = u.__dict__
+            made = self.current.get(value)
+            if (
+                made is None
+                or made[1] is not d["side"]
+                or made[2] is not d["counter"]
+                or made[3] is not d["origins"]
+            ):
+                self._make(value, u)
+                made = self.current[value]
+            elif made[0][2] != d["location"]:
+                name = made[0] = (value, made[0][1], d["location"])
+                made[4] = (name,)
+            self.by_seq[record.seq] = made[4]
+            return None
+        fields = MENTIONS.get(type(record))
+        if fields is None:
+            return None
+        names: list[Name] = []
+        missing: list[str] | None = None
+        for field in fields:
+            value = getattr(record, field)
+            if not value:
+                continue
+            for h in (value,) if type(value) is str else value:
+                u = units.get(h)
+                if u is None:
+                    missing = [*(missing or ()), h]
+                    continue
+                names.append(self._name_of(h, u))
+        self.by_seq[record.seq] = tuple(names)
+        return missing
+
+    def _name_of(self, h: str, u: Unit) -> Name:
+        """``u``'s name now: the last one made while its side, counter and origins are
+        the very same objects, with its Location as it stands."""
+        d = u.__dict__
+        made = self.current.get(h)
+        if (
+            made is not None
+            and made[1] is d["side"]
+            and made[2] is d["counter"]
+            and made[3] is d["origins"]
+        ):
+            name: Name = made[0]
+            if name[2] != d["location"]:
+                made[0] = name = (h, name[1], d["location"])
+                made[4] = (name,)
+            return name
+        return self._make(h, u)
+
+    def _make(self, h: str, u: Unit) -> Name:
+        """A new label for ``u`` (its side, counter or origins changed, or first use)."""
+        d = u.__dict__
+        name = (h, label(u), d["location"])
+        self.current[h] = [name, d["side"], d["counter"], d["origins"], (name,)]
+        return name
+
+    def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
+        """Name the units ``record`` brought into play, as they stand after it."""
+        units = state.units
+        extra: list[Name] = []
+        for h in missing:
+            u = units.get(h)
+            if u is not None:
+                extra.append(self._make(h, u))
+        if extra:
+            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
+
+    def of(self, seq: int) -> dict[str, Name]:
+        return {name[0]: name for name in self.by_seq.get(seq, ())}

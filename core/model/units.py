@@ -1,0 +1,181 @@
+"""Unit kinds, counters, unit sizes and the data tables that value them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from stockade.core.model.errors import Refusal
+
+KINDS = ("squad", "hs", "crew", "leader", "hero", "smc", "vehicle")
+SMC_KINDS = frozenset({"leader", "hero", "smc"})
+INFANTRY_KINDS = frozenset({"squad", "hs", "crew", "leader", "hero", "smc"})
+KIND_WORDS = {
+    "squad": "squad",
+    "sq": "squad",
+    "mmc": "squad",
+    "hs": "hs",
+    "halfsquad": "hs",
+    "half-squad": "hs",
+    "crew": "crew",
+    "cr": "crew",
+    "leader": "leader",
+    "ldr": "leader",
+    "hero": "hero",
+    "smc": "smc",
+    "vehicle": "vehicle",
+    "veh": "vehicle",
+    "afv": "vehicle",
+}
+KIND_NAMES = {
+    "squad": "squad",
+    "hs": "HS",
+    "crew": "crew",
+    "leader": "leader",
+    "hero": "hero",
+    "smc": "SMC",
+    "vehicle": "vehicle",
+}
+
+# Unit size (US#): SMC 1, HS/crew 2, squad 3 (article, "Handling POWs").
+US_NUMBER = {"squad": 3, "hs": 2, "crew": 2, "leader": 1, "hero": 1, "smc": 1, "vehicle": 0}
+
+# Traits a unit can carry that A20 cares about.
+TRAITS = ("fanatic", "commissar", "inexperienced", "cavalry", "elite", "ss")
+
+_MMC = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
+_LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
+_UNARMED = "(1)-0-6"
+
+
+def us_number(kind: str) -> int:
+    return US_NUMBER[kind]
+
+
+def is_smc(kind: str) -> bool:
+    return kind in SMC_KINDS
+
+
+def is_squad_size(kind: str) -> bool:
+    return kind == "squad"
+
+
+def is_hs_size(kind: str) -> bool:
+    return kind in ("hs", "crew")
+
+
+@dataclass(frozen=True)
+class Counter:
+    text: str
+    fp: int | None = None
+    morale: int | None = None
+    leadership: int | None = None  # e.g. -2 for a 9-2, +1 for a 6+1
+
+    @property
+    def is_leader_form(self) -> bool:
+        return self.leadership is not None
+
+
+def parse_counter(text: str) -> Counter:
+    """Read a counter as printed: ``4-6-7`` (FP-range-morale) or ``9-2`` (leader)."""
+    text = text.strip()
+    if text == _UNARMED:
+        return Counter(text, fp=None, morale=6)
+    if m := _MMC.match(text):
+        return Counter(text, fp=int(m.group(1)), morale=int(m.group(3)))
+    if m := _LEADER.match(text):
+        modifier = int(m.group(3)) * (-1 if m.group(2) == "-" else 1)
+        return Counter(text, morale=int(m.group(1)), leadership=modifier)
+    raise Refusal(
+        "input",
+        f"counter '{text}' is not a counter as printed",
+        "write FP-range-morale like 4-6-7, or morale-modifier like 9-2 for a leader",
+    )
+
+
+_VEHICLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./()+_-]{0,31}$")
+
+
+def vehicle_name(text: str) -> str:
+    """A vehicle is entered by its name as printed (StuG, T-34/76, M4A3(76)W) or by a
+    counter-like placeholder; it has no FP-range-morale to read."""
+    text = text.strip()
+    if not _VEHICLE_NAME.match(text):
+        raise Refusal(
+            "input",
+            f"'{text}' is not a vehicle name",
+            "one word of letters, digits and - / . ( ), like StuG or T-34",
+        )
+    return text
+
+
+def infer_kind(counter: Counter, given: str | None) -> str:
+    """The unit kind: as given, else from the counter when it cannot be ambiguous."""
+    if given:
+        kind = KIND_WORDS.get(given.lower())
+        if kind is None:
+            raise Refusal(
+                "input",
+                f"'{given}' is not a unit kind",
+                "use squad, hs, crew, leader, hero, smc or vehicle",
+            )
+        if kind == "leader" and not counter.is_leader_form:
+            raise Refusal("input", f"a leader's counter reads like 9-2, not '{counter.text}'")
+        return kind
+    if counter.is_leader_form:
+        return "leader"
+    if counter.fp is not None and counter.fp >= 4:
+        return "squad"
+    raise Refusal(
+        "input",
+        f"'{counter.text}' may be a squad, a HS, a crew or a hero",
+        "add the kind: sq, hs, crew or hero",
+    )
+
+
+@cache
+def _load(name: str) -> dict[str, Any]:
+    with resources.files("stockade.core.data").joinpath(name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def cvp_table() -> dict[str, Any]:
+    return dict(_load("cvp.toml"))
+
+
+def normal_cvp(kind: str, counter: str, overrides: dict[str, int] | None = None) -> int:
+    """A unit's normal CVP (A26 values; a scenario may override a kind)."""
+    table = cvp_table()
+    if overrides:
+        table.update(overrides)
+    if kind == "leader":
+        if overrides and "leader" in overrides:
+            return int(overrides["leader"])
+        parsed = parse_counter(counter)
+        bonus = max(0, -(parsed.leadership or 0))
+        return int(table["leader_base"]) + bonus
+    return int(table[kind])
+
+
+def nationalities() -> dict[str, dict[str, Any]]:
+    return _load("nationalities.toml")
+
+
+def nationality_flags(nationality: str) -> dict[str, Any]:
+    return nationalities().get(nationality, {})
+
+
+def canonical_nationality(name: str) -> str:
+    """Match a typed nationality case-insensitively; refuse an unknown one."""
+    for known in nationalities():
+        if known.lower() == name.strip().lower():
+            return known
+    raise Refusal(
+        "input",
+        f"nationality '{name}' is not known",
+        "one of " + ", ".join(nationalities()),
+    )

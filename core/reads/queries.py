@@ -1,0 +1,228 @@
+"""Who may be picked: the core's answer for each unit a form or completion offers.
+
+Each query returns every candidate unit as a ``Choice``: whether the rules allow it,
+the rule that decides, and for an illegal one the reason, worded by the rule check
+itself. Nothing here re-implements a rule: each candidate is judged by building the
+event it would make and calling ``core.rules.check`` (catching its ``Refusal``), or by
+the ``*_refusal`` helper the rule check itself uses.
+
+Choices come legal first, then those in the anchor's Location, then by handle (g2
+before g10): the order every picker shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.reads.views import unit_label
+from stockade.core.rules import check
+from stockade.core.rules.capture import capture_attacker_refusal
+from stockade.core.rules.common import guard_refusal
+from stockade.core.rules.escape import escape_refusal, rearm_refusal
+
+# Refusals that do not make a pick illegal: over the Guard's capacity the same entry
+# frees the excess or exchanges HS pairs (A20.21, A20.51); the form's verdict says how.
+FIXABLE = frozenset({"A20.51"})
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One unit a picker may offer, with the core's verdict on picking it."""
+
+    handle: str
+    label: str  # unit_label: handle, kind, counter, Location, status
+    legal: bool
+    rule: str  # the rule that decides ("A20.5"); "" when nothing was asked yet
+    reason: str  # why it may not be picked; "" when it may
+    same_location: bool = False  # in the Location of the unit the question is about
+    note: str = ""  # a legal pick the entry must still fit (capacity: free or exchange)
+
+    @property
+    def why(self) -> str:
+        """The reason with its rule, as a picker shows it on focus."""
+        if self.legal:
+            return ""
+        shown = self.rule and self.rule != "input"
+        return f"{self.rule}: {self.reason}" if shown else self.reason
+
+
+def natural(handle: str) -> tuple[object, ...]:
+    """g2 before g10."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", handle))
+
+
+def ranked(choices: Iterable[Choice]) -> list[Choice]:
+    """Legal first, then same Location, then by handle."""
+    return sorted(choices, key=lambda c: (not c.legal, not c.same_location, natural(c.handle)))
+
+
+def _judged(state: GameState, u: Unit, event: ev.Record, where: str, fallback_rule: str) -> Choice:
+    """``u`` judged by the rulebook's own check of ``event``."""
+    same = bool(where) and u.location == where
+    try:
+        check(state, event)
+    except Refusal as refusal:
+        text = refusal.text + (f" ({refusal.hint})" if refusal.hint else "")
+        if refusal.rule in FIXABLE:
+            return Choice(u.handle, unit_label(u), True, refusal.rule, "", same, note=text)
+        return Choice(u.handle, unit_label(u), False, refusal.rule, text, same)
+    return Choice(u.handle, unit_label(u), True, fallback_rule, "", same)
+
+
+def _from_reason(u: Unit, reason: Refusal | None, where: str, rule: str) -> Choice:
+    """``u`` judged by a ``*_refusal`` helper's Refusal (or None: allowed)."""
+    same = bool(where) and u.location == where
+    if reason is not None:
+        text = reason.text + (f" ({reason.hint})" if reason.hint else "")
+        return Choice(u.handle, unit_label(u), False, reason.rule, text, same)
+    return Choice(u.handle, unit_label(u), True, rule, "", same)
+
+
+def _unjudged(units: Iterable[Unit]) -> list[Choice]:
+    """Nothing to judge against yet (the form's first field is empty): all offered."""
+    return ranked(Choice(u.handle, unit_label(u), True, "", "") for u in units)
+
+
+def _location_of(state: GameState, handles: list[str]) -> str:
+    for h in handles:
+        u = state.units.get(h)
+        if u is not None and u.location:
+            return u.location
+    return ""
+
+
+def _known(state: GameState, handles: Iterable[str]) -> list[str]:
+    return [h for h in handles if h in state.units]
+
+
+def _active(state: GameState, keep: Callable[[Unit], bool] = lambda u: True) -> list[Unit]:
+    return [u for u in state.units.values() if u.status == ACTIVE and keep(u)]
+
+
+# ------------------------------------------------------------------ the queries
+def surrender_captors(
+    state: GameState, stack: list[str], reason: ev.SurrenderReason = "rtph"
+) -> list[Choice]:
+    """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51)."""
+    stack = _known(state, stack)
+    if not stack:
+        return ranked(_from_reason(u, guard_refusal(u), "", "A20.21") for u in _active(state))
+    side = state.units[stack[0]].side
+    where = _location_of(state, stack)
+    return ranked(
+        _judged(
+            state, u, ev.Surrendered(units=stack, guard=u.handle, reason=reason), where, "A20.21"
+        )
+        for u in _active(state, lambda u: u.side != side)
+    )
+
+
+def surrendering_units(state: GameState) -> list[Choice]:
+    """Units that could surrender: broken or Disrupted units on the board first."""
+    out = []
+    for u in _active(state, lambda u: u.is_infantry):
+        ok = u.broken or u.disrupted
+        why = "" if ok else f"{u.handle} is not broken; only broken units surrender"
+        out.append(Choice(u.handle, unit_label(u), ok, "A20.21", why))
+    return ranked(out)
+
+
+def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
+    """Who may guard ``prisoners`` handed over by their Guard (A20.5, A20.51)."""
+    prisoners = _known(state, prisoners)
+    if not prisoners:
+        return _unjudged(_active(state))
+    where = _location_of(state, prisoners)
+    return ranked(
+        _judged(state, u, ev.Transferred(units=prisoners, to_guard=u.handle), where, "A20.5")
+        for u in _active(state)
+    )
+
+
+def takeover_guards(
+    state: GameState, dying: str, cause: ev.EliminationCause = "other"
+) -> list[Choice]:
+    """Who may take over from the Guard ``dying`` when it is eliminated (A20.5)."""
+    guard = state.units.get(dying)
+    if guard is None:
+        return _unjudged(_active(state))
+    where = guard.location
+    return ranked(
+        _judged(
+            state,
+            u,
+            ev.Eliminated(handle=dying, cause=cause, takeover=u.handle),
+            where,
+            "A20.5",
+        )
+        for u in _active(state)
+    )
+
+
+def capture_defenders(state: GameState, attacker: str) -> list[Choice]:
+    """Who may be captured in CC by ``attacker`` (A20.22, A20.2, A20.51)."""
+    captor = state.units.get(attacker)
+    if captor is None:
+        return _unjudged(u for u in _active(state))
+    return ranked(
+        _judged(state, u, ev.Captured(guard=attacker, units=[u.handle]), captor.location, "A20.22")
+        for u in state.units.values()
+        if u.on_board and u.handle != attacker
+    )
+
+
+def capture_attackers(state: GameState) -> list[Choice]:
+    """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
+    that may guard and are not broken, and free unarmed units, rearmed by the capture
+    (A20.551)."""
+    return ranked(
+        _from_reason(u, capture_attacker_refusal(u), "", "A20.22")
+        for u in state.units.values()
+        if u.status == ACTIVE or (u.status == UNARMED and u.on_board)
+    )
+
+
+def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice]:
+    """Which armed enemy (eliminated, captured or surrendered) may rearm ``handle``
+    (A20.551); the enemy just killed in CC is among them."""
+    u = state.units.get(handle)
+    enemies = [
+        e
+        for e in state.units.values()
+        if e.status in (ACTIVE, ELIMINATED, PRISONER) and (u is None or e.side != u.side)
+    ]
+    if u is None:
+        return _unjudged(enemies)
+    return ranked(
+        _from_reason(e, rearm_refusal(state, u, how, e), u.location, "A20.551") for e in enemies
+    )
+
+
+def rearmable_units(state: GameState) -> list[Choice]:
+    """Free unarmed units (SMC are always armed, A20.551)."""
+    return ranked(
+        Choice(u.handle, unit_label(u), True, "A20.551", "")
+        for u in state.units.values()
+        if u.status == UNARMED and not u.is_smc
+    )
+
+
+def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:
+    """Which prisoners may attempt escape now (A20.55)."""
+    return ranked(
+        _from_reason(p, escape_refusal(state, p, own_borders), "", "A20.55")
+        for p in state.units.values()
+        if p.status == PRISONER
+    )
+
+
+def prisoners_of_guard(state: GameState, guard: str) -> list[Choice]:
+    """The prisoners the new Guard may keep: those of ``guard``."""
+    return ranked(
+        Choice(p.handle, unit_label(p), True, "A20.5", "") for p in state.prisoners_of(guard)
+    )

@@ -1,0 +1,167 @@
+"""Does a log received from an opponent extend the copy you kept, with nothing rewritten?
+
+``compare(old, new)`` reads both logs (never writes) and answers with a ``Verdict``:
+either NEW holds every line of OLD byte for byte, in order, followed by new lines
+whose hash chain (core/log/chain.py) links on from OLD's last line; or the first line
+where the two part ways, and how (changed, removed, another game). docs/verify.md
+explains what this does and does not prove.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from stockade.core.log import chain
+from stockade.core.log.game_log import load
+from stockade.core.log.journal import read_lines
+from stockade.core.model import events as ev
+from stockade.core.model.state import GameState
+
+
+class Unreadable(Exception):
+    """One of the two logs is not a sound game log; the message names file and line."""
+
+
+@dataclass
+class Added:
+    """One entry NEW has beyond OLD."""
+
+    line: int
+    record: ev.Record
+    side: str  # the side the entry names as acting ("" when it names none)
+
+
+@dataclass
+class Verdict:
+    old_lines: int
+    new_lines: int
+    rewritten_at: int = 0  # first line where NEW differs from OLD; 0 = none
+    why: str = ""
+    added: list[Added] = field(default_factory=list)
+    chain: str = ""  # the chain's summary for NEW
+
+    @property
+    def extends(self) -> bool:
+        return self.rewritten_at == 0
+
+
+def _sound_lines(path: Path) -> tuple[list[bytes], list[ev.Record]]:
+    loaded = load(path)
+    if loaded.problem:
+        raise Unreadable(f"{path}: {loaded.problem}")
+    if loaded.torn_tail is not None:
+        raise Unreadable(
+            f"{path}: line {len(loaded.records) + 1}: the last entry is unfinished or "
+            "damaged; a mailed log must be whole (stockade repair writes a copy without it)"
+        )
+    raw = read_lines(path)
+    return [line.data for line in raw.lines[: len(loaded.records)]], loaded.records
+
+
+def compare(old_path: Path, new_path: Path) -> Verdict:
+    """Compare two logs of (supposedly) one game. Raises Unreadable for a bad log."""
+    old, _ = _sound_lines(old_path)
+    new, records = _sound_lines(new_path)
+    verdict = Verdict(old_lines=len(old), new_lines=len(new))
+    for number, (was, now) in enumerate(zip(old, new, strict=False), 1):
+        if was != now:
+            verdict.rewritten_at = number
+            verdict.why = _how_differs(number)
+            return verdict
+    if len(new) < len(old):
+        verdict.rewritten_at = len(new) + 1
+        verdict.why = (
+            f"NEW stops after line {len(new)}: OLD's lines {len(new) + 1}-{len(old)} are "
+            "missing from it (entries were removed)"
+        )
+        return verdict
+    report = chain.walk(new)
+    verdict.chain = report.summary()
+    if not report.intact:
+        # OLD's lines are NEW's first lines byte for byte, so a break among them is in
+        # the copy you kept too; a break after them is in what was added.
+        where = "in the lines both logs share" if report.broken_at <= len(old) else "added"
+        verdict.rewritten_at = report.broken_at
+        verdict.why = f"the hash chain breaks at line {report.broken_at} ({where}): {report.why}"
+        return verdict
+    verdict.added = added_entries(records, len(old))
+    return verdict
+
+
+def _how_differs(number: int) -> str:
+    if number == 1:
+        return "line 1 (the game header) differs: NEW is another game, or its header was rewritten"
+    return (
+        f"line {number} differs: NEW changed, removed, inserted or reordered entries "
+        f"from there on (OLD's line {number} is not NEW's line {number})"
+    )
+
+
+def added_entries(records: list[ev.Record], kept: int) -> list[Added]:
+    """The entries after the first ``kept``, each with the side it names as acting."""
+    from stockade.core.book.game import Game
+
+    game = Game(records)  # in memory; each entry is read against the state before it
+    return [
+        Added(number, record, acting_side(record, game.state_at(record.seq - 1), records))
+        for number, record in enumerate(records[kept:], kept + 1)
+    ]
+
+
+# The field of each kind of record naming the unit whose side acts in it: the captor
+# (its Guard) in a capture, the unit itself in a change of status, and so on.
+_ACTOR_HANDLE = {
+    "surrender": "guard",
+    "capture": "guard",
+    "recapture": "guard",
+    "transfer": "to_guard",
+    "escort": "guard",
+    "deploy": "handle",
+    "status": "handle",
+    "rearm": "handle",
+    "scrounge": "handle",
+    "split": "handle",
+    "massacre": "by",
+}
+# ... or directly its side.
+_ACTOR_SIDE = {"unit": "side", "nq": "side", "reject": "by_side", "phase": "attacker"}
+
+
+def acting_side(record: ev.Record, state: GameState, records: list[ev.Record]) -> str:
+    """The side an entry names as acting; "" when it names none (the header, the end
+    of the game, an undo of an entry that named none). An undo, redo or strike names
+    the side of the entry it acts on."""
+    kind = record.__struct_config__.tag
+    if isinstance(record, ev.CONTROL_TYPES):
+        target = record.target  # a grp for undo/redo, a seq for (un)strike: both seqs
+        if 1 <= target <= len(records) and target != record.seq:
+            return acting_side(records[target - 1], state, records)
+        return ""
+    if kind in _ACTOR_SIDE:
+        return str(getattr(record, _ACTOR_SIDE[kind]))
+    by_side = getattr(record, "by_side", "")
+    if by_side:
+        return str(by_side)
+    handle = getattr(record, _ACTOR_HANDLE[kind], None) if kind in _ACTOR_HANDLE else None
+    if handle is None:
+        units = getattr(record, "units", None) or getattr(record, "parts", None)
+        handle = units[0] if units else getattr(record, "handle", None)
+    unit = state.units.get(handle) if isinstance(handle, str) else None
+    if unit is None:
+        return _side_from_unit_entry(handle, records)
+    if kind in ("escape", "escaped") or unit.guard is None:
+        return str(unit.side)
+    guard = state.units.get(unit.guard)
+    return str(guard.side if guard is not None else unit.side)
+
+
+def _side_from_unit_entry(handle: object, records: list[ev.Record]) -> str:
+    """A unit the state no longer holds: its side as entered."""
+    for record in records:
+        if isinstance(record, ev.UnitEntered) and record.handle == handle:
+            return str(record.side)
+    return ""
+
+
+__all__ = ["Added", "Unreadable", "Verdict", "acting_side", "added_entries", "compare"]
