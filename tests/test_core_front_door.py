@@ -25,7 +25,8 @@ def _played(tmp_path, steps: int = 30):
 def test_a_game_keeps_only_its_writer_and_reads_every_part_through_it(tmp_path):
     game = _played(tmp_path)
     try:
-        assert set(vars(game)) == {"writer"} and isinstance(game.writer, Writer)
+        # the writer, and a memo of the names replay (derived from the log, per store)
+        assert set(vars(game)) == {"writer", "replays"} and isinstance(game.writer, Writer)
         writer = game.writer
         assert game.store is writer.store and game.timeline is writer.timeline
         assert game.projection is writer.projection

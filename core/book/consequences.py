@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange
+from stockade.core.book.describe import sentence_for
 from stockade.core.book.effects import (
     Effect,
     differences,
@@ -32,6 +33,7 @@ from stockade.core.book.effects import (
     effects_backward,
     same_effect,
 )
+from stockade.core.book.tally import tally
 from stockade.core.model import events as ev
 from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
 
@@ -283,8 +285,6 @@ def _shown(fields: dict[str, Any] | None, name: str) -> str:
 
 
 def _totals(state: GameState) -> dict[str, tuple[int, int]]:
-    from stockade.core.book.tally import tally
-
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
 
 
@@ -304,8 +304,6 @@ def finish(obs: Observer, game: Any, change: Change) -> Change:
     for seq in both:
         before, after = obs.effects_before[seq], obs.effects_after[seq]  # type: ignore[index]
         if not same_effect(before, after):
-            from stockade.core.book.describe import sentence_for
-
             conflict = after.get(("conflict",), (None, ""))[1]
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))

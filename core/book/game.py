@@ -20,7 +20,7 @@ from typing import Any
 from stockade.core import rules
 from stockade.core.book import writer as _writer
 from stockade.core.book.change import Change
-from stockade.core.book.names_replay import NamesThen
+from stockade.core.book.names_replay import NamesThen, ReplayMemo
 from stockade.core.book.projection import Projection
 from stockade.core.book.writer import Writer, within_bounds
 from stockade.core.log import game_timeline as _history
@@ -50,6 +50,7 @@ class Game:
         """The game holding ``records`` (folded from the snapshot cache when
         ``log_data``, the log's bytes, matches one), or the one ``writer`` holds."""
         self.writer = writer or Writer.load(records, journal, path, warnings, problem, log_data)
+        self.replays = ReplayMemo()  # a cache of what the log says, not state of the game
 
     # the parts (the writer replaces them when it re-reads the log after an error)
     @property
@@ -218,12 +219,12 @@ class Game:
         same: every entry this process did not fold was in its log when it was read
         (``recover`` reads it afresh: a new store, a new replay). Safe from any thread:
         one caller builds it, another asking meanwhile waits for that one."""
-        return self.store.names_then()
+        return self.replays.get(self.store)
 
     @property
     def names_then_ready(self) -> bool:
         """Is ``names_then`` built (asking for it now costs nothing)?"""
-        return self.store.replayed is not None
+        return self.replays.ready(self.store)
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""

@@ -25,8 +25,11 @@ of those, so every entry that never folded here last folded before it.
 
 from __future__ import annotations
 
+import threading
+
 from stockade.core.book.projection import gc_paused
 from stockade.core.book.writer import Writer
+from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.names import Name, NameBook
 
@@ -60,3 +63,31 @@ class NamesThen:
 
     def of(self, seq: int) -> dict[str, Name]:
         return self.names.of(seq)
+
+
+class ReplayMemo:
+    """The replay of one log store's records, built once per store: a re-read log is a
+    new store (``Writer.recover``), so a new replay. The TUI builds it in a worker thread
+    while the event loop may ask too: the lock makes the second caller wait for the
+    first's. It replays a copy of the records, because the event loop may append
+    meanwhile (and folds what it adds itself)."""
+
+    __slots__ = ("_built", "_lock")
+
+    def __init__(self) -> None:
+        self._built: tuple[LogStore, NamesThen] | None = None
+        self._lock = threading.Lock()
+
+    def get(self, store: LogStore) -> NamesThen:
+        built = self._built
+        if built is not None and built[0] is store:
+            return built[1]
+        with self._lock:
+            built = self._built
+            if built is None or built[0] is not store:
+                built = self._built = (store, NamesThen(list(store.records)))
+            return built[1]
+
+    def ready(self, store: LogStore) -> bool:
+        built = self._built
+        return built is not None and built[0] is store

@@ -9,11 +9,9 @@ no rule and folds nothing (``core.book.projection`` does).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from stockade.core.log import snapcache
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
@@ -21,9 +19,6 @@ from stockade.core.log.journal import Journal, JournalDamaged, JournalError, Jou
 from stockade.core.log.reader import settle_torn_tail
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-
-if TYPE_CHECKING:  # names_then replays through the writer, which imports this module
-    from stockade.core.book.names_replay import NamesThen
 
 
 @dataclass
@@ -33,26 +28,6 @@ class LogStore:
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
     problem: LogProblem | None = None
-    # What these records said of entries never folded in this process, replayed on
-    # first use (``Game.names_then``); made from the records, so kept with them (a
-    # re-read log is a new store). The TUI builds it in a worker thread while the
-    # event loop may ask too: the lock makes the second caller wait for the first's.
-    replayed: NamesThen | None = field(default=None, repr=False, compare=False)
-    replay_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
-
-    def names_then(self) -> NamesThen:
-        """The replay (``core.book.names_replay``), built once: a second caller, from another
-        thread, waits for the first's. It replays a copy of the records, because the
-        event loop may append meanwhile (and folds what it adds itself)."""
-        built = self.replayed
-        if built is None:
-            with self.replay_lock:
-                built = self.replayed
-                if built is None:
-                    from stockade.core.book.names_replay import NamesThen  # imports this module
-
-                    built = self.replayed = NamesThen(list(self.records))
-        return built
 
     @property
     def read_only(self) -> bool:
