@@ -14,7 +14,7 @@ from stockade.core.commands import VERBS, complete, execute, parse, run_script
 from stockade.core.commands.execute import ScriptRefusal
 from stockade.core.commands.handles import side_prefixes
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
 
@@ -122,7 +122,7 @@ def test_add_refuses_what_it_cannot_read(game, text, words):
 def test_a_counter_that_does_not_parse_gets_the_counter_rules_own_refusal(game):
     with pytest.raises(Refusal) as caught:
         execute(game, "add German 4-6-x")
-    assert caught.value.rule == "input"
+    assert isinstance(caught.value, InputRefusal) and caught.value.rule == ""
     assert "4-6-x" in caught.value.text
     assert "FP-range-morale" in caught.value.hint
 

@@ -8,7 +8,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import HistoryRefusal, Refusal
 from tests.test_rules_kit import DE, US, add, new_game, ok, phase, with_prisoners
 
 
@@ -93,7 +93,7 @@ def test_new_entry_after_undo_leaves_an_abandoned_branch_and_redo_is_refused():
     assert game.records[transfer_seq - 1].seq == transfer_seq  # still in the file
     with pytest.raises(Refusal) as info:
         game.redo()
-    assert info.value.rule == "redo"
+    assert isinstance(info.value, HistoryRefusal) and info.value.action == "redo"
     assert dump(Game(game.records).state) == dump(game.state)
 
 

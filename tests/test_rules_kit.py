@@ -10,7 +10,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 
 US = "Americans"
@@ -66,10 +66,12 @@ def refused(game: Game, events: list[ev.Record] | ev.Record, rule: str) -> Refus
     before = len(game.records)
     with pytest.raises(Refusal) as info:
         game.submit(events)
-    assert info.value.rule == rule, str(info.value)
-    if rule == "input":  # an input mistake reads as a plain sentence, no tag
-        assert not str(info.value).startswith("input")
+    if rule == "input":  # an input mistake is no ruling: a plain sentence, no rule
+        assert isinstance(info.value, InputRefusal), repr(info.value)
+        assert info.value.rule == "" and not str(info.value).startswith("input")
     else:
+        assert isinstance(info.value, RuleRefusal), repr(info.value)
+        assert info.value.rule == rule, str(info.value)
         assert str(info.value).startswith(rule + ": ")
     assert len(game.records) == before
     return info.value

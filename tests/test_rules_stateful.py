@@ -18,7 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.common import capacity
@@ -67,9 +67,12 @@ class PrisonerBook(RuleBasedStateMachine):
             self.accepted += 1
         except Refusal as refusal:
             assert len(self.game.records) == before, "a refusal wrote to the log"
-            assert refusal.rule
-            if refusal.rule != "input":  # input mistakes read as plain sentences
-                assert str(refusal).startswith(refusal.rule + ": ")
+            # a ruling names its rule; any other refusal says its kind by its type
+            assert isinstance(refusal, RuleRefusal | InputRefusal), repr(refusal)
+            if isinstance(refusal, RuleRefusal):
+                assert refusal.rule and str(refusal).startswith(refusal.rule + ": ")
+            else:  # an input mistake reads as a plain sentence
+                assert not refusal.rule and str(refusal).startswith(refusal.text)
             self.refused += 1
 
     def steer(self, name, attacker):

@@ -39,8 +39,10 @@ class Oops(Exception):
         super().__init__(f"{verb}: {text}")
 
 
-LOOSE = Controls(actions={Back: "undo", Forth: "redo"}, error=Oops)
-STRICT = Controls(actions={Back: "undo", Forth: "redo"}, error=Oops, check_groups=True)
+LOOSE = Controls(actions={Back: "undo", Forth: "redo"}, error=Oops, refused=Oops)
+STRICT = Controls(
+    actions={Back: "undo", Forth: "redo"}, error=Oops, refused=Oops, check_groups=True
+)
 
 
 def test_undo_redo_and_an_abandoned_branch():

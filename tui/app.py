@@ -16,7 +16,7 @@ from textual.app import App
 from textual.theme import Theme
 
 from stockade.core.book.game import Game
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InternalRefusal, Refusal
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
@@ -157,8 +157,8 @@ class StockadeApp(App[int]):
             raise
         except Exception as exc:  # a bug in the core must not take the table down
             self.log.error(f"command {text!r} failed: {exc!r}")
-            raise Refusal(
-                "internal", f"the core failed on this command ({exc!r}); nothing was recorded"
+            raise InternalRefusal(
+                f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
         message = getattr(outcome, "message", "") or ""
         self.game_changed(message, getattr(outcome, "change", None))

@@ -15,7 +15,7 @@ import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 
 
 def now() -> str:
@@ -36,7 +36,7 @@ def within_bounds(records: list[ev.Record]) -> None:
     try:
         check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
     except ValueError as exc:
-        raise Refusal("input", f"cannot be recorded: {exc}") from None
+        raise InputRefusal(f"cannot be recorded: {exc}") from None
 
 
 def reason_fits(seq: int, reason: str) -> bool:

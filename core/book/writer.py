@@ -28,7 +28,7 @@ from stockade.core.log.game_timeline import Timeline, build_timeline
 from stockade.core.log.journal import Journal, JournalError
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
 from stockade.core.model.names import NameBook
 from stockade.core.model.state import GameState
 
@@ -175,7 +175,7 @@ class Writer:
     def check(self, events: list[ev.Record]) -> None:
         """Raise the Refusal the rules give for ``events``, without writing anything."""
         if self.store.problem:
-            raise Refusal("log", f"this log is read-only: {self.store.problem}")
+            raise LogRefusal(f"this log is read-only: {self.store.problem}")
         within_bounds(events)
         self.projection.check(events)
 
@@ -255,7 +255,7 @@ class Writer:
         tl = self.timeline
         target = tl.undoable()
         if target is None:
-            raise Refusal("undo", "nothing to undo")
+            raise HistoryRefusal("undo", "nothing to undo")
         written = self._control(ev.Undo, target)
         tl.undo(target)
         self.named.add(target)
@@ -288,7 +288,7 @@ class Writer:
         tl = self.timeline
         target = tl.redoable()
         if target is None:
-            raise Refusal("redo", "nothing to redo")
+            raise HistoryRefusal("redo", "nothing to redo")
         written = self._control(ev.Redo, target)
         tl.redo(target)
         named = target in self.named

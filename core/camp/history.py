@@ -25,7 +25,12 @@ class TimelineRefused(CampError):
         self.verb = verb
 
 
-CONTROLS = Controls(actions={Undo: "undo", Redo: "redo"}, error=TimelineRefused, check_groups=True)
+CONTROLS = Controls(
+    actions={Undo: "undo", Redo: "redo"},
+    error=TimelineRefused,
+    refused=TimelineRefused,
+    check_groups=True,
+)
 
 
 def new_timeline() -> Timeline[Record]:

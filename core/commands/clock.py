@@ -7,7 +7,7 @@ opens each Game Turn, so the turn number goes up when it becomes the ATTACKER ag
 from __future__ import annotations
 
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 
 # Said when a phase begins, so the table knows what A20 allows now.
@@ -36,7 +36,7 @@ def phase_named(word: str) -> ev.Phase:
     ``rtph``, ``CCPh``, ``apH`` and ``cc`` all name a phase."""
     found = _PHASE_NAMES.get(word.lower()) or _PHASE_NAMES.get(word.lower() + "ph")
     if found is None:
-        raise Refusal("input", f"'{word}' is not a phase", "one of " + ", ".join(ev.PHASES))
+        raise InputRefusal(f"'{word}' is not a phase", "one of " + ", ".join(ev.PHASES))
     return found
 
 
@@ -64,7 +64,7 @@ def previous_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
     attacker = state.enemy_of(state.attacker)
     turn = state.turn - (1 if state.attacker == first_attacker else 0)
     if turn < 1:
-        raise Refusal("input", "this is the first phase of the game")
+        raise InputRefusal("this is the first phase of the game")
     return ev.PhaseSet(turn=turn, attacker=attacker, phase=_phase_at(-1))
 
 

@@ -11,7 +11,7 @@ from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock
 from stockade.core.commands.parser import Parsed, parse
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
 
 
@@ -32,6 +32,13 @@ class ScriptRefusal(Refusal):
         self.line = line
         self.cause = refusal
         super().__init__(refusal.rule, refusal.text, refusal.hint)
+
+    @property
+    def label(self) -> str:
+        return self.cause.label
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ScriptRefusal, (self.line, self.cause))
 
     def __str__(self) -> str:
         return f"line {self.line}: {super().__str__()}"
@@ -89,7 +96,7 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         text = f"redone: entry {grp} ({_group_summary(game, grp)})"
         return Outcome(text, game.records[-1:], change)
     if target is None:
-        raise Refusal("input", f"'{verb}' needs the entry number")
+        raise InputRefusal(f"'{verb}' needs the entry number")
     if verb == "strike":
         change = game.strike(target, reason)
         text = f"struck entry {target}" + (f" ({reason})" if reason else "")
@@ -98,7 +105,7 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         change = game.unstrike(target)
         text = f"unstruck entry {target}" + _conflicts(game, change.new_conflicts)
         return Outcome(text, game.records[-1:], change)
-    raise Refusal("input", f"'{verb}' is not an undo, redo, strike or unstrike")
+    raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
 def _group_summary(game: Game, grp: int) -> str:

@@ -12,7 +12,7 @@ import difflib
 import re
 
 from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 
 _HANDLE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -41,7 +41,7 @@ def find_side(state: GameState, word: str) -> str:
     matches = matches or [n for n in names if state.sides[n].nationality.lower() == typed]
     if len(matches) == 1:
         return matches[0]
-    raise Refusal("input", f"no side '{word}' in this game", "sides: " + ", ".join(names))
+    raise InputRefusal(f"no side '{word}' in this game", "sides: " + ", ".join(names))
 
 
 class Context:
@@ -68,11 +68,11 @@ class Context:
             if close
             else "add it first (add SIDE COUNTER), or check the handle in the side panels"
         )
-        raise Refusal("input", f"no unit '{word}' in this game", hint)
+        raise InputRefusal(f"no unit '{word}' in this game", hint)
 
     def units(self, words: list[str], what: str = "units") -> list[str]:
         if not words:
-            raise Refusal("input", f"name the {what}")
+            raise InputRefusal(f"name the {what}")
         return [self.unit(w) for w in words]
 
     def side(self, word: str) -> str:
@@ -90,8 +90,7 @@ class Context:
         if wanted:
             handle = check_new_handle(wanted)
             if self.taken(handle):
-                raise Refusal(
-                    "input",
+                raise InputRefusal(
                     f"handle '{handle}' is already in use",
                     "leave out 'as' to get the next free handle",
                 )
@@ -109,17 +108,15 @@ def check_new_handle(word: str) -> str:
     """A typed new handle, lowercased; refuse words the parser would misread."""
     handle = word.lower()
     if _COUNTER_LIKE.match(handle):
-        raise Refusal(
-            "input",
+        raise InputRefusal(
             f"'{word}' reads like a counter, not a handle",
             "a handle starts with a letter, like g3",
         )
     if not _HANDLE.match(handle):
-        raise Refusal(
-            "input",
+        raise InputRefusal(
             f"'{word}' is not a handle",
             "letters, digits and _ only, starting with a letter, like g3",
         )
     if handle in RESERVED_WORDS or verb_named(handle):
-        raise Refusal("input", f"'{word}' is a command word and cannot be a handle")
+        raise InputRefusal(f"'{word}' is a command word and cannot be a handle")
     return handle

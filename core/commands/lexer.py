@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 
 # How many words a keyword takes.
 FLAG = "flag"  # none: ``broken``, ``guard-dies``
@@ -24,8 +24,8 @@ def words(text: str) -> list[str]:
     try:
         return shlex.split(text, comments=True, posix=True)
     except ValueError as exc:  # an unbalanced quote
-        raise Refusal(
-            "input", f"cannot read the line ({exc})", "close the quote, or leave quotes out"
+        raise InputRefusal(
+            f"cannot read the line ({exc})", "close the quote, or leave quotes out"
         ) from None
 
 
@@ -67,7 +67,7 @@ def split_sections(verb: str, tokens: list[str], arity: dict[str, str]) -> Secti
         key = token.lower()
         if key in arity:
             if key in sections.keywords:
-                raise Refusal("input", f"'{key}' is given twice in '{verb}'")
+                raise InputRefusal(f"'{key}' is given twice in '{verb}'")
             sections.keywords[key] = []
             current = key
         elif current is None:
@@ -81,10 +81,10 @@ def split_sections(verb: str, tokens: list[str], arity: dict[str, str]) -> Secti
 
 def _check_arity(verb: str, key: str, kind: str, values: list[str]) -> None:
     if kind == FLAG and values:
-        raise Refusal("input", f"'{key}' takes no value; '{values[0]}' is out of place in '{verb}'")
+        raise InputRefusal(f"'{key}' takes no value; '{values[0]}' is out of place in '{verb}'")
     if kind == ONE and len(values) != 1:
         if not values:
-            raise Refusal("input", f"'{key}' needs a value in '{verb}'")
-        raise Refusal("input", f"'{key}' takes one value, not {len(values)} ({' '.join(values)})")
+            raise InputRefusal(f"'{key}' needs a value in '{verb}'")
+        raise InputRefusal(f"'{key}' takes one value, not {len(values)} ({' '.join(values)})")
     if kind == MANY and not values:
-        raise Refusal("input", f"'{key}' needs at least one value in '{verb}'")
+        raise InputRefusal(f"'{key}' needs at least one value in '{verb}'")

@@ -15,7 +15,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections, is_blank, split_sections, words
 from stockade.core.commands.words import number, one
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 
 VerbParser = Callable[[Context, Sections], list[ev.Record]]
@@ -85,12 +85,12 @@ def parse(text: str, state: GameState, first_attacker: str | None = None) -> Par
         return Parsed(verb="")
     spec = verb_named(tokens[0])
     if spec is None:
-        raise Refusal("input", f"'{tokens[0]}' is not a command", _did_you_mean(tokens[0]))
+        raise InputRefusal(f"'{tokens[0]}' is not a command", _did_you_mean(tokens[0]))
     rest = tokens[1:]
     if spec.name in ("undo", "redo", "strike", "unstrike", "help"):
         return _parse_control(spec, rest)
     if not state.sides:
-        raise Refusal("input", "there is no game to record into")
+        raise InputRefusal("there is no game to record into")
     ctx = Context(state, first_attacker)
     sections = split_sections(spec.name, rest, spec.arity)
     events = PARSERS[spec.name](ctx, sections)
@@ -100,8 +100,7 @@ def parse(text: str, state: GameState, first_attacker: str | None = None) -> Par
 def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
     if spec.name in ("undo", "redo"):
         if rest:
-            raise Refusal(
-                "input",
+            raise InputRefusal(
                 f"'{spec.name}' takes nothing more; '{rest[0]}' is out of place",
                 "to go back to an entry, strike it or undo step by step",
             )
@@ -109,7 +108,7 @@ def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:
     if spec.name == "help":
         return Parsed(verb="help", control="help", text=help_text(rest[0] if rest else ""))
     if not rest:
-        raise Refusal("input", f"'{spec.name}' needs the entry number", spec.example)
+        raise InputRefusal(f"'{spec.name}' needs the entry number", spec.example)
     target = number(rest[0], "the entry number")
     if spec.name == "unstrike":
         one(rest, "entry number", "unstrike")
@@ -126,12 +125,12 @@ def help_text(verb: str = "") -> str:
     if conformance.is_rule_id(verb):  # help A20.55: that section's requirements
         text = conformance.section_text(verb)
         if text is None:
-            raise Refusal("input", f"A20 has no section '{verb}'", "e.g. help A20.55")
+            raise InputRefusal(f"A20 has no section '{verb}'", "e.g. help A20.55")
         return text
     if verb:
         spec = verb_named(verb)
         if spec is None:
-            raise Refusal("input", f"'{verb}' is not a command", _did_you_mean(verb))
+            raise InputRefusal(f"'{verb}' is not a command", _did_you_mean(verb))
         aliases = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
         return f"{spec.usage}\n  {spec.summary}{aliases}\n  e.g. {spec.example}"
     width = max(len(name) for name in VERBS)

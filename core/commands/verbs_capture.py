@@ -8,13 +8,13 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import assignment, counter, merges
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 
 
 def required(sections: Sections, keyword: str, example: str) -> str:
     value = sections.one(keyword)
     if value is None:
-        raise Refusal("input", f"'{sections.verb}' needs '{keyword}'", example)
+        raise InputRefusal(f"'{sections.verb}' needs '{keyword}'", example)
     return value
 
 
@@ -23,7 +23,7 @@ def parse_surrender(ctx: Context, sections: Sections) -> list[ev.Record]:
     guard = ctx.unit(required(sections, "to", "surrender g1 g2 to a1"))
     reasons = [r for r in SURRENDER_REASONS if sections.has(r)]
     if len(reasons) > 1:
-        raise Refusal("input", "give one reason for the surrender, not " + " and ".join(reasons))
+        raise InputRefusal("give one reason for the surrender, not " + " and ".join(reasons))
     freed = [ctx.unit(w) for w in sections.many("free")]
     return [
         ev.Surrendered(
@@ -59,7 +59,7 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
         side = ctx.side_of(split)
         hs_captured, hs_free = ctx.new_handle(side), ctx.new_handle(side)
     if not units and not split:
-        raise Refusal("input", "name the captured units (or 'hs SQUAD' for one HS of a squad)")
+        raise InputRefusal("name the captured units (or 'hs SQUAD' for one HS of a squad)")
     rearm_as = sections.one("as")
     return [
         ev.Captured(
@@ -84,12 +84,12 @@ def parse_mutual(ctx: Context, sections: Sections) -> list[ev.Record]:
         pair = assignment(word)
         handle = ctx.unit(pair[0] if pair else word)
         if handle in units:
-            raise Refusal("input", f"'{handle}' is named twice")
+            raise InputRefusal(f"'{handle}' is named twice")
         units.append(handle)
         if pair:
             counters[handle] = counter(pair[1])
     if not units:
-        raise Refusal("input", "name every unit left in the Location", "mutual g7 a3")
+        raise InputRefusal("name every unit left in the Location", "mutual g7 a3")
     return [ev.MutualCapture(units=units, counters=counters)]
 
 

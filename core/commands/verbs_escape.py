@@ -8,7 +8,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import counter, number, one
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import UNARMED
 
 
@@ -16,9 +16,7 @@ def parse_escape(ctx: Context, sections: Sections) -> list[ev.Record]:
     units = ctx.units(sections.positional, "escaping prisoners")
     guard_dies, melee = sections.has("guard-dies"), sections.has("melee")
     if guard_dies and melee:
-        raise Refusal(
-            "input", "either the Guard dies (guard-dies) or a Melee forms (melee), not both"
-        )
+        raise InputRefusal("either the Guard dies (guard-dies) or a Melee forms (melee), not both")
     outcome: ev.EscapeOutcome = "escaped" if guard_dies else "melee" if melee else "no-effect"
     return [
         ev.EscapeAttempted(
@@ -59,8 +57,8 @@ def parse_rearm(ctx: Context, sections: Sections) -> list[ev.Record]:
     words = sections.positional
     how = next((h for h in REARM_HOWS if h == words[1].lower()), None) if len(words) == 3 else None
     if how is None:
-        raise Refusal(
-            "input", "write: rearm H cc|alone|surrender ENEMY [as COUNTER]", "e.g. rearm g1 cc a3"
+        raise InputRefusal(
+            "write: rearm H cc|alone|surrender ENEMY [as COUNTER]", "e.g. rearm g1 cc a3"
         )
     handle, enemy = ctx.unit(words[0]), ctx.unit(words[2])
     as_counter = sections.one("as")
@@ -82,7 +80,7 @@ def parse_rearm(ctx: Context, sections: Sections) -> list[ev.Record]:
 def parse_scrounge(ctx: Context, sections: Sections) -> list[ev.Record]:
     words = sections.positional
     if len(words) != 2:
-        raise Refusal("input", "write: scrounge H DR [wreck] [as COUNTER]", "e.g. scrounge g1 2")
+        raise InputRefusal("write: scrounge H DR [wreck] [as COUNTER]", "e.g. scrounge g1 2")
     as_counter = sections.one("as")
     return [
         ev.Scrounged(

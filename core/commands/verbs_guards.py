@@ -7,7 +7,7 @@ from stockade.core.commands.lexer import Sections
 from stockade.core.commands.verbs_capture import required
 from stockade.core.commands.words import assignment, counter, merges, one
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, RuleRefusal
 
 
 def parse_transfer(ctx: Context, sections: Sections) -> list[ev.Record]:
@@ -21,14 +21,14 @@ def parse_transfer(ctx: Context, sections: Sections) -> list[ev.Record]:
 def parse_exchange(ctx: Context, sections: Sections) -> list[ev.Record]:
     parts = ctx.units(sections.positional, "two prisoner HS")
     if len(parts) != 2:
-        raise Refusal("A20.51", f"an exchange takes exactly two prisoner HS, not {len(parts)}")
+        raise RuleRefusal("A20.51", f"an exchange takes exactly two prisoner HS, not {len(parts)}")
     into = ctx.new_handle(ctx.side_of(parts[0]), sections.one("as"))
     return [ev.Exchanged(parts=parts, into=into)]
 
 
 def _two_new(ctx: Context, side: str, wanted: list[str], verb: str) -> list[str]:
     if wanted and len(wanted) != 2:
-        raise Refusal("input", f"'{verb} ... as' names the two new HS, not {len(wanted)}")
+        raise InputRefusal(f"'{verb} ... as' names the two new HS, not {len(wanted)}")
     names: list[str | None] = [*wanted] if wanted else [None, None]  # None: the next free handle
     return [ctx.new_handle(side, w) for w in names]
 
@@ -43,7 +43,7 @@ def parse_deploy(ctx: Context, sections: Sections) -> list[ev.Record]:
     """``deploy a1 [2-4-6 [2-4-6]] [as a7 a8] [g3=2 g4=a8]``."""
     words = sections.positional
     if not words:
-        raise Refusal("input", "'deploy' needs the Guard squad", "deploy a1 2-4-6")
+        raise InputRefusal("'deploy' needs the Guard squad", "deploy a1 2-4-6")
     squad = ctx.unit(words[0])
     counters: list[str] = []
     wanted_assign: list[tuple[str, str]] = []
@@ -56,7 +56,7 @@ def parse_deploy(ctx: Context, sections: Sections) -> list[ev.Record]:
         else:
             counters.append(counter(word))
     if len(counters) > 2:
-        raise Refusal("input", "a squad deploys into two HS: give at most two counters")
+        raise InputRefusal("a squad deploys into two HS: give at most two counters")
     if len(counters) == 1:
         counters *= 2  # both halves of a squad are the same HS counter
     into = _two_new(ctx, ctx.side_of(squad), named_halves, "deploy")
@@ -69,8 +69,8 @@ def _which_half(target: str, into: list[str]) -> str:
         return into[int(target) - 1]
     if target.lower() in into:
         return target.lower()
-    raise Refusal(
-        "input", f"'{target}' is not one of the new HS", f"write 1 or 2 (or {into[0]} / {into[1]})"
+    raise InputRefusal(
+        f"'{target}' is not one of the new HS", f"write 1 or 2 (or {into[0]} / {into[1]})"
     )
 
 

@@ -7,7 +7,7 @@ from stockade.core.commands.lexer import Sections
 from stockade.core.commands.verbs_capture import required
 from stockade.core.commands.words import counter, one
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
 _CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {
@@ -48,7 +48,7 @@ def parse_eliminate(ctx: Context, sections: Sections) -> list[ev.Record]:
         takeover = ctx.unit(takeover)
     keep = [ctx.unit(w) for w in sections.many("keep")]
     if keep and takeover in (None, NO_TAKEOVER):
-        raise Refusal("input", "'keep' names what the new Guard keeps: add 'takeover G'")
+        raise InputRefusal("'keep' names what the new Guard keeps: add 'takeover G'")
     return [
         ev.Eliminated(handle=handle, cause=cause, by_side=by_side, takeover=takeover, keep=keep)
     ]
@@ -58,7 +58,7 @@ def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
     handle = ctx.unit(one(sections.positional, "unit", "reduce"))
     cause, side = read_cause(ctx, handle, sections.one("by"), "fire-enemy")
     if cause not in ("fire-own", "fire-enemy"):
-        raise Refusal("input", "Casualty Reduction comes from fire: 'by own' or 'by enemy'")
+        raise InputRefusal("Casualty Reduction comes from fire: 'by own' or 'by enemy'")
     to = sections.one("to")
     lost = sections.one("lost") or ""
     if lost:

@@ -11,7 +11,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.units import KIND_WORDS, TRAITS, infer_kind, parse_counter, vehicle_name
 
 _REPEAT = re.compile(r"^[x\*](\d+)$")
@@ -35,7 +35,7 @@ class _Draft:
 def parse_add(ctx: Context, sections: Sections) -> list[ev.Record]:
     words = sections.positional
     if not words:
-        raise Refusal("input", "'add' needs a side and a counter", "add German 4-6-7 at Q4")
+        raise InputRefusal("'add' needs a side and a counter", "add German 4-6-7 at Q4")
     side = ctx.side(words[0])
     drafts, location, broken = _read_add_words(words[1:])
     events: list[ev.Record] = []
@@ -76,7 +76,7 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
             i += 1
         elif low == "at" or low == "as":
             if i + 1 >= len(words):
-                raise Refusal("input", f"'{low}' needs a value in 'add'")
+                raise InputRefusal(f"'{low}' needs a value in 'add'")
             i += 1
             if low == "at":
                 location = words[i]
@@ -93,17 +93,16 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         else:
-            raise Refusal(
-                "input",
+            raise InputRefusal(
                 f"'{word}' is out of place in 'add'",
                 "add SIDE COUNTER [kind] [xN] [as H] [+trait] [cvp=N] [at LOC] [broken]",
             )
         i += 1
     if not drafts:
-        raise Refusal("input", "'add' needs at least one counter", "like 4-6-7 or 9-2")
+        raise InputRefusal("'add' needs at least one counter", "like 4-6-7 or 9-2")
     for draft in drafts:
         if draft.handle and draft.count > 1:
-            raise Refusal("input", f"'as {draft.handle}' names one counter, not {draft.count}")
+            raise InputRefusal(f"'as {draft.handle}' names one counter, not {draft.count}")
     return drafts, location, broken
 
 
@@ -119,22 +118,20 @@ def _kind_of(draft: _Draft) -> str:
 
 def _last(drafts: list[_Draft], word: str) -> _Draft:
     if not drafts:
-        raise Refusal(
-            "input", f"'{word}' must follow the counter it is about", "add German 2-4-7 hs"
-        )
+        raise InputRefusal(f"'{word}' must follow the counter it is about", "add German 2-4-7 hs")
     return drafts[-1]
 
 
 def _repeat(count: int) -> int:
     if not 1 <= count <= MAX_REPEAT:
-        raise Refusal("input", f"x{count}: add between 1 and {MAX_REPEAT} counters at once")
+        raise InputRefusal(f"x{count}: add between 1 and {MAX_REPEAT} counters at once")
     return count
 
 
 def _trait(name: str) -> str:
     if name not in TRAITS:
-        raise Refusal(
-            "input", f"unknown trait '+{name}'", "traits: " + ", ".join("+" + t for t in TRAITS)
+        raise InputRefusal(
+            f"unknown trait '+{name}'", "traits: " + ", ".join("+" + t for t in TRAITS)
         )
     return name
 
@@ -159,7 +156,7 @@ def parse_phase(ctx: Context, sections: Sections) -> list[ev.Record]:
     """``phase RtPh``, ``phase ccph 3``, ``phase rph 4 American`` (any order after NAME)."""
     words = sections.positional
     if not words:
-        raise Refusal("input", "'phase' needs a phase name", "one of " + ", ".join(ev.PHASES))
+        raise InputRefusal("'phase' needs a phase name", "one of " + ", ".join(ev.PHASES))
     phase = clock.phase_named(words[0])
     turn, attacker = ctx.state.turn, ctx.state.attacker
     for word in words[1:]:
@@ -172,8 +169,7 @@ def parse_phase(ctx: Context, sections: Sections) -> list[ev.Record]:
 
 def _nothing_more(sections: Sections) -> None:
     if sections.positional:
-        raise Refusal(
-            "input",
+        raise InputRefusal(
             f"'{sections.verb}' takes nothing more; '{sections.positional[0]}' is out of place",
         )
 
@@ -217,7 +213,7 @@ def parse_status(ctx: Context, sections: Sections) -> list[ev.Record]:
 def parse_move(ctx: Context, sections: Sections) -> list[ev.Record]:
     words = sections.positional
     if len(words) < 2:
-        raise Refusal("input", "'move' needs units and a Location", "move a1 R5")
+        raise InputRefusal("'move' needs units and a Location", "move a1 R5")
     handles = ctx.units(words[:-1])
     return [ev.StatusChanged(handle=h, location=words[-1]) for h in handles]
 
@@ -225,7 +221,7 @@ def parse_move(ctx: Context, sections: Sections) -> list[ev.Record]:
 def parse_nq(ctx: Context, sections: Sections) -> list[ev.Record]:
     words = sections.positional
     if not words:
-        raise Refusal("input", "'nq' needs the side under No Quarter", "nq Russian")
+        raise InputRefusal("'nq' needs the side under No Quarter", "nq Russian")
     return [ev.NoQuarterInvoked(side=ctx.side(words[0]), reason=" ".join(words[1:]) or "SSR")]
 
 

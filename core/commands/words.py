@@ -6,7 +6,7 @@ import re
 
 from stockade.core.commands.handles import Context
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.units import parse_counter
 
 _MERGE = re.compile(r"^([^+=\s]+)\+([^+=\s]+)(?:=([^+=\s]+))?$")
@@ -16,7 +16,7 @@ def number(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise Refusal("input", f"{what} must be a whole number, not '{word}'") from None
+        raise InputRefusal(f"{what} must be a whole number, not '{word}'") from None
 
 
 def counter(word: str) -> str:
@@ -30,7 +30,7 @@ def assignment(word: str) -> tuple[str, str] | None:
         return None
     left, _, right = word.partition("=")
     if not left or not right:
-        raise Refusal("input", f"'{word}' should read NAME=VALUE, like g3=4-3-6")
+        raise InputRefusal(f"'{word}' should read NAME=VALUE, like g3=4-3-6")
     return left, right
 
 
@@ -40,9 +40,7 @@ def merges(ctx: Context, words: list[str]) -> list[ev.Merge]:
     for word in words:
         match = _MERGE.match(word)
         if not match:
-            raise Refusal(
-                "input", f"'{word}' is not a merge", "write HS+HS, like g2+g3 (or g2+g3=g9)"
-            )
+            raise InputRefusal(f"'{word}' is not a merge", "write HS+HS, like g2+g3 (or g2+g3=g9)")
         parts = [ctx.unit(match.group(1)), ctx.unit(match.group(2))]
         into = ctx.new_handle(ctx.side_of(parts[0]), match.group(3))
         out.append(ev.Merge(parts=parts, into=into))
@@ -53,6 +51,6 @@ def one(words: list[str], what: str, verb: str) -> str:
     """Exactly one positional word."""
     if len(words) != 1:
         if not words:
-            raise Refusal("input", f"'{verb}' needs {what}")
-        raise Refusal("input", f"'{verb}' takes one {what}, not {len(words)} ({' '.join(words)})")
+            raise InputRefusal(f"'{verb}' needs {what}")
+        raise InputRefusal(f"'{verb}' takes one {what}, not {len(words)} ({' '.join(words)})")
     return words[0]

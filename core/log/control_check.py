@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from stockade.core.log.game_timeline import CONTROLS, Timeline, strikable
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import HistoryRefusal, Refusal
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _why_not(
             _undoable(timeline, target)
         elif verb == "redo":
             if timeline.redoable() != target:
-                raise Refusal("redo", f"entry {target} is not the last undone entry")
+                raise HistoryRefusal("redo", f"entry {target} is not the last undone entry")
         else:
             strikable(timeline, records, target, verb)
     except Refusal as refusal:
@@ -86,4 +86,4 @@ def _undoable(timeline: Timeline, target: int) -> None:
     if target == 1 or timeline.undoable() != target:
         last = timeline.undoable()
         now = f"the last entry in effect is {last}" if last else "nothing is in effect to undo"
-        raise Refusal("undo", f"entry {target} is not the last entry in effect ({now})")
+        raise HistoryRefusal("undo", f"entry {target} is not the last entry in effect ({now})")

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from stockade.core.log import timeline as shared
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
 
 CONTROLS = shared.Controls(
     actions={ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike", ev.Unstrike: "unstrike"},
-    error=Refusal,
+    error=lambda verb, text: LogRefusal(text) if verb == "log" else HistoryRefusal(verb, text),
+    refused=Refusal,
 )
 Timeline = shared.Timeline[ev.Record]
 
@@ -85,15 +86,15 @@ def undo_to_plan(timeline: Timeline, records: list[ev.Record], seq: int) -> list
     """The command groups "undo to entry ``seq``" undoes, last first; the Refusal if
     there are none (the replay screen and ``Game.undo_to`` both ask this)."""
     if not 1 <= seq <= len(records):
-        raise Refusal("undo", f"there is no entry {seq}")
+        raise HistoryRefusal("undo", f"there is no entry {seq}")
     anchor = records[seq - 1]
     if ev.is_control(anchor):
-        raise Refusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
+        raise HistoryRefusal("undo", f"entry {seq} is an undo/redo/strike record; pick an event")
     if anchor.grp in timeline.undone:
-        raise Refusal("undo", f"entry {seq} is itself undone")
+        raise HistoryRefusal("undo", f"entry {seq} is itself undone")
     targets = [g for g in reversed(timeline.active) if g > anchor.grp]
     if not targets:
-        raise Refusal("undo", f"nothing after entry {seq} to undo")
+        raise HistoryRefusal("undo", f"nothing after entry {seq} to undo")
     return targets
 
 
@@ -101,17 +102,17 @@ def strikable(timeline: Timeline, records: list[ev.Record], seq: int, verb: str)
     """Entry ``seq``, if it may be struck (``verb`` "strike") or unstruck; else the
     Refusal saying why not."""
     if not 1 <= seq <= len(records):
-        raise Refusal("strike", f"there is no entry {seq}")
+        raise HistoryRefusal("strike", f"there is no entry {seq}")
     record = records[seq - 1]
     if ev.is_control(record):
-        raise Refusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
+        raise HistoryRefusal("strike", f"entry {seq} is an undo/redo/strike record, not an event")
     if isinstance(record, ev.GameCreated):
-        raise Refusal("strike", "the game header cannot be struck")
+        raise HistoryRefusal("strike", "the game header cannot be struck")
     struck = seq in timeline.struck
     if verb == "unstrike" and not struck:
-        raise Refusal("unstrike", f"entry {seq} is not struck")
+        raise HistoryRefusal("unstrike", f"entry {seq} is not struck")
     if verb == "strike" and struck:
-        raise Refusal("strike", f"entry {seq} is already struck")
+        raise HistoryRefusal("strike", f"entry {seq} is already struck")
     if verb == "strike" and record.grp in timeline.undone:
-        raise Refusal("strike", f"entry {seq} is undone; nothing to strike")
+        raise HistoryRefusal("strike", f"entry {seq} is undone; nothing to strike")
     return record

@@ -42,7 +42,7 @@ import msgspec
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
 
-VERSION = 4  # 3: the names each entry's units had (core.model.names); 4: names as a table
+VERSION = 5  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -149,7 +149,7 @@ class Snapshot(msgspec.Struct):
     units: list[UnitRow]
     casualties: list[CasualtyRow]
     scrounged: list[tuple[int, str, str]]
-    conflicts: list[tuple[int, str, str, str]]  # seq, rule, text, hint
+    conflicts: list[tuple[int, str, list[str]]]  # seq, the refusal's kind and arguments
     when_seqs: list[int]  # when: seq -> (turn, phase, attacker), as columns
     when_turns: list[int]
     when_phases: list[str]
@@ -304,7 +304,7 @@ def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
             != 1
         ):
             return None
-        conflicts = {seq: Refusal(rule, text, hint) for seq, rule, text, hint in snap.conflicts}
+        conflicts = {seq: Refusal.from_row(kind, args) for seq, kind, args in snap.conflicts}
         when = dict(
             zip(
                 snap.when_seqs,
@@ -319,7 +319,7 @@ def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
         one = map(singles.__getitem__, snap.one_name_index)
         names.update(zip(snap.one_name_seqs, one, strict=True))
         return Restored(snap.position, _to_state(snap), conflicts, when, names)
-    except (OSError, ValueError, TypeError, IndexError, msgspec.MsgspecError):
+    except (OSError, ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
         return None
 
 
@@ -403,7 +403,7 @@ def write(
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
         scrounged=sorted(state.scrounged),
-        conflicts=[(s, r.rule, r.text, r.hint) for s, r in conflicts.items() if s in upto],
+        conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
         when_seqs=known,
         when_turns=[when[s][0] for s in known],
         when_phases=[when[s][1] for s in known],

@@ -18,7 +18,7 @@ from stockade.core.log.game_log import LoadedLog, LogProblem, load
 from stockade.core.log.journal import Journal, JournalDamaged, JournalError, JournalReplaced
 from stockade.core.log.reader import settle_torn_tail
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import LogRefusal
 
 
 @dataclass
@@ -80,15 +80,15 @@ class LogStore:
         (the game re-reading the file) says what became of it."""
         if self.read_only:
             why = self.journal.why_read_only if self.journal else str(self.problem)
-            raise Refusal("log", f"this game is open read-only ({why})")
+            raise LogRefusal(f"this game is open read-only ({why})")
         if self.journal is None:
             return  # an in-memory game (tests, previews)
         try:
             self.journal.append_many([ev.encode(r) for r in records])
         except JournalReplaced as exc:
-            raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
+            raise LogRefusal(self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
-            raise Refusal("log", str(exc) + _disk_hint(exc) + after_error()) from None
+            raise LogRefusal(str(exc) + _disk_hint(exc) + after_error()) from None
 
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the

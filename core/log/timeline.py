@@ -12,13 +12,14 @@ A strike takes one record out of the effective history, an unstrike puts it back
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
 
 Action = Literal["undo", "redo", "strike", "unstrike"]
+Refused = Literal["undo", "redo", "log"]  # what a timeline refuses: a control, or a group
 
 
 class Sequenced(Protocol):
@@ -45,13 +46,15 @@ class Controls:
 
     ``actions`` maps each control record type (exactly: control types are never
     subclassed) to what it does; every other record is a domain event. A record that
-    cannot apply raises ``error(verb, text)``, the format's own exception (``verb``:
-    "undo", "redo", or "log" for a misplaced group). ``check_groups`` also refuses a record
-    that joins a group other than the latest in effect, or opens a group that does not
-    start at its own seq (a log written one group at a time never does either)."""
+    cannot apply raises what ``error(verb, text)`` makes, of the format's own exception
+    type ``refused`` (``verb``: "undo", "redo", or "log" for a misplaced group).
+    ``check_groups`` also refuses a record that joins a group other than the latest in
+    effect, or opens a group that does not start at its own seq (a log written one group
+    at a time never does either)."""
 
     actions: Mapping[type, Action]
-    error: type[Exception]
+    error: Callable[[Refused, str], Exception]
+    refused: type[Exception]
     check_groups: bool = False
 
 
@@ -225,5 +228,5 @@ def _add_control(timeline: Timeline[R], record: R, skip_refused: bool) -> None:
         return
     try:
         timeline.add(record)
-    except timeline.controls.error:
+    except timeline.controls.refused:
         return  # a control record that no longer applies: ignored (see ``build``)

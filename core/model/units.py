@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 
 KINDS = ("squad", "hs", "crew", "leader", "hero", "smc", "vehicle")
 SMC_KINDS = frozenset({"leader", "hero", "smc"})
@@ -90,8 +90,7 @@ def parse_counter(text: str) -> Counter:
     if m := _LEADER.match(text):
         modifier = int(m.group(3)) * (-1 if m.group(2) == "-" else 1)
         return Counter(text, morale=int(m.group(1)), leadership=modifier)
-    raise Refusal(
-        "input",
+    raise InputRefusal(
         f"counter '{text}' is not a counter as printed",
         "write FP-range-morale like 4-6-7, or morale-modifier like 9-2 for a leader",
     )
@@ -105,8 +104,7 @@ def vehicle_name(text: str) -> str:
     counter-like placeholder; it has no FP-range-morale to read."""
     text = text.strip()
     if not _VEHICLE_NAME.match(text):
-        raise Refusal(
-            "input",
+        raise InputRefusal(
             f"'{text}' is not a vehicle name",
             "one word of letters, digits and - / . ( ), like StuG or T-34",
         )
@@ -118,20 +116,18 @@ def infer_kind(counter: Counter, given: str | None) -> str:
     if given:
         kind = KIND_WORDS.get(given.lower())
         if kind is None:
-            raise Refusal(
-                "input",
+            raise InputRefusal(
                 f"'{given}' is not a unit kind",
                 "use squad, hs, crew, leader, hero, smc or vehicle",
             )
         if kind == "leader" and not counter.is_leader_form:
-            raise Refusal("input", f"a leader's counter reads like 9-2, not '{counter.text}'")
+            raise InputRefusal(f"a leader's counter reads like 9-2, not '{counter.text}'")
         return kind
     if counter.is_leader_form:
         return "leader"
     if counter.fp is not None and counter.fp >= 4:
         return "squad"
-    raise Refusal(
-        "input",
+    raise InputRefusal(
         f"'{counter.text}' may be a squad, a HS, a crew or a hero",
         "add the kind: sq, hs, crew or hero",
     )
@@ -174,8 +170,7 @@ def canonical_nationality(name: str) -> str:
     for known in nationalities():
         if known.lower() == name.strip().lower():
             return known
-    raise Refusal(
-        "input",
+    raise InputRefusal(
         f"nationality '{name}' is not known",
         "one of " + ", ".join(nationalities()),
     )

@@ -47,8 +47,7 @@ class Choice:
         """The reason with its rule, as a picker shows it on focus."""
         if self.legal:
             return ""
-        shown = self.rule and self.rule != "input"
-        return f"{self.rule}: {self.reason}" if shown else self.reason
+        return f"{self.rule}: {self.reason}" if self.rule else self.reason
 
 
 def natural(handle: str) -> tuple[object, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 from stockade.core.rules import capture, escape, guards, losses, setup
 
@@ -52,11 +52,11 @@ def check(state: GameState, event: ev.Record) -> None:
     """Raise a Refusal naming the rule if ``event`` may not happen in ``state``."""
     entry = RULEBOOK.get(type(event))
     if entry is None:
-        raise Refusal("input", f"'{type(event).__name__}' is not a game event")
+        raise InputRefusal(f"'{type(event).__name__}' is not a game event")
     if state.ended and not isinstance(event, (ev.GameEnded,)):
-        raise Refusal("input", "the game has ended; nothing more can happen in it")
+        raise InputRefusal("the game has ended; nothing more can happen in it")
     if not state.sides and not isinstance(event, ev.GameCreated):
-        raise Refusal("input", "the log does not start with a game header")
+        raise InputRefusal("the log does not start with a game header")
     entry[0](state, event)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stockade.core.model.errors import Refusal, require
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import (
     Captured,
     Merge,
@@ -49,16 +49,16 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | N
     nationality = state.sides[u.side].nationality
     captor_nationality = state.sides[captor_side].nationality
     if nationality_flags(nationality).get("no_rtph"):
-        return Refusal("A20.21", f"{nationality} units never surrender via the RtPh")
+        return RuleRefusal("A20.21", f"{nationality} units never surrender via the RtPh")
     if "commissar" in u.traits:
-        return Refusal("A20.21", "Commissars never surrender via the RtPh")
+        return RuleRefusal("A20.21", "Commissars never surrender via the RtPh")
     if "fanatic" in u.traits:
-        return Refusal("A20.21", "Fanatic units never surrender via the RtPh")
+        return RuleRefusal("A20.21", "Fanatic units never surrender via the RtPh")
     is_ss = nationality == "SS" or "ss" in u.traits
     if is_ss and captor_nationality == "Russian":
-        return Refusal("A20.21", "SS troops facing Russians never surrender via the RtPh")
+        return RuleRefusal("A20.21", "SS troops facing Russians never surrender via the RtPh")
     if state.sides[captor_side].no_quarter:
-        return Refusal(
+        return RuleRefusal(
             "A20.3",
             f"{captor_side} has invoked No Quarter; its enemies never surrender "
             "to it via the RtPh (they Low Crawl or risk Interdiction)",
@@ -67,17 +67,19 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | N
 
 
 def _stack(state: GameState, handles: list[str]) -> list[Unit]:
-    require(bool(handles), "input", "name the surrendering units")
-    require(len(set(handles)) == len(handles), "input", "a unit is named twice")
+    require_input(bool(handles), "name the surrendering units")
+    require_input(len(set(handles)) == len(handles), "a unit is named twice")
     units = [unit(state, h) for h in handles]
     require_same_side(units)
     for u in units:  # each sentence is made only for its refusal (the fold checks them all)
         if u.status != ACTIVE:
-            raise Refusal("input", f"{describe(u)} is {u.status}, not an armed unit on the board")
+            raise InputRefusal(f"{describe(u)} is {u.status}, not an armed unit on the board")
         if u.berserk:
-            raise Refusal("A20.2", f"{describe(u)} is berserk; berserk units are never captured")
+            raise RuleRefusal(
+                "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
+            )
         if not u.is_infantry:
-            raise Refusal("A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
+            raise RuleRefusal("A20.21", f"{describe(u)} is not Infantry; only Infantry surrenders")
     places = {u.location for u in units if u.location}
     require(
         len(places) <= 1,
@@ -96,7 +98,7 @@ def _check_surrendering_stack(
     state: GameState, units: list[Unit], guard: Unit, reason: str
 ) -> None:
     if guard.side == units[0].side:
-        raise Refusal("input", f"{describe(guard)} is on the same side")
+        raise InputRefusal(f"{describe(guard)} is on the same side")
     if reason in ("rtph", "encircled"):
         require(
             state.phase == "RtPh",
@@ -127,24 +129,24 @@ def _check_surrendering_stack(
                 f"if it is, record it first: disrupt {u.handle}",
             )
         elif reason != "hob" and not u.broken:  # (the sentence only for the refusal)
-            raise Refusal("A20.21", f"{describe(u)} is not broken; only broken units surrender")
+            raise RuleRefusal("A20.21", f"{describe(u)} is not broken; only broken units surrender")
         if reason == "mopup":
             continue  # A12.153: even units that never surrender via the RtPh
         why = never_surrenders(state, u, guard.side)
         if why is not None:
             if reason == "hob":
-                raise Refusal(
+                raise RuleRefusal(
                     "A15.5", f"{why.text}; on a HOB surrender result it goes berserk instead"
                 )
             raise why
     require_guard(guard, phase_rtph=reason != "mopup")
     if reason != "mopup":
         if guard.broken:
-            raise Refusal(
+            raise RuleRefusal(
                 "A20.21", f"{describe(guard)} is broken; a surrender needs a Good Order captor"
             )
         if not guard.is_infantry:
-            raise Refusal(
+            raise RuleRefusal(
                 "A20.21",
                 f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
             )
@@ -180,7 +182,7 @@ def require_whole_stack(
     left = left_out_of_stack(state, units, captor_side, reason)
     if left and not others_why.strip():
         names = " ".join(o.handle for o in left)
-        raise Refusal(
+        raise RuleRefusal(
             "A20.21",
             f"{names} {'is' if len(left) == 1 else 'are'} broken in {units[0].location} too: "
             "a stack surrenders, and is accepted or rejected, as a stack",
@@ -193,7 +195,7 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
     units = _stack(state, ev.units)
     guard = unit(state, ev.guard)
     _check_surrendering_stack(state, units, guard, ev.reason)
-    require(set(ev.freed) <= set(ev.units), "input", "only surrendering units can be freed")
+    require_input(set(ev.freed) <= set(ev.units), "only surrendering units can be freed")
     taken = [u for u in units if u.handle not in ev.freed]
     require_room(state, guard, taken, ev.merges)
     for handle in ev.freed:
@@ -239,7 +241,7 @@ def _to_unarmed(u: Unit) -> None:
 def check_reject(state: GameState, ev: SurrenderRejected) -> None:
     units = _stack(state, ev.units)
     by_side = side_of(state, ev.by_side)
-    require(by_side != units[0].side, "input", "a side cannot reject its own units")
+    require_input(by_side != units[0].side, "a side cannot reject its own units")
     require(
         state.phase == "RtPh" or all(u.disrupted for u in units),
         "A20.3",
@@ -275,7 +277,7 @@ def cc_attacker_refusal(guard: Unit, what: str = "capture") -> Refusal | None:
     """A broken unit may never attack in CC (A11.16; A20.55 EX: "The broken Guard
     cannot attack"), so it cannot attempt a capture (A20.22)."""
     if guard.broken:
-        return Refusal(
+        return RuleRefusal(
             "A20.22",
             f"{describe(guard)} is broken and may not attack in CC (A11.16), so it cannot {what}",
         )
@@ -292,7 +294,7 @@ def capture_attacker_refusal(guard: Unit) -> Refusal | None:
     unarmed unit may (it is rearmed by the capture, A20.551); an SMC is never unarmed."""
     if guard.status == UNARMED:
         if guard.is_smc:
-            return Refusal("A20.551", "escaped SMC are always armed")
+            return RuleRefusal("A20.551", "escaped SMC are always armed")
         return cc_attacker_refusal(guard)
     return guard_refusal(guard) or cc_attacker_refusal(guard)
 
@@ -304,11 +306,11 @@ def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal |
     the prisoners are attacking the guard or are in melee" (docs/rulings.md)."""
     guard = state.units.get(p.guard or "")
     if guard is None or guard.side != captor.side:
-        return Refusal("input", f"{describe(p)} is a prisoner of the other side")
+        return InputRefusal(f"{describe(p)} is a prisoner of the other side")
     if guard.handle == captor.handle:
-        return Refusal("A20.22", f"{describe(p)} is already {captor.handle}'s prisoner")
+        return RuleRefusal("A20.22", f"{describe(p)} is already {captor.handle}'s prisoner")
     if not (p.melee or guard.melee):
-        return Refusal(
+        return RuleRefusal(
             "A20.22",
             f"{describe(p)} is a prisoner of {describe(guard)} and is not in Melee; "
             "another unit takes it only by transfer (A20.5, friendly RPh/APh)",
@@ -327,7 +329,7 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
     )
     enemy = next((t for t in taken if t.armed and not t.rearm_spent and t.us >= guard.us), None)
     if enemy is None:
-        raise Refusal(
+        raise RuleRefusal(
             "A20.551",
             f"none of the units {describe(guard)} captures is an armed enemy of its size or "
             "larger, so it is not rearmed and cannot guard them",
@@ -345,20 +347,19 @@ def check_capture(state: GameState, ev: Captured) -> None:
     unarmed = guard.status == UNARMED
     if not unarmed:
         require_guard(guard)
-        require(not ev.rearm_as, "input", f"{describe(guard)} is armed; it is not rearmed")
+        require_input(not ev.rearm_as, f"{describe(guard)} is armed; it is not rearmed")
     require_cc_attacker(guard)
     handles = list(ev.units) + ([ev.split] if ev.split else [])
-    require(bool(handles), "input", "name the captured units")
-    require(len(set(handles)) == len(handles), "input", "a unit is named twice")
+    require_input(bool(handles), "name the captured units")
+    require_input(len(set(handles)) == len(handles), "a unit is named twice")
     for u in (unit(state, h) for h in handles):
-        require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
+        require_input(u.side != guard.side, f"{describe(u)} is on the captor's side")
         if u.status == PRISONER and u.handle in ev.units:
             raise_reason(melee_prisoner_refusal(state, u, guard))
             require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")
         else:
-            require(
+            require_input(
                 u.status == ACTIVE,
-                "input",
                 f"{describe(u)} is {u.status}",
                 "an unarmed unit is taken back with recapture",
             )
@@ -384,7 +385,7 @@ def check_capture(state: GameState, ev: Captured) -> None:
         )
         require_new_handle(state, ev.hs_captured)
         require_new_handle(state, ev.hs_free)
-        require(ev.hs_captured != ev.hs_free, "input", "the two HS need different handles")
+        require_input(ev.hs_captured != ev.hs_free, "the two HS need different handles")
         half = Unit(
             handle=ev.hs_captured,
             side=squad.side,
@@ -469,9 +470,9 @@ def side_wiped_out(state: GameState, lost: list[Unit], seq: int) -> None:
 # ---------------------------------------------------------------- mutual capture
 def check_mutual(state: GameState, ev: MutualCapture) -> None:
     require(state.phase == "CCPh", "A20.221", "simultaneous capture happens in the CCPh")
-    require(bool(ev.units), "input", "name the units left in the Location")
+    require_input(bool(ev.units), "name the units left in the Location")
     for u in (unit(state, h) for h in ev.units):
-        require(u.on_board, "input", f"{describe(u)} is {u.status}")
+        require_input(u.on_board, f"{describe(u)} is {u.status}")
         rearm_counter(state, _as_unarmed_view(u), ev.counters.get(u.handle, ""))
 
 
@@ -511,10 +512,10 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
             "in the MPh only a moving unit recaptures, by entering the Location and "
             "attacking in CC at once",
         )
-    require(bool(ev.units), "input", "name the unarmed units recaptured")
+    require_input(bool(ev.units), "name the unarmed units recaptured")
     taken = [unit(state, h) for h in ev.units]
     for u in taken:
-        require(u.side != guard.side, "input", f"{describe(u)} is on the captor's side")
+        require_input(u.side != guard.side, f"{describe(u)} is on the captor's side")
         require(u.status == UNARMED, "A20.54", f"{describe(u)} is not a free unarmed unit")
         if u.location and guard.location:
             require(

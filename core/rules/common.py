@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict, Unpack
 
-from stockade.core.model.errors import Refusal, require
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import Merge
 from stockade.core.model.state import (
     ACTIVE,
@@ -27,8 +27,7 @@ FIRE_PHASES_DEFENDER = ("DFPh",)
 def unit(state: GameState, handle: str) -> Unit:
     found = state.units.get(handle)
     if found is None:
-        raise Refusal(
-            "input",
+        raise InputRefusal(
             f"no unit '{handle}' in this game",
             "add it first, or check the handle in the side panels",
         )
@@ -52,24 +51,23 @@ def side_of(state: GameState, name: str) -> str:
     for side in state.sides:
         if side.lower() == name.lower():
             return side
-    raise Refusal("input", f"no side '{name}' in this game", "sides: " + ", ".join(state.sides))
+    raise InputRefusal(f"no side '{name}' in this game", "sides: " + ", ".join(state.sides))
 
 
 def require_new_handle(state: GameState, handle: str) -> None:
-    require(bool(handle), "input", "a new counter needs a handle")
+    require_input(bool(handle), "a new counter needs a handle")
     if handle in state.units:
-        raise Refusal("input", f"handle '{handle}' is already in use")
+        raise InputRefusal(f"handle '{handle}' is already in use")
 
 
 def require_on_board(u: Unit) -> None:
-    require(u.on_board, "input", f"{describe(u)} is no longer on the board ({u.status})")
+    require_input(u.on_board, f"{describe(u)} is no longer on the board ({u.status})")
 
 
 def require_same_side(units: list[Unit]) -> None:
     sides = {u.side for u in units}
-    require(
+    require_input(
         len(sides) <= 1,
-        "input",
         "these units belong to different sides: " + ", ".join(sorted(sides)),
     )
 
@@ -78,17 +76,21 @@ def require_same_side(units: list[Unit]) -> None:
 def guard_refusal(guard: Unit, *, phase_rtph: bool = False) -> Refusal | None:
     """Why ``guard`` cannot take prisoners, or None (A20.2, A20.21, A20.5)."""
     if not guard.on_board or guard.status != ACTIVE:
-        return Refusal("A20.5", f"{describe(guard)} is {guard.status} and cannot guard")
+        return RuleRefusal("A20.5", f"{describe(guard)} is {guard.status} and cannot guard")
     if guard.unit_kind == "vehicle":
-        return Refusal("A20.2", f"{describe(guard)} is vehicular; vehicles never take prisoners")
+        return RuleRefusal(
+            "A20.2", f"{describe(guard)} is vehicular; vehicles never take prisoners"
+        )
     if not guard.armed:
-        return Refusal(
+        return RuleRefusal(
             "A20.5", f"{describe(guard)} is unarmed; only armed Personnel guard prisoners"
         )
     if guard.berserk:
-        return Refusal("A20.2", f"{describe(guard)} is berserk; berserk units take no prisoners")
+        return RuleRefusal(
+            "A20.2", f"{describe(guard)} is berserk; berserk units take no prisoners"
+        )
     if phase_rtph and guard.melee:
-        return Refusal(
+        return RuleRefusal(
             "A20.21",
             f"{describe(guard)} is in Melee; a unit in Melee cannot accept a RtPh surrender",
         )
@@ -107,20 +109,20 @@ def accept_refusal(candidate: Unit, guard: Unit) -> Refusal | None:
     Location, to a friendly armed Personnel unit that is neither broken nor pinned
     (article, Example 15)."""
     if candidate.handle == guard.handle:
-        return Refusal("A20.5", f"{describe(candidate)} already guards them")
+        return RuleRefusal("A20.5", f"{describe(candidate)} already guards them")
     if candidate.side != guard.side:
-        return Refusal(
+        return RuleRefusal(
             "A20.5", f"{describe(candidate)} is not friendly to the Guard {describe(guard)}"
         )
     reason = guard_refusal(candidate)
     if reason:
         return reason
     if candidate.broken:
-        return Refusal("A20.5", f"{describe(candidate)} is broken and cannot accept prisoners")
+        return RuleRefusal("A20.5", f"{describe(candidate)} is broken and cannot accept prisoners")
     if candidate.pinned:
-        return Refusal("A20.5", f"{describe(candidate)} is pinned and cannot accept prisoners")
+        return RuleRefusal("A20.5", f"{describe(candidate)} is pinned and cannot accept prisoners")
     if guard.location and candidate.location and guard.location != candidate.location:
-        return Refusal(
+        return RuleRefusal(
             "A20.5",
             f"{describe(candidate)} is in {candidate.location}, not in "
             f"{guard.location} with the prisoners",
@@ -132,7 +134,7 @@ def raise_reason(reason: Refusal | None, hint: str = "") -> None:
     """Raise the refusal a ``*_refusal`` check returned (a typed value, never a string
     to split), with ``hint`` when the caller knows a better way out."""
     if reason is not None:
-        raise Refusal(reason.rule, reason.text, hint or reason.hint)
+        raise reason.with_hint(hint)
 
 
 def capacity(guard: Unit) -> int:
@@ -158,7 +160,7 @@ def require_capacity(
         hint = "exchange two HS for a squad: merge " + ", ".join(pairs)
     else:
         hint = "free the excess as Unarmed (free HANDLE), or give some to another Guard"
-    raise Refusal(
+    raise RuleRefusal(
         "A20.51",
         f"{describe(guard)} can guard US# {cap}; with these it would hold US# {load}",
         hint,
@@ -285,8 +287,8 @@ def check_merges(
             "an exchange takes exactly two different HS",
         )
         for handle in merge.parts:
-            require(handle in candidates, "input", f"'{handle}' is not among these prisoners")
-            require(handle not in used, "input", f"'{handle}' is exchanged twice")
+            require_input(handle in candidates, f"'{handle}' is not among these prisoners")
+            require_input(handle not in used, f"'{handle}' is exchanged twice")
             used.add(handle)
             if handle in new_hs:
                 continue
@@ -296,9 +298,8 @@ def check_merges(
                 f"only HS/crew pairs are exchanged for a squad ('{handle}' is not)",
             )
         require_new_handle(state, merge.into)
-        require(
+        require_input(
             merge.into not in intos and merge.into not in new_hs,
-            "input",
             f"handle '{merge.into}' is already in use",
         )
         intos.add(merge.into)
@@ -464,7 +465,7 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
     value: str = nationality_flags(nationality).get(key, "")
     if not value:
         size = "squad" if u.unit_kind == "squad" else "HS"
-        raise Refusal(
+        raise RuleRefusal(
             "A20.551",
             f"the {nationality} Green/Conscript {size} counter is not in the rearm table",
             f"say which counter {u.handle} becomes, e.g. as 4-3-6",

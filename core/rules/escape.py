@@ -3,7 +3,7 @@ and scrounging (A20.552)."""
 
 from __future__ import annotations
 
-from stockade.core.model.errors import Refusal, require
+from stockade.core.model.errors import Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
 from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
 from stockade.core.model.units import nationality_flags
@@ -30,9 +30,9 @@ from stockade.core.rules.losses import takeover_candidates
 def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refusal | None:
     """Why prisoner ``p`` will never attempt escape, whatever the phase (A20.55)."""
     if p.status != PRISONER:
-        return Refusal("A20.55", f"{describe(p)} is not a prisoner")
+        return RuleRefusal("A20.55", f"{describe(p)} is not a prisoner")
     if not p.is_infantry or "cavalry" in p.traits:
-        return Refusal("A20.55", f"only Infantry may escape; {describe(p)} is not Infantry")
+        return RuleRefusal("A20.55", f"only Infantry may escape; {describe(p)} is not Infantry")
     nationality = state.sides[p.side].nationality
     flags = nationality_flags(nationality)
     captor = state.units[p.guard].side if p.guard in state.units else ""
@@ -43,7 +43,7 @@ def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) ->
             if flags.get("axis_minor") and own_borders
             else ""
         )
-        return Refusal(
+        return RuleRefusal(
             "A20.55", f"{nationality} prisoners will not attempt escape unless abandoned{extra}"
         )
     return None
@@ -55,13 +55,13 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
     if why:
         return why
     if state.phase != "CCPh":
-        return Refusal(
+        return RuleRefusal(
             "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
         )
     guard = guard_of(state, p)
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
-        return Refusal(
+        return RuleRefusal(
             "A20.55",
             f"outside Melee prisoners may attack only a broken Guard; "
             f"{describe(guard)} is not broken",
@@ -79,12 +79,12 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
     prisoners, guard = _prisoners(state, ev.units)
     for p in prisoners:
         raise_reason(escape_refusal(state, p, ev.own_borders))
-    require(set(ev.ntc_failed) <= set(ev.units), "input", "ntc_failed names units not escaping")
+    require_input(set(ev.ntc_failed) <= set(ev.units), "ntc_failed names units not escaping")
     if ev.ntc_failed:
         require(needs_ntc(state, prisoners[0]), "A20.55", "in Melee prisoners take no NTC")
     attackers = set(ev.units) - set(ev.ntc_failed)
-    require(
-        set(ev.killed) <= attackers, "input", "only prisoners that attacked can be killed escaping"
+    require_input(
+        set(ev.killed) <= attackers, "only prisoners that attacked can be killed escaping"
     )
     if ev.outcome == "escaped":
         require(
@@ -138,7 +138,7 @@ def require_location_clear(state: GameState, guard: Unit) -> None:
     hint = f"record the Guard's elimination: eliminate {guard.handle} by cc takeover " + (
         takers[0].handle if takers else "-"
     )
-    raise Refusal(
+    raise RuleRefusal(
         "A20.55",
         f"{names} of {guard.side} {'is' if len(others) == 1 else 'are'} still in "
         f"{guard.location}: escape succeeds only with no enemy unit there but prisoners",
@@ -181,11 +181,10 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         f"Withdrawal and Infiltration happen in the CCPh (now {state.phase})",
     )
     if ev.route == "guard-infiltrated":
-        require(len(ev.units) == 1, "input", "name the one Guard that infiltrated away")
+        require_input(len(ev.units) == 1, "name the one Guard that infiltrated away")
         guard = unit(state, ev.units[0])
-        require(
+        require_input(
             bool(state.prisoners_of(guard.handle)),
-            "input",
             f"{describe(guard)} guards no prisoners",
         )
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
@@ -227,26 +226,26 @@ def rearm_refusal(
     ``active_at`` (Location -> armed units on the board) lets a caller asking about many
     units build the map once instead of scanning every unit per question."""
     if u.is_smc:
-        return Refusal("A20.551", "escaped SMC are always armed; nothing to rearm")
+        return RuleRefusal("A20.551", "escaped SMC are always armed; nothing to rearm")
     if u.status != UNARMED:
-        return Refusal("A20.551", f"{describe(u)} is not a free unarmed unit ({u.status})")
+        return RuleRefusal("A20.551", f"{describe(u)} is not a free unarmed unit ({u.status})")
     if enemy is None:
-        return Refusal("A20.551", "name the armed enemy unit (enemy HANDLE)")
+        return RuleRefusal("A20.551", "name the armed enemy unit (enemy HANDLE)")
     if enemy.side == u.side:
-        return Refusal("A20.551", f"{describe(enemy)} is not an enemy unit")
+        return RuleRefusal("A20.551", f"{describe(enemy)} is not an enemy unit")
     if enemy.rearm_spent:
-        return Refusal("A20.551", f"{describe(enemy)} has already rearmed an unarmed unit")
+        return RuleRefusal("A20.551", f"{describe(enemy)} has already rearmed an unarmed unit")
     where = enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
     if u.location and where and u.location != where:
-        return Refusal("A20.551", f"{describe(enemy)} was not in {u.location}")
+        return RuleRefusal("A20.551", f"{describe(enemy)} was not in {u.location}")
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
             enemy.status == PRISONER and guard_of(state, enemy).side == u.side
         )
         if not taken:
-            return Refusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
+            return RuleRefusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
     elif how == "surrender" and not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
-        return Refusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
+        return RuleRefusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
         present = (
@@ -264,13 +263,13 @@ def rearm_refusal(
             None,
         )
         if other is not None:
-            return Refusal(
+            return RuleRefusal(
                 "A20.551",
                 f"{describe(other)} is still in {u.location}; without CC "
                 "an unarmed unit rearms only when no other enemy unit is there",
             )
     if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
-        return Refusal(
+        return RuleRefusal(
             "A20.551",
             f"{describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
             "of its size or smaller",
@@ -281,7 +280,7 @@ def rearm_refusal(
 def check_rearm(state: GameState, ev: Rearmed) -> None:
     u = unit(state, ev.handle)
     enemy = state.units.get(ev.enemy) if ev.enemy else None
-    require(not ev.enemy or enemy is not None, "input", f"no unit '{ev.enemy}' in this game")
+    require_input(not ev.enemy or enemy is not None, f"no unit '{ev.enemy}' in this game")
     raise_reason(rearm_refusal(state, u, ev.how, enemy))
     assert enemy is not None  # rearm_refusal refuses a missing enemy
     if u.unit_kind == "squad" and enemy.us < u.us:
@@ -373,14 +372,13 @@ def check_scrounge(state: GameState, ev: Scrounged) -> None:
         f"{u.location} has already had its Scrounging DR this MPh",
     )
     low, high = (1, 6) if ev.wreck else (2, 12)
-    require(
+    require_input(
         low <= ev.roll <= high,
-        "input",
         f"a Scrounging {'dr' if ev.wreck else 'DR'} is {low}-{high}, not {ev.roll}",
     )
     halves = scrounge_splits(u, ev)
     if not halves:
-        require(not ev.split_into, "input", "only a squad scrounging a wreck is split")
+        require_input(not ev.split_into, "only a squad scrounging a wreck is split")
     if scrounge_success(ev.roll, ev.wreck):
         if halves:
             require(

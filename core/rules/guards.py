@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from stockade.core.model.errors import require
+from stockade.core.model.errors import require, require_input
 from stockade.core.model.events import (
     Abandoned,
     Deployed,
@@ -34,13 +34,13 @@ from stockade.core.rules.common import (
 
 def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
     """The named prisoners, all above one Guard, and that Guard."""
-    require(bool(handles), "input", "name the prisoners")
-    require(len(set(handles)) == len(handles), "input", "a prisoner is named twice")
+    require_input(bool(handles), "name the prisoners")
+    require_input(len(set(handles)) == len(handles), "a prisoner is named twice")
     units = [unit(state, h) for h in handles]
     for u in units:
-        require(u.status == PRISONER, "input", f"{describe(u)} is not a prisoner")
+        require_input(u.status == PRISONER, f"{describe(u)} is not a prisoner")
     guards = {u.guard for u in units}
-    require(len(guards) == 1, "input", "these prisoners have different Guards; one Guard at a time")
+    require_input(len(guards) == 1, "these prisoners have different Guards; one Guard at a time")
     return units, guard_of(state, units[0])
 
 
@@ -66,7 +66,7 @@ def _require_not_in_melee(guard: Unit, prisoners: list[Unit], what: str) -> None
 def check_transfer(state: GameState, ev: Transferred) -> None:
     prisoners, guard = _prisoners(state, ev.units)
     target = unit(state, ev.to_guard)
-    require(target.handle != guard.handle, "input", f"{describe(target)} already guards them")
+    require_input(target.handle != guard.handle, f"{describe(target)} already guards them")
     _require_friendly_rph_aph(state, guard, "transferred")
     _require_not_in_melee(guard, prisoners, "transferred")
     raise_reason(accept_refusal(target, guard))
@@ -99,9 +99,7 @@ def check_split(state: GameState, ev: PrisonerSplit) -> None:
     prisoners, guard = _prisoners(state, [ev.handle])
     squad = prisoners[0]
     require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
-    require(
-        len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "a split needs two new handles"
-    )
+    require_input(len(ev.into) == 2 and ev.into[0] != ev.into[1], "a split needs two new handles")
     for handle in ev.into:
         require_new_handle(state, handle)
     load = state.prisoner_load(guard.handle) + 1  # squad 3 -> two HS 4
@@ -156,20 +154,17 @@ def check_deploy(state: GameState, ev: Deployed) -> None:
         "A20.5",
         f"{describe(squad)} is broken; only an unbroken Guard squad deploys",
     )
-    require(
-        len(ev.into) == 2 and ev.into[0] != ev.into[1], "input", "deploying needs two new handles"
-    )
-    require(len(ev.counters) in (0, 2), "input", "give both HS counters, or none")
+    require_input(len(ev.into) == 2 and ev.into[0] != ev.into[1], "deploying needs two new handles")
+    require_input(len(ev.counters) in (0, 2), "give both HS counters, or none")
     for handle in ev.into:
         require_new_handle(state, handle)
     held = state.prisoners_of(squad.handle)
     for prisoner, new_guard in ev.assign.items():
-        require(
+        require_input(
             prisoner in {p.handle for p in held},
-            "input",
             f"{prisoner} is not guarded by {squad.handle}",
         )
-        require(new_guard in ev.into, "input", f"{new_guard} is not one of the new HS")
+        require_input(new_guard in ev.into, f"{new_guard} is not one of the new HS")
     for new_guard in ev.into:
         load = sum(p.us for p in held if ev.assign.get(p.handle, ev.into[0]) == new_guard)
         require(
@@ -217,10 +212,8 @@ def apply_abandon(state: GameState, ev: Abandoned) -> None:
 # ------------------------------------------------------------------------ escort
 def check_escort(state: GameState, ev: EscortedOff) -> None:
     guard = unit(state, ev.guard)
-    require(guard.status == ACTIVE, "input", f"{describe(guard)} is {guard.status}")
-    require(
-        bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners"
-    )
+    require_input(guard.status == ACTIVE, f"{describe(guard)} is {guard.status}")
+    require_input(bool(state.prisoners_of(guard.handle)), f"{describe(guard)} guards no prisoners")
     require(
         state.phase in ("MPh", "APh") and state.attacker == guard.side,
         "A20.53",

@@ -3,7 +3,7 @@ prisoners and unarmed units, and Massacre (A20.4, A20.5, A20.53, A20.54, A7.302)
 
 from __future__ import annotations
 
-from stockade.core.model.errors import Refusal, require
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
 from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
@@ -63,7 +63,7 @@ def check_keep(prisoners: list[Unit], room: int, keep: list[str], who: Unit) -> 
     """``keep`` names prisoners of this Guard that fit in ``room``, leaving out none
     that would still fit (A20.5, A20.51)."""
     ids = {p.handle for p in prisoners}
-    require(set(keep) <= ids, "input", "keep names prisoners of this Guard only")
+    require_input(set(keep) <= ids, "keep names prisoners of this Guard only")
     load = sum(p.us for p in prisoners if p.handle in keep)
     require(load <= room, "A20.51", f"{describe(who)} can take US# {room} more, not {load}")
     for p in prisoners:
@@ -85,21 +85,21 @@ def _kept(state: GameState, ev: Eliminated, guard: Unit, new_guard: Unit) -> lis
 def check_eliminate(state: GameState, ev: Eliminated) -> None:
     u = unit(state, ev.handle)
     if not u.on_board:  # each sentence is made only for its refusal
-        raise Refusal("input", f"{describe(u)} is already {u.status}")
+        raise InputRefusal(f"{describe(u)} is already {u.status}")
     if ev.by_side:
         side_of(state, ev.by_side)
     if ev.cause == "escape" and u.status != PRISONER:
-        raise Refusal("A20.55", f"{describe(u)} is not a prisoner escaping")
+        raise RuleRefusal("A20.55", f"{describe(u)} is not a prisoner escaping")
     prisoners = state.prisoners_of(u.handle)
     if not prisoners:
         if ev.takeover is not None or ev.keep:
-            raise Refusal("input", f"{describe(u)} guards no prisoners")
+            raise InputRefusal(f"{describe(u)} guards no prisoners")
         return
     if ev.takeover is None:
         candidates = takeover_candidates(state, u)
         if candidates:
             names = ", ".join(c.handle for c in candidates)
-            raise Refusal(
+            raise RuleRefusal(
                 "A20.5",
                 f"{describe(u)} guards prisoners and {names} in {u.location} must "
                 "take over at once (not voluntary)",
@@ -195,23 +195,22 @@ def _eliminated(what: str, cause: str) -> str:
 def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
     u = unit(state, ev.handle)
     if not u.on_board:  # each sentence is made only for its refusal
-        raise Refusal("input", f"{describe(u)} is {u.status}")
+        raise InputRefusal(f"{describe(u)} is {u.status}")
     if u.is_smc:
-        raise Refusal(
+        raise RuleRefusal(
             "A7.302",
             f"{describe(u)} is a SMC: Casualty Reduction wounds it; record its elimination "
             "if the wound kills it",
         )
     if u.status == ACTIVE and u.unit_kind in ("hs", "crew") and state.prisoners_of(u.handle):
-        raise Refusal(
+        raise RuleRefusal(
             "A20.5",
             f"{describe(u)} is a Guard: reducing a HS eliminates it; record it with "
             "eliminate and say who takes over",
         )
     if ev.lost:
-        require(
+        require_input(
             ev.lost in {o.handle for o in u.origins},
-            "input",
             f"{ev.lost} is not one of the units {u.handle} stands for",
         )
     elif u.status != ACTIVE and u.unit_kind == "squad" and len(u.origins) == 2:
@@ -229,7 +228,7 @@ def check_reduce(state: GameState, ev: CasualtyReduced) -> None:
         if ev.keep:
             check_keep(prisoners, room, list(ev.keep), u)
     else:
-        require(not ev.keep, "input", f"{describe(u)} guards no prisoners")
+        require_input(not ev.keep, f"{describe(u)} guards no prisoners")
 
 
 def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
@@ -321,9 +320,9 @@ def check_massacre(state: GameState, ev: Massacred) -> None:
         f"a Massacre is made in the unit's own fire phase ({' or '.join(own_fire)}), "
         f"now {state.phase}",
     )
-    require(bool(ev.units), "input", "name the unarmed units")
+    require_input(bool(ev.units), "name the unarmed units")
     for victim in (unit(state, h) for h in ev.units):
-        require(victim.side != by.side, "input", f"{describe(victim)} is on the same side")
+        require_input(victim.side != by.side, f"{describe(victim)} is on the same side")
         require(victim.status in (PRISONER, UNARMED), "A20.4", f"{describe(victim)} is not unarmed")
         require(
             not victim.melee,

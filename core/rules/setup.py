@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from stockade.core.model.errors import Refusal, require
+from stockade.core.model.errors import InputRefusal, require, require_input
 from stockade.core.model.events import (
     PHASES,
     GameCreated,
@@ -31,14 +31,14 @@ from stockade.core.rules.common import (
 
 
 def check_game(state: GameState, ev: GameCreated) -> None:
-    require(not state.sides, "input", "this game is already set up")
-    require(len(ev.sides) == 2, "input", "a game has exactly two sides")
+    require_input(not state.sides, "this game is already set up")
+    require_input(len(ev.sides) == 2, "a game has exactly two sides")
     names = [s.name for s in ev.sides]
-    require(names[0].lower() != names[1].lower(), "input", "the two sides need different names")
+    require_input(names[0].lower() != names[1].lower(), "the two sides need different names")
     for spec in ev.sides:
-        require(bool(spec.name.strip()), "input", "a side needs a name")
+        require_input(bool(spec.name.strip()), "a side needs a name")
         canonical_nationality(spec.nationality)
-        require(1 <= spec.elr <= 6, "input", f"ELR {spec.elr} of {spec.name} is not 1-6")
+        require_input(1 <= spec.elr <= 6, f"ELR {spec.elr} of {spec.name} is not 1-6")
 
 
 def apply_game(state: GameState, ev: GameCreated) -> None:
@@ -53,20 +53,18 @@ def apply_game(state: GameState, ev: GameCreated) -> None:
 def check_unit(state: GameState, ev: UnitEntered) -> None:
     require_new_handle(state, ev.handle)
     side_of(state, ev.side)
-    require(ev.unit_kind in KINDS, "input", f"unknown unit kind '{ev.unit_kind}'")
+    require_input(ev.unit_kind in KINDS, f"unknown unit kind '{ev.unit_kind}'")
     if ev.unit_kind == "vehicle":
         vehicle_name(ev.counter)  # a vehicle is entered by its name
     elif ev.unit_kind == "leader":
         counter = parse_counter(ev.counter)
-        require(
-            counter.is_leader_form, "input", f"a leader's counter reads like 9-2, not {ev.counter}"
+        require_input(
+            counter.is_leader_form, f"a leader's counter reads like 9-2, not {ev.counter}"
         )
     else:
         parse_counter(ev.counter)
     for trait in ev.traits:
-        require(
-            trait in TRAITS, "input", f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS)
-        )
+        require_input(trait in TRAITS, f"unknown trait '{trait}'", "traits: " + ", ".join(TRAITS))
 
 
 def apply_unit(state: GameState, ev: UnitEntered) -> None:
@@ -87,9 +85,9 @@ def apply_unit(state: GameState, ev: UnitEntered) -> None:
 
 
 def check_phase(state: GameState, ev: PhaseSet) -> None:
-    require(not state.ended, "input", "the game has ended")
+    require_input(not state.ended, "the game has ended")
     side_of(state, ev.attacker)
-    require(ev.turn >= 1, "input", "Game Turns start at 1")
+    require_input(ev.turn >= 1, "Game Turns start at 1")
 
 
 def apply_phase(state: GameState, ev: PhaseSet) -> None:
@@ -107,7 +105,7 @@ def apply_phase(state: GameState, ev: PhaseSet) -> None:
 def check_status(state: GameState, ev: StatusChanged) -> None:
     u = unit(state, ev.handle)
     if not u.on_board:  # the sentence is made only for a refusal (a third of all events)
-        raise Refusal("input", f"{describe(u)} is no longer on the board")
+        raise InputRefusal(f"{describe(u)} is no longer on the board")
     if ev.berserk:
         require(u.armed, "A20.2", f"{describe(u)} is unarmed and cannot go berserk")
     if not u.armed and ev.broken:
@@ -182,7 +180,7 @@ def apply_nq(state: GameState, ev: NoQuarterInvoked) -> None:
 
 def check_end(state: GameState, ev: GameEnded) -> None:
     if state.ended:
-        raise Refusal("input", "the game has already ended")
+        raise InputRefusal("the game has already ended")
 
 
 def apply_end(state: GameState, ev: GameEnded) -> None:

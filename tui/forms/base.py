@@ -23,7 +23,7 @@ from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
@@ -339,7 +339,7 @@ class FormScreen(ModalScreen[str | None]):
                 verdict.append("\n")
         if text:
             refusal = dry_run(self.game, text)
-            missing = self._missing() if refusal is not None and refusal.rule == "input" else []
+            missing = self._missing() if isinstance(refusal, InputRefusal) else []
             if refusal is None:
                 verdict.append("✓ the book accepts this entry", style="bold")
             elif missing:
