@@ -27,7 +27,7 @@ class UnitChange(msgspec.Struct, frozen=True):
     """One field of one unit that is different after the change ("" = none / gone)."""
 
     handle: str
-    field: str  # status / guard / location / counter
+    field: str  # status / guard / location / counter / melee ("Melee" or "")
     before: str
     after: str
 

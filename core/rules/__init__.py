@@ -9,7 +9,7 @@ from typing import Any
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
-from stockade.core.rules import capture, escape, guards, losses, setup
+from stockade.core.rules import capture, common, escape, guards, losses, setup
 
 # Each entry pairs a record type with the check and apply written for exactly that type,
 # so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them
@@ -61,7 +61,8 @@ def check(state: GameState, event: ev.Record) -> None:
 
 
 def step(state: GameState, event: ev.Record) -> None:
-    """Check ``event`` and, if allowed, apply it to ``state`` in place."""
+    """Check ``event`` and, if allowed, apply it to ``state`` in place; then end every
+    Melee the event left with no one to fight (``common.settle_melee``)."""
     # ``check``, written out: one rulebook lookup and one call fewer per folded event
     entry = RULEBOOK.get(type(event))
     if entry is None or state.ended or not state.sides:
@@ -69,5 +70,20 @@ def step(state: GameState, event: ev.Record) -> None:
         entry = RULEBOOK[type(event)]
     else:
         entry[0](state, event)
+    moved = state.tracker.moved  # units whose status or Location the event sets
+    before = len(moved)
+    left = ""
+    if type(event) is ev.StatusChanged and (event.location is not None or event.melee is False):
+        left = state.units[event.handle].location  # the Location a move leaves
     entry[1](state, event)
+    if len(moved) != before or left:
+        places = {left} if left else set()
+        if len(moved) < before:  # the tracker's lists were trimmed: look everywhere
+            places |= {u.location for u in state.units.values() if u.melee}
+        for u in moved[before:]:
+            if not common.fights(u):  # out of the fight: eliminated, captured, freed...
+                places.add(u.location)
+                if u.captured_at:
+                    places.add(u.captured_at)
+        common.settle_melee(state, places, event.seq)
     state.last_seq = event.seq

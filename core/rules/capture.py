@@ -36,6 +36,7 @@ from stockade.core.rules.common import (
     require_same_side,
     retire,
     side_of,
+    start_melee,
     unit,
     void_captures,
 )
@@ -429,6 +430,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
             location=squad.location,
         )
+        captured.split_from = squad.handle
         make_prisoner(state, captured, guard, ev.seq, "CC capture (one HS)")
         free = new_counter(
             state,
@@ -439,9 +441,10 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             ev.seq,
             location=squad.location,
             broken=squad.broken,
-            melee=True,
             traits=squad.traits,
         )
+        free.split_from = squad.handle
+        start_melee(state, free)
         # A Guard squad split by a capture: its free HS keeps what it can (A20.5,
         # A20.51); the rest are no longer prisoners.
         room = capacity(free)
@@ -451,7 +454,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             else:
                 free_unit(state, held, "escaped")
                 held.note = f"freed: its Guard {squad.handle} was split by a capture"
-        guard.melee = True
+        start_melee(state, guard)
     apply_merges(state, ev.merges, guard, ev.seq)
     side_wiped_out(state, fought, ev.seq)
 
@@ -489,7 +492,10 @@ def apply_mutual(state: GameState, ev: MutualCapture) -> None:
         if not u.is_smc and u.unit_kind not in ("squad", "hs"):
             u.unit_kind = "hs"
         rearm_unit(state, u, rearm_counter(state, u, ev.counters.get(u.handle, "")), ev.seq)
-        u.melee = both_sides
+        if both_sides:
+            start_melee(state, u)
+        else:
+            u.melee = False
         u.broken = False
 
 

@@ -184,7 +184,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
     squad = state.units[ev.handle]
     counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
     for handle, counter in zip(ev.into, counters, strict=True):
-        new_counter(
+        half = new_counter(
             state,
             handle,
             squad.side,
@@ -196,6 +196,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
             pinned=squad.pinned,
             melee=squad.melee,
         )
+        half.melee_clock = squad.melee_clock  # the Melee it stays in began then (A20.55)
     for p in state.prisoners_of(squad.handle):
         p.guard = ev.assign.get(p.handle, ev.into[0])
     retire(squad, ev.seq, "deployed into " + "+".join(ev.into))

@@ -39,7 +39,22 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
     lines += _voided(state, record.seq)
+    lines += melee_ended(state, record.seq)
     return lines
+
+
+def melee_ended(state: GameState, seq: int) -> list[str]:
+    """The Melees entry ``seq`` ended: no unit of the other side left to fight there
+    (``common.settle_melee``), one line per Location."""
+    where: dict[str, list[str]] = {}
+    for u in state.units.values():
+        if u.melee_end_seq == seq:
+            where.setdefault(u.location, []).append(u.handle)
+    return [
+        f"the Melee in {place} has ended: no enemy unit is left to fight there (A11.2); "
+        f"{', '.join(handles)} {'is' if len(handles) == 1 else 'are'} out of Melee"
+        for place, handles in where.items()
+    ]
 
 
 def _taken_now(state: GameState, handle: str, seq: int) -> bool:
