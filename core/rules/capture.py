@@ -40,6 +40,7 @@ from stockade.core.rules.common import (
     unit,
     void_captures,
 )
+from stockade.core.rules.escape import split_rearm
 
 _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 
@@ -320,13 +321,27 @@ def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal |
 def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captured) -> Unit:
     """An unarmed unit attacking in CC may capture (A20.22 "any non-vehicular,
     non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
-    or smaller size at once (A20.551). The armed enemy that rearms it, returned."""
+    or smaller size at once (A20.551). The armed enemy that rearms it, returned.
+
+    One rule with ``rearm ... cc`` (``escape.rearm_refusal``): a HS-size enemy rearms an
+    unarmed squad as a Green/Conscript HS plus an unarmed HS, so such a capture names
+    the two HS (``rearm_split``); the armed HS guards what it took."""
     require(
         not guard.is_smc,
         "A20.551",
         "escaped SMC are always armed",
     )
-    enemy = next((t for t in taken if t.armed and not t.rearm_spent and t.us >= guard.us), None)
+    armed = [t for t in taken if t.armed and not t.rearm_spent]
+    enemy = next((t for t in armed if t.us >= guard.us), None)
+    if enemy is not None:
+        require(
+            not ev.rearm_split,
+            "A20.551",
+            f"{describe(enemy)} rearms {describe(guard)} whole; it does not split",
+        )
+        rearm_counter(state, guard, ev.rearm_as)
+        return enemy
+    enemy = next((t for t in armed if guard.unit_kind == "squad" and t.us == 2), None)
     if enemy is None:
         raise Refusal(
             "A20.551",
@@ -334,8 +349,22 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
             "larger, so it is not rearmed and cannot guard them",
             "record the capture as their elimination, or rearm it first",
         )
-    rearm_counter(state, guard, ev.rearm_as)
+    require(
+        len(ev.rearm_split) == 2 and ev.rearm_split[0] != ev.rearm_split[1],
+        "A20.551",
+        f"a HS-size enemy rearms a HS: {guard.handle} becomes a Green/Conscript HS, the "
+        "Guard, and an unarmed HS",
+        "name the two new HS handles",
+    )
+    for handle in ev.rearm_split:
+        require_new_handle(state, handle)
+    rearm_counter(state, _as_hs(guard), ev.rearm_as)
     return enemy
+
+
+def _as_hs(u: Unit) -> Unit:
+    """``u`` as the HS it would split into: what capacity and the rearm table ask."""
+    return Unit(**{**u.__dict__, "unit_kind": "hs"})
 
 
 def check_capture(state: GameState, ev: Captured) -> None:
@@ -376,6 +405,10 @@ def check_capture(state: GameState, ev: Captured) -> None:
     taken = [state.units[h] for h in ev.units]
     if unarmed:
         _unarmed_captor(state, guard, taken, ev)
+        if ev.rearm_split:
+            guard = _as_hs(guard)  # the armed HS it becomes guards them
+    else:
+        require(not ev.rearm_split, "input", f"{describe(guard)} is armed; it does not split")
     if ev.split:
         squad = state.units[ev.split]
         require(
@@ -405,7 +438,11 @@ def apply_capture(state: GameState, ev: Captured) -> None:
     if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
         enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
         enemy.rearm_spent = True
-        rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        if ev.rearm_split:
+            split_rearm(state, guard, ev.rearm_split, ev.rearm_as, ev.seq, "split on rearming ")
+            guard = state.units[ev.rearm_split[0]]
+        else:
+            rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
         guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
     fought = []  # the units this capture takes out of the fight
     for handle in ev.units:

@@ -347,10 +347,10 @@ def apply_rearm(state: GameState, ev: Rearmed) -> None:
     if not ev.split_into:
         rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
         return
-    _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
+    split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
 
 
-def _split_rearm(
+def split_rearm(
     state: GameState, u: Unit, into: list[str], counter: str, seq: int, note: str
 ) -> None:
     """An unarmed squad becomes a Green/Conscript HS and an unarmed HS (A20.551)."""
@@ -448,6 +448,6 @@ def apply_scrounge(state: GameState, ev: Scrounged) -> None:
     if not scrounge_success(ev.roll, ev.wreck):
         return
     if scrounge_splits(u, ev):
-        _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on scrounging ")
+        split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on scrounging ")
         return
     rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
