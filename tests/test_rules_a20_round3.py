@@ -221,3 +221,12 @@ def test_a20_551_a_split_capture_must_name_the_two_hs():
     phase(game, "CCPh", attacker=DE)
     why = refused(game, ev.Captured(guard="g1", units=["a2"]), "A20.551")
     assert "HS" in why.text
+
+
+# ------------------------------------------------- every refusal names its rule
+def test_a20_3_rejecting_a_prisoner_held_since_an_earlier_turn_names_the_rule():
+    game = with_prisoners()  # g1 surrendered to a1 in the American RtPh of turn 1
+    phase(game, "RtPh", attacker=US, turn=2)
+    why = refused(game, ev.SurrenderRejected(units=["g1"], by_side=US), "A20.3")
+    assert "prisoner" in why.text
+    refused(game, ev.Surrendered(units=["g1"], guard="a1"), "A20.21")

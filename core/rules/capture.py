@@ -32,6 +32,7 @@ from stockade.core.rules.common import (
     rearm_unit,
     require_guard,
     require_new_handle,
+    require_on_board,
     require_room,
     require_same_side,
     retire,
@@ -68,14 +69,21 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | N
     return None
 
 
-def _stack(state: GameState, handles: list[str]) -> list[Unit]:
+def _stack(state: GameState, handles: list[str], rule: str) -> list[Unit]:
+    """The surrendering stack; a unit that is no armed unit on the board is refused
+    citing ``rule`` (A20.21 for a surrender, A20.3 for a rejection)."""
     require(bool(handles), "input", "name the surrendering units")
     require(len(set(handles)) == len(handles), "input", "a unit is named twice")
     units = [unit(state, h) for h in handles]
     require_same_side(units)
     for u in units:  # each sentence is made only for its refusal (the fold checks them all)
         if u.status != ACTIVE:
-            raise Refusal("input", f"{describe(u)} is {u.status}, not an armed unit on the board")
+            require_on_board(u)
+            raise Refusal(
+                rule,
+                f"{describe(u)} is {u.status}, not an armed unit on the board: only a "
+                "broken armed unit surrenders",
+            )
         if u.berserk:
             raise Refusal("A20.2", f"{describe(u)} is berserk; berserk units are never captured")
         if not u.is_infantry:
@@ -192,7 +200,7 @@ def require_whole_stack(
 
 
 def check_surrender(state: GameState, ev: Surrendered) -> None:
-    units = _stack(state, ev.units)
+    units = _stack(state, ev.units, "A20.21")
     guard = unit(state, ev.guard)
     _check_surrendering_stack(state, units, guard, ev.reason)
     require(set(ev.freed) <= set(ev.units), "input", "only surrendering units can be freed")
@@ -239,7 +247,7 @@ def _to_unarmed(u: Unit) -> None:
 
 # ------------------------------------------------------------------- No Quarter
 def check_reject(state: GameState, ev: SurrenderRejected) -> None:
-    units = _stack(state, ev.units)
+    units = _stack(state, ev.units, "A20.3")
     by_side = side_of(state, ev.by_side)
     require(by_side != units[0].side, "input", "a side cannot reject its own units")
     require(
@@ -386,11 +394,12 @@ def check_capture(state: GameState, ev: Captured) -> None:
             raise_reason(melee_prisoner_refusal(state, u, guard))
             require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")
         else:
+            require_on_board(u)
             require(
                 u.status == ACTIVE,
-                "input",
-                f"{describe(u)} is {u.status}",
-                "an unarmed unit is taken back with recapture",
+                "A20.54",
+                f"{describe(u)} is {u.status}: a free unarmed unit is recaptured, not captured",
+                f"recapture {u.handle} by {guard.handle}",
             )
         require(
             not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"

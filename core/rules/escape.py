@@ -78,7 +78,7 @@ def needs_ntc(state: GameState, p: Unit) -> bool:
 
 
 def check_escape(state: GameState, ev: EscapeAttempted) -> None:
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = _prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(escape_refusal(state, p, ev.own_borders))
     require(set(ev.ntc_failed) <= set(ev.units), "input", "ntc_failed names units not escaping")
@@ -192,7 +192,7 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         )
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
         return
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = _prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(will_escape_refusal(state, p, ev.own_borders))
     require(

@@ -26,19 +26,24 @@ from stockade.core.rules.common import (
     new_counter,
     raise_reason,
     require_new_handle,
+    require_on_board,
     require_room,
     retire,
     unit,
 )
 
 
-def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
-    """The named prisoners, all above one Guard, and that Guard."""
+def _prisoners(
+    state: GameState, handles: list[str], rule: str = "A20.5"
+) -> tuple[list[Unit], Unit]:
+    """The named prisoners, all above one Guard, and that Guard. A unit that is not a
+    prisoner is refused citing ``rule``, the rule of what the entry does with them."""
     require(bool(handles), "input", "name the prisoners")
     require(len(set(handles)) == len(handles), "input", "a prisoner is named twice")
     units = [unit(state, h) for h in handles]
     for u in units:
-        require(u.status == PRISONER, "input", f"{describe(u)} is not a prisoner")
+        require_on_board(u)
+        require(u.status == PRISONER, rule, f"{describe(u)} is not a prisoner ({u.status})")
     guards = {u.guard for u in units}
     require(len(guards) == 1, "input", "these prisoners have different Guards; one Guard at a time")
     return units, guard_of(state, units[0])
@@ -85,7 +90,7 @@ def apply_transfer(state: GameState, ev: Transferred) -> None:
 # ------------------------------------------------------------ exchange and split
 def check_exchange(state: GameState, ev: Exchanged) -> None:
     require(len(ev.parts) == 2, "A20.51", "an exchange takes exactly two prisoner HS")
-    prisoners, _guard = _prisoners(state, ev.parts)
+    prisoners, _guard = _prisoners(state, ev.parts, "A20.51")
     for p in prisoners:
         require(p.unit_kind == "hs", "A20.51", f"{describe(p)} is not a prisoner HS")
     require_new_handle(state, ev.into)
@@ -96,7 +101,7 @@ def apply_exchange(state: GameState, ev: Exchanged) -> None:
 
 
 def check_split(state: GameState, ev: PrisonerSplit) -> None:
-    prisoners, guard = _prisoners(state, [ev.handle])
+    prisoners, guard = _prisoners(state, [ev.handle], "A20.51")
     squad = prisoners[0]
     require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
     require(
@@ -218,7 +223,12 @@ def apply_abandon(state: GameState, ev: Abandoned) -> None:
 # ------------------------------------------------------------------------ escort
 def check_escort(state: GameState, ev: EscortedOff) -> None:
     guard = unit(state, ev.guard)
-    require(guard.status == ACTIVE, "input", f"{describe(guard)} is {guard.status}")
+    require_on_board(guard)
+    require(
+        guard.status == ACTIVE,
+        "A20.53",
+        f"{describe(guard)} is {guard.status}; only an armed Guard escorts prisoners off",
+    )
     require(
         bool(state.prisoners_of(guard.handle)), "input", f"{describe(guard)} guards no prisoners"
     )
