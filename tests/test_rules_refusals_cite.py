@@ -99,11 +99,14 @@ def _events(state: GameState) -> Iterator[ev.Record]:
         yield ev.CasualtyReduced(handle=x)
         yield ev.Scrounged(handle=x, roll=2)
         for outcome in ("no-effect", "melee", "escaped"):
-            yield ev.EscapeAttempted(units=[x], outcome=outcome)  # type: ignore[arg-type]
+            yield ev.EscapeAttempted(units=[x], outcome=outcome)
         for route in ("withdrawal", "infiltration", "guard-infiltrated"):
-            yield ev.EscapedBy(units=[x], route=route)  # type: ignore[arg-type]
-        for flag in ("broken", "pinned", "berserk", "melee", "disrupted"):
-            yield ev.StatusChanged(handle=x, **{flag: True})
+            yield ev.EscapedBy(units=[x], route=route)
+        yield ev.StatusChanged(handle=x, broken=True)
+        yield ev.StatusChanged(handle=x, pinned=True)
+        yield ev.StatusChanged(handle=x, berserk=True)
+        yield ev.StatusChanged(handle=x, melee=True)
+        yield ev.StatusChanged(handle=x, disrupted=True)
         yield ev.StatusChanged(handle=x, broken=False)
         yield ev.StatusChanged(handle=x, location="Z9")
         for side in state.sides:
@@ -120,7 +123,7 @@ def _events(state: GameState) -> Iterator[ev.Record]:
             yield ev.Massacred(units=[x], by=y)
             yield ev.MutualCapture(units=[x, y])
             for how in ("cc", "alone", "surrender"):
-                yield ev.Rearmed(handle=x, how=how, enemy=y)  # type: ignore[arg-type]
+                yield ev.Rearmed(handle=x, how=how, enemy=y)
 
 
 def _uncited() -> list[str]:
