@@ -230,3 +230,35 @@ def test_a20_3_rejecting_a_prisoner_held_since_an_earlier_turn_names_the_rule():
     why = refused(game, ev.SurrenderRejected(units=["g1"], by_side=US), "A20.3")
     assert "prisoner" in why.text
     refused(game, ev.Surrendered(units=["g1"], guard="a1"), "A20.21")
+
+
+# ------------------------ A20.54: "Prisoners/Unarmed units ... count double"
+def test_a20_54_a_free_unarmed_unit_eliminated_by_its_own_sides_fire_counts_double():
+    game = _abandoned_in_q4()  # g1: abandoned, a free unarmed German squad (2 CVP)
+    ok(game, ev.Eliminated(handle="g1", cause="fire-own", by_side=DE))
+    line = game.state.casualties[-1]
+    assert (line.credited, line.base, line.multiplier, line.rule) == (US, 2, 2, "A20.54")
+    game = _abandoned_in_q4()
+    ok(game, ev.Eliminated(handle="g1", cause="fire-enemy", by_side=US))
+    assert game.state.casualties[-1].multiplier == 1  # enemy fire: normal
+
+
+def test_a20_54_a_free_unarmed_unit_reduced_by_its_own_sides_fire_counts_double():
+    game = _abandoned_in_q4()
+    ok(game, ev.CasualtyReduced(handle="g1", cause="fire-own", by_side=DE))
+    line = game.state.casualties[-1]
+    assert (line.multiplier, line.rule) == (2, "A20.54")
+
+
+def test_a20_55_the_escape_offer_names_withdrawal_only_from_a_later_ccph():
+    from stockade.core.reads.views import side_panel
+
+    game = with_prisoners()
+    status(game, "a1", broken=True)
+    phase(game, "CCPh")
+    ok(game, ev.EscapeAttempted(units=["g1"], outcome="melee"))
+    (offer,) = side_panel(game.state, DE).escape
+    assert offer.allowed and "A20.55" in offer.why and "later CCPh" in offer.why
+    phase(game, "CCPh", attacker=DE)
+    (offer,) = side_panel(game.state, DE).escape
+    assert "tries Withdrawal" in offer.why
