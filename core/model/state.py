@@ -548,6 +548,11 @@ class GameState(_Tracked):
             out.sort(key=lambda u: order[u.handle])
         return out
 
+    def free_index(self) -> dict[str, set[str]]:
+        """Location -> the handles of the active and free unarmed units there (the
+        Location index, up to date; read it, never change it)."""
+        return self._locations().at
+
     def on_board_at(self, location: str) -> list[Unit]:
         """Every unit on the board in ``location``: the active and free unarmed ones
         (from the Location index) and the prisoners of the Guards there, in no set

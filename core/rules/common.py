@@ -265,8 +265,12 @@ def settle_melee(state: GameState, places: set[str], seq: int) -> None:
     marked in Melee with no unit of the other side left fighting there is out of Melee
     (nothing is left to fight: A11.2 "Melee"), and ``melee_end_seq`` says which entry
     ended it. A Location unknown to the log ("") is left as it is."""
+    at, units = state.free_index(), state.units
     for place in places:
-        if not place:
+        # most Locations a loss touches hold no Melee: the indexed units tell (a
+        # prisoner's Melee is with its Guard, an indexed unit, so it never ends alone)
+        handles = at.get(place)
+        if not handles or not any(units[h].melee for h in handles):
             continue
         present = state.on_board_at(place)
         for u in present:
