@@ -158,7 +158,7 @@ def test_a_melee_ends_when_no_opposing_armed_unit_remains_and_the_reply_says_so(
     outcome = execute(game, "eliminate g9 by cc")
     assert not u(game, "a1").melee
     assert u(game, "a1").melee_end_seq == outcome.records[0].seq
-    assert "Melee in Q4 has ended" in outcome.message and "A11.2" in outcome.message
+    assert "Melee in Q4 has ended" in outcome.message and "ruling" in outcome.message
     assert outcome.change is not None
     said = {(c.handle, c.field, c.after) for c in outcome.change.units}
     assert ("a1", "melee", "") in said

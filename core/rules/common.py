@@ -263,7 +263,7 @@ def settle_melee(state: GameState, places: set[str], seq: int) -> None:
     """The Melee's life cycle: in each Location of ``places`` (where the entry ``seq``
     took a unit out of the fight, moved one, or ended one's Melee), every unit still
     marked in Melee with no unit of the other side left fighting there is out of Melee
-    (nothing is left to fight: A11.2 "Melee"), and ``melee_end_seq`` says which entry
+    (nothing is left to fight; docs/rulings.md), and ``melee_end_seq`` says which entry
     ended it. A Location unknown to the log ("") is left as it is."""
     at, units = state.free_index(), state.units
     for place in places:

@@ -57,7 +57,8 @@ def melee_ended(state: GameState, seq: int) -> list[str]:
         if u.melee_end_seq == seq:
             where.setdefault(u.location, []).append(u.handle)
     return [
-        f"the Melee in {place} has ended: no enemy unit is left to fight there (A11.2); "
+        f"the Melee in {place} has ended: no enemy unit is left to fight there "
+        "(Stockade's ruling, The end of a Melee); "
         f"{', '.join(handles)} {'is' if len(handles) == 1 else 'are'} out of Melee"
         for place, handles in where.items()
     ]
