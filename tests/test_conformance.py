@@ -90,6 +90,14 @@ def test_every_enforced_requirement_has_a_test_citing_its_rule():
     assert not uncited, "\n".join(uncited)
 
 
+def test_every_ruling_a_requirement_points_at_exists():
+    topics = {x.topic for x in rulings()}
+    pointed = [r for r in conformance.requirements() if r.ruling]
+    assert pointed
+    wrong = [f"{r.ref}: {r.ruling}" for r in pointed if r.ruling not in topics]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_every_ruling_has_a_source_and_tests():
     for ruling in rulings():
         assert ruling.source, f"ruling {ruling.topic} has no source"

@@ -61,9 +61,12 @@ def test_a20_551_an_unarmed_captor_needs_an_armed_enemy_of_its_size():
     game = with_prisoners()
     phase(game, "APh")
     ok(game, ev.Abandoned(units=["g1"]))
-    add(game, "a3", US, "hs", "3-3-7")  # a HS-size enemy does not rearm a squad
+    add(game, "a3", US, "leader", "8-0")  # an SMC enemy rearms no MMC
     phase(game, "CCPh", attacker=DE)
-    refused(game, ev.Captured(guard="g1", units=["a3"]), "A20.551")
+    why = refused(game, ev.Captured(guard="g1", units=["a3"]), "A20.551")
+    assert "of its size or larger" in why.text
+    add(game, "a4", US, "hs", "3-3-7")  # a HS-size one splits it (test_rules_a20_round3)
+    refused(game, ev.Captured(guard="g1", units=["a4"]), "A20.551")
 
 
 def test_a20_551_unarmed_capture_reply_names_the_rearm():

@@ -4,7 +4,7 @@
 the previews, which write nothing) each return one ``Change``: the records appended,
 the history entries added / undone / struck / restored, the **later entries whose
 outcome differs** (compared entry by entry between the fold before and the fold
-after), the units whose status, Guard, Location or counter changed, and each side's
+after), the units whose status, Guard, Location, counter or Melee changed, and each side's
 CVP delta, banked and "if the game ended now". It is a frozen msgspec Struct, so the
 CLI's ``--json`` encodes it as it is.
 
@@ -27,7 +27,7 @@ class UnitChange(msgspec.Struct, frozen=True):
     """One field of one unit that is different after the change ("" = none / gone)."""
 
     handle: str
-    field: str  # status / guard / location / counter
+    field: str  # status / guard / location / counter / melee ("Melee" or "")
     before: str
     after: str
 

@@ -5,7 +5,7 @@ struck entry) and folds some (``folded``: a new entry, a redo, the tail again). 
 undo journal already knows, for every event, the pre-image of every attribute its
 rules set; read before the roll-back and after each fold, it gives:
 
-* each unit's status / Guard / Location / counter before and after the change;
+* each unit's status / Guard / Location / counter / Melee before and after the change;
 * the casualty lines taken back and booked (the banked CVP delta), and the prisoners
   gained or lost (the "if the game ended now" delta);
 * for a strike or unstrike, each later entry's *effect* in the fold before and in the
@@ -41,12 +41,13 @@ from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
 # set before or None, added sides, then (object, attribute, old value) triples).
 _ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
 
-WATCHED = ("status", "guard", "location", "counter")
+WATCHED = ("status", "guard", "location", "counter", "melee")
 _KEPT = (*WATCHED, "unarmed_how", "side", "origins")
 # A unit's kept fields are one tuple, read in C (``operator.itemgetter``): the Observer
 # makes one per unit it sees, on every write, so a dict per unit was most of its cost.
 _KEPT_AT = {name: i for i, name in enumerate(_KEPT)}
-_STATUS, _HOW, _SIDE, _ORIGINS = 0, 4, 5, 6
+_STATUS, _MELEE = _KEPT_AT["status"], _KEPT_AT["melee"]
+_HOW, _SIDE, _ORIGINS = _KEPT_AT["unarmed_how"], _KEPT_AT["side"], _KEPT_AT["origins"]
 _KEPT_NAMES = frozenset(_KEPT)
 _kept_of = operator.itemgetter(*_KEPT)
 
@@ -276,6 +277,8 @@ def _shown_at(fields: Fields | None, i: int) -> str:
     value = fields[i]
     if i == _STATUS and value == UNARMED and fields[_HOW]:
         return f"unarmed ({fields[_HOW]})"
+    if i == _MELEE:
+        return "Melee" if value else ""
     return "" if value is None else str(value)
 
 

@@ -265,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     from stockade.core.cli import rules_command  # A20 sections (conformance matrix)
 
     rules_command.register(sub)
+    from stockade.core.cli import show_command  # the board as text
+
+    show_command.register(sub)
 
     table_commands.register(sub)  # verify, watch, serve
     _register_camp(sub)

@@ -9,6 +9,7 @@ from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import assignment, counter, merges
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.state import UNARMED
 
 
 def required(sections: Sections, keyword: str, example: str) -> str:
@@ -63,6 +64,7 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
     rearm_as = sections.one("as")
     return [
         ev.Captured(
+            rearm_split=_rearm_split(ctx, guard, units),
             guard=guard,
             units=units,
             split=split or None,
@@ -73,6 +75,18 @@ def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
             rearm_as=counter(rearm_as) if rearm_as is not None else "",
         )
     ]
+
+
+def _rearm_split(ctx: Context, guard: str, units: list[str]) -> list[str]:
+    """An unarmed squad capturing only HS-size armed enemies splits on rearming
+    (A20.551, as ``rearm``): the two new HS get their handles here."""
+    captor, state = ctx.state.units[guard], ctx.state
+    armed = [state.units[h] for h in units if state.units[h].armed]
+    if captor.status != UNARMED or captor.unit_kind != "squad" or not armed:
+        return []
+    if any(t.us >= captor.us for t in armed) or not any(t.us == 2 for t in armed):
+        return []
+    return [ctx.new_handle(captor.side), ctx.new_handle(captor.side)]
 
 
 def parse_mutual(ctx: Context, sections: Sections) -> list[ev.Record]:

@@ -88,6 +88,10 @@ class UnitRow(msgspec.Struct, array_like=True):
     captured_broken: bool
     surrendered_to: str
     rearm_spent: bool
+    lost_clock: str
+    melee_clock: str
+    melee_end_seq: int
+    split_from: str
     ended_seq: int
     note: str
 

@@ -146,6 +146,9 @@ class Captured(Record, tag="capture", frozen=True):
     # an unarmed captor is rearmed by its capture (A20.551): the counter it becomes,
     # when the nationality table has none
     rearm_as: b.Name = ""
+    # an unarmed squad rearmed by a HS-size enemy it captures becomes a Green/Conscript
+    # HS, the Guard, and an unarmed HS (A20.551, as ``Rearmed.split_into``)
+    rearm_split: b.Pair = []
 
 
 class MutualCapture(Record, tag="mutual", frozen=True):

@@ -156,6 +156,13 @@ class Unit(_Tracked):
     captured_broken: bool = False
     surrendered_to: str = ""  # side it surrendered to (A20.551 rearm by surrender)
     rearm_spent: bool = False  # this enemy already rearmed one unarmed unit (A20.551)
+    # A20.551 "rearmed immediately": the phase ("turn/ATTACKER/phase") in which this
+    # unit was eliminated, captured or surrendered; a rearm from it is made in that phase
+    lost_clock: str = ""
+    # A20.55 "Withdrawal ... in a subsequent CCPh": the phase its Melee began in
+    melee_clock: str = ""
+    melee_end_seq: int = 0  # the entry whose outcome ended its Melee (none left to fight)
+    split_from: str = ""  # the squad a one-HS CC capture split it from (A20.221 undoes it)
     ended_seq: int = 0  # seq that eliminated/escorted/merged it
     note: str = ""
 
@@ -305,8 +312,12 @@ class _PrisonerIndex:
             self._file(h, u)
 
 
+_INDEXED = frozenset((ACTIVE, UNARMED))
+
+
 class _LocationIndex:
-    """Which active units (on the board, armed, not prisoners) stand in each Location,
+    """Which active and free unarmed units (on the board, not prisoners) stand in each
+    Location,
     by handle, kept like the prisoner index: refiled from the tracker's ``moved`` list,
     where setting a unit's ``status`` or ``location`` lists it. Only active units: the
     eliminated, escorted and exchanged keep their Location, and a long campaign piles
@@ -328,7 +339,7 @@ class _LocationIndex:
     def refile(self, h: str, u: Unit | None) -> None:
         where = self.where
         old = where.get(h)
-        new = u.location if u is not None and u.status == ACTIVE else None
+        new = u.location if u is not None and u.status in _INDEXED else None
         if old == new:
             return
         if old is not None:
@@ -531,10 +542,29 @@ class GameState(_Tracked):
         if not handles:
             return []
         units = self.units
-        out = [units[h] for h in handles]
+        out = [u for u in (units[h] for h in handles) if u.status == ACTIVE]
         if len(out) > 1:
             order = self._index().order
             out.sort(key=lambda u: order[u.handle])
+        return out
+
+    def free_index(self) -> dict[str, set[str]]:
+        """Location -> the handles of the active and free unarmed units there (the
+        Location index, up to date; read it, never change it)."""
+        return self._locations().at
+
+    def on_board_at(self, location: str) -> list[Unit]:
+        """Every unit on the board in ``location``: the active and free unarmed ones
+        (from the Location index) and the prisoners of the Guards there, in no set
+        order."""
+        handles = self._locations().at.get(location)
+        if not handles:
+            return []
+        units = self.units
+        out = [units[h] for h in handles]
+        for u in list(out):
+            if u.status == ACTIVE:
+                out += self.prisoners_of(u.handle)
         return out
 
     def _prisoners(self) -> list[Unit]:

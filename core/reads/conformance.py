@@ -37,6 +37,7 @@ class Requirement:
     tests: tuple[str, ...]
     note: str  # how, or (out of scope) why not
     cites: tuple[str, ...]  # other rule ids a proving refusal/effect may cite
+    ruling: str = ""  # the topic of the ruling (core/data/rulings.toml) it follows, if any
 
     @property
     def ref(self) -> str:
@@ -77,6 +78,7 @@ def requirements() -> tuple[Requirement, ...]:
                 tests=_texts(r.get("tests", [])),
                 note=str(r.get("note", "")),
                 cites=_texts(r.get("cites", [])),
+                ruling=str(r.get("ruling", "")),
             )
         )
     return tuple(out)
@@ -105,7 +107,8 @@ def section_text(rule: str) -> str | None:
         lines.append(f"{section.rule} {section.title}")
         for r in requirements():
             if r.rule == section.rule:
-                note = f": {r.note}" if r.note else ""
+                how = r.note + (f" (ruling: {r.ruling})" if r.ruling else "")
+                note = f": {how.strip()}" if how.strip() else ""
                 lines.append(f"  {r.number}. {r.words} ... [{r.status}]{note}")
     deeper = [s.rule for s in sections() if s.rule.startswith(wanted) and s not in chosen]
     deeper = [s for s in deeper if not s.endswith(" EX")]
@@ -159,9 +162,8 @@ def markdown() -> str:
             if r.rule != section.rule:
                 continue
             tests = "<br>".join(f"`{t}`" for t in r.tests)
-            out.append(
-                f"| {r.number} | {_cell(r.words)} ... | {r.status} | {_cell(r.note)} | {tests} |"
-            )
+            how = _cell((r.note + (f" (ruling: {r.ruling})" if r.ruling else "")).strip())
+            out.append(f"| {r.number} | {_cell(r.words)} ... | {r.status} | {how} | {tests} |")
         out.append("")
     out += [
         "## Rulings relied on",

@@ -24,7 +24,12 @@ from stockade.core.model.state import (
 from stockade.core.model.units import KIND_NAMES, nationality_flags
 from stockade.core.rules.capture import never_surrenders
 from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
-from stockade.core.rules.escape import escape_refusal, needs_ntc, rearm_refusal
+from stockade.core.rules.escape import (
+    escape_refusal,
+    needs_ntc,
+    rearm_refusal,
+    withdrawal_refusal,
+)
 from stockade.core.rules.losses import may_massacre
 
 UNARMED_COUNTER = "(1)-0-6"
@@ -206,11 +211,15 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
     refusal = escape_refusal(state, p)
     if refusal is None:
         ntc = needs_ntc(state, p)
-        what = (
-            "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
-            if ntc
-            else "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)"
-        )
+        if ntc:
+            what = "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
+        elif withdrawal_refusal(state, _guard_of(state, p), [p]) is None:
+            what = "in Melee: attacks without a NTC, or tries Withdrawal (A20.55, A11.2)"
+        else:
+            what = (
+                "in Melee: attacks without a NTC; Withdrawal only in a later CCPh than the "
+                "one its Melee began in (A20.55)"
+            )
         return EscapeView(p, unit_label(p), True, ntc, what)
     why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)

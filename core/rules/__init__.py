@@ -9,7 +9,7 @@ from typing import Any
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.core.rules import capture, escape, guards, losses, setup
+from stockade.core.rules import capture, common, escape, guards, losses, setup
 
 # Each entry pairs a record type with the check and apply written for exactly that type,
 # so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them
@@ -60,14 +60,56 @@ def check(state: GameState, event: ev.Record) -> None:
     entry[0](state, event)
 
 
+# The events that can take a unit out of a fight (eliminate, capture, free, escort...),
+# after which ``step`` looks for Melees left with no one to fight; a StatusChanged does
+# too when its unit is in Melee and moves or is taken off it.
+LOSSES = frozenset(
+    {
+        ev.Eliminated,
+        ev.CasualtyReduced,
+        ev.Surrendered,
+        ev.SurrenderRejected,
+        ev.Captured,
+        ev.Recaptured,
+        ev.EscapeAttempted,
+        ev.EscapedBy,
+        ev.Massacred,
+        ev.EscortedOff,
+    }
+)
+
+
 def step(state: GameState, event: ev.Record) -> None:
-    """Check ``event`` and, if allowed, apply it to ``state`` in place."""
+    """Check ``event`` and, if allowed, apply it to ``state`` in place; then end every
+    Melee the event left with no one to fight (``common.settle_melee``)."""
     # ``check``, written out: one rulebook lookup and one call fewer per folded event
-    entry = RULEBOOK.get(type(event))
+    kind = type(event)
+    entry = RULEBOOK.get(kind)
     if entry is None or state.ended or not state.sides:
         check(state, event)  # its refusals, in its words (or the header / the end)
-        entry = RULEBOOK[type(event)]
+        entry = RULEBOOK[kind]
     else:
         entry[0](state, event)
+    left = ""
+    if kind is ev.StatusChanged and isinstance(event, ev.StatusChanged):
+        mover = state.units[event.handle]
+        if mover.melee and (event.location is not None or event.melee is False):
+            left = mover.location  # the Melee it leaves (by a move: its Withdrawal)
+    if not left and kind not in LOSSES:  # most events: nothing more to look at
+        entry[1](state, event)
+        state.last_seq = event.seq
+        return
+    moved = state.tracker.moved  # units whose status or Location the event sets
+    before = len(moved)
     entry[1](state, event)
+    places = {left} if left else set()
+    if len(moved) < before:  # the tracker's lists were trimmed: look everywhere
+        places |= {u.location for u in state.units.values() if u.melee}
+    for u in moved[before:]:
+        if not common.fights(u):  # out of the fight: eliminated, captured, freed...
+            places.add(u.location)
+            if u.captured_at:
+                places.add(u.captured_at)
+    if places:
+        common.settle_melee(state, places, event.seq)
     state.last_seq = event.seq

@@ -32,13 +32,16 @@ from stockade.core.rules.common import (
     rearm_unit,
     require_guard,
     require_new_handle,
+    require_on_board,
     require_room,
     require_same_side,
     retire,
     side_of,
+    start_melee,
     unit,
     void_captures,
 )
+from stockade.core.rules.escape import split_rearm
 
 _RTPH_REASONS = ("rtph", "encircled", "disrupted", "hob")
 
@@ -66,14 +69,21 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | N
     return None
 
 
-def _stack(state: GameState, handles: list[str]) -> list[Unit]:
+def _stack(state: GameState, handles: list[str], rule: str) -> list[Unit]:
+    """The surrendering stack; a unit that is no armed unit on the board is refused
+    citing ``rule`` (A20.21 for a surrender, A20.3 for a rejection)."""
     require_input(bool(handles), "name the surrendering units")
     require_input(len(set(handles)) == len(handles), "a unit is named twice")
     units = [unit(state, h) for h in handles]
     require_same_side(units)
     for u in units:  # each sentence is made only for its refusal (the fold checks them all)
         if u.status != ACTIVE:
-            raise InputRefusal(f"{describe(u)} is {u.status}, not an armed unit on the board")
+            require_on_board(u)
+            raise RuleRefusal(
+                rule,
+                f"{describe(u)} is {u.status}, not an armed unit on the board: only a "
+                "broken armed unit surrenders",
+            )
         if u.berserk:
             raise RuleRefusal(
                 "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
@@ -192,7 +202,7 @@ def require_whole_stack(
 
 
 def check_surrender(state: GameState, ev: Surrendered) -> None:
-    units = _stack(state, ev.units)
+    units = _stack(state, ev.units, "A20.21")
     guard = unit(state, ev.guard)
     _check_surrendering_stack(state, units, guard, ev.reason)
     require_input(set(ev.freed) <= set(ev.units), "only surrendering units can be freed")
@@ -239,7 +249,7 @@ def _to_unarmed(u: Unit) -> None:
 
 # ------------------------------------------------------------------- No Quarter
 def check_reject(state: GameState, ev: SurrenderRejected) -> None:
-    units = _stack(state, ev.units)
+    units = _stack(state, ev.units, "A20.3")
     by_side = side_of(state, ev.by_side)
     require_input(by_side != units[0].side, "a side cannot reject its own units")
     require(
@@ -321,13 +331,27 @@ def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal |
 def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captured) -> Unit:
     """An unarmed unit attacking in CC may capture (A20.22 "any non-vehicular,
     non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
-    or smaller size at once (A20.551). The armed enemy that rearms it, returned."""
+    or smaller size at once (A20.551). The armed enemy that rearms it, returned.
+
+    One rule with ``rearm ... cc`` (``escape.rearm_refusal``): a HS-size enemy rearms an
+    unarmed squad as a Green/Conscript HS plus an unarmed HS, so such a capture names
+    the two HS (``rearm_split``); the armed HS guards what it took."""
     require(
         not guard.is_smc,
         "A20.551",
         "escaped SMC are always armed",
     )
-    enemy = next((t for t in taken if t.armed and not t.rearm_spent and t.us >= guard.us), None)
+    armed = [t for t in taken if t.armed and not t.rearm_spent]
+    enemy = next((t for t in armed if t.us >= guard.us), None)
+    if enemy is not None:
+        require(
+            not ev.rearm_split,
+            "A20.551",
+            f"{describe(enemy)} rearms {describe(guard)} whole; it does not split",
+        )
+        rearm_counter(state, guard, ev.rearm_as)
+        return enemy
+    enemy = next((t for t in armed if guard.unit_kind == "squad" and t.us == 2), None)
     if enemy is None:
         raise RuleRefusal(
             "A20.551",
@@ -335,8 +359,22 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
             "larger, so it is not rearmed and cannot guard them",
             "record the capture as their elimination, or rearm it first",
         )
-    rearm_counter(state, guard, ev.rearm_as)
+    require(
+        len(ev.rearm_split) == 2 and ev.rearm_split[0] != ev.rearm_split[1],
+        "A20.551",
+        f"a HS-size enemy rearms a HS: {guard.handle} becomes a Green/Conscript HS, the "
+        "Guard, and an unarmed HS",
+        "name the two new HS handles",
+    )
+    for handle in ev.rearm_split:
+        require_new_handle(state, handle)
+    rearm_counter(state, _as_hs(guard), ev.rearm_as)
     return enemy
+
+
+def _as_hs(u: Unit) -> Unit:
+    """``u`` as the HS it would split into: what capacity and the rearm table ask."""
+    return Unit(**{**u.__dict__, "unit_kind": "hs"})
 
 
 def check_capture(state: GameState, ev: Captured) -> None:
@@ -358,10 +396,12 @@ def check_capture(state: GameState, ev: Captured) -> None:
             raise_reason(melee_prisoner_refusal(state, u, guard))
             require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")
         else:
-            require_input(
+            require_on_board(u)
+            require(
                 u.status == ACTIVE,
-                f"{describe(u)} is {u.status}",
-                "an unarmed unit is taken back with recapture",
+                "A20.54",
+                f"{describe(u)} is {u.status}: a free unarmed unit is recaptured, not captured",
+                f"recapture {u.handle} by {guard.handle}",
             )
         require(
             not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
@@ -376,6 +416,10 @@ def check_capture(state: GameState, ev: Captured) -> None:
     taken = [state.units[h] for h in ev.units]
     if unarmed:
         _unarmed_captor(state, guard, taken, ev)
+        if ev.rearm_split:
+            guard = _as_hs(guard)  # the armed HS it becomes guards them
+    else:
+        require_input(not ev.rearm_split, f"{describe(guard)} is armed; it does not split")
     if ev.split:
         squad = state.units[ev.split]
         require(
@@ -405,7 +449,11 @@ def apply_capture(state: GameState, ev: Captured) -> None:
     if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
         enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
         enemy.rearm_spent = True
-        rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        if ev.rearm_split:
+            split_rearm(state, guard, ev.rearm_split, ev.rearm_as, ev.seq, "split on rearming ")
+            guard = state.units[ev.rearm_split[0]]
+        else:
+            rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
         guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
     fought = []  # the units this capture takes out of the fight
     for handle in ev.units:
@@ -430,6 +478,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
             location=squad.location,
         )
+        captured.split_from = squad.handle
         make_prisoner(state, captured, guard, ev.seq, "CC capture (one HS)")
         free = new_counter(
             state,
@@ -440,9 +489,10 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             ev.seq,
             location=squad.location,
             broken=squad.broken,
-            melee=True,
             traits=squad.traits,
         )
+        free.split_from = squad.handle
+        start_melee(state, free)
         # A Guard squad split by a capture: its free HS keeps what it can (A20.5,
         # A20.51); the rest are no longer prisoners.
         room = capacity(free)
@@ -452,7 +502,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             else:
                 free_unit(state, held, "escaped")
                 held.note = f"freed: its Guard {squad.handle} was split by a capture"
-        guard.melee = True
+        start_melee(state, guard)
     apply_merges(state, ev.merges, guard, ev.seq)
     side_wiped_out(state, fought, ev.seq)
 
@@ -490,7 +540,10 @@ def apply_mutual(state: GameState, ev: MutualCapture) -> None:
         if not u.is_smc and u.unit_kind not in ("squad", "hs"):
             u.unit_kind = "hs"
         rearm_unit(state, u, rearm_counter(state, u, ev.counters.get(u.handle, "")), ev.seq)
-        u.melee = both_sides
+        if both_sides:
+            start_melee(state, u)
+        else:
+            u.melee = False
         u.broken = False
 
 

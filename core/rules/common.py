@@ -183,6 +183,7 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
         u.captured_broken = u.broken
     u.status = PRISONER
     u.armed = False
+    u.lost_clock = clock(state)
     u.guard = guard.handle
     u.broken = u.pinned = u.berserk = u.disrupted = False
     u.melee = False
@@ -240,6 +241,46 @@ def armed_units_of(state: GameState, side: str, location: str) -> list[Unit]:
     ]
 
 
+def start_melee(state: GameState, u: Unit) -> None:
+    """``u`` is in Melee from now on; the phase it began in is kept (A20.55
+    "subsequent CCPh"). A unit already in Melee keeps the phase its Melee began in."""
+    if not u.melee:
+        u.melee = True
+        u.melee_clock = clock(state)
+
+
+def fights(o: Unit) -> bool:
+    """Does ``o`` keep a Melee going against the other side: an armed unit on the board,
+    or an unarmed one (prisoner or free) that is itself in that Melee (prisoners
+    attacking their Guard, unarmed units a recapture failed to take, A20.54, A20.55)?"""
+    return o.status == ACTIVE or (o.melee and o.status in (PRISONER, UNARMED))
+
+
+def melee_over(state: GameState, u: Unit, present: list[Unit]) -> bool:
+    """Is ``u``'s Melee over: no unit of the other side left fighting in its Location?"""
+    return not any(o.side != u.side and o.location == u.location and fights(o) for o in present)
+
+
+def settle_melee(state: GameState, places: set[str], seq: int) -> None:
+    """The Melee's life cycle: in each Location of ``places`` (where the entry ``seq``
+    took a unit out of the fight, moved one, or ended one's Melee), every unit still
+    marked in Melee with no unit of the other side left fighting there is out of Melee
+    (nothing is left to fight; docs/rulings.md), and ``melee_end_seq`` says which entry
+    ended it. A Location unknown to the log ("") is left as it is."""
+    at, units = state.free_index(), state.units
+    for place in places:
+        # most Locations a loss touches hold no Melee: the indexed units tell (a
+        # prisoner's Melee is with its Guard, an indexed unit, so it never ends alone)
+        handles = at.get(place)
+        if not handles or not any(units[h].melee for h in handles):
+            continue
+        present = state.on_board_at(place)
+        for u in present:
+            if u.melee and melee_over(state, u, present):
+                u.melee = False
+                u.melee_end_seq = seq
+
+
 def void_captures(state: GameState, captor_side: str, location: str, seq: int, why: str) -> None:
     """A20.221: a side wholly eliminated/captured in simultaneous CC made no captures
     there this phase: each unit it took by CC capture this CCPh is given back as it
@@ -254,6 +295,8 @@ def void_captures(state: GameState, captor_side: str, location: str, seq: int, w
             and u.status in (PRISONER, UNARMED)
             and (u.captured_at or u.location) == location
         ):
+            if u.split_from and _unsplit(state, u, location, seq, why):
+                continue
             first = u.origins[0] if u.origins else None
             u.status, u.armed, u.guard = ACTIVE, True, None
             if first is not None and not u.is_smc:
@@ -265,6 +308,32 @@ def void_captures(state: GameState, captor_side: str, location: str, seq: int, w
             u.captured_seq = 0
             u.created = seq
             u.note = f"A20.221: its capture this CCPh is void ({why}); back as it was, armed"
+
+
+def _unsplit(state: GameState, half: Unit, location: str, seq: int, why: str) -> bool:
+    """A20.221 for a one-HS capture: the squad it split stands again as it was, and its
+    two HS leave play; True when done. Only while the squad's free HS is still on the
+    board: if it was lost since, the captured HS alone is given back (the caller)."""
+    squad = state.units.get(half.split_from)
+    free = next(
+        (
+            o
+            for o in state.units.values()
+            if o.split_from == half.split_from and o is not half and o.created == half.created
+        ),
+        None,
+    )
+    if squad is None or squad.status != GONE or free is None or free.status != ACTIVE:
+        return False
+    for held in state.prisoners_of(free.handle):
+        held.guard = squad.handle  # the prisoners the free HS kept are the squad's again
+    for part in (half, free):
+        retire(part, seq, f"A20.221: {squad.handle} stands whole again")
+    squad.status, squad.ended_seq, squad.location = ACTIVE, 0, location
+    squad.melee = False
+    squad.created = seq
+    squad.note = f"A20.221: its capture this CCPh is void ({why}); back as it was, armed"
+    return True
 
 
 def apply_merges(state: GameState, merges: list[Merge], guard: Unit, seq: int) -> None:
@@ -437,6 +506,7 @@ def _vp_kind(u: Unit) -> str:
 def eliminate_unit(state: GameState, u: Unit, seq: int) -> None:
     u.status = ELIMINATED
     u.ended_seq = seq
+    u.lost_clock = clock(state)
     u.guard = None
     u.melee = False
 

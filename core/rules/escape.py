@@ -10,6 +10,7 @@ from stockade.core.model.units import nationality_flags
 from stockade.core.rules.common import (
     armed_units_of,
     book_casualty,
+    clock,
     describe,
     eliminate_unit,
     free_unit,
@@ -20,6 +21,7 @@ from stockade.core.rules.common import (
     rearm_unit,
     require_new_handle,
     retire,
+    start_melee,
     unit,
 )
 from stockade.core.rules.guards import _prisoners, split_origins
@@ -76,7 +78,7 @@ def needs_ntc(state: GameState, p: Unit) -> bool:
 
 
 def check_escape(state: GameState, ev: EscapeAttempted) -> None:
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = _prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(escape_refusal(state, p, ev.own_borders))
     require_input(set(ev.ntc_failed) <= set(ev.units), "ntc_failed names units not escaping")
@@ -169,9 +171,9 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
         eliminate_unit(state, guard, ev.seq)
         guard.note = "eliminated by its prisoners"
     elif ev.outcome == "melee" and attackers:
-        guard.melee = True
+        start_melee(state, guard)
         for p in state.prisoners_of(guard.handle):
-            p.melee = True
+            start_melee(state, p)
 
 
 def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
@@ -189,7 +191,7 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         )
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
         return
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = _prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(will_escape_refusal(state, p, ev.own_borders))
     require(
@@ -197,6 +199,29 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         "A20.55",
         "prisoners withdraw or infiltrate only from a Melee with their Guard",
     )
+    if ev.route == "withdrawal":
+        raise_reason(withdrawal_refusal(state, guard, prisoners))
+
+
+def melee_began(guard: Unit, prisoners: list[Unit]) -> str:
+    """The phase the Melee with ``guard`` began in: the Guard's, else its prisoners'."""
+    if guard.melee:
+        return guard.melee_clock
+    return min((p.melee_clock for p in prisoners if p.melee), default="")
+
+
+def withdrawal_refusal(state: GameState, guard: Unit, prisoners: list[Unit]) -> Refusal | None:
+    """A20.55: "Once Melee exists with a Guard, prisoners may attempt Withdrawal from
+    Melee (11.2) in a subsequent CCPh": not in the CCPh the Melee began in (the phase
+    kept when it began, from the log: docs/rulings.md)."""
+    began = melee_began(guard, prisoners)
+    if began and began == clock(state):
+        return RuleRefusal(
+            "A20.55",
+            f"the Melee with {describe(guard)} began in this CCPh; its prisoners may attempt "
+            "Withdrawal (A11.2) only in a subsequent CCPh",
+        )
+    return None
 
 
 def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
@@ -214,6 +239,15 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
 
 
 # --------------------------------------------------------------------- rearming
+# A20.551 "rearmed immediately": each way in is open only in the phase (Game Turn,
+# ATTACKER, phase) in which the armed enemy was eliminated, captured or surrendered.
+IMMEDIATE = frozenset({"cc", "alone", "surrender"})
+
+
+def _lost_words(enemy: Unit) -> str:
+    return "eliminated" if enemy.status == ELIMINATED else "captured"
+
+
 def rearm_refusal(
     state: GameState,
     u: Unit,
@@ -246,6 +280,13 @@ def rearm_refusal(
             return RuleRefusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
     elif how == "surrender" and not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
         return RuleRefusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
+    if how in IMMEDIATE and enemy.lost_clock and enemy.lost_clock != clock(state):
+        return RuleRefusal(
+            "A20.551",
+            f"{describe(enemy)} was {_lost_words(enemy)} in an earlier phase "
+            f"({enemy.lost_clock.replace('/', ' ')}); an unarmed unit is rearmed "
+            "immediately, in the phase of that loss",
+        )
     if how == "alone" and u.location:
         # "by any other means" only when no other enemy unit is in the Location
         present = (
@@ -305,10 +346,10 @@ def apply_rearm(state: GameState, ev: Rearmed) -> None:
     if not ev.split_into:
         rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
         return
-    _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
+    split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
 
 
-def _split_rearm(
+def split_rearm(
     state: GameState, u: Unit, into: list[str], counter: str, seq: int, note: str
 ) -> None:
     """An unarmed squad becomes a Green/Conscript HS and an unarmed HS (A20.551)."""
@@ -405,6 +446,6 @@ def apply_scrounge(state: GameState, ev: Scrounged) -> None:
     if not scrounge_success(ev.roll, ev.wreck):
         return
     if scrounge_splits(u, ev):
-        _split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on scrounging ")
+        split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on scrounging ")
         return
     rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)

@@ -26,19 +26,24 @@ from stockade.core.rules.common import (
     new_counter,
     raise_reason,
     require_new_handle,
+    require_on_board,
     require_room,
     retire,
     unit,
 )
 
 
-def _prisoners(state: GameState, handles: list[str]) -> tuple[list[Unit], Unit]:
-    """The named prisoners, all above one Guard, and that Guard."""
+def _prisoners(
+    state: GameState, handles: list[str], rule: str = "A20.5"
+) -> tuple[list[Unit], Unit]:
+    """The named prisoners, all above one Guard, and that Guard. A unit that is not a
+    prisoner is refused citing ``rule``, the rule of what the entry does with them."""
     require_input(bool(handles), "name the prisoners")
     require_input(len(set(handles)) == len(handles), "a prisoner is named twice")
     units = [unit(state, h) for h in handles]
     for u in units:
-        require_input(u.status == PRISONER, f"{describe(u)} is not a prisoner")
+        require_on_board(u)
+        require(u.status == PRISONER, rule, f"{describe(u)} is not a prisoner ({u.status})")
     guards = {u.guard for u in units}
     require_input(len(guards) == 1, "these prisoners have different Guards; one Guard at a time")
     return units, guard_of(state, units[0])
@@ -85,7 +90,7 @@ def apply_transfer(state: GameState, ev: Transferred) -> None:
 # ------------------------------------------------------------ exchange and split
 def check_exchange(state: GameState, ev: Exchanged) -> None:
     require(len(ev.parts) == 2, "A20.51", "an exchange takes exactly two prisoner HS")
-    prisoners, _guard = _prisoners(state, ev.parts)
+    prisoners, _guard = _prisoners(state, ev.parts, "A20.51")
     for p in prisoners:
         require(p.unit_kind == "hs", "A20.51", f"{describe(p)} is not a prisoner HS")
     require_new_handle(state, ev.into)
@@ -96,7 +101,7 @@ def apply_exchange(state: GameState, ev: Exchanged) -> None:
 
 
 def check_split(state: GameState, ev: PrisonerSplit) -> None:
-    prisoners, guard = _prisoners(state, [ev.handle])
+    prisoners, guard = _prisoners(state, [ev.handle], "A20.51")
     squad = prisoners[0]
     require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
     require_input(len(ev.into) == 2 and ev.into[0] != ev.into[1], "a split needs two new handles")
@@ -179,7 +184,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
     squad = state.units[ev.handle]
     counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
     for handle, counter in zip(ev.into, counters, strict=True):
-        new_counter(
+        half = new_counter(
             state,
             handle,
             squad.side,
@@ -191,6 +196,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
             pinned=squad.pinned,
             melee=squad.melee,
         )
+        half.melee_clock = squad.melee_clock  # the Melee it stays in began then (A20.55)
     for p in state.prisoners_of(squad.handle):
         p.guard = ev.assign.get(p.handle, ev.into[0])
     retire(squad, ev.seq, "deployed into " + "+".join(ev.into))
@@ -212,7 +218,12 @@ def apply_abandon(state: GameState, ev: Abandoned) -> None:
 # ------------------------------------------------------------------------ escort
 def check_escort(state: GameState, ev: EscortedOff) -> None:
     guard = unit(state, ev.guard)
-    require_input(guard.status == ACTIVE, f"{describe(guard)} is {guard.status}")
+    require_on_board(guard)
+    require(
+        guard.status == ACTIVE,
+        "A20.53",
+        f"{describe(guard)} is {guard.status}; only an armed Guard escorts prisoners off",
+    )
     require_input(bool(state.prisoners_of(guard.handle)), f"{describe(guard)} guards no prisoners")
     require(
         state.phase in ("MPh", "APh") and state.attacker == guard.side,

@@ -170,6 +170,10 @@ def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
         book_casualty(state, u, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
     elif u.status == PRISONER:
         book_casualty(state, u, ev.seq, 1, "A20.1", _eliminated("prisoner eliminated", ev.cause))
+    elif u.status == UNARMED and ev.cause == "fire-own":
+        was = UNARMED_HOW.get(u.unarmed_how, "")
+        what = f"unarmed unit{f' ({was})' if was else ''} eliminated by fire from its own side"
+        book_casualty(state, u, ev.seq, 2, "A20.54", what + ": double at once")
     elif u.status == UNARMED:
         was = UNARMED_HOW.get(u.unarmed_how, "")
         what = f"unarmed unit{f' ({was})' if was else ''} eliminated"
@@ -242,7 +246,9 @@ def apply_reduce(state: GameState, ev: CasualtyReduced) -> None:
 
 
 def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
-    double = u.status == PRISONER and ev.cause == "fire-own"
+    # A20.54: "Prisoners/Unarmed units eliminated by fire from their own side still
+    # count double", and so does the part a Casualty Reduction takes (docs/cvp.md)
+    double = u.status in (PRISONER, UNARMED) and ev.cause == "fire-own"
     multiplier, rule = (2, "A20.54") if double else (1, "A7.302")
     why = "Casualty Reduction" + (" by its own side's fire: double at once" if double else "")
     if u.unit_kind in ("hs", "crew"):

@@ -35,11 +35,33 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         guard = state.units.get(record.guard)
         if guard is not None and guard.created == record.seq and guard.status == ACTIVE:
             lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
+        elif record.rearm_split and record.rearm_split[0] in state.units:
+            armed, rest = (state.units[h] for h in record.rearm_split)
+            lines.append(
+                f"{record.guard} splits: {armed.handle} is rearmed as {armed.counter} and "
+                f"guards them, {rest.handle} stays an unarmed HS: {armed.note}"
+            )
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
     lines += _voided(state, record.seq)
+    lines += melee_ended(state, record.seq)
     return lines
+
+
+def melee_ended(state: GameState, seq: int) -> list[str]:
+    """The Melees entry ``seq`` ended: no unit of the other side left to fight there
+    (``common.settle_melee``), one line per Location."""
+    where: dict[str, list[str]] = {}
+    for u in state.units.values():
+        if u.melee_end_seq == seq:
+            where.setdefault(u.location, []).append(u.handle)
+    return [
+        f"the Melee in {place} has ended: no enemy unit is left to fight there "
+        "(Stockade's ruling, The end of a Melee); "
+        f"{', '.join(handles)} {'is' if len(handles) == 1 else 'are'} out of Melee"
+        for place, handles in where.items()
+    ]
 
 
 def _taken_now(state: GameState, handle: str, seq: int) -> bool:

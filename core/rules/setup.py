@@ -24,10 +24,13 @@ from stockade.core.rules.common import (
     book_casualty,
     describe,
     new_counter,
+    raise_reason,
     require_new_handle,
     side_of,
+    start_melee,
     unit,
 )
+from stockade.core.rules.movement import move_refusal
 
 
 def check_game(state: GameState, ev: GameCreated) -> None:
@@ -116,6 +119,8 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
         )
     if ev.broken is False and u.broken:
         require_rally_allowed(state, u)
+    if ev.location is not None and ev.location != u.location and u.status != PRISONER:
+        raise_reason(move_refusal(state, u, ev.location))
     if u.status == PRISONER:
         require(
             not ev.pinned,
@@ -152,11 +157,15 @@ def apply_status(state: GameState, ev: StatusChanged) -> None:
         u.pinned = ev.pinned
     if ev.berserk is not None:
         u.berserk = ev.berserk
-    if ev.melee is not None:
-        u.melee = ev.melee
+    if ev.melee:
+        start_melee(state, u)
+    elif ev.melee is False:
+        u.melee = False
     if ev.disrupted is not None:
         u.disrupted = ev.disrupted
     if ev.location is not None:
+        if u.melee and ev.location != u.location:
+            u.melee = False  # a Withdrawal (A11.2): it left the Melee behind
         u.location = ev.location
     if ev.location is not None or ev.melee is not None:
         held = state.prisoners_of(u.handle)  # a move or Melee does not change who is held
@@ -164,8 +173,10 @@ def apply_status(state: GameState, ev: StatusChanged) -> None:
             if ev.location is not None:
                 # Prisoners move with their Guard as one stack (A20.53).
                 p.location = ev.location
-            if ev.melee is not None:
-                p.melee = ev.melee
+            if ev.melee:
+                start_melee(state, p)
+            elif ev.melee is False:
+                p.melee = False
 
 
 def check_nq(state: GameState, ev: NoQuarterInvoked) -> None:

@@ -1,0 +1,49 @@
+"""``stockade show FILE [--at N] [--json]``: the board as text (every unit, each side's
+ELR, No Quarter and Massacre), for a plain terminal, a script or a PBEM opponent.
+Self-contained: arguments.py only calls ``register``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from stockade.core.cli.errors import CliError, Exit
+
+
+def register(sub: Any) -> None:
+    from stockade.core.cli.arguments import add_command, add_file, add_json
+
+    show = add_command(
+        sub,
+        "show",
+        "every unit (side, counter, Location, status, Guard, Melee) and each side's flags",
+        ["stockade show game.jsonl", "stockade show game.jsonl --at 40 --json"],
+        cmd_show,
+    )
+    add_file(show)
+    show.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
+    add_json(show)
+
+
+def cmd_show(args: argparse.Namespace, ui: object) -> int:
+    import msgspec
+
+    from stockade.core.cli.game_commands import open_to_read, warn_conflicts
+    from stockade.core.reads.board import board, board_text
+
+    game = open_to_read(args.file)
+    warn_conflicts(game)
+    state = game.state
+    if args.at is not None:
+        last = len(game.records)
+        if not 1 <= args.at <= last:
+            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
+        state = game.state_at(args.at)
+    shown = board(state)
+    if getattr(args, "json", False):
+        from stockade.core.cli.jsonout import emit
+
+        emit("show", at=args.at, **msgspec.to_builtins(shown))
+        return Exit.OK
+    print(board_text(shown))
+    return Exit.OK

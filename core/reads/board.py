@@ -1,0 +1,98 @@
+"""The board as text: every unit and each side's flags, as the side panels hold them
+(``stockade show``). Typed rows, so the CLI's ``--json`` encodes them as they are."""
+
+from __future__ import annotations
+
+import msgspec
+
+from stockade.core.model.state import GameState, Unit
+from stockade.core.model.units import KIND_NAMES
+from stockade.core.reads.views import counter_text, status_words
+
+
+class UnitRow(msgspec.Struct, frozen=True):
+    handle: str
+    side: str  # the side that owns it (a prisoner's own side, not its captor's)
+    counter: str  # as it stands: "(1)-0-6 [was 4-6-7 squad]" for an unarmed one
+    kind: str  # squad, HS, crew, leader...
+    location: str  # "" when the log never gave one
+    status: str  # active / prisoner / unarmed / eliminated / escorted / gone
+    guard: str | None  # a prisoner's Guard, else None
+    melee: bool
+    armed: bool
+    states: list[str]  # the words the side panels show: broken, pinned, Melee...
+
+
+class SideRow(msgspec.Struct, frozen=True):
+    name: str
+    nationality: str
+    elr: int
+    elr_raised: bool  # raised by an enemy Massacre (A20.4, once only)
+    no_quarter: bool  # A20.3
+    massacre: bool  # this side has committed a Massacre (A20.4)
+
+
+class Board(msgspec.Struct, frozen=True):
+    turn: int
+    attacker: str
+    phase: str
+    ended: bool
+    sides: list[SideRow]
+    units: list[UnitRow]
+
+
+def _row(u: Unit) -> UnitRow:
+    return UnitRow(
+        handle=u.handle,
+        side=u.side,
+        counter=counter_text(u),
+        kind=KIND_NAMES[u.unit_kind],
+        location=u.location,
+        status=u.status,
+        guard=u.guard,
+        melee=u.melee,
+        armed=u.armed,
+        states=status_words(u),
+    )
+
+
+def board(state: GameState) -> Board:
+    sides = [
+        SideRow(s.name, s.nationality, s.elr, s.elr_raised, s.no_quarter, s.massacred)
+        for s in state.sides.values()
+    ]
+    return Board(
+        turn=state.turn,
+        attacker=state.attacker,
+        phase=state.phase,
+        ended=state.ended,
+        sides=sides,
+        units=[_row(u) for u in state.units.values()],
+    )
+
+
+def board_text(b: Board) -> str:
+    """One line per side, then its units, one a line, in the order they were entered."""
+    clock = "the game has ended" if b.ended else f"Game Turn {b.turn}, {b.attacker} {b.phase}"
+    lines = [clock]
+    for side in b.sides:
+        flags = [
+            f"ELR {side.elr}" + (" (raised by an enemy Massacre, A20.4)" if side.elr_raised else "")
+        ]
+        flags.append("No Quarter (A20.3)" if side.no_quarter else "no No Quarter")
+        flags.append("Massacre committed (A20.4)" if side.massacre else "no Massacre")
+        lines += ["", f"{side.name} ({side.nationality}): {', '.join(flags)}"]
+        mine = [u for u in b.units if u.side == side.name]
+        if not mine:
+            lines.append("  no units")
+        for u in mine:
+            where = f" in {u.location}" if u.location else " (Location not given)"
+            words = list(u.states)  # unarmed, eliminated... first; then broken, Melee...
+            if u.status in ("active", "prisoner"):
+                words.insert(
+                    0, u.status + ("" if u.armed or u.status == "prisoner" else ", unarmed")
+                )
+            if u.guard:
+                words.insert(1, f"Guard {u.guard}")
+            lines.append(f"  {u.handle}: {u.kind} {u.counter}{where}: {', '.join(words)}")
+    return "\n".join(lines)
