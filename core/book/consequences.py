@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange
+from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange, VerdictShift
 from stockade.core.book.effects import (
     Effect,
     differences,
@@ -78,6 +78,7 @@ class Observer:
     effects_before: dict[int, Effect] | None = None
     effects_after: dict[int, Effect] | None = None
     tally_before: dict[str, tuple[int, int]] | None = None
+    verdict_before: tuple[str, str] | None = None  # (key, headline): a game with a verdict
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
@@ -87,6 +88,11 @@ class Observer:
         self.full = self.saw = _GAME_ENDED in map(type, involved)
         if self.full:
             self.tally_before = _totals(state)
+        # A game with Victory Conditions (or a change that sets them) is judged before
+        # and after: O(game), paid only by games that keep a verdict.
+        if state.vc.conditions is not None or _VICTORY_SET in map(type, involved):
+            self.saw = True
+            self.verdict_before = _verdict(state)
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -255,6 +261,7 @@ class Observer:
 
 _NOTHING: frozenset[Any] = frozenset()
 _GAME_ENDED = ev.GameEnded
+_VICTORY_SET = ev.VictorySet
 _NO_UNITS: tuple[Unit, ...] = ()  # what a fold that brought no unit into play added
 
 
@@ -286,6 +293,20 @@ def _totals(state: GameState) -> dict[str, tuple[int, int]]:
     from stockade.core.book.tally import tally
 
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
+
+
+def _verdict(state: GameState) -> tuple[str, str]:
+    from stockade.core.book.tally import tally
+
+    verdict = tally(state).verdict
+    return ("", "") if verdict is None else (verdict.key, verdict.headline)
+
+
+def _shift(obs: Observer) -> VerdictShift | None:
+    if obs.verdict_before is None:
+        return None
+    (before, _), (after, headline) = obs.verdict_before, _verdict(obs.state)
+    return None if before == after else VerdictShift(before, after, headline)
 
 
 def finish(obs: Observer, game: Any, change: Change) -> Change:
@@ -328,4 +349,5 @@ def finish(obs: Observer, game: Any, change: Change) -> Change:
         cvp=obs.cvp(projected),
         new_conflicts=new,
         resolved_conflicts=resolved,
+        verdict=_shift(obs),
     )
