@@ -85,7 +85,7 @@ def judge(state: GameState, amassed: dict[str, int]) -> Verdict | None:
     if state.ended:
         headline = f"game over: {result} ({because})"
     elif immediate:
-        headline = f"{result} now ({because}): the game may end"
+        headline = f"{result} now ({because}): an immediate win ends the game ('end')"
     else:
         headline = f"if the game ended now: {result} ({because})"
     return Verdict(

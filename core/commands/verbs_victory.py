@@ -181,7 +181,15 @@ def _test(sides: _Sides, clause_side: str, words: list[str]) -> vic.Compare | vi
             "control",
         )
     ):
-        side = sides(words[0])
+        try:
+            side = sides(words[0])
+        except Refusal:
+            raise Refusal(
+                "input",
+                f"'{words[0]}' is neither a side nor a measure "
+                "(amassed, suffered, exit, vp, controls)",
+                _EXAMPLE,
+            ) from None
         words = words[1:]
     if not words:
         raise Refusal("input", "a test needs what it measures", _EXAMPLE)
