@@ -152,7 +152,6 @@ def test_before_the_condition_is_met_the_verdict_says_what_is_missing():
 
 
 def test_an_immediate_win_is_announced_by_the_write_and_the_game_may_then_end():
-    game = _core(SHAPES[0])  # CVP threshold, not met immediately: nothing announced
     game = Game.in_memory("T", SIDES)
     for line in ["vc Russian loses immediately if suffered >= 4", *SETUP]:
         execute(game, line)
@@ -166,7 +165,7 @@ def test_an_immediate_win_is_announced_by_the_write_and_the_game_may_then_end():
     ended = execute(game, "end").change
     assert ended is not None and ended.verdict is not None
     assert ended.verdict.after == "German win"
-    assert tallying.tally(game.state).verdict.headline.startswith("game over: German win")  # type: ignore[union-attr]
+    assert tallying.tally(game.state).verdict.headline.startswith("game over: German win")
     execute(game, "undo")  # the end is an entry like any other
     assert not game.state.ended
 
@@ -179,7 +178,7 @@ def test_a_strike_preview_names_the_change_of_verdict(tmp_path, capsys):
     assert (change.verdict.before, change.verdict.after) == ("German win", "Russian win")
     said = consequences(change, totals_of(tallying.tally(game.state)))
     assert said[0].startswith("would turn the verdict from German win to Russian win")
-    assert tallying.tally(game.state).verdict.result == "German win"  # type: ignore[union-attr]
+    assert tallying.tally(game.state).verdict.result == "German win"
     # the CLI's --dry-run says the same
     path = tmp_path / "g.jsonl"
     main(
@@ -198,7 +197,7 @@ def test_conditions_control_and_exits_are_entries_undo_takes_back():
     for line in ["vc German wins if amassed >= 2", *SETUP]:
         execute(game, line)
     execute(game, "vc Russian wins if controls P4")
-    assert game.state.vc.conditions.clauses[0].side == "Russian"  # type: ignore[union-attr]
+    assert game.state.vc.conditions.clauses[0].side == "Russian"
     execute(game, "control P4 Russian")
     execute(game, "exit g1 off east")
     assert game.state.units["g1"].status == "exited"
@@ -208,7 +207,7 @@ def test_conditions_control_and_exits_are_entries_undo_takes_back():
     execute(game, "undo")
     assert game.state.vc.controller("P4") == ""
     execute(game, "undo")
-    assert game.state.vc.conditions.clauses[0].side == "German"  # type: ignore[union-attr]
+    assert game.state.vc.conditions.clauses[0].side == "German"
     execute(game, "vc none")
     assert game.state.vc.conditions is None
     assert tallying.tally(game.state).verdict is None
@@ -273,7 +272,7 @@ def test_conditions_and_control_may_be_set_after_the_end_but_not_an_exit():
     game = Game.in_memory("T", SIDES)
     for line in [*SETUP, "end", "vc Russian wins if controls P4", "control P4 Russian"]:
         execute(game, line)
-    assert tallying.tally(game.state).verdict.headline.startswith("game over: Russian win")  # type: ignore[union-attr]
+    assert tallying.tally(game.state).verdict.headline.startswith("game over: Russian win")
     with pytest.raises(Refusal, match="the game has ended"):
         execute(game, "exit g1")
 
