@@ -9,7 +9,7 @@ the ``end`` command, an entry like any other (undo takes it back).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -20,10 +20,18 @@ from stockade.core.model.state import GameState
 from stockade.tui.plain import visible
 from stockade.tui.screens.confirm import ConfirmScreen
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from stockade.tui.app import StockadeApp
+
 IMMEDIATE = " (immediately)"  # the core's mark on a verdict won at once (Verdict.key)
 
 
 class VerdictBar(Static):
+    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
+        app = getters.app(StockadeApp)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.headline = ""
