@@ -315,3 +315,37 @@ def test_the_snapshot_cache_keeps_the_conditions_exits_and_control(tmp_path, mon
     assert again.projection.snap_position > 0  # really read from the snapshot
     assert again.state.vc == first.state.vc == game.state.vc
     assert again.state.vc.exits and again.state.vc.control
+
+
+def test_an_immediate_condition_counts_guarded_prisoners_double():
+    """Meeting it ends the game now, and at that end a guarded prisoner is double
+    (A20.1): r1 eliminated 2 + r2 guarded 2 x 2 = 6 >= 6, though only 2 are banked."""
+    game = Game.in_memory("T", SIDES)
+    lines = ["vc German wins immediately if amassed >= 6", *SETUP, "eliminate r1 by enemy"]
+    for line in [*lines, "phase RtPh 1 German", "break r2", "surrender r2 to g1"]:
+        execute(game, line)
+    verdict = tallying.tally(game.state).verdict
+    assert verdict is not None and verdict.immediate
+    assert verdict.because == "German CVP amassed 6 >= 6, immediately"
+
+
+def test_no_clause_met_is_a_draw_when_both_sides_have_conditions_unless_otherwise():
+    game = Game.in_memory("T", SIDES)
+    vc = "vc German wins if amassed >= 2; Russian wins if controls P4"
+    for line in [vc, *SETUP]:
+        execute(game, line)
+    verdict = tallying.tally(game.state).verdict
+    assert verdict is not None and verdict.result == "draw"
+    assert "Russian control of 1 more of P4 (nobody)" in verdict.because  # never set
+    execute(game, f"{vc}; otherwise Russian")
+    assert tallying.tally(game.state).verdict.result == "Russian win"
+
+
+def test_when_several_clauses_are_met_an_immediate_one_wins_then_card_order():
+    game = Game.in_memory("T", SIDES)
+    for line in [*SETUP, "control P4 German", "control P5 Russian"]:
+        execute(game, line)
+    execute(game, "vc German wins if controls P4; Russian wins if controls P5")
+    assert tallying.tally(game.state).verdict.winner == "German"
+    execute(game, "vc German wins if controls P4; Russian wins immediately if controls P5")
+    assert tallying.tally(game.state).verdict.winner == "Russian"
