@@ -349,3 +349,57 @@ def test_when_several_clauses_are_met_an_immediate_one_wins_then_card_order():
     assert tallying.tally(game.state).verdict.winner == "German"
     execute(game, "vc German wins if controls P4; Russian wins immediately if controls P5")
     assert tallying.tally(game.state).verdict.winner == "Russian"
+
+
+def _key(game: Game) -> str:
+    verdict = tallying.tally(game.state).verdict
+    return "" if verdict is None else verdict.key
+
+
+def test_every_write_reports_exactly_the_verdict_shift_the_whole_tally_shows():
+    """The Change judges the verdict from one CVP sum and its own CVP delta: it must
+    say what two whole tallies, before and after, say."""
+    game = Game.in_memory("T", SIDES)
+    steps = [
+        "vc German wins at end if amassed >= 4; Russian loses immediately if suffered >= 6",
+        *SETUP,
+        "eliminate r1 by enemy",
+        "phase RtPh 1 German",
+        "break r2",
+        "surrender r2 to g1",  # German 2 + 4 if ended: a German win
+        "undo",
+        "redo",
+        "strike 12",  # the surrender: German back to 2
+        "unstrike 12",
+        "strike 9",  # r1's elimination
+        "unstrike 9",
+        "eliminate r3 by enemy",
+        "end",
+        "undo",
+        "vc none",
+        "undo",
+    ]
+    shifts = 0
+    for line in steps:
+        before = _key(game)
+        change = execute(game, line).change
+        assert change is not None, line
+        after = _key(game)
+        if before == after:
+            assert change.verdict is None, line
+        else:
+            assert change.verdict is not None, line
+            assert (change.verdict.before, change.verdict.after) == (before, after), line
+            shifts += 1
+    assert shifts >= 6
+
+
+def test_the_quick_cvp_sum_is_the_tallys(tmp_path):
+    from bench.generate import generate
+    from stockade.sample_games import catalog
+
+    states = [catalog.open_state(catalog.log_path(n)) for n in catalog.names()]
+    states.append(generate(2000, seed=5).state)
+    for state in states:
+        t = tallying.tally(state)
+        assert tallying.cvp_if_ended(state) == {n: s.cvp_if_ended for n, s in t.sides.items()}

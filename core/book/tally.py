@@ -119,6 +119,21 @@ def tally(state: GameState) -> Tally:
     return Tally(state.scenario, state.turn, state.ended, sides, verdict)
 
 
+def cvp_if_ended(state: GameState) -> dict[str, int]:
+    """Each side's CVP "if the game ended now", as ``tally`` sums it (booked lines,
+    and every guarded prisoner double while the game goes on), without making the
+    lines: what a write judging the verdict needs (tests/test_verdict.py holds the two
+    to the same figures)."""
+    out = dict.fromkeys(state.sides, 0)
+    for c in state.casualties:
+        out[c.credited] += c.base * c.multiplier
+    if not state.ended:
+        for guard in state.guards():
+            for u in state.prisoners_of(guard.handle):
+                out[state.enemy_of(u.side)] += 2 * u.origin_cvp
+    return out
+
+
 # ------------------------------------------------------------------------ JSON
 def _line_json(line: TallyLine) -> dict[str, Any]:
     return {

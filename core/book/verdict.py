@@ -59,9 +59,18 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
         return self.result + (" (immediately)" if self.immediate else "")
 
 
-def judge(state: GameState, amassed: dict[str, int]) -> Verdict | None:
-    """The verdict on ``state`` (None when the game keeps no Victory Conditions)."""
-    book = state.vc
+def judge(
+    state: GameState,
+    amassed: dict[str, int],
+    *,
+    book: VictoryBook | None = None,
+    ended: bool | None = None,
+) -> Verdict | None:
+    """The verdict on ``state`` (None when the game keeps no Victory Conditions).
+    ``book`` and ``ended`` stand for the state's own (the verdict before a change,
+    judged on the state after it: only these and the CVP differ)."""
+    book = state.vc if book is None else book
+    ended = state.ended if ended is None else ended
     vc = book.conditions
     if vc is None:
         return None
@@ -82,7 +91,7 @@ def judge(state: GameState, amassed: dict[str, int]) -> Verdict | None:
             f"{r.winner} win needs {_nearest(r)}" for r in clauses
         )
     result = f"{winner} win" if winner else DRAW
-    if state.ended:
+    if ended:
         headline = f"game over: {result} ({because})"
     elif immediate:
         headline = f"{result} now ({because}): an immediate win ends the game ('end')"
@@ -92,8 +101,8 @@ def judge(state: GameState, amassed: dict[str, int]) -> Verdict | None:
         result=result,
         winner=winner,
         because=because,
-        ended=state.ended,
-        immediate=immediate and not state.ended,
+        ended=ended,
+        immediate=immediate and not ended,
         headline=headline,
         clauses=clauses,
         exit_vp={side: book.exit_vp(side) for side in state.sides},
