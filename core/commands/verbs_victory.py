@@ -95,7 +95,10 @@ def read_conditions(text: str, side_of: SideOf, card: str = "") -> vic.VictoryCo
     clauses: list[vic.Clause] = []
     otherwise = ""
     for part in text.split(";"):
-        words = _OP_SPLIT.sub(r" \1 ", part).split()
+        # quotes group nothing here (the verb's line has been split already; --vc
+        # arrives whole): a quoted Location is that Location
+        words = [w.strip("\"'") for w in _OP_SPLIT.sub(r" \1 ", part).split()]
+        words = [w for w in words if w]
         if not words:
             continue
         if words[0].lower() == "otherwise":
