@@ -26,7 +26,7 @@ from stockade.core.model.victory import (
 )
 
 
-class TestResult(msgspec.Struct, frozen=True):
+class TermResult(msgspec.Struct, frozen=True):
     words: str  # "German CVP amassed 22 >= 20"
     met: bool
     value: int
@@ -38,7 +38,7 @@ class ClauseResult(msgspec.Struct, frozen=True):
     winner: str  # the side it makes win
     when: str  # immediately / end
     met: bool
-    any_of: list[list[TestResult]]
+    any_of: list[list[TermResult]]
 
 
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,7 +173,7 @@ def _compare(value: int, op: str, target: int) -> bool:
 
 def _test(
     state: GameState, book: VictoryBook, amassed: dict[str, int], t: Compare | Controls
-) -> TestResult:
+) -> TermResult:
     if isinstance(t, Controls):
         return _controls(book, t)
     value = _measure(state, book, amassed, t, t.side)
@@ -192,10 +192,10 @@ def _test(
         else:
             over = value - target + (1 if t.op == "<" else 0)
             missing = f"{t.side} {what} {over} lower"
-    return TestResult(words, met, value, missing)
+    return TermResult(words, met, value, missing)
 
 
-def _controls(book: VictoryBook, t: Controls) -> TestResult:
+def _controls(book: VictoryBook, t: Controls) -> TermResult:
     held = [loc for loc in t.locations if book.controller(loc) == t.side]
     need = t.at_least or len(t.locations)
     met = len(held) >= need
@@ -208,7 +208,7 @@ def _controls(book: VictoryBook, t: Controls) -> TestResult:
             f"{loc} ({book.controller(loc) or 'nobody'})" for loc in t.locations if loc not in held
         ]
         missing = f"{t.side} control of {need - len(held)} more of " + ", ".join(others)
-    return TestResult(words, met, len(held), missing)
+    return TermResult(words, met, len(held), missing)
 
 
-__all__ = ["ClauseResult", "TestResult", "Verdict", "judge"]
+__all__ = ["ClauseResult", "TermResult", "Verdict", "judge"]

@@ -34,7 +34,7 @@ When = Literal["immediately", "end"]
 DRAW = "draw"
 
 MAX_CLAUSES = 16
-MAX_TESTS = 16
+MAX_TERMS = 16
 MAX_LOCATIONS = 64
 MAX_POINTS = 9_999
 
@@ -64,15 +64,15 @@ class Controls(msgspec.Struct, tag="controls", frozen=True, kw_only=True):
     at_least: Annotated[int, Meta(ge=0, le=MAX_LOCATIONS)] = 0  # 0: all of them
 
 
-Test = Compare | Controls
-Tests = Annotated[list[Test], Meta(min_length=1, max_length=MAX_TESTS)]
+Term = Compare | Controls
+Terms = Annotated[list[Term], Meta(min_length=1, max_length=MAX_TERMS)]
 
 
 class Clause(msgspec.Struct, frozen=True, kw_only=True):
     side: b.Name  # the side the clause names
     loses: bool = False  # "the Americans lose if ...": the other side wins
     when: When = "end"
-    any_of: Annotated[list[Tests], Meta(min_length=1, max_length=MAX_TESTS)]
+    any_of: Annotated[list[Terms], Meta(min_length=1, max_length=MAX_TERMS)]
     words: b.Text = ""  # the clause as typed
 
 

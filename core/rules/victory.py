@@ -16,10 +16,11 @@ from __future__ import annotations
 import msgspec
 
 from stockade.core.model.errors import require
-from stockade.core.model.events import Exited, LocationControlled, VictorySet
+from stockade.core.model.events import EscortedOff, Exited, LocationControlled, VictorySet
 from stockade.core.model.state import ACTIVE, ESCORTED, EXITED, GameState, Unit
 from stockade.core.model.victory import Compare, ExitLine, VictoryConditions
 from stockade.core.rules.common import book_casualty, describe, unit
+from stockade.core.rules.guards import check_escort
 
 
 # ------------------------------------------------------------------ conditions
@@ -81,16 +82,8 @@ def check_exit(state: GameState, ev: Exited) -> None:
             f"{describe(u)} is worth no CVP: give its Exit VP ('vp N', from the card)",
         )
         if state.prisoners_of(u.handle):
-            require(
-                state.phase in ("MPh", "APh") and state.attacker == u.side,
-                "A20.53",
-                "prisoners are moved off with their Guard during the captor's MPh/APh",
-            )
-            require(
-                not u.melee,
-                "A20.53",
-                f"{describe(u)} is in Melee and cannot move off with its prisoners",
-            )
+            # its prisoners leave with it: what escorting them off asks (A20.53)
+            check_escort(state, EscortedOff(guard=u.handle))
 
 
 def apply_exit(state: GameState, ev: Exited) -> None:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import Static
 
-from stockade.core.book.tally import tally
+from stockade.core.book.tally import cvp_if_ended
+from stockade.core.book.verdict import judge
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.tui.plain import visible
@@ -39,7 +40,8 @@ class VerdictBar(Static):
     def show(self, state: GameState, change: Any = None) -> None:
         """Show the verdict on ``state``; offer to end the game when ``change`` (the
         write just made) turned it into an immediate win."""
-        verdict = tally(state).verdict if state.vc.conditions is not None else None
+        # judged from the CVP sum, not the whole tally (its lines): after every entry
+        verdict = judge(state, cvp_if_ended(state))
         self.display = verdict is not None
         if verdict is None:
             self.headline = ""
