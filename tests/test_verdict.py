@@ -403,3 +403,17 @@ def test_the_quick_cvp_sum_is_the_tallys(tmp_path):
     for state in states:
         t = tallying.tally(state)
         assert tallying.cvp_if_ended(state) == {n: s.cvp_if_ended for n, s in t.sides.items()}
+
+
+def test_the_verdict_as_it_stood_after_an_earlier_entry(tmp_path, capsys):
+    """``tally --at N`` and replay read a view of the state then: the conditions,
+    control and exits as they were."""
+    game = Game.in_memory("T", SIDES)
+    for line in ["vc German wins if controls P4", *SETUP, "control P4 German", "exit g1"]:
+        execute(game, line)
+    control_seq = next(r.seq for r in game.records if isinstance(r, ev.LocationControlled))
+    then = tallying.tally(game.state_at(control_seq - 1)).verdict
+    assert then is not None and then.result == "Russian win" and then.control == {}
+    now = tallying.tally(game.state_at(control_seq)).verdict
+    assert now is not None and now.result == "German win" and now.exit_vp["German"] == 0
+    assert tallying.tally(game.state_at(1)).verdict is None  # before the conditions
