@@ -182,7 +182,7 @@ def verdict_lines(v: Verdict) -> list[str]:
         out.append(f"  card: {v.card}")
     for c in v.clauses:
         mark = "met" if c.met else "not met"
-        out.append(f"  {c.words or c.winner + ' win'} [{c.when}]: {mark}")
+        out.append(f"  {c.words or c.winner + ' win'}: {mark}")
         for i, group in enumerate(c.any_of):
             lead = "    " if i == 0 else "    or "
             for j, test in enumerate(group):
