@@ -417,3 +417,35 @@ def test_the_verdict_as_it_stood_after_an_earlier_entry(tmp_path, capsys):
     now = tallying.tally(game.state_at(control_seq)).verdict
     assert now is not None and now.result == "German win" and now.exit_vp["German"] == 0
     assert tallying.tally(game.state_at(1)).verdict is None  # before the conditions
+
+
+def test_the_cli_announces_an_immediate_win_and_the_end_it_offers(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    cap = "Russian loses immediately if suffered >= 4"
+    new = ["new", str(path), "--scenario", "T", "--side", "German:German"]
+    assert main([*new, "--side", "Russian:Russian"]) == 0
+    assert main(["do", str(path), f"vc {cap}"]) == 0
+    for line in [*SETUP, "eliminate r1 by enemy"]:
+        main(["do", str(path), line])
+    capsys.readouterr()
+    assert main(["do", str(path), "eliminate r2 by enemy"]) == 0
+    out = capsys.readouterr().out
+    assert "verdict: Russian win -> German win (immediately): German win now" in out
+    assert "an immediate win ends the game ('end')" in out
+    assert main(["do", str(path), "end"]) == 0
+    assert "verdict: German win (immediately) -> German win: game over" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "extra,words",
+    [
+        (["--vc", "Italian wins if amassed >= 2"], "no side 'Italian'"),
+        (["--vc-card", "The Germans win"], "give --vc too"),
+    ],
+)
+def test_new_with_bad_victory_conditions_makes_no_file(tmp_path, capsys, extra, words):
+    path = tmp_path / "g.jsonl"
+    new = ["new", str(path), "--scenario", "T", "--side", "German:German"]
+    assert main([*new, "--side", "Russian:Russian", *extra]) != 0
+    assert words in capsys.readouterr().err
+    assert not path.exists()
