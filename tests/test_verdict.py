@@ -449,3 +449,33 @@ def test_new_with_bad_victory_conditions_makes_no_file(tmp_path, capsys, extra, 
     assert main([*new, "--side", "Russian:Russian", *extra]) != 0
     assert words in capsys.readouterr().err
     assert not path.exists()
+
+
+def test_the_cards_own_phrasing_reads_as_the_terse_form():
+    from stockade.core.commands.handles import Context
+    from stockade.core.commands.verbs_victory import read_conditions
+
+    state = Game.in_memory("T", SIDES).state
+    side_of = Context(state).side
+    for card, terse in [
+        (
+            "Germans win at game end if they have amassed >= 20 CVP",
+            "German wins at end if amassed >= 20",
+        ),
+        (
+            "Russians win immediately upon amassing >= 15 CVP",
+            "Russian wins immediately if amassed >= 15",
+        ),
+        (
+            "Russians lose immediately upon suffering >= 12 CVP",
+            "Russian loses immediately if suffered >= 12",
+        ),
+    ]:
+        assert read_conditions(card, side_of).clauses[0].any_of == (
+            read_conditions(terse, side_of).clauses[0].any_of
+        ), card
+        said, plain = (
+            read_conditions(card, side_of).clauses[0],
+            read_conditions(terse, side_of).clauses[0],
+        )
+        assert (said.side, said.loses, said.when) == (plain.side, plain.loses, plain.when)

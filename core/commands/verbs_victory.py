@@ -11,7 +11,8 @@ The Victory Conditions are typed as the card reads, one clause per ``;``::
     Russian wins if controls P4 Q5 / controls 2 of P4 Q5 R6
     German wins if amassed >= 10 and controls P4 or exit >= 12
 
-A clause: SIDE ``wins``|``loses`` [``immediately``|``at end``] ``if`` CONDITION. A
+A clause: SIDE ``wins``|``loses`` [``immediately``|``at [game] end``] ``if``|``upon``
+CONDITION (a card's "Germans", "they have", "amassing" read as typed too). A
 condition is tests joined by ``and``/``or`` (``and`` binds tighter). A test is
 [SIDE] MEASURE OP (N | SIDE) [``off`` EDGE], MEASURE one of ``amassed`` (CVP it
 inflicted; also ``cvp``), ``suffered``, ``exit`` (Exit VP), ``vp`` (CVP amassed + Exit
@@ -82,7 +83,13 @@ _MEASURES: dict[str, vic.Measure] = {
     "exits": "exit",
     "exited": "exit",
     "vp": "vp",
+    "amassing": "amassed",
+    "suffering": "suffered",
+    "exiting": "exit",
 }
+_CONTROLS = ("controls", "control")
+# words a card puts in a test that say nothing: "if they have amassed >= 20 CVP"
+_FILLERS = frozenset({"they", "have", "has", "it"})
 _OP_SPLIT = re.compile(r"(>=|<=|==|>|<|=)")
 _EXAMPLE = "e.g. 'vc German wins at end if amassed >= 20'"
 
@@ -151,6 +158,8 @@ def _clause(sides: _Sides, words: list[str]) -> vic.Clause:
         when, i = "immediately", i + 1
     elif rest[i : i + 2] == ["at", "end"]:
         i += 2
+    elif rest[i : i + 3] == ["at", "game", "end"]:
+        i += 3
     if i >= len(rest) or rest[i] not in ("if", "upon"):
         raise Refusal("input", f"'{' '.join(words)}': the condition starts with 'if'", _EXAMPLE)
     tests = words[1 + i + 1 :]
@@ -175,15 +184,8 @@ def _split(words: list[str], joint: str) -> list[list[str]]:
 
 def _test(sides: _Sides, clause_side: str, words: list[str]) -> vic.Compare | vic.Controls:
     side = clause_side
-    if (
-        words
-        and words[0].lower() not in _MEASURES
-        and words[0].lower()
-        not in (
-            "controls",
-            "control",
-        )
-    ):
+    words = [w for w in words if w.lower() not in _FILLERS]
+    if words and words[0].lower() not in _MEASURES and words[0].lower() not in _CONTROLS:
         try:
             side = sides(words[0])
         except Refusal:
@@ -197,7 +199,7 @@ def _test(sides: _Sides, clause_side: str, words: list[str]) -> vic.Compare | vi
     if not words:
         raise Refusal("input", "a test needs what it measures", _EXAMPLE)
     head = words[0].lower()
-    if head in ("controls", "control"):
+    if head in _CONTROLS:
         return _controls(side, words[1:])
     if head not in _MEASURES:
         raise Refusal(
