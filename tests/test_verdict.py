@@ -479,3 +479,40 @@ def test_the_cards_own_phrasing_reads_as_the_terse_form():
             read_conditions(terse, side_of).clauses[0],
         )
         assert (said.side, said.loses, said.when) == (plain.side, plain.loses, plain.when)
+
+
+def test_watch_says_when_the_verdict_turns(tmp_path):
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from stockade.sample_games import catalog
+
+    full = catalog.log_path("scenario_vc_bridgehead").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"".join(full[:16]))  # before a4, the last to exit, and the end
+    root = Path(__file__).resolve().parents[1]
+    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "watch", str(path), "--last", "0"]
+    watch = subprocess.Popen(
+        [*command, "--until", str(len(full)), "--interval", "0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+    )
+    assert watch.stdout is not None
+    assert watch.stdout.readline().startswith(f"watching {path}: 16 entries")
+    with open(path, "ab") as f:
+        f.write(full[16])  # a4 exits: Exit VP 6 >= 6
+    time.sleep(1)
+    with open(path, "ab") as f:
+        f.write(b"".join(full[17:]))  # the end
+    out, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err
+    said = [line.strip() for line in out.splitlines() if "verdict:" in line]
+    assert said == [
+        "verdict: if the game ended now: American win (American Exit VP off east 6 >= 6)",
+        "verdict: game over: American win (American Exit VP off east 6 >= 6)",
+    ]
