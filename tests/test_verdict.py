@@ -2,14 +2,13 @@
 
 Six condition sets in the shapes real cards use (CVP threshold, Casualty Cap, more CVP
 than the other side, Exit VP, Location control, a combination), each played through
-the core (``execute`` on a game) and through the CLI (``stockade new --vc``, ``do``,
-``tally --json``), with the verdict worked out by hand in each case's comment. Then
-what a verdict must also do: undo, strike previews, exports, refusals, the snapshot.
+the core (``execute`` on a game; through the CLI: tests/test_verdict_cli.py), with the
+verdict worked out by hand in each case's comment. Then what a verdict must also do:
+undo, strike previews, exports, refusals, the snapshot.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import pytest
@@ -17,7 +16,6 @@ import pytest
 from stockade.core.book import tally as tallying
 from stockade.core.book.change import consequences, totals_of
 from stockade.core.book.game import Game
-from stockade.core.cli import main
 from stockade.core.commands import execute
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -118,27 +116,6 @@ def test_each_card_shape_is_judged_through_the_core(shape):
     assert verdict.headline.startswith(lead)
 
 
-@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
-def test_each_card_shape_is_judged_through_the_cli(shape, tmp_path, capsys):
-    path = tmp_path / "g.jsonl"
-    code = main(
-        ["new", str(path), "--scenario", "Shapes", "--side", "German:German"]
-        + ["--side", "Russian:Russian", "--vc", shape.vc, "--vc-card", "the card's words"]
-    )
-    assert code == 0
-    for line in SETUP + shape.lines:
-        assert main(["do", str(path), line]) == 0, line
-    capsys.readouterr()
-    assert main(["tally", str(path), "--json"]) == 0
-    verdict = json.loads(capsys.readouterr().out)["verdict"]
-    assert (verdict["result"], verdict["because"], verdict["immediate"]) == (
-        shape.result,
-        shape.because,
-        shape.immediate,
-    )
-    assert verdict["card"] == "the card's words"
-
-
 def test_before_the_condition_is_met_the_verdict_says_what_is_missing():
     game = Game.in_memory("T", SIDES)
     for line in ["vc German wins at end if amassed >= 6", *SETUP, "eliminate r1 by enemy"]:
@@ -170,7 +147,7 @@ def test_an_immediate_win_is_announced_by_the_write_and_the_game_may_then_end():
     assert not game.state.ended
 
 
-def test_a_strike_preview_names_the_change_of_verdict(tmp_path, capsys):
+def test_a_strike_preview_names_the_change_of_verdict():
     game = _core(SHAPES[0])  # German win on 6 CVP; entry 9 is the surrender
     surrender = next(r.seq for r in game.records if isinstance(r, ev.Surrendered))
     change = game.preview_strike(surrender)
@@ -179,17 +156,6 @@ def test_a_strike_preview_names_the_change_of_verdict(tmp_path, capsys):
     said = consequences(change, totals_of(tallying.tally(game.state)))
     assert said[0].startswith("would turn the verdict from German win to Russian win")
     assert tallying.tally(game.state).verdict.result == "German win"
-    # the CLI's --dry-run says the same
-    path = tmp_path / "g.jsonl"
-    main(
-        ["new", str(path), "--scenario", "T", "--side", "German:German"]
-        + ["--side", "Russian:Russian", "--vc", SHAPES[0].vc]
-    )
-    for line in SETUP + SHAPES[0].lines:
-        main(["do", str(path), line])
-    capsys.readouterr()
-    assert main(["strike", str(path), str(surrender), "--dry-run"]) == 0
-    assert "would turn the verdict from German win to Russian win" in capsys.readouterr().out
 
 
 def test_conditions_control_and_exits_are_entries_undo_takes_back():
@@ -419,38 +385,6 @@ def test_the_verdict_as_it_stood_after_an_earlier_entry(tmp_path, capsys):
     assert tallying.tally(game.state_at(1)).verdict is None  # before the conditions
 
 
-def test_the_cli_announces_an_immediate_win_and_the_end_it_offers(tmp_path, capsys):
-    path = tmp_path / "g.jsonl"
-    cap = "Russian loses immediately if suffered >= 4"
-    new = ["new", str(path), "--scenario", "T", "--side", "German:German"]
-    assert main([*new, "--side", "Russian:Russian"]) == 0
-    assert main(["do", str(path), f"vc {cap}"]) == 0
-    for line in [*SETUP, "eliminate r1 by enemy"]:
-        main(["do", str(path), line])
-    capsys.readouterr()
-    assert main(["do", str(path), "eliminate r2 by enemy"]) == 0
-    out = capsys.readouterr().out
-    assert "verdict: Russian win -> German win (immediately): German win now" in out
-    assert "an immediate win ends the game ('end')" in out
-    assert main(["do", str(path), "end"]) == 0
-    assert "verdict: German win (immediately) -> German win: game over" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize(
-    "extra,words",
-    [
-        (["--vc", "Italian wins if amassed >= 2"], "no side 'Italian'"),
-        (["--vc-card", "The Germans win"], "give --vc too"),
-    ],
-)
-def test_new_with_bad_victory_conditions_makes_no_file(tmp_path, capsys, extra, words):
-    path = tmp_path / "g.jsonl"
-    new = ["new", str(path), "--scenario", "T", "--side", "German:German"]
-    assert main([*new, "--side", "Russian:Russian", *extra]) != 0
-    assert words in capsys.readouterr().err
-    assert not path.exists()
-
-
 def test_the_cards_own_phrasing_reads_as_the_terse_form():
     from stockade.core.commands.handles import Context
     from stockade.core.commands.verbs_victory import read_conditions
@@ -479,40 +413,3 @@ def test_the_cards_own_phrasing_reads_as_the_terse_form():
             read_conditions(terse, side_of).clauses[0],
         )
         assert (said.side, said.loses, said.when) == (plain.side, plain.loses, plain.when)
-
-
-def test_watch_says_when_the_verdict_turns(tmp_path):
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
-    from stockade.sample_games import catalog
-
-    full = catalog.log_path("scenario_vc_bridgehead").read_bytes().splitlines(keepends=True)
-    path = tmp_path / "game.jsonl"
-    path.write_bytes(b"".join(full[:16]))  # before a4, the last to exit, and the end
-    root = Path(__file__).resolve().parents[1]
-    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
-    command = [sys.executable, "-c", code, "watch", str(path), "--last", "0"]
-    watch = subprocess.Popen(
-        [*command, "--until", str(len(full)), "--interval", "0.1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=root,
-    )
-    assert watch.stdout is not None
-    assert watch.stdout.readline().startswith(f"watching {path}: 16 entries")
-    with open(path, "ab") as f:
-        f.write(full[16])  # a4 exits: Exit VP 6 >= 6
-    time.sleep(1)
-    with open(path, "ab") as f:
-        f.write(b"".join(full[17:]))  # the end
-    out, err = watch.communicate(timeout=60)
-    assert watch.returncode == 0, err
-    said = [line.strip() for line in out.splitlines() if "verdict:" in line]
-    assert said == [
-        "verdict: if the game ended now: American win (American Exit VP off east 6 >= 6)",
-        "verdict: game over: American win (American Exit VP off east 6 >= 6)",
-    ]
