@@ -105,6 +105,31 @@ def test_tally_gives_the_hand_counted_cvp(name, built):
     assert got["ended"] == expected["ended"]
 
 
+VERDICT_GAMES = [name for name in NAMES if "verdict" in catalog.expected(name)]
+
+
+def test_a_sample_game_has_victory_conditions():
+    assert VERDICT_GAMES
+
+
+@pytest.mark.parametrize("name", VERDICT_GAMES)
+@pytest.mark.parametrize("source", ["built", "stored"])
+def test_the_verdict_in_tally_json_is_the_hand_judged_one(name, source, built):
+    want = catalog.expected(name)["verdict"]
+    path = built[name] if source == "built" else catalog.log_path(name)
+    got = catalog.tally_json(path)["verdict"]
+    for key in ("result", "winner", "ended", "immediate", "because", "exit_vp", "control"):
+        assert got[key] == want[key], key
+    assert len(got["clauses"]) == len(want["clauses"])
+    for have, clause in zip(got["clauses"], want["clauses"], strict=True):
+        assert (have["winner"], have["when"], have["met"]) == (
+            clause["winner"],
+            clause["when"],
+            clause["met"],
+        )
+        assert [[t["value"] for t in group] for group in have["any_of"]] == clause["values"]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_stored_log_tallies_the_same(name):
     expected = catalog.expected(name)

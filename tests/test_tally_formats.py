@@ -27,6 +27,13 @@ def _sample() -> Tally:
     return tally(game.state)
 
 
+def _verdict_sample() -> Tally:
+    """A game with Victory Conditions: the verdict follows the tally's lines."""
+    path = ROOT / "sample_games" / "scenario_vc_bridgehead.jsonl"
+    game = Game.open(path, read_only=True)
+    return tally(game.state)
+
+
 def _hostile() -> Tally:
     """Names a player (or an opponent's log) could type, aimed at each format."""
     line = TallyLine(
@@ -50,6 +57,8 @@ def _hostile() -> Tally:
 CASES = {
     "ex05.bbcode": lambda: to_bbcode(_sample()),
     "ex05.csv": lambda: to_csv(_sample()),
+    "bridgehead.bbcode": lambda: to_bbcode(_verdict_sample()),
+    "bridgehead.csv": lambda: to_csv(_verdict_sample()),
     "hostile.bbcode": lambda: to_bbcode(_hostile()),
     "hostile.csv": lambda: to_csv(_hostile()),
 }

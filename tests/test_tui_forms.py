@@ -100,6 +100,14 @@ CASES = {
     ),
     "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
     "end": (BASE, {"sure": True}, lambda s: s.ended),
+    "vc": (
+        BASE,
+        {"conditions": "American wins if amassed >= 4", "card": 'The "Americans" win ...'},
+        lambda s: (
+            s.vc.conditions.clauses[0].side == "American"
+            and s.vc.conditions.card == "The Americans win ..."
+        ),
+    ),
     "status": (BASE, {"units": ["a1", "a2"], "verb": "break"}, lambda s: units(s, "a2").broken),
 }
 # rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.

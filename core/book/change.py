@@ -49,6 +49,15 @@ class LaterEntry(msgspec.Struct, frozen=True):
     conflict: str = ""  # why it no longer holds, when it now conflicts
 
 
+class VerdictShift(msgspec.Struct, frozen=True):
+    """The verdict on the Victory Conditions before and after the change ("German
+    win", "draw", "Russian win (immediately)"; "" = no Victory Conditions)."""
+
+    before: str
+    after: str
+    headline: str  # the verdict's line after the change (a preview: what it would be)
+
+
 class Change(msgspec.Struct, frozen=True, kw_only=True):
     action: str  # submit / undo / redo / undo_to / strike / unstrike
     preview: bool = False  # True: nothing was written; this is what the write would do
@@ -65,6 +74,7 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     new_conflicts: list[int] = []  # entries that conflict now and did not before
     resolved_conflicts: list[int] = []  # entries that conflicted and no longer do
     conflicts: int = 0  # how many entries conflict after the change
+    verdict: VerdictShift | None = None  # set when the change turns the verdict
 
     @property
     def leaves_conflicts(self) -> bool:
@@ -101,6 +111,13 @@ def consequences(change: Change, totals: dict[str, tuple[int, int]] | None = Non
     later entries whose outcome differs, new and resolved conflicts, CVP."""
     would = change.preview
     out: list[str] = []
+    shift = change.verdict
+    if shift is not None:
+        before, after = shift.before or "no Victory Conditions", shift.after or "none"
+        if would:
+            out.append(f"would turn the verdict from {before} to {after}: {shift.headline}")
+        else:
+            out.append(f"verdict: {before} -> {after}: {shift.headline}")
     for entry in change.later:
         if entry.conflict:  # what else it would do matters less than that it fails
             verb = "would no longer hold" if would else "no longer holds"

@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange
+from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange, VerdictShift
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.effects import (
     Effect,
@@ -34,8 +34,10 @@ from stockade.core.book.effects import (
     same_effect,
 )
 from stockade.core.book.tally import tally
+from stockade.core.book.verdict import judge
 from stockade.core.model import events as ev
 from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.victory import VictoryBook
 
 # An undo entry (see core.book.projection): (added units, added casualty lines, scrounged
 # set before or None, added sides, then (object, attribute, old value) triples).
@@ -81,6 +83,9 @@ class Observer:
     effects_before: dict[int, Effect] | None = None
     effects_after: dict[int, Effect] | None = None
     tally_before: dict[str, tuple[int, int]] | None = None
+    # a game with Victory Conditions: its conditions, Exit VP and control, and whether
+    # it had ended, before the change (the CVP before is the CVP after less the delta)
+    victory_before: tuple[VictoryBook, bool] | None = None
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
@@ -90,6 +95,11 @@ class Observer:
         self.full = self.saw = _GAME_ENDED in map(type, involved)
         if self.full:
             self.tally_before = _totals(state)
+        # A game with Victory Conditions (or a change that sets them) is judged before
+        # and after: one sum of its CVP (O(casualties)), paid only by such games.
+        if state.vc.conditions is not None or _VICTORY_SET in map(type, involved):
+            self.saw = True
+            self.victory_before = (state.vc, state.ended)
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(
@@ -258,6 +268,7 @@ class Observer:
 
 _NOTHING: frozenset[Any] = frozenset()
 _GAME_ENDED = ev.GameEnded
+_VICTORY_SET = ev.VictorySet
 _NO_UNITS: tuple[Unit, ...] = ()  # what a fold that brought no unit into play added
 
 
@@ -291,6 +302,26 @@ def _totals(state: GameState) -> dict[str, tuple[int, int]]:
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
 
 
+def _shift(obs: Observer, cvp: list[CvpDelta]) -> VerdictShift | None:
+    """The verdict before and after the change, when it differs."""
+    if obs.victory_before is None:
+        return None
+    from stockade.core.book.tally import cvp_if_ended
+
+    state = obs.state
+    after = cvp_if_ended(state)
+    before = dict(after)
+    for delta in cvp:
+        before[delta.side] = before.get(delta.side, 0) - delta.if_ended
+    book, ended = obs.victory_before
+    was = judge(state, before, book=book, ended=ended)
+    now = judge(state, after)
+    key_before, key_after = (was.key if was else ""), (now.key if now else "")
+    if key_before == key_after:
+        return None
+    return VerdictShift(key_before, key_after, now.headline if now else "")
+
+
 def finish(obs: Observer, game: Any, change: Change) -> Change:
     """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
     and how many entries conflict now), with what the change did to the game read in
@@ -322,11 +353,13 @@ def finish(obs: Observer, game: Any, change: Change) -> Change:
     if was:
         gone = set(change.undone) | set(change.struck)
         resolved = sorted(s for s in was if s not in now and s not in gone)
+    cvp = obs.cvp(projected)
     return msgspec.structs.replace(
         change,
         later=later,
         units=units,
-        cvp=obs.cvp(projected),
+        cvp=cvp,
         new_conflicts=new,
         resolved_conflicts=resolved,
+        verdict=_shift(obs, cvp),
     )

@@ -256,6 +256,19 @@ class _Words:
     def _escort(self, r: ev.EscortedOff) -> str:
         return f"{self.unit(r.guard)} escorted its prisoners off a Friendly Board Edge"
 
+    def _vc(self, r: ev.VictorySet) -> str:
+        if r.conditions is None:
+            return "Victory Conditions cleared"
+        return f"Victory Conditions: {r.conditions.source}"
+
+    def _exit(self, r: ev.Exited) -> str:
+        edge = f" off {r.edge}" if r.edge else ""
+        vp = f" ({r.vp} Exit VP each)" if r.vp is not None else ""
+        return f"{self.units(r.units)} exited{edge}{vp}"
+
+    def _control(self, r: ev.LocationControlled) -> str:
+        return f"{r.location} controlled by {r.side or 'nobody'}"
+
     def _eliminate(self, r: ev.Eliminated) -> str:
         cause = _CAUSE_WORDS.get(r.cause, r.cause)
         text = f"{self.unit(r.handle)} eliminated" + (f" {cause}" if cause else "")

@@ -14,6 +14,9 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
+from stockade.core.book.verdict import Verdict, judge
 from stockade.core.model.state import PRISONER, GameState
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
@@ -61,6 +64,7 @@ class Tally:
     turn: int
     ended: bool
     sides: dict[str, SideTally]
+    verdict: Verdict | None = None  # the Victory Conditions judged, when the game has them
 
 
 # --------------------------------------------------------------------- building
@@ -111,7 +115,23 @@ def tally(state: GameState) -> Tally:
         for line in side.lines:
             if line.banked:
                 side.by_turn[line.turn] = side.by_turn.get(line.turn, 0) + line.points
-    return Tally(state.scenario, state.turn, state.ended, sides)
+    verdict = judge(state, {name: s.cvp_if_ended for name, s in sides.items()})
+    return Tally(state.scenario, state.turn, state.ended, sides, verdict)
+
+
+def cvp_if_ended(state: GameState) -> dict[str, int]:
+    """Each side's CVP "if the game ended now", as ``tally`` sums it (booked lines,
+    and every guarded prisoner double while the game goes on), without making the
+    lines: what a write judging the verdict needs (tests/test_verdict.py holds the two
+    to the same figures)."""
+    out = dict.fromkeys(state.sides, 0)
+    for c in state.casualties:
+        out[c.credited] += c.base * c.multiplier
+    if not state.ended:
+        for guard in state.guards():
+            for u in state.prisoners_of(guard.handle):
+                out[state.enemy_of(u.side)] += 2 * u.origin_cvp
+    return out
 
 
 # ------------------------------------------------------------------------ JSON
@@ -132,7 +152,7 @@ def _line_json(line: TallyLine) -> dict[str, Any]:
 
 
 def to_json(t: Tally) -> dict[str, Any]:
-    return {
+    out = {
         "scenario": t.scenario,
         "turn": t.turn,
         "ended": t.ended,
@@ -148,6 +168,33 @@ def to_json(t: Tally) -> dict[str, Any]:
             for name, s in t.sides.items()
         },
     }
+    if t.verdict is not None:
+        out["verdict"] = msgspec.to_builtins(t.verdict)
+    return out
+
+
+# ---------------------------------------------------------------------- verdict
+def verdict_lines(v: Verdict) -> list[str]:
+    """The verdict in plain lines: the headline, then each condition with its values
+    and what it misses (every export words it so)."""
+    out = [f"Verdict: {v.headline}"]
+    if v.card:
+        out.append(f"  card: {v.card}")
+    for c in v.clauses:
+        mark = "met" if c.met else "not met"
+        out.append(f"  {c.words or c.winner + ' win'}: {mark}")
+        for i, group in enumerate(c.any_of):
+            lead = "    " if i == 0 else "    or "
+            for j, test in enumerate(group):
+                joint = lead if j == 0 else "    and "
+                tail = "" if test.met else f" (missing: {test.missing})"
+                out.append(f"{joint}{'met' if test.met else 'not met'}: {test.words}{tail}")
+    exits = ", ".join(f"{side} {vp}" for side, vp in v.exit_vp.items() if vp)
+    if exits:
+        out.append(f"  Exit VP: {exits}")
+    if v.control:
+        out.append("  control: " + ", ".join(f"{loc} {side}" for loc, side in v.control.items()))
+    return out
 
 
 # ------------------------------------------------------------------- rendering
@@ -215,6 +262,8 @@ def to_text(t: Tally) -> str:
             bar = _bar(pts).ljust(bar_w) + " " if bar_w else ""
             out.append(f"    T{str(turn).ljust(turn_w)} {bar}{pts}")
         out.append("")
+    if t.verdict is not None:
+        out += verdict_lines(t.verdict)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -242,6 +291,9 @@ def to_markdown(t: Tally) -> str:
         out += ["| Game Turn | CVP |", "|---|---|"]
         out += [f"| {turn} | {pts} |" for turn, pts in s.by_turn.items()]
         out.append("")
+    if t.verdict is not None:
+        head, *rest = verdict_lines(t.verdict)
+        out += [f"## {_md(head)}", ""] + [f"- {_md(line.strip())}" for line in rest] + [""]
     return "\n".join(out)
 
 
@@ -293,5 +345,9 @@ def to_html(t: Tally) -> str:
                 f'style="width:{min(pts, MAX_BAR)}em"></span>{pts}</td></tr>'
             )
         out.append("</tbody></table>")
+    if t.verdict is not None:
+        head, *rest = verdict_lines(t.verdict)
+        out.append(f'<h2 class="verdict">{e(head)}</h2>')
+        out.append("<ul>" + "".join(f"<li>{e(line.strip())}</li>" for line in rest) + "</ul>")
     out += ["</body>", "</html>", ""]
     return "\n".join(out)

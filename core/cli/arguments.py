@@ -104,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument(
         "--attacker", metavar="SIDE", help="the side that moves first (default: the first --side)"
     )
+    new.add_argument("--vc", default="", metavar="CONDITIONS", help="Victory Conditions (as 'vc')")
+    new.add_argument("--vc-card", default="", metavar="WORDS", help="the card's own words")
     add_json(new)
 
     do = add_command(

@@ -17,6 +17,8 @@ from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
+from stockade.core.commands.handles import Context
+from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
 
 
@@ -101,9 +103,17 @@ def parse_side(text: str) -> ev.SideSpec:
     return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
 
 
-def new_game(path: Path, scenario: str, side_texts: list[str], attacker_text: str = "") -> Game:
+def new_game(
+    path: Path,
+    scenario: str,
+    side_texts: list[str],
+    attacker_text: str = "",
+    vc_text: str = "",
+    vc_card: str = "",
+) -> Game:
     """Create a game log from the words ``stockade new`` takes (also the TUI's new-game
-    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name.
+    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name, and the
+    Victory Conditions as the ``vc`` verb reads them (its first entry after the header).
 
     Raises ``CliError`` for input it cannot read, ``Refusal`` for a header the rules
     refuse and ``JournalError`` when the file cannot be made (it exists, no room)."""
@@ -118,11 +128,22 @@ def new_game(path: Path, scenario: str, side_texts: list[str], attacker_text: st
         attacker = names.get(attacker_text.lower(), "")
         if not attacker:
             raise CliError(f"--attacker '{attacker_text}' is not one of the sides")
-    return Game.create(path, scenario.strip(), sides, first_attacker=attacker)
+    conditions = None
+    if vc_text.strip() or vc_card.strip():
+        if not vc_text.strip():
+            raise CliError("--vc-card keeps the card's words beside --vc: give --vc too")
+        trial = Game.in_memory(scenario.strip(), sides, first_attacker=attacker)
+        side_of = Context(trial.state).side
+        conditions = read_conditions(vc_text, side_of, " ".join(vc_card.split()))
+        trial.submit([ev.VictorySet(conditions=conditions)])  # refused before any file
+    game = Game.create(path, scenario.strip(), sides, first_attacker=attacker)
+    if conditions is not None:
+        game.submit([ev.VictorySet(conditions=conditions)])
+    return game
 
 
 def cmd_new(args: Namespace, ui: object) -> int:
-    game = new_game(args.file, args.scenario, args.side, args.attacker or "")
+    game = new_game(args.file, args.scenario, args.side, args.attacker or "", args.vc, args.vc_card)
     sides = list(game.state.sides.values())
     game.close()
     if args.json:

@@ -128,6 +128,15 @@ def _points(game: Game) -> dict[str, tuple[int, int]]:
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(game.state).sides.items()}
 
 
+def _verdict(game: Game) -> str:
+    """The verdict's headline ("" for a game without Victory Conditions)."""
+    from stockade.core.book.tally import cvp_if_ended
+    from stockade.core.book.verdict import judge
+
+    verdict = judge(game.state, cvp_if_ended(game.state))
+    return "" if verdict is None else verdict.headline
+
+
 def tally_delta(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> str:
     """One line naming each side whose CVP changed ("" when none did)."""
     parts = []
@@ -163,7 +172,7 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
     )
     for record in game.records[-args.last :] if args.last > 0 else []:
         print(_history_line(game, record))
-    points = _points(game)
+    points, verdict = _points(game), _verdict(game)
     try:
         while args.until is None or len(follower.game.records) < args.until:
             time.sleep(args.interval)
@@ -178,6 +187,10 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
             if delta:
                 print(f"      {delta}")
             points = now
+            said = _verdict(game)
+            if said != verdict and said:
+                print(f"      verdict: {said}")
+            verdict = said
             sys.stdout.flush()
     except KeyboardInterrupt:
         pass  # Ctrl-C is how a watch ends

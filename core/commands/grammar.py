@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from stockade.core.commands import verbs_victory
 from stockade.core.commands.lexer import FLAG, MANY, ONE
 from stockade.core.model import events as ev
 
@@ -293,6 +294,7 @@ _SPECS = [
         "unit:unarmed",
         {"wreck": (FLAG, ""), "as": (ONE, "counter")},
     ),
+    *(VerbSpec(*entry) for entry in verbs_victory.GRAMMAR),
     # --------------------------------------------------------------------- control
     VerbSpec("undo", "undo", "take back the last entry (all it made)", "undo", ("u",)),
     VerbSpec("redo", "redo", "bring back the last undone entry", "redo"),

@@ -10,6 +10,7 @@ from stockade.core.commands import verbs_escape as escape
 from stockade.core.commands import verbs_guards as guards
 from stockade.core.commands import verbs_losses as losses
 from stockade.core.commands import verbs_setup as setup
+from stockade.core.commands import verbs_victory as victory
 from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections, is_blank, split_sections, words
@@ -50,6 +51,7 @@ PARSERS: dict[str, VerbParser] = {
     "guard-infiltrates": escape.parse_guard_infiltrates,
     "rearm": escape.parse_rearm,
     "scrounge": escape.parse_scrounge,
+    **victory.PARSERS,
 }
 
 

@@ -41,6 +41,7 @@ import msgspec
 
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
+from stockade.core.model.victory import VictoryBook
 
 VERSION = 5  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
@@ -129,7 +130,7 @@ Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location)
 
 # Every GameState field is in a snapshot; if one is added and not here, no snapshot
 # is read or written (rather than a state missing it). Likewise for the rows.
-_COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", *_STATE_SCALARS}
+_COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", "vc", *_STATE_SCALARS}
 if {f.name for f in dataclasses.fields(GameState)} != _COVERED:  # pragma: no cover
     ENABLED = False
 if not (
@@ -167,6 +168,7 @@ class Snapshot(msgspec.Struct):
     one_name_seqs: list[int] = []
     one_name_index: list[int] = []
     names: list[tuple[int, Names]] = []
+    vc: VictoryBook = VictoryBook()
 
 
 class Restored(typing.NamedTuple):
@@ -205,6 +207,7 @@ def _to_state(snap: Snapshot) -> GameState:
     d["units"] = units
     d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
     d["scrounged"] = set(snap.scrounged)
+    d["vc"] = snap.vc
     return state
 
 
@@ -407,6 +410,7 @@ def write(
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
         scrounged=sorted(state.scrounged),
+        vc=state.vc,
         conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
         when_seqs=known,
         when_turns=[when[s][0] for s in known],

@@ -22,6 +22,7 @@ from msgspec import Meta
 # The records' bounds without per-string patterns: a log is checked for those in bulk
 # (core/model/record_bounds.py); ``STRICT`` is the same records with the patterns, per line.
 from stockade.core.model import record_bounds as b
+from stockade.core.model.victory import Points, VictoryConditions
 
 SCHEMA_VERSION = 1
 
@@ -320,6 +321,30 @@ class Scrounged(Record, tag="scrounge", frozen=True):
     split_into: b.Pair = []
 
 
+# ------------------------------------------------------------ victory conditions
+class VictorySet(Record, tag="vc", frozen=True):
+    """The scenario's Victory Conditions from here on (``None``: none kept)."""
+
+    conditions: VictoryConditions | None = None
+
+
+class Exited(Record, tag="exit", frozen=True):
+    """Units exit off a board edge for Exit VP. ``vp``: each unit's Exit VP when the
+    player gives it; else the standard value (its CVP). A Guard exits with its
+    prisoners, who count as escorted off (A20.53, A20.1)."""
+
+    units: b.Handles
+    edge: b.Name = ""
+    vp: Points | None = None
+
+
+class LocationControlled(Record, tag="control", frozen=True):
+    """The players set who controls a Location ("" = nobody)."""
+
+    location: b.Name
+    side: b.Name = ""
+
+
 # ----------------------------------------------------------------- control records
 class Undo(Record, tag="undo", frozen=True):
     target: b.Seq  # the grp undone
@@ -364,6 +389,9 @@ DomainEvent = (
     | EscapedBy
     | Rearmed
     | Scrounged
+    | VictorySet
+    | Exited
+    | LocationControlled
 )
 ControlRecord = Undo | Redo | Strike | Unstrike
 AnyRecord = DomainEvent | ControlRecord

@@ -43,6 +43,7 @@ MENTIONS: dict[type, tuple[str, ...]] = {
     ev.EscapedBy: ("units",),
     ev.Rearmed: ("handle", "enemy"),
     ev.Scrounged: ("handle",),
+    ev.Exited: ("units",),
 }
 
 

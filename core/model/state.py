@@ -14,8 +14,11 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import msgspec
+
 from stockade.core.model.events import PHASES
 from stockade.core.model.units import INFANTRY_KINDS, SMC_KINDS, us_number
+from stockade.core.model.victory import VictoryBook
 
 # A unit's standing on the board.
 ACTIVE = "active"  # on the board, armed (or an unarmed SMC? never: SMC rearm at once)
@@ -23,6 +26,7 @@ PRISONER = "prisoner"  # unarmed, above its Guard
 UNARMED = "unarmed"  # unarmed, free: abandoned, escaped or freed
 ELIMINATED = "eliminated"
 ESCORTED = "escorted"  # left by a Friendly Board Edge (with its Guard, or as a prisoner)
+EXITED = "exited"  # exited off a board edge for Exit VP
 GONE = "gone"  # exchanged into another counter (merged, split, deployed)
 
 
@@ -404,6 +408,8 @@ class GameState(_Tracked):
     casualties: list[Casualty] = field(default_factory=list)
     scrounged: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, attacker, hex)
     last_seq: int = 0
+    # the Victory Conditions, Exit VP and Location control: frozen, replaced whole
+    vc: VictoryBook = field(default_factory=VictoryBook)
 
     # -- lookups ----------------------------------------------------------------
     def side_names(self) -> list[str]:
@@ -611,6 +617,7 @@ class GameState(_Tracked):
         d["units"] = {handle: _clone_unit(u) for handle, u in self.units.items()}
         d["casualties"] = list(self.casualties)
         d["scrounged"] = set(self.scrounged)
+        d["vc"] = msgspec.structs.replace(self.vc)  # frozen: a new holder is enough
         new.tracker  # noqa: B018  a tracker of its own, tying its units and sides to it
         return new
 

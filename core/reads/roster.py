@@ -14,6 +14,7 @@ from stockade.core.model.state import (
     ACTIVE,
     ELIMINATED,
     ESCORTED,
+    EXITED,
     GONE,
     PRISONER,
     UNARMED,
@@ -53,6 +54,8 @@ def status_of(u: Unit) -> str:
         return "eliminated"
     if u.status == ESCORTED:
         return "escorted off"
+    if u.status == EXITED:
+        return "exited off"
     words = [
         w
         for w, on in (

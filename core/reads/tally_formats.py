@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 
-from stockade.core.book.tally import Tally, TallyLine, _status, _title, _totals
+from stockade.core.book.tally import Tally, TallyLine, _status, _title, _totals, verdict_lines
 
 
 # ---------------------------------------------------------------------- BBCode
@@ -51,6 +51,10 @@ def to_bbcode(t: Tally) -> str:
             turns = ", ".join(f"T{turn}: {pts}" for turn, pts in s.by_turn.items())
             out.append(f"By Game Turn: {turns}")
         out.append("")
+    if t.verdict is not None:
+        head, *rest = verdict_lines(t.verdict)
+        out += [f"[b]{e(head)}[/b]", "[list]"] + [f"[*]{e(line.strip())}" for line in rest]
+        out.append("[/list]")
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -107,6 +111,29 @@ def to_csv(t: Tally) -> str:
                 line.why,
             )
             writer.writerow([csv_cell(cell) for cell in row])
+    if t.verdict is not None:
+        # the verdict as rows of their own: ``rule`` says "verdict" (the headline) or
+        # "condition" (one line of it), ``why`` holds the words
+        for i, said in enumerate(verdict_lines(t.verdict)):
+            words = said.strip().removeprefix("Verdict: ")
+            rule = "verdict" if i == 0 else "condition"
+            verdict_row = (
+                t.scenario,
+                t.verdict.winner,
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                rule,
+                "",
+                "",
+                "",
+                "",
+                words,
+            )
+            writer.writerow([csv_cell(cell) for cell in verdict_row])
     return buffer.getvalue()
 
 

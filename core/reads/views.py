@@ -16,6 +16,7 @@ from stockade.core.model.state import (
     ACTIVE,
     ELIMINATED,
     ESCORTED,
+    EXITED,
     PRISONER,
     UNARMED,
     GameState,
@@ -149,6 +150,7 @@ class SidePanel:
     rearm: list[RearmView] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
     escorted: list[str] = field(default_factory=list)
+    exited: list[str] = field(default_factory=list)  # off a board edge for Exit VP
     cvp: int = 0
     cvp_if_ended: int = 0
 
@@ -364,6 +366,7 @@ def _side_panel(
         rearm=[_rearm_view(state, u, sources, active_at) for u in free],
         eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
+        exited=[unit_label(u) for u in mine if u.status == EXITED],
         cvp=sides[side].cvp,
         cvp_if_ended=sides[side].cvp_if_ended,
     )

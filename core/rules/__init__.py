@@ -9,7 +9,7 @@ from typing import Any
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.core.rules import capture, common, escape, guards, losses, setup
+from stockade.core.rules import capture, common, escape, guards, losses, setup, victory
 
 # Each entry pairs a record type with the check and apply written for exactly that type,
 # so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them
@@ -43,7 +43,14 @@ RULEBOOK: dict[type[ev.Record], tuple[Check, Apply]] = {
     ev.EscapedBy: (escape.check_escaped_by, escape.apply_escaped_by),
     ev.Rearmed: (escape.check_rearm, escape.apply_rearm),
     ev.Scrounged: (escape.check_scrounge, escape.apply_scrounge),
+    ev.VictorySet: (victory.check_vc, victory.apply_vc),
+    ev.Exited: (victory.check_exit, victory.apply_exit),
+    ev.LocationControlled: (victory.check_control, victory.apply_control),
 }
+
+# What may still be entered once the game has ended: the end itself, and what the
+# verdict is judged on that is not a move on the board (the card, who holds what).
+_AFTER_END = (ev.GameEnded, ev.VictorySet, ev.LocationControlled)
 
 _ENDED_OK = (ev.GameEnded, ev.PhaseSet)
 
@@ -53,7 +60,7 @@ def check(state: GameState, event: ev.Record) -> None:
     entry = RULEBOOK.get(type(event))
     if entry is None:
         raise InputRefusal(f"'{type(event).__name__}' is not a game event")
-    if state.ended and not isinstance(event, (ev.GameEnded,)):
+    if state.ended and not isinstance(event, _AFTER_END):
         raise InputRefusal("the game has ended; nothing more can happen in it")
     if not state.sides and not isinstance(event, ev.GameCreated):
         raise InputRefusal("the log does not start with a game header")

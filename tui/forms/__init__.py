@@ -8,10 +8,10 @@ from stockade.tui.forms.base import FormScreen, FormSpec
 
 
 def all_specs() -> list[FormSpec]:
-    from stockade.tui.forms import cc, surrender
+    from stockade.tui.forms import cc, surrender, victory
     from stockade.tui.forms.specs import SPECS
 
-    return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:]]
+    return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:], victory.SPEC]
 
 
 def make_form(name: str) -> FormScreen:

@@ -20,6 +20,7 @@ from stockade.tui.widgets.history_view import GameChanged, HistoryView, Line, al
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
+from stockade.tui.widgets.verdict_bar import VerdictBar
 
 if TYPE_CHECKING:
     from textual import getters
@@ -57,6 +58,7 @@ class MainScreen(Screen):
         yield Static(TOO_SMALL, id="too-small")
         with Vertical(id="main"):
             yield from compose_board(self.game)
+            yield VerdictBar(id="vc-verdict")
             yield CommandBar(self._candidates, self._command_text, id="command-bar")
             yield StatusLine(id="status")
         yield StockadeFooter(compact=True)
@@ -124,6 +126,7 @@ class MainScreen(Screen):
             views = side_panels(state, [panel.side for panel in panels])
             for panel in panels:
                 panel.show(views[panel.side], wide=wide)
+        self.query_one(VerdictBar).show(state, change)
         history = self.query_one(HistoryView)
         if change is not None:
             history.post_message(GameChanged(change))

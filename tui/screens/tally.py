@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from stockade.core.book.tally import SideTally, tally, to_html, to_markdown
+from stockade.core.book.tally import SideTally, tally, to_html, to_markdown, verdict_lines
 from stockade.core.log.journal import atomic_write
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -141,6 +141,13 @@ class TallyScreen(Screen):
                             f"{side.name} ({side.nationality}): CVP {side.cvp}"
                         )
                         yield Static(side_table(side, t.ended))
+                if t.verdict is not None:
+                    # the core's words: the headline, each condition's values and gaps
+                    head, *rest = verdict_lines(t.verdict)
+                    with Vertical(classes="tally-side", id="tally-verdict") as box:
+                        box.border_title = "Victory Conditions"
+                        yield Static(plain(head.removeprefix("Verdict: "), "bold"))
+                        yield Static(plain("\n".join(line[2:] for line in rest)))
             yield StatusLine(id="status")
         yield StockadeFooter(compact=True)
 

@@ -196,12 +196,16 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     if data.escorted:
         parts.append(_head("Escorted off", accent))
         parts.extend(_line(label, 0, muted, "⇥ ") for label in data.escorted)
+    if data.exited:
+        parts.append(_head("Exited (Exit VP)", accent))
+        parts.extend(_line(label, 0, muted, "⇥ ") for label in data.exited)
     if not (
         data.guards
         or data.prisoners_held_by_enemy
         or data.unarmed
         or data.eliminated
         or data.escorted
+        or data.exited
     ):
         parts.append(Text("no prisoners, unarmed or lost units yet", style=muted))
     return Group(*parts)

@@ -1,0 +1,282 @@
+"""Verbs for the verdict: ``vc`` (the scenario's Victory Conditions), ``exit`` (Exit VP)
+and ``control`` (who holds a Location), with their grammar entries.
+
+The Victory Conditions are typed as the card reads, one clause per ``;``::
+
+    German wins at end if amassed >= 20
+    Russian wins immediately if amassed >= 15
+    American loses immediately if suffered >= 12          (a Casualty Cap)
+    German wins if amassed > Russian; Russian wins if amassed > German; otherwise draw
+    German wins if exit >= 15 off east                    (Exit VP)
+    Russian wins if controls P4 Q5 / controls 2 of P4 Q5 R6
+    German wins if amassed >= 10 and controls P4 or exit >= 12
+
+A clause: SIDE ``wins``|``loses`` [``immediately``|``at [game] end``] ``if``|``upon``
+CONDITION (a card's "Germans", "they have", "amassing" read as typed too). A
+condition is tests joined by ``and``/``or`` (``and`` binds tighter). A test is
+[SIDE] MEASURE OP (N | SIDE) [``off`` EDGE], MEASURE one of ``amassed`` (CVP it
+inflicted; also ``cvp``), ``suffered``, ``exit`` (Exit VP), ``vp`` (CVP amassed + Exit
+VP); or [SIDE] ``controls`` [N ``of``] LOC... The side left out is the clause's.
+``otherwise SIDE|draw`` says who wins when nothing is met.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from stockade.core.commands.lexer import MANY, ONE, Sections
+from stockade.core.model import events as ev
+from stockade.core.model import victory as vic
+from stockade.core.model.errors import InputRefusal, Refusal
+
+if TYPE_CHECKING:
+    from stockade.core.commands.handles import Context
+
+# A side from a typed word (``Context.side``): the reader is handed it, so this module
+# needs nothing from the grammar, which registers the entries below.
+SideOf = Callable[[str], str]
+
+# The grammar entries: VerbSpec's fields in order (name, usage, summary, example,
+# aliases, positional kind, keywords); core/commands/grammar.py makes them VerbSpecs.
+GRAMMAR: list[tuple[str, str, str, str, tuple[str, ...], str, dict[str, tuple[str, str]]]] = [
+    (
+        "vc",
+        'vc CLAUSE[; CLAUSE...][; otherwise SIDE|draw] [card "THE CARD\'S WORDS"] | vc none',
+        "set the scenario's Victory Conditions (judged live; see docs/commands.md)",
+        'vc German wins at end if amassed >= 20 card "The Germans win at game end if '
+        'they have amassed >= 20 CVP"',
+        ("victory",),
+        "text",
+        {"card": (MANY, "text")},
+    ),
+    (
+        "exit",
+        "exit H... [off EDGE] [vp N]",
+        "units exit off a board edge for Exit VP (a Guard takes its prisoners: A20.53)",
+        "exit g1 g2 off east",
+        (),
+        "units:active",
+        {"off": (ONE, "text"), "vp": (ONE, "int")},
+    ),
+    (
+        "control",
+        "control LOC... SIDE|nobody",
+        "set who controls objective Locations (for the Victory Conditions)",
+        "control P4 Q5 German",
+        (),
+        "loc",
+        {},
+    ),
+]
+
+_OPS: dict[str, vic.Op] = {">=": ">=", ">": ">", "<=": "<=", "<": "<", "=": "=", "==": "="}
+_MEASURES: dict[str, vic.Measure] = {
+    "amassed": "amassed",
+    "amasses": "amassed",
+    "cvp": "amassed",
+    "inflicted": "amassed",
+    "suffered": "suffered",
+    "suffers": "suffered",
+    "exit": "exit",
+    "exits": "exit",
+    "exited": "exit",
+    "vp": "vp",
+    "amassing": "amassed",
+    "suffering": "suffered",
+    "exiting": "exit",
+}
+_CONTROLS = ("controls", "control")
+# words a card puts in a test that say nothing: "if they have amassed >= 20 CVP"
+_FILLERS = frozenset({"they", "have", "has", "it"})
+_OP_SPLIT = re.compile(r"(>=|<=|==|>|<|=)")
+_EXAMPLE = "e.g. 'vc German wins at end if amassed >= 20'"
+
+
+# --------------------------------------------------------------------- reading
+def read_conditions(text: str, side_of: SideOf, card: str = "") -> vic.VictoryConditions:
+    """The Victory Conditions typed in ``text`` (clauses split by ``;``); ``side_of``
+    reads a side's name (``Context.side``)."""
+    sides = _Sides(side_of)
+    clauses: list[vic.Clause] = []
+    otherwise = ""
+    for part in text.split(";"):
+        # quotes group nothing here (the verb's line has been split already; --vc
+        # arrives whole): a quoted Location is that Location
+        words = [w.strip("\"'") for w in _OP_SPLIT.sub(r" \1 ", part).split()]
+        words = [w for w in words if w]
+        if not words:
+            continue
+        if words[0].lower() == "otherwise":
+            otherwise = _otherwise(sides, words[1:])
+            continue
+        clauses.append(_clause(sides, words))
+    if not clauses:
+        raise InputRefusal("no Victory Condition given", _EXAMPLE)
+    return vic.VictoryConditions(
+        clauses=clauses, otherwise=otherwise, card=card, source=" ".join(text.split())
+    )
+
+
+class _Sides:
+    """Reads a side as the card writes it: "German", "Germans"."""
+
+    def __init__(self, side_of: SideOf):
+        self.side_of = side_of
+
+    def __call__(self, word: str) -> str:
+        try:
+            return self.side_of(word)
+        except Refusal:
+            if word.lower().endswith("s") and len(word) > 1:  # "Germans win"
+                return self.side_of(word[:-1])
+            raise
+
+
+def _number(word: str, what: str) -> int:
+    if not word.isdigit():
+        raise InputRefusal(f"{what} must be a whole number, not '{word}'")
+    return int(word)
+
+
+def _otherwise(sides: _Sides, words: list[str]) -> str:
+    if len(words) != 1:
+        raise InputRefusal("'otherwise' takes one side or 'draw'", "e.g. 'otherwise draw'")
+    return vic.DRAW if words[0].lower() == vic.DRAW else sides(words[0])
+
+
+def _clause(sides: _Sides, words: list[str]) -> vic.Clause:
+    side = sides(words[0])
+    rest = [w.lower() for w in words[1:]]
+    if not rest or rest[0] not in ("wins", "win", "loses", "lose"):
+        raise InputRefusal(f"after '{words[0]}' say 'wins' or 'loses'", _EXAMPLE)
+    loses = rest[0].startswith("lose")
+    i = 1
+    when: vic.When = "end"
+    if i < len(rest) and rest[i] == "immediately":
+        when, i = "immediately", i + 1
+    elif rest[i : i + 2] == ["at", "end"]:
+        i += 2
+    elif rest[i : i + 3] == ["at", "game", "end"]:
+        i += 3
+    if i >= len(rest) or rest[i] not in ("if", "upon"):
+        raise InputRefusal(f"'{' '.join(words)}': the condition starts with 'if'", _EXAMPLE)
+    tests = words[1 + i + 1 :]
+    any_of = [
+        [_test(sides, side, group) for group in _split(branch, "and")]
+        for branch in _split(tests, "or")
+    ]
+    return vic.Clause(side=side, loses=loses, when=when, any_of=any_of, words=" ".join(words))
+
+
+def _split(words: list[str], joint: str) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for w in words:
+        if w.lower() == joint:
+            out.append([])
+        else:
+            out[-1].append(w)
+    if any(not part for part in out):
+        raise InputRefusal(f"a test is missing around '{joint}'", _EXAMPLE)
+    return out
+
+
+def _test(sides: _Sides, clause_side: str, words: list[str]) -> vic.Compare | vic.Controls:
+    side = clause_side
+    words = [w for w in words if w.lower() not in _FILLERS]
+    if words and words[0].lower() not in _MEASURES and words[0].lower() not in _CONTROLS:
+        try:
+            side = sides(words[0])
+        except Refusal:
+            raise InputRefusal(
+                f"'{words[0]}' is neither a side nor a measure "
+                "(amassed, suffered, exit, vp, controls)",
+                _EXAMPLE,
+            ) from None
+        words = words[1:]
+    if not words:
+        raise InputRefusal("a test needs what it measures", _EXAMPLE)
+    head = words[0].lower()
+    if head in _CONTROLS:
+        return _controls(side, words[1:])
+    if head not in _MEASURES:
+        raise InputRefusal(
+            f"'{words[0]}' is not a measure: amassed, suffered, exit, vp or controls",
+            _EXAMPLE,
+        )
+    measure = _MEASURES[head]
+    rest = words[1:]
+    edge = ""
+    lowered = [w.lower() for w in rest]
+    if "off" in lowered:
+        at = lowered.index("off")
+        if at + 1 >= len(rest):
+            raise InputRefusal("'off' needs the board edge", "e.g. 'exit >= 15 off east'")
+        edge = rest[at + 1]
+        rest = rest[:at] + rest[at + 2 :]
+    if rest and rest[-1].lower() in ("cvp", "vp"):  # "amassed >= 20 CVP"
+        rest = rest[:-1]
+    if len(rest) not in (2, 3) or rest[0] not in _OPS:
+        raise InputRefusal(
+            f"'{' '.join(words)}': say MEASURE OP NUMBER or SIDE", "e.g. 'amassed >= 20'"
+        )
+    op = _OPS[rest[0]]
+    if rest[1].isdigit():
+        if len(rest) != 2:
+            raise InputRefusal(f"'{' '.join(rest[1:])}': one number, please")
+        value = _number(rest[1], "the number")
+        if value > vic.MAX_POINTS:
+            raise InputRefusal(f"{value} is more VP than any scenario ({vic.MAX_POINTS})")
+        return vic.Compare(side=side, measure=measure, op=op, number=value, edge=edge)
+    other = sides(rest[1])
+    if len(rest) == 3 and _MEASURES.get(rest[2].lower()) not in (None, measure):
+        raise InputRefusal("a side's measure is compared with the same measure of the other")
+    return vic.Compare(side=side, measure=measure, op=op, other=other, edge=edge)
+
+
+def _controls(side: str, words: list[str]) -> vic.Controls:
+    at_least = 0
+    if len(words) >= 2 and words[0].isdigit() and words[1].lower() == "of":
+        at_least = _number(words[0], "how many Locations")
+        words = words[2:]
+    if not words:
+        raise InputRefusal("'controls' needs the Locations", "e.g. 'controls P4 Q5'")
+    if at_least > len(words):
+        raise InputRefusal(f"{at_least} of {len(words)} Locations cannot be met")
+    return vic.Controls(side=side, locations=list(words), at_least=at_least)
+
+
+# ---------------------------------------------------------------------- verbs
+def parse_vc(ctx: Context, sections: Sections) -> list[ev.Record]:
+    text = " ".join(sections.positional)
+    if text.strip().lower() == "none":
+        return [ev.VictorySet(conditions=None)]
+    if not text.strip():
+        raise InputRefusal("'vc' needs the Victory Conditions", _EXAMPLE)
+    card = " ".join(sections.many("card"))
+    return [ev.VictorySet(conditions=read_conditions(text, ctx.side, card))]
+
+
+def parse_exit(ctx: Context, sections: Sections) -> list[ev.Record]:
+    units = ctx.units(sections.positional, "units that exit")
+    vp = sections.one("vp")
+    return [
+        ev.Exited(
+            units=units,
+            edge=sections.one("off") or "",
+            vp=None if vp is None else _number(vp, "the Exit VP"),
+        )
+    ]
+
+
+def parse_control(ctx: Context, sections: Sections) -> list[ev.Record]:
+    words = sections.positional
+    if len(words) < 2:
+        raise InputRefusal("'control' needs the Locations, then a side", "control P4 German")
+    who = words[-1]
+    side = "" if who.lower() in ("nobody", "none", "-") else ctx.side(who)
+    return [ev.LocationControlled(location=loc, side=side) for loc in words[:-1]]
+
+
+PARSERS = {"vc": parse_vc, "exit": parse_exit, "control": parse_control}
