@@ -32,6 +32,7 @@ from stockade.core.book.effects import (
     effects_backward,
     same_effect,
 )
+from stockade.core.book.game_view import GameView
 from stockade.core.model import events as ev
 from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
 
@@ -288,7 +289,7 @@ def _totals(state: GameState) -> dict[str, tuple[int, int]]:
     return {n: (s.cvp, s.cvp_if_ended) for n, s in tally(state).sides.items()}
 
 
-def finish(obs: Observer, game: Any, change: Change) -> Change:
+def finish(obs: Observer, game: GameView, change: Change) -> Change:
     """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
     and how many entries conflict now), with what the change did to the game read in
     the game as it is now (after the change). Nothing seen: ``change`` as it is."""

@@ -12,12 +12,10 @@ tells nobody which unit it was). The rule cited for each kind of entry lives in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from stockade.core.book.game_view import GameView
+from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.model import events as ev
-
-if TYPE_CHECKING:  # describe is imported by the game's own modules: no cycle at run time
-    from stockade.core.book.game import Game, HistoryEntry
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {
@@ -74,11 +72,11 @@ def rule_for(record: ev.Record) -> str:
     return RULES.get(kind, "")
 
 
-def sentence(entry: HistoryEntry, game: Game, with_time: bool = True) -> str:
+def sentence(entry: HistoryEntry, game: GameView, with_time: bool = True) -> str:
     return sentence_for(entry.record, game, with_time)
 
 
-def sentence_for(record: ev.Record, game: Game, with_time: bool = True) -> str:
+def sentence_for(record: ev.Record, game: GameView, with_time: bool = True) -> str:
     if ev.is_control(record):
         return _control(record)
     text = _Words(game, record.seq).say(record)
@@ -107,7 +105,7 @@ def _control(record: ev.ControlRecord) -> str:
 class _Words:
     """Names units and builds the sentence for each kind of event."""
 
-    def __init__(self, game: Game, seq: int):
+    def __init__(self, game: GameView, seq: int):
         # The names when the entry was recorded: kept by the fold, or, for an entry
         # that never folded in this process (undone, abandoned, struck, or not folded
         # since the log was opened), replayed from the log (core.book.names_replay). Never

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from stockade.core import rules
 from stockade.core.book import writer as _writer
 from stockade.core.book.change import Change
-from stockade.core.book.names_replay import NamesThen
+from stockade.core.book.names_replay import NamesThen, When
 from stockade.core.book.projection import Projection
 from stockade.core.book.writer import Writer, within_bounds
 from stockade.core.log import game_timeline as _history
@@ -29,6 +28,8 @@ from stockade.core.log.game_timeline import HistoryEntry, Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.names import NameBook
 from stockade.core.model.state import GameState
 
 PROGRAM = "stockade 0.1.0"
@@ -65,17 +66,49 @@ class Game:
         return self.writer.projection
 
     # what the store and the projection hold, read through the front door
-    records = property(lambda self: self.store.records)
-    path = property(lambda self: self.store.path)
-    journal = property(lambda self: self.store.journal)
-    warnings = property(lambda self: self.store.warnings)
-    problem = property(lambda self: self.store.problem)
-    read_only = property(lambda self: self.store.read_only)
-    state = property(lambda self: self.projection.state)
-    effective = property(lambda self: self.projection.effective)
-    conflicts = property(lambda self: self.projection.conflicts)
-    when = property(lambda self: self.projection.when)
-    names = property(lambda self: self.projection.names)
+    @property
+    def records(self) -> list[ev.Record]:
+        return self.store.records
+
+    @property
+    def path(self) -> Path | None:
+        return self.store.path
+
+    @property
+    def journal(self) -> Journal | None:
+        return self.store.journal
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.store.warnings
+
+    @property
+    def problem(self) -> LogProblem | None:
+        return self.store.problem
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def state(self) -> GameState:
+        return self.projection.state
+
+    @property
+    def effective(self) -> list[ev.Record]:
+        return self.projection.effective
+
+    @property
+    def conflicts(self) -> dict[int, Refusal]:
+        return self.projection.conflicts
+
+    @property
+    def when(self) -> dict[int, When]:
+        return self.projection.when
+
+    @property
+    def names(self) -> NameBook:
+        return self.projection.names
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -103,8 +136,22 @@ class Game:
         return cls(store.records, journal=store.journal, path=path)
 
     @classmethod
-    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw: Any) -> Game:
-        header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
+    def in_memory(
+        cls,
+        scenario: str,
+        sides: list[ev.SideSpec],
+        cvp: dict[str, int] | None = None,
+        first_attacker: str = "",
+    ) -> Game:
+        header = ev.GameCreated(
+            seq=1,
+            grp=1,
+            scenario=scenario,
+            sides=sides,
+            program=PROGRAM,
+            cvp=cvp or {},
+            first_attacker=first_attacker,
+        )
         within_bounds([header])
         rules.step(GameState(), header)
         return cls([header])
@@ -214,16 +261,16 @@ class Game:
 
     def names_then(self) -> NamesThen:
         """The names and time of entries that never folded in this process, replayed
-        from the log (``core.book.names_replay``) on first use. Kept while the log store is the
+        from the log (``core.book.names_replay``) on first use. Kept while the log read is the
         same: every entry this process did not fold was in its log when it was read
-        (``recover`` reads it afresh: a new store, a new replay). Safe from any thread:
+        (``recover`` reads it afresh: a new replay). Safe from any thread:
         one caller builds it, another asking meanwhile waits for that one."""
-        return self.store.names_then()
+        return self.writer.names_then()
 
     @property
     def names_then_ready(self) -> bool:
         """Is ``names_then`` built (asking for it now costs nothing)?"""
-        return self.store.replayed is not None
+        return self.writer.replayed is not None
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""

@@ -15,9 +15,11 @@ that serves this to the CLI and the TUI.
 from __future__ import annotations
 
 import operator
+import threading
 from pathlib import Path
 from typing import Any
 
+from stockade.core.book import names_replay
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.projection import Projection, gc_paused
@@ -48,6 +50,12 @@ class Writer:
         # first out, and a new entry abandons every undone group), so the names their
         # entries were given then (``core.model.names``) still hold and are not made again.
         self.named: set[int] = set()
+        # What the records said of entries never folded in this process, replayed on
+        # first use (``names_then``); made from the records, so dropped with them (a
+        # re-read log is a new replay). The TUI builds it in a worker thread while the
+        # event loop may ask too: the lock makes the second caller wait for the first's.
+        self.replayed: names_replay.NamesThen | None = None
+        self.replay_lock = threading.Lock()
 
     @classmethod
     def load(
@@ -59,12 +67,19 @@ class Writer:
         problem: LogProblem | None = None,
         log_data: bytes | None = None,
     ) -> Writer:
-        """The parts of a game holding ``records``: folded from the snapshot cache when
-        ``log_data`` (the log's bytes, from ``LogStore.open``) matches one, else whole."""
+        """The parts of a game holding ``records`` (in memory when ``path`` is None)."""
         path = Path(path) if path else None
         store = LogStore(list(records), journal, path, list(warnings or []), problem)
+        store.log_data = log_data
+        return cls.from_store(store)
+
+    @classmethod
+    def from_store(cls, store: LogStore) -> Writer:
+        """The parts of the game ``store`` holds: folded from the snapshot cache when
+        the bytes it read (``store.log_data``) match one, else whole."""
         timeline = build_timeline(store.records)
         fold = Projection(timeline.effective_of(store.records), fold=False)
+        log_data, path = store.take_log_data(), store.path
         if log_data is None or path is None or not fold.from_snapshot(path, log_data):
             fold.fold_all()
         return cls(store, timeline, fold)
@@ -74,10 +89,7 @@ class Writer:
         """Open a log (``core.book.game.Game.open``). Raises JournalError if it cannot be
         read or is not a game."""
         with gc_paused():
-            store, log_data = LogStore.open(Path(path), read_only)
-            return cls.load(
-                store.records, store.journal, store.path, store.warnings, store.problem, log_data
-            )
+            return cls.from_store(LogStore.open(Path(path), read_only))
 
     # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
     @property
@@ -100,6 +112,21 @@ class Writer:
     def names(self) -> NameBook:
         return self.projection.names
 
+    def names_then(self) -> names_replay.NamesThen:
+        """The replay (``core.book.names_replay``), built once: a second caller, from another
+        thread, waits for the first's. It replays a copy of the records, because the
+        event loop may append meanwhile (and folds what it adds itself)."""
+        built = self.replayed
+        if built is None:
+            with self.replay_lock:
+                built = self.replayed
+                if built is None:
+                    records = list(self.records)
+                    with gc_paused():
+                        built = names_replay.NamesThen(records, Writer.load(records[:1]))
+                    self.replayed = built
+        return built
+
     # ----------------------------------------------------------------- recovering
     def recover(self) -> None:
         """Re-read the log from disk and carry on from exactly what it holds.
@@ -121,6 +148,7 @@ class Writer:
             raise
         self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
         self.named = set()
+        self.replayed = None
 
     def _after_write_error(self) -> str:
         """A write failed: re-read the file before anything else is written."""

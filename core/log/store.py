@@ -9,11 +9,9 @@ no rule and folds nothing (``core.book.projection`` does).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from stockade.core.log import snapcache
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
@@ -21,9 +19,6 @@ from stockade.core.log.journal import Journal, JournalDamaged, JournalError, Jou
 from stockade.core.log.reader import settle_torn_tail
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-
-if TYPE_CHECKING:  # names_then replays through the writer, which imports this module
-    from stockade.core.book.names_replay import NamesThen
 
 
 @dataclass
@@ -33,26 +28,14 @@ class LogStore:
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
     problem: LogProblem | None = None
-    # What these records said of entries never folded in this process, replayed on
-    # first use (``Game.names_then``); made from the records, so kept with them (a
-    # re-read log is a new store). The TUI builds it in a worker thread while the
-    # event loop may ask too: the lock makes the second caller wait for the first's.
-    replayed: NamesThen | None = field(default=None, repr=False, compare=False)
-    replay_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    # The bytes the snapshot cache verifies (``LogStore.open``; None for a small log):
+    # the writer takes them once to fold from the cache and drops them (``take_log_data``).
+    log_data: bytes | None = field(default=None, repr=False, compare=False)
 
-    def names_then(self) -> NamesThen:
-        """The replay (``core.book.names_replay``), built once: a second caller, from another
-        thread, waits for the first's. It replays a copy of the records, because the
-        event loop may append meanwhile (and folds what it adds itself)."""
-        built = self.replayed
-        if built is None:
-            with self.replay_lock:
-                built = self.replayed
-                if built is None:
-                    from stockade.core.book.names_replay import NamesThen  # imports this module
-
-                    built = self.replayed = NamesThen(list(self.records))
-        return built
+    def take_log_data(self) -> bytes | None:
+        """The bytes read at open, once: kept no longer than the fold needs them."""
+        data, self.log_data = self.log_data, None
+        return data
 
     @property
     def read_only(self) -> bool:
@@ -65,9 +48,9 @@ class LogStore:
         return cls([header], journal, Path(path))
 
     @classmethod
-    def open(cls, path: Path, read_only: bool) -> tuple[LogStore, bytes | None]:
-        """Open a log; also the bytes the snapshot cache verifies (None for a small
-        log). Raises JournalError if it cannot be read or is not a game."""
+    def open(cls, path: Path, read_only: bool) -> LogStore:
+        """Open a log (its ``log_data``: the bytes the snapshot cache verifies, None for
+        a small log). Raises JournalError if it cannot be read or is not a game."""
         path = Path(path)
         journal = Journal.open(path, want_write=not read_only)
         journal.chained = True  # every appended line links to the one before (core/log/chain.py)
@@ -86,7 +69,7 @@ class LogStore:
                 f"{loaded.problem}; opened read-only, nothing after it is "
                 f"shown (stockade repair {path.name} writes a repaired copy)"
             )
-            return cls(loaded.records, None, path, warnings, loaded.problem), None
+            return cls(loaded.records, None, path, warnings, loaded.problem)
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         journal = settle_torn_tail(path, loaded, journal, warnings)
@@ -98,7 +81,7 @@ class LogStore:
             # the bytes already read (the file was only ever cut back to good_bytes
             # since): reading them again held a second copy of the log while it folds
             log_data = loaded.data[: loaded.good_bytes or None]
-        return cls(loaded.records, journal, path, warnings), log_data
+        return cls(loaded.records, journal, path, warnings, log_data=log_data)
 
     def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
         """Append ``records`` durably, all or none. On a failed write, ``after_error()``
