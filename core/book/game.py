@@ -13,6 +13,7 @@ same and write nothing. ``Game`` keeps no state of its own: it asks its parts.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 
@@ -196,6 +197,11 @@ class Game:
         """Check, write durably, then apply one player action. ``Change.appended``
         are the new records' seqs (``records_of(change)`` the records)."""
         return self.writer.submit(events)
+
+    def one_write(self) -> contextlib.AbstractContextManager[None]:
+        """Every change made inside the block is written at its end in one write and
+        one fsync, or none is (the game is put back as it was): ``stockade run``."""
+        return self.writer.one_write()
 
     def records_of(self, change: Change) -> list[ev.Record]:
         return [self.records[s - 1] for s in change.appended]

@@ -14,8 +14,10 @@ that serves this to the CLI and the TUI.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,13 @@ from stockade.core.book import names_replay
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.projection import Projection, gc_paused
-from stockade.core.book.stamping import now, reason_fits, stamp, within_bounds
+from stockade.core.book.stamping import (
+    encoded_within_bounds,
+    now,
+    reason_fits,
+    stamp,
+    within_bounds,
+)
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline, build_timeline
@@ -200,6 +208,42 @@ class Writer:
                 fold.append(record)
 
     # ------------------------------------------------------------------- writing
+    @contextlib.contextmanager
+    def one_write(self) -> Iterator[None]:
+        """Every change made inside the block reaches the file at its end in one write
+        and one fsync, or none does (``stockade run``: a script is one group). The
+        changes are checked and folded as they are made; a refusal or error inside the
+        block, or a failed write at its end, puts the game back to what it held before
+        (nothing written) and is raised."""
+        store = self.store
+        if store.held is not None:
+            raise RuntimeError("one_write blocks do not nest")
+        keep = len(store.records)
+        store.hold()
+        try:
+            yield
+        except BaseException:
+            store.drop_held()
+            self._forget_after(keep)
+            raise
+        try:
+            store.write_held(self._after_write_error)  # a failed write re-reads the file
+        except BaseException:
+            if self.store is store:  # refused before the file was touched: not re-read
+                self._forget_after(keep)
+            raise
+
+    def _forget_after(self, keep: int) -> None:
+        """The game as it was with its first ``keep`` records (what it held before a
+        group that never reached the file): folded again from memory."""
+        store = self.store
+        fresh = Writer.from_store(
+            LogStore(store.records[:keep], store.journal, store.path, store.warnings, store.problem)
+        )
+        self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
+        self.named = set()
+        self.replayed = None
+
     def check(self, events: list[ev.Record]) -> None:
         """Raise the Refusal the rules give for ``events``, without writing anything."""
         if self.store.problem:
@@ -236,14 +280,17 @@ class Writer:
         """Check, write durably, then apply one player action."""
         if not events:
             return Change(action="submit", conflicts=len(self.conflicts))
-        self.check(events)
+        if self.store.problem:
+            raise Refusal("log", f"this log is read-only: {self.store.problem}")
         first, at = len(self.records) + 1, now()
         stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        lines = encoded_within_bounds(stamped)  # the bytes checked are the bytes written
+        self.projection.check(stamped)
         tl = self.timeline
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
         if left:
             self.named.clear()  # abandoned: never redone
-        self.store.write(stamped, self._after_write_error)
+        self.store.write(stamped, self._after_write_error, lines)
         fold = self.projection
         records = self.records
         with fold.lock:

@@ -43,7 +43,13 @@ MAX_LINE_BYTES = 64 * 1024
 
 
 class JournalError(Exception):
-    """A journal could not be read or written; the message is for the player."""
+    """A journal could not be read or written; the message is for the player (it names
+    the file). ``errno``: the OS error behind it, if any, for callers that tell a full
+    disk from a read-only one (never by the message's words)."""
+
+    def __init__(self, message: str, errno: int | None = None):
+        super().__init__(message)
+        self.errno = errno
 
 
 class JournalDamaged(JournalError):
@@ -85,10 +91,10 @@ def read_bytes(path: Path) -> bytes:
         raise JournalError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise JournalError(f"{path}: is a directory, not a game log") from None
-    except PermissionError:
-        raise JournalError(f"{path}: permission denied") from None
+    except PermissionError as exc:
+        raise JournalError(f"{path}: permission denied", exc.errno) from None
     except OSError as exc:
-        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
     except MemoryError:
         raise JournalError(f"{path}: too large to read") from None
 
@@ -186,14 +192,58 @@ def write_new_file(path: Path, data: bytes) -> None:
     # O_EXCL: never an existing file, and never a link (even a dangling one).
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NOFOLLOW, 0o644)
     try:
-        _write_all(fd, data)
-        _full_fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            _write_all(fd, data)
+            _full_fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        _remove(path)  # made here, and holding less than it should: no empty side file
+        raise
     fsync_dir(_parent(path))
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _os_error(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def group_marker(path: Path) -> Path:
+    """The marker beside the log at ``path`` while a group is written
+    (``Journal.append_group``): the log's length before the group and after it."""
+    return path.with_name(f".{path.name}.writing")
+
+
+def _write_marker(marker: Path, before: int, after: int) -> None:
+    data = b"%d %d\n" % (before, after)
+    try:
+        write_new_file(marker, data)
+    except FileExistsError:  # one left by a process that died: its log was settled at open
+        os.unlink(marker)  # a link planted there is removed, its target left alone
+        write_new_file(marker, data)
+
+
+def read_marker(marker: Path) -> tuple[int, int] | None:
+    """The (before, after) lengths a group marker holds; None if there is none (or it
+    is not one: a link, a folder, other bytes)."""
+    try:
+        fd = os.open(marker, os.O_RDONLY | _BINARY | _NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        before, after = (int(n) for n in os.read(fd, 64).split())
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+    return (before, after) if 0 <= before < after else None
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
 
 
 def _short_write(fd: int, written: int, wanted: int) -> OSError:
@@ -231,6 +281,10 @@ class Journal:
         self._fsync = _full_fsync
         self._truncate = os.ftruncate
         self._poisoned = False
+        self._rolled_back = False  # did the last failed write's cut-back work?
+        # The bytes of the write being made (or the one that failed): after a failure
+        # the writer looks for exactly these in the file, never for a count of lines.
+        self.last_attempt = b""
         self._lock: writelock.WriteLock | None = None
         self._identity: tuple[int, int] | None = None
         self._size = 0  # the file's length as this journal last left it
@@ -260,7 +314,7 @@ class Journal:
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
-            raise JournalError(f"{path}: cannot create ({exc.strerror})") from None
+            raise JournalError(f"{path}: cannot create ({_os_error(exc)})", exc.errno) from None
         journal = cls(path, fd, read_only=False)
         try:
             journal._lock_or_raise()
@@ -271,7 +325,7 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.unlink(path)
             if isinstance(exc, OSError):
-                raise JournalError(f"{path}: cannot create ({exc.strerror or exc})") from None
+                raise JournalError(f"{path}: cannot create ({_os_error(exc)})", exc.errno) from None
             raise
         return journal
 
@@ -350,6 +404,38 @@ class Journal:
         and the journal refuses further writes until the caller re-read the file and
         called :meth:`resync` (``Game.recover`` does both).
         """
+        data, head = self._prepared(lines)
+        self._write_data(data, head)
+
+    def append_group(self, lines: list[bytes]) -> None:
+        """:meth:`append_many` for a group too large to trust to one ``write`` (a
+        script: ``stockade run``): a kill can stop the kernel part way through a write
+        of many pages. While it is written, a marker beside the log
+        (:func:`group_marker`) says where the group starts and ends; opening a log
+        whose marker says its group is unfinished cuts the file back to where the group
+        started (``settle_unfinished_group``), so a killed write leaves the log as it
+        was or complete. A write that fails and cannot be cut back keeps its marker, so
+        the next open cuts it back."""
+        data, head = self._prepared(lines)
+        marker = group_marker(self.path)
+        try:
+            _write_marker(marker, self._size, self._size + len(data))
+        except OSError as exc:
+            raise JournalWriteError(
+                f"{marker}: cannot mark the start of the write ({_os_error(exc)}); "
+                "nothing was recorded (the log was left as it was)",
+                exc.errno,
+            ) from None
+        try:
+            self._write_data(data, head)
+        except JournalWriteError:
+            if self._rolled_back:
+                _remove(marker)
+            raise
+        _remove(marker)
+
+    def _prepared(self, lines: list[bytes]) -> tuple[bytes, str | None]:
+        """The bytes that append ``lines`` (links added), and the chain's head after."""
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: {self.why_read_only or 'read-only'}")
         if self._poisoned:
@@ -367,7 +453,12 @@ class Journal:
         for line in lines:
             if len(line) + 1 > MAX_LINE_BYTES:
                 raise JournalWriteError(f"record of {len(line)} bytes is over the line limit")
-        data = b"".join(line + b"\n" for line in lines)
+        return b"".join(line + b"\n" for line in lines), head
+
+    def _write_data(self, data: bytes, head: str | None) -> None:
+        assert self._fd is not None
+        self.last_attempt = data
+        self._rolled_back = False
         try:
             written = self._write(self._fd, data)
             if written != len(data):
@@ -375,7 +466,7 @@ class Journal:
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
-            rolled_back = self._roll_back()
+            self._rolled_back = rolled_back = self._roll_back()
             if not isinstance(exc, OSError):
                 raise
             state = (
@@ -384,11 +475,13 @@ class Journal:
                 else "part of it may be in the file and is set aside when the log is re-read"
             )
             raise JournalWriteError(
-                f"{self.path.name}: could not save the entry "
-                f"({exc.strerror or exc}); it was NOT recorded ({state})"
+                f"{self.path}: could not save the entry "
+                f"({_os_error(exc)}); it was NOT recorded ({state})",
+                exc.errno,
             ) from None
         self._size += len(data)
         self._head = head
+        self.last_attempt = b""
 
     def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
         """The lines with their ``prev`` links, and the link of the last of them."""
@@ -398,7 +491,8 @@ class Journal:
             except OSError as exc:
                 raise JournalWriteError(
                     f"{self.path}: cannot read the last entry to chain the next one to it "
-                    f"({exc.strerror or exc}); nothing written"
+                    f"({_os_error(exc)}); nothing written",
+                    exc.errno,
                 ) from None
             self._head_known = True
         head, out = self._head, []
@@ -422,7 +516,9 @@ class Journal:
             ) from None
         except OSError as exc:
             self._poisoned = True
-            raise JournalWriteError(f"{self.path}: cannot check the log ({exc.strerror})") from None
+            raise JournalWriteError(
+                f"{self.path}: cannot check the log ({_os_error(exc)})", exc.errno
+            ) from None
         if (on_disk.st_dev, on_disk.st_ino) != self._identity:
             self._poisoned = True
             raise JournalReplaced(
@@ -489,6 +585,12 @@ class Journal:
         """
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: read-only")
-        os.ftruncate(self._fd, keep_bytes)
-        _full_fsync(self._fd)
+        try:
+            os.ftruncate(self._fd, keep_bytes)
+            _full_fsync(self._fd)
+        except OSError as exc:
+            raise JournalWriteError(
+                f"{self.path}: cannot cut the log back to {keep_bytes} bytes ({_os_error(exc)})",
+                exc.errno,
+            ) from None
         self.resync()

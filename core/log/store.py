@@ -9,14 +9,23 @@ no rule and folds nothing (``core.book.projection`` does).
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log import snapcache
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
-from stockade.core.log.journal import Journal, JournalDamaged, JournalError, JournalReplaced
-from stockade.core.log.reader import settle_torn_tail
+from stockade.core.log.journal import (
+    Journal,
+    JournalDamaged,
+    JournalError,
+    JournalReplaced,
+    group_marker,
+    read_marker,
+)
+from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 
@@ -31,6 +40,9 @@ class LogStore:
     # The bytes the snapshot cache verifies (``LogStore.open``; None for a small log):
     # the writer takes them once to fold from the cache and drops them (``take_log_data``).
     log_data: bytes | None = field(default=None, repr=False, compare=False)
+
+    # While a group is held (``hold``): the lines written since, not yet in the file.
+    held: list[bytes] | None = field(default=None, repr=False, compare=False)
 
     def take_log_data(self) -> bytes | None:
         """The bytes read at open, once: kept no longer than the fold needs them."""
@@ -55,14 +67,18 @@ class LogStore:
         journal = Journal.open(path, want_write=not read_only)
         journal.chained = True  # every appended line links to the one before (core/log/chain.py)
         try:
+            if not journal.read_only:
+                unfinished = _settle_unfinished_group(path, journal)
             loaded: LoadedLog = load(path)
         except BaseException:
             journal.close()
             raise
+        if journal.read_only:
+            unfinished = _hide_unfinished_group(path, loaded)
         if loaded.problem and not loaded.records:
             journal.close()
             raise JournalDamaged(f"{path}: {loaded.problem}")
-        warnings = list(loaded.warnings)
+        warnings = list(loaded.warnings) + ([unfinished] if unfinished else [])
         if loaded.problem:
             journal.close()
             warnings.append(
@@ -83,16 +99,49 @@ class LogStore:
             log_data = loaded.data[: loaded.good_bytes or None]
         return cls(loaded.records, journal, path, warnings, log_data=log_data)
 
-    def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
-        """Append ``records`` durably, all or none. On a failed write, ``after_error()``
-        (the game re-reading the file) says what became of it."""
+    def write(
+        self,
+        records: list[ev.Record],
+        after_error: Callable[[], str],
+        lines: list[bytes] | None = None,
+    ) -> None:
+        """Append ``records`` durably, all or none (``lines``: their encoding, when the
+        caller already made it). On a failed write, ``after_error()`` (the game
+        re-reading the file) says what became of it."""
         if self.read_only:
             why = self.journal.why_read_only if self.journal else str(self.problem)
             raise Refusal("log", f"this game is open read-only ({why})")
         if self.journal is None:
             return  # an in-memory game (tests, previews)
+        lines = lines or [ev.encode(r) for r in records]
+        if self.held is not None:
+            self.held += lines  # written with the rest of the group (``write_held``)
+            return
+        self._append(lines, after_error, group=False)
+
+    def hold(self) -> None:
+        """Hold every write back until ``write_held`` (or ``drop_held``): one group."""
+        self.held = []
+
+    def drop_held(self) -> None:
+        self.held = None
+
+    def write_held(self, after_error: Callable[[], str]) -> int:
+        """Write every held line in one write and one fsync, or none (a kill midway
+        leaves the file as it was, or whole: ``Journal.append_group``); returns how
+        many lines were written."""
+        lines, self.held = self.held or [], None
+        if lines and self.journal is not None:
+            self._append(lines, after_error, group=True)
+        return len(lines)
+
+    def _append(self, lines: list[bytes], after_error: Callable[[], str], group: bool) -> None:
+        assert self.journal is not None
         try:
-            self.journal.append_many([ev.encode(r) for r in records])
+            if group:
+                self.journal.append_group(lines)
+            else:
+                self.journal.append_many(lines)
         except JournalReplaced as exc:
             raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
@@ -123,14 +172,63 @@ class LogStore:
             self.journal.close()
 
 
+def _settle_unfinished_group(path: Path, journal: Journal) -> str:
+    """A group whose write was cut short (``Journal.append_group``'s marker is still
+    there and the log is neither as long as before it nor as long as after it): set its
+    bytes aside and cut the log back to where it began. '' when there is none."""
+    marker = group_marker(path)
+    lengths = read_marker(marker)
+    if lengths is None:
+        if os.path.lexists(marker):
+            os.unlink(marker)  # not a marker (a link, other bytes): never followed
+        return ""
+    before, after = lengths
+    size = journal.size
+    if size <= before or size == after:  # never begun, or whole
+        os.unlink(marker)
+        return ""
+    with open(path, "rb") as log:
+        log.seek(before)
+        unfinished = log.read(size - before)
+    side = set_aside(path, unfinished)
+    journal.truncate_torn_tail(before)
+    os.unlink(marker)
+    return (
+        f"the last write into this log was cut short ({size - before} of {after - before} "
+        f"bytes of one group of entries, a killed 'stockade run'); none of it counts: the log "
+        f"was cut back to what it held before and the bytes were set aside to {side.name}"
+    )
+
+
+def _hide_unfinished_group(path: Path, loaded: LoadedLog) -> str:
+    """Read-only, a group still being written (or cut short, until a writer opens the
+    log) is not shown: the records end where the group began."""
+    lengths = read_marker(group_marker(path))
+    if lengths is None or not lengths[0] < loaded.size != lengths[1]:
+        return ""
+    keep = loaded.data[: lengths[0]].count(b"\n")
+    if keep >= len(loaded.records):
+        return ""
+    hidden = len(loaded.records) - keep
+    del loaded.records[keep:]
+    loaded.torn_tail = None  # part of the unfinished group, not a torn line of its own
+    loaded.good_bytes = lengths[0]
+    return (
+        f"the last {hidden} entries are a write not finished (one group being written, or "
+        "cut short); they are not shown"
+    )
+
+
 def _disk_hint(exc: JournalError) -> str:
-    """Say plainly what a full disk means for the player."""
-    text = str(exc)
-    if "No space left" in text or "quota" in text.lower():
+    """Say plainly what a full or read-only disk means for the player (told by the OS
+    error's number, never by its words, which depend on the platform and language)."""
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
         return (
             ". The disk is full: nothing more can be recorded until space is freed; "
             "everything recorded before is safe"
         )
-    if "Read-only file system" in text:
+    if exc.errno == errno.EROFS:
         return ". The disk is read-only: nothing can be recorded"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return ". Stockade may not write this file: nothing can be recorded"
     return ""
