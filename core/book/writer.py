@@ -36,6 +36,7 @@ from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline, build_timeline
 from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.on_disk import Found
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -159,24 +160,27 @@ class Writer:
         self.replayed = None
 
     def _after_write_error(self) -> str:
-        """A write failed: re-read the file before anything else is written."""
+        """A write failed or was refused: decide by content what the file holds
+        (``LogStore.what_reached_the_file``), then re-read it before anything else is
+        written, unless a line in it is not this game's (then nothing more is written
+        and nothing of it is taken in). Returns what to tell the player."""
         journal = self.store.journal
         if journal is None or not journal.poisoned:
             return ""
-        held = len(self.records)
         try:
+            found, said = self.store.what_reached_the_file()
+            if found.found is Found.FOREIGN:
+                return f". {said}"
             self.recover()
         except JournalError as exc:
+            if self.store.journal is not None:
+                self.store.journal.read_only = True
+                self.store.journal.why_read_only = f"could not re-read the log: {exc}"
             return (
                 f". The log could not be re-read ({exc}); nothing more is written "
                 "until it is (Game.recover / reopen the game)"
             )
-        if len(self.records) > held:
-            return (
-                ". The log was re-read: the entry had reached the file after all and "
-                "is kept; check the history"
-            )
-        return ". The log was re-read; the game goes on from what it holds"
+        return said
 
     # ------------------------------------------- following another writer (follow.py)
     def absorb(self, record: ev.Record) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stockade.core.log import snapcache
+from stockade.core.log import chain, snapcache
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
 from stockade.core.log.journal import (
     Journal,
@@ -24,7 +25,9 @@ from stockade.core.log.journal import (
     JournalReplaced,
     group_marker,
     read_marker,
+    write_new_file,
 )
+from stockade.core.log.on_disk import Found, OnDisk, examine
 from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -146,6 +149,65 @@ class LogStore:
             raise Refusal("log", self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
             raise Refusal("log", str(exc) + _disk_hint(exc) + after_error()) from None
+
+    def what_reached_the_file(self) -> tuple[OnDisk, str]:
+        """After a failed or refused write: what the file holds now (``core.log.on_disk``,
+        by content) and what to tell the player of it. A foreign line stops this store
+        writing (it is never taken in); lost entries are kept in a side file first, a
+        copy of the log as this game had it. Raises JournalError if the file cannot be
+        read."""
+        assert self.journal is not None and self.path is not None
+        journal, path = self.journal, self.path
+        found = examine(path, self.records, journal.size, journal.last_attempt)
+        if found.found is Found.FOREIGN:
+            return found, self._stop_writing(
+                f"{path}: line {found.line} was not written by this game (another program "
+                f"wrote it while the game was open: {found.text!r}); it is not taken into "
+                f"the game, and stockade check {path.name} shows where the log stops being "
+                "Stockade's; your entry was NOT recorded"
+            )
+        if found.found is Found.LOST:
+            copy = self._keep_copy()
+            first, last = found.line, found.line + found.lost - 1
+            entries = f"entry {first}" if first == last else f"entries {first}-{last}"
+            return found, (
+                f". {found.lost} accepted entr{'y is' if found.lost == 1 else 'ies are'} no "
+                f"longer in the log as this game had {'it' if found.lost == 1 else 'them'} "
+                f"({entries}: another program cut the file short or changed it); the log "
+                f"as this game had it was kept in {copy}. The game goes on from what the "
+                "file holds now"
+            )
+        said = {
+            Found.NOT_WRITTEN: ". The log was re-read: it holds what it held before",
+            Found.WRITTEN: (
+                ". The log was re-read: the entry had reached the file after all (the "
+                "cut-back failed) and is kept; check the history"
+            ),
+            Found.PART_WRITTEN: (
+                f". The log was re-read: {found.kept} whole line(s) of the entry had reached "
+                "the file and are kept, the unfinished one is set aside; check the history"
+            ),
+        }
+        return found, said[found.found]
+
+    def _keep_copy(self) -> str:
+        """The log as this game holds it, in a new side file beside it; its name (or why
+        it could not be written)."""
+        assert self.path is not None
+        data = b"".join(
+            line + b"\n" for line in chain.chained([ev.encode(r) for r in self.records])
+        )
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for n in range(100):
+            side = self.path.with_name(f"{self.path.name}.kept-{stamp}" + (f".{n}" if n else ""))
+            try:
+                write_new_file(side, data)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                return f"no side file: it could not be written ({side}: {exc.strerror or exc})"
+            return str(side)
+        return "no side file: every name was taken"
 
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the
