@@ -211,8 +211,8 @@ def _os_error(exc: OSError) -> str:
 
 
 def group_marker(path: Path) -> Path:
-    """The marker beside the log at ``path`` while a group is written
-    (``Journal.append_group``): the log's length before the group and after it."""
+    """The marker beside the log at ``path`` while a group is written and not yet
+    accepted (``Journal.append_group``): the log's length before the group and after."""
     return path.with_name(f".{path.name}.writing")
 
 
@@ -410,12 +410,11 @@ class Journal:
     def append_group(self, lines: list[bytes]) -> None:
         """:meth:`append_many` for a group too large to trust to one ``write`` (a
         script: ``stockade run``): a kill can stop the kernel part way through a write
-        of many pages. While it is written, a marker beside the log
-        (:func:`group_marker`) says where the group starts and ends; opening a log
-        whose marker says its group is unfinished cuts the file back to where the group
-        started (``settle_unfinished_group``), so a killed write leaves the log as it
-        was or complete. A write that fails and cannot be cut back keeps its marker, so
-        the next open cuts it back."""
+        of many pages. A marker beside the log (:func:`group_marker`) is made durable
+        before the write and removed, durably, after its fsync: removing it is what
+        accepts the group. Opening a log whose marker is still there cuts the file back
+        to where the group began (``core.log.store``), so a kill or a failed write at
+        any point leaves the log as it was, or with the whole group accepted."""
         data, head = self._prepared(lines)
         marker = group_marker(self.path)
         try:
@@ -431,8 +430,20 @@ class Journal:
         except JournalWriteError:
             if self._rolled_back:
                 _remove(marker)
-            raise
-        _remove(marker)
+            raise  # else the marker stays: the next open cuts the file back
+        try:
+            os.unlink(marker)
+            fsync_dir(_parent(marker))
+        except OSError as exc:
+            # not accepted: take the group back, as for a failed write
+            self._size -= len(data)
+            self._poisoned = True
+            self._rolled_back = self._roll_back()
+            raise JournalWriteError(
+                f"{marker}: cannot remove the marker that accepts the write "
+                f"({_os_error(exc)}); it was NOT recorded",
+                exc.errno,
+            ) from None
 
     def _prepared(self, lines: list[bytes]) -> tuple[bytes, str | None]:
         """The bytes that append ``lines`` (links added), and the chain's head after."""

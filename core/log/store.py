@@ -46,6 +46,9 @@ class LogStore:
 
     # While a group is held (``hold``): the lines written since, not yet in the file.
     held: list[bytes] | None = field(default=None, repr=False, compare=False)
+    # How many of ``records`` the file held when the group began: the rest are the
+    # group's, in memory only until it is written.
+    held_at: int = field(default=0, repr=False, compare=False)
 
     def take_log_data(self) -> bytes | None:
         """The bytes read at open, once: kept no longer than the fold needs them."""
@@ -125,6 +128,7 @@ class LogStore:
     def hold(self) -> None:
         """Hold every write back until ``write_held`` (or ``drop_held``): one group."""
         self.held = []
+        self.held_at = len(self.records)
 
     def drop_held(self) -> None:
         self.held = None
@@ -133,9 +137,12 @@ class LogStore:
         """Write every held line in one write and one fsync, or none (a kill midway
         leaves the file as it was, or whole: ``Journal.append_group``); returns how
         many lines were written."""
-        lines, self.held = self.held or [], None
-        if lines and self.journal is not None:
-            self._append(lines, after_error, group=True)
+        lines = self.held or []
+        try:
+            if lines and self.journal is not None:
+                self._append(lines, after_error, group=True)
+        finally:
+            self.held = None
         return len(lines)
 
     def _append(self, lines: list[bytes], after_error: Callable[[], str], group: bool) -> None:
@@ -158,7 +165,8 @@ class LogStore:
         read."""
         assert self.journal is not None and self.path is not None
         journal, path = self.journal, self.path
-        found = examine(path, self.records, journal.size, journal.last_attempt)
+        on_file = self.records[: self.held_at] if self.held is not None else self.records
+        found = examine(path, on_file, journal.size, journal.last_attempt)
         if found.found is Found.FOREIGN:
             return found, self._stop_writing(
                 f"{path}: line {found.line} was not written by this game (another program "
@@ -167,7 +175,7 @@ class LogStore:
                 "Stockade's; your entry was NOT recorded"
             )
         if found.found is Found.LOST:
-            copy = self._keep_copy()
+            copy = self._keep_copy(on_file)
             first, last = found.line, found.line + found.lost - 1
             entries = f"entry {first}" if first == last else f"entries {first}-{last}"
             return found, (
@@ -176,6 +184,13 @@ class LogStore:
                 f"({entries}: another program cut the file short or changed it); the log "
                 f"as this game had it was kept in {copy}. The game goes on from what the "
                 "file holds now"
+            )
+        if found.found in (Found.WRITTEN, Found.PART_WRITTEN) and os.path.lexists(
+            group_marker(path)
+        ):  # a group never accepted: the re-read cuts it back (``_settle_unfinished_group``)
+            return found, (
+                ". The log was re-read: what had reached the file of it was cut back and "
+                "set aside; nothing of it was recorded"
             )
         said = {
             Found.NOT_WRITTEN: ". The log was re-read: it holds what it held before",
@@ -190,7 +205,7 @@ class LogStore:
         }
         return found, said[found.found]
 
-    def _keep_copy(self) -> str:
+    def _keep_copy(self, records: list[ev.Record]) -> str:
         """The log as this game holds it, in a new side file beside it; its name (or why
         it could not be written)."""
         assert self.path is not None
@@ -235,9 +250,9 @@ class LogStore:
 
 
 def _settle_unfinished_group(path: Path, journal: Journal) -> str:
-    """A group whose write was cut short (``Journal.append_group``'s marker is still
-    there and the log is neither as long as before it nor as long as after it): set its
-    bytes aside and cut the log back to where it began. '' when there is none."""
+    """A group whose write was never accepted (``Journal.append_group``'s marker is still
+    there: killed, or failed and not cut back): set the bytes it left aside and cut the
+    log back to where it began. '' when there is none."""
     marker = group_marker(path)
     lengths = read_marker(marker)
     if lengths is None:
@@ -246,7 +261,7 @@ def _settle_unfinished_group(path: Path, journal: Journal) -> str:
         return ""
     before, after = lengths
     size = journal.size
-    if size <= before or size == after:  # never begun, or whole
+    if size <= before:  # the write never began
         os.unlink(marker)
         return ""
     with open(path, "rb") as log:
@@ -256,17 +271,18 @@ def _settle_unfinished_group(path: Path, journal: Journal) -> str:
     journal.truncate_torn_tail(before)
     os.unlink(marker)
     return (
-        f"the last write into this log was cut short ({size - before} of {after - before} "
-        f"bytes of one group of entries, a killed 'stockade run'); none of it counts: the log "
-        f"was cut back to what it held before and the bytes were set aside to {side.name}"
+        f"the last write into this log was never accepted ({size - before} of "
+        f"{after - before} bytes of one group of entries: a 'stockade run' killed or failed "
+        f"while writing); none of it counts: the log was cut back to what it held "
+        f"before, and the bytes were set aside to {side.name}"
     )
 
 
 def _hide_unfinished_group(path: Path, loaded: LoadedLog) -> str:
-    """Read-only, a group still being written (or cut short, until a writer opens the
-    log) is not shown: the records end where the group began."""
+    """Read-only, a group not yet accepted (being written, or killed until a writer
+    opens the log) is not shown: the records end where the group began."""
     lengths = read_marker(group_marker(path))
-    if lengths is None or not lengths[0] < loaded.size != lengths[1]:
+    if lengths is None or loaded.size <= lengths[0]:
         return ""
     keep = loaded.data[: lengths[0]].count(b"\n")
     if keep >= len(loaded.records):
@@ -276,8 +292,8 @@ def _hide_unfinished_group(path: Path, loaded: LoadedLog) -> str:
     loaded.torn_tail = None  # part of the unfinished group, not a torn line of its own
     loaded.good_bytes = lengths[0]
     return (
-        f"the last {hidden} entries are a write not finished (one group being written, or "
-        "cut short); they are not shown"
+        f"the last {hidden} entries are a write not yet accepted (a 'stockade run' "
+        "writing, or killed while writing); they are not shown"
     )
 
 
