@@ -164,7 +164,10 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     """
     path = Path(path)
     # mkstemp opens with O_CREAT|O_EXCL (and O_NOFOLLOW, O_BINARY where they exist)
-    fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None
     tmp = Path(tmp_name)
     try:
         try:
@@ -179,11 +182,26 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
         else:
             os.link(tmp, path)  # fails if anything, a dangling link included, is there
             os.unlink(tmp)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # named by the file asked for, not the temporary one
+            raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None
         raise
     fsync_dir(_parent(path))
+
+
+def write_own_file(path: Path, data: bytes) -> None:
+    """Write one of Stockade's own small files (config, the recent-games list, the
+    last game) whole: ``atomic_write``, after refusing a link at ``path`` (an
+    ``OSError`` naming it) rather than replacing the link the user put there."""
+    path = Path(path)
+    if path.is_symlink():
+        raise OSError(errno.ELOOP, LINK_REFUSED, str(path))
+    atomic_write(path, data)
+
+
+LINK_REFUSED = "is a symbolic link; Stockade writes no file through a link"
 
 
 def write_new_file(path: Path, data: bytes) -> None:
@@ -310,7 +328,8 @@ class Journal:
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY, 0o644)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY | _NOFOLLOW
+            fd = os.open(path, flags, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
@@ -343,11 +362,16 @@ class Journal:
             raise JournalError(f"{path}: no such game log")
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")
+        linked = f"{LINK_REFUSED} (open the log it points to, {path.resolve()}); opened read-only"
+        if path.is_symlink():
+            return cls(path, None, True, linked)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY | _NOFOLLOW)
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # made a link since the check above
+                return cls(path, None, True, linked)
             return cls(
-                path, None, True, f"cannot open for writing ({exc.strerror}); opened read-only"
+                path, None, True, f"cannot open for writing ({_os_error(exc)}); opened read-only"
             )
         journal = cls(path, fd, read_only=False)
         try:
