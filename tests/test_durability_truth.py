@@ -135,3 +135,37 @@ def test_a_side_file_that_cannot_be_written_is_not_left_empty(tmp_path, monkeypa
         with pytest.raises(OSError):
             set_aside(log, b'{"kind":"unit"')
     assert sorted(os.listdir(tmp_path)) == ["game.jsonl"]
+
+
+def test_a_log_cut_short_between_entries_is_told_before_the_next_one(tmp_path):
+    """The app asks ``check_log`` every few seconds: losses are named then, with the
+    copy kept, and the game goes on from the file, before the player types anything."""
+    game = _game(tmp_path, entries=5)
+    path = game.path
+    assert path is not None
+    had = list(game.records)
+    assert game.check_log() == ""
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(lines[:3]) + b"\n")
+    told = game.check_log()
+    assert "3 accepted entries are no longer in the log" in told and "entries 4-6" in told
+    kept = Path(told.split("was kept in ")[1].split(". ")[0])
+    assert load(kept).records == had
+    assert game.records == had[:3] and not game.read_only
+    assert game.check_log() == ""  # said once
+    _enter(game, 30)
+    assert load(path).records == game.records
+    game.close()
+
+
+def test_a_foreign_line_between_entries_is_told_and_not_taken_in(tmp_path):
+    game = _game(tmp_path, entries=2)
+    path = game.path
+    assert path is not None
+    held = list(game.records)
+    with open(path, "ab") as log:
+        log.write(b'{"kind":"end","seq":4,"v":1,"grp":4}\n')
+    told = game.check_log()
+    assert "line 4 was not written by this game" in told
+    assert game.records == held and game.read_only and not game.state.ended
+    game.close()

@@ -178,10 +178,11 @@ class Game:
         self.writer.recover()
 
     def check_log(self) -> str:
-        """'' while the log on disk is still the file this game writes; else the
-        message, once the game has stopped writing (read-only). For the app to ask
-        between entries (issue 13)."""
-        return self.store.check_log()
+        """'' while the log on disk is still the file this game writes, as it left it;
+        else what happened, said once (replaced or deleted: the game stopped writing;
+        changed by another program: what it holds now, decided by content, and how
+        many accepted entries are gone, if any). For the app to ask between entries."""
+        return self.writer.check_log()
 
     def absorb(self, record: ev.Record) -> None:
         """Take in a record another process appended to the log (``core.book.follow``).

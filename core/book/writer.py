@@ -182,6 +182,17 @@ class Writer:
             )
         return said
 
+    def check_log(self) -> str:
+        """``Game.check_log``: the path's file replaced or gone (the store stops
+        writing), or its length changed by another program (told as a failed write is:
+        by what the file holds now)."""
+        gone = self.store.check_log()
+        journal = self.store.journal
+        if gone or journal is None or not journal.resized():
+            return gone
+        said = self._after_write_error().removeprefix(". ")
+        return f"{self.store.path}: another program changed the log while it was open; {said}"
+
     # ------------------------------------------- following another writer (follow.py)
     def absorb(self, record: ev.Record) -> None:
         """Take in a record another process appended to the log: the same effect on

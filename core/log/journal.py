@@ -567,6 +567,22 @@ class Journal:
                 f"({st.st_size} bytes, expected {self._size}); nothing written"
             )
 
+    def resized(self) -> bool:
+        """Is the file no longer the length this journal left it at (another program
+        appended to it, cut it short or rewrote it)? Only looks (an fstat). If so, the
+        journal refuses writes until the caller has re-read the file, as after a
+        failed write (nothing of its own was being written: ``last_attempt`` is empty)."""
+        if self._fd is None or self.read_only or self._poisoned:
+            return False
+        try:
+            size = os.fstat(self._fd).st_size
+        except OSError:
+            return False
+        if size == self._size:
+            return False
+        self._poisoned, self.last_attempt = True, b""
+        return True
+
     def changed_on_disk(self) -> str:
         """'' while the path still names the file this journal opened; else what
         happened to it. Only looks (a stat): the app asks between entries, so the
