@@ -14,7 +14,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.cli import main
-from stockade.core.log import journal as journal_module
+from stockade.core.log import files as files_module
 from stockade.core.model import events as ev
 from stockade.tui import opening, paths
 from stockade.tui.config import save_theme
@@ -95,7 +95,7 @@ def test_the_theme_is_saved_whole_or_not_at_all(tmp_path, monkeypatch):
     def fails(src, dst):  # the rename that puts the new file in place fails
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(journal_module.os, "replace", fails)
+    monkeypatch.setattr(files_module.os, "replace", fails)
     assert save_theme("stockade-light", config) is not None
     assert config.read_bytes() == before  # never half written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]  # no temp file
@@ -109,7 +109,7 @@ def test_repair_on_a_full_disk_names_the_file(tmp_path, capsys, monkeypatch):
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(journal_module, "_write_all", full)
+    monkeypatch.setattr(files_module, "write_all", full)
     assert main(["repair", str(log)]) == 1
     err = capsys.readouterr().err
     assert "game.repaired" in err or ".repaired" in err, err

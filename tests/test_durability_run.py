@@ -20,9 +20,10 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.cli import main
+from stockade.core.log import files as files_module
 from stockade.core.log import journal as journal_module
+from stockade.core.log.files import group_marker
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import group_marker
 from stockade.core.model import events as ev
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,7 +139,7 @@ def test_every_write_of_a_run_failing_records_nothing_and_says_so(
         def full(fd, data):
             raise OSError(errno.ENOSPC, "No space left on device")
 
-        monkeypatch.setattr(journal_module, "_write_all", full)
+        monkeypatch.setattr(files_module, "write_all", full)
     elif how == "accept":  # the marker cannot be removed: the group is not accepted
 
         def stuck(path):
@@ -179,7 +180,7 @@ CHILD = textwrap.dedent(
     """
     import os, signal, sys
     from stockade.core.cli import main
-    from stockade.core.log import journal
+    from stockade.core.log import files, journal
 
     step, at = 0, int(sys.argv[3])
 
@@ -189,12 +190,12 @@ CHILD = textwrap.dedent(
         if step == at:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    real_write_all, real_fsync_dir, real_unlink = journal._write_all, journal.fsync_dir, os.unlink
+    real_write_all, real_fsync_dir = files.write_all, files.fsync_dir
     def write_all(fd, data):
         kill_here(); real_write_all(fd, data); kill_here()
     def fsync_dir(path):
         kill_here(); real_fsync_dir(path); kill_here()
-    journal._write_all, journal.fsync_dir = write_all, fsync_dir
+    files.write_all, files.fsync_dir, journal.fsync_dir = write_all, fsync_dir, fsync_dir
     init = journal.Journal.__init__
     def patched(self, *a, **k):
         init(self, *a, **k)

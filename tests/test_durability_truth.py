@@ -17,7 +17,7 @@ import pytest
 from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import execute
-from stockade.core.log import journal as journal_module
+from stockade.core.log import files as files_module
 from stockade.core.log.game_log import load
 from stockade.core.log.reader import set_aside
 from stockade.core.model import events as ev
@@ -130,7 +130,7 @@ def test_a_side_file_that_cannot_be_written_is_not_left_empty(tmp_path, monkeypa
     def full(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(journal_module, "_write_all", full)
+    monkeypatch.setattr(files_module, "write_all", full)
     for _ in range(3):
         with pytest.raises(OSError):
             set_aside(log, b'{"kind":"unit"')

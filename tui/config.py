@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.config import tomlstruct
-from stockade.core.log.journal import write_own_file
+from stockade.core.log.files import write_own_file
 from stockade.tui.paths import config_file
 
 DEFAULT_THEME = "stockade-dark"

@@ -9,7 +9,7 @@ import errno
 from importlib import resources
 from pathlib import Path
 
-from stockade.core.log.journal import LINK_REFUSED, atomic_write
+from stockade.core.log.files import LINK_REFUSED, atomic_write
 from stockade.tui.paths import data_dir, read_last_game
 
 DEMO_NAME = "demo.jsonl"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from stockade.core.log.journal import write_own_file
+from stockade.core.log.files import write_own_file
 
 APP_NAME = "stockade"
 

@@ -25,16 +25,25 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
-
-# Windows opens descriptors in text mode unless told otherwise, which would turn every
-# "\n" written into "\r\n"; a log is bytes. 0 (no flag) everywhere else.
-_BINARY = getattr(os, "O_BINARY", 0)
+from stockade.core.log.files import (
+    BINARY,
+    LINK_REFUSED,
+    NOFOLLOW,
+    atomic_write,
+    fsync_dir,
+    group_marker,
+    os_error,
+    parent_of,
+    remove_quietly,
+    short_write,
+    write_marker,
+    write_new_file,
+)
+from stockade.core.log.files import full_fsync as _full_fsync  # a seam the tests replace
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -116,174 +125,6 @@ def read_lines(path: Path) -> ReadResult:
     return result
 
 
-def fsync_dir(path: Path) -> None:
-    """Make a file's creation or rename durable by syncing its directory.
-
-    Only where the platform has it: Windows cannot open a directory as a file and its
-    file systems (NTFS, ReFS) journal a name's creation and renaming themselves.
-    """
-    if sys.platform == "win32":
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _full_fsync(fd: int) -> None:
-    """fsync; on macOS ``F_FULLFSYNC``, since plain fsync there does not reach the disk."""
-    if sys.platform == "darwin":
-        import fcntl  # only here: fcntl does not exist on Windows
-
-        try:
-            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
-            return
-        except OSError:
-            pass  # not supported by this file system: fall back to fsync
-    os.fsync(fd)
-
-
-def _parent(path: Path) -> Path:
-    return path.parent if str(path.parent) else Path(".")
-
-
-def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
-    """Write a whole file through a temporary file and rename (repairs, exports).
-
-    Either the old file or the complete new one is at ``path`` afterwards, whatever
-    happens; the rename is made durable by syncing the directory.
-
-    Never writes through a link (issue 13): the temporary file is made by
-    ``tempfile.mkstemp`` in the target's directory -- an unpredictable name, opened
-    with ``O_CREAT | O_EXCL`` (and ``O_NOFOLLOW`` where the system has it), so nothing
-    planted under a guessable name is followed -- and a link at ``path`` is replaced
-    by the rename, its target left as it was. ``replace=False`` refuses an existing
-    ``path`` of any kind, a dangling link included (``FileExistsError``): the file is
-    put there with ``os.link``, which never overwrites.
-    """
-    path = Path(path)
-    # mkstemp opens with O_CREAT|O_EXCL (and O_NOFOLLOW, O_BINARY where they exist)
-    try:
-        fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None
-    tmp = Path(tmp_name)
-    try:
-        try:
-            if hasattr(os, "fchmod"):  # mkstemp makes it 0600; a log or export is 0644
-                os.fchmod(fd, 0o644)
-            _write_all(fd, data)
-            _full_fsync(fd)
-        finally:
-            os.close(fd)
-        if replace:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # fails if anything, a dangling link included, is there
-            os.unlink(tmp)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):  # named by the file asked for, not the temporary one
-            raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None
-        raise
-    fsync_dir(_parent(path))
-
-
-def write_own_file(path: Path, data: bytes) -> None:
-    """Write one of Stockade's own small files (config, the recent-games list, the
-    last game) whole: ``atomic_write``, after refusing a link at ``path`` (an
-    ``OSError`` naming it) rather than replacing the link the user put there."""
-    path = Path(path)
-    if path.is_symlink():
-        raise OSError(errno.ELOOP, LINK_REFUSED, str(path))
-    atomic_write(path, data)
-
-
-LINK_REFUSED = "is a symbolic link; Stockade writes no file through a link"
-
-
-def write_new_file(path: Path, data: bytes) -> None:
-    """Create ``path`` (which must not exist) durably with ``data``: side files."""
-    path = Path(path)
-    # O_EXCL: never an existing file, and never a link (even a dangling one).
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NOFOLLOW, 0o644)
-    try:
-        try:
-            _write_all(fd, data)
-            _full_fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException:
-        _remove(path)  # made here, and holding less than it should: no empty side file
-        raise
-    fsync_dir(_parent(path))
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _os_error(exc: OSError) -> str:
-    return exc.strerror or str(exc)
-
-
-def group_marker(path: Path) -> Path:
-    """The marker beside the log at ``path`` while a group is written and not yet
-    accepted (``Journal.append_group``): the log's length before the group and after."""
-    return path.with_name(f".{path.name}.writing")
-
-
-def _write_marker(marker: Path, before: int, after: int) -> None:
-    data = b"%d %d\n" % (before, after)
-    try:
-        write_new_file(marker, data)
-    except FileExistsError:  # one left by a process that died: its log was settled at open
-        os.unlink(marker)  # a link planted there is removed, its target left alone
-        write_new_file(marker, data)
-
-
-def read_marker(marker: Path) -> tuple[int, int] | None:
-    """The (before, after) lengths a group marker holds; None if there is none (or it
-    is not one: a link, a folder, other bytes)."""
-    try:
-        fd = os.open(marker, os.O_RDONLY | _BINARY | _NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        before, after = (int(n) for n in os.read(fd, 64).split())
-    except (OSError, ValueError):
-        return None
-    finally:
-        os.close(fd)
-    return (before, after) if 0 <= before < after else None
-
-
-def _remove(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
-
-def _short_write(fd: int, written: int, wanted: int) -> OSError:
-    """A short write is how a full disk usually shows itself: say so when it is."""
-    short = f"short write, {written} of {wanted} bytes"
-    try:
-        st = os.fstatvfs(fd)
-        full = st.f_bavail * st.f_frsize < wanted - written
-    except (OSError, AttributeError):  # no fstatvfs on Windows
-        full = False
-    if full:
-        return OSError(errno.ENOSPC, f"No space left on device ({short})")
-    return OSError(errno.EIO, short)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
 class Journal:
     """An open journal file. Use :meth:`open` or :meth:`create`."""
 
@@ -328,23 +169,23 @@ class Journal:
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY | _NOFOLLOW
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | BINARY | NOFOLLOW
             fd = os.open(path, flags, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
-            raise JournalError(f"{path}: cannot create ({_os_error(exc)})", exc.errno) from None
+            raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
         journal = cls(path, fd, read_only=False)
         try:
             journal._lock_or_raise()
             journal.append(first_line)
-            fsync_dir(_parent(path))
+            fsync_dir(parent_of(path))
         except BaseException as exc:
             journal.close()
             with contextlib.suppress(OSError):
                 os.unlink(path)
             if isinstance(exc, OSError):
-                raise JournalError(f"{path}: cannot create ({_os_error(exc)})", exc.errno) from None
+                raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
             raise
         return journal
 
@@ -366,12 +207,12 @@ class Journal:
         if path.is_symlink():
             return cls(path, None, True, linked)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY | _NOFOLLOW)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | BINARY | NOFOLLOW)
         except OSError as exc:
             if exc.errno == errno.ELOOP:  # made a link since the check above
                 return cls(path, None, True, linked)
             return cls(
-                path, None, True, f"cannot open for writing ({_os_error(exc)}); opened read-only"
+                path, None, True, f"cannot open for writing ({os_error(exc)}); opened read-only"
             )
         journal = cls(path, fd, read_only=False)
         try:
@@ -442,10 +283,10 @@ class Journal:
         data, head = self._prepared(lines)
         marker = group_marker(self.path)
         try:
-            _write_marker(marker, self._size, self._size + len(data))
+            write_marker(marker, self._size, self._size + len(data))
         except OSError as exc:
             raise JournalWriteError(
-                f"{marker}: cannot mark the start of the write ({_os_error(exc)}); "
+                f"{marker}: cannot mark the start of the write ({os_error(exc)}); "
                 "nothing was recorded (the log was left as it was)",
                 exc.errno,
             ) from None
@@ -453,11 +294,11 @@ class Journal:
             self._write_data(data, head)
         except JournalWriteError:
             if self._rolled_back:
-                _remove(marker)
+                remove_quietly(marker)
             raise  # else the marker stays: the next open cuts the file back
         try:
             os.unlink(marker)
-            fsync_dir(_parent(marker))
+            fsync_dir(parent_of(marker))
         except OSError as exc:
             # not accepted: take the group back, as for a failed write
             self._size -= len(data)
@@ -465,7 +306,7 @@ class Journal:
             self._rolled_back = self._roll_back()
             raise JournalWriteError(
                 f"{marker}: cannot remove the marker that accepts the write "
-                f"({_os_error(exc)}); it was NOT recorded",
+                f"({os_error(exc)}); it was NOT recorded",
                 exc.errno,
             ) from None
 
@@ -497,7 +338,7 @@ class Journal:
         try:
             written = self._write(self._fd, data)
             if written != len(data):
-                raise _short_write(self._fd, written, len(data))
+                raise short_write(self._fd, written, len(data))
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
@@ -511,7 +352,7 @@ class Journal:
             )
             raise JournalWriteError(
                 f"{self.path}: could not save the entry "
-                f"({_os_error(exc)}); it was NOT recorded ({state})",
+                f"({os_error(exc)}); it was NOT recorded ({state})",
                 exc.errno,
             ) from None
         self._size += len(data)
@@ -526,7 +367,7 @@ class Journal:
             except OSError as exc:
                 raise JournalWriteError(
                     f"{self.path}: cannot read the last entry to chain the next one to it "
-                    f"({_os_error(exc)}); nothing written",
+                    f"({os_error(exc)}); nothing written",
                     exc.errno,
                 ) from None
             self._head_known = True
@@ -552,7 +393,7 @@ class Journal:
         except OSError as exc:
             self._poisoned = True
             raise JournalWriteError(
-                f"{self.path}: cannot check the log ({_os_error(exc)})", exc.errno
+                f"{self.path}: cannot check the log ({os_error(exc)})", exc.errno
             ) from None
         if (on_disk.st_dev, on_disk.st_ino) != self._identity:
             self._poisoned = True
@@ -641,7 +482,28 @@ class Journal:
             _full_fsync(self._fd)
         except OSError as exc:
             raise JournalWriteError(
-                f"{self.path}: cannot cut the log back to {keep_bytes} bytes ({_os_error(exc)})",
+                f"{self.path}: cannot cut the log back to {keep_bytes} bytes ({os_error(exc)})",
                 exc.errno,
             ) from None
         self.resync()
+
+
+# atomic_write and write_new_file are read from here by the log's readers, repair and
+# exports (they live in core.log.files with the other whole-file writers)
+__all__ = [
+    "MAX_LINE_BYTES",
+    "Journal",
+    "JournalDamaged",
+    "JournalError",
+    "JournalLocked",
+    "JournalReplaced",
+    "JournalWriteError",
+    "RawLine",
+    "ReadResult",
+    "atomic_write",
+    "fsync_dir",
+    "read_bytes",
+    "read_lines",
+    "split_lines",
+    "write_new_file",
+]
