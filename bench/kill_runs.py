@@ -1,6 +1,6 @@
 """SIGKILL ``stockade run`` at random moments and count what each kill left in the log.
 
-    python -m bench.kill_runs [--trials 200] [--lines 300] [--seed 5]
+    python -m bench.kill_runs [--trials 200] [--lines 300] [--seed 5] [--within 2.0]
 
 The promise (docs/durability.md, "One script, one group"): after every kill the log
 holds all of the script's records or none (read-only and opened for writing alike), and
@@ -35,7 +35,7 @@ def _records(path: Path, read_only: bool) -> int:
         game.close()
 
 
-def trials(count: int, lines: int, seed: int) -> dict[str, int]:
+def trials(count: int, lines: int, seed: int, within: float) -> dict[str, int]:
     rng = random.Random(seed)
     seen = {"none": 0, "all": 0, "part": 0, "replied": 0, "reply_wrong": 0, "views_differ": 0}
     with tempfile.TemporaryDirectory() as folder:
@@ -53,7 +53,7 @@ def trials(count: int, lines: int, seed: int) -> dict[str, int]:
                     stdout=out,
                     stderr=subprocess.DEVNULL,
                 )
-                time.sleep(rng.uniform(0.0, 2.0))
+                time.sleep(rng.uniform(0.0, within))
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
             shown = _records(path, read_only=True)
@@ -71,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--lines", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--within", type=float, default=2.0, help="latest kill, seconds")
     args = parser.parse_args(argv)
-    seen = trials(args.trials, args.lines, args.seed)
+    seen = trials(args.trials, args.lines, args.seed, args.within)
     print(json.dumps(seen))
     return 1 if seen["part"] or seen["reply_wrong"] or seen["views_differ"] else 0
 
