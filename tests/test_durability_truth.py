@@ -169,3 +169,21 @@ def test_a_foreign_line_between_entries_is_told_and_not_taken_in(tmp_path):
     assert "line 4 was not written by this game" in told
     assert game.records == held and game.read_only and not game.state.ended
     game.close()
+
+
+def test_a_log_cut_short_during_a_held_group_keeps_what_the_file_held(tmp_path):
+    """The copy kept is the log as the game had it ON FILE: a held group's records
+    (``one_write``, ``stockade run``), never written, are not in it."""
+    game = _game(tmp_path, entries=4)
+    path = game.path
+    assert path is not None
+    had = list(game.records)
+    with pytest.raises(Refusal, match="no longer in the log") as told, game.one_write():
+        _enter(game, 10)
+        _enter(game, 11)
+        lines = path.read_bytes().split(b"\n")
+        path.write_bytes(b"\n".join(lines[:2]) + b"\n")  # cut short meanwhile
+    kept = Path(str(told.value).split("was kept in ")[1].split(". ")[0])
+    assert load(kept).records == had
+    assert game.records == had[:2] == load(path).records
+    game.close()

@@ -1,8 +1,11 @@
 """The log store: the file a game lives in, and nothing else.
 
-Opening (the write lock is taken before the file is read; a torn tail is set aside;
-a damaged log opens read-only up to the damage), appending records durably through
-``core.log.journal``, and the bytes the snapshot cache (``core.log.snapcache``) verifies. It
+Opening (the write lock is taken before the file is read; a torn tail, or a group whose
+write was never accepted, is set aside; a damaged log opens read-only up to the
+damage), appending records durably through ``core.log.journal`` (one group at a time,
+or a held group of many in one write: ``hold`` / ``write_held``), telling what a failed
+or refused write left in the file (``what_reached_the_file``, by content: ``core.log.
+on_disk``), and the bytes the snapshot cache (``core.log.snapcache``) verifies. It
 wraps ``core.log.journal`` and ``core.log.game_log`` and leaves their contents alone; it knows
 no rule and folds nothing (``core.book.projection`` does).
 """
@@ -175,8 +178,7 @@ class LogStore:
                 f". {found.lost} accepted entr{'y is' if found.lost == 1 else 'ies are'} no "
                 f"longer in the log as this game had {'it' if found.lost == 1 else 'them'} "
                 f"({entries}: another program cut the file short or changed it); the log "
-                f"as this game had it was kept in {copy}. The game goes on from what the "
-                "file holds now"
+                f"as this game had it {copy}. The game goes on from what the file holds now"
             )
         if found.found in (Found.WRITTEN, Found.PART_WRITTEN) and os.path.lexists(
             group_marker(path)
@@ -199,12 +201,10 @@ class LogStore:
         return found, said[found.found]
 
     def _keep_copy(self, records: list[ev.Record]) -> str:
-        """The log as this game holds it, in a new side file beside it; its name (or why
-        it could not be written)."""
+        """``records`` as a log (hash-chained, as the journal writes one) in a new side
+        file beside this one: where it went, or why it could not be written."""
         assert self.path is not None
-        data = b"".join(
-            line + b"\n" for line in chain.chained([ev.encode(r) for r in self.records])
-        )
+        data = b"".join(line + b"\n" for line in chain.chained([ev.encode(r) for r in records]))
         stamp = time.strftime("%Y%m%d-%H%M%S")
         for n in range(100):
             side = self.path.with_name(f"{self.path.name}.kept-{stamp}" + (f".{n}" if n else ""))
@@ -213,9 +213,9 @@ class LogStore:
             except FileExistsError:
                 continue
             except OSError as exc:
-                return f"no side file: it could not be written ({side}: {exc.strerror or exc})"
-            return str(side)
-        return "no side file: every name was taken"
+                return f"could not be kept ({side}: {exc.strerror or exc})"
+            return f"was kept in {side}"
+        return "could not be kept (every side file name was taken)"
 
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the
