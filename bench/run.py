@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
@@ -206,7 +207,7 @@ def add_same_tail(game: Game) -> None:
     )
     for i in range(SAME_TAIL - 1):
         if i % 3 == 0:
-            game.submit([ev.PhaseSet(turn=turn, attacker=side, phase=phase)])
+            game.submit([ev.PhaseSet(turn=turn, attacker=side, phase=cast(ev.Phase, phase))])
         elif i % 3 == 1:
             game.submit([ev.StatusChanged(handle="zbench", location=f"ZZ{i}")])
         else:

@@ -5,13 +5,18 @@ in place instead of copying a scratch game into this one (issue 10)."""
 from __future__ import annotations
 
 import errno
+import typing
 
 import pytest
 
 from bench.generate import Driver, new_game
+from stockade.core.book.game import Game
 from stockade.core.book.writer import Writer
 from stockade.core.log.game_log import load
+from stockade.core.log.store import LogStore
+from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 
 
 def _played(tmp_path, steps: int = 30):
@@ -25,8 +30,7 @@ def _played(tmp_path, steps: int = 30):
 def test_a_game_keeps_only_its_writer_and_reads_every_part_through_it(tmp_path):
     game = _played(tmp_path)
     try:
-        # the writer, and a memo of the names replay (derived from the log, per store)
-        assert set(vars(game)) == {"writer", "replays"} and isinstance(game.writer, Writer)
+        assert set(vars(game)) == {"writer"} and isinstance(game.writer, Writer)
         writer = game.writer
         assert game.store is writer.store and game.timeline is writer.timeline
         assert game.projection is writer.projection
@@ -56,3 +60,47 @@ def test_a_failed_write_replaces_the_parts_in_place(tmp_path):
     change = game.undo()  # play goes on with the re-read parts
     assert change.undone and load(tmp_path / "game.jsonl").records == game.records
     game.close()
+
+
+def _holds_any(hint: object) -> bool:
+    """Is ``Any`` anywhere in ``hint`` (``list[Any]``, ``X | Any``, ...)?"""
+    if hint is typing.Any:
+        return True
+    return any(_holds_any(arg) for arg in typing.get_args(hint))
+
+
+def _public_hints(cls: type) -> dict[str, dict[str, object]]:
+    """Every public attribute of ``cls`` with the hints a type checker sees for it
+    (a property: its getter's; a method: its parameters' and return's)."""
+    found = {}
+    for name, member in vars(cls).items():
+        if name.startswith("_"):
+            continue
+        function = member.fget if isinstance(member, property) else member
+        function = getattr(function, "__func__", function)  # classmethods
+        if callable(function):
+            found[name] = typing.get_type_hints(function)
+    return found
+
+
+def test_nothing_the_front_door_hands_a_caller_is_any():
+    """What ``reveal_type`` would show of ``Game``'s public attributes: every one has
+    a return type, and no ``Any`` anywhere in its parameters or result."""
+    hints = _public_hints(Game)
+    assert {"state", "records", "conflicts", "when", "names", "submit"} <= hints.keys()
+    untyped = [name for name, h in hints.items() if "return" not in h]
+    assert not untyped, f"no return type: {untyped}"
+    loose = [name for name, h in hints.items() if any(map(_holds_any, h.values()))]
+    assert not loose, f"Any reaches a caller through: {loose}"
+    # a property's type is the one its getter says
+    assert hints["state"]["return"] is GameState
+    assert typing.get_args(hints["records"]["return"]) == (ev.Record,)
+
+
+def test_opening_a_store_returns_the_store_it_built(tmp_path):
+    path = tmp_path / "game.jsonl"
+    _played(tmp_path).close()
+    store = LogStore.open(path, read_only=True)
+    assert isinstance(store, LogStore) and store.path == path and store.records
+    writer = Writer.from_store(store)
+    assert writer.store is store and store.log_data is None  # the bytes were let go

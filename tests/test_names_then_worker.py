@@ -62,10 +62,10 @@ def test_two_threads_asking_at_once_build_the_replay_once(tmp_path, monkeypatch)
     path, _ = _recorded(tmp_path)
     built: list[int] = []
 
-    def slow(records):  # long enough that both ask before the first is done
+    def slow(records, replay):  # long enough that both ask before the first is done
         built.append(1)
         time.sleep(0.3)
-        return NamesThen(records)
+        return NamesThen(records, replay)
 
     monkeypatch.setattr(names_then_module, "NamesThen", slow)
     game = Game.open(path, read_only=True)
@@ -95,10 +95,10 @@ async def test_tui_history_reads_never_folded_names_in_a_worker(tmp_path, monkey
     held = threading.Event()
     threads: list[threading.Thread] = []
 
-    def gated(records):  # the replay, held back until the test lets it go
+    def gated(records, replay):  # the replay, held back until the test lets it go
         threads.append(threading.current_thread())
         held.wait(timeout=5)  # on the event loop (the old way) it would block the app
-        return NamesThen(records)
+        return NamesThen(records, replay)
 
     monkeypatch.setattr(names_then_module, "NamesThen", gated)
     game = Game.open(path)

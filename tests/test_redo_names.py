@@ -17,7 +17,7 @@ def sides() -> list[ev.SideSpec]:
     return [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
 
 
-def fresh_names(game: Game) -> dict[int, tuple]:
+def fresh_names(game: Game) -> dict[int, object]:
     """The names a fold of the whole log from nothing gives each effective entry."""
     again = Game(list(game.records))
     return {r.seq: again.names.by_seq.get(r.seq) for r in again.effective}

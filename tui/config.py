@@ -21,6 +21,7 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.config import tomlstruct
+from stockade.core.log.files import write_own_file
 from stockade.tui.paths import config_file
 
 DEFAULT_THEME = "stockade-dark"
@@ -95,7 +96,7 @@ def save_theme(name: str, path: Path | None = None) -> str | None:
         else:
             text = f"{line}\n{text}"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_own_file(path, text.encode("utf-8"))  # whole or not at all; never via a link
     except OSError as exc:
         return f"could not save the theme in {path}: {exc.strerror}"
     return None

@@ -5,10 +5,11 @@ No Textual here: the launcher resolves the path before any screen exists.
 
 from __future__ import annotations
 
-import shutil
+import errno
 from importlib import resources
 from pathlib import Path
 
+from stockade.core.log.files import LINK_REFUSED, atomic_write
 from stockade.tui.paths import data_dir, read_last_game
 
 DEMO_NAME = "demo.jsonl"
@@ -29,10 +30,12 @@ def ensure_demo() -> tuple[Path, list[str]]:
     target = data_dir() / DEMO_NAME
     if target.is_file():
         return target, [f"the demo game ({target})"]
+    if target.is_symlink():  # a dangling link: its target is never made
+        raise OSError(errno.ELOOP, LINK_REFUSED, str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     source = packaged_demo()
     if source is not None:
-        shutil.copyfile(source, target)
+        atomic_write(target, source.read_bytes(), replace=False)  # never through a link
     else:
         from stockade.tui.demo import build_demo
 

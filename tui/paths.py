@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from stockade.core.log.journal import atomic_write
+from stockade.core.log.files import write_own_file
 
 APP_NAME = "stockade"
 
@@ -57,8 +57,7 @@ def remember_last_game(path: Path) -> str | None:
     try:
         target = last_game_file()
         target.parent.mkdir(parents=True, exist_ok=True)
-        # atomic_write: a fresh temporary file and a rename, never through a link
-        atomic_write(target, (str(Path(path).resolve()) + "\n").encode("utf-8"))
+        write_own_file(target, (str(Path(path).resolve()) + "\n").encode("utf-8"))
     except OSError as exc:
         return f"could not remember the last game in {last_game_file()}: {exc.strerror}"
     return remember_recent(path)
@@ -88,7 +87,7 @@ def remember_recent(path: Path) -> str | None:
         recent = recent_file()
         recent.parent.mkdir(parents=True, exist_ok=True)
         lines = [str(target), *(str(p) for p in kept[: RECENT_LIMIT - 1])]
-        recent.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_own_file(recent, ("\n".join(lines) + "\n").encode("utf-8"))
     except OSError as exc:
         return f"could not remember the recent games in {recent_file()}: {exc.strerror}"
     return None

@@ -33,6 +33,7 @@ from stockade.core.book.effects import (
     effects_backward,
     same_effect,
 )
+from stockade.core.book.game_view import GameView
 from stockade.core.book.tally import tally
 from stockade.core.book.verdict import judge
 from stockade.core.model import events as ev
@@ -322,7 +323,7 @@ def _shift(obs: Observer, cvp: list[CvpDelta]) -> VerdictShift | None:
     return VerdictShift(key_before, key_after, now.headline if now else "")
 
 
-def finish(obs: Observer, game: Any, change: Change) -> Change:
+def finish(obs: Observer, game: GameView, change: Change) -> Change:
     """The ``Change`` ``obs`` saw: the writer's ``change`` (what it wrote and moved,
     and how many entries conflict now), with what the change did to the game read in
     the game as it is now (after the change). Nothing seen: ``change`` as it is."""

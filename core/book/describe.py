@@ -11,46 +11,11 @@ tells nobody which unit it was). The rule cited for each kind of entry lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Protocol
+from collections.abc import Callable
 
+from stockade.core.book.game_view import GameView
+from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.model import events as ev
-from stockade.core.model.names import Name
-
-When = tuple[int, str, str]  # an entry's turn, phase and attacker
-
-
-class Names(Protocol):
-    """Who each handle named at an entry: the fold's ``NameBook`` or the replay."""
-
-    def of(self, seq: int) -> Mapping[str, Name]: ...
-
-
-class Replayed(Names, Protocol):
-    """The names and time of entries that never folded here (``core.book.names_replay``)."""
-
-    @property
-    def when(self) -> Mapping[int, When]: ...
-
-
-class Book(Protocol):
-    """What a sentence reads of a game: a ``Game``, or the writer while it writes
-    (the game's own modules word entries too, so this names what is read rather than
-    importing the game)."""
-
-    @property
-    def when(self) -> Mapping[int, When]: ...
-
-    @property
-    def names(self) -> Names: ...
-
-    def names_then(self) -> Replayed: ...
-
-
-class Entry(Protocol):
-    @property
-    def record(self) -> ev.Record: ...
-
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {
@@ -107,11 +72,11 @@ def rule_for(record: ev.Record) -> str:
     return RULES.get(kind, "")
 
 
-def sentence(entry: Entry, game: Book, with_time: bool = True) -> str:
+def sentence(entry: HistoryEntry, game: GameView, with_time: bool = True) -> str:
     return sentence_for(entry.record, game, with_time)
 
 
-def sentence_for(record: ev.Record, game: Book, with_time: bool = True) -> str:
+def sentence_for(record: ev.Record, game: GameView, with_time: bool = True) -> str:
     if ev.is_control(record):
         return _control(record)
     text = _Words(game, record.seq).say(record)
@@ -140,7 +105,7 @@ def _control(record: ev.ControlRecord) -> str:
 class _Words:
     """Names units and builds the sentence for each kind of event."""
 
-    def __init__(self, game: Book, seq: int):
+    def __init__(self, game: GameView, seq: int):
         # The names when the entry was recorded: kept by the fold, or, for an entry
         # that never folded in this process (undone, abandoned, struck, or not folded
         # since the log was opened), replayed from the log (core.book.names_replay). Never

@@ -13,14 +13,14 @@ same and write nothing. ``Game`` keeps no state of its own: it asks its parts.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from stockade.core import rules
 from stockade.core.book import writer as _writer
 from stockade.core.book.change import Change
-from stockade.core.book.names_replay import NamesThen, ReplayMemo
+from stockade.core.book.names_replay import NamesThen, When
 from stockade.core.book.projection import Projection
 from stockade.core.book.writer import Writer, within_bounds
 from stockade.core.log import game_timeline as _history
@@ -29,6 +29,8 @@ from stockade.core.log.game_timeline import HistoryEntry, Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.names import NameBook
 from stockade.core.model.state import GameState
 
 PROGRAM = "stockade 0.1.0"
@@ -50,7 +52,6 @@ class Game:
         """The game holding ``records`` (folded from the snapshot cache when
         ``log_data``, the log's bytes, matches one), or the one ``writer`` holds."""
         self.writer = writer or Writer.load(records, journal, path, warnings, problem, log_data)
-        self.replays = ReplayMemo()  # a cache of what the log says, not state of the game
 
     # the parts (the writer replaces them when it re-reads the log after an error)
     @property
@@ -66,17 +67,49 @@ class Game:
         return self.writer.projection
 
     # what the store and the projection hold, read through the front door
-    records = property(lambda self: self.store.records)
-    path = property(lambda self: self.store.path)
-    journal = property(lambda self: self.store.journal)
-    warnings = property(lambda self: self.store.warnings)
-    problem = property(lambda self: self.store.problem)
-    read_only = property(lambda self: self.store.read_only)
-    state = property(lambda self: self.projection.state)
-    effective = property(lambda self: self.projection.effective)
-    conflicts = property(lambda self: self.projection.conflicts)
-    when = property(lambda self: self.projection.when)
-    names = property(lambda self: self.projection.names)
+    @property
+    def records(self) -> list[ev.Record]:
+        return self.store.records
+
+    @property
+    def path(self) -> Path | None:
+        return self.store.path
+
+    @property
+    def journal(self) -> Journal | None:
+        return self.store.journal
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.store.warnings
+
+    @property
+    def problem(self) -> LogProblem | None:
+        return self.store.problem
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def state(self) -> GameState:
+        return self.projection.state
+
+    @property
+    def effective(self) -> list[ev.Record]:
+        return self.projection.effective
+
+    @property
+    def conflicts(self) -> dict[int, Refusal]:
+        return self.projection.conflicts
+
+    @property
+    def when(self) -> dict[int, When]:
+        return self.projection.when
+
+    @property
+    def names(self) -> NameBook:
+        return self.projection.names
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -104,8 +137,22 @@ class Game:
         return cls(store.records, journal=store.journal, path=path)
 
     @classmethod
-    def in_memory(cls, scenario: str, sides: list[ev.SideSpec], **kw: Any) -> Game:
-        header = ev.GameCreated(seq=1, grp=1, scenario=scenario, sides=sides, program=PROGRAM, **kw)
+    def in_memory(
+        cls,
+        scenario: str,
+        sides: list[ev.SideSpec],
+        cvp: dict[str, int] | None = None,
+        first_attacker: str = "",
+    ) -> Game:
+        header = ev.GameCreated(
+            seq=1,
+            grp=1,
+            scenario=scenario,
+            sides=sides,
+            program=PROGRAM,
+            cvp=cvp or {},
+            first_attacker=first_attacker,
+        )
         within_bounds([header])
         rules.step(GameState(), header)
         return cls([header])
@@ -131,10 +178,11 @@ class Game:
         self.writer.recover()
 
     def check_log(self) -> str:
-        """'' while the log on disk is still the file this game writes; else the
-        message, once the game has stopped writing (read-only). For the app to ask
-        between entries (issue 13)."""
-        return self.store.check_log()
+        """'' while the log on disk is still the file this game writes, as it left it;
+        else what happened, said once (replaced or deleted: the game stopped writing;
+        changed by another program: what it holds now, decided by content, and how
+        many accepted entries are gone, if any). For the app to ask between entries."""
+        return self.writer.check_log()
 
     def absorb(self, record: ev.Record) -> None:
         """Take in a record another process appended to the log (``core.book.follow``).
@@ -150,6 +198,11 @@ class Game:
         """Check, write durably, then apply one player action. ``Change.appended``
         are the new records' seqs (``records_of(change)`` the records)."""
         return self.writer.submit(events)
+
+    def one_write(self) -> contextlib.AbstractContextManager[None]:
+        """Every change made inside the block is written at its end in one write and
+        one fsync, or none is (the game is put back as it was): ``stockade run``."""
+        return self.writer.one_write()
 
     def records_of(self, change: Change) -> list[ev.Record]:
         return [self.records[s - 1] for s in change.appended]
@@ -215,16 +268,16 @@ class Game:
 
     def names_then(self) -> NamesThen:
         """The names and time of entries that never folded in this process, replayed
-        from the log (``core.book.names_replay``) on first use. Kept while the log store is the
+        from the log (``core.book.names_replay``) on first use. Kept while the log read is the
         same: every entry this process did not fold was in its log when it was read
-        (``recover`` reads it afresh: a new store, a new replay). Safe from any thread:
+        (``recover`` reads it afresh: a new replay). Safe from any thread:
         one caller builds it, another asking meanwhile waits for that one."""
-        return self.replays.get(self.store)
+        return self.writer.names_then()
 
     @property
     def names_then_ready(self) -> bool:
         """Is ``names_then`` built (asking for it now costs nothing)?"""
-        return self.replays.ready(self.store)
+        return self.writer.replayed is not None
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""

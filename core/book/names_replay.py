@@ -18,22 +18,35 @@ when it last folded. Entries folded in this process already have exactly these (
 session only continues the writes before it), so only the others are read from here.
 
 The replay is made on first use (describing such an entry) and kept by ``Game`` for
-its log store; it costs nothing on open, per write or per fold. It stops at the log's
+its writer; it costs nothing on open, per write or per fold. It stops at the log's
 last undo, redo, strike or unstrike: an entry leaves the effective history only by one
 of those, so every entry that never folded here last folded before it.
 """
 
 from __future__ import annotations
 
-import threading
+from typing import Protocol
 
-from stockade.core.book.projection import gc_paused
-from stockade.core.book.writer import Writer
-from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.names import Name, NameBook
 
 When = tuple[int, str, str]  # turn, phase, attacker
+
+
+class Follower(Protocol):
+    """A game holding only the header, that takes records in as their writes
+    (``core.book.writer.Writer``: passed in, so this module imports no writer)."""
+
+    @property
+    def records(self) -> list[ev.Record]: ...
+
+    @property
+    def names(self) -> NameBook: ...
+
+    @property
+    def when(self) -> dict[int, When]: ...
+
+    def absorb(self, record: ev.Record) -> None: ...
 
 
 class NamesThen:
@@ -41,53 +54,25 @@ class NamesThen:
 
     __slots__ = ("names", "when")
 
-    def __init__(self, records: list[ev.Record]):
+    def __init__(self, records: list[ev.Record], replay: Follower):
+        """Replay ``records`` into ``replay`` (a game holding ``records[0]`` only; the
+        caller pauses the cyclic GC around it: ``core.book.projection.gc_paused``)."""
         self.names = NameBook()
         self.when: dict[int, When] = {}
         last = max((r.seq for r in records if ev.is_control(r)), default=0)
         if not records or last == 0:
             return  # no undo, redo or strike: every entry is in effect, and folded
-        replay = Writer.load(records[:1])  # the header, folded on its own
-        with gc_paused():
-            for record in records[1:last]:
-                try:
-                    replay.absorb(record)
-                except ValueError:
-                    # A control record the timeline refuses (only a hand-edited or buggy
-                    # log has one: a writer checks it first). Opening ignores it
-                    # (``history.build_timeline``); so does the replay.
-                    if not ev.is_control(record):
-                        break  # records out of order: the entries after it keep no names
-                    replay.records.append(record)
+        for record in records[1:last]:
+            try:
+                replay.absorb(record)
+            except ValueError:
+                # A control record the timeline refuses (only a hand-edited or buggy
+                # log has one: a writer checks it first). Opening ignores it
+                # (``history.build_timeline``); so does the replay.
+                if not ev.is_control(record):
+                    break  # records out of order: the entries after it keep no names
+                replay.records.append(record)
         self.names, self.when = replay.names, replay.when
 
     def of(self, seq: int) -> dict[str, Name]:
         return self.names.of(seq)
-
-
-class ReplayMemo:
-    """The replay of one log store's records, built once per store: a re-read log is a
-    new store (``Writer.recover``), so a new replay. The TUI builds it in a worker thread
-    while the event loop may ask too: the lock makes the second caller wait for the
-    first's. It replays a copy of the records, because the event loop may append
-    meanwhile (and folds what it adds itself)."""
-
-    __slots__ = ("_built", "_lock")
-
-    def __init__(self) -> None:
-        self._built: tuple[LogStore, NamesThen] | None = None
-        self._lock = threading.Lock()
-
-    def get(self, store: LogStore) -> NamesThen:
-        built = self._built
-        if built is not None and built[0] is store:
-            return built[1]
-        with self._lock:
-            built = self._built
-            if built is None or built[0] is not store:
-                built = self._built = (store, NamesThen(list(store.records)))
-            return built[1]
-
-    def ready(self, store: LogStore) -> bool:
-        built = self._built
-        return built is not None and built[0] is store

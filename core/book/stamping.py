@@ -14,7 +14,7 @@ import time
 import msgspec
 
 from stockade.core.model import events as ev
-from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
+from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, explain, has_control
 from stockade.core.model.errors import InputRefusal
 
 
@@ -37,6 +37,20 @@ def within_bounds(records: list[ev.Record]) -> None:
         check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
     except ValueError as exc:
         raise InputRefusal(f"cannot be recorded: {exc}") from None
+
+
+def encoded_within_bounds(records: list[ev.Record]) -> list[bytes]:
+    """The log lines of ``records``, each encoded once and held to the bounds a log line
+    is held to by decoding those very bytes (a Refusal naming the field): what is
+    checked is what is written."""
+    lines = [ev.encode(r) for r in records]
+    strict = ev.STRICT.decoder
+    for line in lines:
+        try:
+            strict.decode(line)
+        except msgspec.ValidationError as exc:
+            raise InputRefusal(f"cannot be recorded: {explain(exc)}") from None
+    return lines
 
 
 def reason_fits(seq: int, reason: str) -> bool:

@@ -14,18 +14,29 @@ that serves this to the CLI and the TUI.
 
 from __future__ import annotations
 
+import contextlib
 import operator
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from stockade.core.book import names_replay
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.projection import Projection, gc_paused
-from stockade.core.book.stamping import now, reason_fits, stamp, within_bounds
+from stockade.core.book.stamping import (
+    encoded_within_bounds,
+    now,
+    reason_fits,
+    stamp,
+    within_bounds,
+)
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline, build_timeline
 from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.on_disk import Found
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
@@ -48,6 +59,12 @@ class Writer:
         # first out, and a new entry abandons every undone group), so the names their
         # entries were given then (``core.model.names``) still hold and are not made again.
         self.named: set[int] = set()
+        # What the records said of entries never folded in this process, replayed on
+        # first use (``names_then``); made from the records, so dropped with them (a
+        # re-read log is a new replay). The TUI builds it in a worker thread while the
+        # event loop may ask too: the lock makes the second caller wait for the first's.
+        self.replayed: names_replay.NamesThen | None = None
+        self.replay_lock = threading.Lock()
 
     @classmethod
     def load(
@@ -59,12 +76,19 @@ class Writer:
         problem: LogProblem | None = None,
         log_data: bytes | None = None,
     ) -> Writer:
-        """The parts of a game holding ``records``: folded from the snapshot cache when
-        ``log_data`` (the log's bytes, from ``LogStore.open``) matches one, else whole."""
+        """The parts of a game holding ``records`` (in memory when ``path`` is None)."""
         path = Path(path) if path else None
         store = LogStore(list(records), journal, path, list(warnings or []), problem)
+        store.log_data = log_data
+        return cls.from_store(store)
+
+    @classmethod
+    def from_store(cls, store: LogStore) -> Writer:
+        """The parts of the game ``store`` holds: folded from the snapshot cache when
+        the bytes it read (``store.log_data``) match one, else whole."""
         timeline = build_timeline(store.records)
         fold = Projection(timeline.effective_of(store.records), fold=False)
+        log_data, path = store.take_log_data(), store.path
         if log_data is None or path is None or not fold.from_snapshot(path, log_data):
             fold.fold_all()
         return cls(store, timeline, fold)
@@ -74,10 +98,7 @@ class Writer:
         """Open a log (``core.book.game.Game.open``). Raises JournalError if it cannot be
         read or is not a game."""
         with gc_paused():
-            store, log_data = LogStore.open(Path(path), read_only)
-            return cls.load(
-                store.records, store.journal, store.path, store.warnings, store.problem, log_data
-            )
+            return cls.from_store(LogStore.open(Path(path), read_only))
 
     # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
     @property
@@ -100,6 +121,21 @@ class Writer:
     def names(self) -> NameBook:
         return self.projection.names
 
+    def names_then(self) -> names_replay.NamesThen:
+        """The replay (``core.book.names_replay``), built once: a second caller, from another
+        thread, waits for the first's. It replays a copy of the records, because the
+        event loop may append meanwhile (and folds what it adds itself)."""
+        built = self.replayed
+        if built is None:
+            with self.replay_lock:
+                built = self.replayed
+                if built is None:
+                    records = list(self.records)
+                    with gc_paused():
+                        built = names_replay.NamesThen(records, Writer.load(records[:1]))
+                    self.replayed = built
+        return built
+
     # ----------------------------------------------------------------- recovering
     def recover(self) -> None:
         """Re-read the log from disk and carry on from exactly what it holds.
@@ -121,26 +157,41 @@ class Writer:
             raise
         self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
         self.named = set()
+        self.replayed = None
 
     def _after_write_error(self) -> str:
-        """A write failed: re-read the file before anything else is written."""
+        """A write failed or was refused: decide by content what the file holds
+        (``LogStore.what_reached_the_file``), then re-read it before anything else is
+        written, unless a line in it is not this game's (then nothing more is written
+        and nothing of it is taken in). Returns what to tell the player."""
         journal = self.store.journal
         if journal is None or not journal.poisoned:
             return ""
-        held = len(self.records)
         try:
+            found, said = self.store.what_reached_the_file()
+            if found.found is Found.FOREIGN:
+                return f". {said}"
             self.recover()
         except JournalError as exc:
+            if self.store.journal is not None:
+                self.store.journal.read_only = True
+                self.store.journal.why_read_only = f"could not re-read the log: {exc}"
             return (
                 f". The log could not be re-read ({exc}); nothing more is written "
                 "until it is (Game.recover / reopen the game)"
             )
-        if len(self.records) > held:
-            return (
-                ". The log was re-read: the entry had reached the file after all and "
-                "is kept; check the history"
-            )
-        return ". The log was re-read; the game goes on from what it holds"
+        return said
+
+    def check_log(self) -> str:
+        """``Game.check_log``: the path's file replaced or gone (the store stops
+        writing), or its length changed by another program (told as a failed write is:
+        by what the file holds now)."""
+        gone = self.store.check_log()
+        journal = self.store.journal
+        if gone or journal is None or not journal.resized():
+            return gone
+        said = self._after_write_error().removeprefix(". ")
+        return f"{self.store.path}: another program changed the log while it was open; {said}"
 
     # ------------------------------------------- following another writer (follow.py)
     def absorb(self, record: ev.Record) -> None:
@@ -172,6 +223,42 @@ class Writer:
                 fold.append(record)
 
     # ------------------------------------------------------------------- writing
+    @contextlib.contextmanager
+    def one_write(self) -> Iterator[None]:
+        """Every change made inside the block reaches the file at its end in one write
+        and one fsync, or none does (``stockade run``: a script is one group). The
+        changes are checked and folded as they are made; a refusal or error inside the
+        block, or a failed write at its end, puts the game back to what it held before
+        (nothing written) and is raised."""
+        store = self.store
+        if store.held is not None:
+            raise RuntimeError("one_write blocks do not nest")
+        keep = len(store.records)
+        store.hold()
+        try:
+            yield
+        except BaseException:
+            store.drop_held()
+            self._forget_after(keep)
+            raise
+        try:
+            store.write_held(self._after_write_error)  # a failed write re-reads the file
+        except BaseException:
+            if self.store is store:  # refused before the file was touched: not re-read
+                self._forget_after(keep)
+            raise
+
+    def _forget_after(self, keep: int) -> None:
+        """The game as it was with its first ``keep`` records (what it held before a
+        group that never reached the file): folded again from memory."""
+        store = self.store
+        fresh = Writer.from_store(
+            LogStore(store.records[:keep], store.journal, store.path, store.warnings, store.problem)
+        )
+        self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
+        self.named = set()
+        self.replayed = None
+
     def check(self, events: list[ev.Record]) -> None:
         """Raise the Refusal the rules give for ``events``, without writing anything."""
         if self.store.problem:
@@ -208,14 +295,17 @@ class Writer:
         """Check, write durably, then apply one player action."""
         if not events:
             return Change(action="submit", conflicts=len(self.conflicts))
-        self.check(events)
+        if self.store.problem:
+            raise LogRefusal(f"this log is read-only: {self.store.problem}")
         first, at = len(self.records) + 1, now()
         stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        lines = encoded_within_bounds(stamped)  # the bytes checked are the bytes written
+        self.projection.check(stamped)
         tl = self.timeline
         left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
         if left:
             self.named.clear()  # abandoned: never redone
-        self.store.write(stamped, self._after_write_error)
+        self.store.write(stamped, self._after_write_error, lines)
         fold = self.projection
         records = self.records
         with fold.lock:

@@ -16,10 +16,12 @@ from stockade.core.book.describe import sentence
 from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.output import visible
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 
 def warn(message: str) -> None:
@@ -66,7 +68,8 @@ def open_to_write(path: Path) -> Game:
         code = (
             Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
         )
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded", code)
+        repair = f" (stockade repair {path} writes a repaired copy)" if game.problem else ""
+        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded{repair}", code)
     for message in game.warnings:
         warn(message)
     return game
@@ -74,19 +77,6 @@ def open_to_write(path: Path) -> Game:
 
 def _held_elsewhere(game: Game) -> bool:
     return bool(game.journal and game.journal.lock_held_elsewhere)
-
-
-def _rehearsal(path: Path) -> Game:
-    """An in-memory copy of the game: commands are tried here first, so a refused
-    command or script leaves the file byte for byte as it was."""
-    game = Game.open(path, read_only=True)
-    if game.problem:  # one line: the refusal names the bad line itself
-        raise CliError(
-            f"{path}: damaged at {game.problem}; nothing was recorded "
-            f"(stockade repair {path} writes a repaired copy)",
-            Exit.DAMAGED,
-        )
-    return Game(list(game.records))
 
 
 # ------------------------------------------------------------------------- new
@@ -158,7 +148,9 @@ def cmd_new(args: Namespace, ui: object) -> int:
 
 # ------------------------------------------------------------------ do and run
 def cmd_do(args: Namespace, ui: object) -> int:
-    execute(_rehearsal(args.file), args.text)  # raises the Refusal; nothing written
+    # One read, one fold, one parse, one check, one encode: the game opened for writing
+    # is the one the command is tried on (``submit`` checks before it writes, so a
+    # refused command writes nothing).
     game = open_to_write(args.file)
     try:
         outcome = execute(game, args.text)
@@ -188,24 +180,36 @@ def read_script(name: str) -> list[str]:
 def cmd_run(args: Namespace, ui: object) -> int:
     lines = read_script(args.script)
     label = "stdin" if args.script == "-" else args.script
-    try:
-        run_script(_rehearsal(args.file), lines)
-    except ScriptRefusal as refusal:
-        raise CliError(f"{label} {refusal}; nothing was recorded") from None
     game = open_to_write(args.file)
     try:
-        outcomes = run_script(game, lines)
+        # the script is tried on the open game and written as one group at its end: a
+        # refused line, a failed write or a kill leaves the log as it was
+        with game.one_write():
+            outcomes = run_script(game, lines)
+    except ScriptRefusal as refusal:
+        return _run_failed(args, f"{label} {refusal}; nothing was recorded", refusal.rule)
+    except Refusal as refusal:  # the write itself failed
+        return _run_failed(args, f"{label}: {refusal}; nothing was recorded", refusal.rule)
     finally:
         game.close()
     if args.json:
         replies = [{"line": n, **_reply(o)} for n, o in enumerate(outcomes, 1) if o.records]
-        jsonout.emit("run", outcomes=replies)
+        jsonout.emit("run", outcomes=replies, recorded=sum(len(o.records) for o in outcomes))
         return 0
     if not args.quiet:
         for outcome in outcomes:
             if outcome.message:
                 print(outcome.message)
     return 0
+
+
+def _run_failed(args: Namespace, message: str, rule: str) -> int:
+    """A run that recorded nothing: one line on stderr; with ``--json`` the reply says
+    so too (no outcomes, ``recorded``: 0)."""
+    if args.json:
+        jsonout.emit_error("run", Exit.REFUSED, message, rule, outcomes=[], recorded=0)
+    print(visible(f"stockade: {message}"), file=sys.stderr)
+    return Exit.REFUSED
 
 
 def _reply(outcome: Outcome) -> dict[str, Any]:

@@ -26,10 +26,14 @@ def emit(command: str, **payload: Any) -> None:
     print(json_visible(json.dumps(envelope(command, **payload), indent=2, ensure_ascii=False)))
 
 
-def emit_error(command: str, code: int, message: str, rule: str | None = None) -> None:
+def emit_error(
+    command: str, code: int, message: str, rule: str | None = None, **payload: Any
+) -> None:
     """Print a failed reply (stdout; the one-line message also goes to stderr)."""
     error = {"exit": int(code), "message": message, "rule": rule}
-    reply = json.dumps(envelope(command, ok=False, error=error), indent=2, ensure_ascii=False)
+    reply = json.dumps(
+        envelope(command, ok=False, error=error, **payload), indent=2, ensure_ascii=False
+    )
     print(json_visible(reply))  # DEL, C1, bidi as \u escapes: valid JSON, inert
     sys.stdout.flush()
 

@@ -153,6 +153,11 @@ def cmd_repair(args: Namespace, ui: object) -> int:
         atomic_write(dropped_path, dropped, replace=args.force)
     except FileExistsError as exc:  # appeared since the check above
         raise CliError(f"{exc.filename}: already exists; not overwriting it") from None
+    except OSError as exc:  # a full disk, a read-only folder: named, the original kept
+        raise CliError(
+            f"{exc.filename or out}: cannot write the repaired copy ({exc.strerror or exc}); "
+            f"{path} is unchanged"
+        ) from None
     first_bad = loaded.problem.line if loaded.problem else kept + 1
     if args.json:
         jsonout.emit(

@@ -25,16 +25,25 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
-
-# Windows opens descriptors in text mode unless told otherwise, which would turn every
-# "\n" written into "\r\n"; a log is bytes. 0 (no flag) everywhere else.
-_BINARY = getattr(os, "O_BINARY", 0)
+from stockade.core.log.files import (
+    BINARY,
+    LINK_REFUSED,
+    NOFOLLOW,
+    atomic_write,
+    fsync_dir,
+    group_marker,
+    os_error,
+    parent_of,
+    remove_quietly,
+    short_write,
+    write_marker,
+    write_new_file,
+)
+from stockade.core.log.files import full_fsync as _full_fsync  # a seam the tests replace
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -43,7 +52,13 @@ MAX_LINE_BYTES = 64 * 1024
 
 
 class JournalError(Exception):
-    """A journal could not be read or written; the message is for the player."""
+    """A journal could not be read or written; the message is for the player (it names
+    the file). ``errno``: the OS error behind it, if any, for callers that tell a full
+    disk from a read-only one (never by the message's words)."""
+
+    def __init__(self, message: str, errno: int | None = None):
+        super().__init__(message)
+        self.errno = errno
 
 
 class JournalDamaged(JournalError):
@@ -85,10 +100,10 @@ def read_bytes(path: Path) -> bytes:
         raise JournalError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise JournalError(f"{path}: is a directory, not a game log") from None
-    except PermissionError:
-        raise JournalError(f"{path}: permission denied") from None
+    except PermissionError as exc:
+        raise JournalError(f"{path}: permission denied", exc.errno) from None
     except OSError as exc:
-        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
     except MemoryError:
         raise JournalError(f"{path}: too large to read") from None
 
@@ -110,112 +125,6 @@ def read_lines(path: Path) -> ReadResult:
     return result
 
 
-def fsync_dir(path: Path) -> None:
-    """Make a file's creation or rename durable by syncing its directory.
-
-    Only where the platform has it: Windows cannot open a directory as a file and its
-    file systems (NTFS, ReFS) journal a name's creation and renaming themselves.
-    """
-    if sys.platform == "win32":
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _full_fsync(fd: int) -> None:
-    """fsync; on macOS ``F_FULLFSYNC``, since plain fsync there does not reach the disk."""
-    if sys.platform == "darwin":
-        import fcntl  # only here: fcntl does not exist on Windows
-
-        try:
-            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
-            return
-        except OSError:
-            pass  # not supported by this file system: fall back to fsync
-    os.fsync(fd)
-
-
-def _parent(path: Path) -> Path:
-    return path.parent if str(path.parent) else Path(".")
-
-
-def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
-    """Write a whole file through a temporary file and rename (repairs, exports).
-
-    Either the old file or the complete new one is at ``path`` afterwards, whatever
-    happens; the rename is made durable by syncing the directory.
-
-    Never writes through a link (issue 13): the temporary file is made by
-    ``tempfile.mkstemp`` in the target's directory -- an unpredictable name, opened
-    with ``O_CREAT | O_EXCL`` (and ``O_NOFOLLOW`` where the system has it), so nothing
-    planted under a guessable name is followed -- and a link at ``path`` is replaced
-    by the rename, its target left as it was. ``replace=False`` refuses an existing
-    ``path`` of any kind, a dangling link included (``FileExistsError``): the file is
-    put there with ``os.link``, which never overwrites.
-    """
-    path = Path(path)
-    # mkstemp opens with O_CREAT|O_EXCL (and O_NOFOLLOW, O_BINARY where they exist)
-    fd, tmp_name = tempfile.mkstemp(dir=_parent(path), prefix=f".{path.name}.", suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        try:
-            if hasattr(os, "fchmod"):  # mkstemp makes it 0600; a log or export is 0644
-                os.fchmod(fd, 0o644)
-            _write_all(fd, data)
-            _full_fsync(fd)
-        finally:
-            os.close(fd)
-        if replace:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # fails if anything, a dangling link included, is there
-            os.unlink(tmp)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(_parent(path))
-
-
-def write_new_file(path: Path, data: bytes) -> None:
-    """Create ``path`` (which must not exist) durably with ``data``: side files."""
-    path = Path(path)
-    # O_EXCL: never an existing file, and never a link (even a dangling one).
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NOFOLLOW, 0o644)
-    try:
-        _write_all(fd, data)
-        _full_fsync(fd)
-    finally:
-        os.close(fd)
-    fsync_dir(_parent(path))
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _short_write(fd: int, written: int, wanted: int) -> OSError:
-    """A short write is how a full disk usually shows itself: say so when it is."""
-    short = f"short write, {written} of {wanted} bytes"
-    try:
-        st = os.fstatvfs(fd)
-        full = st.f_bavail * st.f_frsize < wanted - written
-    except (OSError, AttributeError):  # no fstatvfs on Windows
-        full = False
-    if full:
-        return OSError(errno.ENOSPC, f"No space left on device ({short})")
-    return OSError(errno.EIO, short)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
 class Journal:
     """An open journal file. Use :meth:`open` or :meth:`create`."""
 
@@ -231,6 +140,10 @@ class Journal:
         self._fsync = _full_fsync
         self._truncate = os.ftruncate
         self._poisoned = False
+        self._rolled_back = False  # did the last failed write's cut-back work?
+        # The bytes of the write being made (or the one that failed): after a failure
+        # the writer looks for exactly these in the file, never for a count of lines.
+        self.last_attempt = b""
         self._lock: writelock.WriteLock | None = None
         self._identity: tuple[int, int] | None = None
         self._size = 0  # the file's length as this journal last left it
@@ -256,22 +169,23 @@ class Journal:
         if path.exists():
             raise JournalError(f"{path}: already exists; not overwriting a game")
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | _BINARY, 0o644)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | BINARY | NOFOLLOW
+            fd = os.open(path, flags, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: already exists; not overwriting a game") from None
         except OSError as exc:
-            raise JournalError(f"{path}: cannot create ({exc.strerror})") from None
+            raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
         journal = cls(path, fd, read_only=False)
         try:
             journal._lock_or_raise()
             journal.append(first_line)
-            fsync_dir(_parent(path))
+            fsync_dir(parent_of(path))
         except BaseException as exc:
             journal.close()
             with contextlib.suppress(OSError):
                 os.unlink(path)
             if isinstance(exc, OSError):
-                raise JournalError(f"{path}: cannot create ({exc.strerror or exc})") from None
+                raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
             raise
         return journal
 
@@ -289,11 +203,16 @@ class Journal:
             raise JournalError(f"{path}: no such game log")
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")
+        linked = f"{LINK_REFUSED} (open the log it points to, {path.resolve()}); opened read-only"
+        if path.is_symlink():
+            return cls(path, None, True, linked)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | _BINARY)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | BINARY | NOFOLLOW)
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # made a link since the check above
+                return cls(path, None, True, linked)
             return cls(
-                path, None, True, f"cannot open for writing ({exc.strerror}); opened read-only"
+                path, None, True, f"cannot open for writing ({os_error(exc)}); opened read-only"
             )
         journal = cls(path, fd, read_only=False)
         try:
@@ -350,6 +269,49 @@ class Journal:
         and the journal refuses further writes until the caller re-read the file and
         called :meth:`resync` (``Game.recover`` does both).
         """
+        data, head = self._prepared(lines)
+        self._write_data(data, head)
+
+    def append_group(self, lines: list[bytes]) -> None:
+        """:meth:`append_many` for a group too large to trust to one ``write`` (a
+        script: ``stockade run``): a kill can stop the kernel part way through a write
+        of many pages. A marker beside the log (:func:`group_marker`) is made durable
+        before the write and removed, durably, after its fsync: removing it is what
+        accepts the group. Opening a log whose marker is still there cuts the file back
+        to where the group began (``core.log.store``), so a kill or a failed write at
+        any point leaves the log as it was, or with the whole group accepted."""
+        data, head = self._prepared(lines)
+        marker = group_marker(self.path)
+        try:
+            write_marker(marker, self._size, self._size + len(data))
+        except OSError as exc:
+            raise JournalWriteError(
+                f"{marker}: cannot mark the start of the write ({os_error(exc)}); "
+                "nothing was recorded (the log was left as it was)",
+                exc.errno,
+            ) from None
+        try:
+            self._write_data(data, head)
+        except JournalWriteError:
+            if self._rolled_back:
+                remove_quietly(marker)
+            raise  # else the marker stays: the next open cuts the file back
+        try:
+            os.unlink(marker)
+            fsync_dir(parent_of(marker))
+        except OSError as exc:
+            # not accepted: take the group back, as for a failed write
+            self._size -= len(data)
+            self._poisoned = True
+            self._rolled_back = self._roll_back()
+            raise JournalWriteError(
+                f"{marker}: cannot remove the marker that accepts the write "
+                f"({os_error(exc)}); it was NOT recorded",
+                exc.errno,
+            ) from None
+
+    def _prepared(self, lines: list[bytes]) -> tuple[bytes, str | None]:
+        """The bytes that append ``lines`` (links added), and the chain's head after."""
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: {self.why_read_only or 'read-only'}")
         if self._poisoned:
@@ -367,15 +329,20 @@ class Journal:
         for line in lines:
             if len(line) + 1 > MAX_LINE_BYTES:
                 raise JournalWriteError(f"record of {len(line)} bytes is over the line limit")
-        data = b"".join(line + b"\n" for line in lines)
+        return b"".join(line + b"\n" for line in lines), head
+
+    def _write_data(self, data: bytes, head: str | None) -> None:
+        assert self._fd is not None
+        self.last_attempt = data
+        self._rolled_back = False
         try:
             written = self._write(self._fd, data)
             if written != len(data):
-                raise _short_write(self._fd, written, len(data))
+                raise short_write(self._fd, written, len(data))
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
-            rolled_back = self._roll_back()
+            self._rolled_back = rolled_back = self._roll_back()
             if not isinstance(exc, OSError):
                 raise
             state = (
@@ -384,11 +351,13 @@ class Journal:
                 else "part of it may be in the file and is set aside when the log is re-read"
             )
             raise JournalWriteError(
-                f"{self.path.name}: could not save the entry "
-                f"({exc.strerror or exc}); it was NOT recorded ({state})"
+                f"{self.path}: could not save the entry "
+                f"({os_error(exc)}); it was NOT recorded ({state})",
+                exc.errno,
             ) from None
         self._size += len(data)
         self._head = head
+        self.last_attempt = b""
 
     def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
         """The lines with their ``prev`` links, and the link of the last of them."""
@@ -398,7 +367,8 @@ class Journal:
             except OSError as exc:
                 raise JournalWriteError(
                     f"{self.path}: cannot read the last entry to chain the next one to it "
-                    f"({exc.strerror or exc}); nothing written"
+                    f"({os_error(exc)}); nothing written",
+                    exc.errno,
                 ) from None
             self._head_known = True
         head, out = self._head, []
@@ -422,7 +392,9 @@ class Journal:
             ) from None
         except OSError as exc:
             self._poisoned = True
-            raise JournalWriteError(f"{self.path}: cannot check the log ({exc.strerror})") from None
+            raise JournalWriteError(
+                f"{self.path}: cannot check the log ({os_error(exc)})", exc.errno
+            ) from None
         if (on_disk.st_dev, on_disk.st_ino) != self._identity:
             self._poisoned = True
             raise JournalReplaced(
@@ -435,6 +407,22 @@ class Journal:
                 f"{self.path}: another program changed the log while it was open "
                 f"({st.st_size} bytes, expected {self._size}); nothing written"
             )
+
+    def resized(self) -> bool:
+        """Is the file no longer the length this journal left it at (another program
+        appended to it, cut it short or rewrote it)? Only looks (an fstat). If so, the
+        journal refuses writes until the caller has re-read the file, as after a
+        failed write (nothing of its own was being written: ``last_attempt`` is empty)."""
+        if self._fd is None or self.read_only or self._poisoned:
+            return False
+        try:
+            size = os.fstat(self._fd).st_size
+        except OSError:
+            return False
+        if size == self._size:
+            return False
+        self._poisoned, self.last_attempt = True, b""
+        return True
 
     def changed_on_disk(self) -> str:
         """'' while the path still names the file this journal opened; else what
@@ -489,6 +477,33 @@ class Journal:
         """
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: read-only")
-        os.ftruncate(self._fd, keep_bytes)
-        _full_fsync(self._fd)
+        try:
+            os.ftruncate(self._fd, keep_bytes)
+            _full_fsync(self._fd)
+        except OSError as exc:
+            raise JournalWriteError(
+                f"{self.path}: cannot cut the log back to {keep_bytes} bytes ({os_error(exc)})",
+                exc.errno,
+            ) from None
         self.resync()
+
+
+# atomic_write and write_new_file are read from here by the log's readers, repair and
+# exports (they live in core.log.files with the other whole-file writers)
+__all__ = [
+    "MAX_LINE_BYTES",
+    "Journal",
+    "JournalDamaged",
+    "JournalError",
+    "JournalLocked",
+    "JournalReplaced",
+    "JournalWriteError",
+    "RawLine",
+    "ReadResult",
+    "atomic_write",
+    "fsync_dir",
+    "read_bytes",
+    "read_lines",
+    "split_lines",
+    "write_new_file",
+]

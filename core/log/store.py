@@ -1,22 +1,30 @@
 """The log store: the file a game lives in, and nothing else.
 
-Opening (the write lock is taken before the file is read; a torn tail is set aside;
-a damaged log opens read-only up to the damage), appending records durably through
-``core.log.journal``, and the bytes the snapshot cache (``core.log.snapcache``) verifies. It
+Opening (the write lock is taken before the file is read; a torn tail, or a group whose
+write was never accepted, is set aside; a damaged log opens read-only up to the
+damage), appending records durably through ``core.log.journal`` (one group at a time,
+or a held group of many in one write: ``hold`` / ``write_held``), telling what a failed
+or refused write left in the file (``what_reached_the_file``, by content: ``core.log.
+on_disk``), and the bytes the snapshot cache (``core.log.snapcache``) verifies. It
 wraps ``core.log.journal`` and ``core.log.game_log`` and leaves their contents alone; it knows
 no rule and folds nothing (``core.book.projection`` does).
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stockade.core.log import snapcache
+from stockade.core.log import chain, snapcache
+from stockade.core.log.files import group_marker, read_marker, write_new_file
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
 from stockade.core.log.journal import Journal, JournalDamaged, JournalError, JournalReplaced
-from stockade.core.log.reader import settle_torn_tail
+from stockade.core.log.on_disk import Found, OnDisk, examine
+from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
 
@@ -28,6 +36,20 @@ class LogStore:
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
     problem: LogProblem | None = None
+    # The bytes the snapshot cache verifies (``LogStore.open``; None for a small log):
+    # the writer takes them once to fold from the cache and drops them (``take_log_data``).
+    log_data: bytes | None = field(default=None, repr=False, compare=False)
+
+    # While a group is held (``hold``): the lines written since, not yet in the file.
+    held: list[bytes] | None = field(default=None, repr=False, compare=False)
+    # How many of ``records`` the file held when the group began: the rest are the
+    # group's, in memory only until it is written.
+    held_at: int = field(default=0, repr=False, compare=False)
+
+    def take_log_data(self) -> bytes | None:
+        """The bytes read at open, once: kept no longer than the fold needs them."""
+        data, self.log_data = self.log_data, None
+        return data
 
     @property
     def read_only(self) -> bool:
@@ -40,28 +62,32 @@ class LogStore:
         return cls([header], journal, Path(path))
 
     @classmethod
-    def open(cls, path: Path, read_only: bool) -> tuple[LogStore, bytes | None]:
-        """Open a log; also the bytes the snapshot cache verifies (None for a small
-        log). Raises JournalError if it cannot be read or is not a game."""
+    def open(cls, path: Path, read_only: bool) -> LogStore:
+        """Open a log (its ``log_data``: the bytes the snapshot cache verifies, None for
+        a small log). Raises JournalError if it cannot be read or is not a game."""
         path = Path(path)
         journal = Journal.open(path, want_write=not read_only)
         journal.chained = True  # every appended line links to the one before (core/log/chain.py)
         try:
+            if not journal.read_only:
+                unfinished = _settle_unfinished_group(path, journal)
             loaded: LoadedLog = load(path)
         except BaseException:
             journal.close()
             raise
+        if journal.read_only:
+            unfinished = _hide_unfinished_group(path, loaded)
         if loaded.problem and not loaded.records:
             journal.close()
             raise JournalDamaged(f"{path}: {loaded.problem}")
-        warnings = list(loaded.warnings)
+        warnings = list(loaded.warnings) + ([unfinished] if unfinished else [])
         if loaded.problem:
             journal.close()
             warnings.append(
                 f"{loaded.problem}; opened read-only, nothing after it is "
                 f"shown (stockade repair {path.name} writes a repaired copy)"
             )
-            return cls(loaded.records, None, path, warnings, loaded.problem), None
+            return cls(loaded.records, None, path, warnings, loaded.problem)
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         journal = settle_torn_tail(path, loaded, journal, warnings)
@@ -73,22 +99,123 @@ class LogStore:
             # the bytes already read (the file was only ever cut back to good_bytes
             # since): reading them again held a second copy of the log while it folds
             log_data = loaded.data[: loaded.good_bytes or None]
-        return cls(loaded.records, journal, path, warnings), log_data
+        return cls(loaded.records, journal, path, warnings, log_data=log_data)
 
-    def write(self, records: list[ev.Record], after_error: Callable[[], str]) -> None:
-        """Append ``records`` durably, all or none. On a failed write, ``after_error()``
-        (the game re-reading the file) says what became of it."""
+    def write(
+        self,
+        records: list[ev.Record],
+        after_error: Callable[[], str],
+        lines: list[bytes] | None = None,
+    ) -> None:
+        """Append ``records`` durably, all or none (``lines``: their encoding, when the
+        caller already made it). On a failed write, ``after_error()`` (the game
+        re-reading the file) says what became of it."""
         if self.read_only:
             why = self.journal.why_read_only if self.journal else str(self.problem)
             raise LogRefusal(f"this game is open read-only ({why})")
         if self.journal is None:
             return  # an in-memory game (tests, previews)
+        lines = lines or [ev.encode(r) for r in records]
+        if self.held is not None:
+            self.held += lines  # written with the rest of the group (``write_held``)
+            return
+        self._append(lines, after_error, group=False)
+
+    def hold(self) -> None:
+        """Hold every write back until ``write_held`` (or ``drop_held``): one group."""
+        self.held = []
+        self.held_at = len(self.records)
+
+    def drop_held(self) -> None:
+        self.held = None
+
+    def write_held(self, after_error: Callable[[], str]) -> int:
+        """Write every held line in one write and one fsync, or none (a kill midway
+        leaves the file as it was, or whole: ``Journal.append_group``); returns how
+        many lines were written."""
+        lines = self.held or []
         try:
-            self.journal.append_many([ev.encode(r) for r in records])
+            if lines and self.journal is not None:
+                self._append(lines, after_error, group=True)
+        finally:
+            self.held = None
+        return len(lines)
+
+    def _append(self, lines: list[bytes], after_error: Callable[[], str], group: bool) -> None:
+        assert self.journal is not None
+        try:
+            if group:
+                self.journal.append_group(lines)
+            else:
+                self.journal.append_many(lines)
         except JournalReplaced as exc:
             raise LogRefusal(self._stop_writing(f"{exc}; nothing written")) from None
         except JournalError as exc:
             raise LogRefusal(str(exc) + _disk_hint(exc) + after_error()) from None
+
+    def what_reached_the_file(self) -> tuple[OnDisk, str]:
+        """After a failed or refused write: what the file holds now (``core.log.on_disk``,
+        by content) and what to tell the player of it. A foreign line stops this store
+        writing (it is never taken in); lost entries are kept in a side file first, a
+        copy of the log as this game had it. Raises JournalError if the file cannot be
+        read."""
+        assert self.journal is not None and self.path is not None
+        journal, path = self.journal, self.path
+        on_file = self.records[: self.held_at] if self.held is not None else self.records
+        found = examine(path, on_file, journal.size, journal.last_attempt)
+        if found.found is Found.FOREIGN:
+            return found, self._stop_writing(
+                f"{path}: line {found.line} was not written by this game (another program "
+                f"wrote it while the game was open: {found.text!r}); it is not taken into "
+                f"the game, and stockade check {path.name} shows where the log stops being "
+                "Stockade's; your entry was NOT recorded"
+            )
+        if found.found is Found.LOST:
+            copy = self._keep_copy(on_file)
+            first, last = found.line, found.line + found.lost - 1
+            entries = f"entry {first}" if first == last else f"entries {first}-{last}"
+            return found, (
+                f". {found.lost} accepted entr{'y is' if found.lost == 1 else 'ies are'} no "
+                f"longer in the log as this game had {'it' if found.lost == 1 else 'them'} "
+                f"({entries}: another program cut the file short or changed it); the log "
+                f"as this game had it {copy}. The game goes on from what the file holds now"
+            )
+        if found.found in (Found.WRITTEN, Found.PART_WRITTEN) and os.path.lexists(
+            group_marker(path)
+        ):  # a group never accepted: the re-read cuts it back (``_settle_unfinished_group``)
+            return found, (
+                ". The log was re-read: what had reached the file of it was cut back and "
+                "set aside; nothing of it was recorded"
+            )
+        said = {
+            Found.NOT_WRITTEN: ". The log was re-read: it holds what it held before",
+            Found.WRITTEN: (
+                ". The log was re-read: the entry had reached the file after all (the "
+                "cut-back failed) and is kept; check the history"
+            ),
+            Found.PART_WRITTEN: (
+                f". The log was re-read: {found.kept} whole line(s) of the entry had reached "
+                "the file and are kept, the unfinished one is set aside; check the history"
+            ),
+        }
+        return found, said[found.found]
+
+    def _keep_copy(self, records: list[ev.Record]) -> str:
+        """``records`` as a log (hash-chained, as the journal writes one) in a new side
+        file beside this one: where it went, or why it could not be written."""
+        assert self.path is not None
+        data = b"".join(line + b"\n" for line in chain.chained([ev.encode(r) for r in records]))
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        for n in range(100):
+            side = self.path.with_name(f"{self.path.name}.kept-{stamp}" + (f".{n}" if n else ""))
+            try:
+                write_new_file(side, data)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                return f"could not be kept ({side}: {exc.strerror or exc})"
+            return f"was kept in {side}"
+        return "could not be kept (every side file name was taken)"
 
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the
@@ -115,14 +242,64 @@ class LogStore:
             self.journal.close()
 
 
+def _settle_unfinished_group(path: Path, journal: Journal) -> str:
+    """A group whose write was never accepted (``Journal.append_group``'s marker is still
+    there: killed, or failed and not cut back): set the bytes it left aside and cut the
+    log back to where it began. '' when there is none."""
+    marker = group_marker(path)
+    lengths = read_marker(marker)
+    if lengths is None:
+        if os.path.lexists(marker):
+            os.unlink(marker)  # not a marker (a link, other bytes): never followed
+        return ""
+    before, after = lengths
+    size = journal.size
+    if size <= before:  # the write never began
+        os.unlink(marker)
+        return ""
+    with open(path, "rb") as log:
+        log.seek(before)
+        unfinished = log.read(size - before)
+    side = set_aside(path, unfinished)
+    journal.truncate_torn_tail(before)
+    os.unlink(marker)
+    return (
+        f"the last write into this log was never accepted ({size - before} of "
+        f"{after - before} bytes of one group of entries: a 'stockade run' killed or failed "
+        f"while writing); none of it counts: the log was cut back to what it held "
+        f"before, and the bytes were set aside to {side.name}"
+    )
+
+
+def _hide_unfinished_group(path: Path, loaded: LoadedLog) -> str:
+    """Read-only, a group not yet accepted (being written, or killed until a writer
+    opens the log) is not shown: the records end where the group began."""
+    lengths = read_marker(group_marker(path))
+    if lengths is None or loaded.size <= lengths[0]:
+        return ""
+    keep = loaded.data[: lengths[0]].count(b"\n")
+    if keep >= len(loaded.records):
+        return ""
+    hidden = len(loaded.records) - keep
+    del loaded.records[keep:]
+    loaded.torn_tail = None  # part of the unfinished group, not a torn line of its own
+    loaded.good_bytes = lengths[0]
+    return (
+        f"the last {hidden} entries are a write not yet accepted (a 'stockade run' "
+        "writing, or killed while writing); they are not shown"
+    )
+
+
 def _disk_hint(exc: JournalError) -> str:
-    """Say plainly what a full disk means for the player."""
-    text = str(exc)
-    if "No space left" in text or "quota" in text.lower():
+    """Say plainly what a full or read-only disk means for the player (told by the OS
+    error's number, never by its words, which depend on the platform and language)."""
+    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
         return (
             ". The disk is full: nothing more can be recorded until space is freed; "
             "everything recorded before is safe"
         )
-    if "Read-only file system" in text:
+    if exc.errno == errno.EROFS:
         return ". The disk is read-only: nothing can be recorded"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return ". Stockade may not write this file: nothing can be recorded"
     return ""

@@ -1,0 +1,35 @@
+"""What wording an entry and telling a change read of a game: one typed seam.
+
+``core.book.describe`` words entries and ``core.book.consequences`` says what a change
+did; both read the game as it is now through this protocol, which the front door
+(``core.book.game.Game``) and the write protocol (``core.book.writer.Writer``) both
+satisfy, so neither module imports them (they import these two).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from stockade.core.book.names_replay import NamesThen, When
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+from stockade.core.model.names import NameBook
+
+
+class GameView(Protocol):
+    @property
+    def records(self) -> list[ev.Record]: ...
+
+    @property
+    def conflicts(self) -> dict[int, Refusal]: ...
+
+    @property
+    def when(self) -> dict[int, When]: ...
+
+    @property
+    def names(self) -> NameBook: ...
+
+    def names_then(self) -> NamesThen: ...
+
+
+__all__ = ["GameView"]
