@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
-from stockade.core.reads.views import unit_label
+from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules import check
 from stockade.core.rules.capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
@@ -203,12 +203,23 @@ def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice
 
 
 def rearmable_units(state: GameState) -> list[Choice]:
-    """Free unarmed units (SMC are always armed, A20.551)."""
+    """Free unarmed units (SMC are always armed), legal when an armed enemy may rearm
+    it now (A20.551): a prisoner that did not attack its Guard is not rearmed by the
+    Guard's elimination in CC."""
+    sources, active_at = rearm_sources(state), armed_by_location(state)
     return ranked(
         Choice(u.handle, unit_label(u), True, "A20.551", "")
+        if rearm_ways(state, u, sources, active_at)
+        else Choice(u.handle, unit_label(u), False, "A20.551", _NO_REARM)
         for u in state.units.values()
         if u.status == UNARMED and not u.is_smc
     )
+
+
+_NO_REARM = (
+    "no armed enemy eliminated/captured in CC by it, or surrendered in its Location, "
+    "this phase (scrounge instead, A20.552)"
+)
 
 
 def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:
