@@ -37,7 +37,7 @@ def _guard_killed(ntc_failed: tuple[str, ...] = ("g5",), units=("g4", "g5")):
 def test_a20_551_a_prisoner_that_failed_its_ntc_is_not_rearmed_by_the_guard_kill():
     game = _guard_killed()
     refusal = refused(game, ev.Rearmed(handle="g5", how="cc", enemy="a1"), "A20.551")
-    assert "g5 did not attack a1" in str(refusal) and "g4" in str(refusal)
+    assert "g5 did not attack Americans 6-6-7 (a1)" in str(refusal) and "g4" in str(refusal)
     ok(game, ev.Rearmed(handle="g4", how="cc", enemy="a1"))
     assert u(game, "g4").status == ACTIVE and u(game, "g5").status == UNARMED
 
@@ -66,6 +66,7 @@ def test_a20_551_the_pickers_offer_only_the_prisoner_that_attacked():
     game = _guard_killed()
     units = {c.handle: c for c in queries.rearmable_units(game.state)}
     assert units["g4"].legal and not units["g5"].legal, units
+    assert units["g5"].why.startswith("A20.551: g5 did not attack Americans"), units["g5"].why
     enemies = {c.handle: c for c in queries.rearm_enemies(game.state, "g5", "cc")}
     assert not enemies["a1"].legal and "did not attack" in enemies["a1"].reason
     assert {c.handle: c for c in queries.rearm_enemies(game.state, "g4", "cc")}["a1"].legal
@@ -73,3 +74,14 @@ def test_a20_551_the_pickers_offer_only_the_prisoner_that_attacked():
     said = {r.unit.handle: r.now for r in panel.rearm}
     assert said["g4"] == ["rearm from a1 (6-6-7): g4 eliminated it in CC (A20.551)"]
     assert said["g5"] == []
+
+
+
+def test_a20_551_the_unit_list_says_why_an_unarmed_unit_is_greyed():
+    game = _guard_killed()
+    ok(game, ev.Rearmed(handle="g4", how="cc", enemy="a1"))
+    units = {c.handle: c for c in queries.rearmable_units(game.state)}
+    assert "(a1) has already rearmed an unarmed unit" in units["g5"].why
+    status(game, "g5", location="R5")  # nothing was lost in R5
+    units = {c.handle: c for c in queries.rearmable_units(game.state)}
+    assert not units["g5"].legal and "in R5 this phase" in units["g5"].why

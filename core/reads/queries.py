@@ -208,18 +208,33 @@ def rearmable_units(state: GameState) -> list[Choice]:
     Guard's elimination in CC."""
     sources, active_at = rearm_sources(state), armed_by_location(state)
     return ranked(
-        Choice(u.handle, unit_label(u), True, "A20.551", "")
-        if rearm_ways(state, u, sources, active_at)
-        else Choice(u.handle, unit_label(u), False, "A20.551", _NO_REARM)
+        _rearmable(state, u, sources, active_at)
         for u in state.units.values()
         if u.status == UNARMED and not u.is_smc
     )
 
 
-_NO_REARM = (
-    "no armed enemy eliminated/captured in CC by it, or surrendered in its Location, "
-    "this phase (scrounge instead, A20.552)"
-)
+def _rearmable(
+    state: GameState,
+    u: Unit,
+    sources: dict[str, list[tuple[int, Unit]]],
+    active_at: dict[str, list[Unit]],
+) -> Choice:
+    # without a Location the core cannot tell which enemy was there: it may be picked
+    if not u.location or rearm_ways(state, u, sources, active_at):
+        return Choice(u.handle, unit_label(u), True, "A20.551", "")
+    # the reason of the first enemy there (a Guard it did not attack says so), else why
+    enemies = [e for _, e in sources.get(u.location, []) if e.side != u.side]
+    refusal = rearm_refusal(state, u, "cc", enemies[0], active_at) if enemies else None
+    return _from_reason(u, refusal, "", "A20.551") if refusal else _no_rearm(u)
+
+
+def _no_rearm(u: Unit) -> Choice:
+    why = (
+        f"no armed enemy was eliminated/captured or surrendered in {u.location} this "
+        "phase (scrounge instead, A20.552)"
+    )
+    return Choice(u.handle, unit_label(u), False, "A20.551", why)
 
 
 def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:

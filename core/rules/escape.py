@@ -334,13 +334,13 @@ def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
     if u.handle not in enemy.cc_attackers:
         return RuleRefusal(
             "A20.551",
-            f"{u.handle} did not attack {enemy.handle} in the CC that eliminated it "
+            f"{u.handle} did not attack {describe(enemy)} in the CC that eliminated it "
             f"(attacking: {attackers}); only an attacking unit is rearmed from it",
         )
     if how != "cc":
         return RuleRefusal(
             "A20.551",
-            f"{enemy.handle} was eliminated in CC by {attackers}, not by other means",
+            f"{describe(enemy)} was eliminated in CC by {attackers}, not by other means",
             f"rearm {u.handle} cc {enemy.handle}",
         )
     return None
