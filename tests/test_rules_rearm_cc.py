@@ -76,7 +76,6 @@ def test_a20_551_the_pickers_offer_only_the_prisoner_that_attacked():
     assert said["g5"] == []
 
 
-
 def test_a20_551_the_unit_list_says_why_an_unarmed_unit_is_greyed():
     game = _guard_killed()
     ok(game, ev.Rearmed(handle="g4", how="cc", enemy="a1"))
