@@ -54,7 +54,9 @@ async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path):
         assert app.screen.check_action("undo", ()) is True
         await pilot.press("u")
         assert "g1" not in game.state.units
-        assert history.option_count == count  # marked, not removed
+        # marked, not removed; the undo record has its own line ("3 · undo of entry 2")
+        assert history.option_count == count + 1
+        assert history.line(3).text == "undo of entry 2"
         assert history.line(2).status == "undone"
         assert "undone" in str(history.get_option_at_index(1).prompt)
         assert history.rebuilds == 1

@@ -96,11 +96,13 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
         rebuilds = history.rebuilds
         await pilot.press("u")
         assert "zz1" not in game.state.units
-        assert history.option_count == count + 1
-        assert history.line(history.selected_seq or 0) is not None
+        assert history.option_count == count + 2  # the undo record has its own line
+        undo = history.line(history.selected_seq or 0)
+        assert undo is not None and undo.text == f"undo of entry {count + 1}"
         assert history.rebuilds == rebuilds + 1  # the one undone line, marked in place
         await pilot.press("r")
         assert "zz1" in game.state.units and history.rebuilds == rebuilds + 2
+        assert history.option_count == count + 3
         await pilot.pause()
     game.close()
 

@@ -43,7 +43,8 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 5  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals
+VERSION = 6  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+# 6: a unit's CC attackers (A20.551)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -89,6 +90,7 @@ class UnitRow(msgspec.Struct, array_like=True):
     captured_broken: bool
     surrendered_to: str
     rearm_spent: bool
+    cc_attackers: frozenset[str]
     lost_clock: str
     melee_clock: str
     melee_end_seq: int

@@ -160,6 +160,9 @@ class Unit(_Tracked):
     captured_broken: bool = False
     surrendered_to: str = ""  # side it surrendered to (A20.551 rearm by surrender)
     rearm_spent: bool = False  # this enemy already rearmed one unarmed unit (A20.551)
+    # A20.551 "for each armed enemy unit it eliminated ... in CC": the units whose CC
+    # attack eliminated it, when the log names them (an escape); only one of them rearms
+    cc_attackers: frozenset[str] = frozenset()
     # A20.551 "rearmed immediately": the phase ("turn/ATTACKER/phase") in which this
     # unit was eliminated, captured or surrendered; a rearm from it is made in that phase
     lost_clock: str = ""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
-from stockade.core.reads.views import unit_label
+from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules import check
 from stockade.core.rules.capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
@@ -203,12 +203,38 @@ def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice
 
 
 def rearmable_units(state: GameState) -> list[Choice]:
-    """Free unarmed units (SMC are always armed, A20.551)."""
+    """Free unarmed units (SMC are always armed), legal when an armed enemy may rearm
+    it now (A20.551): a prisoner that did not attack its Guard is not rearmed by the
+    Guard's elimination in CC."""
+    sources, active_at = rearm_sources(state), armed_by_location(state)
     return ranked(
-        Choice(u.handle, unit_label(u), True, "A20.551", "")
+        _rearmable(state, u, sources, active_at)
         for u in state.units.values()
         if u.status == UNARMED and not u.is_smc
     )
+
+
+def _rearmable(
+    state: GameState,
+    u: Unit,
+    sources: dict[str, list[tuple[int, Unit]]],
+    active_at: dict[str, list[Unit]],
+) -> Choice:
+    # without a Location the core cannot tell which enemy was there: it may be picked
+    if not u.location or rearm_ways(state, u, sources, active_at):
+        return Choice(u.handle, unit_label(u), True, "A20.551", "")
+    # the reason of the first enemy there (a Guard it did not attack says so), else why
+    enemies = [e for _, e in sources.get(u.location, []) if e.side != u.side]
+    refusal = rearm_refusal(state, u, "cc", enemies[0], active_at) if enemies else None
+    return _from_reason(u, refusal, "", "A20.551") if refusal else _no_rearm(u)
+
+
+def _no_rearm(u: Unit) -> Choice:
+    why = (
+        f"no armed enemy was eliminated/captured or surrendered in {u.location} this "
+        "phase (scrounge instead, A20.552)"
+    )
+    return Choice(u.handle, unit_label(u), False, "A20.551", why)
 
 
 def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:

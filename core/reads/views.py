@@ -230,7 +230,7 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
     return EscapeView(p, unit_label(p), False, False, why)
 
 
-def _rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
+def rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
     """The units an unarmed unit might rearm from (eliminated or captured, with a known
     Location), by the Location ``rearm_refusal`` compares with the unarmed unit's (""
     when it has none), each with its position in ``state.units`` (the order kept).
@@ -253,13 +253,45 @@ def _rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
     return out
 
 
-def _active_at(state: GameState) -> dict[str, list[Unit]]:
+def armed_by_location(state: GameState) -> dict[str, list[Unit]]:
     """Armed units on the board by Location: built once per panel refresh."""
     out: dict[str, list[Unit]] = {}
     for unit in state.units.values():
         if unit.status == ACTIVE and unit.location:
             out.setdefault(unit.location, []).append(unit)
     return out
+
+
+def rearm_ways(
+    state: GameState,
+    u: Unit,
+    sources: dict[str, list[tuple[int, Unit]]] | None = None,
+    active_at: dict[str, list[Unit]] | None = None,
+) -> list[tuple[Unit, str]]:
+    """Each enemy that may rearm ``u`` now, with the most certain way ("surrender",
+    "alone" or "cc"), as ``rearm_refusal`` judges it (A20.551)."""
+    if sources is None:
+        sources = rearm_sources(state)
+    if active_at is None:
+        active_at = armed_by_location(state)
+    candidates: list[tuple[int, Unit]] = []
+    if u.location:  # A20.551 rearms only from an enemy known to be in its Location
+        here, nowhere = sources.get(u.location, []), sources.get("", [])
+        candidates = (
+            sorted(here + nowhere, key=lambda pair: pair[0])
+            if here and nowhere
+            else here or nowhere
+        )
+    ways = []
+    for _, enemy in candidates:
+        if enemy.side == u.side:
+            continue
+        # Most certain first: a recorded surrender, then no enemy left, then CC
+        for how in ("surrender", "alone", "cc"):
+            if rearm_refusal(state, u, how, enemy, active_at) is None:
+                ways.append((enemy, how))
+                break
+    return ways
 
 
 def _rearm_view(
@@ -269,31 +301,16 @@ def _rearm_view(
     active_at: dict[str, list[Unit]] | None = None,
 ) -> RearmView:
     now, later = [], []
-    if sources is None:
-        sources = _rearm_sources(state)
-    if active_at is None:
-        active_at = _active_at(state)
-    candidates: list[tuple[int, Unit]] = []
-    if u.location:  # A20.551 rearms only from an enemy known to be in its Location
-        here, nowhere = sources.get(u.location, []), sources.get("", [])
-        candidates = (
-            sorted(here + nowhere, key=lambda pair: pair[0])
-            if here and nowhere
-            else here or nowhere
-        )
-    for _, enemy in candidates:
-        if enemy.side == u.side:
-            continue
-        # Most certain first: a recorded surrender, then no enemy left, then CC (which
-        # the log cannot tell apart from other eliminations, so it stays an "if").
-        for how, words in (
-            ("surrender", "it surrendered to a friendly unit there"),
-            ("alone", "it was eliminated/captured with no other enemy there"),
-            ("cc", f"if {u.handle} eliminated/captured it in CC"),
-        ):
-            if rearm_refusal(state, u, how, enemy, active_at) is None:
-                now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} (A20.551)")
-                break
+    for enemy, how in rearm_ways(state, u, sources, active_at):
+        # the log names a CC's attackers only for an escape; else CC stays an "if"
+        words = {
+            "surrender": "it surrendered to a friendly unit there",
+            "alone": "it was eliminated/captured with no other enemy there",
+            "cc": f"{u.handle} eliminated it in CC"
+            if enemy.cc_attackers
+            else f"if {u.handle} eliminated/captured it in CC",
+        }[how]
+        now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} (A20.551)")
     mph = state.phase == "MPh" and state.attacker == u.side
     if mph and u.location and (state.turn, state.attacker, u.location) not in state.scrounged:
         now.append(
@@ -328,11 +345,11 @@ def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, S
             mine.append(u)
     counted = tally(state).sides
     sources = (
-        _rearm_sources(state)
+        rearm_sources(state)
         if any(u.status == UNARMED for units in by_side.values() for u in units)
         else {}
     )
-    active_at = _active_at(state) if sources else {}
+    active_at = armed_by_location(state) if sources else {}
     return {
         side: _side_panel(state, side, by_side[side], counted, sources, active_at)
         for side in wanted

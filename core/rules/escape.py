@@ -170,6 +170,7 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
         )
         eliminate_unit(state, guard, ev.seq)
         guard.note = "eliminated by its prisoners"
+        guard.cc_attackers = frozenset(attackers)
     elif ev.outcome == "melee" and attackers:
         start_melee(state, guard)
         for p in state.prisoners_of(guard.handle):
@@ -272,6 +273,9 @@ def rearm_refusal(
     where = enemy.captured_at if enemy.status == PRISONER and enemy.captured_at else enemy.location
     if u.location and where and u.location != where:
         return RuleRefusal("A20.551", f"{describe(enemy)} was not in {u.location}")
+    attack = cc_attack_refusal(u, how, enemy)
+    if attack is not None:
+        return attack
     if how in ("cc", "alone"):
         taken = enemy.status == ELIMINATED or (
             enemy.status == PRISONER and guard_of(state, enemy).side == u.side
@@ -314,6 +318,30 @@ def rearm_refusal(
             "A20.551",
             f"{describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
             "of its size or smaller",
+        )
+    return None
+
+
+def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
+    """A20.551 rearms "one attacking Unarmed friendly unit ... for each armed enemy unit
+    it eliminated/captured in CC": when the log names the units whose CC attack
+    eliminated ``enemy`` (an escape), only one of them rearms from it, and only by
+    ``cc`` (it was not eliminated "by any other means"). A prisoner that failed its NTC
+    or did not take part did not attack (docs/rulings.md)."""
+    if not enemy.cc_attackers or enemy.status != ELIMINATED:
+        return None
+    attackers = ", ".join(sorted(enemy.cc_attackers))
+    if u.handle not in enemy.cc_attackers:
+        return RuleRefusal(
+            "A20.551",
+            f"{u.handle} did not attack {describe(enemy)} in the CC that eliminated it "
+            f"(attacking: {attackers}); only an attacking unit is rearmed from it",
+        )
+    if how != "cc":
+        return RuleRefusal(
+            "A20.551",
+            f"{describe(enemy)} was eliminated in CC by {attackers}, not by other means",
+            f"rearm {u.handle} cc {enemy.handle}",
         )
     return None
 

@@ -4,8 +4,9 @@ Updated from the core's ``Change``: every write returns one, the app hands it to
 views as a ``GameChanged`` message, and the view rewrites exactly the lines it names
 (an undo marks its group's lines; it never rebuilds the list, recomputes the whole
 history or compares records). Status is shown by a word and a symbol, never by colour
-alone. Numbers the list skips (undo / redo / strike records) are explained in the
-border's subtitle.
+alone. Undo / redo / strike records have their own lines ("41 · undo of entry 40"), as
+in ``stockade history``, so the numbers run without a gap and the player sees why an
+entry reads undone or abandoned.
 
 An entry that never folded in this process (undone, abandoned or struck before the log
 was opened) is worded from a replay of the log (``core.book.names_replay``), which takes a
@@ -39,6 +40,7 @@ MARKS = {
     "abandoned": ("⑂ ", "abandoned branch"),
     "struck": ("✗ ", "struck"),
     "conflict": ("⚠ ", "CONFLICT"),
+    "control": ("· ", ""),
 }
 STYLES = {
     "ok": "",
@@ -46,6 +48,7 @@ STYLES = {
     "abandoned": "dim italic",
     "struck": "dim strike",
     "conflict": "bold",
+    "control": "dim",
 }
 
 
@@ -84,38 +87,40 @@ class GameChanged(Message):
 
 def can_word(game, seq: int) -> bool:
     """Can entry ``seq`` be worded now without replaying the log on this thread: it
-    folded in this process (its names are kept), or the replay is built."""
+    folded in this process (its names are kept), or the replay is built. An undo /
+    redo / strike record names no unit: it is worded at once."""
     return seq in game.when or game.names_then_ready
 
 
 def entry_line(game, record: ev.Record) -> Line:
     status, reason = game.entry_status(record)
-    if not can_word(game, record.seq):
+    if not (ev.is_control(record) or can_word(game, record.seq)):
         return Line(record.seq, status, PENDING, reason, pending=True)
     return Line(record.seq, status, sentence_for(record, game), reason)
 
 
 def all_lines(game) -> list[Line]:
-    """Every domain entry's line (a first fill); the entries whose names are still to
-    be read from the log say so (``PENDING``) instead."""
+    """Every record's line (a first fill); the entries whose names are still to be
+    read from the log say so (``PENDING``) instead."""
     return [
         Line(entry.seq, entry.status, sentence(entry, game), entry.reason)
-        if can_word(game, entry.seq)
+        if entry.status == "control" or can_word(game, entry.seq)
         else Line(entry.seq, entry.status, PENDING, entry.reason, pending=True)
         for entry in game.history(then=False)
-        if entry.status != "control"
     ]
 
 
 def lines_for_change(game, change: Change, shown: list[int]) -> list[Line]:
     """The lines ``change`` touched, read off the change (never by comparing records):
-    the entries it added, undid, struck, restored or left behind; the whole command
-    groups of its undo / redo records; the entries whose conflict came or went; and
+    the records it appended (undo / redo / strike records too); the entries it added,
+    undid, struck, restored or left behind; the whole command groups of its undo /
+    redo records; the entries whose conflict came or went; and
     after a strike or unstrike every shown entry from its target on (they were folded
     again: their Location words and conflicts may read otherwise). ``shown`` are the
     seqs on the list, ascending."""
     records = game.records
     seqs = {
+        *change.appended,
         *change.added,
         *change.undone,
         *change.struck,
@@ -132,18 +137,7 @@ def lines_for_change(game, change: Change, shown: list[int]) -> list[Line]:
             seqs.update(r.seq for r in groups.get(record.target, ()))
     if change.action in ("strike", "unstrike") and change.target:
         seqs.update(shown[bisect.bisect_left(shown, change.target) :])
-    return [
-        entry_line(game, records[s - 1])
-        for s in sorted(seqs)
-        if 0 < s <= len(records) and not ev.is_control(records[s - 1])
-    ]
-
-
-def hidden_note(hidden: int) -> str:
-    """Why numbers are missing from the list: control records are not shown as lines."""
-    if not hidden:
-        return ""
-    return f"{hidden} entr{'y' if hidden == 1 else 'ies'} hidden: undo/redo/strike records"
+    return [entry_line(game, records[s - 1]) for s in sorted(seqs) if 0 < s <= len(records)]
 
 
 class HistoryView(OptionList):
@@ -161,7 +155,6 @@ class HistoryView(OptionList):
             None  # game.records when last filled (recover() replaces it)
         )
         self._seen = 0  # records taken into account
-        self._hidden = 0  # control records (not shown as lines)
         self.follow_changes = follow_changes  # the main view follows; replay does not
         self._pending: set[int] = set()  # seqs shown as PENDING
         self._reading: tuple[Any, Worker[Any]] | None = None  # (game, its names worker)
@@ -177,7 +170,6 @@ class HistoryView(OptionList):
             self._order.clear()
             self.clear_options()
         self._game, self._records, self._seen = game, game.records, len(game.records)
-        self._hidden = len(game.records) - len(lines)
         self.sync(lines, follow)
 
     def apply_change(self, game, change: Change, follow: bool | None = None) -> None:
@@ -192,8 +184,6 @@ class HistoryView(OptionList):
             self.sync_game(game, follow)
             return
         self._seen += len(change.appended)
-        records: list[ev.Record] = game.records
-        self._hidden += sum(1 for s in change.appended if ev.is_control(records[s - 1]))
         self.sync(lines_for_change(game, change, self._order), follow)
 
     def shows(self, game) -> bool:
@@ -225,7 +215,6 @@ class HistoryView(OptionList):
                 self._pending.discard(line.seq)
         if new:
             self.add_options(new)
-        self.border_subtitle = hidden_note(self._hidden)
         if follow and (new or self.highlighted is None) and self.option_count:
             self.highlighted = self.option_count - 1
         if self._pending and (self._reading is None or self._reading[0] is not self._game):
