@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.commands import parse, run_script
+from stockade.core.commands import plan, run_script
 from stockade.core.model import events as ev
 from stockade.core.rules.cc_table import CaptureEntry
 from stockade.tui.forms.cc import capture_command
@@ -32,6 +32,6 @@ def test_a_split_only_line_reads_back_as_the_capture():
     )
     run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q4"])
     line = capture_command(CaptureEntry((), "g1", False), "a1", "2-4-7")
-    (event,) = parse(line, game.state).events
+    (event,) = plan(line, game.state).events
     assert isinstance(event, ev.Captured)
     assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")

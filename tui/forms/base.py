@@ -124,10 +124,10 @@ def _more_line(below: list[str], width: int) -> str:
 
 def dry_run(game, text: str) -> Refusal | None:
     """The core's verdict on ``text`` without recording it."""
-    from stockade.core.commands import first_attacker, parse
+    from stockade.core.commands import first_attacker, plan
 
     try:
-        parsed = parse(text, game.state, first_attacker(game))
+        parsed = plan(text, game.state, first_attacker(game))
         if parsed.events:
             game.check(list(parsed.events))
     except Refusal as refusal:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
-from stockade.core.commands.complete import UNIT_FILTERS
+from stockade.core.commands.picks import UNIT_FILTERS
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice, ranked
 from stockade.core.reads.views import unit_label
