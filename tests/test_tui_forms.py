@@ -8,10 +8,14 @@ the core's refusal is shown with its rule and nothing is recorded.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from textual.widgets import Input, Select
 
-from stockade.core.commands import execute
+from stockade.core.commands import VERBS, execute
+from stockade.core.commands import parser as command_parser
 from stockade.core.model.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
@@ -84,7 +88,7 @@ CASES = {
     "rearm": (BASE + TAKEN, {"unit": "", "how": "cc", "enemy": "a1"}, None),
     "scrounge": (
         BASE + TAKEN + ["abandon g3", "phase MPh 2 German"],
-        {"unit": "g3", "dr": "2"},
+        {"unit": "g3", "roll": "2"},
         lambda s: units(s, "g3").status != UNARMED or units(s, "g3").armed,
     ),
     "massacre": (BASE + TAKEN, {"units": ["g1"], "by": "a1"}, "A20.4"),  # Americans may not
@@ -101,6 +105,12 @@ CASES = {
     "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
     "end": (BASE, {"sure": True}, lambda s: s.ended),
     "status": (BASE, {"units": ["a1", "a2"], "verb": "break"}, lambda s: units(s, "a2").broken),
+    "move": (BASE, {"units": ["a1", "a2"], "to": "Q4"}, lambda s: units(s, "a2").location == "Q4"),
+    "recapture": (
+        BASE + TAKEN + ["abandon g3", "phase MPh 2 American"],
+        {"units": ["g3"], "by": "a2"},
+        lambda s: units(s, "g3").guard == "a2",
+    ),
 }
 # rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
 CASES["rearm"] = (
@@ -134,13 +144,31 @@ async def fill(form: FormScreen, values: dict) -> None:
             raise AssertionError(f"no way to fill {widget!r}")
 
 
+def _no_text(text, state):
+    raise AssertionError(f"a form handed the core command text: {text!r}")
+
+
+FORMS = Path(__file__).resolve().parents[1] / "tui" / "forms"
+
+
+def test_no_form_writes_a_command_line():
+    """The forms build ``Command`` values: no f-string or join there starts with a verb."""
+    verbs = "|".join(re.escape(v) for v in VERBS)
+    line = re.compile(rf"""f["'](?:{verbs})\b|["'] ["']\.join""")
+    for path in FORMS.glob("*.py"):
+        found = line.findall(path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name} writes command text: {found}"
+
+
 @pytest.mark.parametrize("name", list(CASES))
 @sync
-async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
+async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name, monkeypatch):
     setup, values, expect = CASES[name]
     game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
     for line in setup:
         execute(game, line)
+    # From here on only Commands reach the core: the text parser must not be called.
+    monkeypatch.setattr(command_parser, "parse", _no_text)
     before = len(game.records)
     key = next(spec.key for spec in all_specs() if spec.name == name)
     app = StockadeApp(game, remember=False)

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Self
 
 from stockade.core.commands.grammar import CAUSES, NO_TAKEOVER, VERBS, Kind, Slot, VerbSpec
 from stockade.core.commands.handles import Context, check_new_handle
-from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import Sections, words
 from stockade.core.commands.words import assignment, counter, number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -112,6 +112,25 @@ class Command:
 
     def check(self, ctx: Context) -> None:
         """What the slots alone cannot say (two flags that exclude each other)."""
+
+    @classmethod
+    def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
+        """One slot's value from a form's field: a tick, handles, or typed words."""
+        if slot.kind is Kind.FLAG:
+            return bool(raw)
+        if slot.kind is Kind.TEXT:
+            return str(raw)
+        if isinstance(raw, (list, tuple)):
+            given = [str(w) for w in raw]
+        else:
+            given = words(str(raw))
+        if slot.kind is Kind.ONE_OF:
+            choice = one(given, slot.label.lower(), cls.verb).lower()
+            default = next(f.default for f in fields(cls) if f.name == slot.name)
+            if choice != default and choice not in slot.choices:
+                raise Refusal("input", f"'{choice}' is not one of: " + ", ".join(slot.choices))
+            return choice
+        return read_slot(ctx, cls.spec(), slot, given)
 
     # ---------------------------------------------------------------- writing
     def words(self) -> list[str]:

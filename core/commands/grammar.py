@@ -246,7 +246,9 @@ _SPECS = [
                 "free",
                 "Free as Unarmed (over the captor's capacity; optional)",
                 which="broken",
-                picks=p.among("units", "broken"),
+                picks=lambda s, v: [
+                    c for c in queries.surrendering_units(s) if c.handle in p.handles_in(v, "units")
+                ],
             ),
             _merge(),
             _because(),

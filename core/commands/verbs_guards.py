@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from stockade.core.commands.command import (
     Command,
@@ -14,8 +14,9 @@ from stockade.core.commands.command import (
     merges,
     new_handle,
 )
+from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
-from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import Sections, words
 from stockade.core.commands.words import assignment, counter
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -104,6 +105,20 @@ class Deploy(Command):
         if len(counters) > 2:
             raise Refusal("input", "a squad deploys into two HS: give at most two counters")
         return cls(squad, tuple(counters), tuple(assign), halves)
+
+    @classmethod
+    def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
+        if slot.name == "assign":  # "g3=2 g4=2": the prisoners the second half takes
+            out = []
+            for word in words(str(raw)):
+                pair = assignment(word)
+                if pair is None:
+                    raise Refusal("input", f"'{word}' should read PRISONER=HALF, like g3=2")
+                out.append(Pair(ctx.unit(pair[0]), _half(pair[1], ())))
+            return tuple(out)
+        if slot.name == "counters":
+            return tuple(counter(w) for w in words(str(raw)))
+        return super().read_field(ctx, slot, raw)
 
     def events(self, ctx: Context) -> list[ev.Record]:
         squad = ctx.unit(self.unit)

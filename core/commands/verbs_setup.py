@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Self, TypedDict
+from typing import Any, ClassVar, Literal, Self, TypedDict
 
 from stockade.core.commands import clock
 from stockade.core.commands.command import Command, Counter, Handle, Location, Side, new_handle
+from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
-from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import Sections, words
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -66,6 +67,12 @@ class Add(Command):
         for draft in drafts:
             draft.unit_kind  # noqa: B018 -- refuses a counter that does not fit its kind
         return command
+
+    @classmethod
+    def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
+        if slot.name == "counters":  # "4-6-7 x2 9-1 +commissar": counters and their words
+            return tuple(_read_add_words(ctx, words(str(raw)))[0])
+        return super().read_field(ctx, slot, raw)
 
     def words(self) -> list[str]:
         out = [self.side] + [w for d in self.counters for w in d.words()]

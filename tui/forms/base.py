@@ -1,8 +1,10 @@
-"""A guided form: fields in, command text out, the core's verdict shown live.
+"""A guided form: fields in, a ``Command`` out, the core's verdict shown live.
 
-A form never judges: it builds the same command text a player would type, asks the core
-to check it (``core.commands.parse`` then ``Game.check``: nothing is written), shows the
-verdict with its rule, and on ctrl+s hands the text to the core to record.
+A form never judges and never writes command text: its fields are the slots of a verb's
+declaration (``core.commands.grammar``), the core builds the verb's ``Command`` from
+them (``core.commands.fill.from_fields``), checks it (``plan`` then ``Game.check``:
+nothing is written), the form shows the verdict with its rule and the command's
+canonical line, and on ctrl+s hands the command to the core to record.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
+from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
@@ -51,11 +54,17 @@ class Field:
     placeholder: str = ""
     value: str | bool = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
+    required: bool | None = None  # None: optional when its label says so
 
     @property
     def optional(self) -> bool:
-        """Said so in its label: the form does not stop at it when moving on."""
-        return "optional" in self.label
+        """The form does not stop at it when moving on, nor ask for it."""
+        return not self.required if self.required is not None else "optional" in self.label
+
+
+# The command a form's values say: None while the form cannot say one yet (a question
+# still open); a Refusal names the field still to fill or the value it cannot read.
+Build = Callable[[dict, GameState], Command | None]
 
 
 @dataclass
@@ -64,7 +73,7 @@ class FormSpec:
     title: str
     summary: str
     fields: list[Field]
-    build: Callable[[dict], str]
+    build: Build
     key: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -122,12 +131,12 @@ def _more_line(below: list[str], width: int) -> str:
     return "▼ more below: " + ", ".join(shown) + tail
 
 
-def dry_run(game, text: str) -> Refusal | None:
-    """The core's verdict on ``text`` without recording it."""
+def dry_run(game: Game, command: Command) -> Refusal | None:
+    """The core's verdict on ``command`` without recording it."""
     from stockade.core.commands import first_attacker, plan
 
     try:
-        parsed = plan(text, game.state, first_attacker(game))
+        parsed = plan(command, game.state, first_attacker(game))
         if parsed.events:
             game.check(list(parsed.events))
     except Refusal as refusal:
@@ -314,8 +323,15 @@ class FormScreen(ModalScreen[str | None]):
                 raise TypeError(f"form field {f.name!r}: no value in a {type(widget).__name__}")
         return out
 
-    def command_text(self) -> str:
-        return " ".join(self.spec.build(self.values()).split())
+    def command(self) -> Command | None:
+        """The command the fields say; Refusal when a field is missing or unreadable."""
+        return self.spec.build(self.values(), self.game.state)
+
+    def _built(self) -> tuple[Command | None, Refusal | None]:
+        try:
+            return self.command(), None
+        except Refusal as refusal:
+            return None, refusal
 
     def extra_verdict(self) -> Text | None:
         """Subclasses add their own lines above the core's verdict."""
@@ -327,7 +343,8 @@ class FormScreen(ModalScreen[str | None]):
         self.set_timer(0.1, self._show_more)  # once the new verdict is laid out
 
     def _update_preview(self) -> None:
-        text = self.command_text()
+        command, problem = self._built()
+        text = str(command) if command is not None else ""
         self.query_one("#preview", Static).update(
             Text.assemble(("will record: ", "dim"), (text or "…", "bold"))
         )
@@ -335,21 +352,29 @@ class FormScreen(ModalScreen[str | None]):
         extra = self.extra_verdict()
         if extra is not None:
             verdict.append_text(extra)
-            if text:
-                verdict.append("\n")
-        if text:
-            refusal = dry_run(self.game, text)
-            missing = self._missing() if refusal is not None and refusal.rule == "input" else []
-            if refusal is None:
-                verdict.append("✓ the book accepts this entry", style="bold")
-            elif missing:
-                # The command is only half built: say which field to fill, not the
-                # command language's syntax the half-built line breaks.
-                verdict.append(f"? still to fill: {', '.join(missing)}", style="italic")
-            else:
-                verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
+        refusal = dry_run(self.game, command) if command is not None else problem
+        missing = self._missing() if refusal is not None and refusal.rule == "input" else []
+        line: Text | None = None
+        if command is not None and refusal is None:
+            line = Text("✓ the book accepts this entry", style="bold")
+        elif missing and len(missing) < self._required():
+            # The command is only half built: say which field to fill, not the
+            # command language's syntax the half-built line breaks.
+            line = Text(f"? still to fill: {', '.join(missing)}", style="italic")
+        elif refusal is not None and not missing:
+            line = Text(f"✗ refused: {refusal}", style="bold " + self._error)
+        if line is not None:
+            verdict.append("\n" if extra is not None else "").append_text(line)
         self.query_one("#verdict", Static).update(verdict)
         self.call_after_refresh(self._fit)
+
+    def _required(self) -> int:
+        """How many fields must be filled (shown, not ticks, not optional)."""
+        return sum(
+            1
+            for f in self.spec.fields
+            if f.kind != "check" and not f.optional and self.query_one(f"#f-{f.name}").display
+        )
 
     def _missing(self) -> list[str]:
         """The labels of the required fields shown and still empty."""
@@ -400,17 +425,19 @@ class FormScreen(ModalScreen[str | None]):
 
     # ------------------------------------------------------------------ actions
     def action_record(self) -> None:
-        text = self.command_text()
-        if not text:
-            return
+        command, problem = self._built()
         try:
-            message = self.app.run_command(text)
+            if command is None:
+                if problem is not None:
+                    raise problem
+                return
+            message = self.app.run_command(command)
         except Refusal as refusal:
             self.query_one("#verdict", Static).update(
                 Text(f"✗ refused: {refusal}", style="bold " + self._error)
             )
             return
-        self.dismiss(message or f"recorded: {text}")
+        self.dismiss(message or f"recorded: {command}")
 
     def action_cancel(self) -> None:
         self.dismiss(None)
