@@ -43,7 +43,7 @@ async def test_example_13_through_the_surrender_form(tmp_path):
         await pilot.press("*", "enter")
         await pilot.pause()
         assert form.query_one("#f-to").value == "h1"
-        await pilot.press("y", "n")  # adjacent: yes; free rout: no
+        await pilot.press("y", "enter", "n")  # adjacent: yes (enter: on); free rout: no
         await pilot.pause()
         verdict = str(form.query_one("#verdict").render())
         assert "A20.21: it surrenders" in verdict

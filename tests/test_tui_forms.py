@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Input
 
 from stockade.core.commands import VERBS, execute
 from stockade.core.commands import parser as command_parser
@@ -20,6 +20,7 @@ from stockade.core.model.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
+from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
 from tests.test_tui_support import new_game, status_text, sync
 
@@ -138,7 +139,7 @@ async def past_the_picker(pilot) -> FormScreen:
 async def fill(form: FormScreen, values: dict) -> None:
     for name, value in values.items():
         widget = form.query_one(f"#f-{name}")
-        if isinstance(widget, (Select, Input, TickBox, UnitPicker)):
+        if isinstance(widget, (ChoiceList, Input, TickBox, UnitPicker)):
             widget.value = value
         else:  # pragma: no cover - a new field kind
             raise AssertionError(f"no way to fill {widget!r}")

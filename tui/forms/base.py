@@ -23,7 +23,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Static
 
 from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
@@ -31,8 +31,8 @@ from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
+from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
-from stockade.tui.plain import plain
 
 if TYPE_CHECKING:
     from textual import getters
@@ -79,11 +79,14 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "tab: next field · enter: pick · letter: choose · {record}: record · {cancel}: cancel"
+KEYS = "enter: pick, next · ↑↓ letter: in a list · tab: field · {record}: record · {cancel}: cancel"
 
 
 class TickBox(Checkbox):
-    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone)."""
+    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone);
+    space ticks, enter moves on like every other field."""
+
+    BINDINGS = key_bindings("tick")
 
     @property
     def _button(self) -> Content:
@@ -97,25 +100,8 @@ class TickBox(Checkbox):
             (self.BUTTON_RIGHT, side_style),
         )
 
-
-class LetterSelect(Select):
-    """A Select that also takes a letter while closed: the first choice starting with
-    it (again: the next one), so "y"/"n" answers a yes/no question in one key."""
-
-    def on_key(self, event) -> None:
-        char = event.character
-        if self.expanded or not char or not char.isalnum():
-            return
-        labels = [(str(label), value) for label, value in self._options if value is not Select.NULL]
-        hits = [value for label, value in labels if label.lower().startswith(char.lower())]
-        if not hits:
-            return
-        event.stop()
-        event.prevent_default()
-        now = hits.index(self.value) if self.value in hits else -1
-        self.value = hits[(now + 1) % len(hits)]
-        if len(hits) == 1:  # nothing to cycle through: the answer is given, move on
-            self.post_message(UnitPicker.Done(self))
+    def action_confirm(self) -> None:
+        self.post_message(UnitPicker.Done(self))
 
 
 def _more_line(below: list[str], width: int) -> str:
@@ -146,11 +132,7 @@ def dry_run(game: Game, command: Command) -> Refusal | None:
 
 def _empty(widget: Widget) -> bool:
     """A unit, choice or text field with nothing in it yet."""
-    return (
-        (isinstance(widget, UnitPicker) and not widget.value)
-        or (isinstance(widget, Select) and widget.value is Select.NULL)
-        or (isinstance(widget, Input) and not widget.value)
-    )
+    return isinstance(widget, (UnitPicker, ChoiceList, Input)) and not widget.value
 
 
 class FormScreen(ModalScreen[str | None]):
@@ -171,8 +153,6 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
-    FormScreen Select { width: 1fr; }
-    FormScreen Select:focus > SelectCurrent { background: $primary 30%; }
     FormScreen Checkbox { padding: 0; height: 1; }
     FormScreen Checkbox:focus { background: $primary 30%; }
     FormScreen .none { color: $text-muted; text-style: italic; }
@@ -223,16 +203,9 @@ class FormScreen(ModalScreen[str | None]):
             return
         options = cast(Choices, f.choices)(state) if f.choices else []
         if f.kind == "choice":
-            value = f.value if f.value in {v for _l, v in options} else Select.NULL
-            prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
-            yield LetterSelect(
-                [(plain(label), value) for label, value in options],
-                value=value,
-                prompt=prompt,
-                id=wid,
-                compact=True,
-                allow_blank=value is Select.NULL,
-            )
+            if not options:
+                yield Static("(none in the book now)", classes="none")
+            yield ChoiceList(options, str(f.value or ""), id=wid)
         else:
             placeholder = f"e.g. {f.placeholder}" if f.placeholder else ""
             yield Input(
@@ -311,11 +284,7 @@ class FormScreen(ModalScreen[str | None]):
         out: dict = {}
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
-            if isinstance(widget, UnitPicker):
-                out[f.name] = widget.value
-            elif isinstance(widget, Select):
-                out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
-            elif isinstance(widget, Checkbox):
+            if isinstance(widget, (UnitPicker, ChoiceList, Checkbox)):
                 out[f.name] = widget.value
             elif isinstance(widget, Input):
                 out[f.name] = widget.value.strip()
@@ -392,7 +361,7 @@ class FormScreen(ModalScreen[str | None]):
         return self.app.theme_variables.get("error", "")
 
     @on(Input.Changed)
-    @on(Select.Changed)
+    @on(ChoiceList.Changed)
     @on(Checkbox.Changed)
     @on(UnitPicker.Changed)
     def _changed(self) -> None:
@@ -404,24 +373,29 @@ class FormScreen(ModalScreen[str | None]):
 
     @on(UnitPicker.Done)
     def _advance(self, event: UnitPicker.Done) -> None:
-        """After a pick or a one-letter answer, on to the next field still empty."""
+        """Enter on a field (or a pick made): on to the next required field still
+        empty, else to the next field; a unit field reached empty opens its list."""
         names = [f.name for f in self.spec.fields]
         start = names.index(event.picker.id[2:]) + 1 if event.picker.id else 0
-        for name in names[start:]:
-            widget = self.query_one(f"#f-{name}")
-            field = self.spec.fields[names.index(name)]
-            if not widget.display or isinstance(widget, Checkbox) or field.optional:
-                continue
-            if _empty(widget):
-                widget.focus()
-                widget.scroll_visible()
-                if isinstance(widget, UnitPicker) and widget.choices:
-                    widget.action_pick()  # straight on to the roster: one key saved
-                return
+        shown = [
+            (f, self.query_one(f"#f-{f.name}"))
+            for f in self.spec.fields[start:]
+            if self.query_one(f"#f-{f.name}").display
+        ]
+        empty = [
+            (f, w) for f, w in shown if not isinstance(w, Checkbox) and not f.optional and _empty(w)
+        ]
+        if not (empty or shown):
+            return  # the last field: ctrl+s records
+        target = (empty or shown)[0][1]
+        target.focus()
+        target.scroll_visible()
+        if empty and isinstance(target, UnitPicker) and target.choices:
+            target.action_pick()  # a unit still to pick: straight on to the roster
 
     @on(Input.Submitted)
-    def _enter(self) -> None:
-        self.action_record()
+    def _enter(self, event: Input.Submitted) -> None:
+        self.post_message(UnitPicker.Done(event.input))
 
     # ------------------------------------------------------------------ actions
     def action_record(self) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.css.query import NoMatches
-from textual.widgets import Select
 
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
 from stockade.core.model.state import GameState
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
+from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.choices import slot_fields, words
 
 YES_NO = words(("yes", "yes"), ("no", "no"))
@@ -80,9 +80,9 @@ class SurrenderForm(FormScreen):
 
     def _fit_questions(self) -> None:
         """Ask only the board questions that apply to the chosen kind of surrender."""
-        reason = self.query_one("#f-reason", Select).value
+        reason = self.query_one("#f-reason", ChoiceList).value
         for q in QUESTIONS:
-            shown = reason is Select.NULL or reason in q.reasons
+            shown = not reason or reason in q.reasons
             for wid in (f"#f-{q.name}", f"#l-{q.name}"):
                 self.query_one(wid).display = shown
 
