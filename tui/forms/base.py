@@ -79,7 +79,7 @@ class FormSpec:
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "enter: pick, next · ↑↓ letter: in a list · tab: field · {record}: record · {cancel}: cancel"
+KEYS = "enter: next · ↑↓ letter: list · tab: field · {record}: record · {cancel}: cancel"
 
 
 class TickBox(Checkbox):
