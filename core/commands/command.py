@@ -15,8 +15,9 @@ the moment of recording (the next free handle, the current turn) is left to
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Self
+
+import msgspec
 
 from stockade.core.commands.grammar import CAUSES, NO_TAKEOVER, VERBS, Kind, Slot, VerbSpec
 from stockade.core.commands.handles import Context, check_new_handle
@@ -31,8 +32,7 @@ Counter = str  # a counter as printed
 Location = str  # a hex or Location as the board names it
 
 
-@dataclass(frozen=True)
-class MergeSpec:
+class MergeSpec(msgspec.Struct, frozen=True):
     """``g2+g3`` or ``g2+g3=g9``: two prisoner HS to be exchanged for a squad."""
 
     parts: tuple[Handle, Handle]
@@ -42,8 +42,7 @@ class MergeSpec:
         return "+".join(self.parts) + (f"={self.into}" if self.into else "")
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(msgspec.Struct, frozen=True):
     """``H=VALUE``: a unit and a counter (mutual, capture's hs) or a target (deploy)."""
 
     handle: Handle
@@ -53,8 +52,7 @@ class Pair:
         return f"{self.handle}={self.value}" if self.value else self.handle
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(msgspec.Struct, frozen=True, kw_only=True):
     """One verb with its fields. Subclasses set ``verb`` and declare one field per slot."""
 
     verb: ClassVar[str]
@@ -126,7 +124,7 @@ class Command:
             given = words(str(raw))
         if slot.kind is Kind.ONE_OF:
             choice = one(given, slot.label.lower(), cls.verb).lower()
-            default = next(f.default for f in fields(cls) if f.name == slot.name)
+            default = next(f.default for f in msgspec.structs.fields(cls) if f.name == slot.name)
             if choice != default and choice not in slot.choices:
                 raise Refusal("input", f"'{choice}' is not one of: " + ", ".join(slot.choices))
             return choice
@@ -159,7 +157,7 @@ class Command:
 
     @classmethod
     def field_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        return [f.name for f in msgspec.structs.fields(cls)]
 
 
 def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any:
@@ -240,8 +238,7 @@ def merges(ctx: Context, specs: tuple[MergeSpec, ...]) -> list[ev.Merge]:
     ]
 
 
-@dataclass(frozen=True)
-class Blank(Command):
+class Blank(Command, frozen=True):
     """A blank line or a ``#`` comment: a no-op in the bar and in scripts."""
 
     verb: ClassVar[str] = ""

@@ -20,7 +20,6 @@ from enum import Enum
 from stockade.core.commands import picks as p
 from stockade.core.commands.lexer import FLAG, MANY, ONE
 from stockade.core.model import events as ev
-from stockade.core.reads import queries
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")
@@ -222,12 +221,7 @@ _SPECS = [
         "surrender g1 g2 g3 to a1 free g3",
         ("sur",),
         (
-            _units(
-                "units",
-                "Surrendering units",
-                "broken",
-                lambda s, v: queries.surrendering_units(s),
-            ),
+            _units("units", "Surrendering units", "broken", p.surrendering_units),
             Slot(
                 "to",
                 Kind.UNIT,
@@ -235,9 +229,7 @@ _SPECS = [
                 "Captor (the new Guard)",
                 which="captor",
                 required=True,
-                picks=lambda s, v: queries.surrender_captors(
-                    s, p.handles_in(v, "units"), _reason(v)
-                ),
+                picks=p.surrender_captors,
             ),
             Slot("reason", Kind.ONE_OF, label="Why", choices=SURRENDER_REASONS),
             Slot(
@@ -246,9 +238,7 @@ _SPECS = [
                 "free",
                 "Free as Unarmed (over the captor's capacity; optional)",
                 which="broken",
-                picks=lambda s, v: [
-                    c for c in queries.surrendering_units(s) if c.handle in p.handles_in(v, "units")
-                ],
+                picks=p.surrendering_among,
             ),
             _merge(),
             _because(),
@@ -279,7 +269,7 @@ _SPECS = [
                 Kind.UNITS,
                 label="Defenders captured whole",
                 which="active",
-                picks=lambda s, v: queries.capture_defenders(s, p.word_in(v, "by")),
+                picks=p.capture_defenders,
             ),
             Slot("hs", Kind.PAIR, "hs", "One HS of this squad (optional)", which="squad"),
             Slot(
@@ -289,7 +279,7 @@ _SPECS = [
                 "Attacker (the new Guard)",
                 which="captor",
                 required=True,
-                picks=lambda s, v: queries.capture_attackers(s),
+                picks=p.capture_attackers,
             ),
             Slot("as_", Kind.COUNTER, "as", "Counter an unarmed captor becomes (optional)"),
             _merge(),
@@ -331,7 +321,7 @@ _SPECS = [
                 "To the new Guard",
                 which="captor",
                 required=True,
-                picks=lambda s, v: queries.transfer_guards(s, p.handles_in(v, "units")),
+                picks=p.transfer_guards,
             ),
             _merge(),
         ),
@@ -403,7 +393,7 @@ _SPECS = [
                 "takeover",
                 "New Guard (if a Guard dies)",
                 which="captor",
-                picks=lambda s, v: queries.takeover_guards(s, p.word_in(v, "unit")),
+                picks=p.takeover_guards,
             ),
             Slot(
                 "keep",
@@ -411,7 +401,7 @@ _SPECS = [
                 "keep",
                 "Prisoners the new Guard keeps (optional: if not all)",
                 which="prisoner",
-                picks=lambda s, v: queries.prisoners_of_guard(s, p.word_in(v, "unit")),
+                picks=p.prisoners_of_guard,
             ),
         ),
     ),
@@ -451,7 +441,7 @@ _SPECS = [
                 "units",
                 "Prisoners attempting",
                 "prisoner",
-                lambda s, v: queries.escapers(s, bool(v.get("own_borders"))),
+                p.escapers,
             ),
             Slot(
                 "ntcfail",
@@ -505,15 +495,13 @@ _SPECS = [
         "rearm g1 cc a3",
         (),
         (
-            _unit("unit", "Unarmed unit", "unarmed", lambda s, v: queries.rearmable_units(s)),
+            _unit("unit", "Unarmed unit", "unarmed", p.rearmable_units),
             Slot("how", Kind.CHOICE, label="How", required=True, choices=REARM_HOWS),
             _unit(
                 "enemy",
                 "The armed enemy (eliminated, captured or surrendered)",
                 "any",
-                lambda s, v: queries.rearm_enemies(
-                    s, p.word_in(v, "unit"), p.word_in(v, "how") or "cc"
-                ),
+                p.rearm_enemies,
             ),
             Slot("as_", Kind.COUNTER, "as", "Counter it becomes (optional)"),
         ),
@@ -562,11 +550,6 @@ _SPECS = [
         (Slot("topic", Kind.VERB, label="Verb or rule (optional)"),),
     ),
 ]
-
-
-def _reason(values: p.Values) -> ev.SurrenderReason:
-    word = p.word_in(values, "reason")
-    return next((r for r in SURRENDER_REASONS if r == word), "rtph")
 
 
 VERBS: dict[str, VerbSpec] = {spec.name: spec for spec in _SPECS}

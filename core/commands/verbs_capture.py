@@ -3,7 +3,6 @@ capture (A20.221) and recapture of unarmed units (A20.54)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import (
@@ -22,8 +21,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 
 
-@dataclass(frozen=True)
-class Surrender(Command):
+class Surrender(Command, frozen=True):
     verb: ClassVar[str] = "surrender"
     units: tuple[Handle, ...]
     to: Handle
@@ -45,8 +43,7 @@ class Surrender(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Reject(Command):
+class Reject(Command, frozen=True):
     verb: ClassVar[str] = "reject"
     units: tuple[Handle, ...]
     by: Side
@@ -60,8 +57,7 @@ class Reject(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Capture(Command):
+class Capture(Command, frozen=True):
     """All the named units, or one HS of a squad (``hs g5=2-4-7``): its two halves get
     new handles when recorded."""
 
@@ -95,8 +91,7 @@ class Capture(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Mutual(Command):
+class Mutual(Command, frozen=True):
     """``mutual g7 a3=5-4-6``: every unit left in the Location; H=COUNTER says what it
     rearms as where the nationality table has no Green/Conscript counter."""
 
@@ -113,7 +108,7 @@ class Mutual(Command):
             pairs.append(pair)
         if not pairs:
             raise Refusal("input", "name every unit left in the Location", "mutual g7 a3")
-        return cls(tuple(pairs))
+        return cls(units=tuple(pairs))
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [
@@ -124,8 +119,7 @@ class Mutual(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Recapture(Command):
+class Recapture(Command, frozen=True):
     verb: ClassVar[str] = "recapture"
     units: tuple[Handle, ...]
     by: Handle

@@ -4,7 +4,6 @@ events), and help (it writes nothing)."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command
@@ -15,8 +14,7 @@ from stockade.core.commands.words import number, one
 from stockade.core.model.errors import Refusal
 
 
-@dataclass(frozen=True)
-class Control(Command):
+class Control(Command, frozen=True):
     """A verb that acts on the history instead of recording what happened."""
 
     @classmethod
@@ -31,18 +29,15 @@ class Control(Command):
         return super().read(ctx, sections)
 
 
-@dataclass(frozen=True)
-class Undo(Control):
+class Undo(Control, frozen=True):
     verb: ClassVar[str] = "undo"
 
 
-@dataclass(frozen=True)
-class Redo(Control):
+class Redo(Control, frozen=True):
     verb: ClassVar[str] = "redo"
 
 
-@dataclass(frozen=True)
-class Strike(Control):
+class Strike(Control, frozen=True):
     verb: ClassVar[str] = "strike"
     target: int
     reason: str = ""
@@ -52,11 +47,10 @@ class Strike(Control):
         words = sections.positional
         if not words:
             raise Refusal("input", "'strike' needs the entry number", cls.spec().example)
-        return cls(number(words[0], "the entry number"), " ".join(words[1:]))
+        return cls(target=number(words[0], "the entry number"), reason=" ".join(words[1:]))
 
 
-@dataclass(frozen=True)
-class Unstrike(Control):
+class Unstrike(Control, frozen=True):
     verb: ClassVar[str] = "unstrike"
     target: int
 
@@ -67,11 +61,10 @@ class Unstrike(Control):
             raise Refusal("input", "'unstrike' needs the entry number", cls.spec().example)
         target = number(words[0], "the entry number")
         one(words, "entry number", "unstrike")
-        return cls(target)
+        return cls(target=target)
 
 
-@dataclass(frozen=True)
-class Help(Control):
+class Help(Control, frozen=True):
     """``help``, ``help VERB``, ``help rulings``, ``help A20.55``: refused when the
     topic is unknown, so the bar says so at once."""
 
@@ -81,7 +74,7 @@ class Help(Control):
     @classmethod
     def read(cls, ctx: Context, sections: Sections) -> Self:
         words = sections.positional
-        command = cls(words[0] if words else "")
+        command = cls(topic=words[0] if words else "")
         command.text()
         return command
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command, Counter, Handle
@@ -16,8 +15,7 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import UNARMED
 
 
-@dataclass(frozen=True)
-class Escape(Command):
+class Escape(Command, frozen=True):
     verb: ClassVar[str] = "escape"
     units: tuple[Handle, ...]
     ntcfail: tuple[Handle, ...] = ()
@@ -48,8 +46,7 @@ class Escape(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Withdraw(Command):
+class Withdraw(Command, frozen=True):
     verb: ClassVar[str] = "withdraw"
     units: tuple[Handle, ...]
 
@@ -57,8 +54,7 @@ class Withdraw(Command):
         return [ev.EscapedBy(units=ctx.units(list(self.units)), route="withdrawal")]
 
 
-@dataclass(frozen=True)
-class Infiltrate(Command):
+class Infiltrate(Command, frozen=True):
     verb: ClassVar[str] = "infiltrate"
     units: tuple[Handle, ...]
 
@@ -66,8 +62,7 @@ class Infiltrate(Command):
         return [ev.EscapedBy(units=ctx.units(list(self.units)), route="infiltration")]
 
 
-@dataclass(frozen=True)
-class GuardInfiltrates(Command):
+class GuardInfiltrates(Command, frozen=True):
     verb: ClassVar[str] = "guard-infiltrates"
     unit: Handle
 
@@ -75,8 +70,7 @@ class GuardInfiltrates(Command):
         return [ev.EscapedBy(units=[ctx.unit(self.unit)], route="guard-infiltrated")]
 
 
-@dataclass(frozen=True)
-class Rearm(Command):
+class Rearm(Command, frozen=True):
     """``rearm g1 cc a3 [as 4-3-6]``. An unarmed squad rearmed by a HS-size enemy
     becomes an armed HS and an unarmed HS (A20.551): both get new handles when recorded."""
 
@@ -115,8 +109,7 @@ class Rearm(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Scrounge(Command):
+class Scrounge(Command, frozen=True):
     verb: ClassVar[str] = "scrounge"
     unit: Handle
     roll: int

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from stockade.core.commands.command import (
@@ -22,8 +21,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 
 
-@dataclass(frozen=True)
-class Transfer(Command):
+class Transfer(Command, frozen=True):
     verb: ClassVar[str] = "transfer"
     units: tuple[Handle, ...]
     to: Handle
@@ -39,8 +37,7 @@ class Transfer(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Exchange(Command):
+class Exchange(Command, frozen=True):
     verb: ClassVar[str] = "exchange"
     units: tuple[Handle, ...]
     as_: Handle | None = None
@@ -61,8 +58,7 @@ def _two_new(ctx: Context, side: str, wanted: tuple[Handle, ...]) -> list[str]:
     return [ctx.new_handle(side, w) for w in names]
 
 
-@dataclass(frozen=True)
-class Split(Command):
+class Split(Command, frozen=True):
     verb: ClassVar[str] = "split"
     unit: Handle
     as_: tuple[Handle, ...] = ()
@@ -72,8 +68,7 @@ class Split(Command):
         return [ev.PrisonerSplit(handle=handle, into=_two_new(ctx, ctx.side_of(handle), self.as_))]
 
 
-@dataclass(frozen=True)
-class Deploy(Command):
+class Deploy(Command, frozen=True):
     """``deploy a1 [2-4-6 [2-4-6]] [g3=2 g4=a8] [as a7 a8]``: ``P=1|2`` (or a new
     handle) sends prisoner P to that half."""
 
@@ -104,7 +99,7 @@ class Deploy(Command):
                 counters.append(counter(word))
         if len(counters) > 2:
             raise Refusal("input", "a squad deploys into two HS: give at most two counters")
-        return cls(squad, tuple(counters), tuple(assign), halves)
+        return cls(unit=squad, counters=tuple(counters), assign=tuple(assign), as_=halves)
 
     @classmethod
     def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
@@ -149,8 +144,7 @@ def _which_half(target: str, into: list[str]) -> str:
     )
 
 
-@dataclass(frozen=True)
-class Abandon(Command):
+class Abandon(Command, frozen=True):
     verb: ClassVar[str] = "abandon"
     units: tuple[Handle, ...]
 
@@ -158,8 +152,7 @@ class Abandon(Command):
         return [ev.Abandoned(units=ctx.units(list(self.units)))]
 
 
-@dataclass(frozen=True)
-class Escort(Command):
+class Escort(Command, frozen=True):
     verb: ClassVar[str] = "escort"
     unit: Handle
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from stockade.core.commands.command import Command, Counter, Handle
@@ -42,8 +41,7 @@ def read_cause(
     return ("fire-own" if word == owner else "fire-enemy"), word
 
 
-@dataclass(frozen=True)
-class Eliminate(Command):
+class Eliminate(Command, frozen=True):
     verb: ClassVar[str] = "eliminate"
     unit: Handle
     by: Cause | None = None
@@ -68,8 +66,7 @@ class Eliminate(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Reduce(Command):
+class Reduce(Command, frozen=True):
     verb: ClassVar[str] = "reduce"
     unit: Handle
     by: Cause | None = None
@@ -96,8 +93,7 @@ class Reduce(Command):
         ]
 
 
-@dataclass(frozen=True)
-class Massacre(Command):
+class Massacre(Command, frozen=True):
     verb: ClassVar[str] = "massacre"
     units: tuple[Handle, ...]
     by: Handle

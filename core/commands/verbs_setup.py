@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, TypedDict
+
+import msgspec
 
 from stockade.core.commands import clock
 from stockade.core.commands.command import Command, Counter, Handle, Location, Side, new_handle
@@ -22,8 +23,7 @@ MAX_REPEAT = 20  # a typo like x77 should be refused, not make 77 counters
 
 
 # -------------------------------------------------------------------------- add
-@dataclass(frozen=True)
-class Draft:
+class Draft(msgspec.Struct, frozen=True):
     """One counter as typed in ``add``: the words after it belong to it."""
 
     counter: Counter
@@ -47,8 +47,7 @@ class Draft:
         return infer_kind(parse_counter(self.counter), self.kind)
 
 
-@dataclass(frozen=True)
-class Add(Command):
+class Add(Command, frozen=True):
     verb: ClassVar[str] = "add"
     whole_line: ClassVar[bool] = True
     side: Side
@@ -63,7 +62,7 @@ class Add(Command):
             raise Refusal("input", "'add' needs a side and a counter", "add German 4-6-7 at Q4")
         side = ctx.side(words[0])
         drafts, location, broken = _read_add_words(ctx, words[1:])
-        command = cls(side, tuple(drafts), location, broken)
+        command = cls(side=side, counters=tuple(drafts), at=location, broken=broken)
         for draft in drafts:
             draft.unit_kind  # noqa: B018 -- refuses a counter that does not fit its kind
         return command
@@ -98,8 +97,7 @@ class Add(Command):
         return events
 
 
-@dataclass
-class _Typing:
+class _Typing(msgspec.Struct):
     """A draft while its words are read."""
 
     counter: str
@@ -193,32 +191,28 @@ def _trait(name: str) -> str:
 
 
 # ------------------------------------------------------------------------ clock
-@dataclass(frozen=True)
-class Next(Command):
+class Next(Command, frozen=True):
     verb: ClassVar[str] = "next"
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [clock.next_phase(ctx.state, ctx.first_attacker)]
 
 
-@dataclass(frozen=True)
-class Prev(Command):
+class Prev(Command, frozen=True):
     verb: ClassVar[str] = "prev"
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [clock.previous_phase(ctx.state, ctx.first_attacker)]
 
 
-@dataclass(frozen=True)
-class Turn(Command):
+class Turn(Command, frozen=True):
     verb: ClassVar[str] = "turn"
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [clock.next_player_turn(ctx.state, ctx.first_attacker)]
 
 
-@dataclass(frozen=True)
-class Phase(Command):
+class Phase(Command, frozen=True):
     """``phase RtPh``, ``phase ccph 3``, ``phase rph 4 American`` (any order after NAME);
     the Game Turn and ATTACKER left out stay as they are when it is recorded."""
 
@@ -240,7 +234,7 @@ class Phase(Command):
                 turn = number(word, "the Game Turn")
             else:
                 attacker = ctx.side(word)
-        return cls(phase, turn, attacker)
+        return cls(phase=phase, turn=turn, attacker=attacker)
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [
@@ -252,8 +246,7 @@ class Phase(Command):
         ]
 
 
-@dataclass(frozen=True)
-class End(Command):
+class End(Command, frozen=True):
     verb: ClassVar[str] = "end"
 
     def events(self, ctx: Context) -> list[ev.Record]:
@@ -274,8 +267,7 @@ class StatusFlags(TypedDict, total=False):
     melee: bool
 
 
-@dataclass(frozen=True)
-class SetStatus(Command):
+class SetStatus(Command, frozen=True):
     """A status verb: sets one flag of the units (``off``: the other way)."""
 
     flag: ClassVar[StatusFlag]
@@ -289,50 +281,43 @@ class SetStatus(Command):
         return [ev.StatusChanged(handle=ctx.unit(h), **flags) for h in self.units]
 
 
-@dataclass(frozen=True)
-class Break(SetStatus):
+class Break(SetStatus, frozen=True):
     verb: ClassVar[str] = "break"
     flag: ClassVar[StatusFlag] = "broken"
     sets: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
-class Rally(SetStatus):
+class Rally(SetStatus, frozen=True):
     verb: ClassVar[str] = "rally"
     flag: ClassVar[StatusFlag] = "broken"
     sets: ClassVar[bool] = False
 
 
-@dataclass(frozen=True)
-class Pin(SetStatus):
+class Pin(SetStatus, frozen=True):
     verb: ClassVar[str] = "pin"
     flag: ClassVar[StatusFlag] = "pinned"
     sets: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
-class Unpin(SetStatus):
+class Unpin(SetStatus, frozen=True):
     verb: ClassVar[str] = "unpin"
     flag: ClassVar[StatusFlag] = "pinned"
     sets: ClassVar[bool] = False
 
 
-@dataclass(frozen=True)
-class Berserk(SetStatus):
+class Berserk(SetStatus, frozen=True):
     verb: ClassVar[str] = "berserk"
     flag: ClassVar[StatusFlag] = "berserk"
     sets: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
-class Disrupt(SetStatus):
+class Disrupt(SetStatus, frozen=True):
     verb: ClassVar[str] = "disrupt"
     flag: ClassVar[StatusFlag] = "disrupted"
     sets: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
-class Melee(SetStatus):
+class Melee(SetStatus, frozen=True):
     verb: ClassVar[str] = "melee"
     flag: ClassVar[StatusFlag] = "melee"
     sets: ClassVar[bool] = True
@@ -341,8 +326,7 @@ class Melee(SetStatus):
 STATUS_COMMANDS: tuple[type[SetStatus], ...] = (Break, Rally, Pin, Unpin, Berserk, Disrupt, Melee)
 
 
-@dataclass(frozen=True)
-class Move(Command):
+class Move(Command, frozen=True):
     verb: ClassVar[str] = "move"
     units: tuple[Handle, ...]
     to: Location
@@ -357,8 +341,7 @@ class Move(Command):
         return [ev.StatusChanged(handle=ctx.unit(h), location=self.to) for h in self.units]
 
 
-@dataclass(frozen=True)
-class NoQuarter(Command):
+class NoQuarter(Command, frozen=True):
     verb: ClassVar[str] = "nq"
     side: Side
     reason: str = ""
@@ -368,7 +351,7 @@ class NoQuarter(Command):
         words = sections.positional
         if not words:
             raise Refusal("input", "'nq' needs the side under No Quarter", "nq Russian")
-        return cls(ctx.side(words[0]), " ".join(words[1:]))
+        return cls(side=ctx.side(words[0]), reason=" ".join(words[1:]))
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [ev.NoQuarterInvoked(side=self.side, reason=self.reason or "SSR")]

@@ -4,8 +4,7 @@ decides which)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+import msgspec
 from rich.text import Text
 
 from stockade.core.commands.command import Command, Pair
@@ -36,7 +35,7 @@ def capture_command(
     fields = {"by": by, "units": list(entry.taken), "hs": [entry.split] if entry.split else []}
     command = from_fields("capture", fields, state)
     if entry.split and hs_counter and isinstance(command, Capture):
-        command = replace(command, hs=Pair(entry.split, counter(hs_counter)))
+        command = msgspec.structs.replace(command, hs=Pair(entry.split, counter(hs_counter)))
     return command
 
 
