@@ -66,7 +66,7 @@ CASES = {
         ["enter", "enter", "=3-1", "enter", "=2"],
         lambda s: units(s, "g1").status == PRISONER and units(s, "g1").guard == "a1",
     ),
-    "status": (BASE, ["enter", "b"], lambda s: units(s, "a1").broken),
+    "status": (BASE, ["enter", "down", "down", "enter"], lambda s: units(s, "a1").pinned),
     "move": (BASE, ["enter", "=R7"], lambda s: units(s, "a1").location == "R7"),
     "transfer": (BASE + TAKEN, ["enter"], lambda s: units(s, "g1").guard == "a2"),
     "abandon": (BASE + TAKEN, ["enter"], lambda s: units(s, "g1").status == UNARMED),

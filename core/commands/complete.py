@@ -82,7 +82,7 @@ def _of_kind(
     if kind is Kind.SIDE:
         return list(state.sides)
     if kind is Kind.CAUSE:
-        return list(slot.choices) + list(state.sides) + (["-"] if spec.name == "eliminate" else [])
+        return list(slot.choices) + list(state.sides)
     if kind is Kind.TAKEOVER:
         return _handles(slot.which, spec, state, named, exclude) + ["-"]
     if kind is Kind.PHASE:
