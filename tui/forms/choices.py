@@ -12,12 +12,10 @@ from collections.abc import Callable, Mapping
 from stockade.core.commands import VERBS, Kind
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
-from stockade.core.commands.picks import UNIT_FILTERS, plain
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
 from stockade.tui.forms.base import Build, Field, UnitChoices
 
-FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
 Choices = Callable[[GameState], list[tuple[str, str]]]
 
 _KINDS = {
@@ -97,8 +95,3 @@ def of_verb(verb: str) -> Build:
         return from_fields(verb, values, state)
 
     return build
-
-
-def units(which: str, first: str = ""):
-    """Units matching ``which`` (those also matching ``first`` listed first)."""
-    return plain(which, first)
