@@ -173,7 +173,7 @@ def test_every_verb_declares_the_fields_of_its_command():
 
 
 @pytest.mark.parametrize("verb", sorted(VERBS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_a_command_reads_back_from_its_own_line(verb, data):
     command = data.draw(commands(verb))

@@ -105,14 +105,19 @@ class TickBox(Checkbox):
 
 
 def _more_line(below: list[str], width: int) -> str:
-    """``▼ more below: A, B +2 more (tab/pgdn)`` in one line of ``width``."""
-    tail = " (tab/pgdn)"
+    """``▼ more below: A, B +2 more (tab)`` in one line of ``width``."""
+    tail = " (tab)"
     shown: list[str] = []
     for i, name in enumerate(below):
         rest = len(below) - i - 1
         line = "▼ more below: " + ", ".join([*shown, name])
         if len(line) + len(tail) + (10 if rest else 0) > width:
-            return "▼ more below: " + ", ".join(shown) + f" +{len(below) - i} more" + tail
+            if not shown:  # a long label (a board question): as much of it as fits
+                room = width - len("▼ more below: ") - len(tail) - (10 if rest else 0) - 1
+                shown.append(name[: max(room, 1)] + "…")
+                i += 1
+            more = f" +{len(below) - i} more" if i < len(below) else ""
+            return "▼ more below: " + ", ".join(shown) + more + tail
         shown.append(name)
     return "▼ more below: " + ", ".join(shown) + tail
 
@@ -177,7 +182,9 @@ class FormScreen(ModalScreen[str | None]):
         with Vertical(id="form") as box:
             box.border_title = self.spec.title
             yield Static(self.spec.summary, id="summary")
-            with VerticalScroll(id="fields"):
+            # Not a stop of its own: tab goes from field to field, and the field
+            # that takes the focus scrolls itself into view.
+            with VerticalScroll(id="fields", can_focus=False):
                 for f in self.spec.fields:
                     yield from self._field(f, state)
             yield Static(id="more")
