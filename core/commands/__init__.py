@@ -10,7 +10,8 @@ Public API:
 * ``VERBS``: every verb's ``VerbSpec``: usage, summary, example, aliases and slots
   (fields, their kinds and the core queries that fill their pickers), declared once
   and read by the parser, ``help``, completion and the TUI's forms;
-* ``COMMANDS``: every verb's ``Command`` class;
+* ``COMMANDS``: every verb's ``Command`` class; ``fill.from_fields(verb, values,
+  state)`` builds one from a form's fields (slot name -> value), never from text;
 * ``complete(text, state) -> list[str]``: completions for the word being typed;
 * ``run_script(game, lines) -> list[Outcome]``: stops at the first refusal, raised
   as a ``ScriptRefusal`` whose message starts "line N: ".

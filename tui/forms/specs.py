@@ -30,22 +30,22 @@ STATUS = words(
     ("pinned", "pin"),
     ("unpinned", "unpin"),
     ("berserk", "berserk"),
+    ("no longer berserk", "berserk-off"),
     ("Disrupted (A19.12)", "disrupt"),
+    ("no longer Disrupted", "disrupt-off"),
     ("Melee", "melee"),
     ("out of Melee", "melee-off"),
 )
-MELEE_OFF = "melee-off"
+OFF = "-off"  # the verb's "off": it clears what the verb sets
 
 
 def _status(values: dict, state: GameState) -> Command | None:
     """The status verb picked in the list, on the units picked."""
-    verb = str(values.get("verb") or "")
-    off = verb == MELEE_OFF
-    if off:
-        verb = "melee"
+    word = str(values.get("verb") or "")
+    verb = word.removesuffix(OFF)
     if verb not in COMMANDS:
         raise Refusal("input", "still to fill: Status")
-    return from_fields(verb, {"units": values.get("units"), "off": off}, state)
+    return from_fields(verb, {"units": values.get("units"), "off": word.endswith(OFF)}, state)
 
 
 def _fire(values: dict, state: GameState) -> Command | None:
