@@ -229,7 +229,10 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
         assert "accepts" not in verdict  # no verdict on an entry before the answers
         assert form.query_one("#f-free_rout").display
         adjacent = form.query_one("#f-adjacent", ChoiceList)
-        adjacent.focus()
+        captor.focus()
+        await pilot.press("enter")  # a picked unit field: enter moves on, no list again
+        await pilot.pause()
+        assert app.screen is form and app.focused is adjacent
         await pilot.press("y")  # a letter picks within the list and stays there
         await pilot.pause()
         assert (app.focused, adjacent.value) == (adjacent, "yes")
