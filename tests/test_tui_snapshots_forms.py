@@ -97,6 +97,9 @@ def test_form_80x24(app, snap_compare, name):
             longest.focus()
             longest.scroll_visible(animate=False)
             await _settle(pilot)
+            if isinstance(longest, ChoiceList):  # the list stays inside its form
+                box = screen.query_one("#form").region
+                assert box.contains_region(longest.region), (longest.region, box)
             if isinstance(longest, UnitPicker):
                 await pilot.press("space")
                 await _settle(pilot)
