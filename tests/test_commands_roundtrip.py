@@ -81,6 +81,7 @@ def of_slot(verb: str, slot: Slot) -> st.SearchStrategy:
         Kind.LOCATION: LOCATIONS if slot.required else optional(LOCATIONS, ""),
         Kind.NUMBER: NUMBERS if slot.required else optional(NUMBERS, None),
         Kind.TEXT: text_for(verb),
+        Kind.WORD: optional(NEW_HANDLES, ""),
         Kind.FLAG: st.booleans(),
         Kind.PHASE: st.sampled_from(ev.PHASES),
         Kind.VERB: st.sampled_from(["", "rulings", "A20.55", *VERBS]),

@@ -200,7 +200,7 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
         return word.lower()
     if kind is Kind.PAIR:
         return read_pair(ctx, word)
-    return word  # a Location: as the board names it
+    return word  # a Location as the board names it, or a word as typed
 
 
 def read_pair(ctx: Context, word: str) -> Pair:

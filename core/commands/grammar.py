@@ -38,6 +38,7 @@ class Kind(Enum):
     LOCATION = "loc"  # a hex or Location as the board names it
     NUMBER = "int"  # a whole number
     TEXT = "text"  # free words
+    WORD = "word"  # one word as typed
     FLAG = "flag"  # a keyword alone: on or off
     ONE_OF = "one-of"  # one of ``choices``, each a keyword alone (surrender's reason)
     CHOICE = "choice"  # one word of ``choices`` in its place
@@ -415,7 +416,7 @@ _SPECS = [
             _unit("unit", "Unit hit", "captive", p.plain("any", first="captive")),
             Slot("by", Kind.CAUSE, "by", "Whose fire (optional)", choices=("enemy", "own")),
             Slot("to", Kind.COUNTER, "to", "Counter after reduction (optional)"),
-            Slot("lost", Kind.TEXT, "lost", "The HS lost, of a merged squad (optional)"),
+            Slot("lost", Kind.WORD, "lost", "The HS lost, of a merged squad (optional)"),
         ),
     ),
     VerbSpec(
