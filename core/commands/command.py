@@ -77,13 +77,9 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
             )
         for index, slot in enumerate(positional):
             later = len(positional) - index - 1
-            if slot.arity == "many":
-                taken, words = (
-                    words[: max(0, len(words) - later)],
-                    words[max(0, len(words) - later) :],
-                )
-            else:
-                taken, words = words[:1], words[1:]
+            # the last slot takes what is left: "escort a1 a2" is told it takes one
+            size = max(0, len(words) - later) if slot.arity == "many" or not later else 1
+            taken, words = words[:size], words[size:]
             if taken or slot.required:
                 values[slot.name] = read_slot(ctx, spec, slot, taken)
         if words:
@@ -162,10 +158,10 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
 
 def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any:
     """One slot's value from its words, by its kind."""
-    what = slot.label.split(" (")[0].lower() or slot.name
+    what = slot.label.split(" (")[0] or slot.name
     kind = slot.kind
     if kind is Kind.UNITS:
-        return tuple(ctx.units(words, what))
+        return tuple(ctx.units(words, what.lower()))
     if kind is Kind.TEXT:
         return " ".join(words)
     if kind is Kind.MERGES:
@@ -188,7 +184,7 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
     if kind is Kind.COUNTER:
         return counter(word)
     if kind is Kind.NUMBER:
-        return number(word, f"the {what}")
+        return number(word, f"the {what.lower()}")
     if kind is Kind.NEW_HANDLE:
         return new_handle(ctx, word)
     if kind is Kind.CAUSE:
