@@ -21,7 +21,8 @@ import msgspec
 
 from stockade.core.commands.grammar import CAUSES, NO_TAKEOVER, VERBS, Kind, Slot, VerbSpec
 from stockade.core.commands.handles import Context, check_new_handle
-from stockade.core.commands.lexer import Sections, words
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import words as split_words
 from stockade.core.commands.words import assignment, counter, number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -117,7 +118,7 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
         if isinstance(raw, (list, tuple)):
             given = [str(w) for w in raw]
         else:
-            given = words(str(raw))
+            given = split_words(str(raw))
         if slot.kind is Kind.ONE_OF:
             choice = one(given, slot.label.lower(), cls.verb).lower()
             default = next(f.default for f in msgspec.structs.fields(cls) if f.name == slot.name)

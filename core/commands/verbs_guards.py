@@ -15,7 +15,8 @@ from stockade.core.commands.command import (
 )
 from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
-from stockade.core.commands.lexer import Sections, words
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import words as split_words
 from stockade.core.commands.words import assignment, counter
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -105,14 +106,14 @@ class Deploy(Command, frozen=True):
     def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
         if slot.name == "assign":  # "g3=2 g4=2": the prisoners the second half takes
             out = []
-            for word in words(str(raw)):
+            for word in split_words(str(raw)):
                 pair = assignment(word)
                 if pair is None:
                     raise Refusal("input", f"'{word}' should read PRISONER=HALF, like g3=2")
                 out.append(Pair(ctx.unit(pair[0]), _half(pair[1], ())))
             return tuple(out)
         if slot.name == "counters":
-            return tuple(counter(w) for w in words(str(raw)))
+            return tuple(counter(w) for w in split_words(str(raw)))
         return super().read_field(ctx, slot, raw)
 
     def events(self, ctx: Context) -> list[ev.Record]:

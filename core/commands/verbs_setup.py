@@ -11,7 +11,8 @@ from stockade.core.commands import clock
 from stockade.core.commands.command import Command, Counter, Handle, Location, Side, new_handle
 from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
-from stockade.core.commands.lexer import Sections, words
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import words as split_words
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -70,7 +71,7 @@ class Add(Command, frozen=True):
     @classmethod
     def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
         if slot.name == "counters":  # "4-6-7 x2 9-1 +commissar": counters and their words
-            return tuple(_read_add_words(ctx, words(str(raw)))[0])
+            return tuple(_read_add_words(ctx, split_words(str(raw)))[0])
         return super().read_field(ctx, slot, raw)
 
     def words(self) -> list[str]:
