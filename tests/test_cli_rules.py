@@ -4,7 +4,7 @@ status for each (core/data/conformance.toml)."""
 from __future__ import annotations
 
 from stockade.core.cli import main
-from stockade.core.commands import parse
+from stockade.core.commands import plan
 from stockade.core.model.state import GameState
 from stockade.core.reads.conformance import requirements
 
@@ -32,7 +32,7 @@ def test_stockade_rules_unknown_section_is_a_usage_error(capsys):
 
 
 def test_help_section_in_the_command_language():
-    parsed = parse("help 20.21", GameState())
+    parsed = plan("help 20.21", GameState())
     assert parsed.control == "help" and parsed.text.startswith("A20.21 RtPh")
     assert "A stack of broken units in a Location surrenders simultaneously" in parsed.text
 

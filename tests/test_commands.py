@@ -10,7 +10,7 @@ import pytest
 
 from stockade.core.book.describe import RULES, sentence
 from stockade.core.book.game import Game
-from stockade.core.commands import VERBS, complete, execute, parse, run_script
+from stockade.core.commands import VERBS, complete, execute, parse, plan, run_script
 from stockade.core.commands.execute import ScriptRefusal
 from stockade.core.commands.handles import side_prefixes
 from stockade.core.model import events as ev
@@ -51,14 +51,14 @@ def game() -> Game:
 
 
 def one_event(text: str, game: Game) -> ev.Record:
-    parsed = parse(text, game.state)
+    parsed = plan(text, game.state)
     assert len(parsed.events) == 1, parsed.events
     return parsed.events[0]
 
 
 # ------------------------------------------------------------------------- add
 def test_add_gives_each_counter_the_next_handle_of_its_side(game):
-    parsed = parse("add German 4-6-7 x2 9-1 at R2", game.state)
+    parsed = plan("add German 4-6-7 x2 9-1 at R2", game.state)
     assert [e.handle for e in parsed.events] == ["g5", "g6", "g7"]
     assert [e.unit_kind for e in parsed.events] == ["squad", "squad", "leader"]
     assert {e.location for e in parsed.events} == {"R2"}
@@ -67,7 +67,7 @@ def test_add_gives_each_counter_the_next_handle_of_its_side(game):
 
 
 def test_add_binds_kind_handle_traits_and_cvp_to_the_counter_before_them(game):
-    parsed = parse("add German 2-4-7 hs as zz +fanatic cvp=5 9-2 +commissar broken", game.state)
+    parsed = plan("add German 2-4-7 hs as zz +fanatic cvp=5 9-2 +commissar broken", game.state)
     hs, leader = parsed.events
     assert (hs.handle, hs.unit_kind, hs.traits, hs.cvp, hs.broken) == (
         "zz",
@@ -93,8 +93,8 @@ def test_add_message_names_the_new_handles(game):
 def test_side_prefix_grows_when_both_sides_start_with_the_same_letter():
     assert side_prefixes(["Germans", "Gurkhas"]) == {"Germans": "ge", "Gurkhas": "gu"}
     g = new_game("Gurkhas", "Germans")
-    assert [e.handle for e in parse("add Germans 4-6-7 x2", g.state).events] == ["ge1", "ge2"]
-    assert parse("add gur 4-5-8", g.state).events[0].handle == "gu1"
+    assert [e.handle for e in plan("add Germans 4-6-7 x2", g.state).events] == ["ge1", "ge2"]
+    assert plan("add gur 4-5-8", g.state).events[0].handle == "gu1"
 
 
 @pytest.mark.parametrize(
@@ -156,7 +156,7 @@ def test_turn_and_phase(game):
 
 def test_prev_refuses_before_the_first_phase():
     with pytest.raises(Refusal, match="first phase"):
-        parse("prev", new_game().state)
+        plan("prev", new_game().state)
 
 
 def test_phase_change_message_says_what_a20_allows(game):
@@ -186,7 +186,7 @@ def test_status_verbs(game, text, field, value):
 
 
 def test_status_verbs_take_several_units(game):
-    events = parse("break A1 a2", game.state).events
+    events = plan("break A1 a2", game.state).events
     assert [e.handle for e in events] == ["a1", "a2"]  # handles match any case
 
 
@@ -238,7 +238,7 @@ def test_reject(game):
 
 def test_capture_all_and_one_hs(game):
     assert one_event("capture g2 by a1", game) == ev.Captured(guard="a1", units=["g2"])
-    parsed = parse("capture hs g5=2-4-7 by a1", _with_squad(game))
+    parsed = plan("capture hs g5=2-4-7 by a1", _with_squad(game))
     assert parsed.events == [
         ev.Captured(guard="a1", split="g5", hs_captured="g6", hs_free="g7", hs_counter="2-4-7")
     ]
@@ -350,7 +350,7 @@ def test_rearm_and_scrounge(game):
     )
     execute(game, "add American 3-3-7 hs at Q5")
     # an unarmed squad rearmed by a HS-size enemy: armed HS + unarmed HS, handles made
-    parsed = parse("rearm g4 cc a3", game.state)
+    parsed = plan("rearm g4 cc a3", game.state)
     assert parsed.events[0].split_into == ["g5", "g6"] and parsed.made == ["g5", "g6"]
     with pytest.raises(Refusal, match="rearm H cc"):
         parse("rearm g4 a2", game.state)
@@ -367,16 +367,16 @@ def test_nq_and_end(game):
 
 # -------------------------------------------------------------------- control
 def test_control_verbs_parse(game):
-    assert parse("undo", game.state).control == "undo"
-    assert parse("redo", game.state).control == "redo"
-    strike = parse("strike 7 it was the HS", game.state)
+    assert plan("undo", game.state).control == "undo"
+    assert plan("redo", game.state).control == "redo"
+    strike = plan("strike 7 it was the HS", game.state)
     assert (strike.control, strike.target, strike.reason, strike.events) == (
         "strike",
         7,
         "it was the HS",
         [],
     )
-    assert parse("unstrike 7", game.state).target == 7
+    assert plan("unstrike 7", game.state).target == 7
     with pytest.raises(Refusal, match="entry number"):
         parse("strike", game.state)
     with pytest.raises(Refusal, match="out of place"):

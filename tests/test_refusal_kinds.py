@@ -80,3 +80,19 @@ def test_no_code_raises_the_bare_base_class_or_passes_a_kind_as_a_string():
                     ):
                         found.append(f"{where}: {node.func.id}({tag.value!r}, ...)")
     assert found == []
+
+
+def test_no_code_tells_a_refusal_s_kind_by_comparing_its_rule_with_a_tag():
+    tags = {"input", "log", "undo", "redo", "strike", "unstrike", "internal"}
+    found = []
+    for folder in ("core", "tui", "themes"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Compare):
+                    continue
+                sides = [node.left, *node.comparators]
+                reads_rule = any(isinstance(s, ast.Attribute) and s.attr == "rule" for s in sides)
+                tagged = any(isinstance(s, ast.Constant) and s.value in tags for s in sides)
+                if reads_rule and tagged:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

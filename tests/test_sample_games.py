@@ -183,12 +183,12 @@ def test_marker(name, marker, tmp_path):
         assert "Traceback" not in err
     else:
         from stockade.core.book.game import Game
-        from stockade.core.commands.parser import parse
+        from stockade.core.commands.parser import plan
         from stockade.core.model.errors import Refusal
 
         game = Game.open(path, read_only=True)
         try:
-            parsed = parse(marker.command, game.state)
+            parsed = plan(marker.command, game.state)
             if marker.kind == "refuse":
                 with pytest.raises(Refusal) as caught:
                     game.check(parsed.events)

@@ -22,7 +22,7 @@ def _all_binding_classes():
     from stockade.tui.camp.modals import EndScreen
     from stockade.tui.camp.modals import HelpScreen as CampHelp
     from stockade.tui.camp.screen import CampScreen
-    from stockade.tui.forms.base import FormScreen
+    from stockade.tui.forms.base import FormScreen, TickBox
     from stockade.tui.forms.menu import FormMenu
     from stockade.tui.forms.picker import UnitPicker
     from stockade.tui.screens.confirm import ConfirmScreen
@@ -41,7 +41,7 @@ def _all_binding_classes():
         StockadeApp, MainScreen, ReplayScreen, TallyScreen, HelpScreen, ConfirmScreen,
         FormScreen, FormMenu, GameModal, NewGameScreen, OpenGameScreen, CommandInput,
         HistoryView, SidePanelView, CampScreen, CampHelp, EndScreen, TextScreen,
-        RosterScreen, PickScreen, UnitPicker,
+        RosterScreen, PickScreen, UnitPicker, TickBox,
     ]  # fmt: skip
 
 

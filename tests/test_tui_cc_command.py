@@ -1,12 +1,12 @@
-"""The CC form's "will record" line: one space between words whatever the result is,
-and a line the command language reads back to the capture the results give."""
+"""The CC form's command: its canonical line has one space between words whatever the
+result is, and it records the capture the results give."""
 
 from __future__ import annotations
 
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.commands import parse, run_script
+from stockade.core.commands import plan, run_script
 from stockade.core.model import events as ev
 from stockade.core.rules.cc_table import CaptureEntry
 from stockade.tui.forms.cc import capture_command
@@ -23,15 +23,21 @@ from stockade.tui.forms.cc import capture_command
     ],
 )
 def test_the_line_has_single_spaces(entry, hs_counter, line):
-    assert capture_command(entry, "a1", hs_counter) == line
+    game = Game.in_memory(
+        "cc", [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(
+        game, ["add American 6-6-6 at Q4", "add German 4-6-7 2-4-7 hs 2-4-7 hs 4-6-7 4-6-7 at Q4"]
+    )
+    assert str(capture_command(entry, "a1", game.state, hs_counter)) == line
 
 
-def test_a_split_only_line_reads_back_as_the_capture():
+def test_a_split_only_capture_records_the_split():
     game = Game.in_memory(
         "cc", [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
     )
     run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q4"])
-    line = capture_command(CaptureEntry((), "g1", False), "a1", "2-4-7")
-    (event,) = parse(line, game.state).events
+    command = capture_command(CaptureEntry((), "g1", False), "a1", game.state, "2-4-7")
+    (event,) = plan(command, game.state).events
     assert isinstance(event, ev.Captured)
     assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")

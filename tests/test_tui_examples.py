@@ -43,14 +43,14 @@ async def test_example_13_through_the_surrender_form(tmp_path):
         await pilot.press("*", "enter")
         await pilot.pause()
         assert form.query_one("#f-to").value == "h1"
-        await pilot.press("y", "n")  # adjacent: yes; free rout: no
+        await pilot.press("y", "enter", "n")  # adjacent: yes (enter: on); free rout: no
         await pilot.pause()
         verdict = str(form.query_one("#verdict").render())
         assert "A20.21: it surrenders" in verdict
         assert "A20.51" in verdict  # the core: a hero guards US# 5, the stack is 6
         await pilot.press("ctrl+s")
         assert app.screen is form  # refused: nothing recorded, the form stays
-        form.query_one("#f-merge").value = "g1+g2=g4"
+        form.query_one("#f-merges").value = "g1+g2=g4"
         await pilot.pause()
         assert "✓ the book accepts" in str(form.query_one("#verdict").render())
         await pilot.press("ctrl+s")

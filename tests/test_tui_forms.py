@@ -8,14 +8,20 @@ the core's refusal is shown with its rule and nothing is recorded.
 
 from __future__ import annotations
 
-import pytest
-from textual.widgets import Input, Select
+import re
+from pathlib import Path
 
-from stockade.core.commands import execute
+import pytest
+from textual import events
+from textual.widgets import Input
+
+from stockade.core.commands import VERBS, execute
+from stockade.core.commands import parser as command_parser
 from stockade.core.model.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
+from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
 from tests.test_tui_support import new_game, status_text, sync
 
@@ -42,80 +48,83 @@ def units(state, handle):
     return state.units[handle]
 
 
-# name: (setup lines, field values, check(state) or the refusal's rule)
+# name: (setup lines, the keys after "f" and the form's letter, check(state) or the
+# refusal's rule). A key "=text" is text pasted into the focused field.
 CASES = {
     "add": (
         [],
-        {"side": "German", "counters": "4-6-7 9-1", "at": "R2", "broken": True},
+        ["g", "enter", "=4-6-7 9-1", "enter", "=R2", "tab", "space"],
         lambda s: units(s, "g1").broken and units(s, "g2").location == "R2",
     ),
     "surrender": (
         BASE + ["phase RtPh 1 American"],
-        {"units": ["g1", "g2", "g3"], "to": "a1", "adjacent": "yes", "free_rout": "no"},
+        ["asterisk", "enter", "enter", "y", "enter", "n"],
         lambda s: all(units(s, h).guard == "a1" for h in ("g1", "g2", "g3")),
     ),
     "capture": (
         ["add German 4-6-7 as g1 at Q4", "add American 6-6-6 as a1 at Q4", "phase CCPh 1 American"],
-        {"by": "a1", "units": ["g1"], "odds": "3-1", "dr": "2"},
+        ["enter", "enter", "=3-1", "enter", "=2"],
         lambda s: units(s, "g1").status == PRISONER and units(s, "g1").guard == "a1",
     ),
-    "transfer": (
-        BASE + TAKEN,
-        {"units": ["g2"], "to": "a2"},
-        lambda s: units(s, "g2").guard == "a2",
+    "status": (BASE, ["enter", "down", "down", "enter"], lambda s: units(s, "a1").pinned),
+    "move": (BASE, ["enter", "=R7"], lambda s: units(s, "a1").location == "R7"),
+    "transfer": (BASE + TAKEN, ["enter"], lambda s: units(s, "g1").guard == "a2"),
+    "abandon": (BASE + TAKEN, ["enter"], lambda s: units(s, "g1").status == UNARMED),
+    "recapture": (
+        BASE + TAKEN + ["abandon g3", "phase MPh 2 American"],
+        ["enter", "down", "enter"],
+        lambda s: units(s, "g3").guard == "a2",
     ),
-    "abandon": (BASE + TAKEN, {"units": ["g3"]}, lambda s: units(s, "g3").status == UNARMED),
     "exchange": (
         BASE + TAKEN,
-        {"units": ["g2", "g3"], "as_": "g9"},
+        ["down", "space", "down", "space", "enter", "=g9"],
         lambda s: units(s, "g9").guard == "a1",
     ),
     "split": (
         BASE + TAKEN,
-        {"unit": "g1"},
+        ["enter"],
         lambda s: units(s, "g4").guard == "a1" and units(s, "g5").guard == "a1",
     ),
     "deploy": (
         BASE + TAKEN,
-        {"unit": "a1", "counters": "3-3-6", "assign": "g2=2"},
+        ["enter", "=3-3-6", "enter", "=g2=2"],
         lambda s: units(s, "g2").guard == "a4",
     ),
-    "escape": (BASE + TAKEN, {"units": ["g1"]}, "A20.55"),  # only in the CCPh
-    "rearm": (BASE + TAKEN, {"unit": "", "how": "cc", "enemy": "a1"}, None),
+    "escape": (BASE + TAKEN, ["enter", "space"], "A20.55"),  # only in the CCPh
+    "rearm": (BASE + TAKEN + ["abandon g3"], ["enter", "a", "enter", "enter"], "A20.551"),
     "scrounge": (
         BASE + TAKEN + ["abandon g3", "phase MPh 2 German"],
-        {"unit": "g3", "dr": "2"},
+        ["enter", "=2"],
         lambda s: units(s, "g3").status != UNARMED or units(s, "g3").armed,
     ),
-    "massacre": (BASE + TAKEN, {"units": ["g1"], "by": "a1"}, "A20.4"),  # Americans may not
+    "massacre": (BASE + TAKEN, ["enter", "enter"], "A20.4"),  # Americans may not
     "fire": (
         BASE + TAKEN,
-        {"result": "eliminate", "unit": "g1", "by": "own"},
+        ["e", "enter", "enter", "o", "enter"],
         lambda s: units(s, "g1").status == ELIMINATED,
     ),
     "eliminate": (
         BASE + TAKEN,
-        {"unit": "a1", "by": "enemy", "takeover": "a2"},
+        ["enter", "e", "enter"],
         lambda s: units(s, "g1").guard == "a2" and units(s, "a1").status == ELIMINATED,
     ),
-    "escort": (BASE + TAKEN, {"unit": "a1"}, lambda s: units(s, "a1").status == ESCORTED),
-    "end": (BASE, {"sure": True}, lambda s: s.ended),
+    "escort": (BASE + TAKEN, ["enter"], lambda s: units(s, "a1").status == ESCORTED),
+    "end": (BASE, ["space"], lambda s: s.ended),
     "vc": (
         BASE,
-        {"conditions": "American wins if amassed >= 4", "card": 'The "Americans" win ...'},
+        ["=American wins if amassed >= 4", "enter", "=The Americans win ..."],
         lambda s: (
             s.vc.conditions.clauses[0].side == "American"
             and s.vc.conditions.card == "The Americans win ..."
         ),
     ),
-    "status": (BASE, {"units": ["a1", "a2"], "verb": "break"}, lambda s: units(s, "a2").broken),
+    "exit": (BASE, ["enter", "=east"], lambda s: units(s, "a1").status == "exited"),
+    "control": (
+        BASE,
+        ["=P4 Q5", "enter", "g", "enter"],
+        lambda s: s.vc.controller("P4") == "German",
+    ),
 }
-# rearm: an abandoned unit that is not alone with an eliminated enemy: the core says no.
-CASES["rearm"] = (
-    BASE + TAKEN + ["abandon g3"],
-    {"unit": "g3", "how": "alone", "enemy": "a1"},
-    "A20.551",
-)
 
 
 def test_every_form_has_a_case():
@@ -136,19 +145,50 @@ async def past_the_picker(pilot) -> FormScreen:
 async def fill(form: FormScreen, values: dict) -> None:
     for name, value in values.items():
         widget = form.query_one(f"#f-{name}")
-        if isinstance(widget, (Select, Input, TickBox, UnitPicker)):
+        if isinstance(widget, (ChoiceList, Input, TickBox, UnitPicker)):
             widget.value = value
         else:  # pragma: no cover - a new field kind
             raise AssertionError(f"no way to fill {widget!r}")
 
 
+def _no_text(text, state):
+    raise AssertionError(f"a form handed the core command text: {text!r}")
+
+
+FORMS = Path(__file__).resolve().parents[1] / "tui" / "forms"
+
+
+def test_no_form_writes_a_command_line():
+    """The forms build ``Command`` values: no f-string or join there starts with a verb."""
+    verbs = "|".join(re.escape(v) for v in VERBS)
+    line = re.compile(rf"""f["'](?:{verbs})\b|["'] ["']\.join""")
+    for path in FORMS.glob("*.py"):
+        found = line.findall(path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name} writes command text: {found}"
+
+
+async def press(pilot, keys: list[str]) -> None:
+    """The keys as a player presses them; "=text" is pasted into the focused field."""
+    for key in keys:
+        if key.startswith("="):
+            await pilot.pause()
+            pilot.app.focused.post_message(events.Paste(key[1:]))
+        else:
+            await pilot.press(key)
+        await pilot.pause()
+
+
 @pytest.mark.parametrize("name", list(CASES))
 @sync
-async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
-    setup, values, expect = CASES[name]
+async def test_keys_alone_drive_every_form(tmp_path, name, monkeypatch):
+    """One engine: enter picks and moves on, a letter picks within a list, space ticks,
+    ctrl+s records (or the core's refusal is shown with its rule and nothing is written)."""
+    setup, keys, expect = CASES[name]
     game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
     for line in setup:
         execute(game, line)
+    # From here on only Commands reach the core: the text parser must not be called.
+    monkeypatch.setattr(command_parser, "parse", _no_text)
     before = len(game.records)
     key = next(spec.key for spec in all_specs() if spec.name == name)
     app = StockadeApp(game, remember=False)
@@ -156,25 +196,23 @@ async def test_form_opens_from_its_letter_fills_and_records(tmp_path, name):
         await pilot.pause()
         await pilot.press("f")
         assert app.screen.__class__.__name__ == "FormMenu"
-        await pilot.press(key)
-        form = await past_the_picker(pilot)
-        assert isinstance(form, FormScreen) and form.spec.name == name
-        await fill(form, values)
-        await pilot.pause()
-        preview = str(form.query_one("#preview").render())
-        assert "will record: …" not in preview, preview  # the form built a command
+        await press(pilot, [key, *keys])
+        form = next(s for s in app.screen_stack if isinstance(s, FormScreen))
+        assert form.spec.name == name
+        verdict = str(form.query_one("#verdict").render())  # as it was when recorded
         await pilot.press("ctrl+s")
         await pilot.pause()
+        if app.screen is form:
+            verdict = str(form.query_one("#verdict").render())
         if isinstance(expect, str):
             # refused: the form stays open, the rule is shown, nothing is written
             assert app.screen is form
-            verdict = str(form.query_one("#verdict").render())
             assert f"✗ refused: {expect}" in verdict, verdict
             assert len(game.records) == before
             await pilot.press("escape")
             assert not isinstance(app.screen, FormScreen)
         else:
-            assert not isinstance(app.screen, FormScreen), str(form.query_one("#verdict").render())
+            assert not isinstance(app.screen, FormScreen), (app.screen, verdict)
             assert len(game.records) > before
             assert expect(game.state)
             assert status_text(app)  # the outcome is said on the status line
@@ -204,6 +242,17 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
         assert "answer the questions" in verdict
         assert "accepts" not in verdict  # no verdict on an entry before the answers
         assert form.query_one("#f-free_rout").display
+        adjacent = form.query_one("#f-adjacent", ChoiceList)
+        captor.focus()
+        await pilot.press("enter")  # a picked unit field: enter moves on, no list again
+        await pilot.pause()
+        assert app.screen is form and app.focused is adjacent
+        await pilot.press("y")  # a letter picks within the list and stays there
+        await pilot.pause()
+        assert (app.focused, adjacent.value) == (adjacent, "yes")
+        await pilot.press("enter")  # enter confirms and moves on
+        await pilot.pause()
+        assert app.focused is form.query_one("#f-free_rout")
         await fill(form, {"reason": "disrupted"})
         await pilot.pause()
         assert not form.query_one("#f-free_rout").display  # not asked of a Disrupted unit

@@ -70,9 +70,14 @@ def test_capture_defender_picker_80x24(app, snap_compare):
 
 @pytest.mark.parametrize("name", [spec.name for spec in all_specs()])
 def test_form_80x24(app, snap_compare, name):
+    """Each form with its longest list open: a list field's words inside the form, or a
+    unit field's roster."""
     key = next(spec.key for spec in all_specs() if spec.name == name)
 
     async def form(pilot):
+        from stockade.tui.forms.base import FormScreen
+        from stockade.tui.forms.choice_list import ChoiceList
+        from stockade.tui.forms.picker import UnitPicker
         from stockade.tui.screens.roster import PickScreen
 
         await pilot.press("f", key)
@@ -80,6 +85,24 @@ def test_form_80x24(app, snap_compare, name):
         if isinstance(pilot.app.screen, PickScreen):  # the form opens on the roster
             await pilot.press("escape")
             await _settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, FormScreen)
+        lists = [
+            (w.option_count if isinstance(w, ChoiceList) else len(w.choices), w)
+            for w in screen.query("ChoiceList, UnitPicker")
+            if w.display
+        ]
+        if lists:
+            _size, longest = max(lists, key=lambda pair: pair[0])
+            longest.focus()
+            longest.scroll_visible(animate=False)
+            await _settle(pilot)
+            if isinstance(longest, ChoiceList):  # the list stays inside its form
+                box = screen.query_one("#form").region
+                assert box.contains_region(longest.region), (longest.region, box)
+            if isinstance(longest, UnitPicker):
+                await pilot.press("space")
+                await _settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=form)
 

@@ -207,7 +207,7 @@ def test_a_guard_exits_with_its_prisoners_and_they_count_double_at_once():
         ("vc German wins if controls 4 of P4 Q5", "4 of 2 Locations cannot be met"),
         ("vc German wins if amassed >= 2 and", "a test is missing around 'and'"),
         ("control P4 Italian", "no side 'Italian'"),
-        ("exit g1 vp many", "the Exit VP must be a whole number"),
+        ("exit g1 vp many", "must be a whole number, not 'many'"),
     ],
 )
 def test_bad_conditions_are_refused_in_plain_words_and_nothing_is_recorded(line, words):

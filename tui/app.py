@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.theme import Theme
@@ -23,6 +23,9 @@ from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_t
 from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
 from stockade.tui.screens.main import MainScreen
+
+if TYPE_CHECKING:
+    from stockade.core.commands.command import Command
 
 LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
 
@@ -143,8 +146,8 @@ class StockadeApp(App[int]):
             self.call_from_thread(self.notify, problem, severity="warning", markup=False)
 
     # --------------------------------------------------------------- the game
-    def run_command(self, text: str) -> str:
-        """Hand ``text`` to the core; return its message. Raises ``Refusal``.
+    def run_command(self, text: str | Command) -> str:
+        """Hand a command (or a line) to the core; return its message. Raises ``Refusal``.
 
         The core writes and fsyncs the entry before returning, so the screens change
         only after the entry is safe on disk.

@@ -47,6 +47,7 @@ SCOPES = {
     "roster": "roster (w)",
     "pick": "unit lists in forms (the roster)",
     "picker": "a unit field in a form",
+    "tick": "a tick box in a form",
     "confirm": "questions",
     "help": "help (?)",
     "text": "a page of text (help A20.55)",
@@ -250,7 +251,16 @@ KEYS: tuple[Key, ...] = (
     # ---------------------------------------------------------------- roster, pickers
     Key("stockade.roster_close", "roster", "escape", "close", "Close", "close", True),
     Key("stockade.pick_cancel", "pick", "escape", "close", "Cancel", "cancel", True),
-    Key("stockade.form_pick", "picker", "enter,space", "pick", "Pick", "open the unit list"),
+    Key("stockade.form_pick", "picker", "space", "pick", "Pick", "open the unit list"),
+    Key(
+        "stockade.form_picker_next",
+        "picker",
+        "enter",
+        "confirm",
+        "Next",
+        "open the unit list while empty, else on to the next field",
+    ),
+    Key("stockade.form_tick_next", "tick", "enter", "confirm", "Next", "on to the next field"),
     Key("stockade.form_clear", "picker", "delete,backspace", "clear", "Clear", "clear the pick"),
     # ---------------------------------------------------------------- new / open game
     Key("stockade.games_accept", "games", "ctrl+s", "accept", "OK", "create / open", True),

@@ -2,10 +2,16 @@
 
 Public API:
 
-* ``execute(game, text) -> Outcome``: parse one line and record it (or undo, redo,
-  strike, unstrike); raises ``core.model.errors.Refusal`` naming the rule;
-* ``parse(text, state) -> Parsed``: the events a line would record, writing nothing;
-* ``VERBS``: every verb's ``VerbSpec(name, usage, summary, example, aliases)``;
+* ``execute(game, command_or_text) -> Outcome``: record one ``Command`` (or a line)
+  (or undo, redo, strike, unstrike); raises ``core.model.errors.Refusal`` naming the rule;
+* ``parse(text, state) -> Command``: what a line means, one typed value per verb;
+  ``str(command)`` is its canonical line;
+* ``plan(command_or_text, state) -> Parsed``: the events it would record, writing nothing;
+* ``VERBS``: every verb's ``VerbSpec``: usage, summary, example, aliases and slots
+  (fields, their kinds and the core queries that fill their pickers), declared once
+  and read by the parser, ``help``, completion and the TUI's forms;
+* ``COMMANDS``: every verb's ``Command`` class; ``fill.from_fields(verb, values,
+  state)`` builds one from a form's fields (slot name -> value), never from text;
 * ``complete(text, state) -> list[str]``: completions for the word being typed;
 * ``run_script(game, lines) -> list[Outcome]``: stops at the first refusal, raised
   as a ``ScriptRefusal`` whose message starts "line N: ".
@@ -13,6 +19,7 @@ Public API:
 The language is described in docs/commands.md.
 """
 
+from stockade.core.commands.command import Command
 from stockade.core.commands.complete import complete
 from stockade.core.commands.execute import (
     Outcome,
@@ -22,12 +29,17 @@ from stockade.core.commands.execute import (
     first_attacker,
     run_script,
 )
-from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
-from stockade.core.commands.parser import Parsed, help_text, parse
+from stockade.core.commands.grammar import VERBS, Kind, Slot, VerbSpec, verb_named
+from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan
 
 __all__ = [
     "execute",
     "parse",
+    "plan",
+    "Command",
+    "COMMANDS",
+    "Kind",
+    "Slot",
     "complete",
     "run_script",
     "Outcome",

@@ -9,27 +9,13 @@ for ``surrender``, armed enemies of the surrendering stack for ``to``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from stockade.core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
+from stockade.core.commands.grammar import REARM_HOWS, VERBS, Kind, Slot, VerbSpec, verb_named
+from stockade.core.commands.picks import UNIT_FILTERS
 from stockade.core.model.events import PHASES
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import PRISONER, GameState
 from stockade.core.model.units import KIND_WORDS, TRAITS
 
-# Which units a slot of a command can name: shared with the TUI's pick lists.
-UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
-    "any": lambda s, u: u.on_board,
-    "active": lambda s, u: u.status == ACTIVE,
-    "broken": lambda s, u: u.status == ACTIVE and (u.broken or u.disrupted),
-    "prisoner": lambda s, u: u.status == PRISONER,
-    "unarmed": lambda s, u: u.status == UNARMED,
-    "captive": lambda s, u: u.status in (PRISONER, UNARMED),
-    "captor": lambda s, u: (
-        u.status == ACTIVE and u.armed and not u.berserk and u.unit_kind != "vehicle"
-    ),
-    "guard": lambda s, u: bool(s.prisoners_of(u.handle)),
-    "squad": lambda s, u: u.status == ACTIVE and u.unit_kind == "squad",
-}
 # Verbs whose captor/guard keyword names a unit of the other side than the units named.
 _ENEMY_OF_NAMED = frozenset({"surrender", "capture", "recapture", "massacre"})
 _ADD_WORDS = ["at", "as", "broken"] + sorted(set(KIND_WORDS)) + [f"+{t}" for t in TRAITS]
@@ -66,40 +52,47 @@ def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str
     if spec.name == "rearm" and len(before) == 1:
         return list(REARM_HOWS)
     keyword, after = _last_keyword(spec, before)
-    unused = [k for k in spec.keywords if k not in before]
+    unused = [k for k in spec.arity if k not in before]
     if keyword is None:
-        if spec.positional.startswith("unit:") and before:
-            return unused  # the one unit is given; only keywords may follow
-        words = _of_kind(spec.positional, spec, state, named, exclude=named)
-        return words + (unused if before or not spec.positional else [])
-    arity, kind = spec.keywords[keyword]
-    if arity == "flag" or (arity == "one" and after):
+        first = spec.positional[0] if spec.positional else None
+        if first is None:
+            return unused
+        if first.kind is not Kind.UNITS and before:
+            return unused  # the one word is given; only keywords may follow
+        words = _of_kind(first, spec, state, named, exclude=named)
+        return words + (unused if before else [])
+    slot = spec.keyword_slots[keyword]
+    if slot.arity == "flag" or (slot.arity == "one" and after):
         return unused
-    return _of_kind(kind, spec, state, named, exclude=named) + (unused if after else [])
+    return _of_kind(slot, spec, state, named, exclude=named) + (unused if after else [])
 
 
 def _last_keyword(spec: VerbSpec, before: list[str]) -> tuple[str | None, list[str]]:
+    keywords = spec.arity
     for index in range(len(before) - 1, -1, -1):
-        if before[index].lower() in spec.keywords:
+        if before[index].lower() in keywords:
             return before[index].lower(), before[index + 1 :]
     return None, before
 
 
 def _of_kind(
-    kind: str, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
+    slot: Slot, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
 ) -> list[str]:
-    if kind in ("side",):
+    kind = slot.kind
+    if kind is Kind.SIDE:
         return list(state.sides)
-    if kind == "cause":
-        return list(CAUSES) + list(state.sides) + ["-"]
-    if kind == "phase":
+    if kind is Kind.CAUSE:
+        return list(slot.choices) + list(state.sides)
+    if kind is Kind.TAKEOVER:
+        return _handles(slot.which, spec, state, named, exclude) + ["-"]
+    if kind is Kind.PHASE:
         return list(PHASES)
-    if kind == "verb":
+    if kind is Kind.VERB:
         return list(VERBS)
-    if kind.startswith("choice:"):
-        return kind.split(":", 1)[1].split("|")
-    if kind.startswith(("unit:", "units:")):
-        return _handles(kind.split(":", 1)[1], spec, state, named, exclude)
+    if kind in (Kind.CHOICE, Kind.ONE_OF):
+        return list(slot.choices)
+    if slot.is_unit:
+        return _handles(slot.which, spec, state, named, exclude)
     return []  # counters, numbers, Locations and free text cannot be guessed
 
 

@@ -9,7 +9,9 @@ from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock
-from stockade.core.commands.parser import Parsed, parse
+from stockade.core.commands.command import Command
+from stockade.core.commands.parser import Parsed, plan
+from stockade.core.commands.verbs_control import Help
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -52,11 +54,12 @@ def first_attacker(game: Game) -> str:
     return next(iter(game.state.sides), "")
 
 
-def execute(game: Game, text: str) -> Outcome:
-    """Parse ``text`` against the game's state and record it; raise Refusal if refused."""
-    parsed = parse(text, game.state, first_attacker(game))
+def execute(game: Game, command: Command | str) -> Outcome:
+    """Record ``command`` (or a line, parsed against the game's state); raise Refusal
+    if refused."""
+    parsed = plan(command, game.state, first_attacker(game))
     if parsed.control:
-        return _control(game, parsed.control, parsed)
+        return _control(game, parsed)
     if not parsed.events:
         return Outcome("", [])
     change = game.submit(parsed.events)
@@ -77,10 +80,10 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
     return "\n".join(lines)
 
 
-def _control(game: Game, verb: str, parsed: Parsed) -> Outcome:
-    if verb == "help":
-        return Outcome(parsed.text, [])
-    return control(game, verb, parsed.target, parsed.reason)
+def _control(game: Game, parsed: Parsed) -> Outcome:
+    if isinstance(parsed.command, Help):
+        return Outcome(parsed.command.text(), [])
+    return control(game, parsed.verb, parsed.target, parsed.reason)
 
 
 def control(game: Game, verb: str, target: int | None = None, reason: str = "") -> Outcome:

@@ -1,27 +1,95 @@
-"""Every verb of the command language: its usage, summary, example and grammar.
+"""Every verb of the command language, declared once: usage, summary, example, aliases
+and its slots.
 
-One table serves help, completion and parsing: ``positional`` says what the words
-right after the verb are, ``keywords`` what each keyword takes. Argument kinds are
-strings so the completer can offer the right words:
+A ``Slot`` is one field of the verb's ``Command`` (``core.commands.command``): its
+name, what it holds (``Kind``), the keyword that introduces it ("" for the words right
+after the verb), which units it offers first, its label in a form and the core query
+that fills its picker. The parser splits a line by these keywords and reads each slot
+by its kind; ``str(command)`` writes the slots back in this order; ``help``, completion
+and the TUI's forms read the same table.
 
-* ``units:WHICH`` / ``unit:WHICH``: handles, with the WHICH units offered first
-  (``prisoner``, ``broken``, ``unarmed``, ``captor``, ``guard``, ``captive``,
-  ``squad``, ``any``);
-* ``side``, ``counter``, ``loc``, ``int``, ``text``, ``phase``, ``merge``;
-* ``choice:a|b|c``: one of these words.
+To add a verb: a ``VerbSpec`` here, a ``Command`` subclass with one field per slot
+(``verb`` set to the name), and the class in ``parser.COMMANDS``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import Enum
 
-from stockade.core.commands import verbs_victory
+from stockade.core.commands import picks as p
 from stockade.core.commands.lexer import FLAG, MANY, ONE
 from stockade.core.model import events as ev
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")
 REARM_HOWS: tuple[ev.RearmHow, ...] = ("cc", "alone", "surrender")
+NO_TAKEOVER = "-"
+
+
+class Kind(Enum):
+    """What a slot holds, so that each reader, writer, completer and form knows it."""
+
+    UNIT = "unit"  # one handle of a unit in the game
+    UNITS = "units"  # one or more handles
+    SIDE = "side"  # a side's name
+    COUNTER = "counter"  # a counter as printed: 4-6-7
+    COUNTERS = "counters"  # add's counters with their words; deploy's HS counters
+    LOCATION = "loc"  # a hex or Location as the board names it
+    NUMBER = "int"  # a whole number
+    TEXT = "text"  # free words
+    WORD = "word"  # one word as typed
+    FLAG = "flag"  # a keyword alone: on or off
+    ONE_OF = "one-of"  # one of ``choices``, each a keyword alone (surrender's reason)
+    CHOICE = "choice"  # one word of ``choices`` in its place
+    CAUSE = "cause"  # a cause word or a side's name
+    TAKEOVER = "takeover"  # a unit, or "-" for nobody
+    PHASE = "phase"  # a phase's name
+    MERGES = "merge"  # H+H[=NEW] pairs
+    NEW_HANDLE = "new"  # a handle for a counter the command makes
+    NEW_HANDLES = "news"  # two of them
+    PAIR = "pair"  # one H or H=COUNTER
+    ASSIGN = "assign"  # H or H=COUNTER, one or more
+    VERB = "verb"  # a verb, a rule or "rulings" (help's topic)
+
+
+_MANY_KINDS = frozenset(
+    {Kind.UNITS, Kind.COUNTERS, Kind.TEXT, Kind.MERGES, Kind.NEW_HANDLES, Kind.ASSIGN}
+)
+_UNIT_KINDS = frozenset({Kind.UNIT, Kind.UNITS, Kind.TAKEOVER, Kind.PAIR, Kind.ASSIGN})
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str  # the Command's field
+    kind: Kind
+    keyword: str = ""  # "" = the words right after the verb
+    label: str = ""  # what a form calls it; "(optional)" in it when it may stay empty
+    which: str = "any"  # the units offered first (a key of ``picks.UNIT_FILTERS``)
+    picks: p.Picks | None = None  # the core query for its picker; None: the ``which`` filter
+    required: bool = False
+    choices: tuple[str, ...] = ()  # CHOICE / ONE_OF: the words it takes
+
+    @property
+    def arity(self) -> str:
+        if self.kind in (Kind.FLAG, Kind.ONE_OF):
+            return FLAG
+        return MANY if self.kind in _MANY_KINDS else ONE
+
+    @property
+    def is_unit(self) -> bool:
+        return self.kind in _UNIT_KINDS
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The words that introduce this slot on a line."""
+        if self.kind is Kind.ONE_OF:
+            return self.choices
+        return (self.keyword,) if self.keyword else ()
+
+    def offers(self) -> p.Picks:
+        """The list a picker shows for this slot (a unit slot)."""
+        return self.picks or p.plain(self.which)
 
 
 @dataclass(frozen=True)
@@ -31,23 +99,56 @@ class VerbSpec:
     summary: str
     example: str
     aliases: tuple[str, ...] = ()
-    positional: str = ""  # argument kind of the words after the verb ("" = none)
-    keywords: dict[str, tuple[str, str]] = field(default_factory=dict)  # kw -> (arity, kind)
+    slots: tuple[Slot, ...] = ()
 
     @property
     def arity(self) -> dict[str, str]:
-        return {key: spec[0] for key, spec in self.keywords.items()}
+        """How many words each keyword takes, for splitting a line into sections."""
+        return {word: slot.arity for slot in self.slots for word in slot.keywords}
+
+    @property
+    def keyword_slots(self) -> dict[str, Slot]:
+        return {word: slot for slot in self.slots for word in slot.keywords}
+
+    @property
+    def positional(self) -> tuple[Slot, ...]:
+        """The slots read from the words right after the verb, in order."""
+        return tuple(s for s in self.slots if not s.keywords)
+
+    def slot(self, name: str) -> Slot:
+        return next(s for s in self.slots if s.name == name)
 
 
-_MERGE = {"merge": (MANY, "merge")}
+def _merge(label: str = "Exchange HS pairs into squads (optional)") -> Slot:
+    return Slot("merges", Kind.MERGES, "merge", label, which="prisoner")
+
+
+def _because() -> Slot:
+    return Slot("because", Kind.TEXT, "because", "Why the others do not (optional)")
 
 
 def _status(
     name: str, summary: str, example: str, aliases: tuple[str, ...] = (), which: str = "any"
 ) -> VerbSpec:
     return VerbSpec(
-        name, f"{name} H... [off]", summary, example, aliases, f"units:{which}", {"off": (FLAG, "")}
+        name,
+        f"{name} H... [off]",
+        summary,
+        example,
+        aliases,
+        (
+            Slot("units", Kind.UNITS, label="Units", which=which, required=True),
+            Slot("off", Kind.FLAG, "off", "off: clear it"),
+        ),
     )
+
+
+def _units(name: str, label: str, which: str, picks: p.Picks | None = None) -> Slot:
+    return Slot(name, Kind.UNITS, label=label, which=which, picks=picks, required=True)
+
+
+def _unit(name: str, label: str, which: str, picks: p.Picks | None = None) -> Slot:
+    return Slot(name, Kind.UNIT, label=label, which=which, picks=picks, required=True)
 
 
 _SPECS = [
@@ -60,7 +161,12 @@ _SPECS = [
         "enter units; several counters may follow one side",
         "add German 4-6-7 2-4-7 hs 9-1 at Q4 broken",
         ("a",),
-        "side",
+        (
+            Slot("side", Kind.SIDE, label="Side", required=True),
+            Slot("counters", Kind.COUNTERS, label="Counters", required=True),
+            Slot("at", Kind.LOCATION, "at", "Location (optional)"),
+            Slot("broken", Kind.FLAG, "broken", "broken"),
+        ),
     ),
     VerbSpec("next", "next", "next phase (after the CCPh: the next Player Turn)", "next", ("n",)),
     VerbSpec("prev", "prev", "previous phase", "prev", ("p",)),
@@ -71,7 +177,11 @@ _SPECS = [
         "set the phase (and Game Turn, ATTACKER)",
         "phase RtPh",
         (),
-        "phase",
+        (
+            Slot("phase", Kind.PHASE, label="Phase", required=True),
+            Slot("turn", Kind.NUMBER, label="Game Turn (optional)"),
+            Slot("attacker", Kind.SIDE, label="ATTACKER (optional)"),
+        ),
     ),
     _status("break", "mark units broken ('break H off' rallies)", "break g1 g2", which="active"),
     _status("rally", "rally broken units", "rally g1", which="broken"),
@@ -86,7 +196,10 @@ _SPECS = [
         "set where units are (prisoners move with their Guard)",
         "move a1 R5",
         ("mv",),
-        "units:active",
+        (
+            _units("units", "Units", "active"),
+            Slot("to", Kind.LOCATION, label="To the Location", required=True),
+        ),
     ),
     VerbSpec(
         "nq",
@@ -94,7 +207,10 @@ _SPECS = [
         "a side is under No Quarter by SSR (A20.3)",
         "nq Russian SSR 2",
         (),
-        "side",
+        (
+            Slot("side", Kind.SIDE, label="Side under No Quarter", required=True),
+            Slot("reason", Kind.TEXT, label="Why (optional: SSR)"),
+        ),
     ),
     VerbSpec("end", "end", "end the game: prisoners still guarded count double", "end"),
     # --------------------------------------------------------------------- capture
@@ -105,14 +221,29 @@ _SPECS = [
         "a stack surrenders (A20.21, A19.12, A15.5, A12.153)",
         "surrender g1 g2 g3 to a1 free g3",
         ("sur",),
-        "units:broken",
-        {
-            "to": (ONE, "unit:captor"),
-            "free": (MANY, "units:broken"),
-            "because": (MANY, "text"),
-            **{r: (FLAG, "") for r in SURRENDER_REASONS},
-            **_MERGE,
-        },
+        (
+            _units("units", "Surrendering units", "broken", p.surrendering_units),
+            Slot(
+                "to",
+                Kind.UNIT,
+                "to",
+                "Captor (the new Guard)",
+                which="captor",
+                required=True,
+                picks=p.surrender_captors,
+            ),
+            Slot("reason", Kind.ONE_OF, label="Why", choices=SURRENDER_REASONS),
+            Slot(
+                "free",
+                Kind.UNITS,
+                "free",
+                "Free as Unarmed (over the captor's capacity; optional)",
+                which="broken",
+                picks=p.surrendering_among,
+            ),
+            _merge(),
+            _because(),
+        ),
     ),
     VerbSpec(
         "reject",
@@ -120,8 +251,11 @@ _SPECS = [
         "refuse a surrender: No Quarter (A20.3)",
         "reject g1 g2 by American",
         (),
-        "units:broken",
-        {"by": (ONE, "side"), "because": (MANY, "text")},
+        (
+            _units("units", "Units whose surrender is rejected", "broken"),
+            Slot("by", Kind.SIDE, "by", "Rejected by", required=True),
+            _because(),
+        ),
     ),
     VerbSpec(
         "capture",
@@ -130,13 +264,27 @@ _SPECS = [
         "rearms (A20.551), as COUNTER where the table has none",
         "capture g4 hs g5=2-4-7 by a2",
         ("cap",),
-        "units:active",
-        {
-            "by": (ONE, "unit:captor"),
-            "hs": (ONE, "unit:squad"),
-            "as": (ONE, "counter"),
-            **_MERGE,
-        },
+        (
+            Slot(
+                "units",
+                Kind.UNITS,
+                label="Defenders captured whole",
+                which="active",
+                picks=p.capture_defenders,
+            ),
+            Slot("hs", Kind.PAIR, "hs", "One HS of this squad (optional)", which="squad"),
+            Slot(
+                "by",
+                Kind.UNIT,
+                "by",
+                "Attacker (the new Guard)",
+                which="captor",
+                required=True,
+                picks=p.capture_attackers,
+            ),
+            Slot("as_", Kind.COUNTER, "as", "Counter an unarmed captor becomes (optional)"),
+            _merge(),
+        ),
     ),
     VerbSpec(
         "mutual",
@@ -144,7 +292,7 @@ _SPECS = [
         "simultaneous CC wipe-out: the remaining units rearm (A20.221)",
         "mutual g7 a3=5-4-6",
         (),
-        "units:prisoner",
+        (Slot("units", Kind.ASSIGN, label="Every unit left", which="prisoner", required=True),),
     ),
     VerbSpec(
         "recapture",
@@ -152,8 +300,11 @@ _SPECS = [
         "retake free unarmed units (A20.54)",
         "recapture g6 by a3",
         (),
-        "units:unarmed",
-        {"by": (ONE, "unit:captor"), **_MERGE},
+        (
+            _units("units", "Unarmed units recaptured", "unarmed"),
+            Slot("by", Kind.UNIT, "by", "By (the new Guard)", which="captor", required=True),
+            _merge(),
+        ),
     ),
     # ---------------------------------------------------------------------- guards
     VerbSpec(
@@ -162,8 +313,19 @@ _SPECS = [
         "hand prisoners to another unit in the Location (A20.5)",
         "transfer g1 g2 to a4",
         ("tr",),
-        "units:prisoner",
-        {"to": (ONE, "unit:captor"), **_MERGE},
+        (
+            _units("units", "Prisoners", "prisoner"),
+            Slot(
+                "to",
+                Kind.UNIT,
+                "to",
+                "To the new Guard",
+                which="captor",
+                required=True,
+                picks=p.transfer_guards,
+            ),
+            _merge(),
+        ),
     ),
     VerbSpec(
         "exchange",
@@ -171,8 +333,10 @@ _SPECS = [
         "two prisoner HS become one squad (A20.51)",
         "exchange g2 g3",
         ("ex",),
-        "units:prisoner",
-        {"as": (ONE, "")},
+        (
+            _units("units", "Two prisoner HS", "prisoner"),
+            Slot("as_", Kind.NEW_HANDLE, "as", "New handle (optional)"),
+        ),
     ),
     VerbSpec(
         "split",
@@ -180,8 +344,10 @@ _SPECS = [
         "a prisoner squad becomes two HS",
         "split g1",
         (),
-        "units:prisoner",
-        {"as": (MANY, "")},
+        (
+            _unit("unit", "Prisoner squad", "prisoner"),
+            Slot("as_", Kind.NEW_HANDLES, "as", "New handles (optional)"),
+        ),
     ),
     VerbSpec(
         "deploy",
@@ -189,8 +355,12 @@ _SPECS = [
         "a Guard squad deploys into two HS; P=2 sends prisoner P to the second",
         "deploy a1 2-4-6 g3=2",
         (),
-        "unit:squad",
-        {"as": (MANY, "")},
+        (
+            _unit("unit", "Guard squad", "squad", p.plain("squad", first="guard")),
+            Slot("counters", Kind.COUNTERS, label="HS counters (optional)"),
+            Slot("assign", Kind.ASSIGN, label="Prisoners for the second HS (optional)"),
+            Slot("as_", Kind.NEW_HANDLES, "as", "New handles (optional)"),
+        ),
     ),
     VerbSpec(
         "abandon",
@@ -198,7 +368,7 @@ _SPECS = [
         "free prisoners as abandoned Unarmed units (A20.5)",
         "abandon g1",
         (),
-        "units:prisoner",
+        (_units("units", "Prisoners", "prisoner"),),
     ),
     VerbSpec(
         "escort",
@@ -206,7 +376,7 @@ _SPECS = [
         "Guard and prisoners leave by a Friendly Board Edge (A20.53)",
         "escort a1",
         (),
-        "unit:guard",
+        (_unit("unit", "Guard", "guard"),),
     ),
     # ---------------------------------------------------------------------- losses
     VerbSpec(
@@ -215,8 +385,26 @@ _SPECS = [
         "a unit is eliminated; a Guard's prisoners pass on or go free (A20.5)",
         "eliminate a1 by sniper takeover a2",
         ("elim", "kill"),
-        "unit:any",
-        {"by": (ONE, "cause"), "takeover": (ONE, "unit:captor"), "keep": (MANY, "units:prisoner")},
+        (
+            _unit("unit", "Unit", "any", p.plain("any", first="guard")),
+            Slot("by", Kind.CAUSE, "by", "Cause (optional)", choices=CAUSES),
+            Slot(
+                "takeover",
+                Kind.TAKEOVER,
+                "takeover",
+                "New Guard (if a Guard dies)",
+                which="captor",
+                picks=p.takeover_guards,
+            ),
+            Slot(
+                "keep",
+                Kind.UNITS,
+                "keep",
+                "Prisoners the new Guard keeps (optional: if not all)",
+                which="prisoner",
+                picks=p.prisoners_of_guard,
+            ),
+        ),
     ),
     VerbSpec(
         "reduce",
@@ -224,8 +412,12 @@ _SPECS = [
         "Casualty Reduction (A7.302, A20.54)",
         "reduce g1 by own",
         ("cr",),
-        "unit:captive",
-        {"by": (ONE, "cause"), "to": (ONE, "counter"), "lost": (ONE, "")},
+        (
+            _unit("unit", "Unit hit", "captive", p.plain("any", first="captive")),
+            Slot("by", Kind.CAUSE, "by", "Whose fire (optional)", choices=("enemy", "own")),
+            Slot("to", Kind.COUNTER, "to", "Counter after reduction (optional)"),
+            Slot("lost", Kind.WORD, "lost", "The HS lost, of a merged squad (optional)"),
+        ),
     ),
     VerbSpec(
         "massacre",
@@ -233,8 +425,10 @@ _SPECS = [
         "eliminate unarmed units in the Location (A20.4)",
         "massacre g1 g2 by r1",
         (),
-        "units:captive",
-        {"by": (ONE, "unit:active")},
+        (
+            _units("units", "Unarmed units", "captive"),
+            Slot("by", Kind.UNIT, "by", "By", which="active", required=True),
+        ),
     ),
     # ---------------------------------------------------------------------- escape
     VerbSpec(
@@ -243,14 +437,33 @@ _SPECS = [
         "prisoners attack their Guard in the CCPh (A20.55)",
         "escape g1 g2 ntcfail g2 guard-dies",
         ("esc",),
-        "units:prisoner",
-        {
-            "ntcfail": (MANY, "units:prisoner"),
-            "killed": (MANY, "units:prisoner"),
-            "guard-dies": (FLAG, ""),
-            "melee": (FLAG, ""),
-            "own-borders": (FLAG, ""),
-        },
+        (
+            _units(
+                "units",
+                "Prisoners attempting",
+                "prisoner",
+                p.escapers,
+            ),
+            Slot(
+                "ntcfail",
+                Kind.UNITS,
+                "ntcfail",
+                "Failed the NTC (optional)",
+                "prisoner",
+                p.among("units"),
+            ),
+            Slot(
+                "killed",
+                Kind.UNITS,
+                "killed",
+                "Killed while escaping (optional)",
+                "prisoner",
+                p.among("units"),
+            ),
+            Slot("guard_dies", Kind.FLAG, "guard-dies", "the Guard was eliminated"),
+            Slot("melee", Kind.FLAG, "melee", "a Melee formed"),
+            Slot("own_borders", Kind.FLAG, "own-borders", "Axis Minor within own borders"),
+        ),
     ),
     VerbSpec(
         "withdraw",
@@ -258,7 +471,7 @@ _SPECS = [
         "prisoners withdraw from Melee: escaped (A11.2)",
         "withdraw g1",
         (),
-        "units:prisoner",
+        (_units("units", "Prisoners withdrawing", "prisoner"),),
     ),
     VerbSpec(
         "infiltrate",
@@ -266,7 +479,7 @@ _SPECS = [
         "prisoners infiltrate out of Melee (A11.22)",
         "infiltrate g1",
         (),
-        "units:prisoner",
+        (_units("units", "Prisoners infiltrating", "prisoner"),),
     ),
     VerbSpec(
         "guard-infiltrates",
@@ -274,7 +487,7 @@ _SPECS = [
         "the Guard infiltrates away; its prisoners escape (Example 16)",
         "guard-infiltrates a1",
         ("gi",),
-        "unit:guard",
+        (_unit("unit", "Guard", "guard"),),
     ),
     VerbSpec(
         "rearm",
@@ -282,8 +495,17 @@ _SPECS = [
         "an unarmed unit rearms (A20.551)",
         "rearm g1 cc a3",
         (),
-        "unit:unarmed",
-        {"as": (ONE, "counter")},
+        (
+            _unit("unit", "Unarmed unit", "unarmed", p.rearmable_units),
+            Slot("how", Kind.CHOICE, label="How", required=True, choices=REARM_HOWS),
+            _unit(
+                "enemy",
+                "The armed enemy (eliminated, captured or surrendered)",
+                "any",
+                p.rearm_enemies,
+            ),
+            Slot("as_", Kind.COUNTER, "as", "Counter it becomes (optional)"),
+        ),
     ),
     VerbSpec(
         "scrounge",
@@ -291,10 +513,49 @@ _SPECS = [
         "a Scrounging DR at the end of the MPh (A20.552)",
         "scrounge g1 2",
         (),
-        "unit:unarmed",
-        {"wreck": (FLAG, ""), "as": (ONE, "counter")},
+        (
+            _unit("unit", "Unarmed unit", "unarmed"),
+            Slot("roll", Kind.NUMBER, label="The DR (or dr vs a wreck)", required=True),
+            Slot("wreck", Kind.FLAG, "wreck", "vs a wreck (D10.5)"),
+            Slot("as_", Kind.COUNTER, "as", "Counter it becomes (optional)"),
+        ),
     ),
-    *(VerbSpec(*entry) for entry in verbs_victory.GRAMMAR),
+    # -------------------------------------------------------- Victory Conditions
+    VerbSpec(
+        "vc",
+        'vc CLAUSE[; CLAUSE...][; otherwise SIDE|draw] [card "THE CARD\'S WORDS"] | vc none',
+        "set the scenario's Victory Conditions (judged live; see docs/commands.md)",
+        'vc German wins at end if amassed >= 20 card "The Germans win at game end if '
+        'they have amassed >= 20 CVP"',
+        ("victory",),
+        (
+            Slot("conditions", Kind.TEXT, label="Victory Conditions (or none)", required=True),
+            Slot("card", Kind.TEXT, "card", "The card's own words (optional)"),
+        ),
+    ),
+    VerbSpec(
+        "exit",
+        "exit H... [off EDGE] [vp N]",
+        "units exit off a board edge for Exit VP (a Guard takes its prisoners: A20.53)",
+        "exit g1 g2 off east",
+        (),
+        (
+            _units("units", "Units that exit", "active"),
+            Slot("off", Kind.WORD, "off", "Off the board edge (optional)"),
+            Slot("vp", Kind.NUMBER, "vp", "Exit VP of each (optional: their CVP)"),
+        ),
+    ),
+    VerbSpec(
+        "control",
+        "control LOC... SIDE|nobody",
+        "set who controls objective Locations (for the Victory Conditions)",
+        "control P4 Q5 German",
+        (),
+        (
+            Slot("locations", Kind.TEXT, label="Locations", required=True),
+            Slot("side", Kind.SIDE, label="Controlled by (a side, or nobody)", required=True),
+        ),
+    ),
     # --------------------------------------------------------------------- control
     VerbSpec("undo", "undo", "take back the last entry (all it made)", "undo", ("u",)),
     VerbSpec("redo", "redo", "bring back the last undone entry", "redo"),
@@ -304,18 +565,29 @@ _SPECS = [
         "strike entry N from the history; later entries are checked again",
         "strike 12 it was the HS that surrendered",
         (),
-        "int",
+        (
+            Slot("target", Kind.NUMBER, label="Entry", required=True),
+            Slot("reason", Kind.TEXT, label="Why (optional)"),
+        ),
     ),
-    VerbSpec("unstrike", "unstrike N", "bring back a struck entry", "unstrike 12", (), "int"),
+    VerbSpec(
+        "unstrike",
+        "unstrike N",
+        "bring back a struck entry",
+        "unstrike 12",
+        (),
+        (Slot("target", Kind.NUMBER, label="Entry", required=True),),
+    ),
     VerbSpec(
         "help",
         "help [VERB]",
         "list the verbs, or show one verb's usage",
         "help surrender",
         ("?",),
-        "verb",
+        (Slot("topic", Kind.VERB, label="Verb or rule (optional)"),),
     ),
 ]
+
 
 VERBS: dict[str, VerbSpec] = {spec.name: spec for spec in _SPECS}
 ALIASES: dict[str, str] = {alias: spec.name for spec in _SPECS for alias in spec.aliases}
@@ -323,10 +595,10 @@ CONTROL_VERBS = frozenset({"undo", "redo", "strike", "unstrike", "help"})
 
 # Words that can never be a handle: every keyword and flag of every verb.
 RESERVED_WORDS = frozenset(
-    {k for spec in _SPECS for k in spec.keywords}
+    {k for spec in _SPECS for k in spec.arity}
     | set(CAUSES)
     | set(REARM_HOWS)
-    | {"at", "as", "broken", "off", "-"}
+    | {"at", "as", "broken", "off", NO_TAKEOVER}
 )
 
 

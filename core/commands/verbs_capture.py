@@ -3,78 +3,95 @@ capture (A20.221) and recapture of unarmed units (A20.54)."""
 
 from __future__ import annotations
 
-from stockade.core.commands.grammar import SURRENDER_REASONS
+from typing import ClassVar, Self
+
+from stockade.core.commands.command import (
+    Command,
+    Counter,
+    Handle,
+    MergeSpec,
+    Pair,
+    Side,
+    merges,
+    read_pair,
+)
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
-from stockade.core.commands.words import assignment, counter, merges
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import UNARMED
 
 
-def required(sections: Sections, keyword: str, example: str) -> str:
-    value = sections.one(keyword)
-    if value is None:
-        raise InputRefusal(f"'{sections.verb}' needs '{keyword}'", example)
-    return value
+class Surrender(Command, frozen=True):
+    verb: ClassVar[str] = "surrender"
+    units: tuple[Handle, ...]
+    to: Handle
+    reason: ev.SurrenderReason = "rtph"
+    free: tuple[Handle, ...] = ()
+    merges: tuple[MergeSpec, ...] = ()
+    because: str = ""
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.Surrendered(
+                units=ctx.units(list(self.units)),
+                guard=ctx.unit(self.to),
+                reason=self.reason,
+                freed=list(self.free),
+                merges=merges(ctx, self.merges),
+                others_why=self.because,
+            )
+        ]
 
 
-def parse_surrender(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "surrendering units")
-    guard = ctx.unit(required(sections, "to", "surrender g1 g2 to a1"))
-    reasons = [r for r in SURRENDER_REASONS if sections.has(r)]
-    if len(reasons) > 1:
-        raise InputRefusal("give one reason for the surrender, not " + " and ".join(reasons))
-    freed = [ctx.unit(w) for w in sections.many("free")]
-    return [
-        ev.Surrendered(
-            units=units,
-            guard=guard,
-            reason=reasons[0] if reasons else "rtph",
-            freed=freed,
-            merges=merges(ctx, sections.many("merge")),
-            others_why=" ".join(sections.many("because")),
-        )
-    ]
+class Reject(Command, frozen=True):
+    verb: ClassVar[str] = "reject"
+    units: tuple[Handle, ...]
+    by: Side
+    because: str = ""
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.SurrenderRejected(
+                units=ctx.units(list(self.units)), by_side=self.by, others_why=self.because
+            )
+        ]
 
 
-def parse_reject(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "units whose surrender is rejected")
-    by_side = ctx.side(required(sections, "by", "reject g1 by Russian"))
-    return [
-        ev.SurrenderRejected(
-            units=units, by_side=by_side, others_why=" ".join(sections.many("because"))
-        )
-    ]
+class Capture(Command, frozen=True):
+    """All the named units, or one HS of a squad (``hs g5=2-4-7``): its two halves get
+    new handles when recorded."""
 
+    verb: ClassVar[str] = "capture"
+    by: Handle
+    units: tuple[Handle, ...] = ()
+    hs: Pair | None = None
+    as_: Counter = ""
+    merges: tuple[MergeSpec, ...] = ()
 
-def parse_capture(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = [ctx.unit(w) for w in sections.positional]
-    guard = ctx.unit(required(sections, "by", "capture g4 by a2"))
-    split = hs_captured = hs_free = hs_counter = ""
-    word = sections.one("hs")  # "hs" takes one word: None only when it is absent
-    if word is not None:
-        pair = assignment(word)
-        split = ctx.unit(pair[0] if pair else word)
-        hs_counter = counter(pair[1]) if pair else ""
-        side = ctx.side_of(split)
-        hs_captured, hs_free = ctx.new_handle(side), ctx.new_handle(side)
-    if not units and not split:
-        raise InputRefusal("name the captured units (or 'hs SQUAD' for one HS of a squad)")
-    rearm_as = sections.one("as")
-    return [
-        ev.Captured(
-            rearm_split=_rearm_split(ctx, guard, units),
-            guard=guard,
-            units=units,
-            split=split or None,
-            hs_captured=hs_captured,
-            hs_free=hs_free,
-            hs_counter=hs_counter,
-            merges=merges(ctx, sections.many("merge")),
-            rearm_as=counter(rearm_as) if rearm_as is not None else "",
-        )
-    ]
+    def check(self, ctx: Context) -> None:
+        if not self.units and self.hs is None:
+            raise InputRefusal("name the captured units (or 'hs SQUAD' for one HS of a squad)")
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        hs_captured = hs_free = ""
+        if self.hs is not None:
+            side = ctx.side_of(self.hs.handle)
+            hs_captured, hs_free = ctx.new_handle(side), ctx.new_handle(side)
+        guard, units = ctx.unit(self.by), list(self.units)
+        return [
+            ev.Captured(
+                rearm_split=_rearm_split(ctx, guard, units),
+                guard=guard,
+                units=units,
+                split=self.hs.handle if self.hs else None,
+                hs_captured=hs_captured,
+                hs_free=hs_free,
+                hs_counter=self.hs.value if self.hs else "",
+                merges=merges(ctx, self.merges),
+                rearm_as=self.as_,
+            )
+        ]
 
 
 def _rearm_split(ctx: Context, guard: str, units: list[str]) -> list[str]:
@@ -89,25 +106,45 @@ def _rearm_split(ctx: Context, guard: str, units: list[str]) -> list[str]:
     return [ctx.new_handle(captor.side), ctx.new_handle(captor.side)]
 
 
-def parse_mutual(ctx: Context, sections: Sections) -> list[ev.Record]:
+class Mutual(Command, frozen=True):
     """``mutual g7 a3=5-4-6``: every unit left in the Location; H=COUNTER says what it
     rearms as where the nationality table has no Green/Conscript counter."""
-    units: list[str] = []
-    counters: dict[str, str] = {}
-    for word in sections.positional:
-        pair = assignment(word)
-        handle = ctx.unit(pair[0] if pair else word)
-        if handle in units:
-            raise InputRefusal(f"'{handle}' is named twice")
-        units.append(handle)
-        if pair:
-            counters[handle] = counter(pair[1])
-    if not units:
-        raise InputRefusal("name every unit left in the Location", "mutual g7 a3")
-    return [ev.MutualCapture(units=units, counters=counters)]
+
+    verb: ClassVar[str] = "mutual"
+    units: tuple[Pair, ...]
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        pairs: list[Pair] = []
+        for word in sections.positional:
+            pair = read_pair(ctx, word)
+            if pair.handle in [p.handle for p in pairs]:
+                raise InputRefusal(f"'{pair.handle}' is named twice")
+            pairs.append(pair)
+        if not pairs:
+            raise InputRefusal("name every unit left in the Location", "mutual g7 a3")
+        return cls(units=tuple(pairs))
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.MutualCapture(
+                units=[p.handle for p in self.units],
+                counters={p.handle: p.value for p in self.units if p.value},
+            )
+        ]
 
 
-def parse_recapture(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "unarmed units recaptured")
-    guard = ctx.unit(required(sections, "by", "recapture g6 by a3"))
-    return [ev.Recaptured(units=units, guard=guard, merges=merges(ctx, sections.many("merge")))]
+class Recapture(Command, frozen=True):
+    verb: ClassVar[str] = "recapture"
+    units: tuple[Handle, ...]
+    by: Handle
+    merges: tuple[MergeSpec, ...] = ()
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.Recaptured(
+                units=ctx.units(list(self.units)),
+                guard=ctx.unit(self.by),
+                merges=merges(ctx, self.merges),
+            )
+        ]

@@ -3,90 +3,129 @@
 
 from __future__ import annotations
 
+from typing import ClassVar, Self
+
+from stockade.core.commands.command import Command, Counter, Handle
 from stockade.core.commands.grammar import REARM_HOWS
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
-from stockade.core.commands.words import counter, number, one
+from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import UNARMED
 
 
-def parse_escape(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "escaping prisoners")
-    guard_dies, melee = sections.has("guard-dies"), sections.has("melee")
-    if guard_dies and melee:
-        raise InputRefusal("either the Guard dies (guard-dies) or a Melee forms (melee), not both")
-    outcome: ev.EscapeOutcome = "escaped" if guard_dies else "melee" if melee else "no-effect"
-    return [
-        ev.EscapeAttempted(
-            units=units,
-            ntc_failed=[ctx.unit(w) for w in sections.many("ntcfail")],
-            killed=[ctx.unit(w) for w in sections.many("killed")],
-            guard_eliminated=guard_dies,
-            outcome=outcome,
-            own_borders=sections.has("own-borders"),
+class Escape(Command, frozen=True):
+    verb: ClassVar[str] = "escape"
+    units: tuple[Handle, ...]
+    ntcfail: tuple[Handle, ...] = ()
+    killed: tuple[Handle, ...] = ()
+    guard_dies: bool = False
+    melee: bool = False
+    own_borders: bool = False
+
+    def check(self, ctx: Context) -> None:
+        if self.guard_dies and self.melee:
+            raise InputRefusal(
+                "either the Guard dies (guard-dies) or a Melee forms (melee), not both"
+            )
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        outcome: ev.EscapeOutcome = (
+            "escaped" if self.guard_dies else "melee" if self.melee else "no-effect"
         )
-    ]
+        return [
+            ev.EscapeAttempted(
+                units=ctx.units(list(self.units)),
+                ntc_failed=list(self.ntcfail),
+                killed=list(self.killed),
+                guard_eliminated=self.guard_dies,
+                outcome=outcome,
+                own_borders=self.own_borders,
+            )
+        ]
 
 
-def parse_withdraw(ctx: Context, sections: Sections) -> list[ev.Record]:
-    return [
-        ev.EscapedBy(
-            units=ctx.units(sections.positional, "prisoners withdrawing"), route="withdrawal"
-        )
-    ]
+class Withdraw(Command, frozen=True):
+    verb: ClassVar[str] = "withdraw"
+    units: tuple[Handle, ...]
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.EscapedBy(units=ctx.units(list(self.units)), route="withdrawal")]
 
 
-def parse_infiltrate(ctx: Context, sections: Sections) -> list[ev.Record]:
-    return [
-        ev.EscapedBy(
-            units=ctx.units(sections.positional, "prisoners infiltrating"), route="infiltration"
-        )
-    ]
+class Infiltrate(Command, frozen=True):
+    verb: ClassVar[str] = "infiltrate"
+    units: tuple[Handle, ...]
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.EscapedBy(units=ctx.units(list(self.units)), route="infiltration")]
 
 
-def parse_guard_infiltrates(ctx: Context, sections: Sections) -> list[ev.Record]:
-    guard = ctx.unit(one(sections.positional, "Guard", "guard-infiltrates"))
-    return [ev.EscapedBy(units=[guard], route="guard-infiltrated")]
+class GuardInfiltrates(Command, frozen=True):
+    verb: ClassVar[str] = "guard-infiltrates"
+    unit: Handle
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.EscapedBy(units=[ctx.unit(self.unit)], route="guard-infiltrated")]
 
 
-def parse_rearm(ctx: Context, sections: Sections) -> list[ev.Record]:
+class Rearm(Command, frozen=True):
     """``rearm g1 cc a3 [as 4-3-6]``. An unarmed squad rearmed by a HS-size enemy
-    becomes an armed HS and an unarmed HS (A20.551): both get new handles here."""
-    words = sections.positional
-    how = next((h for h in REARM_HOWS if h == words[1].lower()), None) if len(words) == 3 else None
-    if how is None:
-        raise InputRefusal(
-            "write: rearm H cc|alone|surrender ENEMY [as COUNTER]", "e.g. rearm g1 cc a3"
+    becomes an armed HS and an unarmed HS (A20.551): both get new handles when recorded."""
+
+    verb: ClassVar[str] = "rearm"
+    unit: Handle
+    how: ev.RearmHow
+    enemy: Handle
+    as_: Counter = ""
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        how = (
+            next((h for h in REARM_HOWS if h == words[1].lower()), None)
+            if len(words) == 3
+            else None
         )
-    handle, enemy = ctx.unit(words[0]), ctx.unit(words[2])
-    as_counter = sections.one("as")
-    unit, foe = ctx.state.units[handle], ctx.state.units[enemy]
-    split_into: list[str] = []
-    if unit.status == UNARMED and unit.unit_kind == "squad" and foe.us == 2:
-        split_into = [ctx.new_handle(unit.side), ctx.new_handle(unit.side)]
-    return [
-        ev.Rearmed(
-            handle=handle,
-            how=how,
-            enemy=enemy,
-            counter=counter(as_counter) if as_counter else "",
-            split_into=split_into,
-        )
-    ]
+        if how is None:
+            raise InputRefusal(
+                "write: rearm H cc|alone|surrender ENEMY [as COUNTER]",
+                "e.g. rearm g1 cc a3",
+            )
+        return super().read(ctx, sections)
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        handle, enemy = ctx.unit(self.unit), ctx.unit(self.enemy)
+        unit, foe = ctx.state.units[handle], ctx.state.units[enemy]
+        split_into: list[str] = []
+        if unit.status == UNARMED and unit.unit_kind == "squad" and foe.us == 2:
+            split_into = [ctx.new_handle(unit.side), ctx.new_handle(unit.side)]
+        return [
+            ev.Rearmed(
+                handle=handle, how=self.how, enemy=enemy, counter=self.as_, split_into=split_into
+            )
+        ]
 
 
-def parse_scrounge(ctx: Context, sections: Sections) -> list[ev.Record]:
-    words = sections.positional
-    if len(words) != 2:
-        raise InputRefusal("write: scrounge H DR [wreck] [as COUNTER]", "e.g. scrounge g1 2")
-    as_counter = sections.one("as")
-    return [
-        ev.Scrounged(
-            handle=ctx.unit(words[0]),
-            roll=number(words[1], "the Scrounging DR"),
-            wreck=sections.has("wreck"),
-            counter=counter(as_counter) if as_counter else "",
-        )
-    ]
+class Scrounge(Command, frozen=True):
+    verb: ClassVar[str] = "scrounge"
+    unit: Handle
+    roll: int
+    wreck: bool = False
+    as_: Counter = ""
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if len(words) != 2:
+            raise InputRefusal("write: scrounge H DR [wreck] [as COUNTER]", "e.g. scrounge g1 2")
+        number(words[1], "the Scrounging DR")
+        return super().read(ctx, sections)
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.Scrounged(
+                handle=ctx.unit(self.unit), roll=self.roll, wreck=self.wreck, counter=self.as_
+            )
+        ]

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from stockade.core.commands.command import Command, Counter, Handle
+from stockade.core.commands.grammar import NO_TAKEOVER
 from stockade.core.commands.handles import Context
-from stockade.core.commands.lexer import Sections
-from stockade.core.commands.verbs_capture import required
-from stockade.core.commands.words import counter, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 
@@ -18,11 +19,12 @@ _CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {
     "rout": ("rout", ""),
     "other": ("other", ""),
 }
-NO_TAKEOVER = "-"
+# A cause word ("own", "sniper"...) or the full name of the side that acted.
+Cause = str
 
 
 def read_cause(
-    ctx: Context, handle: str, word: str | None, default: ev.EliminationCause
+    ctx: Context, handle: str, word: Cause | None, default: ev.EliminationCause
 ) -> tuple[ev.EliminationCause, str]:
     """The cause and the acting side for ``by WORD``: a cause word or a side's name.
 
@@ -32,50 +34,69 @@ def read_cause(
     owner = ctx.side_of(handle)
     if word is None:
         return default, ""
-    if word.lower() in _CAUSES:
-        cause, whose = _CAUSES[word.lower()]
+    if word in _CAUSES:
+        cause, whose = _CAUSES[word]
         side = {"own": owner, "enemy": ctx.state.enemy_of(owner)}.get(whose, "")
         return cause, side
-    side = ctx.side(word)
-    return ("fire-own" if side == owner else "fire-enemy"), side
+    return ("fire-own" if word == owner else "fire-enemy"), word
 
 
-def parse_eliminate(ctx: Context, sections: Sections) -> list[ev.Record]:
-    handle = ctx.unit(one(sections.positional, "unit", "eliminate"))
-    cause, by_side = read_cause(ctx, handle, sections.one("by"), "other")
-    takeover = sections.one("takeover")
-    if takeover is not None and takeover != NO_TAKEOVER:
-        takeover = ctx.unit(takeover)
-    keep = [ctx.unit(w) for w in sections.many("keep")]
-    if keep and takeover in (None, NO_TAKEOVER):
-        raise InputRefusal("'keep' names what the new Guard keeps: add 'takeover G'")
-    return [
-        ev.Eliminated(handle=handle, cause=cause, by_side=by_side, takeover=takeover, keep=keep)
-    ]
+class Eliminate(Command, frozen=True):
+    verb: ClassVar[str] = "eliminate"
+    unit: Handle
+    by: Cause | None = None
+    takeover: Handle | None = None  # NO_TAKEOVER ("-"): nobody takes the prisoners
+    keep: tuple[Handle, ...] = ()
+
+    def check(self, ctx: Context) -> None:
+        if self.keep and self.takeover in (None, NO_TAKEOVER):
+            raise InputRefusal("'keep' names what the new Guard keeps: add 'takeover G'")
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        handle = ctx.unit(self.unit)
+        cause, by_side = read_cause(ctx, handle, self.by, "other")
+        return [
+            ev.Eliminated(
+                handle=handle,
+                cause=cause,
+                by_side=by_side,
+                takeover=self.takeover,
+                keep=list(self.keep),
+            )
+        ]
 
 
-def parse_reduce(ctx: Context, sections: Sections) -> list[ev.Record]:
-    handle = ctx.unit(one(sections.positional, "unit", "reduce"))
-    cause, side = read_cause(ctx, handle, sections.one("by"), "fire-enemy")
-    if cause not in ("fire-own", "fire-enemy"):
-        raise InputRefusal("Casualty Reduction comes from fire: 'by own' or 'by enemy'")
-    to = sections.one("to")
-    lost = sections.one("lost") or ""
-    if lost:
+class Reduce(Command, frozen=True):
+    verb: ClassVar[str] = "reduce"
+    unit: Handle
+    by: Cause | None = None
+    to: Counter = ""
+    lost: str = ""  # the origin HS lost, of a squad merged from two
+
+    def check(self, ctx: Context) -> None:
+        cause, _side = read_cause(ctx, self.unit, self.by, "fire-enemy")
+        if cause not in ("fire-own", "fire-enemy"):
+            raise InputRefusal("Casualty Reduction comes from fire: 'by own' or 'by enemy'")
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        handle = ctx.unit(self.unit)
+        cause, side = read_cause(ctx, handle, self.by, "fire-enemy")
         origins = {o.handle.lower(): o.handle for o in ctx.state.units[handle].origins}
-        lost = origins.get(lost.lower(), lost)
-    return [
-        ev.CasualtyReduced(
-            handle=handle,
-            cause=cause,
-            counter=counter(to) if to else "",
-            lost=lost,
-            by_side=side or "",
-        )
-    ]
+        return [
+            ev.CasualtyReduced(
+                handle=handle,
+                cause=cause,
+                counter=self.to,
+                lost=origins.get(self.lost.lower(), self.lost),
+                by_side=side or "",
+            )
+        ]
 
 
-def parse_massacre(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "unarmed units massacred")
-    by = ctx.unit(required(sections, "by", "massacre g1 by r2"))
-    return [ev.Massacred(units=units, by=by)]
+class Massacre(Command, frozen=True):
+    verb: ClassVar[str] = "massacre"
+    units: tuple[Handle, ...]
+    by: Handle
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.Massacred(units=ctx.units(list(self.units)), by=ctx.unit(self.by))]

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Literal, TypedDict
+from typing import Any, ClassVar, Literal, Self, TypedDict
+
+import msgspec
 
 from stockade.core.commands import clock
+from stockade.core.commands.command import Command, Counter, Handle, Location, Side, new_handle
+from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import words as split_words
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
@@ -20,51 +24,104 @@ MAX_REPEAT = 20  # a typo like x77 should be refused, not make 77 counters
 
 
 # -------------------------------------------------------------------------- add
-@dataclass
-class _Draft:
-    """One counter as typed in ``add``, before it gets its handle."""
+class Draft(msgspec.Struct, frozen=True):
+    """One counter as typed in ``add``: the words after it belong to it."""
+
+    counter: Counter
+    kind: str | None = None  # a unit kind (KIND_WORDS' values); None: from the counter
+    count: int = 1
+    handle: Handle | None = None
+    traits: tuple[str, ...] = ()
+    cvp: int | None = None
+
+    def words(self) -> list[str]:
+        out = [self.counter] + ([self.kind] if self.kind else [])
+        out += [f"x{self.count}"] if self.count != 1 else []
+        out += ["as", self.handle] if self.handle else []
+        out += [f"+{t}" for t in self.traits]
+        return out + ([f"cvp={self.cvp}"] if self.cvp is not None else [])
+
+    @property
+    def unit_kind(self) -> str:
+        if self.kind == "vehicle":
+            return "vehicle"  # a vehicle's "counter" is its name: nothing to read from it
+        return infer_kind(parse_counter(self.counter), self.kind)
+
+
+class Add(Command, frozen=True):
+    verb: ClassVar[str] = "add"
+    whole_line: ClassVar[bool] = True
+    side: Side
+    counters: tuple[Draft, ...]
+    at: Location = ""
+    broken: bool = False
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if not words:
+            raise InputRefusal("'add' needs a side and a counter", "add German 4-6-7 at Q4")
+        side = ctx.side(words[0])
+        drafts, location, broken = _read_add_words(ctx, words[1:])
+        command = cls(side=side, counters=tuple(drafts), at=location, broken=broken)
+        for draft in drafts:
+            draft.unit_kind  # noqa: B018 -- refuses a counter that does not fit its kind
+        return command
+
+    @classmethod
+    def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
+        if slot.name == "counters":  # "4-6-7 x2 9-1 +commissar": counters and their words
+            return tuple(_read_add_words(ctx, split_words(str(raw)))[0])
+        return super().read_field(ctx, slot, raw)
+
+    def words(self) -> list[str]:
+        out = [self.side] + [w for d in self.counters for w in d.words()]
+        return out + (["at", self.at] if self.at else []) + (["broken"] if self.broken else [])
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        events: list[ev.Record] = []
+        for draft in self.counters:
+            kind = draft.unit_kind
+            for _ in range(draft.count):
+                events.append(
+                    ev.UnitEntered(
+                        handle=ctx.new_handle(self.side, draft.handle),
+                        side=self.side,
+                        unit_kind=kind,
+                        counter=draft.counter,
+                        location=self.at,
+                        traits=sorted(set(draft.traits)),
+                        cvp=draft.cvp,
+                        broken=self.broken,
+                    )
+                )
+        return events
+
+
+class _Typing(msgspec.Struct):
+    """A draft while its words are read."""
 
     counter: str
     kind: str | None = None
     count: int = 1
     handle: str | None = None
-    traits: list[str] = field(default_factory=list)
+    traits: list[str] | None = None
     cvp: int | None = None
 
-
-def parse_add(ctx: Context, sections: Sections) -> list[ev.Record]:
-    words = sections.positional
-    if not words:
-        raise InputRefusal("'add' needs a side and a counter", "add German 4-6-7 at Q4")
-    side = ctx.side(words[0])
-    drafts, location, broken = _read_add_words(words[1:])
-    events: list[ev.Record] = []
-    for draft in drafts:
-        kind = _kind_of(draft)
-        for _ in range(draft.count):
-            events.append(
-                ev.UnitEntered(
-                    handle=ctx.new_handle(side, draft.handle),
-                    side=side,
-                    unit_kind=kind,
-                    counter=draft.counter,
-                    location=location,
-                    traits=sorted(set(draft.traits)),
-                    cvp=draft.cvp,
-                    broken=broken,
-                )
-            )
-    return events
+    def draft(self) -> Draft:
+        return Draft(
+            self.counter, self.kind, self.count, self.handle, tuple(self.traits or ()), self.cvp
+        )
 
 
-def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
-    drafts: list[_Draft] = []
+def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, bool]:
+    drafts: list[_Typing] = []
     location, broken = "", False
     i = 0
     while i < len(words):
         word, low = words[i], words[i].lower()
         if word[:1].isdigit() or word.startswith("("):
-            drafts.append(_Draft(parse_counter(word).text))
+            drafts.append(_Typing(parse_counter(word).text))
         elif _is_vehicle_word(words[i + 1] if i + 1 < len(words) else "") and low not in (
             "at",
             "as",
@@ -72,7 +129,7 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
         ):
             # a vehicle is entered by its name (add German StuG vehicle cvp=4): it blocks
             # a rearm (A20.551) and, manned, cannot be captured (A20.22)
-            drafts.append(_Draft(vehicle_name(word), kind="vehicle"))
+            drafts.append(_Typing(vehicle_name(word), kind="vehicle"))
             i += 1
         elif low == "at" or low == "as":
             if i + 1 >= len(words):
@@ -81,15 +138,16 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
             if low == "at":
                 location = words[i]
             else:
-                _last(drafts, "as").handle = words[i]
+                _last(drafts, "as").handle = new_handle(ctx, words[i])
         elif low == "broken":
             broken = True
         elif low in KIND_WORDS:
-            _last(drafts, low).kind = low
+            _last(drafts, low).kind = KIND_WORDS[low]
         elif match := _REPEAT.match(low):
             _last(drafts, low).count = _repeat(int(match.group(1)))
         elif low.startswith("+"):
-            _last(drafts, low).traits.append(_trait(low[1:]))
+            last = _last(drafts, low)
+            last.traits = [*(last.traits or []), _trait(low[1:])]
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         else:
@@ -103,20 +161,14 @@ def _read_add_words(words: list[str]) -> tuple[list[_Draft], str, bool]:
     for draft in drafts:
         if draft.handle and draft.count > 1:
             raise InputRefusal(f"'as {draft.handle}' names one counter, not {draft.count}")
-    return drafts, location, broken
+    return [d.draft() for d in drafts], location, broken
 
 
 def _is_vehicle_word(word: str) -> bool:
     return KIND_WORDS.get(word.lower()) == "vehicle"
 
 
-def _kind_of(draft: _Draft) -> str:
-    if draft.kind and _is_vehicle_word(draft.kind):
-        return "vehicle"  # a vehicle's "counter" is its name: nothing to read from it
-    return infer_kind(parse_counter(draft.counter), draft.kind)
-
-
-def _last(drafts: list[_Draft], word: str) -> _Draft:
+def _last(drafts: list[_Typing], word: str) -> _Typing:
     if not drafts:
         raise InputRefusal(f"'{word}' must follow the counter it is about", "add German 2-4-7 hs")
     return drafts[-1]
@@ -137,41 +189,66 @@ def _trait(name: str) -> str:
 
 
 # ------------------------------------------------------------------------ clock
-def parse_next(ctx: Context, sections: Sections) -> list[ev.Record]:
-    _nothing_more(sections)
-    return [clock.next_phase(ctx.state, ctx.first_attacker)]
+class Next(Command, frozen=True):
+    verb: ClassVar[str] = "next"
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [clock.next_phase(ctx.state, ctx.first_attacker)]
 
 
-def parse_prev(ctx: Context, sections: Sections) -> list[ev.Record]:
-    _nothing_more(sections)
-    return [clock.previous_phase(ctx.state, ctx.first_attacker)]
+class Prev(Command, frozen=True):
+    verb: ClassVar[str] = "prev"
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [clock.previous_phase(ctx.state, ctx.first_attacker)]
 
 
-def parse_turn(ctx: Context, sections: Sections) -> list[ev.Record]:
-    _nothing_more(sections)
-    return [clock.next_player_turn(ctx.state, ctx.first_attacker)]
+class Turn(Command, frozen=True):
+    verb: ClassVar[str] = "turn"
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [clock.next_player_turn(ctx.state, ctx.first_attacker)]
 
 
-def parse_phase(ctx: Context, sections: Sections) -> list[ev.Record]:
-    """``phase RtPh``, ``phase ccph 3``, ``phase rph 4 American`` (any order after NAME)."""
-    words = sections.positional
-    if not words:
-        raise InputRefusal("'phase' needs a phase name", "one of " + ", ".join(ev.PHASES))
-    phase = clock.phase_named(words[0])
-    turn, attacker = ctx.state.turn, ctx.state.attacker
-    for word in words[1:]:
-        if word.isdigit():
-            turn = number(word, "the Game Turn")
-        else:
-            attacker = ctx.side(word)
-    return [ev.PhaseSet(turn=turn, attacker=attacker, phase=phase)]
+class Phase(Command, frozen=True):
+    """``phase RtPh``, ``phase ccph 3``, ``phase rph 4 American`` (any order after NAME);
+    the Game Turn and ATTACKER left out stay as they are when it is recorded."""
+
+    verb: ClassVar[str] = "phase"
+    whole_line: ClassVar[bool] = True
+    phase: ev.Phase
+    turn: int | None = None
+    attacker: Side | None = None
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if not words:
+            raise InputRefusal("'phase' needs a phase name", "one of " + ", ".join(ev.PHASES))
+        phase = clock.phase_named(words[0])
+        turn, attacker = None, None
+        for word in words[1:]:
+            if word.isdigit():
+                turn = number(word, "the Game Turn")
+            else:
+                attacker = ctx.side(word)
+        return cls(phase=phase, turn=turn, attacker=attacker)
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.PhaseSet(
+                turn=ctx.state.turn if self.turn is None else self.turn,
+                attacker=self.attacker or ctx.state.attacker,
+                phase=self.phase,
+            )
+        ]
 
 
-def _nothing_more(sections: Sections) -> None:
-    if sections.positional:
-        raise InputRefusal(
-            f"'{sections.verb}' takes nothing more; '{sections.positional[0]}' is out of place",
-        )
+class End(Command, frozen=True):
+    verb: ClassVar[str] = "end"
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.GameEnded()]
 
 
 # ----------------------------------------------------------------- board status
@@ -188,57 +265,91 @@ class StatusFlags(TypedDict, total=False):
     melee: bool
 
 
-# verb -> the StatusChanged field it sets and the value it sets it to
-STATUS_VERBS: dict[str, tuple[StatusFlag, bool]] = {
-    "break": ("broken", True),
-    "rally": ("broken", False),
-    "pin": ("pinned", True),
-    "unpin": ("pinned", False),
-    "berserk": ("berserk", True),
-    "disrupt": ("disrupted", True),
-    "melee": ("melee", True),
-}
+class SetStatus(Command, frozen=True):
+    """A status verb: sets one flag of the units (``off``: the other way)."""
+
+    flag: ClassVar[StatusFlag]
+    sets: ClassVar[bool]
+    units: tuple[Handle, ...]
+    off: bool = False
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        flags: StatusFlags = {}
+        flags[self.flag] = self.sets != self.off
+        return [ev.StatusChanged(handle=ctx.unit(h), **flags) for h in self.units]
 
 
-def parse_status(ctx: Context, sections: Sections) -> list[ev.Record]:
-    name, value = STATUS_VERBS[sections.verb]
-    if sections.has("off"):
-        value = not value
-    handles = ctx.units(sections.positional)
-    flags: StatusFlags = {}
-    flags[name] = value
-    return [ev.StatusChanged(handle=h, **flags) for h in handles]
+class Break(SetStatus, frozen=True):
+    verb: ClassVar[str] = "break"
+    flag: ClassVar[StatusFlag] = "broken"
+    sets: ClassVar[bool] = True
 
 
-def parse_move(ctx: Context, sections: Sections) -> list[ev.Record]:
-    words = sections.positional
-    if len(words) < 2:
-        raise InputRefusal("'move' needs units and a Location", "move a1 R5")
-    handles = ctx.units(words[:-1])
-    return [ev.StatusChanged(handle=h, location=words[-1]) for h in handles]
+class Rally(SetStatus, frozen=True):
+    verb: ClassVar[str] = "rally"
+    flag: ClassVar[StatusFlag] = "broken"
+    sets: ClassVar[bool] = False
 
 
-def parse_nq(ctx: Context, sections: Sections) -> list[ev.Record]:
-    words = sections.positional
-    if not words:
-        raise InputRefusal("'nq' needs the side under No Quarter", "nq Russian")
-    return [ev.NoQuarterInvoked(side=ctx.side(words[0]), reason=" ".join(words[1:]) or "SSR")]
+class Pin(SetStatus, frozen=True):
+    verb: ClassVar[str] = "pin"
+    flag: ClassVar[StatusFlag] = "pinned"
+    sets: ClassVar[bool] = True
 
 
-def parse_end(ctx: Context, sections: Sections) -> list[ev.Record]:
-    _nothing_more(sections)
-    return [ev.GameEnded()]
+class Unpin(SetStatus, frozen=True):
+    verb: ClassVar[str] = "unpin"
+    flag: ClassVar[StatusFlag] = "pinned"
+    sets: ClassVar[bool] = False
 
 
-__all__ = [
-    "parse_add",
-    "parse_next",
-    "parse_prev",
-    "parse_turn",
-    "parse_phase",
-    "parse_status",
-    "parse_move",
-    "parse_nq",
-    "parse_end",
-    "STATUS_VERBS",
-]
+class Berserk(SetStatus, frozen=True):
+    verb: ClassVar[str] = "berserk"
+    flag: ClassVar[StatusFlag] = "berserk"
+    sets: ClassVar[bool] = True
+
+
+class Disrupt(SetStatus, frozen=True):
+    verb: ClassVar[str] = "disrupt"
+    flag: ClassVar[StatusFlag] = "disrupted"
+    sets: ClassVar[bool] = True
+
+
+class Melee(SetStatus, frozen=True):
+    verb: ClassVar[str] = "melee"
+    flag: ClassVar[StatusFlag] = "melee"
+    sets: ClassVar[bool] = True
+
+
+STATUS_COMMANDS: tuple[type[SetStatus], ...] = (Break, Rally, Pin, Unpin, Berserk, Disrupt, Melee)
+
+
+class Move(Command, frozen=True):
+    verb: ClassVar[str] = "move"
+    units: tuple[Handle, ...]
+    to: Location
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        if len(sections.positional) < 2:
+            raise InputRefusal("'move' needs units and a Location", "move a1 R5")
+        return super().read(ctx, sections)
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.StatusChanged(handle=ctx.unit(h), location=self.to) for h in self.units]
+
+
+class NoQuarter(Command, frozen=True):
+    verb: ClassVar[str] = "nq"
+    side: Side
+    reason: str = ""
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if not words:
+            raise InputRefusal("'nq' needs the side under No Quarter", "nq Russian")
+        return cls(side=ctx.side(words[0]), reason=" ".join(words[1:]))
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.NoQuarterInvoked(side=self.side, reason=self.reason or "SSR")]

@@ -24,52 +24,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import ClassVar, Self
 
-from stockade.core.commands.lexer import MANY, ONE, Sections
+from stockade.core.commands.command import Command, Handle, Side
+from stockade.core.commands.handles import Context
+from stockade.core.commands.lexer import Sections
 from stockade.core.model import events as ev
 from stockade.core.model import victory as vic
 from stockade.core.model.errors import InputRefusal, Refusal
 
-if TYPE_CHECKING:
-    from stockade.core.commands.handles import Context
-
-# A side from a typed word (``Context.side``): the reader is handed it, so this module
-# needs nothing from the grammar, which registers the entries below.
+# A side from a typed word (``Context.side``).
 SideOf = Callable[[str], str]
-
-# The grammar entries: VerbSpec's fields in order (name, usage, summary, example,
-# aliases, positional kind, keywords); core/commands/grammar.py makes them VerbSpecs.
-GRAMMAR: list[tuple[str, str, str, str, tuple[str, ...], str, dict[str, tuple[str, str]]]] = [
-    (
-        "vc",
-        'vc CLAUSE[; CLAUSE...][; otherwise SIDE|draw] [card "THE CARD\'S WORDS"] | vc none',
-        "set the scenario's Victory Conditions (judged live; see docs/commands.md)",
-        'vc German wins at end if amassed >= 20 card "The Germans win at game end if '
-        'they have amassed >= 20 CVP"',
-        ("victory",),
-        "text",
-        {"card": (MANY, "text")},
-    ),
-    (
-        "exit",
-        "exit H... [off EDGE] [vp N]",
-        "units exit off a board edge for Exit VP (a Guard takes its prisoners: A20.53)",
-        "exit g1 g2 off east",
-        (),
-        "units:active",
-        {"off": (ONE, "text"), "vp": (ONE, "int")},
-    ),
-    (
-        "control",
-        "control LOC... SIDE|nobody",
-        "set who controls objective Locations (for the Victory Conditions)",
-        "control P4 Q5 German",
-        (),
-        "loc",
-        {},
-    ),
-]
 
 _OPS: dict[str, vic.Op] = {">=": ">=", ">": ">", "<=": "<=", "<": "<", "=": "=", "==": "="}
 _MEASURES: dict[str, vic.Measure] = {
@@ -248,35 +213,65 @@ def _controls(side: str, words: list[str]) -> vic.Controls:
 
 
 # ---------------------------------------------------------------------- verbs
-def parse_vc(ctx: Context, sections: Sections) -> list[ev.Record]:
-    text = " ".join(sections.positional)
-    if text.strip().lower() == "none":
-        return [ev.VictorySet(conditions=None)]
-    if not text.strip():
-        raise InputRefusal("'vc' needs the Victory Conditions", _EXAMPLE)
-    card = " ".join(sections.many("card"))
-    return [ev.VictorySet(conditions=read_conditions(text, ctx.side, card))]
+NONE = "none"  # ``vc none``: the game has no Victory Conditions (again)
 
 
-def parse_exit(ctx: Context, sections: Sections) -> list[ev.Record]:
-    units = ctx.units(sections.positional, "units that exit")
-    vp = sections.one("vp")
-    return [
-        ev.Exited(
-            units=units,
-            edge=sections.one("off") or "",
-            vp=None if vp is None else _number(vp, "the Exit VP"),
-        )
-    ]
+class VictoryConditionsSet(Command, frozen=True):
+    """``vc CLAUSES [card WORDS]`` or ``vc none``: the clauses as typed (read into
+    conditions when checked, so a line that does not read is refused at once)."""
+
+    verb: ClassVar[str] = "vc"
+    conditions: str
+    card: str = ""
+
+    def check(self, ctx: Context) -> None:
+        self.read_conditions(ctx)
+
+    def read_conditions(self, ctx: Context) -> vic.VictoryConditions | None:
+        text = self.conditions.strip()
+        if not text:
+            raise InputRefusal("'vc' needs the Victory Conditions", _EXAMPLE)
+        if text.lower() == NONE:
+            return None
+        return read_conditions(text, ctx.side, self.card)
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.VictorySet(conditions=self.read_conditions(ctx))]
 
 
-def parse_control(ctx: Context, sections: Sections) -> list[ev.Record]:
-    words = sections.positional
-    if len(words) < 2:
-        raise InputRefusal("'control' needs the Locations, then a side", "control P4 German")
-    who = words[-1]
-    side = "" if who.lower() in ("nobody", "none", "-") else ctx.side(who)
-    return [ev.LocationControlled(location=loc, side=side) for loc in words[:-1]]
+class Exit(Command, frozen=True):
+    verb: ClassVar[str] = "exit"
+    units: tuple[Handle, ...]
+    off: str = ""
+    vp: int | None = None
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [ev.Exited(units=[ctx.unit(h) for h in self.units], edge=self.off, vp=self.vp)]
 
 
-PARSERS = {"vc": parse_vc, "exit": parse_exit, "control": parse_control}
+class Control(Command, frozen=True):
+    """``control P4 Q5 German``: the Locations, then the side (or ``nobody``)."""
+
+    verb: ClassVar[str] = "control"
+    locations: str  # the Locations, as typed, one word each
+    side: Side = ""  # "" = nobody
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if len(words) < 2:
+            raise InputRefusal("'control' needs the Locations, then a side", "control P4 German")
+        who = words[-1]
+        side = "" if who.lower() in _NOBODY else ctx.side(who)
+        return cls(locations=" ".join(words[:-1]), side=side)
+
+    def words(self) -> list[str]:
+        return [*self.locations.split(), self.side or "nobody"]
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [
+            ev.LocationControlled(location=loc, side=self.side) for loc in self.locations.split()
+        ]
+
+
+_NOBODY = ("nobody", "none", "-")

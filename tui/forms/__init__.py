@@ -11,7 +11,7 @@ def all_specs() -> list[FormSpec]:
     from stockade.tui.forms import cc, surrender, victory
     from stockade.tui.forms.specs import SPECS
 
-    return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:], victory.SPEC]
+    return [SPECS[0], surrender.SPEC, cc.SPEC, *SPECS[1:], *victory.SPECS]
 
 
 def make_form(name: str) -> FormScreen:

@@ -1,8 +1,10 @@
-"""A guided form: fields in, command text out, the core's verdict shown live.
+"""A guided form: fields in, a ``Command`` out, the core's verdict shown live.
 
-A form never judges: it builds the same command text a player would type, asks the core
-to check it (``core.commands.parse`` then ``Game.check``: nothing is written), shows the
-verdict with its rule, and on ctrl+s hands the text to the core to record.
+A form never judges and never writes command text: its fields are the slots of a verb's
+declaration (``core.commands.grammar``), the core builds the verb's ``Command`` from
+them (``core.commands.fill.from_fields``), checks it (``plan`` then ``Game.check``:
+nothing is written), the form shows the verdict with its rule and the command's
+canonical line, and on ctrl+s hands the command to the core to record.
 """
 
 from __future__ import annotations
@@ -21,15 +23,16 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Static
 
+from stockade.core.commands.command import Command
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
+from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
-from stockade.tui.plain import plain
 
 if TYPE_CHECKING:
     from textual import getters
@@ -51,11 +54,17 @@ class Field:
     placeholder: str = ""
     value: str | bool = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
+    required: bool | None = None  # None: optional when its label says so
 
     @property
     def optional(self) -> bool:
-        """Said so in its label: the form does not stop at it when moving on."""
-        return "optional" in self.label
+        """The form does not stop at it when moving on, nor ask for it."""
+        return not self.required if self.required is not None else "optional" in self.label
+
+
+# The command a form's values say: None while the form cannot say one yet (a question
+# still open); a Refusal names the field still to fill or the value it cannot read.
+Build = Callable[[dict, GameState], Command | None]
 
 
 @dataclass
@@ -64,17 +73,20 @@ class FormSpec:
     title: str
     summary: str
     fields: list[Field]
-    build: Callable[[dict], str]
+    build: Build
     key: str = ""
     notes: list[str] = field(default_factory=list)
 
 
 TICK, NO_TICK = "✓", " "
-KEYS = "tab: next field · enter: pick · letter: choose · {record}: record · {cancel}: cancel"
+KEYS = "enter: next · ↑↓ letter: list · tab: field · {record}: record · {cancel}: cancel"
 
 
 class TickBox(Checkbox):
-    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone)."""
+    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone);
+    space ticks, enter moves on like every other field."""
+
+    BINDINGS = key_bindings("tick")
 
     @property
     def _button(self) -> Content:
@@ -88,46 +100,34 @@ class TickBox(Checkbox):
             (self.BUTTON_RIGHT, side_style),
         )
 
-
-class LetterSelect(Select):
-    """A Select that also takes a letter while closed: the first choice starting with
-    it (again: the next one), so "y"/"n" answers a yes/no question in one key."""
-
-    def on_key(self, event) -> None:
-        char = event.character
-        if self.expanded or not char or not char.isalnum():
-            return
-        labels = [(str(label), value) for label, value in self._options if value is not Select.NULL]
-        hits = [value for label, value in labels if label.lower().startswith(char.lower())]
-        if not hits:
-            return
-        event.stop()
-        event.prevent_default()
-        now = hits.index(self.value) if self.value in hits else -1
-        self.value = hits[(now + 1) % len(hits)]
-        if len(hits) == 1:  # nothing to cycle through: the answer is given, move on
-            self.post_message(UnitPicker.Done(self))
+    def action_confirm(self) -> None:
+        self.post_message(UnitPicker.Done(self))
 
 
 def _more_line(below: list[str], width: int) -> str:
-    """``▼ more below: A, B +2 more (tab/pgdn)`` in one line of ``width``."""
-    tail = " (tab/pgdn)"
+    """``▼ more below: A, B +2 more (tab)`` in one line of ``width``."""
+    tail = " (tab)"
     shown: list[str] = []
     for i, name in enumerate(below):
         rest = len(below) - i - 1
         line = "▼ more below: " + ", ".join([*shown, name])
         if len(line) + len(tail) + (10 if rest else 0) > width:
-            return "▼ more below: " + ", ".join(shown) + f" +{len(below) - i} more" + tail
+            if not shown:  # a long label (a board question): as much of it as fits
+                room = width - len("▼ more below: ") - len(tail) - (10 if rest else 0) - 1
+                shown.append(name[: max(room, 1)] + "…")
+                i += 1
+            more = f" +{len(below) - i} more" if i < len(below) else ""
+            return "▼ more below: " + ", ".join(shown) + more + tail
         shown.append(name)
     return "▼ more below: " + ", ".join(shown) + tail
 
 
-def dry_run(game, text: str) -> Refusal | None:
-    """The core's verdict on ``text`` without recording it."""
-    from stockade.core.commands import first_attacker, parse
+def dry_run(game: Game, command: Command) -> Refusal | None:
+    """The core's verdict on ``command`` without recording it."""
+    from stockade.core.commands import first_attacker, plan
 
     try:
-        parsed = parse(text, game.state, first_attacker(game))
+        parsed = plan(command, game.state, first_attacker(game))
         if parsed.events:
             game.check(list(parsed.events))
     except Refusal as refusal:
@@ -137,11 +137,7 @@ def dry_run(game, text: str) -> Refusal | None:
 
 def _empty(widget: Widget) -> bool:
     """A unit, choice or text field with nothing in it yet."""
-    return (
-        (isinstance(widget, UnitPicker) and not widget.value)
-        or (isinstance(widget, Select) and widget.value is Select.NULL)
-        or (isinstance(widget, Input) and not widget.value)
-    )
+    return isinstance(widget, (UnitPicker, ChoiceList, Input)) and not widget.value
 
 
 class FormScreen(ModalScreen[str | None]):
@@ -162,8 +158,6 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
-    FormScreen Select { width: 1fr; }
-    FormScreen Select:focus > SelectCurrent { background: $primary 30%; }
     FormScreen Checkbox { padding: 0; height: 1; }
     FormScreen Checkbox:focus { background: $primary 30%; }
     FormScreen .none { color: $text-muted; text-style: italic; }
@@ -188,7 +182,9 @@ class FormScreen(ModalScreen[str | None]):
         with Vertical(id="form") as box:
             box.border_title = self.spec.title
             yield Static(self.spec.summary, id="summary")
-            with VerticalScroll(id="fields"):
+            # Not a stop of its own: tab goes from field to field, and the field
+            # that takes the focus scrolls itself into view.
+            with VerticalScroll(id="fields", can_focus=False):
                 for f in self.spec.fields:
                     yield from self._field(f, state)
             yield Static(id="more")
@@ -214,16 +210,9 @@ class FormScreen(ModalScreen[str | None]):
             return
         options = cast(Choices, f.choices)(state) if f.choices else []
         if f.kind == "choice":
-            value = f.value if f.value in {v for _l, v in options} else Select.NULL
-            prompt = f.placeholder or ("choose (enter)" if options else "(none in the book now)")
-            yield LetterSelect(
-                [(plain(label), value) for label, value in options],
-                value=value,
-                prompt=prompt,
-                id=wid,
-                compact=True,
-                allow_blank=value is Select.NULL,
-            )
+            if not options:
+                yield Static("(none in the book now)", classes="none")
+            yield ChoiceList(options, str(f.value or ""), id=wid)
         else:
             placeholder = f"e.g. {f.placeholder}" if f.placeholder else ""
             yield Input(
@@ -302,11 +291,7 @@ class FormScreen(ModalScreen[str | None]):
         out: dict = {}
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
-            if isinstance(widget, UnitPicker):
-                out[f.name] = widget.value
-            elif isinstance(widget, Select):
-                out[f.name] = "" if widget.value is Select.NULL else str(widget.value)
-            elif isinstance(widget, Checkbox):
+            if isinstance(widget, (UnitPicker, ChoiceList, Checkbox)):
                 out[f.name] = widget.value
             elif isinstance(widget, Input):
                 out[f.name] = widget.value.strip()
@@ -314,8 +299,15 @@ class FormScreen(ModalScreen[str | None]):
                 raise TypeError(f"form field {f.name!r}: no value in a {type(widget).__name__}")
         return out
 
-    def command_text(self) -> str:
-        return " ".join(self.spec.build(self.values()).split())
+    def command(self) -> Command | None:
+        """The command the fields say; Refusal when a field is missing or unreadable."""
+        return self.spec.build(self.values(), self.game.state)
+
+    def _built(self) -> tuple[Command | None, Refusal | None]:
+        try:
+            return self.command(), None
+        except Refusal as refusal:
+            return None, refusal
 
     def extra_verdict(self) -> Text | None:
         """Subclasses add their own lines above the core's verdict."""
@@ -327,7 +319,8 @@ class FormScreen(ModalScreen[str | None]):
         self.set_timer(0.1, self._show_more)  # once the new verdict is laid out
 
     def _update_preview(self) -> None:
-        text = self.command_text()
+        command, problem = self._built()
+        text = str(command) if command is not None else ""
         self.query_one("#preview", Static).update(
             Text.assemble(("will record: ", "dim"), (text or "…", "bold"))
         )
@@ -335,21 +328,29 @@ class FormScreen(ModalScreen[str | None]):
         extra = self.extra_verdict()
         if extra is not None:
             verdict.append_text(extra)
-            if text:
-                verdict.append("\n")
-        if text:
-            refusal = dry_run(self.game, text)
-            missing = self._missing() if isinstance(refusal, InputRefusal) else []
-            if refusal is None:
-                verdict.append("✓ the book accepts this entry", style="bold")
-            elif missing:
-                # The command is only half built: say which field to fill, not the
-                # command language's syntax the half-built line breaks.
-                verdict.append(f"? still to fill: {', '.join(missing)}", style="italic")
-            else:
-                verdict.append(f"✗ refused: {refusal}", style="bold " + self._error)
+        refusal = dry_run(self.game, command) if command is not None else problem
+        missing = self._missing() if isinstance(refusal, InputRefusal) else []
+        line: Text | None = None
+        if command is not None and refusal is None:
+            line = Text("✓ the book accepts this entry", style="bold")
+        elif missing and len(missing) < self._required():
+            # The command is only half built: say which field to fill, not the
+            # command language's syntax the half-built line breaks.
+            line = Text(f"? still to fill: {', '.join(missing)}", style="italic")
+        elif refusal is not None and not missing:
+            line = Text(f"✗ refused: {refusal}", style="bold " + self._error)
+        if line is not None:
+            verdict.append("\n" if extra is not None else "").append_text(line)
         self.query_one("#verdict", Static).update(verdict)
         self.call_after_refresh(self._fit)
+
+    def _required(self) -> int:
+        """How many fields must be filled (shown, not ticks, not optional)."""
+        return sum(
+            1
+            for f in self.spec.fields
+            if f.kind != "check" and not f.optional and self.query_one(f"#f-{f.name}").display
+        )
 
     def _missing(self) -> list[str]:
         """The labels of the required fields shown and still empty."""
@@ -367,7 +368,7 @@ class FormScreen(ModalScreen[str | None]):
         return self.app.theme_variables.get("error", "")
 
     @on(Input.Changed)
-    @on(Select.Changed)
+    @on(ChoiceList.Changed)
     @on(Checkbox.Changed)
     @on(UnitPicker.Changed)
     def _changed(self) -> None:
@@ -379,38 +380,45 @@ class FormScreen(ModalScreen[str | None]):
 
     @on(UnitPicker.Done)
     def _advance(self, event: UnitPicker.Done) -> None:
-        """After a pick or a one-letter answer, on to the next field still empty."""
+        """Enter on a field (or a pick made): on to the next required field still
+        empty, else to the next field; a unit field reached empty opens its list."""
         names = [f.name for f in self.spec.fields]
         start = names.index(event.picker.id[2:]) + 1 if event.picker.id else 0
-        for name in names[start:]:
-            widget = self.query_one(f"#f-{name}")
-            field = self.spec.fields[names.index(name)]
-            if not widget.display or isinstance(widget, Checkbox) or field.optional:
-                continue
-            if _empty(widget):
-                widget.focus()
-                widget.scroll_visible()
-                if isinstance(widget, UnitPicker) and widget.choices:
-                    widget.action_pick()  # straight on to the roster: one key saved
-                return
+        shown = [
+            (f, self.query_one(f"#f-{f.name}"))
+            for f in self.spec.fields[start:]
+            if self.query_one(f"#f-{f.name}").display
+        ]
+        empty = [
+            (f, w) for f, w in shown if not isinstance(w, Checkbox) and not f.optional and _empty(w)
+        ]
+        if not (empty or shown):
+            return  # the last field: ctrl+s records
+        target = (empty or shown)[0][1]
+        target.focus()
+        target.scroll_visible()
+        if empty and isinstance(target, UnitPicker) and target.choices:
+            target.action_pick()  # a unit still to pick: straight on to the roster
 
     @on(Input.Submitted)
-    def _enter(self) -> None:
-        self.action_record()
+    def _enter(self, event: Input.Submitted) -> None:
+        self.post_message(UnitPicker.Done(event.input))
 
     # ------------------------------------------------------------------ actions
     def action_record(self) -> None:
-        text = self.command_text()
-        if not text:
-            return
+        command, problem = self._built()
         try:
-            message = self.app.run_command(text)
+            if command is None:
+                if problem is not None:
+                    raise problem
+                return
+            message = self.app.run_command(command)
         except Refusal as refusal:
             self.query_one("#verdict", Static).update(
                 Text(f"✗ refused: {refusal}", style="bold " + self._error)
             )
             return
-        self.dismiss(message or f"recorded: {text}")
+        self.dismiss(message or f"recorded: {command}")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

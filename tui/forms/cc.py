@@ -1,11 +1,18 @@
 """The CC capture form: the core's capture helper (A20.22, A11.11) per defender, then
-the ``capture`` entry for what was taken (``core.rules.cc_table.capture_entry`` decides which)."""
+the ``capture`` command for what was taken (``core.rules.cc_table.capture_entry``
+decides which)."""
 
 from __future__ import annotations
 
+import msgspec
 from rich.text import Text
 
+from stockade.core.commands.command import Command, Pair
+from stockade.core.commands.fill import from_fields
+from stockade.core.commands.verbs_capture import Capture
+from stockade.core.commands.words import counter
 from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 from stockade.core.reads import queries
 from stockade.core.rules.cc_table import (
     NONE,
@@ -17,18 +24,19 @@ from stockade.core.rules.cc_table import (
     odds_of,
 )
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
-from stockade.tui.forms.choices import joined, picks
+from stockade.tui.forms.choices import slot_fields
 
 
-def capture_command(entry: CaptureEntry, by: str, hs_counter: str = "") -> str:
-    """The command line a capture's results record: ``capture a1,a2 hs a3=2-4-7 by g1``
-    (the units taken whole and the squad that splits are each left out when empty)."""
-    words = ["capture"]
-    if entry.taken:
-        words.append(joined(list(entry.taken)))
-    if entry.split:
-        words.append(f"hs {entry.split}" + (f"={hs_counter}" if hs_counter else ""))
-    return " ".join([*words, "by", by])
+def capture_command(
+    entry: CaptureEntry, by: str, state: GameState, hs_counter: str = ""
+) -> Command:
+    """The capture a CC's results record: the units taken whole, and the squad one HS
+    of which is taken (with the counter of the HS that stays free, when given)."""
+    fields = {"by": by, "units": list(entry.taken), "hs": [entry.split] if entry.split else []}
+    command = from_fields("capture", fields, state)
+    if entry.split and hs_counter and isinstance(command, Capture):
+        command = msgspec.structs.replace(command, hs=Pair(entry.split, counter(hs_counter)))
+    return command
 
 
 SPEC = FormSpec(
@@ -36,12 +44,8 @@ SPEC = FormSpec(
     "CC capture",
     "A predesignated capture attempt (A20.22): the result for each defender, then the entry.",
     [
-        Field("by", "Attacker (the new Guard)", "unit", picks(queries.capture_attackers)),
-        Field(
-            "units",
-            "Defenders",
-            "units",
-            picks(lambda s, v: queries.capture_defenders(s, v.get("by", ""))),
+        *slot_fields(
+            "capture", ("by", "units"), labels={"units": "Defenders"}, required=("units",)
         ),
         Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12"),
         Field("dr", "Original DR", "int", placeholder="2-12"),
@@ -51,13 +55,13 @@ SPEC = FormSpec(
             "choice",
             "At the Kill Number: the defender's choice",
             "unit",
-            picks(lambda s, v: queries.capture_defenders(s, v.get("by", ""))),
+            lambda s, v: queries.capture_defenders(s, str(v.get("by") or "")),
         ),
         Field(
             "hs_counter", "Counter of the HS that stays free (a split squad)", placeholder="2-4-7"
         ),
     ],
-    lambda v: "",
+    lambda v, s: None,
     key="c",
 )
 
@@ -85,15 +89,15 @@ class CaptureForm(FormScreen):
             self.problem = str(exc)
             return []
 
-    def command_text(self) -> str:
+    def command(self) -> Command | None:
         v = self.values()
         self.results = results = self._results(v)
         if not results or not v["by"]:
-            return ""
+            return None
         entry = capture_entry(results, v["choice"])
         if entry.empty:
-            return ""
-        return capture_command(entry, v["by"], v["hs_counter"])
+            return None
+        return capture_command(entry, v["by"], self.game.state, v["hs_counter"])
 
     def extra_verdict(self) -> Text | None:
         if self.problem:

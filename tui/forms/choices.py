@@ -1,68 +1,97 @@
-"""What the forms offer to pick from: sides and words, and units as the core ranks them.
+"""A form's fields from a verb's declaration, and what they offer to pick from.
 
-Unit lists are ``core.reads.queries.Choice`` lists: the legality-aware ones come from the
-core's queries (legal first, same Location first, the others with the rule and
-reason); the plain ones only sort the command language's own unit filters.
+Each field is a slot of the verb (``core.commands.grammar``): its name, label, kind and
+the core query that fills its picker come from there; a form only chooses which slots
+it shows, in which order, and how a list's words read at the table.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from stockade.core.commands.complete import UNIT_FILTERS
+from stockade.core.commands import VERBS, Kind
+from stockade.core.commands.command import Command
+from stockade.core.commands.fill import from_fields
+from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
-from stockade.core.reads.queries import Choice, ranked
-from stockade.core.reads.views import unit_label
+from stockade.tui.forms.base import Build, Field, UnitChoices
 
-FILTERS = UNIT_FILTERS  # the command language's own lists, so both offer the same units
-Picks = Callable[[GameState, dict], list[Choice]]
+Choices = Callable[[GameState], list[tuple[str, str]]]
+
+_KINDS = {
+    Kind.UNIT: "unit",
+    Kind.TAKEOVER: "unit",
+    Kind.PAIR: "unit",
+    Kind.UNITS: "units",
+    Kind.SIDE: "choice",
+    Kind.CHOICE: "choice",
+    Kind.ONE_OF: "choice",
+    Kind.CAUSE: "choice",
+    Kind.PHASE: "choice",
+    Kind.FLAG: "check",
+    Kind.NUMBER: "int",
+}
 
 
 def sides(state: GameState) -> list[tuple[str, str]]:
     return [(f"{name} ({side.nationality})", name) for name, side in state.sides.items()]
 
 
-def units(which: str, first: str = "") -> Picks:
-    """Units matching ``which`` (those also matching ``first`` listed first)."""
-    keep = FILTERS[which]
-
-    def pick(state: GameState, values: dict) -> list[Choice]:
-        found = [
-            Choice(
-                u.handle,
-                unit_label(u),
-                True,
-                "",
-                "",
-                same_location=bool(first) and FILTERS[first](state, u),
-            )
-            for u in state.units.values()
-            if keep(state, u)
-        ]
-        return ranked(found)
-
-    return pick
-
-
-def picks(query: Callable[..., list[Choice]]) -> Picks:
-    """A core query as a form's unit list: ``query(state)`` or ``query(state, values)``."""
-    if len(inspect.signature(query).parameters) >= 2:
-        return query
-    return lambda state, values: query(state)
-
-
-def words(*pairs: tuple[str, str]) -> Callable[[GameState], list[tuple[str, str]]]:
+def words(*pairs: tuple[str, str]) -> Choices:
     return lambda state: list(pairs)
 
 
-def joined(values) -> str:
-    if isinstance(values, list):
-        return " ".join(values)
-    return str(values or "")
+def slot_fields(
+    verb: str,
+    names: tuple[str, ...] = (),
+    *,
+    labels: Mapping[str, str] | None = None,
+    lists: Mapping[str, Choices] | None = None,
+    placeholders: Mapping[str, str] | None = None,
+    auto: tuple[str, ...] = (),
+    values: Mapping[str, str] | None = None,
+    required: tuple[str, ...] = (),
+) -> list[Field]:
+    """The fields of ``verb``'s slots ``names`` (all of them by default), in that order.
+
+    ``labels`` and ``lists`` say a field or a list's words as the table reads them;
+    ``auto`` names the unit fields that pick the only legal unit by themselves;
+    ``required`` the fields the form asks for though the verb may go without.
+    """
+    spec = VERBS[verb]
+    out = []
+    for slot in [spec.slot(n) for n in names] if names else spec.slots:
+        kind = _KINDS.get(slot.kind, "text")
+        choices: Choices | UnitChoices | None
+        if kind in ("unit", "units"):
+            choices = slot.offers()
+        elif lists and slot.name in lists:
+            choices = lists[slot.name]
+        elif slot.kind is Kind.SIDE:
+            choices = sides
+        elif slot.kind is Kind.PHASE:
+            choices = words(*((p, p) for p in PHASES))
+        else:
+            choices = words(*((c, c) for c in slot.choices)) if slot.choices else None
+        out.append(
+            Field(
+                slot.name,
+                (labels or {}).get(slot.name, slot.label),
+                kind,
+                choices,
+                (placeholders or {}).get(slot.name, ""),
+                (values or {}).get(slot.name, False if kind == "check" else ""),
+                slot.name in auto,
+                required=slot.required or slot.name in required,
+            )
+        )
+    return out
 
 
-def opt(keyword: str, value) -> str:
-    """``keyword value`` when there is a value, else nothing."""
-    text = joined(value)
-    return f"{keyword} {text}" if text else ""
+def of_verb(verb: str) -> Build:
+    """The form's values are the verb's slots: the core builds its command from them."""
+
+    def build(values: dict, state: GameState) -> Command | None:
+        return from_fields(verb, values, state)
+
+    return build

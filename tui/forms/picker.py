@@ -98,5 +98,12 @@ class UnitPicker(Static, can_focus=True):
         ticked = list(self._value) if self.multi else []
         self.app.push_screen(PickScreen(self.title, self.choices, self.multi, ticked), picked)
 
+    def action_confirm(self) -> None:
+        """Enter: the unit list while nothing is picked, else on to the next field."""
+        if not self._value and self.choices:
+            self.action_pick()
+        else:
+            self.post_message(self.Done(self))
+
     def action_clear(self) -> None:
         self.value = []

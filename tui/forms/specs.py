@@ -1,13 +1,19 @@
-"""The plain guided forms: each builds the command a player would type.
+"""The plain guided forms: each is a verb's slots (``core.commands.grammar``), and the
+core builds the verb's ``Command`` from what the fields hold.
 
-Surrender and CC capture have their own screens (``surrender.py``, ``cc.py``).
+Surrender and CC capture have their own screens (``surrender.py``, ``cc.py``); the
+status and fire forms choose their verb from a list.
 """
 
 from __future__ import annotations
 
-from stockade.core.reads import queries
+from stockade.core.commands import COMMANDS
+from stockade.core.commands.command import Command
+from stockade.core.commands.fill import from_fields
+from stockade.core.model.errors import InputRefusal
+from stockade.core.model.state import GameState
 from stockade.tui.forms.base import Field, FormSpec
-from stockade.tui.forms.choices import joined, opt, picks, sides, units, words
+from stockade.tui.forms.choices import of_verb, slot_fields, words
 
 CAUSES = words(
     ("enemy fire", "enemy"),
@@ -17,20 +23,44 @@ CAUSES = words(
     ("failure to rout", "rout"),
     ("other", "other"),
 )
+FIRE = words(("enemy fire", "enemy"), ("its own side's fire", "own"))
+STATUS = words(
+    ("broken", "break"),
+    ("rallied (no longer broken)", "rally"),
+    ("pinned", "pin"),
+    ("unpinned", "unpin"),
+    ("berserk", "berserk"),
+    ("no longer berserk", "berserk-off"),
+    ("Disrupted (A19.12)", "disrupt"),
+    ("no longer Disrupted", "disrupt-off"),
+    ("Melee", "melee"),
+    ("out of Melee", "melee-off"),
+)
+OFF = "-off"  # the verb's "off": it clears what the verb sets
 
 
-def among(field: str):
-    """The units ticked in another field of the form (who of those failed, who died)."""
+def _status(values: dict, state: GameState) -> Command | None:
+    """The status verb picked in the list, on the units picked."""
+    word = str(values.get("verb") or "")
+    verb = word.removesuffix(OFF)
+    if verb not in COMMANDS:
+        raise InputRefusal("still to fill: Status")
+    return from_fields(verb, {"units": values.get("units"), "off": word.endswith(OFF)}, state)
 
-    def pick(state, values: dict) -> list[queries.Choice]:
-        ticked = values.get(field) or []
-        return [c for c in units("prisoner")(state, values) if c.handle in ticked]
 
-    return pick
+def _fire(values: dict, state: GameState) -> Command | None:
+    """Casualty Reduction or elimination, as the Result field says."""
+    verb = str(values.get("result") or "")
+    if verb not in ("reduce", "eliminate"):
+        return None
+    fields = {"unit": values.get("unit"), "by": values.get("by")}
+    if verb == "reduce":
+        fields["to"] = values.get("to")
+    return from_fields(verb, fields, state)
 
 
-def _flag(word: str, on: bool) -> str:
-    return word if on else ""
+def _end(values: dict, state: GameState) -> Command | None:
+    return from_fields("end", {}, state) if values.get("sure") else None
 
 
 SPECS: list[FormSpec] = [
@@ -39,17 +69,12 @@ SPECS: list[FormSpec] = [
         "Add units",
         "Enter counters as they matter: a side, the counters as "
         "printed (4-6-7, 9-2; add hs/crew/hero where a counter could be several).",
-        [
-            Field("side", "Side", "choice", sides),
-            Field("counters", "Counters", placeholder="4-6-7 2-4-7 hs 9-1"),
-            Field("at", "Location (optional)", placeholder="Q4"),
-            Field("broken", "broken", "check"),
-        ],
-        lambda v: (
-            f"add {v['side']} {v['counters']} {opt('at', v['at'])} {_flag('broken', v['broken'])}"
-            if v["side"]
-            else ""
+        slot_fields(
+            "add",
+            labels={"at": "Location (optional)"},
+            placeholders={"counters": "4-6-7 2-4-7 hs 9-1", "at": "Q4"},
         ),
+        of_verb("add"),
         key="a",
     ),
     FormSpec(
@@ -58,55 +83,28 @@ SPECS: list[FormSpec] = [
         "What the board shows now: broken, rallied, pinned, berserk, Disrupted, in Melee "
         "(a broken or Melee Guard is what lets its prisoners attempt escape, A20.55).",
         [
-            Field("units", "Units", "units", units("any")),
-            Field(
-                "verb",
-                "Status",
-                "choice",
-                words(
-                    ("broken", "break"),
-                    ("rallied (no longer broken)", "rally"),
-                    ("pinned", "pin"),
-                    ("unpinned", "unpin"),
-                    ("berserk", "berserk"),
-                    ("Disrupted (A19.12)", "disrupt"),
-                    ("Melee", "melee"),
-                    ("out of Melee", "melee-off"),
-                ),
-            ),
+            *slot_fields("break", ("units",), labels={"units": "Units"}),
+            Field("verb", "Status", "choice", STATUS),
         ],
-        lambda v: (
-            (
-                f"melee {joined(v['units'])} off"
-                if v["verb"] == "melee-off"
-                else f"{v['verb']} {joined(v['units'])}"
-            )
-            if v["units"] and v["verb"]
-            else ""
-        ),
+        _status,
         key="u",
+    ),
+    FormSpec(
+        "move",
+        "Move units",
+        "Where units are now, as the board shows (an advance, a rout): "
+        "prisoners move with their Guard.",
+        slot_fields("move", placeholders={"to": "R5"}),
+        of_verb("move"),
+        key="v",
     ),
     FormSpec(
         "transfer",
         "Transfer prisoners",
         "RPh/APh: hand prisoners to another unit "
         "in the Location (A20.5). merge: two HS become a squad, like g1+g2.",
-        [
-            Field("units", "Prisoners", "units", units("prisoner")),
-            Field(
-                "to",
-                "To the new Guard",
-                "unit",
-                picks(lambda s, v: queries.transfer_guards(s, v.get("units") or [])),
-                auto=True,
-            ),
-            Field("merge", "Exchange HS pairs (optional)", placeholder="g1+g2"),
-        ],
-        lambda v: (
-            f"transfer {joined(v['units'])} to {v['to']} {opt('merge', v['merge'])}"
-            if v["units"]
-            else ""
-        ),
+        slot_fields("transfer", auto=("to",), placeholders={"merges": "g1+g2"}),
+        of_verb("transfer"),
         key="t",
     ),
     FormSpec(
@@ -114,27 +112,37 @@ SPECS: list[FormSpec] = [
         "Abandon prisoners",
         "RPh/APh: free prisoners as abandoned Unarmed "
         "units; if their captor later eliminates them it is a Massacre (A20.5, A20.53).",
-        [Field("units", "Prisoners", "units", units("prisoner"))],
-        lambda v: f"abandon {joined(v['units'])}" if v["units"] else "",
+        slot_fields("abandon"),
+        of_verb("abandon"),
         key="b",
+    ),
+    FormSpec(
+        "recapture",
+        "Recapture unarmed units",
+        "Free unarmed units are retaken by an armed enemy entering or "
+        "ending in their Location (A20.54).",
+        slot_fields("recapture", placeholders={"merges": "g1+g2"}),
+        of_verb("recapture"),
+        key="y",
     ),
     FormSpec(
         "exchange",
         "Exchange two HS for a squad",
         "A Guard may exchange two prisoner HS/crews for one unarmed squad at any time (A20.51).",
-        [
-            Field("units", "Two prisoner HS", "units", units("prisoner")),
-            Field("as_", "New handle (optional)", placeholder="leave empty for the next free"),
-        ],
-        lambda v: f"exchange {joined(v['units'])} {opt('as', v['as_'])}" if v["units"] else "",
+        slot_fields(
+            "exchange",
+            labels={"as_": "New handle (optional)"},
+            placeholders={"as_": "leave empty for the next free"},
+        ),
+        of_verb("exchange"),
         key="x",
     ),
     FormSpec(
         "split",
         "Split a prisoner squad",
         "A prisoner squad becomes two prisoner HS.",
-        [Field("unit", "Prisoner squad", "unit", units("prisoner"))],
-        lambda v: f"split {v['unit']}" if v["unit"] else "",
+        slot_fields("split", ("unit",)),
+        of_verb("split"),
         key="p",
     ),
     FormSpec(
@@ -142,12 +150,12 @@ SPECS: list[FormSpec] = [
         "Deploy a Guard squad",
         "An unbroken Guard squad deploys into two "
         "HS at any time (A20.5); prisoners stay with the first unless sent (g3=2).",
-        [
-            Field("unit", "Guard squad", "unit", units("squad", first="guard")),
-            Field("counters", "HS counters (optional)", placeholder="2-4-7"),
-            Field("assign", "Prisoners for the second HS (optional)", placeholder="g3=2"),
-        ],
-        lambda v: f"deploy {v['unit']} {v['counters']} {v['assign']}" if v["unit"] else "",
+        slot_fields(
+            "deploy",
+            ("unit", "counters", "assign"),
+            placeholders={"counters": "2-4-7", "assign": "g3=2"},
+        ),
+        of_verb("deploy"),
         key="d",
     ),
     FormSpec(
@@ -155,28 +163,12 @@ SPECS: list[FormSpec] = [
         "Escape attempt",
         "CCPh: prisoners attack their broken Guard (or any "
         "Guard in Melee) after a NTC (A20.55). Record who failed the NTC, who died.",
-        [
-            Field(
-                "units",
-                "Prisoners attempting",
-                "units",
-                picks(lambda s, v: queries.escapers(s, bool(v.get("own_borders")))),
-            ),
-            Field("guard_dies", "the Guard was eliminated", "check"),
-            Field("melee", "a Melee formed", "check"),
-            Field("ntcfail", "Failed the NTC (optional)", "units", among("units")),
-            Field("killed", "Killed while escaping (optional)", "units", among("units")),
-            Field("own_borders", "Axis Minor within own borders vs Russians", "check"),
-        ],
-        lambda v: (
-            (
-                f"escape {joined(v['units'])} {opt('ntcfail', v['ntcfail'])} "
-                f"{opt('killed', v['killed'])} {_flag('guard-dies', v['guard_dies'])} "
-                f"{_flag('melee', v['melee'])} {_flag('own-borders', v['own_borders'])}"
-            )
-            if v["units"]
-            else ""
+        slot_fields(
+            "escape",
+            ("units", "guard_dies", "melee", "ntcfail", "killed", "own_borders"),
+            labels={"own_borders": "Axis Minor within own borders vs Russians"},
         ),
+        of_verb("escape"),
         key="e",
     ),
     FormSpec(
@@ -184,32 +176,18 @@ SPECS: list[FormSpec] = [
         "Rearm an unarmed unit",
         "A20.551: by eliminating/capturing an armed "
         "enemy in CC, alone in a Location with one, or when one surrenders to a friend.",
-        [
-            Field("unit", "Unarmed unit", "unit", picks(queries.rearmable_units)),
-            Field(
-                "how",
-                "How",
-                "choice",
-                words(("in CC", "cc"), ("alone with it", "alone"), ("it surrendered", "surrender")),
-            ),
-            Field(
-                "enemy",
-                "The armed enemy (eliminated, captured or surrendered)",
-                "unit",
-                picks(
-                    lambda s, v: queries.rearm_enemies(s, v.get("unit", ""), v.get("how") or "cc")
-                ),
-                auto=True,
-            ),
-            Field(
-                "as_",
-                "Counter it becomes (optional: if the book does not know)",
-                placeholder="4-3-6",
-            ),
-        ],
-        lambda v: (
-            f"rearm {v['unit']} {v['how']} {v['enemy']} {opt('as', v['as_'])}" if v["unit"] else ""
+        slot_fields(
+            "rearm",
+            labels={"as_": "Counter it becomes (optional: if the book does not know)"},
+            lists={
+                "how": words(
+                    ("in CC", "cc"), ("alone with it", "alone"), ("it surrendered", "surrender")
+                )
+            },
+            placeholders={"as_": "4-3-6"},
+            auto=("enemy",),
         ),
+        of_verb("rearm"),
         key="r",
     ),
     FormSpec(
@@ -217,17 +195,8 @@ SPECS: list[FormSpec] = [
         "Scrounge",
         "End of its MPh, all MF spent: a DR of 2 rearms; vs a "
         "wreck a dr 1-3 up to HS size. One DR per hex per MPh (A20.552).",
-        [
-            Field("unit", "Unarmed unit", "unit", units("unarmed")),
-            Field("dr", "The DR (or dr vs a wreck)", "int"),
-            Field("wreck", "vs a wreck (D10.5)", "check"),
-            Field("as_", "Counter it becomes (optional)", placeholder="4-3-6"),
-        ],
-        lambda v: (
-            f"scrounge {v['unit']} {v['dr']} {_flag('wreck', v['wreck'])} {opt('as', v['as_'])}"
-            if v["unit"]
-            else ""
-        ),
+        slot_fields("scrounge", placeholders={"as_": "4-3-6"}),
+        of_verb("scrounge"),
         key="g",
     ),
     FormSpec(
@@ -235,11 +204,8 @@ SPECS: list[FormSpec] = [
         "Massacre",
         "A20.4: eliminating unarmed units in the Location, as "
         "if using a SW: enemy ELR +1 (once) and No Quarter.",
-        [
-            Field("units", "Unarmed units", "units", units("captive")),
-            Field("by", "By", "unit", units("active")),
-        ],
-        lambda v: f"massacre {joined(v['units'])} by {v['by']}" if v["units"] else "",
+        slot_fields("massacre"),
+        of_verb("massacre"),
         key="m",
     ),
     FormSpec(
@@ -255,23 +221,16 @@ SPECS: list[FormSpec] = [
                 "choice",
                 words(("Casualty Reduction", "reduce"), ("eliminated", "eliminate")),
             ),
-            Field("unit", "Unit hit", "unit", units("any", first="captive")),
-            Field(
-                "by",
-                "Whose fire",
-                "choice",
-                words(("enemy fire", "enemy"), ("its own side's fire", "own")),
+            *slot_fields(
+                "reduce",
+                ("unit", "by", "to"),
+                labels={"by": "Whose fire", "to": "Counter after reduction (armed squad)"},
+                lists={"by": FIRE},
+                placeholders={"to": "2-4-7"},
+                required=("by", "to"),
             ),
-            Field("to", "Counter after reduction (armed squad)", placeholder="2-4-7"),
         ],
-        lambda v: (
-            (
-                f"{v['result']} {v['unit']} {opt('by', v['by'])} "
-                + (opt("to", v["to"]) if v["result"] == "reduce" else "")
-            )
-            if v["unit"] and v["result"]
-            else ""
-        ),
+        _fire,
         key="i",
     ),
     FormSpec(
@@ -279,29 +238,14 @@ SPECS: list[FormSpec] = [
         "Eliminate a unit",
         "A Guard's prisoners pass to a unit that can "
         "take them (takeover), or go free if none can (A20.5).",
-        [
-            Field("unit", "Unit", "unit", units("any", first="guard")),
-            Field("by", "Cause", "choice", CAUSES),
-            Field(
-                "takeover",
-                "New Guard (if a Guard dies)",
-                "unit",
-                picks(lambda s, v: queries.takeover_guards(s, v.get("unit", ""))),
-                auto=True,
-            ),
-            Field(
-                "keep",
-                "Prisoners the new Guard keeps (optional: if not all)",
-                "units",
-                picks(lambda s, v: queries.prisoners_of_guard(s, v.get("unit", ""))),
-            ),
-        ],
-        lambda v: (
-            f"eliminate {v['unit']} {opt('by', v['by'])} "
-            f"{opt('takeover', v['takeover'])} {opt('keep', v['keep'])}"
-            if v["unit"]
-            else ""
+        slot_fields(
+            "eliminate",
+            labels={"by": "Cause"},
+            lists={"by": CAUSES},
+            auto=("takeover",),
+            required=("by", "takeover"),
         ),
+        of_verb("eliminate"),
         key="l",
     ),
     FormSpec(
@@ -309,8 +253,8 @@ SPECS: list[FormSpec] = [
         "Escort off the board",
         "A Guard leaves by a Friendly Board Edge "
         "with its prisoners: they still count double (A20.53).",
-        [Field("unit", "Guard", "unit", units("guard"))],
-        lambda v: f"escort {v['unit']}" if v["unit"] else "",
+        slot_fields("escort"),
+        of_verb("escort"),
         key="o",
     ),
     FormSpec(
@@ -318,7 +262,7 @@ SPECS: list[FormSpec] = [
         "End the game",
         "The last entry: prisoners still guarded count double (A20.1). Undo takes it back.",
         [Field("sure", "the scenario is over", "check")],
-        lambda v: "end" if v["sure"] else "",
+        _end,
         key="z",
     ),
 ]

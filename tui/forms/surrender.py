@@ -3,22 +3,22 @@
 The questions are what only the players can see on the board (adjacency, rout paths);
 the answers say whether a RtPh surrender happens at all. Everything the book can know
 (broken, nationality, No Quarter, the captor's capacity) is the core's verdict, shown
-live from a dry run of the command.
+live from a dry run of the command. The fields other than the questions and the answer
+are the ``surrender`` verb's slots; a rejection is the ``reject`` verb.
 """
 
 from __future__ import annotations
 
-from typing import cast
-
 from rich.text import Text
 from textual.css.query import NoMatches
-from textual.widgets import Select
 
-from stockade.core.model.events import SurrenderReason
-from stockade.core.reads import queries
+from stockade.core.commands.command import Command
+from stockade.core.commands.fill import from_fields
+from stockade.core.model.state import GameState
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec
-from stockade.tui.forms.choices import joined, opt, picks, words
+from stockade.tui.forms.choice_list import ChoiceList
+from stockade.tui.forms.choices import slot_fields, words
 
 YES_NO = words(("yes", "yes"), ("no", "no"))
 REASONS = words(
@@ -31,22 +31,16 @@ REASONS = words(
 ANSWERS = words(("accept the surrender", "accept"), ("reject it: No Quarter (A20.3)", "reject"))
 
 
-def _build(v: dict) -> str:
+def _build(v: dict, state: GameState) -> Command | None:
     if not v["units"] or not v["to"]:
-        return ""
+        return None
     if verdict_of(v)[0] is not True:
-        return ""  # no entry until the board questions say it surrenders
+        return None  # no entry until the board questions say it surrenders
     if v["answer"] == "reject":
-        return f"reject {joined(v['units'])} by {v.get('captor_side', '')}"
-    reason = "" if v["reason"] in ("", "rtph") else v["reason"]
-    return (
-        f"surrender {joined(v['units'])} to {v['to']} {reason} "
-        f"{opt('free', v['free'])} {opt('merge', v['merge'])}"
-    )
-
-
-def _reason(v: dict) -> SurrenderReason:
-    return cast(SurrenderReason, v.get("reason") or "rtph")
+        fields = {"units": v["units"], "by": v.get("captor_side", "")}
+        return from_fields("reject", fields, state)
+    names = ("units", "to", "reason", "free", "merges")
+    return from_fields("surrender", {name: v[name] for name in names}, state)
 
 
 def verdict_of(v: dict) -> tuple[bool | None, str]:
@@ -60,26 +54,13 @@ SPEC = FormSpec(
     "A broken stack that cannot rout safely surrenders to an adjacent enemy (A20.21). "
     "Pick the stack and the captor, then answer what the board shows.",
     [
-        Field("units", "Surrendering units", "units", picks(queries.surrendering_units)),
-        Field(
-            "to",
-            "Captor (the new Guard)",
-            "unit",
-            picks(lambda s, v: queries.surrender_captors(s, v.get("units") or [], _reason(v))),
-            auto=True,
+        *slot_fields("surrender", ("units", "to"), auto=("to",)),
+        *slot_fields(
+            "surrender", ("reason",), lists={"reason": REASONS}, values={"reason": "rtph"}
         ),
-        Field("reason", "Why", "choice", REASONS, value="rtph"),
         *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
         Field("answer", "The captor", "choice", ANSWERS, value="accept"),
-        Field(
-            "free",
-            "Free as Unarmed (over the captor's capacity; optional)",
-            "units",
-            picks(
-                lambda s, v: [c for c in queries.surrendering_units(s) if c.handle in v["units"]]
-            ),
-        ),
-        Field("merge", "Exchange HS pairs into squads (optional)", placeholder="g2+g3"),
+        *slot_fields("surrender", ("free", "merges"), placeholders={"merges": "g2+g3"}),
     ],
     _build,
     key="s",
@@ -99,9 +80,9 @@ class SurrenderForm(FormScreen):
 
     def _fit_questions(self) -> None:
         """Ask only the board questions that apply to the chosen kind of surrender."""
-        reason = self.query_one("#f-reason", Select).value
+        reason = self.query_one("#f-reason", ChoiceList).value
         for q in QUESTIONS:
-            shown = reason is Select.NULL or reason in q.reasons
+            shown = not reason or reason in q.reasons
             for wid in (f"#f-{q.name}", f"#l-{q.name}"):
                 self.query_one(wid).display = shown
 

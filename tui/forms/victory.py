@@ -1,34 +1,46 @@
-"""The Victory Conditions form: the card's conditions as the ``vc`` verb reads them,
-and the card's own words kept beside them (docs/commands.md, "Victory Conditions")."""
+"""The forms of the verdict's verbs: the Victory Conditions as the ``vc`` verb reads them
+(the card's own words kept beside them), units exiting for Exit VP, and who controls an
+objective Location (docs/commands.md, "Victory Conditions"). Their fields are the
+verbs' slots, like every plain form's."""
 
 from __future__ import annotations
 
-from stockade.tui.forms.base import Field, FormSpec
+from stockade.tui.forms.base import FormSpec
+from stockade.tui.forms.choices import of_verb, slot_fields
 
-
-def _quoted(words: str) -> str:
-    """The card's words as one ``card`` value (a quote inside is dropped, not parsed)."""
-    return '"' + " ".join(words.replace('"', "").split()) + '"'
-
-
-SPEC = FormSpec(
-    "vc",
-    "Victory Conditions",
-    "The scenario card's Victory Conditions, judged as the game goes: one clause per ';' "
-    "(German wins at end if amassed >= 20; Russian wins immediately if amassed >= 15). "
-    "Entered again, they replace the old ones (undo brings those back).",
-    [
-        Field(
-            "conditions",
-            "Conditions",
-            placeholder="German wins at end if amassed >= 20; otherwise Russian",
+SPECS: list[FormSpec] = [
+    FormSpec(
+        "vc",
+        "Victory Conditions",
+        "The scenario card's Victory Conditions, judged as the game goes: one clause per "
+        "';' (German wins at end if amassed >= 20; Russian wins immediately if amassed >= "
+        "15). Entered again, they replace the old ones (undo brings those back).",
+        slot_fields(
+            "vc",
+            placeholders={
+                "conditions": "German wins at end if amassed >= 20; otherwise Russian",
+                "card": "as printed on the card",
+            },
         ),
-        Field("card", "The card's words (optional)", placeholder="as printed on the card"),
-    ],
-    lambda v: (
-        f"vc {v['conditions']}" + (f" card {_quoted(v['card'])}" if v["card"].strip() else "")
-        if v["conditions"].strip()
-        else ""
+        of_verb("vc"),
+        key="w",
     ),
-    key="v",
-)
+    FormSpec(
+        "exit",
+        "Exit off the board",
+        "Units that exit off a board edge earn Exit VP: their CVP, or the card's value. A "
+        "Guard exiting takes its prisoners off with it (A20.53): double CVP at once.",
+        slot_fields("exit", placeholders={"off": "east", "vp": "the card's VP each"}),
+        of_verb("exit"),
+        key="q",
+    ),
+    FormSpec(
+        "control",
+        "Control of Locations",
+        "Who controls objective Locations, as the players agree (the program does not "
+        "work control out from moves).",
+        slot_fields("control", placeholders={"locations": "P4 Q5"}),
+        of_verb("control"),
+        key="n",
+    ),
+]

@@ -1,0 +1,246 @@
+"""``Command``: one typed value per verb, between every caller and the rules.
+
+A command is read from a line (``Command.read``, by the verb's slots in
+``core.commands.grammar``), built by a form field by field, or made in code; it
+writes itself back as the canonical line (``str(command)``), and turns into the
+events it records (``command.events(context)``) only when asked: reading a line
+never allocates a handle or touches the log.
+
+The fields hold what the line means, resolved against the game: handles as the
+game spells them, sides by their full names, counters as printed. What depends on
+the moment of recording (the next free handle, the current turn) is left to
+``events``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, ClassVar, Self
+
+import msgspec
+
+from stockade.core.commands.grammar import CAUSES, NO_TAKEOVER, VERBS, Kind, Slot, VerbSpec
+from stockade.core.commands.handles import Context, check_new_handle
+from stockade.core.commands.lexer import Sections
+from stockade.core.commands.lexer import words as split_words
+from stockade.core.commands.words import assignment, counter, number, one
+from stockade.core.model import events as ev
+from stockade.core.model.errors import InputRefusal
+
+Handle = str  # a unit's handle as the game spells it
+Side = str  # a side's full name
+Counter = str  # a counter as printed
+Location = str  # a hex or Location as the board names it
+
+
+class MergeSpec(msgspec.Struct, frozen=True):
+    """``g2+g3`` or ``g2+g3=g9``: two prisoner HS to be exchanged for a squad."""
+
+    parts: tuple[Handle, Handle]
+    into: Handle | None = None
+
+    def __str__(self) -> str:
+        return "+".join(self.parts) + (f"={self.into}" if self.into else "")
+
+
+class Pair(msgspec.Struct, frozen=True):
+    """``H=VALUE``: a unit and a counter (mutual, capture's hs) or a target (deploy)."""
+
+    handle: Handle
+    value: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.handle}={self.value}" if self.value else self.handle
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    """One verb with its fields. Subclasses set ``verb`` and declare one field per slot."""
+
+    verb: ClassVar[str]
+    # Read every word after the verb itself (add, phase): no keyword sections.
+    whole_line: ClassVar[bool] = False
+
+    @classmethod
+    def spec(cls) -> VerbSpec:
+        return VERBS[cls.verb]
+
+    # ---------------------------------------------------------------- reading
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        """The command a line's sections mean, read slot by slot; Refusal if it cannot be."""
+        spec = cls.spec()
+        values: dict[str, Any] = {}
+        positional = spec.positional
+        words = list(sections.positional)
+        if not positional and words:
+            raise InputRefusal(f"'{spec.name}' takes nothing more; '{words[0]}' is out of place")
+        for index, slot in enumerate(positional):
+            later = len(positional) - index - 1
+            # the last slot takes what is left: "escort a1 a2" is told it takes one
+            size = max(0, len(words) - later) if slot.arity == "many" or not later else 1
+            taken, words = words[:size], words[size:]
+            if taken or slot.required:
+                values[slot.name] = read_slot(ctx, spec, slot, taken)
+        if words:
+            raise InputRefusal(f"'{words[0]}' is out of place in '{spec.name}'", spec.usage)
+        for slot in spec.slots:
+            if not slot.keywords:
+                continue
+            if slot.kind is Kind.ONE_OF:
+                given = [w for w in slot.choices if sections.has(w)]
+                if len(given) > 1:
+                    raise InputRefusal(
+                        f"give one {slot.name} for the {spec.name}, not " + " and ".join(given),
+                    )
+                if given:
+                    values[slot.name] = given[0]
+            elif sections.has(slot.keyword):
+                values[slot.name] = read_slot(ctx, spec, slot, sections.many(slot.keyword))
+            elif slot.required:
+                raise InputRefusal(f"'{spec.name}' needs '{slot.keyword}'", spec.example)
+        command = cls(**values)
+        command.check(ctx)
+        return command
+
+    def check(self, ctx: Context) -> None:
+        """What the slots alone cannot say (two flags that exclude each other)."""
+
+    @classmethod
+    def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
+        """One slot's value from a form's field: a tick, handles, or typed words."""
+        if slot.kind is Kind.FLAG:
+            return bool(raw)
+        if slot.kind is Kind.TEXT:
+            return str(raw)
+        if isinstance(raw, (list, tuple)):
+            given = [str(w) for w in raw]
+        else:
+            given = split_words(str(raw))
+        if slot.kind is Kind.ONE_OF:
+            choice = one(given, slot.label.lower(), cls.verb).lower()
+            default = next(f.default for f in msgspec.structs.fields(cls) if f.name == slot.name)
+            if choice != default and choice not in slot.choices:
+                raise InputRefusal(f"'{choice}' is not one of: " + ", ".join(slot.choices))
+            return choice
+        return read_slot(ctx, cls.spec(), slot, given)
+
+    # ---------------------------------------------------------------- writing
+    def words(self) -> list[str]:
+        """The words after the verb, slot by slot, as ``read`` takes them back."""
+        out: list[str] = []
+        for slot in self.spec().slots:
+            value = getattr(self, slot.name)
+            if slot.kind is Kind.ONE_OF:
+                out += [value] if value in slot.choices else []
+            elif slot.kind is Kind.FLAG:
+                out += [slot.keyword] if value else []
+            elif value is None or value == "" or value == ():
+                continue
+            else:
+                shown = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+                out += ([slot.keyword] if slot.keyword else []) + shown
+        return out
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *(shlex.quote(w) for w in self.words())])
+
+    # ----------------------------------------------------------------- events
+    def events(self, ctx: Context) -> list[ev.Record]:
+        """The records this command writes, new handles taken from ``ctx``."""
+        raise NotImplementedError(f"'{self.verb}' records nothing by itself")
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in msgspec.structs.fields(cls)]
+
+
+def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any:
+    """One slot's value from its words, by its kind."""
+    what = slot.label.split(" (")[0] or slot.name
+    kind = slot.kind
+    if kind is Kind.UNITS:
+        return tuple(ctx.units(words, what.lower()))
+    if kind is Kind.TEXT:
+        return " ".join(words)
+    if kind is Kind.MERGES:
+        return tuple(merge_spec(ctx, w) for w in words)
+    if kind is Kind.NEW_HANDLES:
+        if len(words) != 2:
+            raise InputRefusal(f"'{spec.name} ... as' names the two new HS, not {len(words)}")
+        return tuple(new_handle(ctx, w) for w in words)
+    if kind is Kind.FLAG:
+        return True
+    if kind is Kind.ASSIGN:
+        return tuple(read_pair(ctx, w) for w in words)
+    word = one(words, what, spec.name)
+    if kind is Kind.UNIT:
+        return ctx.unit(word)
+    if kind is Kind.TAKEOVER:
+        return NO_TAKEOVER if word == NO_TAKEOVER else ctx.unit(word)
+    if kind is Kind.SIDE:
+        return ctx.side(word)
+    if kind is Kind.COUNTER:
+        return counter(word)
+    if kind is Kind.NUMBER:
+        return number(word, f"the {what.lower()}")
+    if kind is Kind.NEW_HANDLE:
+        return new_handle(ctx, word)
+    if kind is Kind.CAUSE:
+        low = word.lower()
+        return low if low in slot.choices or low in CAUSES else ctx.side(word)
+    if kind is Kind.CHOICE:
+        if word.lower() not in slot.choices:
+            raise InputRefusal(f"'{word}' is not one of: " + ", ".join(slot.choices))
+        return word.lower()
+    if kind is Kind.PAIR:
+        return read_pair(ctx, word)
+    return word  # a Location as the board names it, or a word as typed
+
+
+def read_pair(ctx: Context, word: str) -> Pair:
+    """``g5`` or ``g5=2-4-7``: a unit, and the counter it becomes."""
+    pair = assignment(word)
+    return Pair(ctx.unit(pair[0]), counter(pair[1])) if pair else Pair(ctx.unit(word))
+
+
+def new_handle(ctx: Context, word: str) -> Handle:
+    """A handle asked for a new counter: well formed and not in use."""
+    handle = check_new_handle(word)
+    if ctx.taken(handle):
+        raise InputRefusal(
+            f"handle '{handle}' is already in use",
+            "leave out 'as' to get the next free handle",
+        )
+    return handle
+
+
+def merge_spec(ctx: Context, word: str) -> MergeSpec:
+    """``g2+g3`` / ``g2+g3=g9``: the parts exist; the new handle is well formed."""
+    left, plus, rest = word.partition("+")
+    right, _, into = rest.partition("=")
+    if not plus or not left or not right or "+" in rest or "=" in into or "=" in left:
+        raise InputRefusal(f"'{word}' is not a merge", "write HS+HS, like g2+g3 (or g2+g3=g9)")
+    return MergeSpec((ctx.unit(left), ctx.unit(right)), new_handle(ctx, into) if into else None)
+
+
+def merges(ctx: Context, specs: tuple[MergeSpec, ...]) -> list[ev.Merge]:
+    """The merges' events: each new squad gets its handle (the one asked for, or the next)."""
+    return [
+        ev.Merge(parts=list(m.parts), into=ctx.new_handle(ctx.side_of(m.parts[0]), m.into))
+        for m in specs
+    ]
+
+
+class Blank(Command, frozen=True):
+    """A blank line or a ``#`` comment: a no-op in the bar and in scripts."""
+
+    verb: ClassVar[str] = ""
+
+    def words(self) -> list[str]:
+        return []
+
+    def __str__(self) -> str:
+        return ""
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return []
