@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from stockade.core.commands import execute
-from stockade.core.model.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from stockade.core.commands.grammar import CAUSES, REARM_HOWS, VERBS, VerbSpec, verb_named
 from stockade.core.model.events import PHASES
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 from stockade.core.model.units import KIND_WORDS, TRAITS
 
 # Which units a slot of a command can name: shared with the TUI's pick lists.

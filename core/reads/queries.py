@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import unit_label
 from stockade.core.rules import check
 from stockade.core.rules.capture import capture_attacker_refusal

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from stockade.core.book.tally import SideTally, tally
-from stockade.core.model.state import (
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import (
     ACTIVE,
     ELIMINATED,
     ESCORTED,
     EXITED,
     PRISONER,
     UNARMED,
-    GameState,
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags

@@ -14,7 +14,8 @@ from stockade.core.model.events import (
     Surrendered,
     SurrenderRejected,
 )
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
 from stockade.core.rules.common import (
     apply_merges,
