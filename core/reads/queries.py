@@ -22,7 +22,7 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import unit_label
 from stockade.core.rules import check
-from stockade.core.rules.capture import capture_attacker_refusal
+from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
 
