@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from stockade.core.book.projection import Projection
 from stockade.core.log import game_log as logfile
 from stockade.core.log import reader as logread
-from stockade.core.log.journal import MAX_LINE_BYTES
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
 from stockade.core.model.record_bounds import suspicious_lines
 from stockade.core.model.tracked_unit import Origin, Unit

@@ -35,7 +35,8 @@ from stockade.core.book.stamping import (
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline, build_timeline
-from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.on_disk import Found
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
