@@ -27,7 +27,7 @@ if __package__ in (None, ""):
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import ACTIVE
+from stockade.core.model.tracked_unit import ACTIVE
 from stockade.core.rules.common import capacity
 from stockade.core.rules.losses import takeover_candidates
 

@@ -5,7 +5,7 @@ what the slow ones give.
   of the raw bytes and a bulk handle check stand for them (core/model/record_bounds.py). Whatever
   a line holds, the log reads as the strict decoder alone would read it: the same
   records, or the same refusal at the same line, in the same words.
-* ``Unit`` is built by a hand-written ``__init__`` (core/model/state.py): the dataclass's
+* ``Unit`` is built by a hand-written ``__init__`` (core/model/tracked_unit.py): the dataclass's
   fields, defaults and errors.
 * The whole-buffer line checks of the fast reader (core/log/reader.py) agree with a split.
 """
@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 from stockade.core.book.projection import Projection
 from stockade.core.log import game_log as logfile
 from stockade.core.log import reader as logread
-from stockade.core.log.journal import MAX_LINE_BYTES
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
 from stockade.core.model.record_bounds import suspicious_lines
-from stockade.core.model.state import Origin, Unit
+from stockade.core.model.tracked_unit import Origin, Unit
 
 DEMO = Path(__file__).resolve().parents[1] / "sample_games" / "demo.jsonl"
 

@@ -24,7 +24,7 @@ def test_the_list_of_core_modules_includes_the_front_door():
     for must in (
         "book.game",
         "rules",
-        "rules.capture",
+        "rules.cc_capture",
         "model.events",
         "model.state",
         "log.game_timeline",

@@ -4,7 +4,7 @@ An AST scan of every core module: no ``global`` statement; no module-level list,
 set (or a call making one) unless it is a constant table (an UPPER_CASE name, or
 ``__all__``) that nothing in core/ ever changes; no assignment to an attribute of an
 imported module (``other_module.flag = ...``, the old recorder hand-off). State that a
-change needs to reach lives on objects (``core.model.state.ChangeTracker``); memos use
+change needs to reach lives on objects (``core.model.tracked_unit.ChangeTracker``); memos use
 ``functools.cache``.
 """
 

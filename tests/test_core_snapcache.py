@@ -171,7 +171,8 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
 def test_the_rows_mirror_the_state_dataclasses():
     """The rows are written out field by field: a field added to Unit, Origin or
     Casualty and not to its row switches snapshots off (never a state missing it)."""
-    from stockade.core.model.state import Casualty, Origin, Unit
+    from stockade.core.model.state import Casualty
+    from stockade.core.model.tracked_unit import Origin, Unit
 
     assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
     assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
@@ -182,7 +183,7 @@ def test_the_rows_mirror_the_state_dataclasses():
 def test_a_row_that_drifts_from_its_dataclass_is_caught():
     import msgspec
 
-    from stockade.core.model.state import Origin
+    from stockade.core.model.tracked_unit import Origin
 
     class Short(msgspec.Struct, array_like=True):  # no cvp
         handle: str

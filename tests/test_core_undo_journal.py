@@ -20,7 +20,8 @@ from stockade.core import rules
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import PRISONER, GameState
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import PRISONER
 
 
 def dump(state) -> dict:

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from bench.generate import Driver, new_game
 from stockade.core.book.game import Game
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import MAX_LINE_BYTES, JournalError
+from stockade.core.log.journal_errors import JournalError
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
 
 

@@ -16,7 +16,8 @@ import pytest
 from bench.generate import Driver, new_game
 from stockade.core.book.game import Game
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import Journal, JournalWriteError
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalWriteError
 from stockade.core.model.errors import Refusal
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import stockade.core.log.journal as journal_mod
 from bench.generate import Driver, new_game
 from stockade.core.book.game import Game
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import JournalError
+from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.upgrade import UPGRADES, upgrade_record
 from stockade.core.model import events as ev
 

@@ -12,7 +12,9 @@ import pytest
 import stockade.core.log.game_log as logfile
 import stockade.core.log.reader as logread
 from bench.generate import Driver, new_game
-from stockade.core.log.journal import MAX_LINE_BYTES, Journal, JournalWriteError
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalWriteError
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
 
 CORE = Path(__file__).resolve().parents[1] / "core"

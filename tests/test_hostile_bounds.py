@@ -174,7 +174,7 @@ def test_a_camp_line_is_held_to_the_bounds_too(line, field):
 def test_an_over_long_camp_line_is_refused_before_parsing():
     from stockade.core.camp.errors import CampError
     from stockade.core.camp.logfile import decode_line
-    from stockade.core.log.journal import MAX_LINE_BYTES
+    from stockade.core.log.log_lines import MAX_LINE_BYTES
 
     with pytest.raises(CampError, match="limit"):
         decode_line(b"[" * (MAX_LINE_BYTES + 1), 7)

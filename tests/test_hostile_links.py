@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from stockade.core.cli import main
-from stockade.core.log.journal import atomic_write, write_new_file
+from stockade.core.log.files import atomic_write, write_new_file
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.tally import TallyScreen, export_path
 from tests.test_tui_support import new_game, sync

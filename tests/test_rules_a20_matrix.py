@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from stockade.core.commands import execute
 from stockade.core.model import events as ev
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

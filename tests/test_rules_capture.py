@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import ACTIVE, GONE, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, GONE, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

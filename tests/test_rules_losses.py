@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import ELIMINATED, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ELIMINATED, PRISONER, UNARMED
 from tests.test_rules_kit import (
     DE,
     US,

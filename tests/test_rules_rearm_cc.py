@@ -4,7 +4,7 @@ Unarmed friendly unit ... for each armed enemy unit it eliminated/captured in CC
 from __future__ import annotations
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import ACTIVE, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, UNARMED
 from stockade.core.reads import queries, views
 from tests.test_rules_kit import DE, US, add, new_game, ok, phase, refused, status, u
 

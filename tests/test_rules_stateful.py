@@ -20,7 +20,7 @@ from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.events import PHASES
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.common import capacity
 
 SIDES = ("Americans", "Germans")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core.model.state import PRISONER
+from stockade.core.model.tracked_unit import PRISONER
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms.base import FormScreen
 from stockade.tui.widgets.history_view import HistoryView

@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from stockade.core.commands import VERBS, execute
 from stockade.core.commands import parser as command_parser
-from stockade.core.model.state import ELIMINATED, ESCORTED, PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox

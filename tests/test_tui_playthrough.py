@@ -8,7 +8,7 @@ import importlib.util
 from pathlib import Path
 
 from stockade.core.book.tally import tally
-from stockade.core.model.state import ELIMINATED
+from stockade.core.model.tracked_unit import ELIMINATED
 from stockade.tui.app import StockadeApp
 from tests.test_tui_support import new_game, sync
 

@@ -170,7 +170,7 @@ class StockadeApp(App[int]):
     async def switch_game(self, path: Path) -> bool:
         """Close this game and open the one at ``path`` on a fresh main screen; the
         "last game" memory follows. On failure the current game stays open."""
-        from stockade.core.log.journal import JournalError
+        from stockade.core.log.journal_errors import JournalError
 
         path = Path(path)
         if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
@@ -205,7 +205,7 @@ class StockadeApp(App[int]):
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
     from stockade.core.cli.output import visible
-    from stockade.core.log.journal import JournalError
+    from stockade.core.log.journal_errors import JournalError
 
     try:
         game = Game.open(Path(path))

@@ -37,7 +37,8 @@ from stockade.core.book.game_view import GameView
 from stockade.core.book.tally import tally
 from stockade.core.book.verdict import judge
 from stockade.core.model import events as ev
-from stockade.core.model.state import PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
 from stockade.core.model.victory import VictoryBook
 
 # An undo entry (see core.book.projection): (added units, added casualty lines, scrounged

@@ -15,7 +15,8 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import UNARMED, GameState, Side, Unit
+from stockade.core.model.state import GameState, Side
+from stockade.core.model.tracked_unit import UNARMED, Unit
 
 # An undo entry (see core.book.projection): (added units, added casualty lines, scrounged
 # set before or None, added sides, then (object, attribute, old value) triples).

@@ -26,7 +26,8 @@ from typing import BinaryIO
 from stockade.core.book.game import Game
 from stockade.core.log import chain
 from stockade.core.log.game_log import parse_line
-from stockade.core.log.journal import MAX_LINE_BYTES, JournalError
+from stockade.core.log.journal_errors import JournalError
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
 
 READ_CHUNK = 1 << 20

@@ -2,7 +2,7 @@
 
 It owns the effective list, the state, the conflicts, each entry's time (``when``) and
 names (``core.model.names``), and the undo journal: while an event folds, the setattr hooks
-of ``core.model.state`` record (into the state's ``ChangeTracker``, passed the event's
+of ``core.model.tracked_unit`` record (into the state's ``ChangeTracker``, passed the event's
 entry explicitly) the pre-image of every attribute its rules set; taking the
 event back restores them (O(what it changed)). ``rollback`` / ``append`` /
 ``replace_tail`` move the history; ``state_at`` builds a read-only view at an entry;
@@ -30,7 +30,8 @@ from stockade.core.log import snapcache
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
-from stockade.core.model.state import ChangeTracker, GameState, Side, Unit, _clone_unit, _copy_obj
+from stockade.core.model.state import GameState, Side
+from stockade.core.model.tracked_unit import ChangeTracker, Unit, clone_unit, copy_obj
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the scrounged set
@@ -317,13 +318,13 @@ class Projection:
             if self.journal_gap(position):
                 self.complete_journal()
             live = self.state
-            view: GameState = _copy_obj(live)
+            view: GameState = copy_obj(live)
             view._track(ChangeTracker())  # its own: the units it shares stay the live state's
             vd = view.__dict__  # written directly: no undo hook may record the view
             vd.pop("_prisoner_index", None)
             vd.pop("_location_index", None)
             vd["units"] = units = dict(live.units)
-            vd["sides"] = sides = {n: _copy_obj(s) for n, s in live.sides.items()}
+            vd["sides"] = sides = {n: copy_obj(s) for n, s in live.sides.items()}
             vd["cvp_overrides"] = dict(live.cvp_overrides)
             tail = self.undo[position:]
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
@@ -347,7 +348,7 @@ class Projection:
                         if isinstance(obj, Unit):
                             if units.get(obj.handle) is not obj:
                                 continue  # not in this state (a scratch or temporary unit)
-                            mine = units[obj.handle] = _clone_unit(obj)
+                            mine = units[obj.handle] = clone_unit(obj)
                         elif id(obj) in live_sides:
                             mine = sides[live_sides[id(obj)]]
                         else:

@@ -17,7 +17,8 @@ from typing import Any
 import msgspec
 
 from stockade.core.book.verdict import Verdict, judge
-from stockade.core.model.state import PRISONER, GameState
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import PRISONER
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
 # reads exactly like the line the game end will book for that prisoner.

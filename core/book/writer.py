@@ -8,7 +8,9 @@ rules are checked (``check``), the records stamped and written durably
 (``core.book.consequences``) watching the fold says what it did as a ``Change``. The
 previews fold the same way and put everything back, writing nothing. A failed write
 re-reads the file (``recover``) before anything else is written; a record another
-process appended is taken in with ``absorb``. ``core.book.game.Game`` is the front door
+process appended is taken in with ``absorb``. Building the parts from a log is
+``core.book.game_parts``; re-reading the log after a failed write is
+``core.book.write_recovery``. ``core.book.game.Game`` is the front door
 that serves this to the CLI and the TUI.
 """
 
@@ -24,6 +26,7 @@ from typing import Any
 from stockade.core.book import names_replay
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
+from stockade.core.book.game_parts import open_parts, parts_from_store
 from stockade.core.book.projection import Projection, gc_paused
 from stockade.core.book.stamping import (
     encoded_within_bounds,
@@ -32,11 +35,11 @@ from stockade.core.book.stamping import (
     stamp,
     within_bounds,
 )
+from stockade.core.book.write_recovery import WriteRecovery
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
-from stockade.core.log.game_timeline import Timeline, build_timeline
-from stockade.core.log.journal import Journal, JournalError
-from stockade.core.log.on_disk import Found
+from stockade.core.log.game_timeline import Timeline
+from stockade.core.log.journal import Journal
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
@@ -49,7 +52,7 @@ __all__ = ["Writer", "now", "within_bounds"]
 _SEQ_OF = operator.attrgetter("seq")
 
 
-class Writer:
+class Writer(WriteRecovery):
     def __init__(self, store: LogStore, timeline: Timeline, projection: Projection):
         self.store = store
         self.timeline = timeline
@@ -86,19 +89,13 @@ class Writer:
     def from_store(cls, store: LogStore) -> Writer:
         """The parts of the game ``store`` holds: folded from the snapshot cache when
         the bytes it read (``store.log_data``) match one, else whole."""
-        timeline = build_timeline(store.records)
-        fold = Projection(timeline.effective_of(store.records), fold=False)
-        log_data, path = store.take_log_data(), store.path
-        if log_data is None or path is None or not fold.from_snapshot(path, log_data):
-            fold.fold_all()
-        return cls(store, timeline, fold)
+        return cls(*parts_from_store(store))
 
     @classmethod
     def open(cls, path: Path, read_only: bool = False) -> Writer:
         """Open a log (``core.book.game.Game.open``). Raises JournalError if it cannot be
         read or is not a game."""
-        with gc_paused():
-            return cls.from_store(LogStore.open(Path(path), read_only))
+        return cls(*open_parts(path, read_only))
 
     # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
     @property
@@ -135,63 +132,6 @@ class Writer:
                         built = names_replay.NamesThen(records, Writer.load(records[:1]))
                     self.replayed = built
         return built
-
-    # ----------------------------------------------------------------- recovering
-    def recover(self) -> None:
-        """Re-read the log from disk and carry on from exactly what it holds.
-
-        Called after a failed write: the journal refuses writes until this succeeds.
-        Takes the lock afresh, sets aside any torn tail, and replaces the store, the
-        timeline and the projection (the file is the truth). Raises JournalError if the
-        log cannot be read.
-        """
-        journal, path = self.store.journal, self.store.path
-        if path is None or journal is None:
-            return
-        journal.close()
-        try:
-            fresh = Writer.open(path)
-        except JournalError as exc:
-            journal.read_only = True
-            journal.why_read_only = f"could not re-read the log after an error: {exc}"
-            raise
-        self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
-        self.named = set()
-        self.replayed = None
-
-    def _after_write_error(self) -> str:
-        """A write failed or was refused: decide by content what the file holds
-        (``LogStore.what_reached_the_file``), then re-read it before anything else is
-        written, unless a line in it is not this game's (then nothing more is written
-        and nothing of it is taken in). Returns what to tell the player."""
-        journal = self.store.journal
-        if journal is None or not journal.poisoned:
-            return ""
-        try:
-            found, said = self.store.what_reached_the_file()
-            if found.found is Found.FOREIGN:
-                return f". {said}"
-            self.recover()
-        except JournalError as exc:
-            if self.store.journal is not None:
-                self.store.journal.read_only = True
-                self.store.journal.why_read_only = f"could not re-read the log: {exc}"
-            return (
-                f". The log could not be re-read ({exc}); nothing more is written "
-                "until it is (Game.recover / reopen the game)"
-            )
-        return said
-
-    def check_log(self) -> str:
-        """``Game.check_log``: the path's file replaced or gone (the store stops
-        writing), or its length changed by another program (told as a failed write is:
-        by what the file holds now)."""
-        gone = self.store.check_log()
-        journal = self.store.journal
-        if gone or journal is None or not journal.resized():
-            return gone
-        said = self._after_write_error().removeprefix(". ")
-        return f"{self.store.path}: another program changed the log while it was open; {said}"
 
     # ------------------------------------------- following another writer (follow.py)
     def absorb(self, record: ev.Record) -> None:
@@ -247,17 +187,6 @@ class Writer:
             if self.store is store:  # refused before the file was touched: not re-read
                 self._forget_after(keep)
             raise
-
-    def _forget_after(self, keep: int) -> None:
-        """The game as it was with its first ``keep`` records (what it held before a
-        group that never reached the file): folded again from memory."""
-        store = self.store
-        fresh = Writer.from_store(
-            LogStore(store.records[:keep], store.journal, store.path, store.warnings, store.problem)
-        )
-        self.store, self.timeline, self.projection = fresh.store, fresh.timeline, fresh.projection
-        self.named = set()
-        self.replayed = None
 
     def check(self, events: list[ev.Record]) -> None:
         """Raise the Refusal the rules give for ``events``, without writing anything."""

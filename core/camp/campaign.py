@@ -30,7 +30,8 @@ from stockade.core.camp.history import HEADER_GROUP, new_timeline
 from stockade.core.camp.logfile import encode, load_log
 from stockade.core.camp.state import CampState, Need, need
 from stockade.core.camp.table import RuleTable, load_table
-from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.timeline import Timeline
 
 replace = msgspec.structs.replace

@@ -22,7 +22,8 @@ from stockade.core.camp.fold import apply, initial_state
 from stockade.core.camp.history import CONTROLS, new_timeline
 from stockade.core.camp.state import CampState
 from stockade.core.log import reader as logread
-from stockade.core.log.journal import Journal, JournalError
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.timeline import Timeline
 
 CAMP: logread.LogFormat[Record] = logread.LogFormat(

@@ -12,7 +12,7 @@ from pathlib import Path
 from stockade.core.cli.errors import USAGE, CliError, Exit
 from stockade.core.cli.output import visible, visible_output
 from stockade.core.cli.types import Handler, UserInterface
-from stockade.core.log.journal import JournalDamaged, JournalError, JournalLocked
+from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalLocked
 from stockade.core.model.errors import Refusal
 
 

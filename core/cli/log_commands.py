@@ -15,8 +15,9 @@ from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.log import chain
 from stockade.core.log.control_check import control_problems
+from stockade.core.log.files import atomic_write
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import atomic_write, read_lines
+from stockade.core.log.log_lines import read_lines
 
 
 def cmd_check(args: Namespace, ui: object) -> int:

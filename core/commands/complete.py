@@ -13,7 +13,8 @@ import re
 from stockade.core.commands.grammar import REARM_HOWS, VERBS, Kind, Slot, VerbSpec, verb_named
 from stockade.core.commands.picks import UNIT_FILTERS
 from stockade.core.model.events import PHASES
-from stockade.core.model.state import PRISONER, GameState
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.model.units import KIND_WORDS, TRAITS
 
 # Verbs whose captor/guard keyword names a unit of the other side than the units named.

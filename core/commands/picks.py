@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 
 if TYPE_CHECKING:
     from stockade.core.reads.queries import Choice

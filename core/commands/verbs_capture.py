@@ -19,7 +19,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
-from stockade.core.model.state import UNARMED
+from stockade.core.model.tracked_unit import UNARMED
 
 
 class Surrender(Command, frozen=True):

@@ -12,7 +12,7 @@ from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
-from stockade.core.model.state import UNARMED
+from stockade.core.model.tracked_unit import UNARMED
 
 
 class Escape(Command, frozen=True):

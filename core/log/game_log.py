@@ -17,7 +17,7 @@ import msgspec
 
 from stockade.core.log import reader as logread
 from stockade.core.log.game_timeline import CONTROLS
-from stockade.core.log.journal import JournalError
+from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.reader import LogProblem, Undecodable, set_aside
 from stockade.core.log.upgrade import upgrade_record
 from stockade.core.model import events as ev

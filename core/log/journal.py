@@ -18,6 +18,10 @@ A journal knows nothing of games: it stores lines. Its promises (docs/durability
   the platform has it, the ``filelock`` library elsewhere); a second opener gets
   read-only, and is told why;
 * opening read-only never modifies the file: no descriptor for writing is even opened.
+
+Its errors are in ``core.log.journal_errors``, reading a log's lines in
+``core.log.log_lines``, the check that the file is still ours in
+``core.log.file_identity``, whole-file writes in ``core.log.files``.
 """
 
 from __future__ import annotations
@@ -25,15 +29,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
+from stockade.core.log.file_identity import how_path_changed, refuse_if_changed
 from stockade.core.log.files import (
     BINARY,
     LINK_REFUSED,
     NOFOLLOW,
-    atomic_write,
     fsync_dir,
     group_marker,
     os_error,
@@ -41,88 +44,14 @@ from stockade.core.log.files import (
     remove_quietly,
     short_write,
     write_marker,
-    write_new_file,
 )
 from stockade.core.log.files import full_fsync as _full_fsync  # a seam the tests replace
-
-# Refuse a line longer than this before parsing it: a log received from an opponent
-# must not be able to make us allocate or parse without bound. A real record is a few
-# hundred bytes; the largest (a game header with many sides' data) stays far below.
-MAX_LINE_BYTES = 64 * 1024
-
-
-class JournalError(Exception):
-    """A journal could not be read or written; the message is for the player (it names
-    the file). ``errno``: the OS error behind it, if any, for callers that tell a full
-    disk from a read-only one (never by the message's words)."""
-
-    def __init__(self, message: str, errno: int | None = None):
-        super().__init__(message)
-        self.errno = errno
-
-
-class JournalDamaged(JournalError):
-    """The file holds no readable game: not a log, or damaged from its first line."""
-
-
-class JournalWriteError(JournalError):
-    """A write or fsync failed: the record was NOT accepted."""
-
-
-class JournalReplaced(JournalWriteError):
-    """The path no longer names the file this journal opened (deleted, moved, replaced):
-    nothing is written, and the caller must not quietly carry on with another file."""
-
-
-class JournalLocked(JournalError):
-    """Another process holds the write lock on this journal."""
-
-
-@dataclass
-class RawLine:
-    number: int  # 1-based line number in the file
-    data: bytes  # without the trailing newline
-
-
-@dataclass
-class ReadResult:
-    lines: list[RawLine]
-    torn_tail: bytes | None = None  # bytes after the last newline, if any
-    warnings: list[str] = field(default_factory=list)
-
-
-def read_bytes(path: Path) -> bytes:
-    """The whole file, or a JournalError naming the problem (never another exception)."""
-    path = Path(path)
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise JournalError(f"{path}: is a directory, not a game log") from None
-    except PermissionError as exc:
-        raise JournalError(f"{path}: permission denied", exc.errno) from None
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
-    except MemoryError:
-        raise JournalError(f"{path}: too large to read") from None
-
-
-def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:
-    """Complete lines (without newlines) and the bytes after the last newline."""
-    last_nl = blob.rfind(b"\n")
-    if last_nl < 0:
-        return [], blob
-    return blob[:last_nl].split(b"\n"), blob[last_nl + 1 :]
-
-
-def read_lines(path: Path) -> ReadResult:
-    """Read every complete line; report a torn tail (bytes after the last newline)."""
-    chunks, tail = split_lines(read_bytes(path))
-    result = ReadResult(lines=[RawLine(n, c) for n, c in enumerate(chunks, 1)])
-    if tail:
-        result.torn_tail = tail
-    return result
+from stockade.core.log.journal_errors import (
+    JournalError,
+    JournalLocked,
+    JournalWriteError,
+)
+from stockade.core.log.log_lines import MAX_LINE_BYTES
 
 
 class Journal:
@@ -383,30 +312,10 @@ class Journal:
         """Refuse to write if the file is not the one we locked, at the length we left."""
         assert self._fd is not None
         try:
-            st = os.fstat(self._fd)
-            on_disk = os.stat(self.path)
-        except FileNotFoundError:
+            refuse_if_changed(self.path, self._fd, self._identity, self._size)
+        except JournalWriteError:  # and JournalReplaced, one of them
             self._poisoned = True
-            raise JournalReplaced(
-                f"{self.path}: the log was moved or deleted while open; nothing written"
-            ) from None
-        except OSError as exc:
-            self._poisoned = True
-            raise JournalWriteError(
-                f"{self.path}: cannot check the log ({os_error(exc)})", exc.errno
-            ) from None
-        if (on_disk.st_dev, on_disk.st_ino) != self._identity:
-            self._poisoned = True
-            raise JournalReplaced(
-                f"{self.path}: the log was replaced by another file while open; nothing "
-                "written (re-open the game)"
-            )
-        if st.st_size != self._size:
-            self._poisoned = True
-            raise JournalWriteError(
-                f"{self.path}: another program changed the log while it was open "
-                f"({st.st_size} bytes, expected {self._size}); nothing written"
-            )
+            raise
 
     def resized(self) -> bool:
         """Is the file no longer the length this journal left it at (another program
@@ -430,15 +339,7 @@ class Journal:
         player hears of a deleted or replaced log before typing the next one."""
         if self._fd is None or self._identity is None:
             return ""
-        try:
-            on_disk = os.stat(self.path)
-        except FileNotFoundError:
-            return f"{self.path}: the log was moved or deleted while open"
-        except OSError as exc:
-            return f"{self.path}: cannot check the log ({exc.strerror})"
-        if (on_disk.st_dev, on_disk.st_ino) != self._identity:
-            return f"{self.path}: the log was replaced by another file while open"
-        return ""
+        return how_path_changed(self.path, self._identity)
 
     def _roll_back(self) -> bool:
         """Cut the file back to its length before the failed write; True if that worked."""
@@ -486,24 +387,3 @@ class Journal:
                 exc.errno,
             ) from None
         self.resync()
-
-
-# atomic_write and write_new_file are read from here by the log's readers, repair and
-# exports (they live in core.log.files with the other whole-file writers)
-__all__ = [
-    "MAX_LINE_BYTES",
-    "Journal",
-    "JournalDamaged",
-    "JournalError",
-    "JournalLocked",
-    "JournalReplaced",
-    "JournalWriteError",
-    "RawLine",
-    "ReadResult",
-    "atomic_write",
-    "fsync_dir",
-    "read_bytes",
-    "read_lines",
-    "split_lines",
-    "write_new_file",
-]

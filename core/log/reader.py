@@ -32,14 +32,9 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from stockade.core.log.journal import (
-    MAX_LINE_BYTES,
-    Journal,
-    RawLine,
-    read_bytes,
-    split_lines,
-    write_new_file,
-)
+from stockade.core.log.files import write_new_file
+from stockade.core.log.journal import Journal
+from stockade.core.log.log_lines import MAX_LINE_BYTES, RawLine, read_bytes, split_lines
 from stockade.core.log.timeline import Controls
 from stockade.core.model.bounds import explain
 from stockade.core.model.record_bounds import Strict

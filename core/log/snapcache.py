@@ -40,7 +40,8 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
+from stockade.core.model.state import Casualty, GameState, Side
+from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
 VERSION = 6  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;

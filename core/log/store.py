@@ -22,7 +22,8 @@ from pathlib import Path
 from stockade.core.log import chain, snapcache
 from stockade.core.log.files import group_marker, read_marker, write_new_file
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
-from stockade.core.log.journal import Journal, JournalDamaged, JournalError, JournalReplaced
+from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
 from stockade.core.log.on_disk import Found, OnDisk, examine
 from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.model import events as ev

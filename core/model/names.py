@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import Unit
 
 Name = tuple[str, str, str]  # handle, "side counter(s)", Location
 

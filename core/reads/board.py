@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
-from stockade.core.model.state import GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import Unit
 from stockade.core.model.units import KIND_NAMES
 from stockade.core.reads.views import counter_text, status_words
 

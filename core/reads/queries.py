@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules import check
-from stockade.core.rules.capture import capture_attacker_refusal
+from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
 

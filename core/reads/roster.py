@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stockade.core.model.state import (
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import (
     ACTIVE,
     ELIMINATED,
     ESCORTED,
@@ -18,7 +19,6 @@ from stockade.core.model.state import (
     GONE,
     PRISONER,
     UNARMED,
-    GameState,
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from stockade.core.log import chain
 from stockade.core.log.game_log import load
-from stockade.core.log.journal import read_lines
+from stockade.core.log.log_lines import read_lines
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 

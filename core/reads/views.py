@@ -12,18 +12,17 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from stockade.core.book.tally import SideTally, tally
-from stockade.core.model.state import (
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import (
     ACTIVE,
     ELIMINATED,
     ESCORTED,
     EXITED,
     PRISONER,
     UNARMED,
-    GameState,
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.capture import never_surrenders
 from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.escape import (
     escape_refusal,
@@ -32,6 +31,7 @@ from stockade.core.rules.escape import (
     withdrawal_refusal,
 )
 from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.surrender import never_surrenders
 
 UNARMED_COUNTER = "(1)-0-6"
 

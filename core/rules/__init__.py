@@ -9,7 +9,17 @@ from typing import Any
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.core.rules import capture, common, escape, guards, losses, setup, victory
+from stockade.core.rules import (
+    cc_capture,
+    common,
+    escape,
+    guards,
+    losses,
+    recapture,
+    setup,
+    surrender,
+    victory,
+)
 
 # Each entry pairs a record type with the check and apply written for exactly that type,
 # so the event parameter is ``Any``: a Callable over ``ev.Record`` would refuse them
@@ -25,11 +35,11 @@ RULEBOOK: dict[type[ev.Record], tuple[Check, Apply]] = {
     ev.StatusChanged: (setup.check_status, setup.apply_status),
     ev.NoQuarterInvoked: (setup.check_nq, setup.apply_nq),
     ev.GameEnded: (setup.check_end, setup.apply_end),
-    ev.Surrendered: (capture.check_surrender, capture.apply_surrender),
-    ev.SurrenderRejected: (capture.check_reject, capture.apply_reject),
-    ev.Captured: (capture.check_capture, capture.apply_capture),
-    ev.MutualCapture: (capture.check_mutual, capture.apply_mutual),
-    ev.Recaptured: (capture.check_recapture, capture.apply_recapture),
+    ev.Surrendered: (surrender.check_surrender, surrender.apply_surrender),
+    ev.SurrenderRejected: (surrender.check_reject, surrender.apply_reject),
+    ev.Captured: (cc_capture.check_capture, cc_capture.apply_capture),
+    ev.MutualCapture: (cc_capture.check_mutual, cc_capture.apply_mutual),
+    ev.Recaptured: (recapture.check_recapture, recapture.apply_recapture),
     ev.Transferred: (guards.check_transfer, guards.apply_transfer),
     ev.Exchanged: (guards.check_exchange, guards.apply_exchange),
     ev.PrisonerSplit: (guards.check_split, guards.apply_split),

@@ -3,7 +3,7 @@
 The core cannot see the map (adjacency, rout paths, Interdiction), so the surrender
 walk-through asks the players; this module turns their answers into a verdict that
 names the rule. The rest (broken, nationality, No Quarter, capacity) is checked by
-``core.rules.capture`` when the surrender is entered.
+``core.rules.surrender`` when the surrender is entered.
 """
 
 from __future__ import annotations

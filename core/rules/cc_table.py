@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from stockade.core.model.state import GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import Unit
 
 # (column, smallest attack:defence ratio it covers, Kill Number), A11.11.
 # Odds round down (in the defender's favour) to the highest column reached.

@@ -7,14 +7,13 @@ from typing import TypedDict, Unpack
 
 from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import Merge
-from stockade.core.model.state import (
+from stockade.core.model.state import Casualty, GameState
+from stockade.core.model.tracked_unit import (
     ACTIVE,
     ELIMINATED,
     GONE,
     PRISONER,
     UNARMED,
-    Casualty,
-    GameState,
     Origin,
     Unit,
 )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from stockade.core.model.errors import Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import EscapeAttempted, EscapedBy, Rearmed, Scrounged
-from stockade.core.model.state import ACTIVE, ELIMINATED, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.model.units import nationality_flags
 from stockade.core.rules.common import (
     armed_units_of,

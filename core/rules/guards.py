@@ -12,7 +12,8 @@ from stockade.core.model.events import (
     PrisonerSplit,
     Transferred,
 )
-from stockade.core.model.state import ACTIVE, ESCORTED, PRISONER, GameState, Origin, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ESCORTED, PRISONER, Origin, Unit
 from stockade.core.model.units import normal_cvp
 from stockade.core.rules.common import (
     accept_refusal,

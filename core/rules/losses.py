@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import CAUSE_WORDS, CasualtyReduced, Eliminated, Massacred
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Origin, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
 from stockade.core.rules.common import (
     accept_refusal,

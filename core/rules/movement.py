@@ -5,7 +5,8 @@ in the CCPh (A20.54 "may move no farther"; A11.2)."""
 from __future__ import annotations
 
 from stockade.core.model.errors import Refusal, RuleRefusal
-from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 from stockade.core.rules.common import describe
 
 

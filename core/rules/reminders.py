@@ -7,7 +7,8 @@ Read from the state after the event; nothing here changes the state.
 from __future__ import annotations
 
 from stockade.core.model import events as ev
-from stockade.core.model.state import ACTIVE, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, Unit
 
 _CLAIMS = {
     "encircled": "Encircled",

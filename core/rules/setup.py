@@ -12,7 +12,8 @@ from stockade.core.model.events import (
     StatusChanged,
     UnitEntered,
 )
-from stockade.core.model.state import PRISONER, GameState, Side, Unit
+from stockade.core.model.state import GameState, Side
+from stockade.core.model.tracked_unit import PRISONER, Unit
 from stockade.core.model.units import (
     KINDS,
     TRAITS,

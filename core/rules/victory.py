@@ -17,7 +17,8 @@ import msgspec
 
 from stockade.core.model.errors import require_input
 from stockade.core.model.events import EscortedOff, Exited, LocationControlled, VictorySet
-from stockade.core.model.state import ACTIVE, ESCORTED, EXITED, GameState, Unit
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ESCORTED, EXITED, Unit
 from stockade.core.model.victory import Compare, ExitLine, VictoryConditions
 from stockade.core.rules.common import book_casualty, describe, unit
 from stockade.core.rules.guards import check_escort

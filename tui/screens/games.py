@@ -141,7 +141,7 @@ class NewGameScreen(GameModal):
     def action_accept(self) -> None:
         from stockade.core.cli.errors import CliError
         from stockade.core.cli.game_commands import new_game
-        from stockade.core.log.journal import JournalError
+        from stockade.core.log.journal_errors import JournalError
         from stockade.core.model.errors import Refusal
 
         scenario = self._value("new-scenario")

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from stockade.core.book.tally import SideTally, tally, to_html, to_markdown, verdict_lines
-from stockade.core.log.journal import atomic_write
+from stockade.core.log.files import atomic_write
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from stockade.core.model.state import Unit
+from stockade.core.model.tracked_unit import Unit
 from stockade.core.reads.views import SidePanel as PanelData
 from stockade.core.reads.views import origin_text
 from stockade.themes import nation_colour

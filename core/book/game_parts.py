@@ -1,0 +1,35 @@
+"""The three parts of an open game, built from a log: the log store (``core.log.store``),
+the timeline (``core.log.game_timeline``) and the projection (``core.book.projection``).
+
+Separate from the writer (``core.book.writer``) because opening a log and re-reading
+it after a failed write (``core.book.write_recovery``) build them the same way, and
+neither is a write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from stockade.core.book.projection import Projection, gc_paused
+from stockade.core.log.game_timeline import Timeline, build_timeline
+from stockade.core.log.store import LogStore
+
+Parts = tuple[LogStore, Timeline, Projection]
+
+
+def parts_from_store(store: LogStore) -> Parts:
+    """The parts of the game ``store`` holds: folded from the snapshot cache when
+    the bytes it read (``store.log_data``) match one, else whole."""
+    timeline = build_timeline(store.records)
+    fold = Projection(timeline.effective_of(store.records), fold=False)
+    log_data, path = store.take_log_data(), store.path
+    if log_data is None or path is None or not fold.from_snapshot(path, log_data):
+        fold.fold_all()
+    return store, timeline, fold
+
+
+def open_parts(path: Path, read_only: bool = False) -> Parts:
+    """The parts of the game in the log at ``path``. Raises JournalError if it cannot
+    be read or is not a game."""
+    with gc_paused():
+        return parts_from_store(LogStore.open(Path(path), read_only))

@@ -1,0 +1,66 @@
+"""Reading a log's bytes as lines: its whole lines, and the torn tail after the last
+newline (what a crash mid-write can leave).
+
+Separate from the journal (``core.log.journal``), which appends under a lock: reading
+needs no descriptor, no lock and no write, and the reading loop, ``verify`` and a
+follower read a log this way without opening a ``Journal``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from stockade.core.log.journal_errors import JournalError
+
+# Refuse a line longer than this before parsing it: a log received from an opponent
+# must not be able to make us allocate or parse without bound. A real record is a few
+# hundred bytes; the largest (a game header with many sides' data) stays far below.
+MAX_LINE_BYTES = 64 * 1024
+
+
+@dataclass
+class RawLine:
+    number: int  # 1-based line number in the file
+    data: bytes  # without the trailing newline
+
+
+@dataclass
+class ReadResult:
+    lines: list[RawLine]
+    torn_tail: bytes | None = None  # bytes after the last newline, if any
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The whole file, or a JournalError naming the problem (never another exception)."""
+    path = Path(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise JournalError(f"{path}: is a directory, not a game log") from None
+    except PermissionError as exc:
+        raise JournalError(f"{path}: permission denied", exc.errno) from None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
+    except MemoryError:
+        raise JournalError(f"{path}: too large to read") from None
+
+
+def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:
+    """Complete lines (without newlines) and the bytes after the last newline."""
+    last_nl = blob.rfind(b"\n")
+    if last_nl < 0:
+        return [], blob
+    return blob[:last_nl].split(b"\n"), blob[last_nl + 1 :]
+
+
+def read_lines(path: Path) -> ReadResult:
+    """Read every complete line; report a torn tail (bytes after the last newline)."""
+    chunks, tail = split_lines(read_bytes(path))
+    result = ReadResult(lines=[RawLine(n, c) for n, c in enumerate(chunks, 1)])
+    if tail:
+        result.torn_tail = tail
+    return result

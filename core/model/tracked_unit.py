@@ -1,0 +1,299 @@
+"""A counter in play (``Unit``), its standings, and the ``ChangeTracker`` its sets report to.
+
+Separate from ``core.model.state`` because this is the machinery under the state, not
+the state: the ``__setattr__`` hooks that record pre-images for undo and list the units
+the indexes must refile, the fast ``Unit.__init__``, and the copies that clones and
+views make. ``GameState`` and ``Side`` are built on it; the indexes read its lists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import weakref
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from stockade.core.model.units import INFANTRY_KINDS, SMC_KINDS, us_number
+
+# A unit's standing on the board.
+ACTIVE = "active"  # on the board, armed (or an unarmed SMC? never: SMC rearm at once)
+PRISONER = "prisoner"  # unarmed, above its Guard
+UNARMED = "unarmed"  # unarmed, free: abandoned, escaped or freed
+ELIMINATED = "eliminated"
+ESCORTED = "escorted"  # left by a Friendly Board Edge (with its Guard, or as a prisoner)
+EXITED = "exited"  # exited off a board edge for Exit VP
+GONE = "gone"  # exchanged into another counter (merged, split, deployed)
+
+
+# Units whose ``status`` or ``guard`` was set are listed in their tracker, in order: the
+# state's prisoner index reads the entries after the last one it saw and refiles just
+# those units (instead of rescanning every unit of a long campaign); likewise units
+# whose ``status`` or ``location`` was set, for the Location index (two lists: units move
+# all the time, and the prisoner index has no use for a move). Past this many entries
+# the lists are trimmed, which bumps the epoch: the indexes rebuild once.
+DIRTY_LIMIT = 200_000
+
+
+class TrackedView(Protocol):
+    """What the tracker needs of a read-only view made by ``state_at`` (a ``GameState``)."""
+
+    units: dict[str, Unit]
+
+
+class ChangeTracker:
+    """What the objects of one live state tell about their changes, in one place.
+
+    Every Unit and Side of a state, and the state itself, point at the same tracker
+    (their ``_tracker`` slot), so their ``__setattr__`` hooks can:
+
+    * record pre-images for undo: while the projection (``core.book.projection``) folds an
+      event it points ``rec`` at that event's undo entry (and back to None after), and
+      every attribute set on a tracked object is appended to it as (object, name, old
+      value);
+    * list units whose ``status`` or ``guard`` changed (``dirty``, ``epoch``), read
+      lazily by the state's prisoner index, and those whose ``status`` or ``location``
+      changed (``moved``), read by its Location index;
+    * keep read-only views made by ``state_at`` still: they share unchanged Unit
+      objects with the live state, and a unit about to change is first copied into
+      every registered view that still holds it.
+
+    Clones get a tracker of their own, so nothing passes between states.
+    """
+
+    __slots__ = ("rec", "dirty", "moved", "epoch", "views", "lock")
+
+    def __init__(self) -> None:
+        self.rec: list[Any] | None = None
+        self.dirty: list[Unit] = []
+        self.moved: list[Unit] = []
+        self.epoch = 0
+        self.views: list[weakref.ref[TrackedView]] = []
+        self.lock = threading.Lock()  # views are made in a worker thread (TUI replay)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChangeTracker:
+        return ChangeTracker()  # a deep copy is a new state: it starts untracked-clean
+
+    def register_view(self, view: TrackedView) -> None:
+        with self.lock:
+            self.views[:] = [ref for ref in self.views if ref() is not None]
+            self.views.append(weakref.ref(view))
+
+    def preserve(self, unit: Unit) -> None:
+        """Give every view that still shares ``unit`` its own copy (before it changes)."""
+        dead = False
+        for ref in tuple(self.views):
+            view = ref()
+            if view is None:
+                dead = True
+                continue
+            units = view.units
+            if units.get(unit.handle) is unit:
+                units[unit.handle] = clone_unit(unit)
+                # its prisoner index holds Unit objects: this one is no longer the view's
+                view.__dict__.pop("_prisoner_index", None)
+        if dead:
+            with self.lock:
+                self.views[:] = [ref for ref in self.views if ref() is not None]
+
+    def trim(self) -> None:
+        self.dirty.clear()
+        self.moved.clear()
+        self.epoch += 1
+
+
+class Tracked:
+    """The slot that ties an object to its state's ChangeTracker (unset: untracked,
+    e.g. a temporary unit a rule builds to ask a question, or a view's own copy)."""
+
+    __slots__ = ("_tracker",)
+    _tracker: ChangeTracker | None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # The slot starts as None (untracked), not unset: a dataclass ``__init__`` sets
+        # every field through ``__setattr__``, and reading an unset slot raises an
+        # AttributeError each time (a new Unit cost 14 µs instead of 3).
+        self = super().__new__(cls)
+        object.__setattr__(self, "_tracker", None)
+        return self
+
+    def _track(self, tracker: ChangeTracker | None) -> None:
+        object.__setattr__(self, "_tracker", tracker)
+
+
+@dataclass
+class Origin:
+    """What a prisoner counter stands for, for VP: a crew stays a crew (A20.5)."""
+
+    handle: str
+    unit_kind: str
+    counter: str
+    cvp: int
+
+
+@dataclass
+class Unit(Tracked):
+    handle: str
+    side: str  # the side that owns it (for a prisoner: its original side)
+    unit_kind: str
+    counter: str
+    created: int  # seq of the event that brought this counter into play
+    cvp: int  # normal CVP of this counter as it stands
+    origins: list[Origin]
+    traits: frozenset[str] = frozenset()
+    status: str = ACTIVE
+    armed: bool = True
+    broken: bool = False
+    pinned: bool = False
+    berserk: bool = False
+    melee: bool = False
+    disrupted: bool = False
+    location: str = ""
+    guard: str | None = None  # prisoner: the handle of its Guard
+    unarmed_how: str = ""  # abandoned / escaped / freed
+    abandoned_by: str = ""  # the side that abandoned it (A20.53 protection)
+    captured_seq: int = 0
+    captured_how: str = ""
+    captured_at: str = ""  # the Location it stood in when it surrendered/was captured
+    # A20.221: when (turn/attacker/phase) a CC capture took it, and what it was, so a
+    # capture voided by simultaneous CC can give the unit back as it was
+    captured_clock: str = ""
+    captured_traits: frozenset[str] = frozenset()
+    captured_broken: bool = False
+    surrendered_to: str = ""  # side it surrendered to (A20.551 rearm by surrender)
+    rearm_spent: bool = False  # this enemy already rearmed one unarmed unit (A20.551)
+    # A20.551 "for each armed enemy unit it eliminated ... in CC": the units whose CC
+    # attack eliminated it, when the log names them (an escape); only one of them rearms
+    cc_attackers: frozenset[str] = frozenset()
+    # A20.551 "rearmed immediately": the phase ("turn/ATTACKER/phase") in which this
+    # unit was eliminated, captured or surrendered; a rearm from it is made in that phase
+    lost_clock: str = ""
+    # A20.55 "Withdrawal ... in a subsequent CCPh": the phase its Melee began in
+    melee_clock: str = ""
+    melee_end_seq: int = 0  # the entry whose outcome ended its Melee (none left to fight)
+    split_from: str = ""  # the squad a one-HS CC capture split it from (A20.221 undoes it)
+    ended_seq: int = 0  # seq that eliminated/escorted/merged it
+    note: str = ""
+
+    @property
+    def us(self) -> int:
+        return us_number(self.unit_kind)
+
+    @property
+    def is_smc(self) -> bool:
+        return self.unit_kind in SMC_KINDS
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.unit_kind in INFANTRY_KINDS
+
+    @property
+    def on_board(self) -> bool:
+        return self.status in (ACTIVE, PRISONER, UNARMED)
+
+    @property
+    def origin_cvp(self) -> int:
+        return sum(o.cvp for o in self.origins)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        try:
+            t = self._tracker
+        except AttributeError:  # untracked: being built, or a temporary
+            d[name] = value
+            return
+        if t is None:
+            d[name] = value
+            return
+        if name in d:
+            old = d[name]
+            if t.views:
+                t.preserve(self)  # a state_at view still shares this unit: give it a copy
+            rec = t.rec
+            if rec is not None and old is not value:
+                rec.extend((self, name, old))  # pre-image, for undo (core.book.projection)
+        # the state's prisoner and Location indexes refile it lazily
+        if name == "location":
+            t.moved.append(self)
+        elif name == "status":
+            t.dirty.append(self)
+            t.moved.append(self)
+        elif name == "guard":
+            t.dirty.append(self)
+        d[name] = value
+
+
+# A new Unit is untracked, so its dataclass ``__init__`` setting each of its 29 fields
+# through ``__setattr__`` only paid 29 Python calls (~4.7 µs a unit; a campaign's fold
+# makes one per counter). This one copies a template's ``__dict__`` (every field, in
+# the dataclass's order, with its default) and sets the given fields over it: the same
+# fields, defaults and errors (tests/test_core_fast_open.py holds it to the
+# dataclass), and a key-sharing ``__dict__`` as small as the dataclass's (a
+# ``dict.update`` from a plain dict made a combined one: ~830 bytes, not ~300).
+_UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
+_UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
+_NO_VALUE = object()
+_TEMPLATE = Unit.__new__(Unit)
+for _f in dataclasses.fields(Unit):
+    assert _f.default_factory is dataclasses.MISSING, "a factory default: not made here"
+    _default = _NO_VALUE if _f.default is dataclasses.MISSING else _f.default
+    object.__setattr__(_TEMPLATE, _f.name, _default)  # in order: the shared keys
+_N_REQUIRED = sum(value is _NO_VALUE for value in _TEMPLATE.__dict__.values())  # the first
+# the required fields from the n-th on, which keyword arguments must give
+_REQUIRED_FROM = [frozenset(_UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
+
+
+def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
+    d = self.__dict__
+    d.update(_TEMPLATE.__dict__)
+    if args:
+        named = _UNIT_FIELDS[: len(args)]
+        if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(named):
+            raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
+        d.update(zip(named, args, strict=True))
+    if not kwargs.keys() <= _UNIT_FIELD_SET:
+        raise TypeError(f"Unit() got unexpected fields {sorted(kwargs.keys() - _UNIT_FIELD_SET)}")
+    d.update(kwargs)
+    if not _REQUIRED_FROM[min(len(args), _N_REQUIRED)] <= kwargs.keys():
+        missing = [name for name in _UNIT_FIELDS if d[name] is _NO_VALUE]
+        raise TypeError(f"Unit() missing required arguments {missing}")
+
+
+Unit.__init__ = _unit_init  # type: ignore[method-assign]  # callers see the dataclass's
+
+
+def record_set(obj: Tracked, name: str, value: Any) -> None:
+    """Set ``name`` on a Side or the state, recording the pre-image while an event
+    folds. The slot is read directly (a ``getattr`` with a default cost a fifth of
+    every set, and the fold sets the state's ``last_seq`` once an event)."""
+    d = obj.__dict__
+    if name in d:
+        old = d[name]
+        if old is not value:
+            try:
+                t = obj._tracker
+            except AttributeError:  # made without __new__ (read from the snapshot cache)
+                t = None
+            if t is not None:
+                rec = t.rec
+                if rec is not None:
+                    rec.extend((obj, name, old))
+    d[name] = value
+
+
+_T = TypeVar("_T")
+
+
+def copy_obj(obj: _T) -> _T:
+    """A shallow copy of a dataclass's fields, without ``__init__``; the copy is
+    untracked (its ``_tracker`` slot is not copied)."""
+    clone: _T = object.__new__(type(obj))
+    clone.__dict__.update(obj.__dict__)
+    return clone
+
+
+def clone_unit(u: Unit) -> Unit:
+    clone = object.__new__(Unit)
+    clone.__dict__.update(u.__dict__)
+    clone.origins = [copy_obj(o) for o in u.origins]
+    return clone

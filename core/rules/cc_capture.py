@@ -1,0 +1,301 @@
+"""Capture in Close Combat (A20.22), by an armed or a free unarmed unit (A20.551), and
+simultaneous mutual capture (A20.221).
+
+Separate from surrender (``core.rules.surrender``): a CC capture is the captor's attack,
+so its refusals are those of a CC attacker, and it may split a squad or void captures
+when a side is wiped out of the Location.
+"""
+
+from __future__ import annotations
+
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
+from stockade.core.model.events import Captured, MutualCapture
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
+from stockade.core.model.units import normal_cvp
+from stockade.core.rules.common import (
+    apply_merges,
+    armed_units_of,
+    capacity,
+    describe,
+    free_unit,
+    guard_refusal,
+    make_prisoner,
+    new_counter,
+    raise_reason,
+    rearm_counter,
+    rearm_unit,
+    require_guard,
+    require_new_handle,
+    require_on_board,
+    require_room,
+    retire,
+    start_melee,
+    unit,
+    void_captures,
+)
+from stockade.core.rules.escape import split_rearm
+
+
+def cc_attacker_refusal(guard: Unit, what: str = "capture") -> Refusal | None:
+    """A broken unit may never attack in CC (A11.16; A20.55 EX: "The broken Guard
+    cannot attack"), so it cannot attempt a capture (A20.22)."""
+    if guard.broken:
+        return RuleRefusal(
+            "A20.22",
+            f"{describe(guard)} is broken and may not attack in CC (A11.16), so it cannot {what}",
+        )
+    return None
+
+
+def require_cc_attacker(guard: Unit, what: str = "capture") -> None:
+    raise_reason(cc_attacker_refusal(guard, what))
+
+
+def capture_attacker_refusal(guard: Unit) -> Refusal | None:
+    """Why ``guard`` cannot attempt a CC capture at all, whatever it attacks, or None:
+    what ``check_capture`` asks of the captor before it looks at the defenders. A free
+    unarmed unit may (it is rearmed by the capture, A20.551); an SMC is never unarmed."""
+    if guard.status == UNARMED:
+        if guard.is_smc:
+            return RuleRefusal("A20.551", "escaped SMC are always armed")
+        return cc_attacker_refusal(guard)
+    return guard_refusal(guard) or cc_attacker_refusal(guard)
+
+
+def melee_prisoner_refusal(state: GameState, p: Unit, captor: Unit) -> Refusal | None:
+    """Why prisoner ``p`` may not be taken by ``captor`` in CC, or None.
+
+    A published ruling: another unit of the Guard's side may capture prisoners "only if
+    the prisoners are attacking the guard or are in melee" (docs/rulings.md)."""
+    guard = state.units.get(p.guard or "")
+    if guard is None or guard.side != captor.side:
+        return InputRefusal(f"{describe(p)} is a prisoner of the other side")
+    if guard.handle == captor.handle:
+        return RuleRefusal("A20.22", f"{describe(p)} is already {captor.handle}'s prisoner")
+    if not (p.melee or guard.melee):
+        return RuleRefusal(
+            "A20.22",
+            f"{describe(p)} is a prisoner of {describe(guard)} and is not in Melee; "
+            "another unit takes it only by transfer (A20.5, friendly RPh/APh)",
+        )
+    return None
+
+
+def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captured) -> Unit:
+    """An unarmed unit attacking in CC may capture (A20.22 "any non-vehicular,
+    non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
+    or smaller size at once (A20.551). The armed enemy that rearms it, returned.
+
+    One rule with ``rearm ... cc`` (``escape.rearm_refusal``): a HS-size enemy rearms an
+    unarmed squad as a Green/Conscript HS plus an unarmed HS, so such a capture names
+    the two HS (``rearm_split``); the armed HS guards what it took."""
+    require(
+        not guard.is_smc,
+        "A20.551",
+        "escaped SMC are always armed",
+    )
+    armed = [t for t in taken if t.armed and not t.rearm_spent]
+    enemy = next((t for t in armed if t.us >= guard.us), None)
+    if enemy is not None:
+        require(
+            not ev.rearm_split,
+            "A20.551",
+            f"{describe(enemy)} rearms {describe(guard)} whole; it does not split",
+        )
+        rearm_counter(state, guard, ev.rearm_as)
+        return enemy
+    enemy = next((t for t in armed if guard.unit_kind == "squad" and t.us == 2), None)
+    if enemy is None:
+        raise RuleRefusal(
+            "A20.551",
+            f"none of the units {describe(guard)} captures is an armed enemy of its size or "
+            "larger, so it is not rearmed and cannot guard them",
+            "record the capture as their elimination, or rearm it first",
+        )
+    require(
+        len(ev.rearm_split) == 2 and ev.rearm_split[0] != ev.rearm_split[1],
+        "A20.551",
+        f"a HS-size enemy rearms a HS: {guard.handle} becomes a Green/Conscript HS, the "
+        "Guard, and an unarmed HS",
+        "name the two new HS handles",
+    )
+    for handle in ev.rearm_split:
+        require_new_handle(state, handle)
+    rearm_counter(state, _as_hs(guard), ev.rearm_as)
+    return enemy
+
+
+def _as_hs(u: Unit) -> Unit:
+    """``u`` as the HS it would split into: what capacity and the rearm table ask."""
+    return Unit(**{**u.__dict__, "unit_kind": "hs"})
+
+
+def check_capture(state: GameState, ev: Captured) -> None:
+    guard = unit(state, ev.guard)
+    require(
+        state.phase == "CCPh", "A20.22", f"capture in CC happens in the CCPh (now {state.phase})"
+    )
+    unarmed = guard.status == UNARMED
+    if not unarmed:
+        require_guard(guard)
+        require_input(not ev.rearm_as, f"{describe(guard)} is armed; it is not rearmed")
+    require_cc_attacker(guard)
+    handles = list(ev.units) + ([ev.split] if ev.split else [])
+    require_input(bool(handles), "name the captured units")
+    require_input(len(set(handles)) == len(handles), "a unit is named twice")
+    for u in (unit(state, h) for h in handles):
+        require_input(u.side != guard.side, f"{describe(u)} is on the captor's side")
+        if u.status == PRISONER and u.handle in ev.units:
+            raise_reason(melee_prisoner_refusal(state, u, guard))
+            require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")
+        else:
+            require_on_board(u)
+            require(
+                u.status == ACTIVE,
+                "A20.54",
+                f"{describe(u)} is {u.status}: a free unarmed unit is recaptured, not captured",
+                f"recapture {u.handle} by {guard.handle}",
+            )
+        require(
+            not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
+        )
+        require(u.unit_kind != "vehicle", "A20.22", "a manned AFV cannot be captured in CC")
+        if u.location and guard.location:
+            require(
+                u.location == guard.location,
+                "A20.22",
+                f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}",
+            )
+    taken = [state.units[h] for h in ev.units]
+    if unarmed:
+        _unarmed_captor(state, guard, taken, ev)
+        if ev.rearm_split:
+            guard = _as_hs(guard)  # the armed HS it becomes guards them
+    else:
+        require_input(not ev.rearm_split, f"{describe(guard)} is armed; it does not split")
+    if ev.split:
+        squad = state.units[ev.split]
+        require(
+            squad.unit_kind == "squad",
+            "A20.22",
+            f"{describe(squad)} is not a squad; a one-unit capture of it takes it whole",
+        )
+        require_new_handle(state, ev.hs_captured)
+        require_new_handle(state, ev.hs_free)
+        require_input(ev.hs_captured != ev.hs_free, "the two HS need different handles")
+        half = Unit(
+            handle=ev.hs_captured,
+            side=squad.side,
+            unit_kind="hs",
+            counter="",
+            created=0,
+            cvp=0,
+            origins=[],
+        )
+        taken = taken + [half]
+    fresh = [t for t in taken if t.status != PRISONER or t.guard != guard.handle]
+    require_room(state, guard, fresh, ev.merges, new_hs=(ev.hs_captured,) if ev.split else ())
+
+
+def apply_capture(state: GameState, ev: Captured) -> None:
+    guard = state.units[ev.guard]
+    if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
+        enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
+        enemy.rearm_spent = True
+        if ev.rearm_split:
+            split_rearm(state, guard, ev.rearm_split, ev.rearm_as, ev.seq, "split on rearming ")
+            guard = state.units[ev.rearm_split[0]]
+        else:
+            rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
+    fought = []  # the units this capture takes out of the fight
+    for handle in ev.units:
+        taken = state.units[handle]
+        if taken.status == PRISONER:  # in Melee with its Guard: taken over (ruling)
+            taken.guard, taken.melee = guard.handle, False
+            continue
+        fought.append(taken)
+        make_prisoner(state, taken, guard, ev.seq, "CC capture")
+    if ev.split:
+        squad = state.units[ev.split]
+        retire(squad, ev.seq, "split by a CC capture")
+        hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
+        counter = ev.hs_counter or f"HS of {squad.counter}"
+        captured = new_counter(
+            state,
+            ev.hs_captured,
+            squad.side,
+            "hs",
+            counter,
+            ev.seq,
+            origins=[Origin(ev.hs_captured, "hs", counter, hs_cvp)],
+            location=squad.location,
+        )
+        captured.split_from = squad.handle
+        make_prisoner(state, captured, guard, ev.seq, "CC capture (one HS)")
+        free = new_counter(
+            state,
+            ev.hs_free,
+            squad.side,
+            "hs",
+            counter,
+            ev.seq,
+            location=squad.location,
+            broken=squad.broken,
+            traits=squad.traits,
+        )
+        free.split_from = squad.handle
+        start_melee(state, free)
+        # A Guard squad split by a capture: its free HS keeps what it can (A20.5,
+        # A20.51); the rest are no longer prisoners.
+        room = capacity(free)
+        for held in state.prisoners_of(squad.handle):
+            if held.us <= room:
+                held.guard, room = free.handle, room - held.us
+            else:
+                free_unit(state, held, "escaped")
+                held.note = f"freed: its Guard {squad.handle} was split by a capture"
+        start_melee(state, guard)
+    apply_merges(state, ev.merges, guard, ev.seq)
+    side_wiped_out(state, fought, ev.seq)
+
+
+def side_wiped_out(state: GameState, lost: list[Unit], seq: int) -> None:
+    """A20.221: when the units just eliminated/captured were the last of their side in
+    a CC Location, that side's CC captures there this phase are void."""
+    for side, location in {(u.side, u.captured_at or u.location) for u in lost}:
+        if location and not armed_units_of(state, side, location):
+            void_captures(
+                state, side, location, seq, f"{side} was wholly eliminated/captured in {location}"
+            )
+
+
+# ---------------------------------------------------------------- mutual capture
+def check_mutual(state: GameState, ev: MutualCapture) -> None:
+    require(state.phase == "CCPh", "A20.221", "simultaneous capture happens in the CCPh")
+    require_input(bool(ev.units), "name the units left in the Location")
+    for u in (unit(state, h) for h in ev.units):
+        require_input(u.on_board, f"{describe(u)} is {u.status}")
+        rearm_counter(state, _as_unarmed_view(u), ev.counters.get(u.handle, ""))
+
+
+def _as_unarmed_view(u: Unit) -> Unit:
+    if u.is_smc or u.unit_kind in ("squad", "hs"):
+        return u
+    view = Unit(**{**u.__dict__, "unit_kind": "hs"})
+    return view
+
+
+def apply_mutual(state: GameState, ev: MutualCapture) -> None:
+    units = [state.units[h] for h in ev.units]
+    both_sides = len({u.side for u in units}) > 1
+    for u in units:
+        if not u.is_smc and u.unit_kind not in ("squad", "hs"):
+            u.unit_kind = "hs"
+        rearm_unit(state, u, rearm_counter(state, u, ev.counters.get(u.handle, "")), ev.seq)
+        if both_sides:
+            start_melee(state, u)
+        else:
+            u.melee = False
+        u.broken = False
