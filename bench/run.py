@@ -501,7 +501,8 @@ def _undo_child(path: str, repeat: int) -> None:
                 await pilot.pause()
                 w, c = since(t)
                 assert f"zz{i}" not in game.state.units, "undo did not happen"
-                assert history.option_count == count and history.rebuilds == before + 1
+                # the undone entry's line stays (marked undone); the undo gets its own line
+                assert history.option_count == count + 1 and history.rebuilds == before + 1
                 t = clocks()
                 await pilot.pause()
                 iw, ic = since(t)
