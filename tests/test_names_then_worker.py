@@ -20,12 +20,8 @@ from stockade.core.model import events as ev
 from tests.test_history_branches import record_game
 from tests.test_tui_support import sync
 
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+# no snapshot cache: each open folds the whole log
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def _recorded(tmp_path):

@@ -19,13 +19,6 @@ from stockade.tui.forms.base import FormScreen, TickBox
 from stockade.tui.forms.picker import UnitPicker
 from tests.test_tui_support import new_game, status_text, sync
 
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
-
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
 # in the American RtPh; now the American APh (transfer / abandon / escort allowed).
 BASE = [

@@ -283,7 +283,6 @@ def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     from bench.generate import Driver, generate, write_log
     from stockade.core.log import snapcache
 
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
     monkeypatch.setattr(snapcache, "TAIL", 30)
     path = tmp_path / "big.jsonl"
