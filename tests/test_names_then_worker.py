@@ -93,7 +93,9 @@ async def test_tui_history_reads_never_folded_names_in_a_worker(tmp_path, monkey
 
     def gated(records):  # the replay, held back until the test lets it go
         threads.append(threading.current_thread())
-        held.wait(timeout=5)  # on the event loop (the old way) it would block the app
+        # on the event loop (the old way) it would block the app; the timeout only
+        # frees the thread if the test fails before letting it go
+        held.wait(timeout=120)
         return NamesThen(records)
 
     monkeypatch.setattr(names_then_module, "NamesThen", gated)
