@@ -1,74 +1,59 @@
-"""The ``stockade`` command line: argparse set-up, one parser per subcommand."""
+"""The ``stockade`` command line: the root parser and which module makes each
+subcommand.
+
+A command builds only the parser of the subcommand it names: ``stockade tally FILE``
+imports the module of ``tally`` and nothing of ``do``, ``camp`` or ``serve``. The full
+parser (every subcommand) is built for ``stockade --help``, a word that names no
+subcommand, and the shell's completion hook.
+
+To add a subcommand: write its ``register(sub)`` (argparse set-up with
+``parsing.add_command``) and handler in the module of its group, or in a new module,
+and name it in ``SUBCOMMANDS``. tests/test_cli_conventions.py checks that every name
+there is made by its module, and every subcommand is named there.
+"""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any, NoReturn, cast
+import importlib
+from collections.abc import Iterable
+from typing import cast
 
-from stockade.core.cli import game_commands, log_commands, table_commands
-from stockade.core.cli.errors import USAGE, CliError
-from stockade.core.cli.types import Handler, SubParsers
+from stockade.core.cli.errors import CliError
+from stockade.core.cli.parsing import OneLineParser, VersionAction
+from stockade.core.cli.types import SubParsers
 
-
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (``stockade: ...``), exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see '{self.prog} --help')", USAGE)
-
-
-def stockade_version() -> str:
-    """The installed distribution's version (pyproject.toml), or "unknown" when run
-    from a tree that was never installed."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("stockade")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-def add_command(
-    sub: SubParsers[argparse.ArgumentParser],
-    name: str,
-    summary: str,
-    example: str | list[str],
-    func: Handler | None = None,
-    **defaults: Any,
-) -> argparse.ArgumentParser:
-    """One subcommand: its one-line summary (in ``stockade --help`` and atop its own
-    help) and an example or two (at the foot of its help). Every subcommand is made
-    here; tests/test_cli_conventions.py checks that each has both."""
-    examples = [example] if isinstance(example, str) else example
-    parser = sub.add_parser(
-        name,
-        help=summary,
-        description=summary[:1].upper() + summary[1:] + ".",
-        epilog="example"
-        + ("s" if len(examples) > 1 else "")
-        + ":\n"
-        + "\n".join(f"  {e}" for e in examples),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    if func is not None:
-        parser.set_defaults(func=func, **defaults)
-    return parser
+# Each subcommand -> the module whose ``register(sub)`` makes it (with the rest of its
+# group). Modules are imported by name, only when one of their subcommands is wanted.
+SUBCOMMANDS: dict[str, str] = {
+    "new": "stockade.core.cli.game_commands",
+    "do": "stockade.core.cli.game_commands",
+    "run": "stockade.core.cli.game_commands",
+    "undo": "stockade.core.cli.game_commands",
+    "redo": "stockade.core.cli.game_commands",
+    "strike": "stockade.core.cli.game_commands",
+    "unstrike": "stockade.core.cli.game_commands",
+    "tally": "stockade.core.cli.read_commands",
+    "history": "stockade.core.cli.read_commands",
+    "check": "stockade.core.cli.log_commands",
+    "repair": "stockade.core.cli.log_commands",
+    "locate": "stockade.core.cli.log_commands",
+    "rulings": "stockade.core.cli.log_commands",
+    "completion": "stockade.core.cli.log_commands",
+    "rules": "stockade.core.cli.rules_command",
+    "verify": "stockade.core.cli.table_commands",
+    "watch": "stockade.core.cli.table_commands",
+    "serve": "stockade.core.cli.table_commands",
+    "camp": "stockade.core.camp.cli",
+}
+# A module here that fails to import leaves its subcommands saying so, and the rest of
+# the CLI working (the POW camp is a game of its own beside the book).
+OPTIONAL = frozenset({"stockade.core.camp.cli"})
 
 
-def add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="reply with one JSON object (shape: docs/commands.md, JSON replies)",
-    )
-
-
-def add_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, metavar="FILE", help="the game log (.jsonl)")
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``stockade`` parser with the subcommands of ``modules`` (see ``modules_for``),
+    or with every subcommand when ``modules`` is None."""
     parser = OneLineParser(
         prog="stockade",
         description="Stockade keeps the book on ASL rule A20 (Prisoners). "
@@ -77,218 +62,47 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="The command language for 'do' and 'run', the JSON replies and the exit "
         "codes are in docs/commands.md. 'stockade COMMAND --help' shows an example.",
     )
-    parser.add_argument("--version", action="version", version=f"stockade {stockade_version()}")
+    parser.add_argument("--version", action=VersionAction)
     # Subcommand parsers are OneLineParsers too (argparse makes them of the parent's
-    # class); typed as plain ArgumentParsers so core.camp.cli.register takes them.
+    # class); typed as plain ArgumentParsers so every register() takes them.
     sub = cast(
         "SubParsers[argparse.ArgumentParser]",
         parser.add_subparsers(dest="command", metavar="COMMAND"),
     )
-
-    new = add_command(
-        sub,
-        "new",
-        "start a new game log",
-        "stockade new game.jsonl --scenario 'ASL 1' --side Russian:Russian:3 --side German:German",
-        game_commands.cmd_new,
-    )
-    add_file(new)
-    new.add_argument("--scenario", required=True, help="the scenario's name")
-    new.add_argument(
-        "--side",
-        action="append",
-        required=True,
-        metavar="NAME:NATIONALITY[:ELR]",
-        help="a side (give two); ELR defaults to 3",
-    )
-    new.add_argument(
-        "--attacker", metavar="SIDE", help="the side that moves first (default: the first --side)"
-    )
-    add_json(new)
-
-    do = add_command(
-        sub,
-        "do",
-        "record one command of the command language",
-        ["stockade do game.jsonl 'surrender g1 to a1'", "stockade do game.jsonl next --json"],
-        game_commands.cmd_do,
-    )
-    add_file(do)
-    do.add_argument("text", metavar="COMMAND", help="one line, as typed in the TUI's ':' bar")
-    add_json(do)
-
-    run = add_command(
-        sub,
-        "run",
-        "record a script of commands, one a line; all or nothing",
-        ["stockade run game.jsonl turn2.txt", "echo next | stockade run game.jsonl -"],
-        game_commands.cmd_run,
-    )
-    add_file(run)
-    run.add_argument("script", metavar="SCRIPT", help="a file of commands, or '-' for stdin")
-    run.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
-    add_json(run)
-
-    tally = add_command(
-        sub,
-        "tally",
-        "the CVP tally, every line explained",
-        ["stockade tally game.jsonl", "stockade tally game.jsonl --format bbcode --at 40"],
-        game_commands.cmd_tally,
-    )
-    add_file(tally)
-    add_json(tally)
-    tally.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
-    tally.add_argument(
-        "--format",
-        choices=game_commands.TALLY_FORMATS,
-        default="text",
-        help="text (default), md (Markdown), html, bbcode (forums) or csv",
-    )
-
-    history = add_command(
-        sub,
-        "history",
-        "every entry, one sentence each",
-        ["stockade history game.jsonl", "stockade history game.jsonl --json"],
-        game_commands.cmd_history,
-    )
-    add_file(history)
-    add_json(history)
-
-    for verb, summary in (
-        ("undo", "take back the last entry"),
-        ("redo", "bring back the last undone entry"),
-    ):
-        p = add_command(
-            sub, verb, summary, f"stockade {verb} game.jsonl", game_commands.cmd_control, verb=verb
-        )
-        add_file(p)
-        add_json(p)
-
-    strike = add_command(
-        sub,
-        "strike",
-        "strike entry N; later entries are checked again",
-        "stockade strike game.jsonl 12 --reason 'wrong hex'",
-        game_commands.cmd_control,
-        verb="strike",
-    )
-    add_file(strike)
-    strike.add_argument("entry", type=int, metavar="N", help="the entry's number (history)")
-    strike.add_argument("--reason", default="", help="why (kept in the history)")
-    strike.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="say what the strike would do (later entries, CVP) and write nothing",
-    )
-    add_json(strike)
-
-    unstrike = add_command(
-        sub,
-        "unstrike",
-        "bring back struck entry N",
-        "stockade unstrike game.jsonl 12",
-        game_commands.cmd_control,
-        verb="unstrike",
-        reason="",
-    )
-    add_file(unstrike)
-    unstrike.add_argument("entry", type=int, metavar="N", help="the struck entry's number")
-    unstrike.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="say what bringing it back would do and write nothing",
-    )
-    add_json(unstrike)
-
-    check = add_command(
-        sub,
-        "check",
-        "validate a log without writing to it (exit 0 when sound)",
-        ["stockade check game.jsonl", "stockade check game.jsonl --json"],
-        log_commands.cmd_check,
-    )
-    add_file(check)
-    add_json(check)
-
-    repair = add_command(
-        sub,
-        "repair",
-        "write a repaired copy of a damaged log; the original is kept",
-        "stockade repair game.jsonl -o fixed.jsonl",
-        log_commands.cmd_repair,
-    )
-    add_file(repair)
-    repair.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        metavar="OUT",
-        help="where to write it (default FILE.repaired.jsonl)",
-    )
-    repair.add_argument(
-        "--force",
-        action="store_true",
-        help="replace OUT (and OUT.dropped) if they exist; a link is replaced, never followed",
-    )
-    add_json(repair)
-
-    locate = add_command(
-        sub,
-        "locate",
-        "print the config dir, data dir, cache dir and last game",
-        "stockade locate",
-        log_commands.cmd_locate,
-    )
-    add_json(locate)
-    ruled = add_command(
-        sub,
-        "rulings",
-        "Stockade's rulings where the rules are silent",
-        "stockade rulings --json",
-        log_commands.cmd_rulings,
-    )
-    add_json(ruled)
-
-    completion = add_command(
-        sub,
-        "completion",
-        "print the shell completion script for bash, zsh or fish",
-        [
-            'eval "$(stockade completion bash)"   # in ~/.bashrc',
-            "stockade completion fish > ~/.config/fish/completions/stockade.fish",
-        ],
-        log_commands.cmd_completion,
-    )
-    completion.add_argument("shell", choices=("bash", "zsh", "fish"))
-    from stockade.core.cli import rules_command  # A20 sections (conformance matrix)
-
-    rules_command.register(sub)
-
-    table_commands.register(sub)  # verify, watch, serve
-    _register_camp(sub)
+    every = dict.fromkeys(SUBCOMMANDS.values())  # each module once, in table order
+    for module in every if modules is None else [m for m in every if m in set(modules)]:
+        _register(sub, module)
     return parser
 
 
-def _register_camp(sub: SubParsers[argparse.ArgumentParser]) -> None:
-    """``stockade camp`` comes from core.camp.cli when it is there and imports cleanly;
-    a broken camp module must not take the whole CLI down with it."""
-    try:
-        from stockade.core.camp import cli as camp_cli
-    except ImportError:
+def modules_for(argv: list[str]) -> list[str] | None:
+    """The modules whose subcommands ``argv`` needs: the one of the subcommand it names,
+    none for a bare ``--version``, or None (every one: the help lists them all, and an
+    unknown word is answered with the list)."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    if word in SUBCOMMANDS:
+        return [SUBCOMMANDS[word]]
+    if word is None and argv and all(a == "--version" for a in argv):
+        return []
+    return None
+
+
+def _register(sub: SubParsers[argparse.ArgumentParser], module: str) -> None:
+    if module not in OPTIONAL:
+        importlib.import_module(module).register(sub)
         return
-    except Exception as exc:
+    try:
+        importlib.import_module(module).register(sub)
+    except Exception as exc:  # ImportError or anything its import raised
         why = f"{type(exc).__name__}: {exc}"
 
         def unavailable(args: argparse.Namespace, ui: object) -> int:
-            raise CliError(f"camp: the POW-camp mode failed to load ({why})")
+            raise CliError(f"{args.command}: failed to load ({why})")
 
-        broken = sub.add_parser("camp", help="the solitaire POW camp (failed to load)")
-        broken.add_argument("rest", nargs=argparse.REMAINDER)
-        broken.set_defaults(func=unavailable)
-        return
-    camp_cli.register(sub)
+        for name in (n for n, m in SUBCOMMANDS.items() if m == module):
+            broken = sub.add_parser(name, help="(failed to load)")
+            broken.add_argument("rest", nargs=argparse.REMAINDER)
+            broken.set_defaults(func=unavailable)
 
 
 def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
