@@ -1,7 +1,7 @@
 """Crash test: a child appends through Game.submit and reports every accepted record;
 the parent SIGKILLs it at random moments; after each kill, every accepted record is in
 the log, unchanged, and the log opens cleanly: at most the record being written when the
-kill came is left out as a torn tail (issue 4)."""
+kill came is left out as a torn tail."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hostile-log corpus (tests/fixtures/hostile/, issue 13) against every command.
+"""The hostile-log corpus (tests/fixtures/hostile/) against every command.
 
 Each command runs over every file in one process under a memory limit (RLIMIT_AS) and
 a CPU-time limit, one ``stockade`` call per file with its own dirs, output and exit

@@ -132,7 +132,7 @@ class Game:
     def check_log(self) -> str:
         """'' while the log on disk is still the file this game writes; else the
         message, once the game has stopped writing (read-only). For the app to ask
-        between entries (issue 13)."""
+        between entries."""
         return self.store.check_log()
 
     def absorb(self, record: ev.Record) -> None:

@@ -79,7 +79,7 @@ class Writer:
                 store.records, store.journal, store.path, store.warnings, store.problem, log_data
             )
 
-    # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
+    # what the change of a write and ``describe.sentence_for`` read: the game as it is now
     @property
     def records(self) -> list[ev.Record]:
         return self.store.records
