@@ -44,7 +44,7 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Origin, Side, Unit
 
 VERSION = 4  # 3: the names each entry's units had (core.model.names); 4: names as a table
-MIN_EVENTS = 5_000  # a smaller game folds faster than a snapshot is checked: none
+MIN_EVENTS = 5_000  # a smaller game opens quickly enough by folding it all: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
 REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
