@@ -295,9 +295,8 @@ def test_watch_prints_new_entries_and_the_tally_delta(tmp_path):
         f.write(b'{"kind":"end","seq":14,')  # a torn tail: never shown
     time.sleep(1.5)  # time to show it wrongly (a slow machine can only make this pass)
     watch.send_signal(signal.SIGINT)  # Ctrl-C: how a watch ends
-    out, err = watch.communicate(timeout=60)
-    assert watch.returncode == 0, err
-    lines = lines.seen + out.splitlines()
+    assert watch.wait(timeout=300) == 0, watch.stderr.read() if watch.stderr else ""
+    lines = lines.to_the_end()
     assert any(line.split()[0] == "10" and "surrendered" in line for line in lines)
     assert any(line.split()[:3] == ["12", "·", "undo"] for line in lines)
     assert any(line.split()[:3] == ["13", "·", "redo"] for line in lines)
@@ -311,17 +310,25 @@ class _Lines:
 
     def __init__(self, stream) -> None:
         self.seen: list[str] = []
-        self._queue: queue.Queue[str] = queue.Queue()
+        self._queue: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, args=(stream,), daemon=True).start()
 
     def _read(self, stream) -> None:
         for line in iter(stream.readline, ""):
             self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)  # the child closed its output
 
     def until(self, wanted) -> str:
         """The first line from here on for which ``wanted(line)`` is true."""
         while True:
             line = self._queue.get(timeout=300)  # a child that hung, never a slow one
+            assert line is not None, f"the output ended without it: {self.seen}"
             self.seen.append(line)
             if wanted(line):
                 return line
+
+    def to_the_end(self) -> list[str]:
+        """Every line the child printed, once it has closed its output."""
+        while (line := self._queue.get(timeout=300)) is not None:
+            self.seen.append(line)
+        return self.seen

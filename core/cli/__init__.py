@@ -72,7 +72,7 @@ class _JsonFailure:
 
 
 def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
-    from stockade.core.cli.arguments import SUBCOMMANDS, build_parser, modules_for
+    from stockade.core.cli.arguments import SUBCOMMANDS, build_parser, groups_for
 
     if "_ARGCOMPLETE" in os.environ:  # the shell is asking for completions: every command
         _complete(build_parser())
@@ -80,7 +80,7 @@ def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
         return _open_ui(ui, None)
     if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
         return _open_ui(ui, Path(argv[0]))
-    parser = build_parser(modules_for(argv))  # only what the command line names
+    parser = build_parser(groups_for(argv))  # only what the command line names
     with visible_output():  # nothing from a log or an argument drives the terminal
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):

@@ -6,54 +6,104 @@ imports the module of ``tally`` and nothing of ``do``, ``camp`` or ``serve``. Th
 parser (every subcommand) is built for ``stockade --help``, a word that names no
 subcommand, and the shell's completion hook.
 
-To add a subcommand: write its ``register(sub)`` (argparse set-up with
-``parsing.add_command``) and handler in the module of its group, or in a new module,
-and name it in ``SUBCOMMANDS``. tests/test_cli_conventions.py checks that every name
-there is made by its module, and every subcommand is named there.
+To add a subcommand: write its argparse set-up (with ``parsing.add_command``) in the
+``register(sub)`` of its group's module and its handler beside it, then name it in
+``SUBCOMMANDS`` with that group's loader below (a new group: a new module and a new
+loader of three lines). tests/test_cli_lazy.py checks that every name there is made by
+its group, and that every subcommand is named there.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-from collections.abc import Iterable
-from typing import cast
+from collections.abc import Callable, Iterable
+from typing import TypeAlias, cast
 
 from stockade.core.cli.errors import CliError
 from stockade.core.cli.parsing import OneLineParser, VersionAction
 from stockade.core.cli.types import SubParsers
 
-# Each subcommand -> the module whose ``register(sub)`` makes it (with the rest of its
-# group). Modules are imported by name, only when one of their subcommands is wanted.
-SUBCOMMANDS: dict[str, str] = {
-    "new": "stockade.core.cli.game_commands",
-    "do": "stockade.core.cli.game_commands",
-    "run": "stockade.core.cli.game_commands",
-    "undo": "stockade.core.cli.game_commands",
-    "redo": "stockade.core.cli.game_commands",
-    "strike": "stockade.core.cli.game_commands",
-    "unstrike": "stockade.core.cli.game_commands",
-    "tally": "stockade.core.cli.read_commands",
-    "history": "stockade.core.cli.read_commands",
-    "check": "stockade.core.cli.log_commands",
-    "repair": "stockade.core.cli.log_commands",
-    "locate": "stockade.core.cli.log_commands",
-    "rulings": "stockade.core.cli.log_commands",
-    "completion": "stockade.core.cli.log_commands",
-    "rules": "stockade.core.cli.rules_command",
-    "verify": "stockade.core.cli.table_commands",
-    "watch": "stockade.core.cli.table_commands",
-    "serve": "stockade.core.cli.table_commands",
-    "camp": "stockade.core.camp.cli",
+# a group adds its subcommands to the parser (quoted: argparse's class is not generic at run time)
+Group: TypeAlias = "Callable[[SubParsers[argparse.ArgumentParser]], None]"
+
+
+# One loader per group: it imports the group's module (only when one of its subcommands
+# is wanted) and adds every subcommand of the group.
+def game_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import game_commands
+
+    game_commands.register(sub)
+
+
+def read_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import read_commands
+
+    read_commands.register(sub)
+
+
+def log_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import log_commands
+
+    log_commands.register(sub)
+
+
+def rules_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import rules_command
+
+    rules_command.register(sub)
+
+
+def table_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import table_commands
+
+    table_commands.register(sub)
+
+
+def camp_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    """The POW camp is a game of its own beside the book: if its module fails to load,
+    ``stockade camp`` says so and the rest of the CLI works."""
+    try:
+        from stockade.core.camp import cli as camp_cli
+    except Exception as exc:  # ImportError or anything its import raised
+        why = f"{type(exc).__name__}: {exc}"
+
+        def unavailable(args: argparse.Namespace, ui: object) -> int:
+            raise CliError(f"camp: the POW-camp mode failed to load ({why})")
+
+        broken = sub.add_parser("camp", help="the solitaire POW camp (failed to load)")
+        broken.add_argument("rest", nargs=argparse.REMAINDER)
+        broken.set_defaults(func=unavailable)
+        return
+    camp_cli.register(sub)
+
+
+# Each subcommand -> the group that makes it.
+SUBCOMMANDS: dict[str, Group] = {
+    "new": game_group,
+    "do": game_group,
+    "run": game_group,
+    "undo": game_group,
+    "redo": game_group,
+    "strike": game_group,
+    "unstrike": game_group,
+    "tally": read_group,
+    "history": read_group,
+    "check": log_group,
+    "repair": log_group,
+    "locate": log_group,
+    "rulings": log_group,
+    "completion": log_group,
+    "rules": rules_group,
+    "verify": table_group,
+    "watch": table_group,
+    "serve": table_group,
+    "camp": camp_group,
 }
-# A module here that fails to import leaves its subcommands saying so, and the rest of
-# the CLI working (the POW camp is a game of its own beside the book).
-OPTIONAL = frozenset({"stockade.core.camp.cli"})
 
 
-def build_parser(modules: Iterable[str] | None = None) -> argparse.ArgumentParser:
-    """The ``stockade`` parser with the subcommands of ``modules`` (see ``modules_for``),
-    or with every subcommand when ``modules`` is None."""
+def build_parser(groups: Iterable[Group] | None = None) -> argparse.ArgumentParser:
+    """The ``stockade`` parser with the subcommands of ``groups`` (see ``groups_for``),
+    or with every subcommand when ``groups`` is None."""
     parser = OneLineParser(
         prog="stockade",
         description="Stockade keeps the book on ASL rule A20 (Prisoners). "
@@ -69,14 +119,15 @@ def build_parser(modules: Iterable[str] | None = None) -> argparse.ArgumentParse
         "SubParsers[argparse.ArgumentParser]",
         parser.add_subparsers(dest="command", metavar="COMMAND"),
     )
-    every = dict.fromkeys(SUBCOMMANDS.values())  # each module once, in table order
-    for module in every if modules is None else [m for m in every if m in set(modules)]:
-        _register(sub, module)
+    every = list(dict.fromkeys(SUBCOMMANDS.values()))  # each group once, in table order
+    wanted = every if groups is None else [g for g in every if g in set(groups)]
+    for group in wanted:
+        group(sub)
     return parser
 
 
-def modules_for(argv: list[str]) -> list[str] | None:
-    """The modules whose subcommands ``argv`` needs: the one of the subcommand it names,
+def groups_for(argv: list[str]) -> list[Group] | None:
+    """The groups whose subcommands ``argv`` needs: the one of the subcommand it names,
     none for a bare ``--version``, or None (every one: the help lists them all, and an
     unknown word is answered with the list)."""
     word = next((a for a in argv if not a.startswith("-")), None)
@@ -85,24 +136,6 @@ def modules_for(argv: list[str]) -> list[str] | None:
     if word is None and argv and all(a == "--version" for a in argv):
         return []
     return None
-
-
-def _register(sub: SubParsers[argparse.ArgumentParser], module: str) -> None:
-    if module not in OPTIONAL:
-        importlib.import_module(module).register(sub)
-        return
-    try:
-        importlib.import_module(module).register(sub)
-    except Exception as exc:  # ImportError or anything its import raised
-        why = f"{type(exc).__name__}: {exc}"
-
-        def unavailable(args: argparse.Namespace, ui: object) -> int:
-            raise CliError(f"{args.command}: failed to load ({why})")
-
-        for name in (n for n, m in SUBCOMMANDS.items() if m == module):
-            broken = sub.add_parser(name, help="(failed to load)")
-            broken.add_argument("rest", nargs=argparse.REMAINDER)
-            broken.set_defaults(func=unavailable)
 
 
 def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
