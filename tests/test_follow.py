@@ -20,6 +20,7 @@ from bench.generate import Driver, new_game
 from stockade.core.book.follow import Follower, GameFollower
 from stockade.core.book.game import Game
 from stockade.core.book.tally import tally
+from tests.cli_support import CLI_CHILD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -267,9 +268,8 @@ def test_watch_prints_new_entries_and_the_tally_delta(tmp_path):
     path = tmp_path / "game.jsonl"
     path.write_bytes(b"".join(full[:9]))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
     watch = subprocess.Popen(
-        [sys.executable, "-c", code, "watch", str(path), "--last", "1"],
+        [sys.executable, "-c", CLI_CHILD, "watch", str(path), "--last", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

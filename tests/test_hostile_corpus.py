@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_support import CLI_CHILD
+
 CORPUS = Path(__file__).resolve().parent / "fixtures" / "hostile"
 EXPECTED: dict[str, dict] = json.loads((CORPUS / "expected.json").read_text())
 MEMORY_MB = 200  # the bound for tally on the huge-turn log; every command meets it
@@ -47,7 +49,6 @@ COMMANDS: dict[str, list[str]] = {
     "undo": ["undo", "{log}"],
 }
 
-CLI_CHILD = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
 
 # One interpreter runs one command over the whole corpus: each call gets its own dirs,
 # working directory, stdout and stderr (bytes, encoded as a real ``stockade`` process

@@ -10,17 +10,11 @@ from pathlib import Path
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.cli import main
 from stockade.core.cli.errors import Exit
 from stockade.core.log import chain
+from tests.cli_support import cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def lines_of(path: Path) -> list[bytes]:
