@@ -4,7 +4,7 @@
     python -m bench.run --quick         # 1k/10k only, fewer repeats
 
 Generated logs are cached in bench/out/ (``bench/generate.py``, seed 7). Results are
-recorded in docs/performance.md. Goals (issue 4):
+recorded in docs/performance.md. Goals:
 
 * load + validate + fold <= 3x a raw msgspec ``decode_lines`` of the same file;
 * undo / redo / strike / replay-step at depth 100k <= 2x depth 100 (flat);

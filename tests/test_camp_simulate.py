@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import time
 
 import pytest
 
@@ -22,10 +21,8 @@ def parse(argv):
 
 # ------------------------------------------------------------------ simulation
 def test_ten_thousand_games_two_seeds_agree_within_one_point():
-    started = time.monotonic()
     a = simulate(10_000, "gather-to-3", seed=1)
     b = simulate(10_000, "gather-to-3", seed=2)
-    assert time.monotonic() - started < 20  # generous: ~3 s here; a minute would be a bug
     for ending in ("escaped", "liberated", "dead"):
         assert abs(a.rate(ending) - b.rate(ending)) < 1.0, ending
     assert a.escaped + a.liberated + a.died == 10_000

@@ -80,16 +80,15 @@ async def help_and_simulation_flow(tmp_path):
     campaign.close()
 
 
-def test_the_camp_names_remapped_keys(tmp_path, monkeypatch):
+def test_the_camp_names_remapped_keys(tmp_path, stockade_dirs):
     """The camp's texts named l/m/g, e, s, c, u, q whatever the keymap said: they come
     from the binding registry now, like the main screen's."""
-    config = tmp_path / "config"
+    config = stockade_dirs.config
     config.mkdir()
     (config / "config.toml").write_text(
         '[keys]\n"camp.gather" = "k"\n"camp.escape" = "x"\n"camp.simulate" = "z"\n'
         '"camp.undo" = "b"\n"camp.end.quit" = "o"\n'
     )
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(config))
     asyncio.run(remapped_flow(tmp_path))
 
 

@@ -4,19 +4,11 @@ says it again in a notice; the history marks nothing by diffing (GameChanged).""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_change import SCENARIO
 from tests.test_tui_support import new_game, sync
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

@@ -22,11 +22,8 @@ CONTROL = Path(__file__).resolve().parent / "fixtures" / "hostile" / "control"
 EXPECTED: dict[str, int] = json.loads((CONTROL / "expected.json").read_text())
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+# no snapshot cache: each open folds the whole log
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_the_control_corpus_is_as_the_script_makes_it():

@@ -12,21 +12,15 @@ from pathlib import Path
 import pytest
 
 from stockade.core.cli import main
+from tests.cli_support import CLI_CHILD, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def cli(capsys, *argv, ui=None) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv], ui=ui)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def run_cli(*argv, stdin: str = "", env: dict | None = None) -> subprocess.CompletedProcess:
     """``stockade ARGV`` in a fresh interpreter."""
-    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
-        [sys.executable, "-c", code, *map(str, argv)],
+        [sys.executable, "-c", CLI_CHILD, *map(str, argv)],
         input=stdin,
         capture_output=True,
         text=True,
@@ -371,7 +365,6 @@ def test_headless_subcommands_never_import_textual(log, argv):
 
 def test_rulings_are_shown_to_the_player(capsys):
     """Where the rules are silent the program says what it chose (docs/rulings.md)."""
-    from stockade.core.cli import main
     from stockade.core.reads.rulings import rulings
 
     assert main(["rulings"]) == 0

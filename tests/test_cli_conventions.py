@@ -13,19 +13,13 @@ from pathlib import Path
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.cli import main
 from stockade.core.cli.arguments import build_parser
 from stockade.core.cli.errors import Exit
 from stockade.core.cli.jsonout import SCHEMA
+from tests.cli_support import CLI_CHILD, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "sample_games" / "demo.jsonl"
-
-
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return int(code), out, err
 
 
 def reply(capsys, *argv, code: int = 0) -> dict:
@@ -174,6 +168,5 @@ def test_completion_hook_completes_subcommands(tmp_path):
         "COMP_POINT": "11",
         "_ARGCOMPLETE_STDOUT_FILENAME": str(answer),
     }
-    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
-    subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, timeout=60, check=False)
+    subprocess.run([sys.executable, "-c", CLI_CHILD], env=env, cwd=ROOT, timeout=60, check=False)
     assert answer.read_text().split() == ["tally"]

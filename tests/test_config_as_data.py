@@ -4,19 +4,11 @@ This also covers issue 13's "bad config" item."""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.config import tomlstruct
 from stockade.themes import ThemeFile, load_themes
 from stockade.tui.app import StockadeApp
 from stockade.tui.config import ConfigFile, load_config
 from tests.test_tui_support import new_game, sync
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 def _config(tmp_path, text: str):

@@ -51,7 +51,6 @@ def fresh(path) -> Game:
 
 @pytest.fixture()
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
     monkeypatch.setattr(snapcache, "TAIL", 30)
     monkeypatch.setattr(snapcache, "REFRESH", 50)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from bench.generate import Driver, new_game
 from stockade.core.book.follow import Follower, GameFollower
 from stockade.core.book.game import Game
 from stockade.core.book.tally import tally
+from tests.cli_support import CLI_CHILD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -203,8 +206,8 @@ path, n, stop = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 follower = GameFollower(path)
 seen = [r.seq for r in follower.game.records]
 restarts = []
-deadline = time.monotonic() + 120
-while time.monotonic() < deadline:
+hang_guard = time.monotonic() + 600  # a writer that died, never a slow one
+while time.monotonic() < hang_guard:
     done = stop.exists()
     new, why = follower.poll()
     if why:
@@ -265,9 +268,8 @@ def test_watch_prints_new_entries_and_the_tally_delta(tmp_path):
     path = tmp_path / "game.jsonl"
     path.write_bytes(b"".join(full[:9]))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    code = "import sys; from stockade.core.cli import main; sys.exit(main(sys.argv[1:]))"
     watch = subprocess.Popen(
-        [sys.executable, "-c", code, "watch", str(path), "--last", "1"],
+        [sys.executable, "-c", CLI_CHILD, "watch", str(path), "--last", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -275,24 +277,58 @@ def test_watch_prints_new_entries_and_the_tally_delta(tmp_path):
         env=env,
     )
     assert watch.stdout is not None
-    assert watch.stdout.readline().startswith(f"watching {path}: 9 entries")
+    lines = _Lines(watch.stdout)
+    assert lines.until(lambda line: True).startswith(f"watching {path}: 9 entries")
     with open(path, "ab") as f:
         f.write(b"".join(full[9:11]))
-    time.sleep(1)
+    lines.until(lambda line: line.split()[:1] == ["11"])
     game = Game.open(path)
     game.undo()
-    time.sleep(1)  # the undo and the redo seen in two polls: each changes the tally
+    # the undo and the redo seen in two polls: each changes the tally
+    lines.until(lambda line: line.split()[:3] == ["12", "·", "undo"])
+    lines.until(lambda line: "tally:" in line)
     game.redo()
     game.close()
+    lines.until(lambda line: line.split()[:3] == ["13", "·", "redo"])
+    lines.until(lambda line: "tally:" in line)
     with open(path, "ab") as f:
         f.write(b'{"kind":"end","seq":14,')  # a torn tail: never shown
-    time.sleep(1.5)
+    time.sleep(1.5)  # time to show it wrongly (a slow machine can only make this pass)
     watch.send_signal(signal.SIGINT)  # Ctrl-C: how a watch ends
-    out, err = watch.communicate(timeout=60)
-    assert watch.returncode == 0, err
-    lines = out.splitlines()
+    assert watch.wait(timeout=300) == 0, watch.stderr.read() if watch.stderr else ""
+    lines = lines.to_the_end()
     assert any(line.split()[0] == "10" and "surrendered" in line for line in lines)
     assert any(line.split()[:3] == ["12", "·", "undo"] for line in lines)
     assert any(line.split()[:3] == ["13", "·", "redo"] for line in lines)
     assert any("tally: American if the game ended now 10 -> 4 (-6)" in line for line in lines)
     assert not any("end" in line.split()[:3] for line in lines)
+
+
+class _Lines:
+    """The lines a child prints, read as they come: a test waits for the line it
+    expects (what happened), never for a number of seconds."""
+
+    def __init__(self, stream) -> None:
+        self.seen: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in iter(stream.readline, ""):
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)  # the child closed its output
+
+    def until(self, wanted) -> str:
+        """The first line from here on for which ``wanted(line)`` is true."""
+        while True:
+            line = self._queue.get(timeout=300)  # a child that hung, never a slow one
+            assert line is not None, f"the output ended without it: {self.seen}"
+            self.seen.append(line)
+            if wanted(line):
+                return line
+
+    def to_the_end(self) -> list[str]:
+        """Every line the child printed, once it has closed its output."""
+        while (line := self._queue.get(timeout=300)) is not None:
+            self.seen.append(line)
+        return self.seen

@@ -76,11 +76,8 @@ def record_game(path: Path, pad: int = 0) -> Book:
     return book
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+# no snapshot cache: each open folds the whole log
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_never_folded_entries_keep_their_sentences_in_session_and_reopened(tmp_path):
@@ -99,13 +96,15 @@ def test_never_folded_entries_keep_their_sentences_in_session_and_reopened(tmp_p
         again.close()
 
 
-def test_never_folded_entries_keep_their_sentences_from_a_snapshot(tmp_path, monkeypatch):
+def test_never_folded_entries_keep_their_sentences_from_a_snapshot(
+    tmp_path, monkeypatch, stockade_dirs
+):
     """(c) The branches lie before the snapshot's position: the entries there never
     fold when the game opens from it, effective or not."""
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(stockade_dirs.cache))  # this one uses it
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 60)
     monkeypatch.setattr(snapcache, "TAIL", 10)
     monkeypatch.setattr(snapcache, "REFRESH", 20)
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "g.jsonl"
     book = record_game(path, pad=70)
     book.game.close()

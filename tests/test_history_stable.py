@@ -36,11 +36,8 @@ LATER = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+# no snapshot cache: each open folds the whole log
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def sides() -> list[ev.SideSpec]:

@@ -142,13 +142,11 @@ def test_a_json_reply_stays_valid_json_and_inert(tmp_path, capsys):
 
 
 @sync
-async def test_the_open_game_list_shows_a_markup_name_as_written(tmp_path, monkeypatch):
+async def test_the_open_game_list_shows_a_markup_name_as_written(tmp_path, stockade_dirs):
     from stockade.tui.screens.games import OpenGameScreen
 
-    data = tmp_path / "data"
+    data = stockade_dirs.data
     data.mkdir()
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(data))
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
     other = new_game(data, MARKUP, [("American", "American", 4), ("German", "German", 3)])
     other.close()
     here = tmp_path / "here"

@@ -20,12 +20,8 @@ from stockade.core.model import events as ev
 from tests.test_history_branches import record_game
 from tests.test_tui_support import sync
 
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+# no snapshot cache: each open folds the whole log
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def _recorded(tmp_path):
@@ -97,7 +93,9 @@ async def test_tui_history_reads_never_folded_names_in_a_worker(tmp_path, monkey
 
     def gated(records, replay):  # the replay, held back until the test lets it go
         threads.append(threading.current_thread())
-        held.wait(timeout=5)  # on the event loop (the old way) it would block the app
+        # on the event loop (the old way) it would block the app; the timeout only
+        # frees the thread if the test fails before letting it go
+        held.wait(timeout=120)
         return NamesThen(records, replay)
 
     monkeypatch.setattr(names_then_module, "NamesThen", gated)

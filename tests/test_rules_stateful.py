@@ -11,10 +11,18 @@ lines add up.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
@@ -56,15 +64,15 @@ class PrisonerBook(RuleBasedStateMachine):
         super().__init__()
         self.game = Game.in_memory("stateful", [ev.SideSpec(s, NATS[s]) for s in SIDES])
         self.count = 0
-        self.accepted = 0
-        self.refused = 0
+        self.accepted: Counter[str] = Counter()  # by the kind of the first event
+        self.refused: Counter[str] = Counter()
 
     # ------------------------------------------------------------- helpers
     def submit(self, *events):
         before = len(self.game.records)
         try:
             self.game.submit(list(events))
-            self.accepted += 1
+            self.accepted[type(events[0]).__name__] += 1
         except Refusal as refusal:
             assert len(self.game.records) == before, "a refusal wrote to the log"
             # a ruling names its rule; any other refusal says its kind by its type
@@ -73,7 +81,7 @@ class PrisonerBook(RuleBasedStateMachine):
                 assert refusal.rule and str(refusal).startswith(refusal.rule + ": ")
             else:  # an input mistake reads as a plain sentence
                 assert not refusal.rule and str(refusal).startswith(refusal.text)
-            self.refused += 1
+            self.refused[type(events[0]).__name__] += 1
 
     def steer(self, name, attacker):
         """Most random phases refuse most events; move the clock first, often."""
@@ -375,10 +383,28 @@ class PrisonerBook(RuleBasedStateMachine):
         assert sum(total.values()) == sum(c.points for c in state.casualties)
 
 
-PrisonerBook.TestCase.settings = settings(
+PLAY = settings(
     max_examples=50,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-TestPrisonerBook = PrisonerBook.TestCase
+PrisonerBook.TestCase.settings = PLAY  # what subclasses (tests/test_change.py) start from
+
+
+def test_the_book_holds_under_random_play():
+    """The invariants hold whatever is played. A refused event proves nothing about
+    them, so the run counts what the rules accepted: if they started refusing what a
+    game plays, this fails."""
+    books: list[PrisonerBook] = []
+
+    def book() -> PrisonerBook:
+        books.append(PrisonerBook())
+        return books[-1]
+
+    run_state_machine_as_test(book, settings=PLAY)
+    accepted = sum((b.accepted for b in books), Counter())
+    refused = sum((b.refused for b in books), Counter())
+    del accepted["PhaseSet"], refused["PhaseSet"]  # the steering, not the play
+    assert accepted.total() > (accepted.total() + refused.total()) / 4, (accepted, refused)
+    assert len(+accepted) >= 6, (accepted, refused)  # many kinds of event, not one

@@ -73,8 +73,8 @@ class Served:
         self.url = self._wait_for_url()
 
     def _wait_for_url(self) -> str:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        hang_guard = time.monotonic() + 300  # a server that never starts, not a slow one
+        while time.monotonic() < hang_guard:
             found = re.search(r"Open this in a browser: (\S+)", self.output())
             if found:
                 try:
@@ -89,6 +89,14 @@ class Served:
 
     def output(self) -> str:
         return self.out.read_text(errors="replace")
+
+    def wait_for(self, wanted, what: str) -> str:
+        """The server's output once ``wanted(output)`` holds (it logs as it goes)."""
+        hang_guard = time.monotonic() + 120  # a server that hung, never a slow one
+        while not wanted(log := self.output()):
+            assert time.monotonic() < hang_guard, f"the server never logged {what}:\n{log}"
+            time.sleep(0.1)
+        return log
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -127,9 +135,8 @@ def test_a_request_without_the_token_is_refused_and_logged(tmp_path, game):
         assert status_of(f"{base}/static/js/textual.js") == 403
         assert status_of(f"{base}/ws") == 403
         assert status_of(f"{base}/?token={token}") == 200
-        time.sleep(0.5)
-        log = served.output()
-        assert log.count("refused GET") >= 4 and "HTTP 403" in log
+        log = served.wait_for(lambda log: log.count("refused GET") >= 4, "the refusals logged")
+        assert "HTTP 403" in log
         assert served.output().count(token) >= 1  # printed once, as the URL
     finally:
         served.stop()
@@ -191,8 +198,8 @@ def _browser():
     return driver
 
 
-def _wait(driver, predicate, what: str, timeout: float = 30) -> str:
-    deadline = time.monotonic() + timeout
+def _wait(driver, predicate, what: str, timeout: float = 300) -> str:
+    deadline = time.monotonic() + timeout  # a browser that hung, never a slow one
     text = ""
     while time.monotonic() < deadline:
         text = driver.execute_script(READ_SCREEN) or ""

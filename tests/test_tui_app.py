@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_tui_support import new_game, sample_copy, status_text, sync, type_command
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 def small_game(tmp_path) -> Game:

@@ -4,18 +4,11 @@ the hints and the palette."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets._footer import FooterKey
 
 from stockade.tui.app import StockadeApp
 from stockade.tui.bindings import BY_ID, KEYS, display, hint, ids
 from tests.test_tui_support import new_game, status_text, sync
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 def _all_binding_classes():

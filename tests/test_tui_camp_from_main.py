@@ -11,9 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @sync
-async def test_camp_opens_from_the_main_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+async def test_camp_opens_from_the_main_app(tmp_path):
     from stockade.tui.app import StockadeApp
     from stockade.tui.camp.screen import CampScreen
     from stockade.tui.palette import open_camp

@@ -65,10 +65,9 @@ def test_save_theme_keeps_the_rest_of_the_file(tmp_path):
     assert path.read_text().startswith("# mine\n")
 
 
-def test_first_run_makes_the_demo_in_the_data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+def test_first_run_makes_the_demo_in_the_data_dir(stockade_dirs):
     path, notes = open_game_path(None)
-    assert path == tmp_path / "data" / "demo.jsonl" and path.is_file()
+    assert path == stockade_dirs.data / "demo.jsonl" and path.is_file()
     assert notes and "demo" in notes[0]
     assert not (ROOT / "tui" / "demo.jsonl").exists()
 

@@ -5,19 +5,11 @@ over), undo a wrong entry, replay, read and export the tally."""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms.base import FormScreen
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_tui_support import new_game, status_text, sync, type_command
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

@@ -3,7 +3,6 @@ position is counted in entry numbers."""
 
 from __future__ import annotations
 
-import pytest
 from textual.events import MouseScrollDown
 
 from stockade.core.book.game import Game
@@ -12,12 +11,6 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 from tests.test_tui_support import new_game, sample_copy, sync, type_command
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

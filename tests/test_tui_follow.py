@@ -3,18 +3,10 @@ live (tui/app.py over core/book/follow.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
-from tests.test_tui_support import sample_copy, sync
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+from tests.test_tui_support import sample_copy, sync, until
 
 
 @sync
@@ -31,12 +23,10 @@ async def test_a_read_only_window_follows_the_writer(tmp_path):
         from stockade.core.commands import execute
 
         execute(writer, "next")
-        await pilot.pause(1.2)
-        assert len(app.game.records) == before + 1
+        await until(pilot, lambda: len(app.game.records) == before + 1, "the writer's entry")
         assert app.game.state.phase != phase_before
         writer.undo()
-        await pilot.pause(1.2)
-        assert len(app.game.records) == before + 2
+        await until(pilot, lambda: len(app.game.records) == before + 2, "the writer's undo")
         assert app.game.state.phase == phase_before
         history = app.screen.query_one(HistoryView)
         assert history is not None

@@ -12,12 +12,6 @@ from stockade.tui.app import StockadeApp
 from tests.test_tui_support import sample_copy, sync
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
-
 def footer_keys(app) -> list[FooterKey]:
     return [k for k in app.screen.query(FooterKey) if k.display]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.command import CommandList
 from textual.widgets import Input
 
 from stockade.core.commands import VERBS, execute
@@ -23,14 +24,7 @@ from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
-from tests.test_tui_support import new_game, status_text, sync
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
+from tests.test_tui_support import new_game, status_text, sync, until
 
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
 # in the American RtPh; now the American APh (transfer / abandon / escort allowed).
@@ -260,6 +254,16 @@ async def test_surrender_form_asks_only_the_questions_that_apply(tmp_path):
     game.close()
 
 
+def _palette_offers(app, title: str) -> bool:
+    """The command palette's search has finished and highlights ``title`` (the palette
+    searches in the background: enter before it is done picks nothing, or another)."""
+    found = app.screen.query(CommandList)
+    if not found:
+        return False
+    option = found.first().highlighted_option
+    return option is not None and str(option.prompt).startswith(title)
+
+
 @sync
 async def test_palette_lists_every_form_and_switches_theme(tmp_path):
     game = new_game(tmp_path, "Palette", [("German", "German", 3), ("American", "American", 4)])
@@ -273,13 +277,13 @@ async def test_palette_lists_every_form_and_switches_theme(tmp_path):
             assert f"Form: {spec.title}" in titles
         await pilot.press("ctrl+p")
         app.screen.query_one(Input).value = "Form: Escort off"
-        await pilot.pause(0.3)
+        await until(pilot, lambda: _palette_offers(app, "Form: Escort off"), "the escort form")
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, FormScreen) and app.screen.spec.name == "escort"
         await pilot.press("escape", "ctrl+p")
         app.screen.query_one(Input).value = "Theme: stockade-light"
-        await pilot.pause(0.3)
+        await until(pilot, lambda: _palette_offers(app, "Theme: stockade-light"), "the theme")
         await pilot.press("enter")
         await pilot.pause()
         assert app.theme == "stockade-light"

@@ -19,12 +19,6 @@ from stockade.tui.widgets.history_view import HistoryView, all_lines, lines_for_
 from tests.test_tui_support import sample_copy, sync
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
-
 def _step(game: Game, driver: Driver, rng: random.Random):
     """One random write; returns its Change (None when refused or when the driver
     wrote, which the test then reads from a full fill)."""

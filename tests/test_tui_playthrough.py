@@ -32,9 +32,7 @@ def steps():
 
 
 @sync
-async def test_a_short_game_with_keys_roster_and_pickers_only(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+async def test_a_short_game_with_keys_roster_and_pickers_only(tmp_path):
     game = new_game(tmp_path, "Hill 621", [("American", "American", 4), ("German", "German", 3)])
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,13 +14,6 @@ from stockade.tui.app import StockadeApp
 from stockade.tui.forms.base import FormScreen
 from tests.test_tui_support import new_game, sync
 
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
-
 # Two broken German squads next to two American squads, in the American RtPh.
 SETUP = [
     "add German 4-6-7 4-6-7 at Q4 broken",

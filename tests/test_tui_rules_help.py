@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets import Static
 
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.text_screen import TextScreen
 from tests.test_tui_support import new_game, status_text, sync, type_command
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

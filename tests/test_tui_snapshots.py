@@ -16,9 +16,7 @@ from tests.test_tui_support import sample_copy
 
 
 @pytest.fixture
-def demo_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+def demo_app(tmp_path):
     game = Game.open(sample_copy(tmp_path))
     yield StockadeApp(game, remember=False)
     game.close()
@@ -87,13 +85,11 @@ def test_new_game_80x24(demo_app, snap_compare):
     assert snap_compare(demo_app, terminal_size=(80, 24), run_before=new_game)
 
 
-def test_open_game_80x24(tmp_path, monkeypatch, snap_compare):
+def test_open_game_80x24(tmp_path, snap_compare):
     import os
 
     from tests.test_tui_support import sample_copy
 
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
     data = tmp_path / "data"
     data.mkdir()
     for n, name in enumerate(("ex05_rtph_surrender", "scenario_tractor_works", "demo")):

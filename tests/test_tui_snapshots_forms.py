@@ -30,9 +30,7 @@ SETUP = [
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+def app(tmp_path):
     game = new_game(tmp_path, "Forms", [("American", "American", 4), ("German", "German", 3)])
     for line in SETUP:
         execute(game, line)

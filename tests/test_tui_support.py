@@ -43,6 +43,17 @@ async def type_command(pilot, text: str) -> None:
     await pilot.pause()
 
 
+async def until(pilot, condition, what: str) -> None:
+    """Let the app run until ``condition()`` holds: a test waits for what it expects to
+    happen (a poll, a worker), never a fixed number of seconds."""
+    import time
+
+    hang_guard = time.monotonic() + 120  # an app that stopped, never a slow one
+    while not condition():
+        assert time.monotonic() < hang_guard, f"the app never showed {what}"
+        await pilot.pause(0.05)
+
+
 def status_text(app) -> str:
     from stockade.tui.widgets.status_line import StatusLine
 

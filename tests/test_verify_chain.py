@@ -10,17 +10,11 @@ from pathlib import Path
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.cli import main
 from stockade.core.cli.errors import Exit
 from stockade.core.log import chain
+from tests.cli_support import cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def lines_of(path: Path) -> list[bytes]:
@@ -283,7 +277,6 @@ def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     from bench.generate import Driver, generate, write_log
     from stockade.core.log import snapcache
 
-    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
     monkeypatch.setattr(snapcache, "TAIL", 30)
     path = tmp_path / "big.jsonl"

@@ -216,7 +216,7 @@ def run_app(path: Path, notes: list[str] | None = None) -> int:
     try:
         result = app.run()
         # return_code, not run()'s value: an app that died of an exception must not
-        # exit 0 (issue 13: a MemoryError used to end in exit status 0).
+        # exit 0 (run() returns None after a MemoryError, say).
         return app.return_code or (result if isinstance(result, int) else 0)
     finally:
         app.game.close()  # the game open at the end (the player may have switched)

@@ -1,4 +1,4 @@
-"""User-supplied strings on screen as plain text, never markup (issue 13).
+"""User-supplied strings on screen as plain text, never markup.
 
 Scenario names, Locations, handles, counters, side names, notes and refusals can
 come from a log an opponent sent. Textual reads a ``str`` given to ``Static``,

@@ -25,7 +25,6 @@ from typing import Any
 import msgspec
 
 from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange, VerdictShift
-from stockade.core.book.describe import sentence_for
 from stockade.core.book.effects import (
     Effect,
     differences,
@@ -341,6 +340,10 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
         before, after = obs.effects_before[seq], obs.effects_after[seq]  # type: ignore[index]
         if not same_effect(before, after):
             conflict = after.get(("conflict",), (None, ""))[1]
+            # imported here, not at the top: only a write that changed a later entry
+            # words one, and a read command (tally) need not load the sentences
+            from stockade.core.book.describe import sentence_for
+
             sentence = sentence_for(game.records[seq - 1], game)
             later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
     was, now = obs.conflicts_before or {}, game.conflicts

@@ -1,7 +1,7 @@
 """What a record is stamped with, and the bounds it is held to, before it is written.
 
 ``core.book.writer`` stamps every record it writes (its seq, group and time) and holds what
-a command would record to the bounds a log line is held to (issue 13: ``core.model.bounds``),
+a command would record to the bounds a log line is held to (``core.model.bounds``),
 so that nothing a log could not hold is ever written.
 """
 
@@ -26,12 +26,12 @@ def now() -> str:
 
 @functools.lru_cache(maxsize=1)
 def _iso_second(second: int) -> str:
-    """The entry time, made once a second (formatting a datetime cost ~1 µs a write)."""
+    """The entry time, made once a second, not formatted again for every write."""
     return _dt.datetime.fromtimestamp(second, _dt.UTC).isoformat(timespec="seconds")
 
 
 def within_bounds(records: list[ev.Record]) -> None:
-    """Hold what a command would record to the bounds a log line is held to (issue 13):
+    """Hold what a command would record to the bounds a log line is held to:
     a Refusal naming the field, before any rule sees the values."""
     try:
         check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
@@ -57,7 +57,7 @@ def reason_fits(seq: int, reason: str) -> bool:
     """Does a Strike record numbered ``seq`` with this typed ``reason`` fit the bounds
     a log line is held to? Its other fields are a seq the timeline chose, the one
     ``Writer._strikable`` found in the log and our own time stamp, so this is the whole bounds
-    check of the record, without the encode + decode round trip (~1 µs a strike). Only
+    check of the record, without the encode + decode round trip. Only
     when it fails does ``within_bounds`` make the round trip, for its exact message."""
     return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
 

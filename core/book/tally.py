@@ -108,7 +108,7 @@ def tally(state: GameState) -> Tally:
             )
     # The turns that occur: the first, the current one and every turn a casualty was
     # booked in, zeros included, in order. Never range(1, turn): a turn number read
-    # from a log must not decide how much is built (issue 13); the schema bounds it
+    # from a log must not decide how much is built (a log may be hostile); the schema bounds it
     # too, and this stays O(casualties) whatever it says.
     turns = sorted({1, state.turn, *(c.turn for c in state.casualties)})
     for side in sides.values():

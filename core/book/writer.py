@@ -97,7 +97,7 @@ class Writer(WriteRecovery):
         read or is not a game."""
         return cls(*open_parts(path, read_only))
 
-    # what ``make_change`` and ``describe.sentence_for`` read: the game as it is now
+    # what the change of a write and ``describe.sentence_for`` read: the game as it is now
     @property
     def records(self) -> list[ev.Record]:
         return self.store.records

@@ -12,7 +12,6 @@ from pathlib import Path
 from stockade.core.cli.errors import USAGE, CliError, Exit
 from stockade.core.cli.output import visible, visible_output
 from stockade.core.cli.types import Handler, UserInterface
-from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalLocked
 from stockade.core.model.errors import Refusal
 
 
@@ -23,29 +22,36 @@ def main(argv: list[str] | None = None, ui: UserInterface | None = None) -> int:
     reply = _JsonFailure(argv)
     try:
         return _dispatch(argv, ui)
-    except CliError as exc:
-        return reply.fail(str(exc), exc.code)
-    except Refusal as exc:
-        return reply.fail(str(exc), Exit.REFUSED, exc.rule)
-    except JournalDamaged as exc:
-        return reply.fail(str(exc), Exit.DAMAGED)
-    except JournalLocked as exc:
-        return reply.fail(str(exc), Exit.LOCKED)
-    except JournalError as exc:  # no such file, cannot read or write it
-        return reply.fail(str(exc), Exit.REFUSED)
     except SystemExit as exc:  # argparse's --help / --version
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
         return reply.fail("interrupted", Exit.INTERRUPTED)
     except BrokenPipeError:
         return Exit.REFUSED  # the reader went away (| head); nothing more to say
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        return reply.fail(f"{where}{exc.strerror or exc}", Exit.REFUSED)
     except Exception as exc:
-        return reply.fail(
-            f"internal error: {type(exc).__name__}: {exc} (please report it)", Exit.REFUSED
-        )
+        return reply.fail(*_failure(exc))
+
+
+def _failure(exc: Exception) -> tuple[str, int, str | None]:
+    """What to say about a command that failed, its exit code and the rule it broke."""
+    # The log's errors are looked up only once something failed: a command that never
+    # opens a log (--version, locate, rulings) does not load the log code to start.
+    from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalLocked
+
+    if isinstance(exc, CliError):
+        return str(exc), exc.code, None
+    if isinstance(exc, Refusal):
+        return str(exc), Exit.REFUSED, exc.rule
+    if isinstance(exc, JournalDamaged):
+        return str(exc), Exit.DAMAGED, None
+    if isinstance(exc, JournalLocked):
+        return str(exc), Exit.LOCKED, None
+    if isinstance(exc, JournalError):  # no such file, cannot read or write it
+        return str(exc), Exit.REFUSED, None
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}", Exit.REFUSED, None
+    return f"internal error: {type(exc).__name__}: {exc} (please report it)", Exit.REFUSED, None
 
 
 class _JsonFailure:
@@ -66,15 +72,15 @@ class _JsonFailure:
 
 
 def _dispatch(argv: list[str], ui: UserInterface | None) -> int:
-    from stockade.core.cli.arguments import build_parser, subcommand_names
+    from stockade.core.cli.arguments import SUBCOMMANDS, build_parser, groups_for
 
-    parser = build_parser()
-    if "_ARGCOMPLETE" in os.environ:  # the shell is asking for completions
-        _complete(parser)
+    if "_ARGCOMPLETE" in os.environ:  # the shell is asking for completions: every command
+        _complete(build_parser())
     if not argv:
         return _open_ui(ui, None)
-    if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in subcommand_names(parser):
+    if len(argv) == 1 and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
         return _open_ui(ui, Path(argv[0]))
+    parser = build_parser(groups_for(argv))  # only what the command line names
     with visible_output():  # nothing from a log or an argument drives the terminal
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):

@@ -1,8 +1,9 @@
-"""Subcommands that read or write one game: new, do, run, tally, history, undo, redo,
-strike, unstrike. Each handler takes ``(args, ui)`` and returns the exit code."""
+"""Subcommands that write one game: new, do, run, undo, redo, strike, unstrike. Each
+handler takes ``(args, ui)`` and returns the exit code."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from argparse import Namespace
@@ -12,11 +13,13 @@ from typing import Any
 import msgspec
 
 from stockade.core.book.change import Change, consequences, totals_of
-from stockade.core.book.describe import sentence
 from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.output import visible
+from stockade.core.cli.parsing import add_command, add_file, add_json
+from stockade.core.cli.read_commands import open_to_read, warn
+from stockade.core.cli.types import SubParsers
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
@@ -24,8 +27,97 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 
 
-def warn(message: str) -> None:
-    print(f"stockade: warning: {message}", file=sys.stderr)
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    """Add ``new``, ``do``, ``run``, ``undo``, ``redo``, ``strike`` and ``unstrike``."""
+    new = add_command(
+        sub,
+        "new",
+        "start a new game log",
+        "stockade new game.jsonl --scenario 'ASL 1' --side Russian:Russian:3 --side German:German",
+        cmd_new,
+    )
+    add_file(new)
+    new.add_argument("--scenario", required=True, help="the scenario's name")
+    new.add_argument(
+        "--side",
+        action="append",
+        required=True,
+        metavar="NAME:NATIONALITY[:ELR]",
+        help="a side (give two); ELR defaults to 3",
+    )
+    new.add_argument(
+        "--attacker", metavar="SIDE", help="the side that moves first (default: the first --side)"
+    )
+    new.add_argument("--vc", default="", metavar="CONDITIONS", help="Victory Conditions (as 'vc')")
+    new.add_argument("--vc-card", default="", metavar="WORDS", help="the card's own words")
+    add_json(new)
+
+    do = add_command(
+        sub,
+        "do",
+        "record one command of the command language",
+        ["stockade do game.jsonl 'surrender g1 to a1'", "stockade do game.jsonl next --json"],
+        cmd_do,
+    )
+    add_file(do)
+    do.add_argument("text", metavar="COMMAND", help="one line, as typed in the TUI's ':' bar")
+    add_json(do)
+
+    run = add_command(
+        sub,
+        "run",
+        "record a script of commands, one a line; all or nothing",
+        ["stockade run game.jsonl turn2.txt", "echo next | stockade run game.jsonl -"],
+        cmd_run,
+    )
+    add_file(run)
+    run.add_argument("script", metavar="SCRIPT", help="a file of commands, or '-' for stdin")
+    run.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
+    add_json(run)
+
+    for verb, summary in (
+        ("undo", "take back the last entry"),
+        ("redo", "bring back the last undone entry"),
+    ):
+        p = add_command(sub, verb, summary, f"stockade {verb} game.jsonl", cmd_control, verb=verb)
+        add_file(p)
+        add_json(p)
+
+    strike = add_command(
+        sub,
+        "strike",
+        "strike entry N; later entries are checked again",
+        "stockade strike game.jsonl 12 --reason 'wrong hex'",
+        cmd_control,
+        verb="strike",
+    )
+    add_file(strike)
+    strike.add_argument("entry", type=int, metavar="N", help="the entry's number (history)")
+    strike.add_argument("--reason", default="", help="why (kept in the history)")
+    strike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what the strike would do (later entries, CVP) and write nothing",
+    )
+    add_json(strike)
+
+    unstrike = add_command(
+        sub,
+        "unstrike",
+        "bring back struck entry N",
+        "stockade unstrike game.jsonl 12",
+        cmd_control,
+        verb="unstrike",
+        reason="",
+    )
+    add_file(unstrike)
+    unstrike.add_argument("entry", type=int, metavar="N", help="the struck entry's number")
+    unstrike.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="say what bringing it back would do and write nothing",
+    )
+    add_json(unstrike)
 
 
 def print_consequences(game: Game, change: Change | None) -> None:
@@ -36,27 +128,6 @@ def print_consequences(game: Game, change: Change | None) -> None:
 
     for line in consequences(change, totals_of(tally(game.state))):
         print(f"  {line}")
-
-
-def warn_conflicts(game: Game) -> None:
-    """``tally`` and ``history`` on a log with conflicting entries say so on stderr."""
-    if game.conflicts:
-        n = len(game.conflicts)
-        seqs = ", ".join(str(s) for s in sorted(game.conflicts)[:10])
-        warn(
-            f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
-            f"({seqs}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
-            "(stockade check lists them)"
-        )
-
-
-def open_to_read(path: Path) -> Game:
-    """Open a log read-only (nothing on disk changes), printing its warnings."""
-    game = Game.open(path, read_only=True)
-    for message in game.warnings:
-        if message != "opened read-only":
-            warn(message)
-    return game
 
 
 def open_to_write(path: Path) -> Game:
@@ -222,78 +293,6 @@ def _reply(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-# --------------------------------------------------------------- tally, history
-TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
-
-
-def cmd_tally(args: Namespace, ui: object) -> int:
-    try:
-        from stockade.core.book import tally as tallying
-        from stockade.core.reads import tally_formats
-    except ImportError as exc:
-        raise CliError(f"the tally is not available in this build ({exc})") from None
-    game = open_to_read(args.file)
-    warn_conflicts(game)
-    state = game.state
-    if args.at is not None:
-        last = len(game.records)
-        if not 1 <= args.at <= last:
-            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
-        state = game.state_at(args.at)
-    result = tallying.tally(state)
-    if args.json:
-        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
-        return 0
-    render = {
-        "text": tallying.to_text,
-        "md": tallying.to_markdown,
-        "html": tallying.to_html,
-        "bbcode": tally_formats.to_bbcode,
-        "csv": tally_formats.to_csv,
-    }
-    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
-    return 0
-
-
-_MARKS = {
-    "ok": " ",
-    "undone": "u",
-    "abandoned": "a",
-    "struck": "x",
-    "conflict": "!",
-    "control": "·",
-}
-
-
-def cmd_history(args: Namespace, ui: object) -> int:
-    game = open_to_read(args.file)
-    warn_conflicts(game)
-    if args.json:
-        entries = [
-            {
-                "seq": entry.seq,
-                "group": entry.grp,
-                "status": entry.status,
-                "reason": entry.reason,
-                "rule": entry.rule,
-                "turn": entry.turn,
-                "phase": entry.phase,
-                "attacker": entry.attacker,
-                "sentence": sentence(entry, game),
-                "record": jsonout.record(entry.record),
-            }
-            for entry in game.history()
-        ]
-        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
-        return 0
-    for entry in game.history():
-        line = f"{entry.seq:>5} {_MARKS.get(entry.status, '?')} {sentence(entry, game)}"
-        if entry.status not in ("ok", "control"):
-            line += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
-        print(line)
-    return 0
-
-
 # ------------------------------------------------------------ undo, redo, strike
 def cmd_preview(args: Namespace) -> int:
     """``strike``/``unstrike --dry-run``: the core's preview, nothing written."""
@@ -341,8 +340,4 @@ def cmd_control(args: Namespace, ui: object) -> int:
     return code
 
 
-def _problem(game: Game) -> str | None:
-    return str(game.problem) if game.problem else None
-
-
-__all__ = ["cmd_new", "cmd_do", "cmd_run", "cmd_tally", "cmd_history", "cmd_control"]
+__all__ = ["cmd_control", "cmd_do", "cmd_new", "cmd_run", "new_game", "register"]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stockade.core.cli.output import json_visible
-from stockade.core.model import events as ev
+
+if TYPE_CHECKING:
+    from stockade.core.model import events as ev
 
 SCHEMA = 1
 
@@ -40,7 +42,9 @@ def emit_error(
 
 def record(rec: ev.Record) -> Any:
     """A record exactly as the log holds it (the log's own JSON, as an object)."""
-    return json.loads(ev.encode(rec))
+    from stockade.core.model.events import encode
+
+    return json.loads(encode(rec))
 
 
 __all__ = ["SCHEMA", "emit", "emit_error", "envelope", "record"]

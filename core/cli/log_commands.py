@@ -1,8 +1,10 @@
 """Subcommands about log files and the program rather than one game's play: check,
-repair, locate, rulings, completion."""
+repair, locate, rulings, completion. The log modules are imported by the handlers that
+read logs, so ``locate``, ``rulings`` and ``completion`` start without them."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -10,19 +12,86 @@ from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from stockade.core.book.game import Game
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.parsing import add_command, add_file, add_json
+from stockade.core.cli.types import SubParsers
 from stockade.core.log import chain
 from stockade.core.log.control_check import control_problems
-from stockade.core.log.files import atomic_write
 from stockade.core.log.game_log import load
-from stockade.core.log.log_lines import read_lines
+
+
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    """Add ``check``, ``repair``, ``locate``, ``rulings`` and ``completion``."""
+    check = add_command(
+        sub,
+        "check",
+        "validate a log without writing to it (exit 0 when sound)",
+        ["stockade check game.jsonl", "stockade check game.jsonl --json"],
+        cmd_check,
+    )
+    add_file(check)
+    add_json(check)
+
+    repair = add_command(
+        sub,
+        "repair",
+        "write a repaired copy of a damaged log; the original is kept",
+        "stockade repair game.jsonl -o fixed.jsonl",
+        cmd_repair,
+    )
+    add_file(repair)
+    repair.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="OUT",
+        help="where to write it (default FILE.repaired.jsonl)",
+    )
+    repair.add_argument(
+        "--force",
+        action="store_true",
+        help="replace OUT (and OUT.dropped) if they exist; a link is replaced, never followed",
+    )
+    add_json(repair)
+
+    locate = add_command(
+        sub,
+        "locate",
+        "print the config dir, data dir, cache dir and last game",
+        "stockade locate",
+        cmd_locate,
+    )
+    add_json(locate)
+    ruled = add_command(
+        sub,
+        "rulings",
+        "Stockade's rulings where the rules are silent",
+        "stockade rulings --json",
+        cmd_rulings,
+    )
+    add_json(ruled)
+
+    completion = add_command(
+        sub,
+        "completion",
+        "print the shell completion script for bash, zsh or fish",
+        [
+            'eval "$(stockade completion bash)"   # in ~/.bashrc',
+            "stockade completion fish > ~/.config/fish/completions/stockade.fish",
+        ],
+        cmd_completion,
+    )
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"))
 
 
 def cmd_check(args: Namespace, ui: object) -> int:
     """Exit 0 when the log is sound; else name the first bad line (exit 3) or the
     entries that no longer hold (exit 4). Only ever reads."""
+    from stockade.core.book.game import Game
+    from stockade.core.log.game_log import load
+    from stockade.core.log.log_lines import read_lines
+
     path: Path = args.file
     loaded = load(path)
     report: dict[str, Any] = {"file": str(path), "sound": False, "problem": None, "conflicts": []}
@@ -123,6 +192,9 @@ def cmd_repair(args: Namespace, ui: object) -> int:
     (a later good line would break the gap-free sequence) and kept in OUT.dropped.
     The original is left untouched.
     """
+    from stockade.core.log.files import atomic_write
+    from stockade.core.log.log_lines import read_lines
+
     path: Path = args.file
     raw = read_lines(path)
     loaded = load(path)

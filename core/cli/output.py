@@ -1,5 +1,5 @@
 """Everything the CLI prints goes through ``visible``: nothing read from a log, a
-command or a file name can drive the terminal (issue 13).
+command or a file name can drive the terminal.
 
 A name in a log may come from an opponent. An escape sequence in it could set the
 window title, write the clipboard (OSC 52), plant a hyperlink or clear the screen when

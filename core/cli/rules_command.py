@@ -1,18 +1,16 @@
 """``stockade rules [SECTION]``: the requirements of an A20 section with Stockade's
-status for each (the conformance matrix, core/data/conformance.toml). Self-contained:
-arguments.py only calls ``register``."""
+status for each (the conformance matrix, core/data/conformance.toml)."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.parsing import add_command, add_json
+from stockade.core.cli.types import SubParsers
 
 
-def register(sub: Any) -> None:
-    from stockade.core.cli.arguments import add_command, add_json
-
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     rules = add_command(
         sub,
         "rules",

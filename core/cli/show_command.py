@@ -1,18 +1,18 @@
 """``stockade show FILE [--at N] [--json]``: the board as text (every unit, each side's
 ELR, No Quarter and Massacre), for a plain terminal, a script or a PBEM opponent.
-Self-contained: arguments.py only calls ``register``."""
+Self-contained: arguments.py names it in ``SUBCOMMANDS``."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.parsing import add_command, add_file, add_json
+from stockade.core.cli.types import SubParsers
 
 
-def register(sub: Any) -> None:
-    from stockade.core.cli.arguments import add_command, add_file, add_json
-
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    """Add ``show``."""
     show = add_command(
         sub,
         "show",
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
 def cmd_show(args: argparse.Namespace, ui: object) -> int:
     import msgspec
 
-    from stockade.core.cli.game_commands import open_to_read, warn_conflicts
+    from stockade.core.cli.read_commands import open_to_read, warn_conflicts
     from stockade.core.reads.board import board, board_text
 
     game = open_to_read(args.file)

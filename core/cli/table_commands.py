@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.parsing import add_command
 from stockade.core.cli.types import SubParsers
 
 if TYPE_CHECKING:
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     """Add ``verify``, ``watch`` and ``serve`` to the ``stockade`` parser."""
-    from stockade.core.cli.arguments import add_command
-
     verify = add_command(
         sub,
         "verify",
@@ -111,12 +110,12 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
 def _history_line(game: Game, record: ev.Record) -> str:
     from stockade.core.book.describe import sentence
     from stockade.core.book.game import HistoryEntry
-    from stockade.core.cli.game_commands import _MARKS
+    from stockade.core.cli.read_commands import MARKS
 
     status, reason = game.entry_status(record)
     turn, phase, attacker = game.when.get(record.seq, (0, "", ""))
     entry = HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
-    line = f"{record.seq:>5} {_MARKS.get(status, '?')} {sentence(entry, game)}"
+    line = f"{record.seq:>5} {MARKS.get(status, '?')} {sentence(entry, game)}"
     if status not in ("ok", "control"):
         line += f"  <{status}{': ' + reason if reason else ''}>"
     return line

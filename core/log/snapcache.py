@@ -1,8 +1,9 @@
 """A snapshot cache on disk: a cache, never the truth.
 
-Opening a long game folds every effective event of its log (~15-20 µs each: ~2 s for
-100,000). To open faster, ``Game`` keeps, outside the log, the folded state of a
-prefix of its effective history, and on open folds only the events after it. The
+Opening a long game folds every effective event of its log, which grows with the game
+(docs/performance.md has the figures). To open faster, ``Game`` keeps, outside the log,
+the folded state of a prefix of its effective history, and on open folds only the
+events after it. The
 snapshot is used only when it provably comes from this log and this code:
 
 * the log's first ``log_bytes`` bytes still hash (SHA-256) to ``log_hash`` (a log is
@@ -166,7 +167,7 @@ class Snapshot(msgspec.Struct):
     # name is the same over many entries: each distinct name once (``name_table``),
     # then per such entry its seq and the name's index; entries naming none or several
     # units as (seq, names). Decoded in C into tuples shared as the fold shares them
-    # (read as pairs, 10k entries cost ~3 ms and a tuple and three strings each).
+    # (read as pairs, every entry would cost a tuple and three strings).
     name_table: list[tuple[str, str, str]] = []
     one_name_seqs: list[int] = []
     one_name_index: list[int] = []
@@ -229,8 +230,8 @@ def code_fingerprint() -> str | None:
 
     All of the core, not a list of the modules that fold: a list goes stale when a file
     moves or a rule moves into a new module, and a stale list reuses a state folded by
-    other rules. Hashing ~100 small files costs a few ms, once per process, and only
-    for a game long enough to have a snapshot."""
+    other rules. The files are hashed once per process, and only for a game long
+    enough to have a snapshot."""
     root = _core_root()
     if root is None:
         return None

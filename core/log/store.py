@@ -221,7 +221,7 @@ class LogStore:
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the
         message, once the store has stopped writing (read-only). The app asks between
-        entries, so a deleted or replaced log is told before the next one (issue 13)."""
+        entries, so a deleted or replaced log is told before the next one."""
         if self.journal is None or self.journal.read_only:
             return ""
         gone = self.journal.changed_on_disk()

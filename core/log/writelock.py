@@ -13,7 +13,7 @@ Two ways to hold it, picked once at import:
   falls back to a lock file naming its owner's pid, which the next opener breaks when
   that process is gone (so a crash never leaves a game locked).
 
-Nothing here imports a POSIX-only module at module level (issue 9): ``fcntl`` is tried
+Nothing here imports a POSIX-only module at module level (Windows has none): ``fcntl`` is tried
 inside :func:`_load_fcntl`, and a test hides it to run the journal through the
 ``filelock`` path.
 """

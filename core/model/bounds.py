@@ -1,4 +1,4 @@
-"""The bounds of every value a log or a command may carry, defined once (issue 13).
+"""The bounds of every value a log or a command may carry, defined once.
 
 A log may come from an opponent by mail. msgspec checks these constraints while it
 decodes a line, so an out-of-range number or a string with a terminal escape in it is

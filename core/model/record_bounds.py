@@ -2,7 +2,7 @@
 
 ``core.model.bounds`` puts a regex ``pattern`` on every string (no control character; a
 handle is one word), and msgspec runs it on each string it decodes: over half the
-time of reading a log went there (10k lines: 14 ms against 6 without the patterns).
+time of reading a log went there.
 So the game's records (``core.model.events``) are declared with these types instead: the
 same bounds *without* the per-string patterns (every length and number bound stays),
 and the patterns are checked once for the whole log, where it is cheap:
@@ -234,9 +234,9 @@ class Strict:
             if extract is not None:
                 self._handles[cls] = extract
 
-    # The twin types are made on first use (~8 ms: a suspicious line, the careful path,
-    # a command's bounds round trip), not at import: most runs of ``stockade`` never
-    # need them, and every one of them imports this module.
+    # The twin types are made on first use (a suspicious line, the careful path, a
+    # command's bounds round trip), not at import: making them is not free, most runs
+    # of ``stockade`` never need them, and every one of them imports this module.
     @functools.cached_property
     def union(self) -> Any:
         made: dict[type, type] = {}

@@ -219,7 +219,7 @@ class OpenGameScreen(GameModal):
             here = current is not None and Path(current).resolve() == summary.path.resolve()
             where = "" if summary.path.parent == home else f"  in {summary.path.parent}"
             label = f"{summary.path.name}{' (open now)' if here else ''}{where}\n  {summary.line}"
-            # a scenario name from a log: plain text, never markup (issue 13)
+            # a scenario name from a log: plain text, never markup
             option = Option(plain(label), id=str(summary.path), disabled=bool(summary.problem))
             options.add_option(option)
             if first is None and not here and not summary.problem:

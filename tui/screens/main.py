@@ -269,7 +269,7 @@ class MainScreen(Screen):
 
         self.app.push_screen(TallyScreen())
 
-    def action_roster(self) -> None:  # table1 (issue 12): every unit, filterable
+    def action_roster(self) -> None:  # every unit, filterable
         from stockade.tui.screens.roster import RosterScreen
 
         self.app.push_screen(RosterScreen())

@@ -1,0 +1,133 @@
+"""How long a headless ``stockade`` command takes as a whole process, against a bare
+``python -c pass`` of the same interpreter, hyperfine-style: every command is run many
+times, interleaved (a burst of load on a shared machine lands on all of them alike),
+after warm-up runs that write the bytecode; the median of each and its ratio to the
+bare interpreter are printed.
+
+    python -m bench.cli_startup                  # 40 runs each
+    python -m bench.cli_startup --runs 100 --json out.json
+
+Goals (docs/performance.md): ``stockade tally`` on a 1k-entry log <= 2x ``python -c
+pass``; ``stockade do`` on a 10k-entry log <= 1.3x ``stockade tally`` on it.
+The logs are the generated ones of bench/run.py (bench/out/, seed 7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if __package__ in (None, ""):  # `python bench/cli_startup.py`
+    sys.path.insert(0, str(ROOT))
+
+from bench.run import ensure_log  # noqa: E402  (after the path fix above)
+
+
+def stockade_script() -> list[str]:
+    """The installed console script beside this interpreter, as a player runs it; the
+    launcher module itself when there is none (a tree that was never installed)."""
+    script = Path(sys.executable).with_name("stockade")
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-m", "stockade.tui.launcher"]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of ``command``."""
+    cpu, started = _children_cpu(), time.perf_counter()
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}\n{done.stderr.decode()}")
+    return elapsed, _children_cpu() - cpu
+
+
+def measure(
+    commands: dict[str, list[str]], runs: int, env: dict[str, str]
+) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU time of each command. On a shared machine the CPU time is the
+    steadier of the two: waiting for a core does not count in it."""
+    for command in commands.values():  # warm-up: bytecode written, files in the page cache
+        once(command, env)
+        once(command, env)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(once(command, env))
+    return {
+        name: (statistics.median(t[0] for t in ts), statistics.median(t[1] for t in ts))
+        for name, ts in times.items()
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--json", type=Path, help="also write the medians here")
+    args = parser.parse_args(argv)
+    stockade = stockade_script()
+    small, big = ensure_log(1_000), ensure_log(10_000)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+        env.pop("PYTHONDONTWRITEBYTECODE")  # bytecode on, as an installed program runs
+        for name in ("CONFIG", "DATA", "CACHE"):
+            env[f"STOCKADE_{name}_DIR"] = str(Path(tmp) / name.lower())
+        # `do` writes: each run records 'next' into its own copy of the 10k log; the
+        # copy grows by one entry a run, which is noise next to 10,000.
+        target = Path(tmp) / "do.jsonl"
+        shutil.copyfile(big, target)
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "stockade --version": [*stockade, "--version"],
+            "stockade tally (1k)": [*stockade, "tally", str(small)],
+            "stockade tally (10k)": [*stockade, "tally", str(big)],
+            "stockade do next (10k)": [*stockade, "do", str(target), "next"],
+        }
+        medians = measure(commands, args.runs, env)
+    bare_wall, bare_cpu = medians["python -c pass"]
+    load = os.getloadavg()[0]
+    print(
+        f"{args.runs} interleaved runs each, medians; bytecode on; {os.cpu_count()} CPUs; "
+        f"load average {load:.1f} at the end\n"
+    )
+    print("| command | wall | / python -c pass | CPU | / python -c pass |")
+    print("|---|---:|---:|---:|---:|")
+    for name, (wall, cpu) in medians.items():
+        print(
+            f"| `{name}` | {wall * 1000:.1f} ms | {wall / bare_wall:.2f}x "
+            f"| {cpu * 1000:.1f} ms | {cpu / bare_cpu:.2f}x |"
+        )
+    for what, ratio in (
+        (
+            "tally 1k / python -c pass (goal <= 2x)",
+            lambda i: medians["stockade tally (1k)"][i] / medians["python -c pass"][i],
+        ),
+        (
+            "do 10k / tally 10k (goal <= 1.3x)",
+            lambda i: medians["stockade do next (10k)"][i] / medians["stockade tally (10k)"][i],
+        ),
+    ):
+        print(f"\n{what}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x", end="")
+    print()
+    if args.json:
+        args.json.write_text(json.dumps({"runs": args.runs, "medians": medians}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""The pieces every subcommand's parser is made of: the one-line-error parser, one
+subcommand with its summary and examples, and the ``--json`` and ``FILE`` arguments.
+
+Imports nothing of Stockade's but the CLI's errors: a subcommand module takes these
+without pulling in any other subcommand's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, NoReturn
+
+from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.cli.types import Handler, SubParsers
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (``stockade: ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see '{self.prog} --help')", USAGE)
+
+
+def stockade_version() -> str:
+    """The installed distribution's version (pyproject.toml), or "unknown" when run
+    from a tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("stockade")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: asks the installed metadata only when the option is given (reading
+    it costs every other command its import time)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version"
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"stockade {stockade_version()}")
+        parser.exit()
+
+
+def add_command(
+    sub: SubParsers[argparse.ArgumentParser],
+    name: str,
+    summary: str,
+    example: str | list[str],
+    func: Handler | None = None,
+    **defaults: Any,
+) -> argparse.ArgumentParser:
+    """One subcommand: its one-line summary (in ``stockade --help`` and atop its own
+    help) and an example or two (at the foot of its help). Every subcommand is made
+    here; tests/test_cli_conventions.py checks that each has both."""
+    examples = [example] if isinstance(example, str) else example
+    parser = sub.add_parser(
+        name,
+        help=summary,
+        description=summary[:1].upper() + summary[1:] + ".",
+        epilog="example"
+        + ("s" if len(examples) > 1 else "")
+        + ":\n"
+        + "\n".join(f"  {e}" for e in examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    if func is not None:
+        parser.set_defaults(func=func, **defaults)
+    return parser
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="reply with one JSON object (shape: docs/commands.md, JSON replies)",
+    )
+
+
+def add_file(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, metavar="FILE", help="the game log (.jsonl)")
+
+
+__all__ = ["OneLineParser", "VersionAction", "add_command", "add_file", "add_json"]

@@ -1,0 +1,154 @@
+"""Subcommands that read one game and write nothing: tally and history. Also the
+reading helpers the writing subcommands share (warnings, the history marks)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from argparse import Namespace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from stockade.core.cli import jsonout
+from stockade.core.cli.errors import CliError
+from stockade.core.cli.parsing import add_command, add_file, add_json
+from stockade.core.cli.types import SubParsers
+
+if TYPE_CHECKING:
+    from stockade.core.book.game import Game
+
+TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
+
+
+def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    """Add ``tally`` and ``history`` to the ``stockade`` parser."""
+    tally = add_command(
+        sub,
+        "tally",
+        "the CVP tally, every line explained",
+        ["stockade tally game.jsonl", "stockade tally game.jsonl --format bbcode --at 40"],
+        cmd_tally,
+    )
+    add_file(tally)
+    add_json(tally)
+    tally.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
+    tally.add_argument(
+        "--format",
+        choices=TALLY_FORMATS,
+        default="text",
+        help="text (default), md (Markdown), html, bbcode (forums) or csv",
+    )
+
+    history = add_command(
+        sub,
+        "history",
+        "every entry, one sentence each",
+        ["stockade history game.jsonl", "stockade history game.jsonl --json"],
+        cmd_history,
+    )
+    add_file(history)
+    add_json(history)
+
+
+def warn(message: str) -> None:
+    print(f"stockade: warning: {message}", file=sys.stderr)
+
+
+def warn_conflicts(game: Game) -> None:
+    """``tally`` and ``history`` on a log with conflicting entries say so on stderr."""
+    if game.conflicts:
+        n = len(game.conflicts)
+        seqs = ", ".join(str(s) for s in sorted(game.conflicts)[:10])
+        warn(
+            f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
+            f"({seqs}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
+            "(stockade check lists them)"
+        )
+
+
+def open_to_read(path: Path) -> Game:
+    """Open a log read-only (nothing on disk changes), printing its warnings."""
+    from stockade.core.book.game import Game
+
+    game = Game.open(path, read_only=True)
+    for message in game.warnings:
+        if message != "opened read-only":
+            warn(message)
+    return game
+
+
+def cmd_tally(args: Namespace, ui: object) -> int:
+    try:
+        from stockade.core.book import tally as tallying
+        from stockade.core.reads import tally_formats
+    except ImportError as exc:
+        raise CliError(f"the tally is not available in this build ({exc})") from None
+    game = open_to_read(args.file)
+    warn_conflicts(game)
+    state = game.state
+    if args.at is not None:
+        last = len(game.records)
+        if not 1 <= args.at <= last:
+            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
+        state = game.state_at(args.at)
+    result = tallying.tally(state)
+    if args.json:
+        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
+        return 0
+    render = {
+        "text": tallying.to_text,
+        "md": tallying.to_markdown,
+        "html": tallying.to_html,
+        "bbcode": tally_formats.to_bbcode,
+        "csv": tally_formats.to_csv,
+    }
+    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
+    return 0
+
+
+MARKS = {
+    "ok": " ",
+    "undone": "u",
+    "abandoned": "a",
+    "struck": "x",
+    "conflict": "!",
+    "control": "·",
+}
+
+
+def cmd_history(args: Namespace, ui: object) -> int:
+    from stockade.core.book.describe import sentence
+
+    game = open_to_read(args.file)
+    warn_conflicts(game)
+    if args.json:
+        entries = [
+            {
+                "seq": entry.seq,
+                "group": entry.grp,
+                "status": entry.status,
+                "reason": entry.reason,
+                "rule": entry.rule,
+                "turn": entry.turn,
+                "phase": entry.phase,
+                "attacker": entry.attacker,
+                "sentence": sentence(entry, game),
+                "record": jsonout.record(entry.record),
+            }
+            for entry in game.history()
+        ]
+        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        return 0
+    for entry in game.history():
+        line = f"{entry.seq:>5} {MARKS.get(entry.status, '?')} {sentence(entry, game)}"
+        if entry.status not in ("ok", "control"):
+            line += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
+        print(line)
+    return 0
+
+
+def _problem(game: Game) -> str | None:
+    return str(game.problem) if game.problem else None
+
+
+__all__ = ["cmd_history", "cmd_tally", "open_to_read", "register", "warn", "warn_conflicts"]
