@@ -224,18 +224,16 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
     decoding them): a torn tail, a line that does not start a record, a line over the
     size bound.
     """
-    if (
-        not blob.endswith(b"\n")
-        or not blob.startswith(b"{")
-        or _LINE_NOT_A_RECORD(blob)
-        or not _lines_fit(blob)
-    ):
+    if not blob.endswith(b"}\n") or not blob.startswith(b"{"):
+        return None
+    lines = blob.count(b"\n")
+    if blob.count(_BETWEEN_RECORDS) != lines - 1 or not _lines_fit(blob):
         return None
     try:
         records = fmt.decoder.decode_lines(blob)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
         return None
-    if len(records) != blob.count(b"\n") or not isinstance(records[0], fmt.header):
+    if len(records) != lines or not isinstance(records[0], fmt.header):
         return None
     current, header, strict = fmt.version, fmt.header, fmt.strict
     handles: set[str] = set()
@@ -266,12 +264,16 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
     return LoadedLog(records=records, good_bytes=len(blob))
 
 
-# Every line a writer makes starts with "{": a line that does not (empty, spaces only,
-# anything else) goes to the careful path, which names it. It also keeps the count test
-# below honest: a spaces-only line decodes to no record, and could otherwise hide a
-# line holding two. The regex engine finds it in ~7 ms over a 20 MB log (a byte-by-byte
-# ``b"\n\n" in blob`` took 17).
-_LINE_NOT_A_RECORD = re.compile(rb"\n[^{]").search
+# Every line a writer makes starts with "{" and ends with "}": a log whose every line
+# break sits between "}" and "{" (a line that does not -- empty, spaces only, a record
+# split across lines -- goes to the careful path, which names it). This is what makes
+# the count test of ``_fast_load`` mean "one line, one record": JSON cannot hold a raw
+# newline inside a string, nor "}" then "{" inside a value, so no record spans such a
+# line break; every line then holds at least one record, and as many records as lines
+# leaves exactly one each (a header split in two no longer balances a line holding
+# two). Two ``bytes.count`` calls (~20 ms over a 20 MB log) where a regex for
+# "[^}]\n" took ~70.
+_BETWEEN_RECORDS = b"}\n{"
 _SLICE = 4096  # records per slice of the fast path's checks (~1 MB: stays in cache)
 
 
