@@ -16,14 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stockade.core.log import reader
-from stockade.core.log.game_log import GAME
+from stockade.core.log.game_log import GAME, LoadedLog
 from stockade.core.log.journal import split_lines
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 DEMO = (SAMPLES / "demo.jsonl").read_bytes()
 
 
-def _verdicts(blob: bytes) -> tuple[object, object]:
+def _verdicts(blob: bytes) -> tuple[LoadedLog | None, LoadedLog]:
     fast = reader._fast_load(GAME, blob)
     careful = reader._careful_load(GAME, *split_lines(blob))
     return fast, careful
