@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from stockade.core.log import reader
 from stockade.core.log.game_log import GAME, LoadedLog
-from stockade.core.log.journal import split_lines
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 DEMO = (SAMPLES / "demo.jsonl").read_bytes()
@@ -25,7 +24,7 @@ DEMO = (SAMPLES / "demo.jsonl").read_bytes()
 
 def _verdicts(blob: bytes) -> tuple[LoadedLog | None, LoadedLog]:
     fast = reader._fast_load(GAME, blob)
-    careful = reader._careful_load(GAME, *split_lines(blob))
+    careful = reader._careful_load(GAME, blob)
     return fast, careful
 
 
