@@ -104,7 +104,7 @@ def test_the_replay_folds_each_entry_a_bounded_number_of_times(monkeypatch, shap
     def counted(state: object, event: ev.Record) -> None:
         nonlocal steps
         steps += 1
-        real(state, event)  # type: ignore[arg-type]
+        real(state, event)
 
     monkeypatch.setattr(rules, "step", counted)
     for count in (100, 400):
