@@ -68,7 +68,19 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     serve.add_argument(
         "--require-token",
         action="store_true",
-        help="require the secret link on 127.0.0.1 too (always on beyond loopback)",
+        help="the secret link is required (the default; kept for scripts)",
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="no secret link on 127.0.0.1 (any web page on this machine can then play)",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=int,
+        default=4,
+        metavar="N",
+        help="browser sessions at once, each a process (default 4)",
     )
 
 
@@ -197,7 +209,8 @@ def cmd_serve(args: argparse.Namespace, ui: Any) -> int:
             port=args.port,
             lan=args.lan,
             host=args.host,
-            require_token=args.require_token,
+            no_token=args.no_token and not args.require_token,
+            max_sessions=args.max_sessions,
         )
         or 0
     )
