@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
 from stockade.core.book.game import Game
+from stockade.core.cli.output import visible
 from stockade.core.model.errors import Refusal
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
@@ -65,6 +67,25 @@ class StockadeApp(App[int]):
         self.theme = wanted
         self._config_keys = config.keys
         self._problems = problems
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notice of the app, through the one escaping path for text that did not
+        come from the program: a notice often holds game text (a Location, a handle, a
+        record's kind) or a file name, so it is never read as markup (``[/nope]R4``
+        raised MarkupError, ``[@click=app.quit]`` became a link) and no control
+        character in it reaches the terminal (an OSC in a file name set the window
+        title and the clipboard). ``markup`` is accepted and ignored."""
+        super().notify(
+            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def binding_ids(self) -> set[str]:
         """Every id the keymap may name: the one binding registry's."""
@@ -201,7 +222,6 @@ class StockadeApp(App[int]):
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
-    from stockade.core.cli.output import visible
     from stockade.core.log.journal import JournalError
 
     try:
