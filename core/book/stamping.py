@@ -14,8 +14,9 @@ import time
 import msgspec
 
 from stockade.core.model import events as ev
-from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, has_control
+from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, has_control
 from stockade.core.model.errors import Refusal
+from stockade.core.model.record_bounds import check_written
 
 
 def now() -> str:
@@ -34,7 +35,8 @@ def within_bounds(records: list[ev.Record]) -> None:
     """Hold what a command would record to the bounds a log line is held to (issue 13):
     a Refusal naming the field, before any rule sees the values."""
     try:
-        check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
+        # every bound, string patterns included; no invisible character, no look-alike
+        check_written(records, ev.STRICT)
     except ValueError as exc:
         raise Refusal("input", f"cannot be recorded: {exc}") from None
 
