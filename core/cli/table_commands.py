@@ -89,6 +89,7 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     from stockade.core.book.describe import sentence
     from stockade.core.book.game import Game
     from stockade.core.log.game_log import load
+    from stockade.core.model import events as ev
     from stockade.core.reads.verify import Unreadable, compare
 
     try:
@@ -113,9 +114,18 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     width = max(len(a.side or "-") for a in verdict.added)
     for added in verdict.added:
         text = sentence(entries[added.record.seq], game)
+        if added.acts_on:
+            text += f" (an entry naming {added.acts_on})"
         print(f"  {added.line:>5}  {(added.side or '-'):<{width}}  {text}")
-    sides = Counter(a.side or "(no side)" for a in verdict.added)
-    print("sides named on the added entries: " + ", ".join(f"{s} {n}" for s, n in sides.items()))
+    controls = sum(1 for a in verdict.added if ev.is_control(a.record))
+    sides = Counter(a.side or "(no side)" for a in verdict.added if not ev.is_control(a.record))
+    named = ", ".join(f"{s} {n}" for s, n in sides.items()) or "none"
+    print(f"sides named on the added entries: {named}")
+    if controls:
+        print(
+            f"and {controls} undo, redo or strike record(s), listed under '-': the log does "
+            "not say who made them"
+        )
     return Exit.OK
 
 
