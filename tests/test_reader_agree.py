@@ -105,3 +105,24 @@ def test_hostile_edits_never_make_the_readers_disagree(edits: list) -> None:
             at = blob.find(old, at + 1)
         blob = blob[:at] + new + blob[at + len(old) :]
     _assert_agree(blob)
+
+
+def test_a_log_of_many_empty_lines_is_read_in_bounded_memory(tmp_path):
+    """The careful reader walks the lines one at a time and stops at the first bad one
+    (it held a line object for each: 2 MB of empty lines took 305 MB). Counted as the
+    peak of Python allocations while loading, never as time."""
+    import tracemalloc
+
+    from stockade.core.log.game_log import load
+
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(DEMO.split(b"\n")[0] + b"\n" + b"\n" * 200_000 + b"{}\n" * 100_000)
+    tracemalloc.start()
+    try:
+        loaded = load(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert loaded.problem is not None and loaded.problem.line == 2
+    size = path.stat().st_size
+    assert peak < 3 * size + 1_000_000, (peak, size)  # the bytes, not an object a line
