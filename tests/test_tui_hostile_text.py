@@ -90,3 +90,34 @@ async def test_a_markup_kind_appended_to_a_followed_log_leaves_the_window_alive(
     follower_game.close()
     assert any("unknown record kind 'x[/]'" in message for message, _, _ in shown), shown
     assert not any(markup for _, _, markup in shown)
+
+
+@sync
+async def test_striking_in_the_replay_with_a_markup_location_later_keeps_the_app(tmp_path, shown):
+    """The issue's case: the strike is recorded, then its notice names a later entry
+    whose Location is '[/nope]R4' (MarkupError killed the app after the write)."""
+    from stockade.core.model import events as ev
+    from stockade.tui.widgets.history_view import HistoryView
+    from tests.test_tui_support import new_game
+
+    game = new_game(tmp_path, "Strike", [("American", "American", 4), ("German", "German", 3)])
+    where = "[/nope]R4"
+    game.submit([ev.UnitEntered(handle="a1", side="American", unit_kind="squad",
+                                counter="8-0", location=where)])  # fmt: skip
+    game.submit([ev.UnitEntered(handle="g1", side="German", unit_kind="squad",
+                                counter="4-6-7", location=where, broken=True)])  # fmt: skip
+    game.submit([ev.PhaseSet(turn=1, attacker="American", phase="RtPh")])
+    game.submit([ev.Surrendered(units=["g1"], guard="a1")])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape", "h")
+        history = app.screen.query_one(HistoryView)
+        history.select_seq(3)  # adding g1: the surrender depends on it
+        await pilot.pause()
+        await pilot.press("x", *"typo", "enter")
+        await pilot.pause()
+        assert app.is_running
+        assert {e.seq: e.status for e in game.history()}[3] == "struck"
+    game.close()
+    assert not any(markup for _, _, markup in shown)
