@@ -90,3 +90,24 @@ def test_an_opponents_strike_of_your_entry_is_not_listed_under_your_side(tmp_pat
     assert struck.split()[1] == "-" and "(an entry naming American)" in struck
     assert "sides named on the added entries: German 1\n" in out
     assert "and 1 undo, redo or strike record(s), listed under '-'" in out
+
+
+def test_an_added_entry_that_no_longer_holds_is_worded_as_it_was_written(tmp_path, capsys):
+    sides = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    game = Game.in_memory("T", sides)
+    game.submit(
+        [
+            ev.UnitEntered(
+                handle="g1", side="German", unit_kind="squad", counter="4-6-7", location="Q4"
+            )
+        ]
+    )
+    old = list(game.records)
+    game.submit([ev.StatusChanged(handle="g1", broken=True)])
+    game.strike(2, "never there")  # the break no longer holds: no g1 now
+    assert 3 in game.conflicts
+    _write(tmp_path / "old.jsonl", old)
+    _write(tmp_path / "new.jsonl", list(game.records))
+    assert main(["verify", str(tmp_path / "old.jsonl"), str(tmp_path / "new.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "German 4-6-7 (g1) broken" in out  # not the bare handle of today's history

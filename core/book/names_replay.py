@@ -68,6 +68,26 @@ class NamesThen:
         return self.names.of(seq)
 
 
+def names_when_written(records: list[ev.Record], wanted: set[int]) -> dict[int, dict[str, Name]]:
+    """Per entry of ``wanted``, the names its units had when it was written: the
+    effective history before it as its writer had it then (``verify`` describes what
+    an opponent added so; the fold names an entry that no longer holds from the
+    history as it stands now, where its handle may be another unit's, or nobody's)."""
+    out: dict[int, dict[str, Name]] = {}
+    if not records or not wanted:
+        return out
+    replay = _LazyReplay(records[0])
+    with gc_paused():
+        for record in records[1 : max(wanted)]:
+            if isinstance(record, ev.GameCreated):
+                break
+            replay.take(record)
+            if record.seq in wanted and not ev.is_control(record):
+                replay.fold_to_end()
+                out[record.seq] = replay.fold.names.of(record.seq)
+    return out
+
+
 class _LazyReplay:
     """The effective history of a log read in order, and a fold of a prefix of it that
     is carried forward only as far as an entry leaving the history needs."""
@@ -120,6 +140,9 @@ class _LazyReplay:
         while position > 1 and self.effective[position - 1].grp == grp:
             position -= 1
         return position
+
+    def fold_to_end(self) -> None:
+        self._fold_to(len(self.effective))
 
     def _fold_to(self, position: int) -> None:
         fold, effective = self.fold, self.effective

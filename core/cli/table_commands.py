@@ -86,8 +86,9 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 
 def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     """Exit 0 when NEW extends OLD; 6 (REWRITTEN) naming the first differing line."""
-    from stockade.core.book.describe import sentence
+    from stockade.core.book.describe import sentence_for
     from stockade.core.book.game import Game
+    from stockade.core.book.names_replay import names_when_written
     from stockade.core.log.game_log import load
     from stockade.core.model import events as ev
     from stockade.core.reads.verify import Unreadable, compare
@@ -109,11 +110,15 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     first, last = verdict.added[0].line, verdict.added[-1].line
     span = f"line {first}" if first == last else f"lines {first}-{last}"
     print(f"{len(verdict.added)} entries added ({span}):")
-    game = Game(load(args.new).records)
-    entries = {e.seq: e for e in game.history()}
+    records = load(args.new).records
+    game = Game(records)
+    # An added entry that no longer holds is worded with the names it had when it
+    # was written: the fold names it from the history as it stands now.
+    conflicting = {a.record.seq for a in verdict.added if a.record.seq in game.conflicts}
+    then = names_when_written(records, conflicting)
     width = max(len(a.side or "-") for a in verdict.added)
     for added in verdict.added:
-        text = sentence(entries[added.record.seq], game)
+        text = sentence_for(added.record, game, then=then.get(added.record.seq))
         if added.acts_on:
             text += f" (an entry naming {added.acts_on})"
         print(f"  {added.line:>5}  {(added.side or '-'):<{width}}  {text}")
