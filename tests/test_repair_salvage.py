@@ -93,3 +93,13 @@ def test_a_damaged_header_keeps_nothing(tmp_path, capsys):
     log.write_bytes(b"{nope\n" + b"\n".join(ORIGINAL[1:]) + b"\n")
     assert main(["repair", str(log), "-o", str(tmp_path / "out.jsonl")]) == 3
     assert "line 1" in capsys.readouterr().err
+
+
+def test_a_line_lost_from_the_file_or_repeated_costs_nothing_else(tmp_path, capsys):
+    deleted = ORIGINAL[:HIT] + ORIGINAL[HIT + 1 :]
+    repaired, said = _repair(tmp_path, deleted, capsys)
+    assert len(repaired) == len(ORIGINAL) and b'"target":30' in repaired[HIT]
+    assert [_bare(r) for r in repaired[HIT + 1 :]] == [_bare(r) for r in ORIGINAL[HIT + 1 :]]
+    repeated = ORIGINAL[: HIT + 1] + [ORIGINAL[HIT]] + ORIGINAL[HIT + 1 :]
+    repaired, said = _repair(tmp_path, repeated, capsys)
+    assert repaired == ORIGINAL and "repeats an earlier entry's" in said

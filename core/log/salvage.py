@@ -9,11 +9,15 @@ event, so the fold skips it exactly as it skips a struck entry; a later entry th
 depended on the lost one no longer holds and becomes a conflict, named by the fold as
 after any strike (docs/rulings.md, "A damaged line in the middle of a log").
 
-A line is kept when it decodes to a record whose ``seq`` is its line number (and it is
-the game header exactly when it is line 1); anything else -- not JSON, an unknown kind,
-a wrong type, a wrong or repeated sequence number, a line over the size bound -- is
-dropped to the side file and stands in as above. Bad lines after the last kept line
-are dropped with no stand-in (there is nothing after them to keep in place).
+A line is kept when it decodes to a record that comes next: its ``seq`` follows the
+last kept one's, or runs ahead of it by no more than the lines dropped since (their
+places get stand-ins), or by lines lost from the file when the next line follows it
+(a line deleted by hand: stand-ins again; a digit flipped in a ``seq`` is not taken
+for such a gap, the next line refutes it). The header is line 1 and only line 1.
+Anything else -- not JSON, an unknown kind, a wrong type, a repeated or out-of-place
+sequence number, a line over the size bound -- is dropped to the side file. Bad lines
+after the last kept line leave no stand-in (there is nothing after them to keep in
+place).
 
 The hash chain (core/log/chain.py) is kept as it is up to the first stand-in (or the
 first line that breaks it), and re-linked from there: the repaired copy is a sound log
@@ -23,6 +27,7 @@ of its own, and says from which line its links are new.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from stockade.core.log import chain
@@ -69,46 +74,73 @@ def is_stand_in(record: ev.Record) -> bool:
 def salvage(blob: bytes) -> Salvage:
     """Every sound line of ``blob`` kept in place, the rest dropped (see the module)."""
     out = Salvage()
-    run_from = 0  # the first line of the current run of bad lines (0: none)
+    expected = 1  # the seq the next kept line must hold (stand-ins fill a gap)
+    dropped_since_kept = 0
     last_at = ""
-    for number, data in enumerate(lines_of(blob), 1):
-        why = _why_bad(number, data)
+    lines = _parsed(lines_of(blob))
+    current = next(lines, None)
+    while current is not None:
+        following = next(lines, None)
+        number, data, record, why = current
+        if not why and record is not None:
+            why = _out_of_place(record, expected, dropped_since_kept, following)
         if why:
             if number == 1:
                 out.header_problem = why
                 out.dropped_bytes += blob
                 return out
             out.dropped_count += 1
+            dropped_since_kept += 1
             if len(out.dropped_shown) < SHOWN_DROPS:
                 out.dropped_shown.append(DroppedLine(number, why))
             out.dropped_bytes += data + b"\n"
-            run_from = run_from or number
-            continue
-        if run_from:
-            for lost in range(run_from, number):
+        else:
+            assert record is not None
+            for lost in range(expected, record.seq):  # lines lost or dropped before it
                 out.lines.append(ev.encode(stand_in(lost, last_at)))
                 out.stand_ins.append(lost)
-            run_from = 0
-        out.lines.append(data)
-        out.kept += 1
-        last_at = _at_of(data, last_at)
+            out.lines.append(data)
+            out.kept += 1
+            expected, dropped_since_kept = record.seq + 1, 0
+            last_at = _at_of(data, last_at)
+        current = following
     out.dropped_bytes += tail_of(blob)
     _relink(out)
     return out
 
 
-def _why_bad(number: int, data: bytes) -> str:
-    try:
-        record = parse_line(GAME, data)
-    except ValueError as exc:
-        return str(exc)
-    if number == 1 and not isinstance(record, ev.GameCreated):
-        return "the first line must be the game header"
-    if number > 1 and isinstance(record, ev.GameCreated):
-        return "a second game header in the middle of the log"
-    if record.seq != number:
-        return f"sequence number {record.seq} on line {number}"
-    return ""
+_Parsed = tuple[int, bytes, ev.Record | None, str]  # number, bytes, record, why it is bad
+
+
+def _parsed(lines: Iterator[bytes]) -> Iterator[_Parsed]:
+    for number, data in enumerate(lines, 1):
+        try:
+            record = parse_line(GAME, data)
+        except ValueError as exc:
+            yield number, data, None, str(exc)
+            continue
+        if number == 1 and not isinstance(record, ev.GameCreated):
+            yield number, data, record, "the first line must be the game header"
+        elif number > 1 and isinstance(record, ev.GameCreated):
+            yield number, data, record, "a second game header in the middle of the log"
+        else:
+            yield number, data, record, ""
+
+
+def _out_of_place(record: ev.Record, expected: int, dropped: int, following: _Parsed | None) -> str:
+    """Why a sound record cannot be kept where it stands ("" if it can). Its seq may
+    run ahead of the lines kept when lines before it were dropped (as many as were) or
+    lost from the file (then the line after it must follow it: a digit flipped in a
+    seq is not taken for a gap)."""
+    seq = record.seq
+    if seq == expected:
+        return ""
+    if seq < expected:
+        return f"sequence number {seq} repeats an earlier entry's"
+    after = following[2] if following is not None else None
+    if seq - expected <= dropped or (after is not None and after.seq == seq + 1):
+        return ""
+    return f"sequence number {seq} where {expected} was expected"
 
 
 _AT = re.compile(rb'"at":"([^"\\]{0,64})"')
