@@ -56,17 +56,44 @@ async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, shown):
     assert not any(markup for _, _, markup in shown)
 
 
+def test_every_notice_stockade_gives_passes_markup_false():
+    """A notice holds game text or a file name: every ``notify`` call in tui/ (also
+    one handed to ``call_from_thread``) says ``markup=False``. Read from the sources."""
+    import ast
+    from pathlib import Path
+
+    import stockade.tui
+
+    missing = []
+    for path in sorted(Path(stockade.tui.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+                continue  # super().notify(...): the escaping path itself
+            named = isinstance(func, ast.Attribute) and func.attr == "notify"
+            handed = any(isinstance(a, ast.Attribute) and a.attr == "notify" for a in node.args)
+            if not (named or handed):
+                continue
+            said = {k.arg: k.value for k in node.keywords}
+            off = isinstance(said.get("markup"), ast.Constant) and said["markup"].value is False
+            if not off:
+                missing.append(f"{path.name}:{node.lineno}")
+    assert not missing, f"notify without markup=False: {missing}"
+
+
 @sync
-async def test_game_text_that_looks_like_markup_is_shown_as_text(tmp_path, shown):
+async def test_a_notice_with_escapes_and_markup_shows_them_as_text(tmp_path, shown):
     game = Game.open(sample_copy(tmp_path, "demo"))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        app.notify("a1 moved to [/nope]R4 and [@click=app.quit]Q5[/]", title="[b]x[/b")
+        app.notify("a1 moved to [/nope]R4 \x1b]0;T\x07", title="[b]x\x9b", markup=False)
         await pilot.pause()
         assert app.is_running
     game.close()
-    assert ("a1 moved to [/nope]R4 and [@click=app.quit]Q5[/]", "[b]x[/b", False) in shown
+    assert ("a1 moved to [/nope]R4 \\x1b]0;T\\x07", "[b]x\\x9b", False) in shown
 
 
 @sync

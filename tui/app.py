@@ -75,16 +75,21 @@ class StockadeApp(App[int]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = False,
+        markup: bool = True,
     ) -> None:
-        """Every notice of the app, through the one escaping path for text that did not
-        come from the program: a notice often holds game text (a Location, a handle, a
-        record's kind) or a file name, so it is never read as markup (``[/nope]R4``
-        raised MarkupError, ``[@click=app.quit]`` became a link) and no control
-        character in it reaches the terminal (an OSC in a file name set the window
-        title and the clipboard). ``markup`` is accepted and ignored."""
+        """Every notice of the app passes here: a control character in it (an escape
+        sequence in a file name, an OSC that would set the window title or the
+        clipboard) is shown, never sent to the terminal. Markup stays Textual's default
+        for Textual's own notices ("Press [b]ctrl+q[/b] to quit"); Stockade's notices
+        hold game text (a Location '[/nope]R4' raised MarkupError, '[@click=app.quit]'
+        became a link) and pass ``markup=False``, every one of them
+        (tests/test_tui_hostile_text.py reads the sources to hold them to it)."""
         super().notify(
-            visible(message), title=visible(title), severity=severity, timeout=timeout, markup=False
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
         )
 
     def binding_ids(self) -> set[str]:
@@ -143,7 +148,9 @@ class StockadeApp(App[int]):
             return
         self.game = self._follower.game
         if why:
-            self.notify(f"{why}: read again from the top", title="Stockade", timeout=8)
+            self.notify(
+                f"{why}: read again from the top", title="Stockade", timeout=8, markup=False
+            )
         if new or why:
             self.game_changed(f"{len(new)} new entries from the window that writes")
 
