@@ -143,8 +143,8 @@ def _out_of_place(record: ev.Record, expected: int, dropped: int, following: _Pa
     return f"sequence number {seq} where {expected} was expected"
 
 
-_AT = re.compile(rb'"at":"([^"\\]{0,64})"')
-_PREV = re.compile(rb',"prev":"[0-9a-f]{%d}"}$' % chain.LINK_HEX)
+_AT = re.compile(rb'"at"\s*:\s*"([^"\\]{0,64})"')
+_PREV = re.compile(rb',\s*"prev"\s*:\s*"[0-9a-f]{%d}"\s*}$' % chain.LINK_HEX)
 
 
 def _at_of(data: bytes, before: str) -> str:
