@@ -239,7 +239,7 @@ def test_do_into_a_damaged_log_is_refused_and_writes_nothing(log, capsys):
     assert log.read_bytes() == before
 
 
-def test_repair_writes_the_good_prefix_and_keeps_the_rest(log, tmp_path, capsys):
+def test_repair_keeps_every_sound_line_and_drops_the_bad_one(log, tmp_path, capsys):
     original = log.read_bytes().split(b"\n")
     damaged = original[:]
     damaged[3] = b"{broken"
@@ -247,9 +247,12 @@ def test_repair_writes_the_good_prefix_and_keeps_the_rest(log, tmp_path, capsys)
     before = log.read_bytes()
     out_path = tmp_path / "fixed.jsonl"
     code, out, _ = cli(capsys, "repair", log, "-o", out_path)
-    assert code == 0 and "3 good records" in out
-    assert out_path.read_bytes() == b"\n".join(original[:3]) + b"\n"  # not renumbered
-    assert (tmp_path / "fixed.jsonl.dropped").read_bytes() == b"\n".join(damaged[3:])
+    assert code == 0 and "5 sound records kept" in out and "dropped line 4" in out
+    repaired = out_path.read_bytes().split(b"\n")
+    assert repaired[:3] == original[:3]  # untouched up to the bad line
+    assert b'"kind":"strike","target":4' in repaired[3]  # its stand-in keeps the numbers
+    assert [json.loads(line)["seq"] for line in repaired if line] == [1, 2, 3, 4, 5, 6]
+    assert (tmp_path / "fixed.jsonl.dropped").read_bytes() == b"{broken\n"
     assert log.read_bytes() == before
     assert cli(capsys, "check", out_path)[0] == 0
     code, _, err = cli(capsys, "repair", log, "-o", out_path)

@@ -180,6 +180,8 @@ def test_every_command_names_the_line_within_bounds(results, name):
         # repair reports what it wrote on stdout; every other command warns on stderr
         said = out + err if command == "repair" else err
         messages = [m for m in said.splitlines() if m]
+        if command == "repair":  # one line, then one per entry that no longer holds
+            messages = [m for m in messages if not m.startswith(("entry ", "... ", "strike "))]
         assert len(messages) == 1, where  # one line, not a cascade
         assert f"line {line}" in messages[0], where
         if field and command == "check":

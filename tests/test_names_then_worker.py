@@ -58,10 +58,10 @@ def test_two_threads_asking_at_once_build_the_replay_once(tmp_path, monkeypatch)
     path, _ = _recorded(tmp_path)
     built: list[int] = []
 
-    def slow(records, replay):  # long enough that both ask before the first is done
+    def slow(records):  # long enough that both ask before the first is done
         built.append(1)
         time.sleep(0.3)
-        return NamesThen(records, replay)
+        return NamesThen(records)
 
     monkeypatch.setattr(names_then_module, "NamesThen", slow)
     game = Game.open(path, read_only=True)
@@ -91,12 +91,12 @@ async def test_tui_history_reads_never_folded_names_in_a_worker(tmp_path, monkey
     held = threading.Event()
     threads: list[threading.Thread] = []
 
-    def gated(records, replay):  # the replay, held back until the test lets it go
+    def gated(records):  # the replay, held back until the test lets it go
         threads.append(threading.current_thread())
         # on the event loop (the old way) it would block the app; the timeout only
         # frees the thread if the test fails before letting it go
         held.wait(timeout=120)
-        return NamesThen(records, replay)
+        return NamesThen(records)
 
     monkeypatch.setattr(names_then_module, "NamesThen", gated)
     game = Game.open(path)

@@ -7,6 +7,7 @@ chromedriver or selenium cannot be had (.ci/run installs them with apt-get when 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -143,10 +144,107 @@ def test_a_request_without_the_token_is_refused_and_logged(tmp_path, game):
 
 
 def test_without_a_token_the_server_listens_on_loopback_only(tmp_path, game):
-    served = Served(tmp_path, game)
+    served = Served(tmp_path, game, "--no-token")
     try:
         assert served.url == f"http://127.0.0.1:{served.port}/"
         assert status_of(served.url) == 200
+        assert "Warning: served without a token" in served.output()
+    finally:
+        served.stop()
+
+
+def status_with(url: str, **headers: str) -> int:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+async def _handshake(url: str, origin: str | None) -> int:
+    """The HTTP status of a WebSocket handshake to ``url`` (101 when it opens)."""
+    import aiohttp
+
+    headers = {"Origin": origin} if origin else {}
+    async with aiohttp.ClientSession() as session:
+        try:
+            async with session.ws_connect(url, headers=headers) as ws:
+                await ws.close()
+                return 101
+        except aiohttp.WSServerHandshakeError as exc:
+            return int(exc.status)
+
+
+def handshake(url: str, origin: str | None = None) -> int:
+    import asyncio
+
+    return asyncio.run(_handshake(url, origin))
+
+
+def test_by_default_loopback_asks_for_the_token_and_checks_host_and_origin(tmp_path, game):
+    served = Served(tmp_path, game)
+    try:
+        base = f"http://127.0.0.1:{served.port}"
+        assert "token=" in served.url  # a secret even on 127.0.0.1
+        token = served.url.split("token=", 1)[1]
+        assert status_of(f"{base}/") == 403
+        assert status_of(f"{base}/?token={token}") == 200
+        assert status_with(f"http://localhost:{served.port}/?token={token}") == 200
+        # a DNS-rebinding page: right address, its own name
+        assert status_with(f"{base}/?token={token}", Host=f"evil.example:{served.port}") == 403
+        # another site's page, even holding the token
+        evil = "http://evil.example"
+        assert status_with(f"{base}/?token={token}", Origin=evil) == 403
+        ws = f"ws://127.0.0.1:{served.port}/ws?token={token}&width=80&height=24"
+        assert handshake(ws, origin=evil) == 403  # cross-site WebSocket hijacking
+        assert handshake(ws.replace(token, "wrong"), origin=base) == 403
+        time.sleep(0.5)
+        output = served.output()
+        assert "Origin 'http://evil.example' is another site" in output
+        # printed once, as the link; never in the access log
+        assert output.count(token) == 1, output
+        assert "token=(hidden)" in output
+    finally:
+        served.stop()
+
+
+def test_sessions_beyond_the_cap_are_refused(tmp_path, game):
+    served = Served(tmp_path, game, "--max-sessions", "1")
+    try:
+        token = served.url.split("token=", 1)[1]
+        origin = f"http://127.0.0.1:{served.port}"
+        ws = f"ws://127.0.0.1:{served.port}/ws?token={token}&width=80&height=24"
+
+        async def two() -> tuple[int, int]:
+            import aiohttp
+
+            async with (
+                aiohttp.ClientSession() as session,
+                session.ws_connect(ws, headers={"Origin": origin}),
+            ):
+                return 101, await _handshake(ws, origin)
+
+        import asyncio
+
+        assert asyncio.run(two()) == (101, 503)
+        time.sleep(0.5)
+        assert "1 already open, the most served at once (HTTP 503)" in served.output()
+    finally:
+        served.stop()
+
+
+def test_a_malformed_request_is_one_line_not_a_traceback(tmp_path, game):
+    served = Served(tmp_path, game)
+    try:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=10) as raw:
+            raw.sendall(b"GET /\x00\xff HTTP/9.9\r\nHost: \x01\r\n\r\n" + b"x" * 70000)
+            with contextlib.suppress(OSError):
+                raw.recv(4096)
+        time.sleep(0.5)
+        output = served.output()
+        assert "Traceback" not in output and "locals" not in output.lower()
+        assert len(output.splitlines()) < 40, output
     finally:
         served.stop()
 
@@ -266,10 +364,13 @@ def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp
 def test_the_secret_is_required_beyond_loopback(game):
     from stockade.tui.serve import lan_address, make_server
 
-    local = make_server(game, port=8123)
-    assert (local.host, local.token, local.url) == ("127.0.0.1", None, "http://127.0.0.1:8123/")
-    asked = make_server(game, require_token=True)
-    assert asked.token and f"?token={asked.token}" in asked.url
+    local = make_server(game, port=8123)  # a secret on loopback too, by default
+    assert local.host == "127.0.0.1" and local.token and len(local.token) >= 32
+    assert local.url == f"http://127.0.0.1:8123/?token={local.token}"
+    bare = make_server(game, port=8123, no_token=True)
+    assert (bare.token, bare.url) == (None, "http://127.0.0.1:8123/")
+    with pytest.raises(OSError, match="127.0.0.1 only"):
+        make_server(game, host="192.0.2.7", no_token=True)
     other = make_server(game, host="192.0.2.7")  # constructed, never started
     assert other.host == "192.0.2.7" and other.token and len(other.token) >= 32
     assert make_server(game, host="192.0.2.7").token != other.token  # fresh every time
@@ -290,6 +391,8 @@ def test_serve_passes_its_options_to_the_ui(game, capsys):
             return 0
 
     assert main(["serve", str(game), "--lan", "--port", "9001"], ui=FakeUI()) == 0
-    assert calls == [(game, {"port": 9001, "lan": True, "host": None, "require_token": False})]
+    assert calls == [
+        (game, {"port": 9001, "lan": True, "host": None, "no_token": False, "max_sessions": 4})
+    ]
     assert main(["serve", str(game)]) == 2  # no UI: a usage error, one line
     assert main(["serve", str(game.with_name("missing.jsonl"))], ui=FakeUI()) == 1

@@ -20,7 +20,7 @@ from stockade.core.log import store as log_store
 from stockade.core.log.game_log import load
 from stockade.core.model import events as ev
 
-executing = importlib.import_module("stockade.core.commands.execute")  # (the package
+parsing = importlib.import_module("stockade.core.commands.parser")  # (the package
 # exports a function of the same name)
 
 N = 600  # entries: below the snapshot cache's threshold, so every one is folded
@@ -41,7 +41,7 @@ def calls(monkeypatch) -> Counter[str]:
         (rules, "step"),  # one per entry folded (and per record applied)
         (Projection, "check"),  # the rules asked about a new entry before it is written
         (log_store, "load"),  # reads of the log file
-        (executing, "parse"),  # the command line parsed
+        (parsing, "parse"),  # the command line read into its Command
         (ev, "encode"),  # records turned into log lines
     ):
         monkeypatch.setattr(module, name, _counting(calls, name, getattr(module, name)))

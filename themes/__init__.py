@@ -97,13 +97,15 @@ def theme_from_text(text: str, source: str):
     from textual.theme import Theme
 
     try:
-        data = tomllib.loads(text)
+        data = tomlstruct.parse(text)
     except tomllib.TOMLDecodeError as exc:
         raise ThemeError([f"{source}: not valid TOML ({exc})"]) from None
     try:
         spec, found = tomlstruct.check(data, ThemeFile, source, text)
     except tomlstruct.Invalid as exc:
         raise ThemeError([str(p) for p in exc.problems]) from None
+    except RecursionError:
+        raise ThemeError([f"{source}: nested too deeply"]) from None
     problems = [str(p) for p in found]
     if not spec.name.strip():
         problems.append(f"{source}: name = {spec.name!r}: a theme needs a name")
@@ -126,13 +128,13 @@ def load_themes(folder: Path | None = None, extra: Iterable[Path] = ()) -> tuple
     for path in [*_theme_files(folder), *extra]:
         source = f"theme {Path(path).name}"
         try:
-            text = Path(path).read_bytes().decode("utf-8")
+            text = tomlstruct.read_text(Path(path))
             theme = theme_from_text(text, source)
         except OSError as exc:
             problems.append(f"{source}: cannot be read ({exc.strerror}); skipped")
             continue
-        except UnicodeDecodeError:
-            problems.append(f"{source}: not UTF-8 text; skipped")
+        except tomlstruct.Unreadable as exc:
+            problems.append(f"{source}: {exc}; skipped")
             continue
         except ThemeError as exc:
             problems.append("; ".join(exc.problems) + "; skipped")

@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.theme import Theme
 
 from stockade.core.book.game import Game
+from stockade.core.cli.output import visible
 from stockade.core.model.errors import InternalRefusal, Refusal
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
@@ -68,6 +70,30 @@ class StockadeApp(App[int]):
         self.theme = wanted
         self._config_keys = config.keys
         self._problems = problems
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice of the app passes here: a control character in it (an escape
+        sequence in a file name, an OSC that would set the window title or the
+        clipboard) is shown, never sent to the terminal. Markup stays Textual's default
+        for Textual's own notices ("Press [b]ctrl+q[/b] to quit"); Stockade's notices
+        hold game text (a Location '[/nope]R4' raised MarkupError, '[@click=app.quit]'
+        became a link) and pass ``markup=False``, every one of them
+        (tests/test_tui_hostile_text.py reads the sources to hold them to it)."""
+        super().notify(
+            visible(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def binding_ids(self) -> set[str]:
         """Every id the keymap may name: the one binding registry's."""
@@ -125,7 +151,9 @@ class StockadeApp(App[int]):
             return
         self.game = self._follower.game
         if why:
-            self.notify(f"{why}: read again from the top", title="Stockade", timeout=8)
+            self.notify(
+                f"{why}: read again from the top", title="Stockade", timeout=8, markup=False
+            )
         if new or why:
             self.game_changed(f"{len(new)} new entries from the window that writes")
 
@@ -204,7 +232,6 @@ class StockadeApp(App[int]):
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Open the game at ``path`` and run the app; returns the exit code."""
-    from stockade.core.cli.output import visible
     from stockade.core.log.journal_errors import JournalError
 
     try:

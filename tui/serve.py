@@ -5,15 +5,29 @@ carries its screen over a websocket). The first one takes the game's write lock 
 writes; the others open it read-only and follow it live (core/book/follow.py).
 
 By default the server listens on 127.0.0.1 only. ``--lan`` listens on this machine's
-address on the local network, for a tablet or phone at the table, and then requires a
-secret: a random token (``secrets.token_urlsafe``) printed once, as a URL and as a QR
-code. A request that carries neither the token (``?token=``) nor the cookie the first
-page with it sets is refused with HTTP 403 and logged.
+address on the local network, for a tablet or phone at the table.
+
+Safe by default, as Jupyter is (a local server that drives a user's files): any web
+page the user visits can reach 127.0.0.1, so loopback is no boundary.
+
+* A secret token (``secrets.token_urlsafe``) on every address, loopback included,
+  printed once, as a URL and as a QR code. A request that carries neither the token
+  (``?token=``) nor the cookie the first page with it sets is refused with HTTP 403 and
+  logged. ``--no-token`` opts out on loopback only, with a warning.
+* The Host header must name the address served (a DNS-rebinding page sends its own
+  name), and an Origin header, when there is one, must be that address too: a
+  WebSocket opened by another site's page (cross-site WebSocket hijacking) is refused
+  with HTTP 403 before it starts a session.
+* At most ``max_sessions`` browser sessions at once (each one is a process); one more is
+  refused with HTTP 503.
+* The log never shows the token (the access log prints each request line without its
+  query), and an error is one line, never a traceback with its locals.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import shlex
 import socket
@@ -27,6 +41,25 @@ log = logging.getLogger("stockade.serve")
 
 COOKIE = "stockade_token"
 DEFAULT_PORT = 8000
+MAX_SESSIONS = 4  # browser sessions at once: each runs its own app process
+_TOKEN_IN_TEXT = re.compile(r"([?&]token=)[^\s&\"']*")
+
+
+def redact(text: str) -> str:
+    """``text`` with the value of every ``token=`` query parameter hidden."""
+    return _TOKEN_IN_TEXT.sub(r"\1(hidden)", text)
+
+
+class OneLineFormatter(logging.Formatter):
+    """A log record as one line, the token hidden: an exception is named, never shown
+    as a traceback (textual-serve's handler printed ~100 lines with every local)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message = f"{message} ({type(error).__name__}: {error})"
+        return redact(" ".join(message.split()))
 
 
 def lan_address() -> str | None:
@@ -50,47 +83,105 @@ def app_command(path: Path | None) -> str:
 
 
 class StockadeServer(Server):
-    """textual-serve's server, with a secret token checked on every request."""
+    """textual-serve's server, with the token, the Host and Origin checks and the cap on
+    sessions on every request (see the module)."""
 
-    def __init__(self, command: str, host: str, port: int, token: str | None, title: str):
+    def __init__(
+        self,
+        command: str,
+        host: str,
+        port: int,
+        token: str | None,
+        title: str,
+        max_sessions: int = MAX_SESSIONS,
+    ):
         super().__init__(command, host=host, port=port, title=title)
         self.token = token
+        self.max_sessions = max_sessions
+        self.sessions = 0
+        self.allowed_hosts = allowed_hosts(host, port)
 
     @property
     def url(self) -> str:
         """The address to open: with the token when one is required."""
         return f"{self.public_url}/" + (f"?token={self.token}" if self.token else "")
 
+    def initialize_logging(self) -> None:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(OneLineFormatter())
+        logging.basicConfig(level="INFO", handlers=[handler], force=True)
+
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
-        if self.token:
-            app.middlewares.append(self._require_token)
+        app.middlewares.append(self._check_request)
         return app
 
     def _has_token(self, request: web.Request) -> bool:
-        assert self.token is not None
+        if self.token is None:
+            return True
         given = request.query.get("token") or request.cookies.get(COOKIE) or ""
         return secrets.compare_digest(given.encode(), self.token.encode())
 
-    @web.middleware
-    async def _require_token(self, request: web.Request, handler) -> web.StreamResponse:
+    def refusal(self, request: web.Request) -> str:
+        """Why ``request`` is refused ("" if it is not): a foreign Host or Origin, or
+        no valid token."""
+        host = request.headers.get("Host", "")
+        if host.lower() not in self.allowed_hosts:
+            return f"Host {host[:80]!r} is not the address served"
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.lower() not in {
+            f"{scheme}://{name}" for scheme in ("http", "https") for name in self.allowed_hosts
+        }:
+            return f"Origin {origin[:80]!r} is another site"
         if not self._has_token(request):
+            return "no valid token"
+        return ""
+
+    @web.middleware
+    async def _check_request(self, request: web.Request, handler) -> web.StreamResponse:
+        why = self.refusal(request)
+        if why:
             log.warning(
-                "refused %s %s from %s: no valid token (HTTP 403)",
+                "refused %s %s from %s: %s (HTTP 403)",
                 request.method,
                 request.path,
                 request.remote,
+                why,
             )
             return web.Response(
                 status=403,
-                text="Stockade: this game is served with a secret; open the link with its "
-                "token, as printed where 'stockade serve' runs.\n",
+                text="Stockade: refused. This game is served with a secret to this "
+                "address only; open the link with its token, as printed where "
+                "'stockade serve' runs.\n",
             )
+        if request.path == "/ws":  # textual-serve's websocket: one app process each
+            return await self._session(request, handler)
         response = await handler(request)
-        if "token" in request.query and not response.prepared:
+        if self.token and "token" in request.query and not response.prepared:
             # the page's scripts, styles and websocket then carry the secret as a cookie
-            response.set_cookie(COOKIE, self.token or "", httponly=True, samesite="Strict")
+            response.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict")
         return response
+
+    async def _session(self, request: web.Request, handler) -> web.StreamResponse:
+        """A browser session, if fewer than ``max_sessions`` are open (HTTP 503 if not)."""
+        if self.sessions >= self.max_sessions:
+            log.warning(
+                "refused a browser session from %s: %d already open, the most served "
+                "at once (HTTP 503)",
+                request.remote,
+                self.sessions,
+            )
+            return web.Response(
+                status=503,
+                text=f"Stockade: {self.sessions} browser sessions are open, the most "
+                "this server runs at once; close one and reload.\n",
+            )
+        self.sessions += 1
+        try:
+            response: web.StreamResponse = await handler(request)
+            return response
+        finally:
+            self.sessions -= 1
 
     async def on_startup(self, app: web.Application) -> None:
         self.console.print(f"Stockade: serving {self.title} on {self.public_url}")
@@ -102,7 +193,26 @@ class StockadeServer(Server):
             qr = qr_text(self.url)
             if qr:
                 self.console.print(qr, highlight=False, markup=False)
+        else:
+            self.console.print(
+                "Warning: served without a token (--no-token): any web page open in a "
+                "browser on this machine can reach it.",
+                markup=False,
+            )
         self.console.print("The first browser session writes; the others follow it. Ctrl+C stops.")
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str]:
+    """The Host header values that name the address served (lower case)."""
+    names = {host}
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        names |= {"localhost", "127.0.0.1", "[::1]"}
+    elif ":" in host:
+        names = {f"[{host}]"}
+    with_port = {f"{name}:{port}" for name in names}
+    if port == 80:
+        with_port |= names
+    return frozenset(name.lower() for name in with_port)
 
 
 def qr_text(data: str) -> str:
@@ -125,21 +235,31 @@ def make_server(
     port: int = DEFAULT_PORT,
     lan: bool = False,
     host: str | None = None,
-    require_token: bool = False,
+    no_token: bool = False,
+    max_sessions: int = MAX_SESSIONS,
 ) -> StockadeServer:
     """The server ``serve`` runs: on 127.0.0.1 unless ``lan`` or ``host``; with a fresh
-    secret token whenever it listens beyond loopback, or when asked to.
-    Raises OSError when ``lan`` finds no local network address."""
+    secret token unless ``no_token`` (refused beyond loopback).
+    Raises OSError when ``lan`` finds no local network address, or ``no_token`` is
+    asked beyond loopback."""
     if lan and host is None:
         host = lan_address()
         if host is None:
             raise OSError("no local network address found; use --host ADDRESS")
     host = host or "127.0.0.1"
     beyond_loopback = not (host.startswith("127.") or host in ("localhost", "::1"))
-    wants_token = lan or require_token or beyond_loopback
-    token = secrets.token_urlsafe(24) if wants_token else None
+    if no_token and beyond_loopback:
+        raise OSError("--no-token is for 127.0.0.1 only; beyond it the secret link is required")
+    token = None if no_token else secrets.token_urlsafe(24)
     title = Path(path).name if path is not None else "Stockade"
-    return StockadeServer(app_command(path), host=host, port=port, token=token, title=title)
+    return StockadeServer(
+        app_command(path),
+        host=host,
+        port=port,
+        token=token,
+        title=title,
+        max_sessions=max(1, max_sessions),
+    )
 
 
 def serve(
@@ -147,11 +267,12 @@ def serve(
     port: int = DEFAULT_PORT,
     lan: bool = False,
     host: str | None = None,
-    require_token: bool = False,
+    no_token: bool = False,
+    max_sessions: int = MAX_SESSIONS,
 ) -> int:
     """Run the server until Ctrl+C; returns the exit code."""
     try:
-        server = make_server(path, port, lan, host, require_token)
+        server = make_server(path, port, lan, host, no_token, max_sessions)
     except OSError as exc:
         print(f"stockade: {exc}", file=sys.stderr)
         return 1

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from stockade.core.book.game_view import GameView
 from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.model import events as ev
+from stockade.core.model.names import Name
 
 # The rule behind each kind of entry; "kind:variant" where the variant changes it.
 RULES: dict[str, str] = {
@@ -76,10 +77,14 @@ def sentence(entry: HistoryEntry, game: GameView, with_time: bool = True) -> str
     return sentence_for(entry.record, game, with_time)
 
 
-def sentence_for(record: ev.Record, game: GameView, with_time: bool = True) -> str:
+def sentence_for(
+    record: ev.Record, game: GameView, with_time: bool = True, then: dict[str, Name] | None = None
+) -> str:
+    """The entry in words; ``then``: the names to use instead of the fold's (``verify``
+    gives those an entry had when it was written)."""
     if ev.is_control(record):
         return _control(record)
-    text = _Words(game, record.seq).say(record)
+    text = _Words(game, record.seq, then).say(record)
     rule = rule_for(record)
     if rule:
         text += f" [{rule}]"
@@ -105,11 +110,14 @@ def _control(record: ev.ControlRecord) -> str:
 class _Words:
     """Names units and builds the sentence for each kind of event."""
 
-    def __init__(self, game: GameView, seq: int):
+    def __init__(self, game: GameView, seq: int, then: dict[str, Name] | None = None):
         # The names when the entry was recorded: kept by the fold, or, for an entry
         # that never folded in this process (undone, abandoned, struck, or not folded
         # since the log was opened), replayed from the log (core.book.names_replay). Never
         # from the state now: a handle may name another unit since.
+        if then is not None:
+            self.then = then
+            return
         folded = seq in game.when
         self.then = game.names.of(seq) if folded else game.names_then().of(seq)
 

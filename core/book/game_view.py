@@ -10,10 +10,21 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from stockade.core.book.names_replay import NamesThen, When
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.names import NameBook
+from stockade.core.model.names import Name, NameBook
+
+When = tuple[int, str, str]  # an entry's turn, phase and attacker
+
+
+class Replayed(Protocol):
+    """The names and time of entries that never folded here (``core.book.names_replay``'s
+    ``NamesThen``; named here so that wording an entry imports no replay, which folds)."""
+
+    @property
+    def when(self) -> dict[int, When]: ...
+
+    def of(self, seq: int) -> dict[str, Name]: ...
 
 
 class GameView(Protocol):
@@ -29,7 +40,7 @@ class GameView(Protocol):
     @property
     def names(self) -> NameBook: ...
 
-    def names_then(self) -> NamesThen: ...
+    def names_then(self) -> Replayed: ...
 
 
-__all__ = ["GameView"]
+__all__ = ["GameView", "Replayed", "When"]

@@ -14,8 +14,9 @@ import time
 import msgspec
 
 from stockade.core.model import events as ev
-from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, check_records, explain, has_control
+from stockade.core.model.bounds import MAX_SEQ, MAX_TEXT, explain, has_control
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.record_bounds import check_fresh, check_written
 
 
 def now() -> str:
@@ -34,7 +35,8 @@ def within_bounds(records: list[ev.Record]) -> None:
     """Hold what a command would record to the bounds a log line is held to:
     a Refusal naming the field, before any rule sees the values."""
     try:
-        check_records(records, ev.STRICT.decoder)  # every bound, string patterns included
+        # every bound, string patterns included; no invisible character, no look-alike
+        check_written(records, ev.STRICT)
     except ValueError as exc:
         raise InputRefusal(f"cannot be recorded: {exc}") from None
 
@@ -50,6 +52,10 @@ def encoded_within_bounds(records: list[ev.Record]) -> list[bytes]:
             strict.decode(line)
         except msgspec.ValidationError as exc:
             raise InputRefusal(f"cannot be recorded: {explain(exc)}") from None
+    try:  # what only a record written now is held to
+        check_fresh(records, lines, ev.STRICT)
+    except ValueError as exc:
+        raise InputRefusal(f"cannot be recorded: {exc}") from None
     return lines
 
 

@@ -129,7 +129,7 @@ class Writer(WriteRecovery):
                 if built is None:
                     records = list(self.records)
                     with gc_paused():
-                        built = names_replay.NamesThen(records, Writer.load(records[:1]))
+                        built = names_replay.NamesThen(records)
                     self.replayed = built
         return built
 

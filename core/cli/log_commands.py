@@ -18,7 +18,12 @@ from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
 from stockade.core.log import chain
 from stockade.core.log.control_check import control_problems
+from stockade.core.log.files import atomic_write
 from stockade.core.log.game_log import load
+from stockade.core.log.log_lines import read_lines
+from stockade.core.log.reader import lines_of
+from stockade.core.log.salvage import SHOWN_DROPS, Salvage, salvage
+from stockade.core.model.errors import Refusal
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -90,7 +95,6 @@ def cmd_check(args: Namespace, ui: object) -> int:
     entries that no longer hold (exit 4). Only ever reads."""
     from stockade.core.book.game import Game
     from stockade.core.log.game_log import load
-    from stockade.core.log.log_lines import read_lines
 
     path: Path = args.file
     loaded = load(path)
@@ -186,17 +190,12 @@ def default_output(path: Path) -> Path:
 
 
 def cmd_repair(args: Namespace, ui: object) -> int:
-    """Write the good prefix to a new file; save the dropped lines beside it.
-
-    Records are never renumbered: everything from the first bad line on is dropped
-    (a later good line would break the gap-free sequence) and kept in OUT.dropped.
-    The original is left untouched.
+    """Write a repaired copy: every sound line kept in place, each bad one dropped to
+    OUT.dropped (core/log/salvage.py); a log with only an unfinished last entry loses
+    just that entry (and the lines written with it). The original is left untouched.
     """
-    from stockade.core.log.files import atomic_write
-    from stockade.core.log.log_lines import read_lines
 
     path: Path = args.file
-    raw = read_lines(path)
     loaded = load(path)
     if loaded.problem is None and loaded.torn_tail is None:
         if args.json:
@@ -204,8 +203,19 @@ def cmd_repair(args: Namespace, ui: object) -> int:
         else:
             print(f"{path}: sound; nothing to repair")
         return 0
-    if not loaded.records:
+    if not loaded.records:  # an empty file, or no game header on line 1
         raise CliError(f"{path}: {loaded.problem}; nothing in it can be kept", Exit.DAMAGED)
+    if loaded.problem is None:  # only a torn tail: the reader already set it aside
+        kept = loaded.records
+        found = Salvage(kept=len(kept), dropped_bytes=bytearray(loaded.torn_tail or b""))
+        found.lines = list(lines_of(loaded.data[: loaded.good_bytes]))
+    else:
+        found = salvage(loaded.data)
+        if found.header_problem:
+            raise CliError(
+                f"{path}: line 1: {found.header_problem}; nothing in it can be kept", Exit.DAMAGED
+            )
+    del loaded
     out: Path = args.output or default_output(path)
     dropped_path = out.with_name(out.name + ".dropped")
     if out.resolve() == path.resolve():
@@ -218,12 +228,10 @@ def cmd_repair(args: Namespace, ui: object) -> int:
                 f"{target}: already exists ({kind}); not overwriting it "
                 "(--force replaces it; a link is replaced, never written through)"
             )
-    kept = len(loaded.records)
-    good = b"".join(line.data + b"\n" for line in raw.lines[:kept])
-    dropped = b"".join(line.data + b"\n" for line in raw.lines[kept:]) + (raw.torn_tail or b"")
+    good = found.blob()
     try:
         atomic_write(out, good, replace=args.force)
-        atomic_write(dropped_path, dropped, replace=args.force)
+        atomic_write(dropped_path, bytes(found.dropped_bytes), replace=args.force)
     except FileExistsError as exc:  # appeared since the check above
         raise CliError(f"{exc.filename}: already exists; not overwriting it") from None
     except OSError as exc:  # a full disk, a read-only folder: named, the original kept
@@ -231,24 +239,63 @@ def cmd_repair(args: Namespace, ui: object) -> int:
             f"{exc.filename or out}: cannot write the repaired copy ({exc.strerror or exc}); "
             f"{path} is unchanged"
         ) from None
-    first_bad = loaded.problem.line if loaded.problem else kept + 1
+    from stockade.core.book.game import Game
+
+    conflicts = sorted(Game(load(out).records).conflicts.items())
     if args.json:
         jsonout.emit(
             "repair",
             file=str(path),
             repaired=True,
             output=str(out),
-            kept_records=kept,
-            first_bad_line=first_bad,
-            dropped_bytes=len(dropped),
+            kept_records=found.kept,
+            dropped_lines=found.dropped_count,
+            dropped=[{"line": d.line, "why": d.why} for d in found.dropped_shown],
+            stand_ins=found.stand_ins[:SHOWN_DROPS],
+            relinked_from=found.relinked_from or None,
+            conflicts=[{"seq": seq, "rule": r.rule, "message": r.text} for seq, r in conflicts],
+            dropped_bytes=len(found.dropped_bytes),
             dropped_file=str(dropped_path),
         )
         return 0
-    print(
-        f"wrote {out}: {kept} good records kept; from line {first_bad} on "
-        f"({len(dropped)} bytes) saved to {dropped_path}; {path} is unchanged"
-    )
+    for line in _repair_report(path, out, dropped_path, found, conflicts):
+        print(line)
     return 0
+
+
+def _repair_report(
+    path: Path,
+    out: Path,
+    dropped_path: Path,
+    found: Salvage,
+    conflicts: list[tuple[int, Refusal]],
+) -> list[str]:
+    """What ``repair`` did: one line (kept, dropped and why, re-linked), then one line
+    for each entry that no longer holds without the dropped lines."""
+    said = [f"wrote {out}: {found.kept} sound records kept"]
+    shown = "; ".join(f"line {d.line} ({d.why})" for d in found.dropped_shown)
+    if shown:
+        more = found.dropped_count - len(found.dropped_shown)
+        said.append(f"dropped {shown}" + (f" and {more} more lines" if more > 0 else ""))
+    if found.dropped_count == 0 and found.dropped_bytes:
+        said.append(f"the unfinished last entry (line {found.kept + 1} on) left out")
+    if found.dropped_bytes:
+        said.append(f"{len(found.dropped_bytes)} bytes saved to {dropped_path}")
+    if found.stand_ins:
+        said.append(
+            f"{len(found.stand_ins)} dropped line(s) stand in as strike records, so "
+            "later entries keep their numbers"
+        )
+    if found.relinked_from:
+        said.append(f"hash chain re-linked from line {found.relinked_from}")
+    lines = ["; ".join(said) + f"; {path} is unchanged"]
+    for seq, refusal in conflicts[:SHOWN_DROPS]:
+        lines.append(f"entry {seq} no longer holds without the dropped lines: {refusal}")
+    if len(conflicts) > SHOWN_DROPS:
+        lines.append(f"... and {len(conflicts) - SHOWN_DROPS} more entries no longer hold")
+    if conflicts:
+        lines.append("strike or fix them (stockade history shows them with '!')")
+    return lines
 
 
 def cmd_locate(args: Namespace, ui: object) -> int:

@@ -67,15 +67,29 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     serve.add_argument(
         "--require-token",
         action="store_true",
-        help="require the secret link on 127.0.0.1 too (always on beyond loopback)",
+        help="the secret link is required (the default; kept for scripts)",
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="no secret link on 127.0.0.1 (any web page on this machine can then play)",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=int,
+        default=4,
+        metavar="N",
+        help="browser sessions at once, each a process (default 4)",
     )
 
 
 def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     """Exit 0 when NEW extends OLD; 6 (REWRITTEN) naming the first differing line."""
-    from stockade.core.book.describe import sentence
+    from stockade.core.book.describe import sentence_for
     from stockade.core.book.game import Game
+    from stockade.core.book.names_replay import names_when_written
     from stockade.core.log.game_log import load
+    from stockade.core.model import events as ev
     from stockade.core.reads.verify import Unreadable, compare
 
     try:
@@ -95,14 +109,27 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     first, last = verdict.added[0].line, verdict.added[-1].line
     span = f"line {first}" if first == last else f"lines {first}-{last}"
     print(f"{len(verdict.added)} entries added ({span}):")
-    game = Game(load(args.new).records)
-    entries = {e.seq: e for e in game.history()}
+    records = load(args.new).records
+    game = Game(records)
+    # An added entry that no longer holds is worded with the names it had when it
+    # was written: the fold names it from the history as it stands now.
+    conflicting = {a.record.seq for a in verdict.added if a.record.seq in game.conflicts}
+    then = names_when_written(records, conflicting)
     width = max(len(a.side or "-") for a in verdict.added)
     for added in verdict.added:
-        text = sentence(entries[added.record.seq], game)
+        text = sentence_for(added.record, game, then=then.get(added.record.seq))
+        if added.acts_on:
+            text += f" (an entry naming {added.acts_on})"
         print(f"  {added.line:>5}  {(added.side or '-'):<{width}}  {text}")
-    sides = Counter(a.side or "(no side)" for a in verdict.added)
-    print("sides named on the added entries: " + ", ".join(f"{s} {n}" for s, n in sides.items()))
+    controls = sum(1 for a in verdict.added if ev.is_control(a.record))
+    sides = Counter(a.side or "(no side)" for a in verdict.added if not ev.is_control(a.record))
+    named = ", ".join(f"{s} {n}" for s, n in sides.items()) or "none"
+    print(f"sides named on the added entries: {named}")
+    if controls:
+        print(
+            f"and {controls} undo, redo or strike record(s), listed under '-': the log does "
+            "not say who made them"
+        )
     return Exit.OK
 
 
@@ -209,7 +236,8 @@ def cmd_serve(args: argparse.Namespace, ui: Any) -> int:
             port=args.port,
             lan=args.lan,
             host=args.host,
-            require_token=args.require_token,
+            no_token=args.no_token and not args.require_token,
+            max_sessions=args.max_sessions,
         )
         or 0
     )

@@ -7,11 +7,18 @@ checked one by one against it, so a bad one is reported and dropped while the go
 are kept; in a table of name = value (a ``dict`` field) each entry is checked on its own
 too. What is left is converted by msgspec into the Struct, its defaults standing in for
 whatever was dropped.
+
+A user's file is read with bounds (``read_text``): a regular file only, opened without
+waiting (a FIFO named config.toml hung the app on a blank terminal), at most
+``MAX_BYTES`` read (one linked to /dev/zero ran it out of memory), and a TOML nested
+too deeply to parse is a problem like any other (50k levels raised RecursionError).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +27,49 @@ from typing import Any, TypeVar, get_origin
 import msgspec
 
 S = TypeVar("S", bound=msgspec.Struct)
+
+MAX_BYTES = 256 * 1024  # a config or theme file is a few hundred bytes
+# Open without waiting for a writer (a FIFO), where the platform has the flag.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+class Unreadable(ValueError):
+    """A user's file that is not read: not a regular file, too big, not UTF-8."""
+
+
+def read_text(path: Path, limit: int = MAX_BYTES) -> str:
+    """The text of a user's file, read with bounds (see the module). Raises OSError
+    when it cannot be opened, ``Unreadable`` (a readable reason) when it is not read."""
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or other special file"
+            if stat.S_ISDIR(mode):
+                kind = "a directory"
+            raise Unreadable(f"is {kind}, not a regular file; not read")
+        data = os.read(fd, limit + 1)
+        while len(data) <= limit:
+            more = os.read(fd, limit + 1 - len(data))
+            if not more:
+                break
+            data += more
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise Unreadable(f"is over {limit // 1024} KB, too big for a settings file; not read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unreadable("not UTF-8 text") from None
+
+
+def parse(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, a TOML nested too deeply to parse raising TOMLDecodeError."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("nested too deeply") from None
 
 
 @dataclass(frozen=True)
@@ -138,16 +188,30 @@ def load(path: Path, schema: type[S], label: str | None = None) -> tuple[S, list
     is turned into a problem too, so the caller has one exception to handle."""
     file = label or str(path)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = read_text(Path(path))
     except OSError as exc:
         raise Invalid([Problem(file, "", _MISSING, f"cannot be read ({exc.strerror})")]) from None
-    except UnicodeDecodeError:
-        raise Invalid([Problem(file, "", _MISSING, "not UTF-8 text")]) from None
+    except Unreadable as exc:
+        raise Invalid([Problem(file, "", _MISSING, str(exc))]) from None
     try:
-        data = tomllib.loads(text)
+        data = parse(text)
     except tomllib.TOMLDecodeError as exc:
         raise Invalid([Problem(file, "", _MISSING, f"not valid TOML ({exc})")]) from None
-    return check(data, schema, file, text)
+    try:
+        return check(data, schema, file, text)
+    except RecursionError:
+        raise Invalid([Problem(file, "", _MISSING, "nested too deeply")]) from None
 
 
-__all__ = ["Invalid", "Problem", "check", "line_of", "load", "table_line"]
+__all__ = [
+    "Invalid",
+    "MAX_BYTES",
+    "Problem",
+    "Unreadable",
+    "check",
+    "line_of",
+    "load",
+    "parse",
+    "read_text",
+    "table_line",
+]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from stockade.core.log.game_timeline import CONTROLS, Timeline, strikable
+from stockade.core.log.salvage import is_stand_in
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, Refusal
 
@@ -65,6 +66,8 @@ def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
 def _why_not(
     timeline: Timeline, records: list[ev.Record], record: ev.Record, verb: str, target: int
 ) -> str:
+    if is_stand_in(record):
+        return ""  # ``stockade repair``'s stand-in for a lost line (core/log/salvage.py)
     if not 1 <= target < record.seq:
         return f"there is no entry {target} before it"
     try:

@@ -29,6 +29,7 @@ import operator
 import re
 import types
 import typing
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any
 
@@ -270,7 +271,74 @@ class Strict:
         return all(map(_handle_ok, handles))
 
 
+# ------------------------------------------------- what a new record may not hold
+# Characters that show as nothing (zero-width spaces and joiners, word joiners, the
+# byte-order mark, soft hyphen, Mongolian vowel separator, Hangul fillers, variation
+# selectors, tag characters): two names that read the same on screen could differ.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\U000e0000-\U000e0fff]"
+)
+_ASCII_HANDLE = re.compile(r"[A-Za-z0-9_.-]*\Z")
+
+
+def _named(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
+
+
+def handle_lookalike(handle: str) -> str:
+    """Why ``handle`` may not be given to a new unit ("" if it may): a handle is typed
+    at the command bar and read beside others, so it is ASCII letters, digits, _ . and
+    - only; a letter of another script can look exactly like one (Cyrillic 'а1' beside
+    'a1'), and a full-width or other compatibility form is one in disguise."""
+    if _ASCII_HANDLE.match(handle):
+        return ""
+    odd = next(c for c in handle if not _ASCII_HANDLE.match(c))
+    plain = unicodedata.normalize("NFKC", handle)
+    hint = f" (write it {plain!r})" if plain != handle and _ASCII_HANDLE.match(plain) else ""
+    return (
+        f"a new handle is one word of ASCII letters, digits, _ . or - only; {handle!r} "
+        f"holds {_named(odd)}, which can look like another letter{hint}"
+    )
+
+
+def check_written(records: list[Any], strict: Strict) -> None:
+    """Raise ValueError (in the player's words) unless every record a command would
+    write fits the bounds a log line is held to (``check_records``) and also holds no
+    invisible character and no look-alike handle. Only what is written now is held to
+    the last two: a log written before still reads as it always did."""
+    bounds.check_records(records, strict.decoder)
+    encoder = msgspec.json.Encoder()
+    check_fresh(records, [encoder.encode(r) for r in records], strict)
+
+
+def check_fresh(records: list[Any], lines: list[bytes], strict: Strict) -> None:
+    """What only a record written now is held to: ``lines`` (the records encoded) hold
+    no invisible character, and no handle of ``records`` looks like another letter.
+    Raises ValueError in the player's words."""
+    for line in lines:
+        hidden = _INVISIBLE.search(line.decode("utf-8"))
+        if hidden:
+            raise ValueError(
+                f"holds an invisible character ({_named(hidden.group())}), which no "
+                "record may hold: two names that read the same could differ"
+            )
+    by_type: dict[type, list[Any]] = {}
+    for record in records:
+        by_type.setdefault(type(record), []).append(record)
+    handles: set[str] = set()
+    strict.collect_handles(by_type, handles)
+    for handle in sorted(handles):
+        why = handle_lookalike(handle)
+        if why:
+            raise ValueError(f"field 'handle': {why}")
+
+
 __all__ = [
+    "check_fresh",
+    "check_written",
+    "handle_lookalike",
     "Counters",
     "Cvp",
     "CvpTable",

@@ -150,7 +150,7 @@ class ReplayScreen(Screen):
             self.app.game_changed("", change)
             said = consequences(change, totals_of(tally(self.game.state)))
             if said:  # the notice after the write: what it did to later entries and CVP
-                self.app.notify("\n".join(said), title=message, timeout=12)
+                self.app.notify("\n".join(said), title=message, timeout=12, markup=False)
         self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)
