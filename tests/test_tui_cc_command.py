@@ -32,6 +32,6 @@ def test_a_split_only_line_reads_back_as_the_capture():
     )
     run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q4"])
     line = capture_command(CaptureEntry((), "g1", False), "a1", "2-4-7")
-    (event,) = parse(line, game.state).events
+    _clock_to_ccph, event = parse(line, game.state).events
     assert isinstance(event, ev.Captured)
     assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")

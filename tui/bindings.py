@@ -77,6 +77,15 @@ KEYS: tuple[Key, ...] = (
         palette="Previous phase",
     ),
     Key(
+        "stockade.next_a20_phase",
+        "main",
+        "g",
+        "next_a20_phase",
+        "Go on",
+        "on to the next phase where A20 has something waiting",
+        palette="Next phase where A20 acts",
+    ),
+    Key(
         "stockade.next_turn",
         "main",
         "t",

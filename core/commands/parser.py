@@ -10,6 +10,7 @@ from stockade.core.commands import verbs_escape as escape
 from stockade.core.commands import verbs_guards as guards
 from stockade.core.commands import verbs_losses as losses
 from stockade.core.commands import verbs_setup as setup
+from stockade.core.commands.clock import follow_entries
 from stockade.core.commands.grammar import VERBS, VerbSpec, verb_named
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections, is_blank, split_sections, words
@@ -17,6 +18,7 @@ from stockade.core.commands.words import number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
+from stockade.core.rules.timing import ClockMove
 
 VerbParser = Callable[[Context, Sections], list[ev.Record]]
 
@@ -25,6 +27,7 @@ PARSERS: dict[str, VerbParser] = {
     "next": setup.parse_next,
     "prev": setup.parse_prev,
     "turn": setup.parse_turn,
+    "skip": setup.parse_skip,
     "phase": setup.parse_phase,
     "move": setup.parse_move,
     "nq": setup.parse_nq,
@@ -70,6 +73,11 @@ class Parsed:
     reason: str = ""
     made: list[str] = field(default_factory=list)
     text: str = ""
+    # the clock move leading ``events`` when they belong to a later phase of this
+    # Player Turn (``core.commands.clock.follow_entries``)
+    clock_moved: ClockMove | None = None
+    clock_from: str = ""
+    clock_from_turn: tuple[int, str] = (0, "")
 
 
 def parse(text: str, state: GameState, first_attacker: str | None = None) -> Parsed:
@@ -93,8 +101,15 @@ def parse(text: str, state: GameState, first_attacker: str | None = None) -> Par
         raise Refusal("input", "there is no game to record into")
     ctx = Context(state, first_attacker)
     sections = split_sections(spec.name, rest, spec.arity)
-    events = PARSERS[spec.name](ctx, sections)
-    return Parsed(verb=spec.name, events=events, made=list(ctx.made))
+    events, moved = follow_entries(state, PARSERS[spec.name](ctx, sections))
+    return Parsed(
+        verb=spec.name,
+        events=events,
+        made=list(ctx.made),
+        clock_moved=moved,
+        clock_from=state.phase,
+        clock_from_turn=(state.turn, state.attacker),
+    )
 
 
 def _parse_control(spec: VerbSpec, rest: list[str]) -> Parsed:

@@ -150,6 +150,11 @@ def parse_prev(ctx: Context, sections: Sections) -> list[ev.Record]:
     return [clock.previous_phase(ctx.state, ctx.first_attacker)]
 
 
+def parse_skip(ctx: Context, sections: Sections) -> list[ev.Record]:
+    _nothing_more(sections)
+    return [clock.next_a20_phase(ctx.state, ctx.first_attacker)]
+
+
 def parse_turn(ctx: Context, sections: Sections) -> list[ev.Record]:
     _nothing_more(sections)
     return [clock.next_player_turn(ctx.state, ctx.first_attacker)]
@@ -240,6 +245,7 @@ __all__ = [
     "parse_prev",
     "parse_turn",
     "parse_phase",
+    "parse_skip",
     "parse_status",
     "parse_move",
     "parse_nq",

@@ -192,6 +192,9 @@ class MainScreen(Screen):
     def action_prev_phase(self) -> None:
         self._run("prev")
 
+    def action_next_a20_phase(self) -> None:
+        self._run("skip")
+
     def action_next_turn(self) -> None:
         self._run("turn")
 
