@@ -82,7 +82,7 @@ KEYS: tuple[Key, ...] = (
         "g",
         "next_a20_phase",
         "Go on",
-        "on to the next phase where A20 has something waiting",
+        "next phase where A20 acts",
         palette="Next phase where A20 acts",
     ),
     Key(
