@@ -1,0 +1,87 @@
+"""At the table, at 80x24: the strike confirmation's reason and keys are on the screen
+however long its preview (and an SVG snapshot of it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.commands import run_script
+from stockade.tui.app import StockadeApp
+from stockade.tui.widgets.history_view import HistoryView
+from tests.test_tui_support import new_game, sync
+
+SIDES = [("American", "American", 4), ("German", "German", 3)]
+# Striking entry 3 (the German units) costs every later entry: a preview of ~30 lines.
+LONG_PREVIEW = [
+    "add American 6-6-7 6-6-7 6-6-7 at Q4",
+    "add German 4-6-7 4-6-7 2-4-7 hs 2-4-7 hs 8-1 at Q5 broken",
+    "phase RtPh 1 American",
+    'surrender g1 g2 to a1 because "g3 g4 g5 rout"',
+    'surrender g3 g4 to a2 because "g5 routs"',
+    "surrender g5 to a3",
+    "next",
+    "transfer g2 to a2",
+    "transfer g5 to a1",
+    "abandon g3",
+    "next",
+    "move a2 R4",
+    "move a1 R5",
+    "next",
+    "next",
+    "eliminate a1 by enemy",
+    "eliminate a2 by enemy",
+]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+
+
+async def open_strike(pilot, seq: int) -> None:
+    await pilot.pause()
+    await pilot.press("h")
+    await pilot.pause()
+    pilot.app.screen.query_one(HistoryView).select_seq(seq)
+    await pilot.pause()
+    await pilot.press("x")
+    await pilot.pause()
+
+
+@sync
+async def test_the_strike_reason_and_keys_are_on_screen_at_80x24(tmp_path):
+    game = new_game(tmp_path, "Long", SIDES)
+    run_script(game, LONG_PREVIEW)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_strike(pilot, 3)
+        screen = app.screen
+        body = screen.query_one("#confirm-body").region
+        assert body.height > 20  # the preview is longer than the screen
+        for part in ("#confirm-input", "#confirm-keys"):
+            region = screen.query_one(part).region
+            assert region.y >= 0 and region.bottom <= 24, (part, region)
+        assert "enter: confirm" in str(screen.query_one("#confirm-keys").render())
+        records = len(game.records)
+        await pilot.press(*"typo", "enter")
+        await pilot.pause()
+        assert len(game.records) == records + 1
+        assert game.timeline.struck.get(3) == records + 1
+    game.close()
+
+
+def test_strike_confirmation_80x24_snapshot(tmp_path, snap_compare):
+    game = new_game(tmp_path, "Long", SIDES)
+    run_script(game, LONG_PREVIEW)
+    app = StockadeApp(game, remember=False)
+
+    async def strike(pilot):
+        await open_strike(pilot, 3)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    try:
+        assert snap_compare(app, terminal_size=(80, 24), run_before=strike)
+    finally:
+        game.close()
