@@ -8,6 +8,7 @@ it records is on disk before the screen changes.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ class StockadeApp(App[int]):
         self.notes = list(notes or [])
         self.remember = remember
         self.stockade_themes: list[Theme] = []
+        # the keymap applied (binding id -> keys): what hints read to name a key
+        self.keys_in_force: dict[str, str] = {}
         self._theme_ready = False
         self._problems: list[str] = []
         self._setup_themes_and_keys()
@@ -65,6 +68,10 @@ class StockadeApp(App[int]):
         self.theme = wanted
         self._config_keys = config.keys
         self._problems = problems
+
+    def set_keymap(self, keymap: Mapping[str, str]) -> None:
+        super().set_keymap(keymap)
+        self.keys_in_force = dict(keymap)
 
     def binding_ids(self) -> set[str]:
         """Every id the keymap may name: the one binding registry's."""

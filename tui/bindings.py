@@ -345,11 +345,17 @@ def display(key: str) -> str:
     return "+".join([*modifiers, shown])
 
 
+def raw_keys(app: object, binding_id: str) -> list[str]:
+    """The keys bound to ``binding_id`` now (after the player's keymap), as Textual names
+    them (``escape``, ``ctrl+z``): the app keeps the keymap it applied in ``keys_in_force``."""
+    keymap = getattr(app, "keys_in_force", None) or {}
+    raw = keymap.get(binding_id) or BY_ID[binding_id].keys
+    return [k.strip() for k in raw.split(",") if k.strip()]
+
+
 def keys_of(app: object, binding_id: str) -> list[str]:
     """The keys bound to ``binding_id`` now (after the player's keymap), for display."""
-    keymap = getattr(app, "_keymap", None) or {}
-    raw = keymap.get(binding_id) or BY_ID[binding_id].keys
-    return [display(k) for k in raw.split(",") if k.strip()]
+    return [display(k) for k in raw_keys(app, binding_id)]
 
 
 def key_of(app: object, binding_id: str) -> str:

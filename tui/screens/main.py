@@ -284,10 +284,11 @@ class MainScreen(Screen):
 
     # -------------------------------------------------------------- command bar
     def _command_text(self, text: str) -> None:
-        # Recorded: the bar empties and the board has the keys again. Refused: the
-        # text stays in the bar to be corrected.
+        # Recorded: the bar empties and stays open for the next command, so what is
+        # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
+        # the text stays in the bar to be corrected.
         if self._run(text):
-            self.focus_board()
+            self.query_one(CommandBar).open()
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:

@@ -18,7 +18,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import key_of
+from stockade.tui.bindings import key_of, raw_keys
 
 
 def merge_candidate(text: str, candidate: str) -> str:
@@ -44,6 +44,10 @@ class CoreSuggester(Suggester):
             if full != value and full.startswith(value):
                 return full
         return None
+
+
+def leave_keys(app: object) -> list[str]:
+    return raw_keys(app, "stockade.command_leave")
 
 
 class CommandInput(Input):
@@ -89,6 +93,13 @@ class CommandInput(Input):
             event.prevent_default()
             await self.action_submit()
             return
+        if event.key in leave_keys(self.app):
+            # Likewise: leave in this key's turn, so a key typed right after esc is
+            # the board's, not text in the bar.
+            event.stop()
+            event.prevent_default()
+            self.action_leave()
+            return
         await super()._on_key(event)
 
     async def action_submit(self) -> None:
@@ -104,6 +115,10 @@ class CommandInput(Input):
 
     def action_leave(self) -> None:
         self.value = ""
+        self.can_focus = False
+        # Out of the bar at once, not when the message below is handled: a key typed
+        # right after esc is the board's.
+        self.screen.set_focus(None)
         self.post_message(CommandBar.Left())
 
 
