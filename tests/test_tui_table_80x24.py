@@ -85,3 +85,36 @@ def test_strike_confirmation_80x24_snapshot(tmp_path, snap_compare):
         assert snap_compare(app, terminal_size=(80, 24), run_before=strike)
     finally:
         game.close()
+
+
+@sync
+async def test_the_history_follows_after_resizes(tmp_path):
+    from tests.test_tui_support import type_command
+
+    game = new_game(tmp_path, "Resize", SIDES)
+    run_script(game, [f"add German 4-6-7 at Q{i}" for i in range(1, 60)])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        history = app.screen.query_one(HistoryView)
+
+        def newest_in_view() -> bool:
+            return (
+                history.highlighted == history.option_count - 1
+                and history.scroll_y == history.max_scroll_y
+            )
+
+        for size in ((120, 40), (80, 24), (120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            assert newest_in_view(), size
+        await type_command(pilot, "add American 6-6-6 at R1")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert newest_in_view() and history.option_count == 61
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.pause()
+        assert newest_in_view() and history.line(61).status == "undone"
+    game.close()

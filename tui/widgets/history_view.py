@@ -19,10 +19,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from rich.text import Text
-from textual.css.styles import RulesMap
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -228,6 +227,9 @@ class HistoryView(OptionList):
         self.border_subtitle = hidden_note(self._hidden)
         if follow and (new or self.highlighted is None) and self.option_count:
             self.highlighted = self.option_count - 1
+        elif follow and lines and self.highlighted is not None:
+            # a rewritten line (an undo marks the newest entry): keep it in view
+            self.call_after_refresh(self._keep_in_view)
         if self._pending and (self._reading is None or self._reading[0] is not self._game):
             self._read_names(self._game)
 
@@ -265,45 +267,17 @@ class HistoryView(OptionList):
         self.sync(lines, follow=False)
 
     def _rewrite(self, index: int, prompt: Text) -> None:
-        """Replace one option's prompt, re-measuring that option only.
+        """Replace one option's prompt (Textual's own way: no OptionList internals)."""
+        self.replace_option_prompt_at_index(index, prompt)
 
-        ``OptionList.replace_option_prompt`` drops every cached line height and
-        measures all options again on the next paint: O(history) per undo. Here the
-        option's own render cache is dropped and, if its height did not change,
-        nothing else; if it did, only the options from it on are measured again.
-        """
-        try:
-            option = self._options[index]
-            option._set_prompt(prompt)
-            cache = self._line_cache
-            old_height = cache.heights.get(index)
-            region = self.scrollable_content_region
-            remeasure = False
-            if old_height is not None and region:
-                width = region.width - self._get_left_gutter_width()
-                padding = self.get_component_styles("option-list--option").padding
-                visual = self._get_visual(option)
-                # Visual.get_height is annotated with RulesMap, which the styles object
-                # serves at run time: OptionList.get_content_height casts it the same way.
-                rules = cast(RulesMap, self.styles)
-                height = visual.get_height(rules, width - padding.width)
-                height += option._divider
-                if height != old_height:
-                    remeasure = True
-                    del cache.lines[cache.index_to_line[index] :]
-                    for later in range(index, len(self._options)):
-                        cache.heights.pop(later, None)
-                        cache.index_to_line.pop(later, None)
-            renders = self._option_render_cache
-            # SIM118 does not apply: Textual's LRUCache has keys() but no __iter__.
-            for key in [key for key in renders.keys() if key[0] is option]:  # noqa: SIM118
-                renders.discard(key)
-        except (AttributeError, KeyError):  # OptionList internals changed: the slow way
-            self.replace_option_prompt_at_index(index, prompt)
-            return
-        if remeasure:
-            self._update_lines()
-        self.refresh()
+    def on_resize(self) -> None:
+        # A new width re-wraps every line: once laid out again, the followed line
+        # (the newest entry) must still be in view, at any size, after any resize.
+        self.call_after_refresh(self._keep_in_view)
+
+    def _keep_in_view(self) -> None:
+        if self.highlighted is not None:
+            self.scroll_to_highlight()
 
     @property
     def selected_seq(self) -> int | None:
