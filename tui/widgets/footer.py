@@ -2,11 +2,11 @@
 
 Textual's ``Footer`` recomposes all its key widgets after every bindings refresh (a
 focus change, an action's ``check_action`` result possibly changing, a theme or keymap
-change), once per signal: at start-up that was 26 recomposes, and one after every
-undo. This one waits for the next refresh (coalescing the signals), then compares
-the keys it would show with the ones it shows: the same keys with only some enabled
-or disabled (undo / redo becoming possible) are marked in place; other changes
-recompose as ``Footer`` does.
+change), once per signal: at start-up that was 26 recomposes. This one waits for the
+next refresh (coalescing the signals), then compares the keys it would show, and
+whether each is enabled, with the ones it shows, and hands on to ``Footer`` (its
+public ``bindings_changed``) only when they differ. No private name of Textual's
+widgets is read or set.
 """
 
 from __future__ import annotations
@@ -69,27 +69,17 @@ class StockadeFooter(Footer):
         return tuple(layout), enabled
 
     def bindings_changed(self, screen) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
         if self.is_attached and screen is self.screen and not self._pending:
             self._pending = True
             self.call_after_refresh(self._update_keys)
 
-    async def _update_keys(self) -> None:
+    def _update_keys(self) -> None:
         self._pending = False
-        if not self.is_attached:
-            return
+        if not self.is_attached or not self.app.app_focus:
+            return  # Footer lays nothing out then either: asked again on focus
         layout, enabled = self._keys()
-        if layout == self._layout:
-            if enabled != self._enabled:
-                self._enabled = enabled
-                for key in self.query(FooterKey):
-                    on = enabled.get(key.action)
-                    if on is not None and key._disabled == on:
-                        key._disabled = not on
-                        key.set_class(not on, "-disabled")
+        if layout == self._layout and enabled == self._enabled:
             return
         self._layout, self._enabled = layout, enabled
         self.recomposes += 1
-        await self.recompose()
+        super().bindings_changed(self.screen)  # Footer's own: lays the keys out again
