@@ -14,10 +14,12 @@ import msgspec
 from stockade.core.book.change import Change, consequences, totals_of
 from stockade.core.book.describe import sentence
 from stockade.core.book.game import Game
+from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 
 
 def warn(message: str) -> None:
@@ -92,33 +94,25 @@ def parse_side(text: str) -> ev.SideSpec:
     parts = text.split(":")
     if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
         raise CliError(f"--side '{text}': write NAME:NATIONALITY or NAME:NATIONALITY:ELR")
-    elr = 3
-    if len(parts) == 3:
-        try:
-            elr = int(parts[2])
-        except ValueError:
-            raise CliError(f"--side '{text}': the ELR must be a number 1-6") from None
-    return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
+    try:
+        return side_spec(*parts)
+    except Refusal as refusal:
+        raise CliError(f"--side '{text}': {refusal.text}") from None
 
 
 def new_game(path: Path, scenario: str, side_texts: list[str], attacker_text: str = "") -> Game:
-    """Create a game log from the words ``stockade new`` takes (also the TUI's new-game
-    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name.
+    """Create a game log from the words ``stockade new`` takes: two sides as
+    ``NAME:NATIONALITY[:ELR]``, the first attacker by name (``core.book.new_game``).
 
     Raises ``CliError`` for input it cannot read, ``Refusal`` for a header the rules
     refuse and ``JournalError`` when the file cannot be made (it exists, no room)."""
-    if not scenario.strip():
-        raise CliError("a game needs a scenario name")
     sides = [parse_side(s) for s in side_texts]
-    if len(sides) != 2:
-        raise CliError(f"a game has two sides; {len(sides)} --side given")
-    attacker = ""
-    if attacker_text:
-        names = {s.name.lower(): s.name for s in sides}
-        attacker = names.get(attacker_text.lower(), "")
-        if not attacker:
-            raise CliError(f"--attacker '{attacker_text}' is not one of the sides")
-    return Game.create(path, scenario.strip(), sides, first_attacker=attacker)
+    try:
+        return create_game(path, scenario, sides, attacker_text)
+    except Refusal as refusal:
+        if refusal.rule == "input":
+            raise CliError(refusal.text) from None
+        raise
 
 
 def cmd_new(args: Namespace, ui: object) -> int:

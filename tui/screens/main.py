@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -14,17 +12,13 @@ from stockade.core.model.errors import Refusal
 from stockade.core.reads.views import phase_hints, side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
+from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import GameChanged, HistoryView, Line, all_lines
+from stockade.tui.widgets.history_view import HistoryView, Line, all_lines
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
@@ -38,9 +32,6 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
@@ -50,8 +41,12 @@ class MainScreen(Screen):
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
+    def table(self) -> TableApp:
+        return table_app(self)
+
+    @property
     def game(self):
-        return self.app.game
+        return self.table.game
 
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
@@ -63,7 +58,8 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self._phase = (self.game.state.turn, self.game.state.phase)
-        self.refresh_all()
+        watch_game(self, self._game_updated)
+        self.show_game()
         self.query_one(HistoryView).focus()
         if self.game.read_only:
             self.status.say("this game is open read-only: nothing can be entered", "refusal")
@@ -90,10 +86,13 @@ class MainScreen(Screen):
         # Only the panels' layout depends on the size class (-wide: tables with an
         # escape and a rearm column); the rest repaints itself at the new size.
         if self.has_class("-wide") != self._wide:
-            self.refresh_all()
+            self.show_game()
 
     def on_screen_resume(self) -> None:
-        self.refresh_all()
+        self.show_game()
+
+    def _game_updated(self, update: GameUpdate) -> None:
+        self.show_game(update.message)
 
     # -------------------------------------------------------------- drawing
     @property
@@ -108,11 +107,11 @@ class MainScreen(Screen):
         except Refusal:
             return []
 
-    def refresh_all(self, message: str = "", change=None) -> None:
-        """Redraw from the game, touching only what changed: the phase bar and each
-        panel repaint only if what they say changed, the history rewrites only the
-        lines ``change`` names (a ``GameChanged`` message), the footer's keys are
-        refreshed only if what ``check_action`` reads changed."""
+    def show_game(self, message: str = "") -> None:
+        """Show the game as it stands (on each ``GameUpdate``, and on resume): the
+        phase bar and each panel repaint only if what they say changed, the footer's
+        keys are refreshed only if what ``check_action`` reads changed. The history
+        follows by itself (it watches the same updates)."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
             [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
@@ -125,10 +124,8 @@ class MainScreen(Screen):
             for panel in panels:
                 panel.show(views[panel.side], wide=wide)
         history = self.query_one(HistoryView)
-        if change is not None:
-            history.post_message(GameChanged(change))
-        elif not history.shows(game):
-            history.sync_game(game)  # first fill, or the game changed unreported
+        if not history.shows(game):
+            history.sync_game(game)  # first fill, or the game swapped or re-read
         now = (state.turn, state.phase)
         hints = []
         if now != self._phase:
@@ -169,7 +166,7 @@ class MainScreen(Screen):
 
     def _run(self, text: str) -> bool:
         try:
-            message = self.app.run_command(text)
+            message = self.table.run_command(text)
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
@@ -256,7 +253,7 @@ class MainScreen(Screen):
         if path is None:
             self.focus_board()
             return
-        self.app.call_later(self.app.switch_game, path)
+        self.app.call_later(self.table.switch_game, path)
 
     def action_history(self) -> None:
         from stockade.tui.screens.replay import ReplayScreen

@@ -5,8 +5,6 @@ what it would break; back to the present.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,22 +21,15 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
+from stockade.tui.table_app import table_app
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import GameChanged, HistoryView
+from stockade.tui.widgets.history_view import HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
-
 
 class ReplayScreen(Screen):
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
@@ -51,7 +42,7 @@ class ReplayScreen(Screen):
 
     @property
     def game(self):
-        return self.app.game
+        return table_app(self).game
 
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
@@ -146,8 +137,8 @@ class ReplayScreen(Screen):
 
     def _resync(self, message: str, kind: str = "ok", change: Change | None = None) -> None:
         if change is not None:
-            self.query_one(HistoryView).post_message(GameChanged(change))
-            self.app.game_changed("", change)
+            self.query_one(HistoryView).apply_change(self.game, change, follow=False)
+            table_app(self).game_changed("", change)
             said = consequences(change, totals_of(tally(self.game.state)))
             if said:  # the notice after the write: what it did to later entries and CVP
                 self.app.notify("\n".join(said), title=message, timeout=12)

@@ -25,6 +25,7 @@ from stockade.tui.paths import data_dir
 from stockade.tui.plain import markup_safe, plain
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL
+from stockade.tui.table_app import table_app
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
 
@@ -125,7 +126,7 @@ class TallyScreen(Screen):
 
     @property
     def game(self):
-        return self.app.game
+        return table_app(self).game
 
     def compose(self) -> ComposeResult:
         t = tally(self.game.state)

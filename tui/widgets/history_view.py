@@ -1,7 +1,7 @@
 """The event history: one numbered sentence per entry, marked by status.
 
-Updated from the core's ``Change``: every write returns one, the app hands it to the
-views as a ``GameChanged`` message, and the view rewrites exactly the lines it names
+Updated from the core's ``Change``: every write returns one, the app publishes it as a
+``GameUpdate`` (``tui.table_app``) that the view watches, and it rewrites exactly the lines it names
 (an undo marks its group's lines; it never rebuilds the list, recomputes the whole
 history or compares records). Status is shown by a word and a symbol, never by colour
 alone. Numbers the list skips (undo / redo / strike records) are explained in the
@@ -22,7 +22,6 @@ from functools import partial
 from typing import Any
 
 from rich.text import Text
-from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -31,6 +30,7 @@ from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence, sentence_for
 from stockade.core.model import events as ev
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.table_app import GameUpdate, table_app, watch_game
 
 MARKS = {
     "ok": ("  ", ""),
@@ -70,15 +70,6 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
         out.append(f"  [{word}", style="bold " + (error_style if line.status == "conflict" else ""))
         out.append(f": {line.reason}]" if line.reason else "]", style="italic")
     return out
-
-
-class GameChanged(Message):
-    """The game changed: ``change`` (a ``core.book.change.Change``) says what it did. The
-    history views rewrite exactly the lines it names."""
-
-    def __init__(self, change: Change) -> None:
-        super().__init__()
-        self.change = change
 
 
 def can_word(game, seq: int) -> bool:
@@ -200,8 +191,17 @@ class HistoryView(OptionList):
         records = self._records
         return game is self._game and game.records is records and len(records or ()) == self._seen
 
-    def on_game_changed(self, message: GameChanged) -> None:
-        self.apply_change(getattr(self.app, "game", None), message.change)
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.follow_changes:  # the main view; replay's is told by its screen
+            watch_game(self, self._game_updated)
+
+    def _game_updated(self, update: GameUpdate) -> None:
+        game = table_app(self).game
+        if update.change is not None:
+            self.apply_change(game, update.change)
+        elif not self.shows(game):
+            self.sync_game(game)
 
     def sync(self, lines: list[Line], follow: bool = True) -> None:
         """Take ``lines`` (some or all): append new ones, rewrite changed ones in place."""
