@@ -3,6 +3,8 @@ however long its preview (and an SVG snapshot of it)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from stockade.core.commands import run_script
@@ -118,3 +120,56 @@ async def test_the_history_follows_after_resizes(tmp_path):
         await pilot.pause()
         assert newest_in_view() and history.line(61).status == "undone"
     game.close()
+
+
+@sync
+async def test_after_the_end_n_says_why_and_the_panels_show_the_final_cvp(tmp_path):
+    from stockade.tui.widgets.side_panel import SidePanelView
+    from tests.test_tui_support import status_text
+
+    game = new_game(tmp_path, "End", SIDES)
+    run_script(
+        game,
+        [
+            "add American 6-6-6 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to a1",
+            "end",
+        ],
+    )
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        records = len(game.records)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "the game has ended" in status_text(app) and len(game.records) == records
+        from rich.console import Console
+
+        from stockade.tui.widgets.side_panel import render_panel
+
+        console = Console(width=80, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        for panel in app.screen.query(SidePanelView):
+            assert panel.data is not None
+            console.print(render_panel(panel.data, "bold"))
+        panels = console.export_text()
+        assert "if ended now" not in panels and "final" in panels
+    game.close()
+
+
+@sync
+async def test_a_read_only_session_shows_no_refusal_before_a_key(tmp_path):
+    from stockade.core.book.game import Game
+    from tests.test_tui_support import status_text
+
+    game = new_game(tmp_path, "RO", SIDES)
+    game.close()
+    read_only = Game.open(tmp_path / "game.jsonl", read_only=True)
+    app = StockadeApp(read_only, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = app.screen.query_one("StatusLine")
+        assert "read-only" in status_text(app) and status.kind != "refusal"
+        assert "refused" not in str(status.render())
+    read_only.close()

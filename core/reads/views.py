@@ -146,6 +146,7 @@ class SidePanel:
     escorted: list[str] = field(default_factory=list)
     cvp: int = 0
     cvp_if_ended: int = 0
+    ended: bool = False  # the game has ended: "if ended now" no longer applies
 
     @property
     def flags(self) -> list[str]:
@@ -357,6 +358,7 @@ def _side_panel(
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],
         cvp=sides[side].cvp,
         cvp_if_ended=sides[side].cvp_if_ended,
+        ended=state.ended,
     )
 
 

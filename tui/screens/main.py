@@ -21,7 +21,7 @@ from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
-GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
+GAME_ACTIONS = {"next_phase", "prev_phase", "next_a20_phase", "next_turn", "forms", "form"}
 TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
 
 
@@ -62,7 +62,8 @@ class MainScreen(Screen):
         self.show_game()
         self.query_one(HistoryView).focus()
         if self.game.read_only:
-            self.status.say("this game is open read-only: nothing can be entered", "refusal")
+            # Said as a fact, not as a refusal: nothing was refused yet.
+            self.status.say("this game is open read-only: nothing can be entered", "info")
         else:
             self.status.say(self.key_hint(), "hint")
 
@@ -154,8 +155,9 @@ class MainScreen(Screen):
     # -------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.game
-        if action in GAME_ACTIONS and (game.read_only or game.state.ended):
+        if action in GAME_ACTIONS and game.read_only:
             return None
+        # After the end these keys stay live only to say why nothing happens.
         if action == "command" and isinstance(self.focused, Input):
             return None  # ':' typed in the bar is text (a priority key would take it)
         if action == "undo":
@@ -183,17 +185,32 @@ class MainScreen(Screen):
 
             self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
 
+    def _after_the_end(self) -> bool:
+        """After the end the clock and the forms are still: say so, do nothing."""
+        if self.game.state.ended:
+            self.status.say(
+                "the game has ended: the clock no longer moves and nothing more can be "
+                "entered (undo the end to go on; the tally is final)",
+                "refusal",
+            )
+            return True
+        return False
+
     def action_next_phase(self) -> None:
-        self._run("next")
+        if not self._after_the_end():
+            self._run("next")
 
     def action_prev_phase(self) -> None:
-        self._run("prev")
+        if not self._after_the_end():
+            self._run("prev")
 
     def action_next_a20_phase(self) -> None:
-        self._run("skip")
+        if not self._after_the_end():
+            self._run("skip")
 
     def action_next_turn(self) -> None:
-        self._run("turn")
+        if not self._after_the_end():
+            self._run("turn")
 
     def action_undo(self) -> None:
         self._run("undo")
@@ -205,6 +222,8 @@ class MainScreen(Screen):
         self.query_one(CommandBar).open()
 
     def action_forms(self) -> None:
+        if self._after_the_end():
+            return
         from stockade.tui.forms.menu import FormMenu
 
         self.app.push_screen(FormMenu(), self._form_chosen)
@@ -214,6 +233,8 @@ class MainScreen(Screen):
             self.action_form(name)
 
     def action_form(self, name: str) -> None:
+        if self._after_the_end():
+            return
         from stockade.tui.forms import open_form
 
         open_form(self.app, name, self._form_done)
