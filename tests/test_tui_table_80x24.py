@@ -173,3 +173,29 @@ async def test_a_read_only_session_shows_no_refusal_before_a_key(tmp_path):
         assert "read-only" in status_text(app) and status.kind != "refusal"
         assert "refused" not in str(status.render())
     read_only.close()
+
+
+@sync
+async def test_bbcode_and_csv_exports_from_the_tally_screen(tmp_path):
+    from stockade.core.book.tally import tally
+    from stockade.core.reads.tally_formats import to_bbcode, to_csv
+    from stockade.tui.screens.tally import TallyScreen, export_path
+
+    game = new_game(tmp_path, "Export", SIDES)
+    run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q5", "eliminate g1"])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, TallyScreen)
+        for key in ("b", "c"):
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        t = tally(game.state)
+        bb = export_path(game.path, "Export", "bbcode")
+        csv = export_path(game.path, "Export", "csv")
+        assert bb.read_text(encoding="utf-8") == to_bbcode(t)
+        assert csv.read_text(encoding="utf-8") == to_csv(t)
+    game.close()

@@ -105,7 +105,8 @@ def tally(state: GameState) -> Tally:
     # booked in, zeros included, in order. Never range(1, turn): a turn number read
     # from a log must not decide how much is built (issue 13); the schema bounds it
     # too, and this stays O(casualties) whatever it says.
-    turns = sorted({1, state.turn, *(c.turn for c in state.casualties)})
+    # Every Game Turn from the first to the last one played, those with no casualty too.
+    turns = range(1, max(state.turn, *(c.turn for c in state.casualties), 1) + 1)
     for side in sides.values():
         side.by_turn = dict.fromkeys(turns, 0)
         for line in side.lines:
