@@ -18,6 +18,7 @@ import secrets
 import shlex
 import socket
 import sys
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
@@ -93,16 +94,17 @@ class StockadeServer(Server):
         return response
 
     async def on_startup(self, app: web.Application) -> None:
-        self.console.print(f"Stockade: serving {self.title} on {self.public_url}")
-        self.console.print(f"Open this in a browser: {self.url}", soft_wrap=True)
+        # Plain text only: Rich would colour the link (escape codes a terminal cannot
+        # copy back) and read "[...]" in a title as markup.
+        say = partial(self.console.print, highlight=False, markup=False)
+        say(f"Stockade: serving {self.title} on {self.public_url}")
+        say(f"Open this in a browser: {self.url}", soft_wrap=True)
         if self.token:
-            self.console.print(
-                "It holds the secret: anyone with the link can play. Scan it from a tablet:"
-            )
+            say("It holds the secret: anyone with the link can play. Scan it from a tablet:")
             qr = qr_text(self.url)
             if qr:
-                self.console.print(qr, highlight=False, markup=False)
-        self.console.print("The first browser session writes; the others follow it. Ctrl+C stops.")
+                say(qr)
+        say("The first browser session writes; the others follow it. Ctrl+C stops.")
 
 
 def qr_text(data: str) -> str:
