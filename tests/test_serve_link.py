@@ -17,7 +17,7 @@ def test_the_link_is_printed_without_escape_codes(terminal):
     server = StockadeServer("stockade x", "127.0.0.1", 8765, "s3cr3t[b]", "Demo [b]game[/b]")
     out = io.StringIO()
     server.console = Console(file=out, force_terminal=terminal, color_system="truecolor", width=200)
-    asyncio.run(server.on_startup(None))  # type: ignore[arg-type]
+    asyncio.run(server.on_startup(None))
     text = out.getvalue()
     assert "\x1b[" not in text
     assert "http://127.0.0.1:8765/?token=s3cr3t[b]" in text
