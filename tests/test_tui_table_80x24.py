@@ -199,3 +199,12 @@ async def test_bbcode_and_csv_exports_from_the_tally_screen(tmp_path):
         assert bb.read_text(encoding="utf-8") == to_bbcode(t)
         assert csv.read_text(encoding="utf-8") == to_csv(t)
     game.close()
+
+
+def test_a_toast_is_one_or_two_lines():
+    from stockade.tui.toast import brief
+
+    assert brief(["one"]) == "one"
+    text = brief(["x" * 200, "second", "third"])
+    assert text.count("\n") == 1 and text.endswith("+2 more on the status line")
+    assert len(text.splitlines()[0]) < 72

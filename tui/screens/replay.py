@@ -22,6 +22,7 @@ from stockade.tui.bindings import hint
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.screens.main import TOO_SMALL, compose_board
 from stockade.tui.table_app import table_app
+from stockade.tui.toast import brief
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.history_view import HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
@@ -141,7 +142,8 @@ class ReplayScreen(Screen):
             table_app(self).game_changed("", change)
             said = consequences(change, totals_of(tally(self.game.state)))
             if said:  # the notice after the write: what it did to later entries and CVP
-                self.app.notify("\n".join(said), title=message, timeout=12)
+                self.app.notify(brief(said), title=message, timeout=12, markup=False)
+                message = f"{message}: " + "; ".join(line.strip() for line in said)
         self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)
