@@ -125,8 +125,21 @@ def test_skip_stops_at_the_next_phase_where_a20_has_something_waiting(log):
         execute(game, "surrender g1 to a1")
         execute(game, "skip")  # a1 guards g1: the APh (transfer, A20.5)
         assert game.state.phase == "APh"
-        execute(game, "skip")  # g1 may attempt escape in the CCPh (A20.55)
+        execute(game, "break a1")
+        execute(game, "skip")  # its Guard broken, g1 may attempt escape in the CCPh (A20.55)
         assert game.state.phase == "CCPh"
+    finally:
+        game.close()
+
+
+def test_skip_passes_a_ccph_where_no_prisoner_may_escape(log):
+    game = Game.open(log)
+    try:
+        execute(game, "surrender g1 to a1")
+        execute(game, "skip")  # the APh: a1 may transfer g1 (A20.5)
+        assert game.state.phase == "APh"
+        execute(game, "skip")  # a1 in Good Order, no Melee: nothing in the CCPh
+        assert (game.state.attacker, game.state.phase) == ("German", "RPh")
     finally:
         game.close()
 

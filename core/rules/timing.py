@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import ACTIVE, PRISONER, UNARMED, GameState
+from stockade.core.rules.escape import will_escape_refusal
 from stockade.core.rules.losses import may_massacre
 
 
@@ -139,5 +140,12 @@ def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
         )
     if phase == "RtPh":  # A20.21: broken units may surrender
         return any(u.status == ACTIVE and u.broken for u in units)
-    # CCPh: A20.55 escape, A20.22 capture in a Melee that goes on
-    return bool(guards) or any(u.melee for u in units)
+    # CCPh: A20.55 escape (a Guard broken or in Melee, the prisoner willing), A20.22
+    # capture in a Melee that goes on
+    if any(u.melee for u in units):
+        return True
+    return any(
+        g.broken
+        and any(will_escape_refusal(state, p) is None for p in state.prisoners_of(g.handle))
+        for g in guards
+    )

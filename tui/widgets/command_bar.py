@@ -158,8 +158,7 @@ class CommandBar(Horizontal):
         yield Label(":")
         yield CommandInput(
             self._candidates,
-            placeholder=f"press {key_of(self.app, 'stockade.command')} and type a command "
-            "(help lists them; tab completes)",
+            placeholder=self._closed_placeholder(),
             id="command-input",
         )
 
@@ -168,6 +167,8 @@ class CommandBar(Horizontal):
         return self.query_one(CommandInput)
 
     def open(self, text: str = "") -> None:
+        leave = key_of(self.app, "stockade.command_leave")
+        self.input.placeholder = f"type a command (help lists them; tab completes) · {leave}: board"
         self.input.can_focus = True
         self.input.value = text
         self.input.cursor_position = len(text)
@@ -180,6 +181,13 @@ class CommandBar(Horizontal):
         after scrolling) never lands in it, so letters are keys again, not text."""
         self.input.value = ""
         self.input.can_focus = False
+        self.input.placeholder = self._closed_placeholder()
+
+    def _closed_placeholder(self) -> str:
+        return (
+            f"press {key_of(self.app, 'stockade.command')} and type a command "
+            "(help lists them; tab completes)"
+        )
 
     def on_click(self) -> None:
         if not self.input.has_focus:
