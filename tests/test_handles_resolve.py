@@ -96,3 +96,9 @@ def test_a_made_handle_skips_one_that_reads_like_a_chosen_one(game):
     assert "g4" in game.state.units and "g5" not in game.state.units
     execute(game, "add German 8-1 at R1")
     assert "g6" in game.state.units
+
+
+def test_twins_in_one_location_are_told_to_be_typed_by_handle(game):
+    execute(game, "add German 2-4-7 hs at Q5")
+    with pytest.raises(Refusal, match="they stand together: type their handles"):
+        resolve_unit(game.state, "2-4-7@Q5")

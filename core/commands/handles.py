@@ -67,10 +67,13 @@ def resolve_unit(state: GameState, word: str) -> str:
         if fits:
             listed = ", ".join(f"{reference(u)} ({u.handle})" for u in fits[:8])
             more = f" and {len(fits) - 8} more" if len(fits) > 8 else ""
+            alike = len({reference(u) for u in fits}) == 1
             raise Refusal(
                 "input",
                 f"'{word}' fits {len(fits)} units: {listed}{more}",
-                "add the Location (4-6-7@P4) or type the handle",
+                "they stand together: type their handles"
+                if alike
+                else "add the Location (4-6-7@P4) or type the handle",
             )
         raise Refusal(
             "input",
