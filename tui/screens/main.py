@@ -135,7 +135,8 @@ class MainScreen(Screen):
                 hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
-            if not state.ended:
+            # (not while typing in the bar: there the key is a letter, not "next")
+            if not state.ended and not isinstance(self.focused, Input):
                 # The key that moves on, at the end if the whole fits; if only the rules
                 # text fits, that alone (the footer names the key); if even that does
                 # not, the key first, so the part "↓ more" hides is the rules text.
@@ -311,8 +312,8 @@ class MainScreen(Screen):
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
         text = event.text
-        if not text.strip():
-            return
+        if not text.strip() or text != self.query_one(CommandBar).input.value:
+            return  # emptied, or stale: the command was already run (its reply stays)
         offers = self._candidates(text)
         from stockade.core.commands import VERBS
 
