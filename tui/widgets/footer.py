@@ -12,21 +12,30 @@ widgets is read or set.
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 # One shown key: (binding, tooltip, key display), or ("palette", binding, tooltip, key
 # display) for the command palette's. Only compared with the last layout, never read.
 _Shown = tuple[Binding | str, ...]
 
 
-def _registry_order(key: FooterKey) -> int:
+def _action_of(widget: Widget) -> str | None:
+    """The action of one of ``Footer``'s key widgets (its public ``action``), else None.
+
+    Textual exports no name for that widget class: it is told by what it carries."""
+    action = getattr(widget, "action", None)
+    return action if isinstance(action, str) and hasattr(widget, "key_display") else None
+
+
+def _registry_order(key: Widget) -> int:
     """Where the key's action stands in ``tui.bindings`` (the palette's key last)."""
     from stockade.tui.bindings import KEYS
 
-    if key.action == "command_palette":
+    action = _action_of(key)
+    if action == "command_palette":
         return len(KEYS)
-    return next((n for n, k in enumerate(KEYS) if k.action == key.action), len(KEYS))
+    return next((n for n, k in enumerate(KEYS) if k.action == action), len(KEYS))
 
 
 class StockadeFooter(Footer):
@@ -42,9 +51,9 @@ class StockadeFooter(Footer):
         # would add the class after mounting: one restyle per key at every layout).
         # Keys come in the registry's order: a remapped key keeps its place.
         widgets = list(super().compose())
-        keys = sorted((w for w in widgets if isinstance(w, FooterKey)), key=_registry_order)
+        keys = sorted((w for w in widgets if _action_of(w) is not None), key=_registry_order)
         for widget in widgets:
-            if isinstance(widget, FooterKey):
+            if _action_of(widget) is not None:
                 widget = keys.pop(0)
                 if self.compact:
                     widget.set_class(True, "-compact", update=False)
