@@ -106,7 +106,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", True, "Redo"),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
-    # it are handed on, so they land in the bar (see also CommandInput._on_key).
+    # it are handed on, so they land in the bar (see also CommandInput.on_key).
     Key(
         "stockade.command",
         "main",

@@ -78,7 +78,9 @@ class CommandInput(Input):
             self.recalled.append(text)
         self._recall_at = len(self.recalled)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        # A public handler: Textual calls it in this widget's turn, before ``Input``'s
+        # own key handling, which ``prevent_default`` skips for the keys handled here.
         if self.screen.focused is not self:
             # Typed after enter, queued here before the bar gave the focus back: the
             # board's key (n, u, ...), not text. Hand it to the app again, in order.
@@ -100,7 +102,6 @@ class CommandInput(Input):
             event.prevent_default()
             self.action_leave()
             return
-        await super()._on_key(event)
 
     async def action_submit(self) -> None:
         # Handled here, in the key's own turn, not by a message that would wait behind
