@@ -208,3 +208,21 @@ def test_a_toast_is_one_or_two_lines():
     text = brief(["x" * 200, "second", "third"])
     assert text.count("\n") == 1 and text.endswith("+2 more on the status line")
     assert len(text.splitlines()[0]) < 72
+
+
+@sync
+async def test_in_the_app_an_entry_moves_the_clock_and_says_so(tmp_path):
+    from tests.test_tui_support import status_text, type_command
+
+    game = new_game(tmp_path, "Clock", SIDES)
+    run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q5 broken", "phase MPh"])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, "surrender 4-6-7@Q5 to 6-6-6")
+        assert game.state.phase == "RtPh" and game.state.units["g1"].guard == "a1"
+        assert "MPh -> RtPh" in status_text(app) and "A20.21" in status_text(app)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert game.state.phase == "MPh" and game.state.units["g1"].guard is None
+    game.close()
