@@ -23,10 +23,14 @@ _COUNTER_LIKE = re.compile(r"^\d")
 _LOOK_ALIKE = str.maketrans({"1": "l", "i": "l", "0": "o", "5": "s", "2": "z", "8": "b"})
 
 
+def read_as(handle: str) -> str:
+    """How a handle reads: lowercased, look-alike characters made one."""
+    return handle.lower().translate(_LOOK_ALIKE)
+
+
 def look_alike(a: str, b: str) -> bool:
     """Whether handles ``a`` and ``b`` differ, but only by characters read alike."""
-    a, b = a.lower(), b.lower()
-    return a != b and a.translate(_LOOK_ALIKE) == b.translate(_LOOK_ALIKE)
+    return a.lower() != b.lower() and read_as(a) == read_as(b)
 
 
 def reference(u: Unit) -> str:
@@ -121,6 +125,7 @@ class Context:
         self.state = state
         self.first_attacker = first_attacker or (next(iter(state.sides), ""))
         self.made: list[str] = []  # handles this command creates, in order
+        self._read_as: set[str] | None = None  # every handle in use, as it reads
         self._prefixes = side_prefixes(list(state.sides)) if state.sides else {}
 
     # -- reading handles ------------------------------------------------------
@@ -143,8 +148,10 @@ class Context:
     # -- making handles ---------------------------------------------------------
     def taken(self, handle: str) -> bool:
         """In use, or read alike with a handle in use (``a1`` once ``al`` exists)."""
-        existing = [*self.state.units, *self.made]
-        return any(h.lower() == handle.lower() or look_alike(h, handle) for h in existing)
+        if self._read_as is None:  # once per command: numbering asks many times
+            self._read_as = {read_as(h) for h in self.state.units}
+        key = read_as(handle)
+        return key in self._read_as or any(read_as(m) == key for m in self.made)
 
     def new_handle(self, side: str, wanted: str | None = None) -> str:
         """A handle for a new counter of ``side``: the one asked for, else the next free."""
