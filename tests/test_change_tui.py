@@ -8,7 +8,7 @@ from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.test_change import SCENARIO
-from tests.test_tui_support import new_game, sync
+from tests.test_tui_support import new_game, status_text, sync
 
 
 @sync
@@ -33,7 +33,10 @@ async def test_strike_preview_and_notice_name_the_later_entry_and_the_cvp(tmp_pa
         await pilot.pause()
         assert game.timeline.struck == {9: 15}
         notices = [n.message for n in app._notifications]
-        assert any("entry 14" in m and "American if-ended CVP 4 -> 0" in m for m in notices)
+        assert any(m.startswith("entry ") for m in notices)  # the first consequence, brief
+        assert all(m.count("\n") <= 1 for m in notices)  # a toast: one or two lines
+        said = status_text(app)  # the whole of it is on the status line
+        assert "entry 14" in said and "American if-ended CVP 4 -> 0" in said
         assert history.line(9).status == "struck"
         await pilot.press("escape")  # back to the main screen: its history followed too
         await pilot.pause()

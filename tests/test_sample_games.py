@@ -253,18 +253,25 @@ def test_check_of_a_sound_sample_log_exits_zero():
 
 
 # ------------------------------------------- where the sources disagree
-def test_example19_rph_scrounge_is_refused_per_a20_552(tmp_path):
+def test_example19_rph_scrounge_is_rolled_in_the_mph_per_a20_552(tmp_path):
     """Example 19 rolls the wreck Scrounge in the RPh; A20.552 (seed 004, which wins)
-    says the end of the MPh. docs/rulings.md records the choice; the refusal cites it."""
+    says the end of the MPh. docs/rulings.md records the choice: typed in the RPh, the
+    entry moves the clock on to the MPh and says so, citing A20.552; once the MPh is
+    behind, it is refused, citing it."""
     lines = catalog.script_path("ex19_scrounge_wreck").read_text(encoding="utf-8").splitlines()
     cut = next(i for i, line in enumerate(lines) if line.startswith("phase MPh"))
     path = tmp_path / "ex19_rph.jsonl"
     catalog.build("ex19_scrounge_wreck", path, lines[:cut] + ["phase RPh 1 German"])
-    before = path.read_bytes()
-    code, _out, err = catalog.cli("do", str(path), "scrounge g1 2 wreck")
+    code, out, err = catalog.cli("do", str(path), "scrounge g1 2 wreck")
+    assert code == 0, err
+    assert "RPh -> MPh" in out and "A20.552" in out
+    late = tmp_path / "ex19_dfph.jsonl"
+    catalog.build("ex19_scrounge_wreck", late, lines[:cut] + ["phase DFPh 1 German"])
+    before = late.read_bytes()
+    code, _out, err = catalog.cli("do", str(late), "scrounge g1 2 wreck")
     assert code != 0
     assert "A20.552" in err
-    assert path.read_bytes() == before
+    assert late.read_bytes() == before
 
 
 def test_reducing_an_abandoned_hs_by_its_abandoner_is_a_massacre(tmp_path):

@@ -74,9 +74,10 @@ async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path):
         assert "refused" in str(app.screen.query_one("StatusLine").render())
         await type_command(pilot, "add German 4-6-7 as g1 at Q4 broken")
         await type_command(pilot, "add American 8-0 as a1 at Q5")
-        await type_command(pilot, "surrender g1 to a1")
-        assert status_text(app).startswith("A20.21")  # not the RtPh
+        await type_command(pilot, "massacre g1 by a1")
+        assert status_text(app).startswith("A20.4")  # Americans may not Massacre
         assert "g1" in game.state.units and game.state.units["g1"].status == "active"
+        assert game.state.phase == "RPh"  # nothing recorded, the clock neither
     game.close()
 
 

@@ -62,7 +62,7 @@ def test_keys_are_named_as_the_footer_names_them():
     assert display("ctrl+n") == "^n"
 
     class Remapped:
-        _keymap = {"stockade.next_phase": "space"}
+        keys_in_force = {"stockade.next_phase": "space"}
 
     assert hint(Remapped(), "stockade.next_phase") == "space: next phase"
     assert hint(object(), ("stockade.forms", "forms")) == "f: forms"

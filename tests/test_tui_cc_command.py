@@ -38,6 +38,6 @@ def test_a_split_only_capture_records_the_split():
     )
     run_script(game, ["add American 6-6-6 at Q4", "add German 4-6-7 at Q4"])
     command = capture_command(CaptureEntry((), "g1", False), "a1", game.state, "2-4-7")
-    (event,) = plan(command, game.state).events
+    _clock_to_ccph, event = plan(command, game.state).events
     assert isinstance(event, ev.Captured)
     assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")

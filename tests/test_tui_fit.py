@@ -66,10 +66,10 @@ async def test_replay_counts_in_entry_numbers_not_lines(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_command(pilot, "add German 4-6-7 as g1 at Q4")
-        await pilot.press("u")  # the undo record is numbered but not listed
+        await pilot.press("escape", "u")  # the undo record is numbered but not listed
         await type_command(pilot, "add German 4-6-7 as g2 at Q4")
         last = game.records[-1].seq
-        await pilot.press("h")
+        await pilot.press("escape", "h")
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()

@@ -18,15 +18,18 @@ def small_game(tmp_path) -> Game:
 
 
 @sync
-async def test_focus_returns_to_the_board_after_a_command(tmp_path):
+async def test_the_bar_stays_open_after_a_command_until_escape(tmp_path):
     game = small_game(tmp_path)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_command(pilot, "add German 4-6-7 as g1 at Q4")
         bar = app.screen.query_one(CommandInput)
+        assert app.focused is bar and bar.value == ""  # open for the next command
+        await pilot.press("n")  # typed ahead: text, never the board's key
+        assert bar.value == "n" and game.state.phase == "RPh"
+        await pilot.press("escape")  # esc leaves the bar; the keys are the board's
         assert isinstance(app.focused, HistoryView) and bar.value == ""
-        # n and u work at once, no escape needed
         await pilot.press("n")
         assert game.state.phase == "PFPh"
         await pilot.press("u")
@@ -166,7 +169,9 @@ async def test_open_a_recent_game_newest_first_and_back_to_the_demo(tmp_path):
 @sync
 async def test_keys_typed_fast_land_where_they_belong(tmp_path):
     """Keys arriving in one burst (a fast typist, a pasted script through tmux): the
-    text after ':' goes in the bar, the keys after enter go to the board."""
+    text after ':' goes in the bar, and so do the keys after enter (the bar stays open
+    for the next command): a typed-ahead command never changes the phase. After esc,
+    the keys are the board's."""
     from textual import events
 
     game = small_game(tmp_path)
@@ -174,7 +179,7 @@ async def test_keys_typed_fast_land_where_they_belong(tmp_path):
 
     def burst(*keys: str) -> None:  # as the terminal driver posts them, no waiting
         for key in keys:
-            char = {"colon": ":", "enter": "\r", "space": " "}.get(key, key)
+            char = {"colon": ":", "enter": "\r", "space": " ", "escape": None}.get(key, key)
             app.post_message(events.Key(key, char))
 
     def typed(text: str) -> list[str]:
@@ -183,11 +188,16 @@ async def test_keys_typed_fast_land_where_they_belong(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         burst("colon", *typed("add German 4-6-7 as g1 at Q4"), "enter")
-        burst("colon", *typed("add American 8-0 as a1 at Q5"), "enter", "n", "n", "u")
+        burst(*typed("add American 8-0 as a1 at Q5"), "enter", *typed("next"), "enter")
+        burst(*typed("nnu"))
         for _ in range(5):
             await pilot.pause()
         assert {"g1", "a1"} <= set(game.state.units)
         assert game.state.units["g1"].location == "Q4"  # nothing typed after it
-        assert game.state.phase == "PFPh"  # n, n, u reached the board
-        assert app.screen.query_one(CommandInput).value == ""
+        assert game.state.phase == "PFPh"  # the typed 'next' only; n, n, u are text
+        assert app.screen.query_one(CommandInput).value == "nnu"
+        burst("escape", "n")
+        for _ in range(3):
+            await pilot.pause()
+        assert game.state.phase == "MPh"  # after esc, n is the board's key
     game.close()

@@ -103,6 +103,8 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
 
 @sync
 async def test_the_footer_is_laid_out_again_only_when_its_keys_change(tmp_path):
+    """Only when the keys shown or which of them are enabled change (Textual's
+    ``FooterKey`` keeps its enabled state privately: it is made again, never patched)."""
     game = Game.open(sample_copy(tmp_path))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -121,14 +123,18 @@ async def test_the_footer_is_laid_out_again_only_when_its_keys_change(tmp_path):
         await pilot.pause()
         before = footer.recomposes
         assert keys()["Undo"] is False and keys()["Redo"] is True
-        await pilot.press("u")  # redo becomes possible: the Redo key is marked in place
+        app.run_command("pin zz1")
+        await pilot.pause()
+        assert footer.recomposes == before  # the same keys, the same enabled: untouched
+        await pilot.press("u")  # redo becomes possible: laid out again
         await pilot.pause()
         assert keys()["Undo"] is False and keys()["Redo"] is False
+        assert footer.recomposes == before + 1
         await pilot.press("n")  # a new entry: nothing to redo any more
         await pilot.pause()
         assert keys()["Redo"] is True
-        assert footer.recomposes == before  # the same keys: never laid out again
+        assert footer.recomposes == before + 2
         await pilot.press("colon")  # the command bar has other keys: laid out again
         await pilot.pause()
-        assert footer.recomposes == before + 1
+        assert footer.recomposes == before + 3
     game.close()

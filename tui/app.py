@@ -8,14 +8,17 @@ it records is on disk before the screen changes.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.notifications import SeverityLevel
+from textual.reactive import reactive
 from textual.theme import Theme
 
+from stockade.core.book.change import Change
 from stockade.core.book.game import Game
 from stockade.core.cli.output import visible
 from stockade.core.model.errors import InternalRefusal, Refusal
@@ -25,6 +28,7 @@ from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_t
 from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
 from stockade.tui.screens.main import MainScreen
+from stockade.tui.table_app import GameUpdate
 
 if TYPE_CHECKING:
     from stockade.core.commands.command import Command
@@ -37,6 +41,9 @@ class StockadeApp(App[int]):
     CSS_PATH = "stockade.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (130, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    # Each change of the game, for the screens and widgets that watch it
+    # (``tui.table_app.watch_game``).
+    game_update: reactive[GameUpdate | None] = reactive(None, always_update=True, init=False)
     COMMANDS = App.COMMANDS | {StockadeCommands}
     BINDINGS = key_bindings("app")
 
@@ -46,6 +53,8 @@ class StockadeApp(App[int]):
         self.notes = list(notes or [])
         self.remember = remember
         self.stockade_themes: list[Theme] = []
+        # the keymap applied (binding id -> keys): what hints read to name a key
+        self.keys_in_force: dict[str, str] = {}
         self._theme_ready = False
         self._problems: list[str] = []
         self._setup_themes_and_keys()
@@ -95,6 +104,10 @@ class StockadeApp(App[int]):
             markup=markup,
         )
 
+    def set_keymap(self, keymap: Mapping[str, str]) -> None:
+        super().set_keymap(keymap)
+        self.keys_in_force = dict(keymap)
+
     def binding_ids(self) -> set[str]:
         """Every id the keymap may name: the one binding registry's."""
         from stockade.tui.bindings import ids
@@ -127,8 +140,7 @@ class StockadeApp(App[int]):
         problem = self.game.check_log()
         if problem:
             self.notify(problem, title="Log", severity="error", timeout=30, markup=False)
-            if isinstance(self.screen, MainScreen):
-                self.screen.refresh_all()
+            self.game_changed()
 
     # ------------------------------------------ following the writing window
     def _follow_if_read_only(self) -> None:
@@ -165,8 +177,7 @@ class StockadeApp(App[int]):
                 group="config",
                 name="save-theme",
             )
-            if isinstance(self.screen, MainScreen):
-                self.screen.refresh_all()
+            self.game_changed()
 
     def _save_theme(self, name: str) -> None:
         problem = save_theme(name)
@@ -222,12 +233,10 @@ class StockadeApp(App[int]):
             self.notify(note, title="Stockade", timeout=6, markup=False)
         return True
 
-    def game_changed(self, message: str = "", change: Any = None) -> None:
-        """Redraw after a write; ``change`` (the core's ``Change``) tells the history
-        which lines to rewrite (a ``GameChanged`` message to each history view)."""
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                screen.refresh_all(message, change)
+    def game_changed(self, message: str = "", change: Change | None = None) -> None:
+        """Tell every screen and widget that watches the game (``game_update``):
+        ``change`` (the core's ``Change``) says which history lines to rewrite."""
+        self.game_update = GameUpdate(change, message)
 
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:

@@ -78,6 +78,15 @@ KEYS: tuple[Key, ...] = (
         palette="Previous phase",
     ),
     Key(
+        "stockade.next_a20_phase",
+        "main",
+        "g",
+        "next_a20_phase",
+        "Go on",
+        "next phase where A20 acts",
+        palette="Next phase where A20 acts",
+    ),
+    Key(
         "stockade.next_turn",
         "main",
         "t",
@@ -98,7 +107,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", True, "Redo"),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
-    # it are handed on, so they land in the bar (see also CommandInput._on_key).
+    # it are handed on, so they land in the bar (see also CommandInput.on_key).
     Key(
         "stockade.command",
         "main",
@@ -238,6 +247,16 @@ KEYS: tuple[Key, ...] = (
         True,
     ),
     Key("stockade.tally_html", "tally", "w", "export('html')", "Export .html", "export HTML", True),
+    Key(
+        "stockade.tally_bbcode",
+        "tally",
+        "b",
+        "export('bbcode')",
+        "Export BBCode",
+        "export BBCode (forums)",
+        True,
+    ),
+    Key("stockade.tally_csv", "tally", "c", "export('csv')", "Export .csv", "export CSV", True),
     Key("stockade.tally_back", "tally", "escape,v", "back", "Back", "back", True),
     Key("stockade.tally_down", "tally", "j", "scroll(1)", "Down", "scroll down"),
     Key("stockade.tally_up", "tally", "k", "scroll(-1)", "Up", "scroll up"),
@@ -346,11 +365,17 @@ def display(key: str) -> str:
     return "+".join([*modifiers, shown])
 
 
+def raw_keys(app: object, binding_id: str) -> list[str]:
+    """The keys bound to ``binding_id`` now (after the player's keymap), as Textual names
+    them (``escape``, ``ctrl+z``): the app keeps the keymap it applied in ``keys_in_force``."""
+    keymap = getattr(app, "keys_in_force", None) or {}
+    raw = keymap.get(binding_id) or BY_ID[binding_id].keys
+    return [k.strip() for k in raw.split(",") if k.strip()]
+
+
 def keys_of(app: object, binding_id: str) -> list[str]:
     """The keys bound to ``binding_id`` now (after the player's keymap), for display."""
-    keymap = getattr(app, "_keymap", None) or {}
-    raw = keymap.get(binding_id) or BY_ID[binding_id].keys
-    return [display(k) for k in raw.split(",") if k.strip()]
+    return [display(k) for k in raw_keys(app, binding_id)]
 
 
 def key_of(app: object, binding_id: str) -> str:

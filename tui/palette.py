@@ -65,12 +65,9 @@ def open_camp(app) -> None:
     """Push the camp screen over the main app; its campaign lives in the data dir."""
     from stockade.tui.camp import open_campaign
     from stockade.tui.camp.screen import CampScreen
-    from stockade.tui.paths import data_dir
 
     try:
-        directory = data_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        campaign = open_campaign(directory / "camp.jsonl", {})
+        campaign = open_campaign(None, {})
     except Exception as exc:  # a damaged campaign log must not take the book down
         app.notify(f"camp: {exc}", severity="error", markup=False)
         return

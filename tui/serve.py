@@ -32,6 +32,7 @@ import secrets
 import shlex
 import socket
 import sys
+from functools import partial
 from pathlib import Path
 
 from aiohttp import web
@@ -184,22 +185,22 @@ class StockadeServer(Server):
             self.sessions -= 1
 
     async def on_startup(self, app: web.Application) -> None:
-        self.console.print(f"Stockade: serving {self.title} on {self.public_url}")
-        self.console.print(f"Open this in a browser: {self.url}", soft_wrap=True)
+        # Plain text only: Rich would colour the link (escape codes a terminal cannot
+        # copy back) and read "[...]" in a title as markup.
+        say = partial(self.console.print, highlight=False, markup=False)
+        say(f"Stockade: serving {self.title} on {self.public_url}")
+        say(f"Open this in a browser: {self.url}", soft_wrap=True)
         if self.token:
-            self.console.print(
-                "It holds the secret: anyone with the link can play. Scan it from a tablet:"
-            )
+            say("It holds the secret: anyone with the link can play. Scan it from a tablet:")
             qr = qr_text(self.url)
             if qr:
-                self.console.print(qr, highlight=False, markup=False)
+                say(qr)
         else:
-            self.console.print(
+            say(
                 "Warning: served without a token (--no-token): any web page open in a "
-                "browser on this machine can reach it.",
-                markup=False,
+                "browser on this machine can reach it."
             )
-        self.console.print("The first browser session writes; the others follow it. Ctrl+C stops.")
+        say("The first browser session writes; the others follow it. Ctrl+C stops.")
 
 
 def allowed_hosts(host: str, port: int) -> frozenset[str]:

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from stockade.core.book.verdict import Verdict, judge
+from stockade.core.model.bounds import MAX_TURN
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
 
@@ -106,11 +107,13 @@ def tally(state: GameState) -> Tally:
                     banked=False,
                 )
             )
-    # The turns that occur: the first, the current one and every turn a casualty was
-    # booked in, zeros included, in order. Never range(1, turn): a turn number read
-    # from a log must not decide how much is built (a log may be hostile); the schema bounds it
-    # too, and this stays O(casualties) whatever it says.
-    turns = sorted({1, state.turn, *(c.turn for c in state.casualties)})
+    # Every Game Turn from the first to the last one played, those with no casualty too,
+    # in order. A turn number read from a log must not decide how much is built (a log
+    # may be hostile): the run of turns stops at the schema's bound, and a turn beyond it
+    # (never in a log the schema let through) is listed alone.
+    played = {state.turn, *(c.turn for c in state.casualties)}
+    last = max(played | {1})
+    turns = sorted(played | set(range(1, min(last, MAX_TURN) + 1)))
     for side in sides.values():
         side.by_turn = dict.fromkeys(turns, 0)
         for line in side.lines:

@@ -24,7 +24,7 @@ from stockade.core.camp.simulate import (
 )
 from stockade.core.camp.table import load_table
 
-DEFAULT_LOG = Path("camp.jsonl")
+DEFAULT_LOG_NAME = "camp.jsonl"  # in the app's data dir, where the UI keeps it
 # Below this many games a run is over before a bar would be worth drawing.
 PROGRESS_MIN_GAMES = 2000
 
@@ -32,7 +32,7 @@ PROGRESS_MIN_GAMES = 2000
 class CampUI(Protocol):
     """The terminal UI the launcher hands in; it plays a campaign and returns the exit code."""
 
-    def open_camp(self, path: Path, options: dict[str, str]) -> int: ...
+    def open_camp(self, path: Path | None, options: dict[str, str]) -> int: ...
 
 
 def register(
@@ -51,7 +51,8 @@ def register(
         "file",
         nargs="?",
         metavar="FILE",
-        help=f"the campaign log: resumed if it exists, else started (default {DEFAULT_LOG})",
+        help="the campaign log: resumed if it exists, else started (default: "
+        f"{DEFAULT_LOG_NAME} in Stockade's data dir, as the app's palette uses)",
     )
     parser.add_argument(
         "--simulate",
@@ -88,7 +89,7 @@ def handler(args: argparse.Namespace, ui: CampUI | None) -> int:
                 file=sys.stderr,
             )
             return 2
-        path = Path(args.file) if args.file else DEFAULT_LOG
+        path = Path(args.file) if args.file else None  # None: the UI's default place
         options = {
             "seed": args.seed,
             "dice": args.dice,

@@ -14,6 +14,7 @@ import msgspec
 
 from stockade.core.book.change import Change, consequences, totals_of
 from stockade.core.book.game import Game
+from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.output import visible
@@ -24,7 +25,7 @@ from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import InputRefusal, Refusal
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -155,13 +156,10 @@ def parse_side(text: str) -> ev.SideSpec:
     parts = text.split(":")
     if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
         raise CliError(f"--side '{text}': write NAME:NATIONALITY or NAME:NATIONALITY:ELR")
-    elr = 3
-    if len(parts) == 3:
-        try:
-            elr = int(parts[2])
-        except ValueError:
-            raise CliError(f"--side '{text}': the ELR must be a number 1-6") from None
-    return ev.SideSpec(name=parts[0].strip(), nationality=parts[1].strip(), elr=elr)
+    try:
+        return side_spec(*parts)
+    except Refusal as refusal:
+        raise CliError(f"--side '{text}': {refusal.text}") from None
 
 
 def new_game(
@@ -172,35 +170,24 @@ def new_game(
     vc_text: str = "",
     vc_card: str = "",
 ) -> Game:
-    """Create a game log from the words ``stockade new`` takes (also the TUI's new-game
-    form): two sides as ``NAME:NATIONALITY[:ELR]``, the first attacker by name, and the
-    Victory Conditions as the ``vc`` verb reads them (its first entry after the header).
+    """Create a game log from the words ``stockade new`` takes: two sides as
+    ``NAME:NATIONALITY[:ELR]``, the first attacker by name, and the Victory Conditions
+    as the ``vc`` verb reads them (``core.book.new_game``).
 
     Raises ``CliError`` for input it cannot read, ``Refusal`` for a header the rules
     refuse and ``JournalError`` when the file cannot be made (it exists, no room)."""
-    if not scenario.strip():
-        raise CliError("a game needs a scenario name")
     sides = [parse_side(s) for s in side_texts]
-    if len(sides) != 2:
-        raise CliError(f"a game has two sides; {len(sides)} --side given")
-    attacker = ""
-    if attacker_text:
-        names = {s.name.lower(): s.name for s in sides}
-        attacker = names.get(attacker_text.lower(), "")
-        if not attacker:
-            raise CliError(f"--attacker '{attacker_text}' is not one of the sides")
     conditions = None
     if vc_text.strip() or vc_card.strip():
         if not vc_text.strip():
             raise CliError("--vc-card keeps the card's words beside --vc: give --vc too")
-        trial = Game.in_memory(scenario.strip(), sides, first_attacker=attacker)
+        trial = Game.in_memory(scenario.strip() or "new", sides)  # to read the sides' names
         side_of = Context(trial.state).side
         conditions = read_conditions(vc_text, side_of, " ".join(vc_card.split()))
-        trial.submit([ev.VictorySet(conditions=conditions)])  # refused before any file
-    game = Game.create(path, scenario.strip(), sides, first_attacker=attacker)
-    if conditions is not None:
-        game.submit([ev.VictorySet(conditions=conditions)])
-    return game
+    try:
+        return create_game(path, scenario, sides, attacker_text, conditions)
+    except InputRefusal as refusal:
+        raise CliError(refusal.text) from None
 
 
 def cmd_new(args: Namespace, ui: object) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
+from stockade.core.rules.timing import ClockMove, a20_can_act, phase_to_move_to
 
 # Said when a phase begins, so the table knows what A20 allows now.
 PHASE_HINTS = {
@@ -71,3 +72,35 @@ def previous_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
 def describe_clock(turn: int, attacker: str, phase: str) -> str:
     hint = PHASE_HINTS.get(phase, "")
     return f"Turn {turn}, {attacker} {phase}" + (f": {hint}" if hint else "")
+
+
+def follow_entries(
+    state: GameState, events: list[ev.Record]
+) -> tuple[list[ev.Record], ClockMove | None]:
+    """``events``, led by the move of the clock to the later phase of this Player Turn
+    they belong to (a RtPh surrender typed in the MPh), so that one entry, and one undo,
+    holds both. The clock never crosses into another Player Turn by itself."""
+    move = phase_to_move_to(state, events)
+    if move is None:
+        return events, None
+    to = ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=move.phase)
+    return [to, *events], move
+
+
+def describe_move(state_before_phase: str, move: ClockMove, turn: int, attacker: str) -> str:
+    """The reply's line for a clock the entry moved."""
+    return (
+        f"clock: {state_before_phase} -> {move.phase} (Turn {turn}, {attacker}): "
+        f"this entry happens in the {move.phase} ({move.rule})"
+    )
+
+
+def next_a20_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
+    """The next phase in which A20 has something waiting (``core.rules.timing``), at
+    most the next Player Turn's RPh: a Player Turn where nothing A20 happens costs one
+    step, and the reply names the Player Turn it moves into."""
+    index = ev.PHASES.index(state.phase)
+    for phase in ev.PHASES[index + 1 :]:
+        if a20_can_act(state, phase, state.attacker):
+            return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=phase)
+    return next_player_turn(state, first_attacker)

@@ -205,13 +205,7 @@ def read_pair(ctx: Context, word: str) -> Pair:
 
 def new_handle(ctx: Context, word: str) -> Handle:
     """A handle asked for a new counter: well formed and not in use."""
-    handle = check_new_handle(word)
-    if ctx.taken(handle):
-        raise InputRefusal(
-            f"handle '{handle}' is already in use",
-            "leave out 'as' to get the next free handle",
-        )
-    return handle
+    return ctx.free(check_new_handle(word))
 
 
 def merge_spec(ctx: Context, word: str) -> MergeSpec:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
-from stockade.core.commands.clock import describe_clock
+from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Help
@@ -68,10 +68,19 @@ def execute(game: Game, command: Command | str) -> Outcome:
 
 
 def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
-    if parsed.verb in ("next", "prev", "turn", "phase"):
+    if parsed.verb in ("next", "prev", "turn", "phase", "skip"):
         state = game.state
-        return describe_clock(state.turn, state.attacker, state.phase)
+        told = describe_clock(state.turn, state.attacker, state.phase)
+        if parsed.clock_from_turn != (state.turn, state.attacker):
+            told = f"new Player Turn: {told}"  # never crossed silently
+        return told
     lines = []
+    if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
+        first = records[0]
+        lines.append(
+            describe_move(parsed.clock_from, parsed.clock_moved, first.turn, first.attacker)
+        )
+        records = records[1:]
     for record in records:
         lines.append(sentence_for(record, game, with_time=False))
         lines += [f"  {line}" for line in reminders(record, game.state)]

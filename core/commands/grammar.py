@@ -170,6 +170,12 @@ _SPECS = [
     ),
     VerbSpec("next", "next", "next phase (after the CCPh: the next Player Turn)", "next", ("n",)),
     VerbSpec("prev", "prev", "previous phase", "prev", ("p",)),
+    VerbSpec(
+        "skip",
+        "skip",
+        "on to the next phase where A20 has something waiting (else the next Player Turn)",
+        "skip",
+    ),
     VerbSpec("turn", "turn", "start the next Player Turn (RPh, the other side attacking)", "turn"),
     VerbSpec(
         "phase",

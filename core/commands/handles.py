@@ -14,9 +14,82 @@ import re
 from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import Unit
 
 _HANDLE = re.compile(r"^[a-z][a-z0-9_]*$")
 _COUNTER_LIKE = re.compile(r"^\d")
+
+# Characters a player misreads for one another on a screen or a scrap of paper: a
+# handle that differs from another only by these (``al`` beside ``a1``) is never made.
+_LOOK_ALIKE = str.maketrans({"1": "l", "i": "l", "0": "o", "5": "s", "2": "z", "8": "b"})
+
+
+def read_as(handle: str) -> str:
+    """How a handle reads: lowercased, look-alike characters made one."""
+    return handle.lower().translate(_LOOK_ALIKE)
+
+
+def look_alike(a: str, b: str) -> bool:
+    """Whether handles ``a`` and ``b`` differ, but only by characters read alike."""
+    return a.lower() != b.lower() and read_as(a) == read_as(b)
+
+
+def reference(u: Unit) -> str:
+    """How the board shows a unit: its counter and Location, ``4-6-7@P4``."""
+    return f"{u.counter}@{u.location}" if u.location else u.counter
+
+
+def resolve_unit(state: GameState, word: str) -> str:
+    """The handle of the unit ``word`` names, as the player sees it on the board or in
+    the side panels:
+
+    * its handle, in any case (``g3``, ``G3``);
+    * its counter and Location, ``4-6-7@P4`` (the Location in any case);
+    * its counter alone, ``9-1``, or a Location alone, ``@P4``, when only one unit fits;
+    * a unique prefix of either, ``4-6@P`` or ``9-``.
+
+    Units no longer on the board are named by their handle only. A word that fits
+    several units is refused with the candidates, each with its handle."""
+    units = state.units
+    if word in units:
+        return word
+    folded = {h.lower(): h for h in units}
+    if word.lower() in folded:
+        return folded[word.lower()]
+    if _COUNTER_LIKE.match(word) or word.startswith("(") or "@" in word:
+        counter, _, place = word.partition("@")
+        fits = [
+            u
+            for u in units.values()
+            if u.on_board
+            and u.counter.startswith(counter)
+            and u.location.lower().startswith(place.lower())
+        ]
+        exact = [u for u in fits if u.counter == counter and u.location.lower() == place.lower()]
+        fits = exact or fits
+        if len(fits) == 1:
+            return fits[0].handle
+        if fits:
+            listed = ", ".join(f"{reference(u)} ({u.handle})" for u in fits[:8])
+            more = f" and {len(fits) - 8} more" if len(fits) > 8 else ""
+            alike = len({reference(u) for u in fits}) == 1
+            raise InputRefusal(
+                f"'{word}' fits {len(fits)} units: {listed}{more}",
+                "they stand together: type their handles"
+                if alike
+                else "add the Location (4-6-7@P4) or type the handle",
+            )
+        raise InputRefusal(
+            f"no unit on the board is '{word}'",
+            "a counter as printed and its Location, like 4-6-7@P4, or the handle",
+        )
+    close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
+    hint = (
+        ("did you mean " + " or ".join(folded[c] for c in close) + "?")
+        if close
+        else "add it first (add SIDE COUNTER), or check the handle in the side panels"
+    )
+    raise InputRefusal(f"no unit '{word}' in this game", hint)
 
 
 def side_prefixes(sides: list[str]) -> dict[str, str]:
@@ -51,24 +124,14 @@ class Context:
         self.state = state
         self.first_attacker = first_attacker or (next(iter(state.sides), ""))
         self.made: list[str] = []  # handles this command creates, in order
+        self._read_as: set[str] | None = None  # every handle in use, as it reads
         self._prefixes = side_prefixes(list(state.sides)) if state.sides else {}
 
     # -- reading handles ------------------------------------------------------
     def unit(self, word: str) -> str:
-        """The handle of an existing unit; exact, else any case."""
-        units = self.state.units
-        if word in units:
-            return word
-        folded = {h.lower(): h for h in units}
-        if word.lower() in folded:
-            return folded[word.lower()]
-        close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
-        hint = (
-            ("did you mean " + " or ".join(folded[c] for c in close) + "?")
-            if close
-            else "add it first (add SIDE COUNTER), or check the handle in the side panels"
-        )
-        raise InputRefusal(f"no unit '{word}' in this game", hint)
+        """The handle of an existing unit, by handle or as the board shows it
+        (``resolve_unit``)."""
+        return resolve_unit(self.state, word)
 
     def units(self, words: list[str], what: str = "units") -> list[str]:
         if not words:
@@ -83,17 +146,29 @@ class Context:
 
     # -- making handles ---------------------------------------------------------
     def taken(self, handle: str) -> bool:
-        return handle.lower() in {h.lower() for h in self.state.units} or handle in self.made
+        """In use, or read alike with a handle in use (``a1`` once ``al`` exists)."""
+        if self._read_as is None:  # once per command: numbering asks many times
+            self._read_as = {read_as(h) for h in self.state.units}
+        key = read_as(handle)
+        return key in self._read_as or any(read_as(m) == key for m in self.made)
+
+    def free(self, handle: str) -> str:
+        """``handle``, asked for a new counter, unless it (or one it reads like) is in use."""
+        if self.taken(handle):
+            existing = [*self.state.units, *self.made]
+            alike = [h for h in existing if look_alike(h, handle)]
+            raise InputRefusal(
+                f"handle '{handle}' reads like {alike[0]}, already in use"
+                if alike
+                else f"handle '{handle}' is already in use",
+                "leave out 'as' to get the next free handle",
+            )
+        return handle
 
     def new_handle(self, side: str, wanted: str | None = None) -> str:
         """A handle for a new counter of ``side``: the one asked for, else the next free."""
         if wanted:
-            handle = check_new_handle(wanted)
-            if self.taken(handle):
-                raise InputRefusal(
-                    f"handle '{handle}' is already in use",
-                    "leave out 'as' to get the next free handle",
-                )
+            handle = self.free(check_new_handle(wanted))
         else:
             prefix = self._prefixes.get(side) or side[:1].lower() or "u"
             number = 1

@@ -12,6 +12,7 @@ from stockade.core.commands import verbs_guards as guards
 from stockade.core.commands import verbs_losses as losses
 from stockade.core.commands import verbs_setup as setup
 from stockade.core.commands import verbs_victory as victory
+from stockade.core.commands.clock import follow_entries
 from stockade.core.commands.command import Blank, Command
 from stockade.core.commands.grammar import verb_named
 from stockade.core.commands.handles import Context
@@ -19,12 +20,14 @@ from stockade.core.commands.lexer import is_blank, split_sections, words
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
+from stockade.core.rules.timing import ClockMove
 
 # Every verb's Command class, by the verb's name (its VerbSpec in grammar.VERBS).
 _CLASSES: tuple[type[Command], ...] = (
     setup.Add,
     setup.Next,
     setup.Prev,
+    setup.Skip,
     setup.Turn,
     setup.Phase,
     *setup.STATUS_COMMANDS,
@@ -92,6 +95,11 @@ class Parsed:
     command: Command
     events: list[ev.Record] = field(default_factory=list)
     made: list[str] = field(default_factory=list)
+    # the clock move leading ``events`` when they belong to a later phase of this
+    # Player Turn (``core.commands.clock.follow_entries``)
+    clock_moved: ClockMove | None = None
+    clock_from: str = ""
+    clock_from_turn: tuple[int, str] = (0, "")
 
     @property
     def verb(self) -> str:
@@ -125,8 +133,15 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
     if isinstance(command, control.Control):
         return Parsed(command)
     ctx = Context(state, first_attacker)
-    events = command.events(ctx)
-    return Parsed(command, events, list(ctx.made))
+    events, moved = follow_entries(state, command.events(ctx))
+    return Parsed(
+        command,
+        events,
+        list(ctx.made),
+        clock_moved=moved,
+        clock_from=state.phase,
+        clock_from_turn=(state.turn, state.attacker),
+    )
 
 
 help_text = control.help_text

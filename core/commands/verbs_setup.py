@@ -203,6 +203,15 @@ class Prev(Command, frozen=True):
         return [clock.previous_phase(ctx.state, ctx.first_attacker)]
 
 
+class Skip(Command, frozen=True):
+    """On to the next phase where A20 has something waiting, else the next Player Turn."""
+
+    verb: ClassVar[str] = "skip"
+
+    def events(self, ctx: Context) -> list[ev.Record]:
+        return [clock.next_a20_phase(ctx.state, ctx.first_attacker)]
+
+
 class Turn(Command, frozen=True):
     verb: ClassVar[str] = "turn"
 

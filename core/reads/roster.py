@@ -1,8 +1,8 @@
 """The roster: every unit of both sides, one row each, as a player reads it.
 
 A projection of the state (nothing judged here): handle, counter, kind, Location and
-one status word (Good Order / broken / pinned / berserk / Melee / prisoner of X /
-unarmed-abandoned / escaped / eliminated / escorted off). Counters exchanged into
+its state in the side panels' words (Good Order / broken / pinned / berserk / Melee /
+prisoner of X / unarmed, abandoned / eliminated / escorted). Counters exchanged into
 another (merged, split, deployed) are left out: they are no longer in play.
 """
 
@@ -12,18 +12,13 @@ from dataclasses import dataclass
 
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import (
-    ACTIVE,
-    ELIMINATED,
-    ESCORTED,
-    EXITED,
     GONE,
     PRISONER,
-    UNARMED,
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES
 from stockade.core.reads.queries import natural
-from stockade.core.reads.views import counter_text
+from stockade.core.reads.views import counter_text, status_words
 
 
 @dataclass(frozen=True)
@@ -36,40 +31,26 @@ class RosterRow:
     status: str
 
     def matches(self, text: str) -> bool:
-        """Every typed word is in the handle, counter, kind, Location, side or status."""
+        """Every typed word is in the handle, counter, kind, Location, side or status;
+        a word with ``@`` is a counter and Location as the board shows them
+        (``4-6-7@P4``, either part a prefix, as ``core.commands.handles`` reads them)."""
         hay = " ".join(
             (self.handle, self.counter, self.kind, self.location, self.side, self.status)
         ).lower()
-        return all(word in hay for word in text.lower().split())
+        return all(self._at(word) if "@" in word else word in hay for word in text.lower().split())
+
+    def _at(self, word: str) -> bool:
+        counter, _, place = word.partition("@")
+        return self.counter.lower().startswith(counter) and self.location.lower().startswith(place)
 
 
 def status_of(u: Unit) -> str:
+    """The unit's state in the words the side panels use (``views.status_words``), and
+    "Good Order" when nothing is wrong with it: one word per state everywhere (a freed
+    leader, armed again, is Good Order like any other)."""
     if u.status == PRISONER:
         return f"prisoner of {u.guard}"
-    if u.status == UNARMED:
-        if u.unarmed_how == "escaped":
-            return "escaped (unarmed)"
-        return f"unarmed-{u.unarmed_how}" if u.unarmed_how else "unarmed"
-    if u.status == ELIMINATED:
-        return "eliminated"
-    if u.status == ESCORTED:
-        return "escorted off"
-    if u.status == EXITED:
-        return "exited off"
-    words = [
-        w
-        for w, on in (
-            ("broken", u.broken),
-            ("pinned", u.pinned),
-            ("berserk", u.berserk),
-            ("Disrupted", u.disrupted),
-            ("Melee", u.melee),
-        )
-        if on
-    ]
-    if u.status == ACTIVE and u.unarmed_how == "" and not words:
-        return "Good Order"
-    return ", ".join(words) or u.status
+    return ", ".join(status_words(u)) or "Good Order"
 
 
 def roster_row(u: Unit) -> RosterRow:

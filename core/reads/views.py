@@ -153,6 +153,7 @@ class SidePanel:
     exited: list[str] = field(default_factory=list)  # off a board edge for Exit VP
     cvp: int = 0
     cvp_if_ended: int = 0
+    ended: bool = False  # the game has ended: "if ended now" no longer applies
 
     @property
     def flags(self) -> list[str]:
@@ -386,6 +387,7 @@ def _side_panel(
         exited=[unit_label(u) for u in mine if u.status == EXITED],
         cvp=sides[side].cvp,
         cvp_if_ended=sides[side].cvp_if_ended,
+        ended=state.ended,
     )
 
 

@@ -6,17 +6,28 @@ import sys
 from pathlib import Path
 
 from stockade.core.camp.campaign import Campaign, options_from_mapping
-from stockade.core.camp.cli import DEFAULT_LOG
+from stockade.core.camp.cli import DEFAULT_LOG_NAME
 from stockade.core.camp.errors import CampError
 
 
+def default_camp_log() -> Path:
+    """Where a campaign is kept when no file is named: the data dir (``stockade camp``
+    and the palette's "Camp" alike)."""
+    from stockade.tui.paths import data_dir
+
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory / DEFAULT_LOG_NAME
+
+
 def open_campaign(path: str | Path | None, options: dict | None = None) -> Campaign:
-    """Resume the log at ``path`` if it exists, else start one with ``options``.
+    """Resume the log at ``path`` (default: ``default_camp_log()``) if it exists, else
+    start one with ``options``.
 
     Options only shape a new campaign: a resumed one keeps those in its header.
     """
     return Campaign.open_or_create(
-        Path(path) if path else DEFAULT_LOG, options_from_mapping(options)
+        Path(path) if path else default_camp_log(), options_from_mapping(options)
     )
 
 

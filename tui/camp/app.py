@@ -15,6 +15,8 @@ class CampApp(App[int]):
     def __init__(self, campaign: Campaign):
         super().__init__()
         self.campaign = campaign
+        # the keymap applied (binding id -> keys): what hints read to name a key
+        self.keys_in_force: dict[str, str] = {}
 
     def on_mount(self) -> None:
         # The player's [keys] apply here as in the main app (same ids, same file).
@@ -25,6 +27,7 @@ class CampApp(App[int]):
         keys, _unknown = check_keymap(config.keys, ids())
         if keys:
             self.set_keymap(keys)
+            self.keys_in_force = dict(keys)
         self.push_screen(CampScreen(self.campaign), self._done)
 
     def _done(self, code: int | None) -> None:

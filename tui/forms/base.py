@@ -33,12 +33,10 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
+from stockade.tui.table_app import table_app
 
 if TYPE_CHECKING:
-    from textual import getters
-
     from stockade.core.book.game import Game
-    from stockade.tui.app import StockadeApp
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 # A unit field's list: the core's ranked Choices, given the state and the form's values.
@@ -143,9 +141,6 @@ def _empty(widget: Widget) -> bool:
 class FormScreen(ModalScreen[str | None]):
     """A modal form built from a ``FormSpec``."""
 
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
     FormScreen > #form {
@@ -175,7 +170,7 @@ class FormScreen(ModalScreen[str | None]):
 
     @property
     def game(self) -> Game:
-        return self.app.game
+        return table_app(self).game
 
     def compose(self) -> ComposeResult:
         state = self.game.state
@@ -412,7 +407,7 @@ class FormScreen(ModalScreen[str | None]):
                 if problem is not None:
                     raise problem
                 return
-            message = self.app.run_command(command)
+            message = table_app(self).run_command(command)
         except Refusal as refusal:
             self.query_one("#verdict", Static).update(
                 Text(f"✗ refused: {refusal}", style="bold " + self._error)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -21,6 +22,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
                                border: thick $warning; background: $surface; padding: 0 1; }
+    ConfirmScreen #confirm-scroll { height: auto; }
     ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
     """
@@ -34,7 +36,10 @@ class ConfirmScreen(ModalScreen[str | None]):
         with Vertical() as box:
             box.border_title = markup_safe(self.title_text)
             body = plain(self.body) if isinstance(self.body, str) else self.body
-            yield Static(body, id="confirm-body")
+            # The body scrolls (a long strike preview) so that the reason and the keys
+            # below it stay on the screen, even at 80x24.
+            with VerticalScroll(id="confirm-scroll"):
+                yield Static(body, id="confirm-body")
             if self.ask:
                 yield Input(placeholder=self.ask, id="confirm-input", compact=True)
             if self.ask:
@@ -56,9 +61,21 @@ class ConfirmScreen(ModalScreen[str | None]):
                 keys = hint(self.app, "stockade.confirm_yes") + f" · {no}: no"
             yield Static(keys, id="confirm-keys")
 
+    # The rows the box needs besides the body: its border (2), the reason (1), the
+    # keys and their margin (2).
+    _AROUND_BODY = 5
+
     def on_mount(self) -> None:
+        self._fit(self.app.size.height)
         if self.ask:
             self.query_one(Input).focus()
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        around = self._AROUND_BODY - (0 if self.ask else 1)
+        self.query_one("#confirm-scroll").styles.max_height = max(3, height - around)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

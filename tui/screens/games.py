@@ -1,6 +1,6 @@
 """New game and open game, inside the app (``ctrl+n`` / ``ctrl+o``, or the palette).
 
-The new-game form hands its fields to ``core.cli.game_commands.new_game``, the code
+The new-game form hands its fields to ``core.book.new_game``, the code
 ``stockade new`` runs, so both refuse the same things in the same words. Both screens
 dismiss with the path of the game to open; the app switches to it.
 """
@@ -139,26 +139,24 @@ class NewGameScreen(GameModal):
         return self.query_one(f"#{wid}", Input).value.strip()
 
     def action_accept(self) -> None:
-        from stockade.core.cli.errors import CliError
-        from stockade.core.cli.game_commands import new_game
+        from stockade.core.book.new_game import create_game, side_spec
         from stockade.core.log.journal_errors import JournalError
-        from stockade.core.model.errors import Refusal
+        from stockade.core.model.errors import InputRefusal, Refusal
 
         scenario = self._value("new-scenario")
-        sides = []
-        for n in (1, 2):
-            parts = [self._value(f"new-side{n}-{f}") for f in SIDE_FIELDS]
-            if any(":" in part for part in parts):
-                self.say(f"side {n}: a name or nationality cannot hold ':'", refusal=True)
-                return
-            sides.append(":".join(parts))
         first = self.query_one("#new-attacker", Select).value
         attacker = self._value(f"new-side{first}-name")
         try:
+            sides = []
+            for n in (1, 2):
+                try:
+                    sides.append(side_spec(*(self._value(f"new-side{n}-{f}") for f in SIDE_FIELDS)))
+                except Refusal as refusal:
+                    raise InputRefusal(f"side {n}: {refusal.text}") from None
             path = resolve_game_file(self._value("new-file"), scenario or "game")
             path.parent.mkdir(parents=True, exist_ok=True)
-            game = new_game(path, scenario, sides, attacker)
-        except (CliError, JournalError) as exc:
+            game = create_game(path, scenario, sides, attacker)
+        except JournalError as exc:
             self.say(str(exc), refusal=True)
             return
         except Refusal as refusal:

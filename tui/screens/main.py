@@ -2,34 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from stockade.core.book.change import Change
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.views import phase_hints, side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
+from stockade.tui.screens.board import TOO_SMALL, compose_board
+from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import GameChanged, HistoryView, Line, all_lines
+from stockade.tui.widgets.history_view import HistoryView, Line, all_lines
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 from stockade.tui.widgets.verdict_bar import VerdictBar
 
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
-
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
-GAME_ACTIONS = {"next_phase", "prev_phase", "next_turn", "forms", "form"}
-TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
+GAME_ACTIONS = {"next_phase", "prev_phase", "next_a20_phase", "next_turn", "forms", "form"}
 
 
 def history_lines(game) -> list[Line]:
@@ -39,9 +34,6 @@ def history_lines(game) -> list[Line]:
 
 
 class MainScreen(Screen):
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
@@ -51,8 +43,12 @@ class MainScreen(Screen):
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
 
     @property
+    def table(self) -> TableApp:
+        return table_app(self)
+
+    @property
     def game(self):
-        return self.app.game
+        return self.table.game
 
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
@@ -65,10 +61,12 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self._phase = (self.game.state.turn, self.game.state.phase)
-        self.refresh_all()
+        watch_game(self, self._game_updated)
+        self.show_game()
         self.query_one(HistoryView).focus()
         if self.game.read_only:
-            self.status.say("this game is open read-only: nothing can be entered", "refusal")
+            # Said as a fact, not as a refusal: nothing was refused yet.
+            self.status.say("this game is open read-only: nothing can be entered", "info")
         else:
             self.status.say(self.key_hint(), "hint")
 
@@ -92,10 +90,13 @@ class MainScreen(Screen):
         # Only the panels' layout depends on the size class (-wide: tables with an
         # escape and a rearm column); the rest repaints itself at the new size.
         if self.has_class("-wide") != self._wide:
-            self.refresh_all()
+            self.show_game()
 
     def on_screen_resume(self) -> None:
-        self.refresh_all()
+        self.show_game()
+
+    def _game_updated(self, update: GameUpdate) -> None:
+        self.show_game(update.message, update.change)
 
     # -------------------------------------------------------------- drawing
     @property
@@ -110,11 +111,11 @@ class MainScreen(Screen):
         except Refusal:
             return []
 
-    def refresh_all(self, message: str = "", change=None) -> None:
-        """Redraw from the game, touching only what changed: the phase bar and each
-        panel repaint only if what they say changed, the history rewrites only the
-        lines ``change`` names (a ``GameChanged`` message), the footer's keys are
-        refreshed only if what ``check_action`` reads changed."""
+    def show_game(self, message: str = "", change: Change | None = None) -> None:
+        """Show the game as it stands (on each ``GameUpdate``, and on resume): the
+        phase bar and each panel repaint only if what they say changed, the footer's
+        keys are refreshed only if what ``check_action`` reads changed. The history
+        follows by itself (it watches the same updates)."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
             [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
@@ -128,10 +129,8 @@ class MainScreen(Screen):
                 panel.show(views[panel.side], wide=wide)
         self.query_one(VerdictBar).show(state, change)
         history = self.query_one(HistoryView)
-        if change is not None:
-            history.post_message(GameChanged(change))
-        elif not history.shows(game):
-            history.sync_game(game)  # first fill, or the game changed unreported
+        if not history.shows(game):
+            history.sync_game(game)  # first fill, or the game swapped or re-read
         now = (state.turn, state.phase)
         hints = []
         if now != self._phase:
@@ -140,7 +139,8 @@ class MainScreen(Screen):
                 hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
-            if not state.ended:
+            # (not while typing in the bar: there the key is a letter, not "next")
+            if not state.ended and not isinstance(self.focused, Input):
                 # The key that moves on, at the end if the whole fits; if only the rules
                 # text fits, that alone (the footer names the key); if even that does
                 # not, the key first, so the part "↓ more" hides is the rules text.
@@ -160,8 +160,9 @@ class MainScreen(Screen):
     # -------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         game = self.game
-        if action in GAME_ACTIONS and (game.read_only or game.state.ended):
+        if action in GAME_ACTIONS and game.read_only:
             return None
+        # After the end these keys stay live only to say why nothing happens.
         if action == "command" and isinstance(self.focused, Input):
             return None  # ':' typed in the bar is text (a priority key would take it)
         if action == "undo":
@@ -172,7 +173,7 @@ class MainScreen(Screen):
 
     def _run(self, text: str) -> bool:
         try:
-            message = self.app.run_command(text)
+            message = self.table.run_command(text)
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
@@ -189,14 +190,32 @@ class MainScreen(Screen):
 
             self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
 
+    def _after_the_end(self) -> bool:
+        """After the end the clock and the forms are still: say so, do nothing."""
+        if self.game.state.ended:
+            self.status.say(
+                "the game has ended: the clock no longer moves and nothing more can be "
+                "entered (undo the end to go on; the tally is final)",
+                "refusal",
+            )
+            return True
+        return False
+
     def action_next_phase(self) -> None:
-        self._run("next")
+        if not self._after_the_end():
+            self._run("next")
 
     def action_prev_phase(self) -> None:
-        self._run("prev")
+        if not self._after_the_end():
+            self._run("prev")
+
+    def action_next_a20_phase(self) -> None:
+        if not self._after_the_end():
+            self._run("skip")
 
     def action_next_turn(self) -> None:
-        self._run("turn")
+        if not self._after_the_end():
+            self._run("turn")
 
     def action_undo(self) -> None:
         self._run("undo")
@@ -208,6 +227,8 @@ class MainScreen(Screen):
         self.query_one(CommandBar).open()
 
     def action_forms(self) -> None:
+        if self._after_the_end():
+            return
         from stockade.tui.forms.menu import FormMenu
 
         self.app.push_screen(FormMenu(), self._form_chosen)
@@ -217,6 +238,8 @@ class MainScreen(Screen):
             self.action_form(name)
 
     def action_form(self, name: str) -> None:
+        if self._after_the_end():
+            return
         from stockade.tui.forms import open_form
 
         open_form(self.app, name, self._form_done)
@@ -256,7 +279,7 @@ class MainScreen(Screen):
         if path is None:
             self.focus_board()
             return
-        self.app.call_later(self.app.switch_game, path)
+        self.app.call_later(self.table.switch_game, path)
 
     def action_history(self) -> None:
         from stockade.tui.screens.replay import ReplayScreen
@@ -284,16 +307,17 @@ class MainScreen(Screen):
 
     # -------------------------------------------------------------- command bar
     def _command_text(self, text: str) -> None:
-        # Recorded: the bar empties and the board has the keys again. Refused: the
-        # text stays in the bar to be corrected.
+        # Recorded: the bar empties and stays open for the next command, so what is
+        # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
+        # the text stays in the bar to be corrected.
         if self._run(text):
-            self.focus_board()
+            self.query_one(CommandBar).open()
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
         text = event.text
-        if not text.strip():
-            return
+        if not text.strip() or text != self.query_one(CommandBar).input.value:
+            return  # emptied, or stale: the command was already run (its reply stays)
         offers = self._candidates(text)
         from stockade.core.commands import VERBS
 
@@ -310,13 +334,3 @@ class MainScreen(Screen):
     def _left(self) -> None:
         self.focus_board()
         self.status.say(self.key_hint(), "hint")
-
-
-def compose_board(game) -> ComposeResult:
-    """The phase bar, one panel per side and the history: shared with replay mode."""
-    yield PhaseBar(id="phase-bar")
-    with Vertical(id="board"):
-        with Horizontal(id="sides"):
-            for name in game.state.sides:
-                yield SidePanelView(name)
-        yield HistoryView(id="history")

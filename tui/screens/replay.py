@@ -5,8 +5,6 @@ what it would break; back to the present.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -21,24 +19,18 @@ from stockade.core.model.errors import Refusal
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
+from stockade.tui.screens.board import TOO_SMALL, compose_board
 from stockade.tui.screens.confirm import ConfirmScreen
-from stockade.tui.screens.main import TOO_SMALL, compose_board
+from stockade.tui.table_app import table_app
+from stockade.tui.toast import brief
 from stockade.tui.widgets.footer import StockadeFooter
-from stockade.tui.widgets.history_view import GameChanged, HistoryView
+from stockade.tui.widgets.history_view import HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
-
 
 class ReplayScreen(Screen):
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
@@ -51,7 +43,7 @@ class ReplayScreen(Screen):
 
     @property
     def game(self):
-        return self.app.game
+        return table_app(self).game
 
     def compose(self) -> ComposeResult:
         yield Static(TOO_SMALL, id="too-small")
@@ -146,11 +138,12 @@ class ReplayScreen(Screen):
 
     def _resync(self, message: str, kind: str = "ok", change: Change | None = None) -> None:
         if change is not None:
-            self.query_one(HistoryView).post_message(GameChanged(change))
-            self.app.game_changed("", change)
+            self.query_one(HistoryView).apply_change(self.game, change, follow=False)
+            table_app(self).game_changed("", change)
             said = consequences(change, totals_of(tally(self.game.state)))
             if said:  # the notice after the write: what it did to later entries and CVP
-                self.app.notify("\n".join(said), title=message, timeout=12, markup=False)
+                self.app.notify(brief(said), title=message, timeout=12, markup=False)
+                message = f"{message}: " + "; ".join(line.strip() for line in said)
         self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)

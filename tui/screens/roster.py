@@ -8,7 +8,6 @@ reason on focus.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,12 +20,8 @@ from stockade.core.reads.roster import roster
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.plain import markup_safe
+from stockade.tui.table_app import table_app
 from stockade.tui.widgets.roster import Roster, items_for
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
 
 ROSTER_CSS = """
 {cls} {{ align: center middle; }}
@@ -41,14 +36,11 @@ ROSTER_CSS = """
 class RosterScreen(ModalScreen[None]):
     """Every unit of both sides: handle, side, kind, counter, Location, status."""
 
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     DEFAULT_CSS = ROSTER_CSS.format(cls="RosterScreen")
     BINDINGS = key_bindings("roster")
 
     def compose(self) -> ComposeResult:
-        state = self.app.game.state
+        state = table_app(self).game.state
         with Vertical() as box:
             box.border_title = markup_safe(f"Roster · {state.scenario or 'this game'}")
             yield Roster(items_for(roster(state)), id="roster")
@@ -65,9 +57,6 @@ class RosterScreen(ModalScreen[None]):
 class PickScreen(ModalScreen[list[str] | None]):
     """Pick one unit (or several) from the roster, as the core ranks them."""
 
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     DEFAULT_CSS = ROSTER_CSS.format(cls="PickScreen")
     BINDINGS = key_bindings("pick")
 
@@ -81,7 +70,7 @@ class PickScreen(ModalScreen[list[str] | None]):
         self.ticked = list(ticked)
 
     def compose(self) -> ComposeResult:
-        state = self.app.game.state
+        state = table_app(self).game.state
         with Vertical() as box:
             box.border_title = self.title_text
             yield Roster(

@@ -1,10 +1,12 @@
 """The tally (``v``): each side's CVP with every line explained, CVP by Game Turn as a
-small chart, and export to Markdown (``m``) or HTML (``w``) next to the game file."""
+small chart, and export to Markdown (``m``), HTML (``w``), BBCode (``b``, for forums) or
+CSV (``c``) next to the game file."""
 
 from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -17,14 +19,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from stockade.core.book.tally import SideTally, tally, to_html, to_markdown, verdict_lines
+from stockade.core.book.tally import SideTally, Tally, tally, to_html, to_markdown, verdict_lines
 from stockade.core.log.files import atomic_write
+from stockade.core.reads.tally_formats import to_bbcode, to_csv
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
 from stockade.tui.plain import markup_safe, plain
+from stockade.tui.screens.board import TOO_SMALL
 from stockade.tui.screens.confirm import ConfirmScreen
-from stockade.tui.screens.main import TOO_SMALL
+from stockade.tui.table_app import table_app
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
 
@@ -42,6 +46,15 @@ def refuse_planted(path: Path) -> None:
     if path.is_symlink() or (os.path.lexists(path) and not path.is_file()):
         what = "a link" if path.is_symlink() else "not a regular file"
         raise OSError(errno.EEXIST, f"{path.name} is {what}; not replacing it (remove it first)")
+
+
+# Each export the tally screen writes, by the format its key names: the core's text.
+EXPORTS: dict[str, Callable[[Tally], str]] = {
+    "md": to_markdown,
+    "html": to_html,
+    "bbcode": to_bbcode,
+    "csv": to_csv,
+}
 
 
 def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
@@ -125,7 +138,7 @@ class TallyScreen(Screen):
 
     @property
     def game(self):
-        return self.app.game
+        return table_app(self).game
 
     def compose(self) -> ComposeResult:
         t = tally(self.game.state)
@@ -155,8 +168,10 @@ class TallyScreen(Screen):
         self.query_one(StatusLine).say(
             hint(
                 self.app,
-                "stockade.tally_markdown",
-                ("stockade.tally_html", "export HTML (next to the game file)"),
+                ("stockade.tally_markdown", "Markdown"),
+                ("stockade.tally_html", "HTML"),
+                ("stockade.tally_bbcode", "BBCode"),
+                ("stockade.tally_csv", "CSV (exports go next to the game file)"),
                 ("stockade.tally_down", "scroll"),
                 "stockade.tally_back",
             ),
@@ -173,7 +188,7 @@ class TallyScreen(Screen):
 
     def action_export(self, fmt: str) -> None:
         t = tally(self.game.state)
-        text = to_markdown(t) if fmt == "md" else to_html(t)
+        text = EXPORTS[fmt](t)
         path = export_path(self.game.path, t.scenario, fmt)
         if os.path.lexists(path) and path != self.exported.get(fmt) and not path.is_symlink():
             # A file this window did not write: replace it only when told to (y).

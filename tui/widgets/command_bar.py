@@ -18,7 +18,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import key_of
+from stockade.tui.bindings import key_of, raw_keys
 
 
 def merge_candidate(text: str, candidate: str) -> str:
@@ -44,6 +44,10 @@ class CoreSuggester(Suggester):
             if full != value and full.startswith(value):
                 return full
         return None
+
+
+def leave_keys(app: object) -> list[str]:
+    return raw_keys(app, "stockade.command_leave")
 
 
 class CommandInput(Input):
@@ -74,7 +78,9 @@ class CommandInput(Input):
             self.recalled.append(text)
         self._recall_at = len(self.recalled)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
+        # A public handler: Textual calls it in this widget's turn, before ``Input``'s
+        # own key handling, which ``prevent_default`` skips for the keys handled here.
         if self.screen.focused is not self:
             # Typed after enter, queued here before the bar gave the focus back: the
             # board's key (n, u, ...), not text. Hand it to the app again, in order.
@@ -89,7 +95,13 @@ class CommandInput(Input):
             event.prevent_default()
             await self.action_submit()
             return
-        await super()._on_key(event)
+        if event.key in leave_keys(self.app):
+            # Likewise: leave in this key's turn, so a key typed right after esc is
+            # the board's, not text in the bar.
+            event.stop()
+            event.prevent_default()
+            self.action_leave()
+            return
 
     async def action_submit(self) -> None:
         # Handled here, in the key's own turn, not by a message that would wait behind
@@ -104,6 +116,10 @@ class CommandInput(Input):
 
     def action_leave(self) -> None:
         self.value = ""
+        self.can_focus = False
+        # Out of the bar at once, not when the message below is handled: a key typed
+        # right after esc is the board's.
+        self.screen.set_focus(None)
         self.post_message(CommandBar.Left())
 
 
@@ -143,8 +159,7 @@ class CommandBar(Horizontal):
         yield Label(":")
         yield CommandInput(
             self._candidates,
-            placeholder=f"press {key_of(self.app, 'stockade.command')} and type a command "
-            "(help lists them; tab completes)",
+            placeholder=self._closed_placeholder(),
             id="command-input",
         )
 
@@ -153,6 +168,8 @@ class CommandBar(Horizontal):
         return self.query_one(CommandInput)
 
     def open(self, text: str = "") -> None:
+        leave = key_of(self.app, "stockade.command_leave")
+        self.input.placeholder = f"type a command (help lists them; tab completes) · {leave}: board"
         self.input.can_focus = True
         self.input.value = text
         self.input.cursor_position = len(text)
@@ -165,6 +182,13 @@ class CommandBar(Horizontal):
         after scrolling) never lands in it, so letters are keys again, not text."""
         self.input.value = ""
         self.input.can_focus = False
+        self.input.placeholder = self._closed_placeholder()
+
+    def _closed_placeholder(self) -> str:
+        return (
+            f"press {key_of(self.app, 'stockade.command')} and type a command "
+            "(help lists them; tab completes)"
+        )
 
     def on_click(self) -> None:
         if not self.input.has_focus:

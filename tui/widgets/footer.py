@@ -2,31 +2,40 @@
 
 Textual's ``Footer`` recomposes all its key widgets after every bindings refresh (a
 focus change, an action's ``check_action`` result possibly changing, a theme or keymap
-change), once per signal: at start-up that was 26 recomposes, and one after every
-undo. This one waits for the next refresh (coalescing the signals), then compares
-the keys it would show with the ones it shows: the same keys with only some enabled
-or disabled (undo / redo becoming possible) are marked in place; other changes
-recompose as ``Footer`` does.
+change), once per signal: at start-up that was 26 recomposes. This one waits for the
+next refresh (coalescing the signals), then compares the keys it would show, and
+whether each is enabled, with the ones it shows, and hands on to ``Footer`` (its
+public ``bindings_changed``) only when they differ. No private name of Textual's
+widgets is read or set.
 """
 
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 # One shown key: (binding, tooltip, key display), or ("palette", binding, tooltip, key
 # display) for the command palette's. Only compared with the last layout, never read.
 _Shown = tuple[Binding | str, ...]
 
 
-def _registry_order(key: FooterKey) -> int:
+def _action_of(widget: Widget) -> str | None:
+    """The action of one of ``Footer``'s key widgets (its public ``action``), else None.
+
+    Textual exports no name for that widget class: it is told by what it carries."""
+    action = getattr(widget, "action", None)
+    return action if isinstance(action, str) and hasattr(widget, "key_display") else None
+
+
+def _registry_order(key: Widget) -> int:
     """Where the key's action stands in ``tui.bindings`` (the palette's key last)."""
     from stockade.tui.bindings import KEYS
 
-    if key.action == "command_palette":
+    action = _action_of(key)
+    if action == "command_palette":
         return len(KEYS)
-    return next((n for n, k in enumerate(KEYS) if k.action == key.action), len(KEYS))
+    return next((n for n, k in enumerate(KEYS) if k.action == action), len(KEYS))
 
 
 class StockadeFooter(Footer):
@@ -42,9 +51,9 @@ class StockadeFooter(Footer):
         # would add the class after mounting: one restyle per key at every layout).
         # Keys come in the registry's order: a remapped key keeps its place.
         widgets = list(super().compose())
-        keys = sorted((w for w in widgets if isinstance(w, FooterKey)), key=_registry_order)
+        keys = sorted((w for w in widgets if _action_of(w) is not None), key=_registry_order)
         for widget in widgets:
-            if isinstance(widget, FooterKey):
+            if _action_of(widget) is not None:
                 widget = keys.pop(0)
                 if self.compact:
                     widget.set_class(True, "-compact", update=False)
@@ -69,27 +78,17 @@ class StockadeFooter(Footer):
         return tuple(layout), enabled
 
     def bindings_changed(self, screen) -> None:
-        self._bindings_ready = True
-        if not screen.app.app_focus:
-            return
         if self.is_attached and screen is self.screen and not self._pending:
             self._pending = True
             self.call_after_refresh(self._update_keys)
 
-    async def _update_keys(self) -> None:
+    def _update_keys(self) -> None:
         self._pending = False
-        if not self.is_attached:
-            return
+        if not self.is_attached or not self.app.app_focus:
+            return  # Footer lays nothing out then either: asked again on focus
         layout, enabled = self._keys()
-        if layout == self._layout:
-            if enabled != self._enabled:
-                self._enabled = enabled
-                for key in self.query(FooterKey):
-                    on = enabled.get(key.action)
-                    if on is not None and key._disabled == on:
-                        key._disabled = not on
-                        key.set_class(not on, "-disabled")
+        if layout == self._layout and enabled == self._enabled:
             return
         self._layout, self._enabled = layout, enabled
         self.recomposes += 1
-        await self.recompose()
+        super().bindings_changed(self.screen)  # Footer's own: lays the keys out again

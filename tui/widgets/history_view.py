@@ -1,7 +1,7 @@
 """The event history: one numbered sentence per entry, marked by status.
 
-Updated from the core's ``Change``: every write returns one, the app hands it to the
-views as a ``GameChanged`` message, and the view rewrites exactly the lines it names
+Updated from the core's ``Change``: every write returns one, the app publishes it as a
+``GameUpdate`` (``tui.table_app``) that the view watches, and it rewrites exactly the lines it names
 (an undo marks its group's lines; it never rebuilds the list, recomputes the whole
 history or compares records). Status is shown by a word and a symbol, never by colour
 alone. Undo / redo / strike records have their own lines ("41 · undo of entry 40"), as
@@ -20,11 +20,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from rich.text import Text
-from textual.css.styles import RulesMap
-from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -33,6 +31,7 @@ from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence, sentence_for
 from stockade.core.model import events as ev
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.table_app import GameUpdate, table_app, watch_game
 
 MARKS = {
     "ok": ("  ", ""),
@@ -74,15 +73,6 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
         out.append(f"  [{word}", style="bold " + (error_style if line.status == "conflict" else ""))
         out.append(f": {line.reason}]" if line.reason else "]", style="italic")
     return out
-
-
-class GameChanged(Message):
-    """The game changed: ``change`` (a ``core.book.change.Change``) says what it did. The
-    history views rewrite exactly the lines it names."""
-
-    def __init__(self, change: Change) -> None:
-        super().__init__()
-        self.change = change
 
 
 def can_word(game, seq: int) -> bool:
@@ -191,8 +181,17 @@ class HistoryView(OptionList):
         records = self._records
         return game is self._game and game.records is records and len(records or ()) == self._seen
 
-    def on_game_changed(self, message: GameChanged) -> None:
-        self.apply_change(getattr(self.app, "game", None), message.change)
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.follow_changes:  # the main view; replay's is told by its screen
+            watch_game(self, self._game_updated)
+
+    def _game_updated(self, update: GameUpdate) -> None:
+        game = table_app(self).game
+        if update.change is not None:
+            self.apply_change(game, update.change)
+        elif not self.shows(game):
+            self.sync_game(game)
 
     def sync(self, lines: list[Line], follow: bool = True) -> None:
         """Take ``lines`` (some or all): append new ones, rewrite changed ones in place."""
@@ -217,6 +216,9 @@ class HistoryView(OptionList):
             self.add_options(new)
         if follow and (new or self.highlighted is None) and self.option_count:
             self.highlighted = self.option_count - 1
+        elif follow and lines and self.highlighted is not None:
+            # a rewritten line (an undo marks the newest entry): keep it in view
+            self.call_after_refresh(self._keep_in_view)
         if self._pending and (self._reading is None or self._reading[0] is not self._game):
             self._read_names(self._game)
 
@@ -254,45 +256,17 @@ class HistoryView(OptionList):
         self.sync(lines, follow=False)
 
     def _rewrite(self, index: int, prompt: Text) -> None:
-        """Replace one option's prompt, re-measuring that option only.
+        """Replace one option's prompt (Textual's own way: no OptionList internals)."""
+        self.replace_option_prompt_at_index(index, prompt)
 
-        ``OptionList.replace_option_prompt`` drops every cached line height and
-        measures all options again on the next paint: O(history) per undo. Here the
-        option's own render cache is dropped and, if its height did not change,
-        nothing else; if it did, only the options from it on are measured again.
-        """
-        try:
-            option = self._options[index]
-            option._set_prompt(prompt)
-            cache = self._line_cache
-            old_height = cache.heights.get(index)
-            region = self.scrollable_content_region
-            remeasure = False
-            if old_height is not None and region:
-                width = region.width - self._get_left_gutter_width()
-                padding = self.get_component_styles("option-list--option").padding
-                visual = self._get_visual(option)
-                # Visual.get_height is annotated with RulesMap, which the styles object
-                # serves at run time: OptionList.get_content_height casts it the same way.
-                rules = cast(RulesMap, self.styles)
-                height = visual.get_height(rules, width - padding.width)
-                height += option._divider
-                if height != old_height:
-                    remeasure = True
-                    del cache.lines[cache.index_to_line[index] :]
-                    for later in range(index, len(self._options)):
-                        cache.heights.pop(later, None)
-                        cache.index_to_line.pop(later, None)
-            renders = self._option_render_cache
-            # SIM118 does not apply: Textual's LRUCache has keys() but no __iter__.
-            for key in [key for key in renders.keys() if key[0] is option]:  # noqa: SIM118
-                renders.discard(key)
-        except (AttributeError, KeyError):  # OptionList internals changed: the slow way
-            self.replace_option_prompt_at_index(index, prompt)
-            return
-        if remeasure:
-            self._update_lines()
-        self.refresh()
+    def on_resize(self) -> None:
+        # A new width re-wraps every line: once laid out again, the followed line
+        # (the newest entry) must still be in view, at any size, after any resize.
+        self.call_after_refresh(self._keep_in_view)
+
+    def _keep_in_view(self) -> None:
+        if self.highlighted is not None:
+            self.scroll_to_highlight()
 
     @property
     def selected_seq(self) -> int | None:

@@ -119,8 +119,12 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     """
     parts: list = []
     cvp = Text()
-    cvp.append(f"CVP {data.cvp}", style="bold")
-    cvp.append(f" banked, {data.cvp_if_ended} if ended now", style="")
+    if data.ended:  # the final count: guarded prisoners already doubled (A20.1)
+        cvp.append(f"CVP {data.cvp}", style="bold")
+        cvp.append(" final (the game has ended)", style="")
+    else:
+        cvp.append(f"CVP {data.cvp}", style="bold")
+        cvp.append(f" banked, {data.cvp_if_ended} if ended now", style="")
     parts.append(cvp)
     flags = Text("⚑ " + " · ".join(data.flags), style="bold" if len(data.flags) > 1 else "")
     parts.append(flags)

@@ -9,7 +9,7 @@ the ``end`` command, an entry like any other (undo takes it back).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -20,19 +20,12 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.tui.plain import visible
 from stockade.tui.screens.confirm import ConfirmScreen
-
-if TYPE_CHECKING:
-    from textual import getters
-
-    from stockade.tui.app import StockadeApp
+from stockade.tui.table_app import table_app
 
 IMMEDIATE = " (immediately)"  # the core's mark on a verdict won at once (Verdict.key)
 
 
 class VerdictBar(Static):
-    if TYPE_CHECKING:  # Textual's way to name the app's own class (type checkers only)
-        app = getters.app(StockadeApp)
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.headline = ""
@@ -64,6 +57,6 @@ class VerdictBar(Static):
         if answer is None:
             return
         try:
-            self.app.run_command("end")
+            table_app(self).run_command("end")
         except Refusal as refusal:
             self.app.notify(str(refusal), severity="error", markup=False)

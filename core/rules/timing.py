@@ -1,0 +1,152 @@
+"""When in the Player Turn each A20 event happens: the phases the rules allow it in.
+
+This is what lets the clock follow the entries: a RtPh surrender typed during the MPh
+belongs to the RtPh of this same Player Turn, so the entry moves the clock there.
+Each window is the one the event's check (``core.rules.capture``, ``guards``,
+``escape``, ``losses``) enforces, with the same rule cited; the check stays the
+authority, this only says where in the current Player Turn the event fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stockade.core.model import events as ev
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
+from stockade.core.rules.escape import will_escape_refusal
+from stockade.core.rules.losses import may_massacre
+
+
+@dataclass(frozen=True)
+class Window:
+    """The phases of the current Player Turn in which an event may be recorded."""
+
+    phases: tuple[ev.Phase, ...]
+    rule: str
+
+
+def window(state: GameState, event: ev.Record) -> Window | None:
+    """The phases ``event`` may be recorded in during this Player Turn (the ATTACKER as it
+    is now), or None when the rules tie it to no phase (a status, a move, an entry).
+
+    An empty window means not in this Player Turn at all (a transfer by the DEFENDER)."""
+    attacker = state.attacker
+    if isinstance(event, ev.Surrendered):
+        if event.reason in ("rtph", "encircled"):
+            return Window(("RtPh",), "A20.21")
+        if event.reason == "mopup":
+            guard = state.units.get(event.guard)
+            own = guard is not None and guard.side == attacker
+            return Window(("PFPh",) if own else (), "A12.153")
+        return None  # Disrupted, HOB: whenever it happens
+    if isinstance(event, ev.SurrenderRejected):
+        units = [state.units.get(h) for h in event.units]
+        if units and all(u is not None and u.disrupted for u in units):
+            return None
+        return Window(("RtPh",), "A20.3")
+    if isinstance(event, ev.Captured):
+        return Window(("CCPh",), "A20.22")
+    if isinstance(event, ev.MutualCapture):
+        return Window(("CCPh",), "A20.221")
+    if isinstance(event, ev.Recaptured):
+        guard = state.units.get(event.guard)
+        moving = guard is not None and guard.side == attacker
+        return Window(("MPh", "CCPh") if moving else ("CCPh",), "A20.54")
+    if isinstance(event, (ev.Transferred, ev.Abandoned)):
+        return _guard_window(
+            state, _guard_of_prisoners(state, event.units), ("RPh", "APh"), "A20.5"
+        )
+    if isinstance(event, ev.EscortedOff):
+        return _guard_window(state, event.guard, ("MPh", "APh"), "A20.53")
+    if isinstance(event, ev.Massacred):
+        by = state.units.get(event.by)
+        own = by is not None and by.side == attacker
+        return Window(("PFPh", "AFPh") if own else ("DFPh",), "A20.4")
+    if isinstance(event, ev.EscapeAttempted):
+        return Window(("CCPh",), "A20.55")
+    if isinstance(event, ev.EscapedBy):
+        return Window(("CCPh",), "A11.2")
+    if isinstance(event, ev.Scrounged):
+        u = state.units.get(event.handle)
+        own = u is not None and u.side == attacker
+        return Window(("MPh",) if own else (), "A20.552")
+    return None
+
+
+def _guard_of_prisoners(state: GameState, handles: tuple[str, ...] | list[str]) -> str:
+    first = state.units.get(handles[0]) if handles else None
+    return first.guard if first is not None and first.guard else ""
+
+
+def _guard_window(
+    state: GameState, guard_handle: str, phases: tuple[ev.Phase, ...], rule: str
+) -> Window:
+    guard = state.units.get(guard_handle)
+    own = guard is not None and guard.side == state.attacker
+    return Window(phases if own else (), rule)
+
+
+@dataclass(frozen=True)
+class ClockMove:
+    """The later phase of this Player Turn an entry belongs to, and the rule that says so."""
+
+    phase: ev.Phase
+    rule: str
+
+
+def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | None:
+    """The later phase of this Player Turn that ``events`` belong to, when it is not the
+    phase now: the first one at or after now that every event's window holds.
+
+    None when the phase now will do, when no event is tied to a phase, or when no later
+    phase of this Player Turn fits (the check then refuses, naming the rule: the clock
+    never crosses into another Player Turn by itself)."""
+    windows = [w for w in (window(state, e) for e in events) if w is not None]
+    if not windows or state.ended:
+        return None
+    now = ev.PHASES.index(state.phase)
+    for phase in ev.PHASES[now:]:
+        if all(phase in w.phases for w in windows):
+            if phase == state.phase:
+                return None
+            return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)))
+    return None
+
+
+def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
+    """Whether anything of A20 can be asked of the table in ``phase`` with ``attacker``
+    moving, as the board stands: what the key that skips to the next such phase reads.
+
+    Entries still move the clock by themselves (a CC capture typed in the MPh moves it
+    to the CCPh), so this names only the phases with something already waiting: a
+    prisoner to transfer, escort or that may escape, a broken unit that may surrender,
+    an unarmed unit to recapture, rearm or massacre."""
+    units = [u for u in state.units.values() if u.on_board]
+    mine = [u for u in units if u.side == attacker]
+    theirs = [u for u in units if u.side != attacker]
+    guards = [g for g in state.guards() if g.status == ACTIVE]
+    if phase in ("RPh", "APh"):  # A20.5 transfer / abandon; A20.53 escort in the APh
+        return any(g.side == attacker for g in guards)
+    if phase == "MPh":  # A20.53 escort, A20.54 recapture by entering, A20.552 scrounging
+        return (
+            any(g.side == attacker for g in guards)
+            or any(u.status == UNARMED for u in mine)
+            or any(u.status in (PRISONER, UNARMED) for u in mine)
+        )
+    if phase in ("PFPh", "AFPh", "DFPh"):  # A20.4 Massacre in the unit's own fire phase
+        firing, victims = (mine, theirs) if phase != "DFPh" else (theirs, mine)
+        return any(u.status in (PRISONER, UNARMED) for u in victims) and any(
+            u.status == ACTIVE and u.armed and may_massacre(state, u) for u in firing
+        )
+    if phase == "RtPh":  # A20.21: broken units may surrender
+        return any(u.status == ACTIVE and u.broken for u in units)
+    # CCPh: A20.55 escape (a Guard broken or in Melee, the prisoner willing), A20.22
+    # capture in a Melee that goes on
+    if any(u.melee for u in units):
+        return True
+    return any(
+        g.broken
+        and any(will_escape_refusal(state, p) is None for p in state.prisoners_of(g.handle))
+        for g in guards
+    )

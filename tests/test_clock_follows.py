@@ -1,0 +1,157 @@
+"""The clock follows the entries: an entry that belongs to a later phase of this Player
+Turn moves the clock there in the same entry (one undo takes both back), and says so;
+it never crosses into another Player Turn by itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stockade.core.book.game import Game
+from stockade.core.cli import main
+from stockade.core.commands import execute
+from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def log(tmp_path, capsys) -> Path:
+    """American squad a1 in Q4 beside a broken German 4-6-7 g1 in Q5; American MPh."""
+    path = tmp_path / "game.jsonl"
+    argv = [
+        "new",
+        path,
+        "--scenario",
+        "T",
+        "--side",
+        "American:American",
+        "--side",
+        "German:German",
+    ]
+    assert cli(capsys, *argv)[0] == 0
+    script = tmp_path / "setup.txt"
+    script.write_text(
+        "add American 6-6-6 at Q4\nadd German 4-6-7 at Q5 broken\nadd German 9-1 at R9\n"
+        "phase MPh 2 American\n"
+    )
+    assert cli(capsys, "run", path, script)[0] == 0
+    return path
+
+
+def _state(path: Path):
+    game = Game.open(path, read_only=True)
+    try:
+        return game.state, game.records
+    finally:
+        game.close()
+
+
+def test_do_surrender_in_the_mph_is_a_rtph_surrender_and_moves_the_clock(log, capsys):
+    code, out, err = cli(capsys, "do", log, "surrender g1 to a1")
+    assert code == 0, err
+    assert "MPh -> RtPh" in out and "A20.21" in out
+    state, records = _state(log)
+    assert (state.turn, state.attacker, state.phase) == (2, "American", "RtPh")
+    phase, surrender = records[-2:]
+    assert isinstance(phase, ev.PhaseSet) and phase.phase == "RtPh"
+    assert isinstance(surrender, ev.Surrendered) and surrender.reason == "rtph"
+    assert phase.grp == surrender.grp  # one entry
+    assert state.units["g1"].guard == "a1"
+
+
+def test_one_undo_takes_back_the_entry_and_the_clock(log, capsys):
+    assert cli(capsys, "do", log, "surrender g1 to a1")[0] == 0
+    assert cli(capsys, "do", log, "undo")[0] == 0
+    state, _ = _state(log)
+    assert state.phase == "MPh" and state.units["g1"].guard is None
+
+
+def test_run_moves_the_clock_too(log, tmp_path, capsys):
+    script = tmp_path / "s.txt"
+    script.write_text("surrender g1 to a1\n")
+    code, out, _ = cli(capsys, "run", log, script)
+    assert code == 0 and "MPh -> RtPh" in out
+    assert _state(log)[0].phase == "RtPh"
+
+
+def test_a_transfer_typed_in_the_rtph_moves_to_the_aph(log, capsys):
+    assert cli(capsys, "do", log, "add American 4-4-7 at Q4")[0] == 0
+    assert cli(capsys, "do", log, "surrender g1 to a1")[0] == 0
+    code, out, err = cli(capsys, "do", log, "transfer g1 to a2")
+    assert code == 0, err
+    assert "RtPh -> APh" in out and "A20.5" in out
+    state, _ = _state(log)
+    assert state.phase == "APh" and state.units["g1"].guard == "a2"
+
+
+def test_the_clock_never_goes_back_or_crosses_a_player_turn(log, capsys):
+    game = Game.open(log)
+    try:
+        execute(game, "add American 4-4-7 at Q4")
+        execute(game, "surrender g1 to a1")
+        execute(game, "next")  # APh
+        execute(game, "next")  # CCPh
+        with pytest.raises(Refusal) as refused:
+            execute(game, "transfer g1 to a2")  # the APh is behind; the next is German
+        assert refused.value.rule == "A20.5"
+        assert game.state.phase == "CCPh"
+    finally:
+        game.close()
+
+
+def test_an_entry_of_the_phase_now_does_not_move_the_clock(log, capsys):
+    game = Game.open(log)
+    try:
+        execute(game, "phase RtPh")
+        outcome = execute(game, "surrender g1 to a1")
+        assert "->" not in outcome.message
+        assert [type(r) for r in outcome.records] == [ev.Surrendered]
+    finally:
+        game.close()
+
+
+def test_skip_stops_at_the_next_phase_where_a20_has_something_waiting(log):
+    game = Game.open(log)
+    try:
+        outcome = execute(game, "skip")  # MPh -> RtPh: g1 is broken and may surrender
+        assert game.state.phase == "RtPh" and "new Player Turn" not in outcome.message
+        execute(game, "surrender g1 to a1")
+        execute(game, "skip")  # a1 guards g1: the APh (transfer, A20.5)
+        assert game.state.phase == "APh"
+        execute(game, "break a1")
+        execute(game, "skip")  # its Guard broken, g1 may attempt escape in the CCPh (A20.55)
+        assert game.state.phase == "CCPh"
+    finally:
+        game.close()
+
+
+def test_skip_passes_a_ccph_where_no_prisoner_may_escape(log):
+    game = Game.open(log)
+    try:
+        execute(game, "surrender g1 to a1")
+        execute(game, "skip")  # the APh: a1 may transfer g1 (A20.5)
+        assert game.state.phase == "APh"
+        execute(game, "skip")  # a1 in Good Order, no Melee: nothing in the CCPh
+        assert (game.state.attacker, game.state.phase) == ("German", "RPh")
+    finally:
+        game.close()
+
+
+def test_a_player_turn_where_nothing_a20_happens_costs_one_skip(log):
+    game = Game.open(log)
+    try:
+        execute(game, "eliminate g1")
+        outcome = execute(game, "skip")  # nothing waits: the German Player Turn
+        assert (game.state.attacker, game.state.phase) == ("German", "RPh")
+        assert outcome.message.startswith("new Player Turn: Turn 2, German RPh")
+        execute(game, "skip")
+        assert (game.state.turn, game.state.attacker, game.state.phase) == (3, "American", "RPh")
+    finally:
+        game.close()

@@ -1,0 +1,25 @@
+"""What the main screen and replay mode both show: the phase bar, one panel per side and
+the history; and what any screen says when the terminal is too small. Apart from the
+main screen, so that the screens the main screen opens need not import it back."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+
+from stockade.core.book.game import Game
+from stockade.tui.widgets.history_view import HistoryView
+from stockade.tui.widgets.phase_bar import PhaseBar
+from stockade.tui.widgets.side_panel import SidePanelView
+
+TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
+
+
+def compose_board(game: Game) -> ComposeResult:
+    """The phase bar, one panel per side and the history: shared with replay mode."""
+    yield PhaseBar(id="phase-bar")
+    with Vertical(id="board"):
+        with Horizontal(id="sides"):
+            for name in game.state.sides:
+                yield SidePanelView(name)
+        yield HistoryView(id="history")
