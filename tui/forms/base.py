@@ -227,7 +227,9 @@ class FormScreen(ModalScreen[str | None]):
             if isinstance(first, UnitPicker) and first.choices and not first.value:
                 first.action_pick()  # the form opens on the roster
         fields = self.query_one("#fields", VerticalScroll)
-        self.watch(fields, "scroll_y", self._show_more, init=False)
+        # after the scroll is laid out, not while it is being set: a "more below" line
+        # worked out from a half-done layout names the wrong fields
+        self.watch(fields, "scroll_y", self._show_more_later, init=False)
         self.call_after_refresh(self._fit)
 
     def on_resize(self) -> None:
@@ -245,9 +247,11 @@ class FormScreen(ModalScreen[str | None]):
         room = max(3, self.size.height - used)
         if fields.styles.max_height is None or fields.styles.max_height.value != room:
             fields.styles.max_height = room
-            self.call_after_refresh(self._show_more)  # once laid out at the new height
-        else:
-            self._show_more()
+        # always once laid out: the fields' height read now may still be the last one's
+        self.call_after_refresh(self._show_more)
+
+    def _show_more_later(self, *_args) -> None:
+        self.call_after_refresh(self._show_more)
 
     def _show_more(self, *_args) -> None:
         """Name the fields below the fold (80x24: the body scrolls, the verdict stays)."""
@@ -311,7 +315,7 @@ class FormScreen(ModalScreen[str | None]):
     def update_preview(self) -> None:
         with suppress(NoMatches):  # a late change event while the form is closing
             self._update_preview()
-        self.set_timer(0.1, self._show_more)  # once the new verdict is laid out
+        self.call_after_refresh(self._show_more)  # once the new verdict is laid out
 
     def _update_preview(self) -> None:
         command, problem = self._built()
