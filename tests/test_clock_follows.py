@@ -57,6 +57,8 @@ def test_do_surrender_in_the_mph_is_a_rtph_surrender_and_moves_the_clock(log, ca
     code, out, err = cli(capsys, "do", log, "surrender g1 to a1")
     assert code == 0, err
     assert "MPh -> RtPh" in out and "A20.21" in out
+    # one line of the app's status at 80 columns: the entry's sentence follows it there
+    assert len(out.splitlines()[0]) <= 76, out.splitlines()[0]
     state, records = _state(log)
     assert (state.turn, state.attacker, state.phase) == (2, "American", "RtPh")
     phase, surrender = records[-2:]

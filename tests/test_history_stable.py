@@ -184,3 +184,23 @@ def test_abandoned_and_struck_entries_keep_their_units_when_handles_are_reused(
             got = sentences(again)
             again.close()
             assert {s: got[s] for s in before} == before
+
+
+def test_a_prisoner_that_failed_the_ntc_is_not_said_to_attack():
+    game = Game.in_memory("Grammar", sides())
+    run_script(
+        game,
+        [
+            "add American 6-6-6 at Q5",
+            "add German 4-6-7 2-4-7 hs at Q4 broken",
+            "phase RtPh 1 American",
+            "surrender g1 g2 to a1",
+            "break a1",
+            "phase CCPh 1 German",
+            "escape g1 g2 ntcfail g2 guard-dies",
+        ],
+    )
+    said = next(
+        sentence(e, game) for e in game.history() if isinstance(e.record, ev.EscapeAttempted)
+    )
+    assert "German 4-6-7 (g1) attacked its Guard (g2 failed the NTC and did not attack)" in said

@@ -212,10 +212,10 @@ def test_rph_aph_hints_name_who_may_transfer_or_abandon():
     game = prisoners_game()
     phase(game, "APh", US)
     hint, escort = phase_hints(game.state)
-    assert hint == "US's Guard a1 may transfer (to a2) or abandon g1 this APh (A20.5)"
+    assert hint == "Guard a1 may transfer (to a2) or abandon g1 this APh (A20.5)"
     assert escort.startswith("a1 may escort prisoners off") and "A20.53" in escort
     game.submit([ev.StatusChanged(handle="a2", pinned=True)])
-    assert phase_hints(game.state)[0] == "US's Guard a1 may transfer or abandon g1 this APh (A20.5)"
+    assert phase_hints(game.state)[0] == "Guard a1 may transfer or abandon g1 this APh (A20.5)"
     game.submit([ev.StatusChanged(handle="a2", pinned=False)])
     phase(game, "RPh", DE, 2)
     assert phase_hints(game.state) == []  # not a friendly RPh for the US Guard

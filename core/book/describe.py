@@ -260,10 +260,14 @@ class _Words:
         return f"{self.unit(r.by)} massacred {self.units(r.units)}"
 
     def _escape(self, r: ev.EscapeAttempted) -> str:
-        their = "its" if len(r.units) == 1 else "their"
-        text = f"{self.units(r.units)} attacked {their} Guard"
-        if r.ntc_failed:
-            text += f" ({', '.join(r.ntc_failed)} failed the NTC)"
+        attackers = [h for h in r.units if h not in r.ntc_failed]
+        their = "its" if len(attackers) == 1 else "their"
+        if attackers:
+            text = f"{self.units(attackers)} attacked {their} Guard"
+            if r.ntc_failed:
+                text += f" ({', '.join(r.ntc_failed)} failed the NTC and did not attack)"
+        else:
+            text = f"{self.units(r.units)} failed the NTC: no attack on the Guard"
         if r.killed:
             text += f"; {', '.join(r.killed)} killed escaping"
         outcome = {

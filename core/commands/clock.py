@@ -87,12 +87,11 @@ def follow_entries(
     return [to, *events], move
 
 
-def describe_move(state_before_phase: str, move: ClockMove, turn: int, attacker: str) -> str:
-    """The reply's line for a clock the entry moved."""
-    return (
-        f"clock: {state_before_phase} -> {move.phase} (Turn {turn}, {attacker}): "
-        f"this entry happens in the {move.phase} ({move.rule})"
-    )
+def describe_move(state_before_phase: str, move: ClockMove) -> str:
+    """The reply's line for a clock the entry moved: one line at 80 columns, so that
+    the entry's own sentence is not pushed off the app's three-line status. The Game
+    Turn and ATTACKER go unsaid: the clock never leaves the Player Turn by itself."""
+    return f"clock: {state_before_phase} -> {move.phase}, where this entry happens ({move.rule})"
 
 
 def next_a20_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:

@@ -76,10 +76,7 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
         return told
     lines = []
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
-        first = records[0]
-        lines.append(
-            describe_move(parsed.clock_from, parsed.clock_moved, first.turn, first.attacker)
-        )
+        lines.append(describe_move(parsed.clock_from, parsed.clock_moved))
         records = records[1:]
     for record in records:
         lines.append(sentence_for(record, game, with_time=False))

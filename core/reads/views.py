@@ -432,7 +432,7 @@ def _rph_aph_hints(state: GameState) -> list[str]:
         ]
         to = f" (to {_names(takers)})" if takers else ""
         out.append(
-            f"{side}'s Guard {guard.handle} may transfer{to} or abandon "
+            f"Guard {guard.handle} may transfer{to} or abandon "
             f"{_names(prisoners)} this {state.phase} (A20.5)"
         )
     if len(in_melee) == 1:

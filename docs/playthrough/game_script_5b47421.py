@@ -1,0 +1,243 @@
+"""A whole game of our own at 80x24 in tmux, British vs Germans, four Game Turns, entered
+with keys only (issue 20, "Done when"): set-up, a break, a RtPh surrender, a transfer,
+a move, a CC capture, an escape with one failed NTC, a rearm, a mis-pick taken back by
+undo, a strike, the end of the game and the export of the tally.
+
+    python game_script.py [--stockade PATH] [--log GAME.jsonl] [--out SCREENS.txt]
+
+Same driver and counting rules as docs/playthrough/playthrough.py: each step is sent
+with ``tmux send-keys``, the screen is captured after each step (``capture-pane -p``)
+and written to OUT with the step's keystroke count. A counter, a Location, odds, a DR,
+a reason or a word of a command typed at ``:`` counts one keystroke per word ("=text");
+a roster filter one per character ("~text"); every other key (a tmux key name: Enter,
+Tab, Space, C-s, Down, Escape, or a single character) one.
+
+To replay the same game on another build, change only the keys of the STEPS whose
+keys changed: keep every label as it is (the labels are what the two runs are compared
+by), and keep the keys that advance the clock in steps of their own, labelled
+"clock: T<n> <side>: ..." (the clock is summed per Player Turn from those labels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+SESSION = "stockade-game-script"
+
+# (label, counted action or "", keys). The counted actions are the ones the keystroke
+# table reports; "clock" steps are summed per Player Turn, every step counts in the
+# whole game's total.
+STEPS: list[tuple[str, str, list[str]]] = [
+    # ---- Game Turn 1, British Player Turn (British move first)
+    ("set-up: two British 4-5-8 in Q5", "set-up", ["a", "b", "=4-5-8 4-5-8", "Tab", "=Q5", "C-s"]),
+    ("set-up: a British 4-5-8 in R6", "set-up", ["a", "b", "=4-5-8", "Tab", "=R6", "C-s"]),
+    (
+        "set-up: a German 8-1, 4-6-7 and 2-4-7 HS in P4",
+        "set-up",
+        ["a", "g", "=8-1 4-6-7 2-4-7 hs", "Tab", "=P4", "C-s"],
+    ),
+    (
+        "set-up: a German 4-6-7 and 2-4-7 HS in R5",
+        "set-up",
+        ["a", "g", "=4-6-7 2-4-7 hs", "Tab", "=R5", "C-s"],
+    ),
+    ("clock: T1 British: RPh to PFPh", "clock", ["n"]),
+    (
+        "break: British Prep Fire breaks the German stack in P4",
+        "break",
+        ["f", "u", "~p4", "*", "Enter", "b", "C-s"],
+    ),
+    ("clock: T1 British: PFPh to RtPh", "clock", ["n", "n", "n", "n"]),
+    (
+        "surrender: the broken P4 stack (8-1, 4-6-7, 2-4-7) surrenders to a 4-5-8 in Q5",
+        "surrender",
+        ["s", "*", "Enter", "Enter", "y", "n", "C-s"],
+    ),
+    ("clock: T1 British: RtPh to APh", "clock", ["n"]),
+    (
+        "transfer: the 4-6-7 prisoner to the other 4-5-8 in Q5",
+        "transfer",
+        ["f", "t", "Down", "Enter", "C-s"],
+    ),
+    ("move: the R6 4-5-8 advances into R5", "move", [":", "=move b3 R5", "Enter"]),
+    ("clock: T1 British: APh to CCPh", "clock", ["n"]),
+    (
+        "CC capture: the 4-5-8 in R5 captures the 4-6-7 and the 2-4-7 (1-2, DR 2)",
+        "CC capture",
+        ["f", "c", "~r5", "Enter", "*", "Enter", "=1-2", "Tab", "=2", "C-s"],
+    ),
+    ("clock: T1 British: CCPh to the German Player Turn", "clock", ["t"]),
+    # ---- Game Turn 1, German Player Turn: nothing A20
+    ("clock: T1 German: nothing A20, on to T2 British", "clock", ["t"]),
+    # ---- Game Turn 2, British Player Turn: nothing A20
+    ("clock: T2 British: nothing A20, on to T2 German", "clock", ["t"]),
+    # ---- Game Turn 2, German Player Turn
+    ("clock: T2 German: RPh to PFPh", "clock", ["n"]),
+    (
+        "break: German Prep Fire breaks the Guard in R5",
+        "break",
+        ["f", "u", "~r5", "Enter", "b", "C-s"],
+    ),
+    ("clock: T2 German: PFPh to CCPh", "clock", ["n", "n", "n", "n", "n", "n"]),
+    (
+        "escape: both prisoners in R5 try, the 2-4-7 fails its NTC,"
+        " the 4-6-7 kills the broken Guard",
+        "escape",
+        ["f", "e", "*", "Enter", "Tab", "Space", "Tab", "Tab", "Enter", "Down", "Enter", "C-s"],
+    ),
+    (
+        "rearm: the escaped 4-6-7 rearms from the Guard it killed in CC",
+        "rearm",
+        ["f", "r", "Enter", "i", "C-s"],
+    ),
+    ("clock: T2 German: CCPh to T3 British", "clock", ["t"]),
+    # ---- Game Turn 3, British Player Turn: nothing A20
+    ("clock: T3 British: nothing A20, on to T3 German", "clock", ["t"]),
+    # ---- Game Turn 3, German Player Turn
+    ("clock: T3 German: RPh to PFPh", "clock", ["n"]),
+    (
+        "break (mis-picked): German Prep Fire at Q5, the first 4-5-8 there recorded broken",
+        "",
+        ["f", "u", "~q5", "Enter", "b", "C-s"],
+    ),
+    ("undo: the mis-picked break taken back", "undo", ["u"]),
+    (
+        "break: the other 4-5-8 in Q5 (the Guard of the 4-6-7) broken",
+        "break",
+        ["f", "u", "~b2", "Enter", "b", "C-s"],
+    ),
+    ("clock: T3 German: PFPh to T4 British", "clock", ["t"]),
+    # ---- Game Turn 4, British Player Turn
+    (
+        "strike: the break of T3 was wrong (the MC was passed), then back to the present",
+        "strike",
+        ["h", "Up", "x", "=MC was passed", "Enter", "Escape"],
+    ),
+    ("clock: T4 British: nothing more A20, on to T4 German", "clock", ["t"]),
+    # ---- Game Turn 4, German Player Turn: the last of the scenario
+    ("clock: T4 German: RPh to CCPh", "clock", ["n", "n", "n", "n", "n", "n", "n"]),
+    ("end: the scenario is over", "end", ["f", "z", "Space", "C-s"]),
+    ("export: the tally, as Markdown", "export", ["v", "m"]),
+]
+
+PLAYER_TURN = re.compile(r"clock: (T\d+ \w+)")
+
+
+def keystrokes(keys: list[str]) -> int:
+    return sum(
+        len(k[1:].split()) if k.startswith("=") else len(k) - 1 if k.startswith("~") else 1
+        for k in keys
+    )
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--stockade",
+        default=shutil.which("stockade") or str(Path(sys.executable).parent / "stockade"),
+    )
+    ap.add_argument("--log", type=Path, default=None, help="the game log to write (must not exist)")
+    ap.add_argument("--out", type=Path, default=Path("game-screens.txt"))
+    ap.add_argument("--key-delay", type=float, default=0.3)
+    ap.add_argument("--step-delay", type=float, default=0.8)
+    a = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="stockade-game-"))
+    env = {
+        "STOCKADE_CONFIG_DIR": str(work / "config"),
+        "STOCKADE_DATA_DIR": str(work / "data"),
+        "STOCKADE_CACHE_DIR": str(work / "cache"),
+    }
+    log = a.log or work / "game.jsonl"
+    subprocess.run(
+        [
+            a.stockade,
+            "new",
+            str(log),
+            "--scenario",
+            "Stockade test game",
+            "--side",
+            "British:British:4",
+            "--side",
+            "German:German:3",
+        ],
+        check=True,
+        env={**os.environ, **env},
+        capture_output=True,
+    )
+    exports = " ".join(f"{k}={v}" for k, v in env.items())
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+    tmux(
+        "new",
+        "-d",
+        "-s",
+        SESSION,
+        "-x",
+        "80",
+        "-y",
+        "24",
+        f"cd {work} && {exports} {a.stockade} {log}",
+    )
+    time.sleep(3)
+    lines: list[str] = []
+    per_action: dict[str, list[int]] = defaultdict(list)
+    per_turn: dict[str, int] = defaultdict(int)
+    total = 0
+    try:
+        for label, action, keys in STEPS:
+            for key in keys:
+                if key.startswith(("=", "~")):
+                    tmux("send-keys", "-t", SESSION, "-l", key[1:])
+                else:
+                    tmux("send-keys", "-t", SESSION, key)
+                time.sleep(a.key_delay)
+            time.sleep(a.step_delay)
+            n = keystrokes(keys)
+            total += n
+            if action:
+                per_action[action].append(n)
+            if m := PLAYER_TURN.match(label):
+                per_turn[m.group(1)] += n
+            shown = " ".join(k[1:].join('""') if k[0] in "=~" and len(k) > 1 else k for k in keys)
+            lines.append(f"=== {label}  [{n} keystrokes: {shown}]")
+            lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
+        tmux("send-keys", "-t", SESSION, "Escape")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", SESSION, "q")
+        time.sleep(0.5)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+    for title, cmd in (("history", "history"), ("tally", "tally")):
+        out = subprocess.run(
+            [a.stockade, cmd, str(log)], env={**os.environ, **env}, capture_output=True, text=True
+        )
+        lines.append(f"=== stockade {title} (after quitting)")
+        lines.append((out.stdout + out.stderr).rstrip("\n"))
+    exported = sorted(str(p) for p in log.parent.glob(log.stem + ".tally.*"))
+    lines.append(f"=== exported files: {', '.join(exported) or 'none'}")
+    summary = ["=== keystrokes per action"]
+    summary += [f"{act}: {' + '.join(map(str, ns))} = {sum(ns)}" for act, ns in per_action.items()]
+    summary.append("=== clock, per Player Turn")
+    summary += [f"{turn}: {n}" for turn, n in per_turn.items()]
+    summary.append(f"=== whole game: {total} keystrokes in {len(STEPS)} steps")
+    lines += summary
+    a.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"log: {log}\nscreens: {a.out}")
+    print("\n".join(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
