@@ -50,7 +50,8 @@ COUNTERS = st.sampled_from(["4-6-7", "6-6-6", "2-4-7", "9-1", "8-0", "5-4-6", "(
 LOCATIONS = st.from_regex(r"[A-Za-z]{1,2}[0-9]{1,2}", fullmatch=True) | st.text(min_size=1)
 NUMBERS = st.integers(min_value=0, max_value=10**6)
 NEW_HANDLES = st.from_regex(r"[a-z][a-z0-9_]{0,4}", fullmatch=True).filter(
-    lambda h: h not in RESERVED_WORDS and verb_named(h) is None and h not in table().units
+    # free, and reading like no handle in use ('al' beside 'a1' is refused)
+    lambda h: h not in RESERVED_WORDS and verb_named(h) is None and not Context(table()).taken(h)
 )
 PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs"))
 

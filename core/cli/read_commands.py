@@ -16,6 +16,7 @@ from stockade.core.cli.types import SubParsers
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game
+    from stockade.core.model.state import GameState
 
 TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
 
@@ -77,20 +78,26 @@ def open_to_read(path: Path) -> Game:
     return game
 
 
+def state_to_read(path: Path, at: int | None) -> GameState:
+    """The game at ``path`` as it stands, or as it stood after entry ``at`` (a read
+    command's ``--at N``), its conflicts said on stderr first."""
+    game = open_to_read(path)
+    warn_conflicts(game)
+    if at is None:
+        return game.state
+    last = len(game.records)
+    if not 1 <= at <= last:
+        raise CliError(f"--at {at}: the log has entries 1 to {last}")
+    return game.state_at(at)
+
+
 def cmd_tally(args: Namespace, ui: object) -> int:
     try:
         from stockade.core.book import tally as tallying
         from stockade.core.reads import tally_formats
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
-    game = open_to_read(args.file)
-    warn_conflicts(game)
-    state = game.state
-    if args.at is not None:
-        last = len(game.records)
-        if not 1 <= args.at <= last:
-            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
-        state = game.state_at(args.at)
+    state = state_to_read(args.file, args.at)
     result = tallying.tally(state)
     if args.json:
         jsonout.emit("tally", at=args.at, **tallying.to_json(result))

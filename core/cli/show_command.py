@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from stockade.core.cli.errors import CliError, Exit
+from stockade.core.cli.errors import Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
 
@@ -28,18 +28,10 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 def cmd_show(args: argparse.Namespace, ui: object) -> int:
     import msgspec
 
-    from stockade.core.cli.read_commands import open_to_read, warn_conflicts
+    from stockade.core.cli.read_commands import state_to_read
     from stockade.core.reads.board import board, board_text
 
-    game = open_to_read(args.file)
-    warn_conflicts(game)
-    state = game.state
-    if args.at is not None:
-        last = len(game.records)
-        if not 1 <= args.at <= last:
-            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
-        state = game.state_at(args.at)
-    shown = board(state)
+    shown = board(state_to_read(args.file, args.at))
     if getattr(args, "json", False):
         from stockade.core.cli.jsonout import emit
 
