@@ -9,6 +9,7 @@ authority, this only says where in the current Player Turn the event fits.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from stockade.core.model import events as ev
@@ -112,6 +113,23 @@ def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | N
                 return None
             return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)))
     return None
+
+
+def judged_in(state: GameState, events: list[ev.Record]) -> GameState:
+    """The state ``events`` are checked against when entered now: ``state`` itself, or,
+    when the clock would follow them into a later phase of this Player Turn
+    (``phase_to_move_to``, what the typed command does), a view of it in that phase.
+
+    The view shares every unit and side with ``state``: it is for a check (which only
+    reads), never to fold into. A pick list judges each candidate in it, so that it
+    agrees with the command that moves the clock and then records the entry."""
+    move = phase_to_move_to(state, events)
+    if move is None:
+        return state
+    view = copy.copy(state)
+    # not through the recording __setattr__: nothing is folded, nothing is to undo
+    object.__setattr__(view, "phase", move.phase)
+    return view
 
 
 def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
