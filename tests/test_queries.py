@@ -4,7 +4,7 @@ the CC capture entry (core.rules.cc_table.capture_entry): who may be picked, wit
 from __future__ import annotations
 
 from stockade.core.book.game import Game
-from stockade.core.commands import execute
+from stockade.core.commands import execute, plan
 from stockade.core.model import events as ev
 from stockade.core.reads import queries
 from stockade.core.reads.roster import roster
@@ -197,6 +197,10 @@ def test_cc_capture_lists_judge_in_the_ccph_the_entry_moves_the_clock_to():
     found = by_handle(queries.capture_defenders(game.state, "b3"))
     assert found["g4"].legal and found["g5"].legal, (found["g4"].why, found["g5"].why)
     assert game.state.phase == "APh"  # judging moved nothing
+    # nor did it tie the units to another tracker: a preview of the entry (the form's
+    # verdict: the clock move and the capture, applied and taken back) leaves g4 free
+    game.check(list(plan("capture g4 g5 by b3", game.state).events))
+    assert game.state.units["g4"].status == "active" and game.state.phase == "APh"
     execute(game, "capture g4 g5 by b3")  # the command agrees
     assert game.state.phase == "CCPh" and game.state.units["g4"].guard == "b3"
 

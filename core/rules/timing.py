@@ -9,7 +9,6 @@ authority, this only says where in the current Player Turn the event fits.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from stockade.core.model import events as ev
@@ -126,9 +125,12 @@ def judged_in(state: GameState, events: list[ev.Record]) -> GameState:
     move = phase_to_move_to(state, events)
     if move is None:
         return state
-    view = copy.copy(state)
-    # not through the recording __setattr__: nothing is folded, nothing is to undo
-    object.__setattr__(view, "phase", move.phase)
+    view = object.__new__(type(state))
+    view.__dict__.update(state.__dict__)
+    view.__dict__["phase"] = move.phase  # not a recorded set: nothing folds here
+    # the live state's own tracker: a view without one would make its own and tie the
+    # shared units to it, and the live state's undo would lose their changes
+    object.__setattr__(view, "_tracker", state.tracker)
     return view
 
 
