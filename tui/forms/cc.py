@@ -42,8 +42,7 @@ def capture_command(
 SPEC = FormSpec(
     "capture",
     "CC capture",
-    "A predesignated capture attempt (A20.22): the result for each defender, then the entry; "
-    "without odds and DR, the defenders named are recorded as captured.",
+    "A predesignated capture attempt (A20.22): the result for each defender, then the entry.",
     [
         *slot_fields(
             "capture", ("by", "units"), labels={"units": "Defenders"}, required=("units",)
@@ -123,8 +122,7 @@ class CaptureForm(FormScreen):
             return Text(f"✗ {self.problem}", style="bold")
         if not self.results:
             return Text(
-                "» no odds and DR: the defenders named are recorded as captured "
-                "(give both for the helper's A11.11 verdict)",
+                "» without odds and DR the defenders named are recorded as captured",
                 style="italic",
             )
         out = Text()
