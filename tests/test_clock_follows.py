@@ -157,3 +157,27 @@ def test_a_player_turn_where_nothing_a20_happens_costs_one_skip(log):
         assert (game.state.turn, game.state.attacker, game.state.phase) == (3, "American", "RPh")
     finally:
         game.close()
+
+
+def test_judged_in_is_the_state_or_a_view_in_the_phase_the_clock_follows_to():
+    """What the pick lists check against: the state itself when the phase now will do;
+    else a view in the later phase, sharing the units and the live state's tracker,
+    that leaves the state's own clock where it is."""
+    from stockade.core.book.game import Game
+    from stockade.core.commands import execute
+    from stockade.core.model import events as ev
+    from stockade.core.rules.timing import judged_in
+
+    game = Game.in_memory(
+        "t", [ev.SideSpec("British", "British", 3), ev.SideSpec("German", "German", 3)]
+    )
+    for line in ["add British 4-5-8 at R5", "add German 4-6-7 at R5", "phase APh 1 British"]:
+        execute(game, line)
+    state = game.state
+    capture = ev.Captured(guard="b1", units=["g1"])
+    view = judged_in(state, [capture])
+    assert view is not state and view.phase == "CCPh" and state.phase == "APh"
+    assert view.units is state.units and view.tracker is state.tracker
+    assert judged_in(state, [ev.StatusChanged(handle="b1", pinned=True)]) is state
+    execute(game, "phase CCPh 1 British")
+    assert judged_in(game.state, [capture]) is game.state

@@ -503,3 +503,13 @@ def test_sentence_reads_like_the_table(game):
 
 def test_every_cited_rule_is_well_formed():
     assert all(re.fullmatch(r"[A-Z]\d+(\.\d+)*", rule) for rule in RULES.values())
+
+
+def test_complete_a_counter_reference_offers_the_units_it_begins(game):
+    """``resolve_unit`` reads a counter (``8-0``) or ``COUNTER@LOC`` as a unit, so
+    completion offers, by handle, the units whose counter or reference begins so."""
+    assert complete("rally 8-", game.state) == ["g3"]
+    assert complete("rally 2-4-7@q", game.state) == ["g2"]
+    assert complete("rally 6-6-6@Q4", game.state) == ["a2"]
+    assert complete("rally 9-2@R", game.state) == []
+    assert complete("rally g", game.state)[:2] == ["g2", "g3"]  # handles as before

@@ -4,7 +4,7 @@ the CC capture entry (core.rules.cc_table.capture_entry): who may be picked, wit
 from __future__ import annotations
 
 from stockade.core.book.game import Game
-from stockade.core.commands import execute
+from stockade.core.commands import execute, plan
 from stockade.core.model import events as ev
 from stockade.core.reads import queries
 from stockade.core.reads.roster import roster
@@ -83,7 +83,11 @@ def test_surrender_captors_are_the_other_side_with_the_rule():
     found = by_handle(queries.surrender_captors(game.state, ["g2"]))
     assert set(found) == {"a1", "a2", "a3"}
     assert all(c.legal for c in found.values())
+    # typed in the MPh, ``surrender g2 to a1`` moves the clock to this RtPh and is
+    # accepted: the list judges it there too
     game = game_with(*UNITS, "phase MPh 1 American")
+    assert all(c.legal for c in queries.surrender_captors(game.state, ["g2"]))
+    game = game_with(*UNITS, "phase APh 1 American")  # the RtPh is past: never back
     refused = queries.surrender_captors(game.state, ["g2"])
     assert not any(c.legal for c in refused) and refused[0].rule == "A20.21"
 
@@ -161,3 +165,51 @@ def test_cc_capture_attackers_leave_out_broken_units_and_offer_free_unarmed_ones
         assert "broken" in str(refusal)
     else:  # pragma: no cover - the check let a broken unit capture
         raise AssertionError("a broken unit captured")
+
+
+PLAYTHROUGH_APH = [  # docs/playthrough/game_script.py, up to the CC capture
+    "add British 4-5-8 4-5-8 at Q5",
+    "add British 4-5-8 at R6",
+    "add German 8-1 4-6-7 2-4-7 hs at P4",
+    "add German 4-6-7 2-4-7 hs at R5",
+    "phase PFPh 1 British",
+    "break g1 g2 g3",
+    "surrender g1 g2 g3 to b1",
+    "transfer g2 to b2",
+    "move b3 R5",
+]
+
+
+def _british_game(*lines: str) -> Game:
+    game = Game.in_memory(
+        "test", [ev.SideSpec("British", "British", 3), ev.SideSpec("German", "German", 3)]
+    )
+    for line in lines:
+        execute(game, line)
+    return game
+
+
+def test_cc_capture_lists_judge_in_the_ccph_the_entry_moves_the_clock_to():
+    """In the APh, ``capture g4 g5 by b3`` moves the clock to the CCPh and is accepted;
+    the defender list judged it in the APh and refused both (A20.22 "now APh")."""
+    game = _british_game(*PLAYTHROUGH_APH)
+    assert game.state.phase == "APh"
+    found = by_handle(queries.capture_defenders(game.state, "b3"))
+    assert found["g4"].legal and found["g5"].legal, (found["g4"].why, found["g5"].why)
+    assert game.state.phase == "APh"  # judging moved nothing
+    # nor did it tie the units to another tracker: a preview of the entry (the form's
+    # verdict: the clock move and the capture, applied and taken back) leaves g4 free
+    game.check(list(plan("capture g4 g5 by b3", game.state).events))
+    assert game.state.units["g4"].status == "active" and game.state.phase == "APh"
+    execute(game, "capture g4 g5 by b3")  # the command agrees
+    assert game.state.phase == "CCPh" and game.state.units["g4"].guard == "b3"
+
+
+def test_cc_capture_attackers_are_only_units_with_an_enemy_they_may_capture():
+    """b1 and b2 in Q5 stand only with their own prisoners (not in Melee): the list
+    offered them, and all 5 units; only R5 holds a CC now."""
+    game = _british_game(*PLAYTHROUGH_APH)
+    found = by_handle(queries.capture_attackers(game.state))
+    assert {h for h, c in found.items() if c.legal} == {"b3", "g4", "g5"}
+    assert found["b1"].rule == "A20.22" and "Q5" in found["b1"].reason
+    assert "not in Melee" in found["b2"].reason

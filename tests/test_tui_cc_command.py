@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.commands import plan, run_script
+from stockade.core.commands import execute, plan, run_script
 from stockade.core.model import events as ev
 from stockade.core.rules.cc_table import CaptureEntry
 from stockade.tui.forms.cc import capture_command
+from tests.test_tui_support import new_game, sync, until
 
 
 @pytest.mark.parametrize(
@@ -41,3 +42,32 @@ def test_a_split_only_capture_records_the_split():
     _clock_to_ccph, event = plan(command, game.state).events
     assert isinstance(event, ev.Captured)
     assert (event.units, event.split, event.hs_counter, event.guard) == ([], "g1", "2-4-7", "a1")
+
+
+@sync
+async def test_the_cc_form_in_the_aph_records_the_capture_the_typed_command_records(tmp_path):
+    """The player's keys (issue 20): after ``move b3 R5`` in the APh, ``f c b 3 enter *
+    enter`` then ctrl+s. The defenders were marked "✗ A20.22 ... (now APh)", ``*`` ticked
+    none, and the form wanted odds and DR that ``capture`` does not need."""
+    from stockade.tui.app import StockadeApp
+    from stockade.tui.forms.cc import CaptureForm
+    from tests.test_queries import PLAYTHROUGH_APH
+    from tests.test_tui_forms import press
+
+    game = new_game(tmp_path, "cc", [("British", "British", 3), ("German", "German", 3)])
+    for line in PLAYTHROUGH_APH:
+        execute(game, line)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await press(pilot, ["f", "c", "b", "3", "enter", "asterisk", "enter"])
+        form = next(s for s in app.screen_stack if isinstance(s, CaptureForm))
+        assert form.query_one("#f-units").value == ["g4", "g5"]
+        verdict = str(form.query_one("#verdict").render())
+        assert "✓ the book accepts this entry; the clock moves to the CCPh (A20.22)" in verdict
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: game.state.phase == "CCPh", "the entry is recorded")
+        assert not isinstance(app.screen, CaptureForm)
+    assert game.state.phase == "CCPh"
+    assert {game.state.units[h].guard for h in ("g4", "g5")} == {"b3"}
+    game.close()

@@ -313,3 +313,27 @@ def test_side_panels_gives_what_side_panel_gives_for_each_side():
     both = side_panels(game.state)
     assert list(both) == [US, DE]
     assert both[US] == side_panel(game.state, US) and both[DE] == side_panel(game.state, DE)
+
+
+def test_after_an_escape_that_kills_the_guard_the_hint_names_the_rearm():
+    """The escaped 4-6-7 killed its Guard in CC: it may rearm from it at once (A20.551),
+    which the status line said nothing of ("nothing A20 asks for now")."""
+    from stockade.core.commands import execute
+
+    game = Game.in_memory("R", [ev.SideSpec("b", "British", 3), ev.SideSpec("g", "German", 3)])
+    for line in [
+        "add b 4-5-8 at R6",
+        "add g 4-6-7 2-4-7 hs at R5",
+        "phase APh 1 b",
+        "move b1 R5",
+        "capture g1 g2 by b1",
+        "phase PFPh 2 g",
+        "break b1",
+    ]:
+        execute(game, line)
+    assert not any("rearm" in h for h in phase_hints(game.state))
+    execute(game, "escape g1 g2 ntcfail g2 guard-dies")
+    assert game.state.phase == "CCPh"
+    assert "g1 may rearm at once from b1 (lost in CC there; A20.551)" in phase_hints(game.state)
+    execute(game, "rearm g1 cc b1")  # the core accepts what the hint offers
+    assert not any("rearm" in h for h in phase_hints(game.state))

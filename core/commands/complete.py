@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from stockade.core.commands.grammar import REARM_HOWS, VERBS, Kind, Slot, VerbSpec, verb_named
+from stockade.core.commands.handles import reference
 from stockade.core.commands.picks import UNIT_FILTERS
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
@@ -31,17 +32,33 @@ def complete(text: str, state: GameState) -> list[str]:
     spec = verb_named(tokens[0])
     if spec is None:
         return []
-    return _matching(_candidates(spec, tokens[1:], state), typing)
+    return _matching(_candidates(spec, tokens[1:], state), typing, state)
 
 
-def _matching(candidates: list[str], typing: str) -> list[str]:
+def _matching(candidates: list[str], typing: str, state: GameState | None = None) -> list[str]:
+    """The candidates ``typing`` begins; a unit's handle also when ``typing`` begins its
+    counter or its ``COUNTER@LOC`` (as ``resolve_unit`` reads it), so ``4-5`` offers the
+    4-5-8s by handle."""
     seen: set[str] = set()
     out = []
+    typed = typing.lower()
     for word in candidates:
-        if word.lower().startswith(typing.lower()) and word not in seen:
+        if (word.lower().startswith(typed) or _board_name_begins(word, typed, state)) and (
+            word not in seen
+        ):
             seen.add(word)
             out.append(word)
     return out
+
+
+def _board_name_begins(word: str, typed: str, state: GameState | None) -> bool:
+    unit = state.units.get(word) if state is not None and typed else None
+    return (
+        unit is not None
+        and unit.on_board
+        and bool(unit.counter)
+        and reference(unit).lower().startswith(typed)
+    )
 
 
 def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
+from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
@@ -25,6 +25,7 @@ from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
+from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
 # frees the excess or exchanges HS pairs (A20.21, A20.51); the form's verdict says how.
@@ -62,10 +63,12 @@ def ranked(choices: Iterable[Choice]) -> list[Choice]:
 
 
 def _judged(state: GameState, u: Unit, event: ev.Record, where: str, fallback_rule: str) -> Choice:
-    """``u`` judged by the rulebook's own check of ``event``."""
+    """``u`` judged by the rulebook's own check of ``event``, in the phase the entry would
+    be recorded in (``judged_in``: a capture typed in the APh moves the clock to the
+    CCPh first), so a pick list agrees with the command."""
     same = bool(where) and u.location == where
     try:
-        check(state, event)
+        check(judged_in(state, [event]), event)
     except Refusal as refusal:
         text = refusal.text + (f" ({refusal.hint})" if refusal.hint else "")
         if refusal.rule in FIXABLE:
@@ -180,11 +183,44 @@ def capture_attackers(state: GameState) -> list[Choice]:
     """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
     that may guard and are not broken, and free unarmed units, rearmed by the capture
     (A20.551)."""
+    on_board = [u for u in state.units.values() if u.on_board]
+    at: dict[str, list[Unit]] = {}
+    for u in on_board:
+        at.setdefault(u.location, []).append(u)
     return ranked(
-        _from_reason(u, capture_attacker_refusal(u), "", "A20.22")
-        for u in state.units.values()
-        if u.status == ACTIVE or (u.status == UNARMED and u.on_board)
+        _from_reason(
+            u,
+            capture_attacker_refusal(u) or _nothing_to_capture(state, u, at.get(u.location, [])),
+            "",
+            "A20.22",
+        )
+        for u in on_board
+        if u.status in (ACTIVE, UNARMED)
     )
+
+
+def _nothing_to_capture(state: GameState, u: Unit, here: list[Unit]) -> Refusal | None:
+    """Why ``u`` has no enemy in its Location to capture, judged by the capture check
+    itself (in the phase the entry would be recorded in), or None when one may be. The
+    check refuses an enemy in another Location, so only those here are asked (all of
+    them when ``u`` has no Location). A refusal for want of input (a rearm counter to
+    give) or over capacity (fixed by the entry) leaves the pick open."""
+    enemies = [e for e in (here if u.location else state.units.values()) if e.side != u.side]
+    first: Refusal | None = None
+    for enemy in enemies:
+        event = ev.Captured(guard=u.handle, units=[enemy.handle])
+        try:
+            check(judged_in(state, [event]), event)
+        except Refusal as refusal:
+            if not isinstance(refusal, RuleRefusal) or refusal.rule in FIXABLE:
+                return None
+            first = first or refusal
+        else:
+            return None
+    where = f" in {u.location}" if u.location else ""
+    if first is None:
+        return RuleRefusal("A20.22", f"no enemy unit{where} to attack in CC")
+    return RuleRefusal(first.rule, f"no enemy{where} it may capture: {first.text}")
 
 
 def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice]:

@@ -465,6 +465,31 @@ def _cc_hints(state: GameState) -> list[str]:
     return out
 
 
+_REARM_BECAUSE = {
+    "surrender": "it surrendered to a friendly unit there",
+    "alone": "no other armed enemy is left there",
+    "cc": "lost in CC there",
+}
+
+
+def _rearm_hints(state: GameState) -> list[str]:
+    """Free unarmed units that ``rearm_refusal`` would let rearm now: it is immediate,
+    in the phase of the enemy's loss (A20.551), so the hint is worth most right then."""
+    unarmed = [u for u in state.units.values() if u.status == UNARMED and u.on_board]
+    if not unarmed:
+        return []
+    sources, active_at = rearm_sources(state), armed_by_location(state)
+    out = []
+    for u in unarmed:
+        ways = rearm_ways(state, u, sources, active_at)
+        if ways:
+            enemy, how = ways[0]
+            out.append(
+                f"{u.handle} may rearm at once from {enemy.handle} ({_REARM_BECAUSE[how]}; A20.551)"
+            )
+    return out
+
+
 def _rtph_hints(state: GameState) -> list[str]:
     never, surrender = [], []
     captors_of: dict[str, list[Unit]] = {}
@@ -571,6 +596,7 @@ def phase_hints(state: GameState) -> list[str]:
         hints += _fire_hints(state)
     if state.phase == "MPh":
         hints += _mph_hints(state)
+    hints += _rearm_hints(state)
     if state.phase in ("MPh", "APh"):
         guards = [g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE]
         if guards:

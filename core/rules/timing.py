@@ -114,6 +114,26 @@ def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | N
     return None
 
 
+def judged_in(state: GameState, events: list[ev.Record]) -> GameState:
+    """The state ``events`` are checked against when entered now: ``state`` itself, or,
+    when the clock would follow them into a later phase of this Player Turn
+    (``phase_to_move_to``, what the typed command does), a view of it in that phase.
+
+    The view shares every unit and side with ``state``: it is for a check (which only
+    reads), never to fold into. A pick list judges each candidate in it, so that it
+    agrees with the command that moves the clock and then records the entry."""
+    move = phase_to_move_to(state, events)
+    if move is None:
+        return state
+    view = object.__new__(type(state))
+    view.__dict__.update(state.__dict__)
+    view.__dict__["phase"] = move.phase  # not a recorded set: nothing folds here
+    # the live state's own tracker: a view without one would make its own and tie the
+    # shared units to it, and the live state's undo would lose their changes
+    object.__setattr__(view, "_tracker", state.tracker)
+    return view
+
+
 def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
     """Whether anything of A20 can be asked of the table in ``phase`` with ``attacker``
     moving, as the board stands: what the key that skips to the next such phase reads.

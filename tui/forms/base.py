@@ -120,7 +120,16 @@ def _more_line(below: list[str], width: int) -> str:
     return "▼ more below: " + ", ".join(shown) + tail
 
 
-def dry_run(game: Game, command: Command) -> Refusal | None:
+@dataclass(frozen=True)
+class DryRun:
+    """The core's verdict on a command not recorded: its refusal, or None; and where
+    the clock would follow the entry (the phase and the rule), "" when it stays."""
+
+    refusal: Refusal | None
+    clock_to: str = ""
+
+
+def dry_run(game: Game, command: Command) -> DryRun:
     """The core's verdict on ``command`` without recording it."""
     from stockade.core.commands import first_attacker, plan
 
@@ -129,8 +138,9 @@ def dry_run(game: Game, command: Command) -> Refusal | None:
         if parsed.events:
             game.check(list(parsed.events))
     except Refusal as refusal:
-        return refusal
-    return None
+        return DryRun(refusal)
+    move = parsed.clock_moved
+    return DryRun(None, f"{move.phase} ({move.rule})" if move is not None else "")
 
 
 def _empty(widget: Widget) -> bool:
@@ -327,11 +337,14 @@ class FormScreen(ModalScreen[str | None]):
         extra = self.extra_verdict()
         if extra is not None:
             verdict.append_text(extra)
-        refusal = dry_run(self.game, command) if command is not None else problem
+        run = dry_run(self.game, command) if command is not None else DryRun(problem)
+        refusal = run.refusal
         missing = self._missing() if isinstance(refusal, InputRefusal) else []
         line: Text | None = None
         if command is not None and refusal is None:
             line = Text("✓ the book accepts this entry", style="bold")
+            if run.clock_to:  # the entry moves the clock first, as typed at ':' it would
+                line.append(f"; the clock moves to the {run.clock_to}")
         elif missing and len(missing) < self._required():
             # The command is only half built: say which field to fill, not the
             # command language's syntax the half-built line breaks.

@@ -47,8 +47,8 @@ SPEC = FormSpec(
         *slot_fields(
             "capture", ("by", "units"), labels={"units": "Defenders"}, required=("units",)
         ),
-        Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12"),
-        Field("dr", "Original DR", "int", placeholder="2-12"),
+        Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12", required=False),
+        Field("dr", "Original DR", "int", placeholder="2-12", required=False),
         Field("drms", "Other DRMs (not the capture DRM)", "int", value="0"),
         Field("hth", "Hand-to-Hand CC (+2 Kill Number)", "check"),
         Field(
@@ -56,9 +56,13 @@ SPEC = FormSpec(
             "At the Kill Number: the defender's choice",
             "unit",
             lambda s, v: queries.capture_defenders(s, str(v.get("by") or "")),
+            required=False,  # asked only when the helper's results say so
         ),
         Field(
-            "hs_counter", "Counter of the HS that stays free (a split squad)", placeholder="2-4-7"
+            "hs_counter",
+            "Counter of the HS that stays free (a split squad)",
+            placeholder="2-4-7",
+            required=False,
         ),
     ],
     lambda v, s: None,
@@ -74,6 +78,12 @@ class CaptureForm(FormScreen):
 
     def _results(self, v: dict):
         self.problem = ""
+        if bool(v["odds"]) != bool(v["dr"]):
+            self.problem = (
+                "give both the odds and the Original DR for the helper's verdict, "
+                "or neither to record the defenders as captured"
+            )
+            return []
         if not (v["units"] and v["odds"] and v["dr"]):
             return []
         try:
@@ -92,10 +102,18 @@ class CaptureForm(FormScreen):
     def command(self) -> Command | None:
         v = self.values()
         self.results = results = self._results(v)
-        if not results or not v["by"]:
+        if not v["by"] or self.problem:
+            return None
+        if not (v["odds"] or v["dr"]):  # the outcome only: what `capture` records
+            if not v["units"]:
+                return None
+            return capture_command(
+                CaptureEntry(tuple(v["units"]), "", False), v["by"], self.game.state
+            )
+        if not results:
             return None
         entry = capture_entry(results, v["choice"])
-        if entry.empty:
+        if entry.empty or (entry.several_at_kill_number and not v["choice"]):
             return None
         return capture_command(entry, v["by"], self.game.state, v["hs_counter"])
 
@@ -103,7 +121,10 @@ class CaptureForm(FormScreen):
         if self.problem:
             return Text(f"✗ {self.problem}", style="bold")
         if not self.results:
-            return Text("? give the defenders, the odds and the Original DR", style="italic")
+            return Text(
+                "» without odds and DR the defenders named are recorded as captured",
+                style="italic",
+            )
         out = Text()
         for i, r in enumerate(self.results):
             mark = "✗ " if r.result == NONE else "✓ "
