@@ -60,7 +60,7 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     Either the old file or the complete new one is at ``path`` afterwards, whatever
     happens; the rename is made durable by syncing the directory.
 
-    Never writes through a link (issue 13): the temporary file is made by
+    Never writes through a link: the temporary file is made by
     ``tempfile.mkstemp`` in the target's directory -- an unpredictable name, opened
     with ``O_CREAT | O_EXCL`` (and ``ONOFOLLOW`` where the system has it), so nothing
     planted under a guessable name is followed -- and a link at ``path`` is replaced
