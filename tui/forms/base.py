@@ -270,7 +270,14 @@ class FormScreen(ModalScreen[str | None]):
             more = self.query_one("#more", Static)
         except NoMatches:
             return
-        bottom = fields.scroll_y + fields.scrollable_content_region.height
+        # The height ``_fit`` gave the fields, not only the one laid out: the layout may
+        # not have caught up with a new max-height yet, and a line worked out from the
+        # old height would stay (nothing calls again once "more" is already shown).
+        height = fields.scrollable_content_region.height
+        limit = fields.styles.max_height
+        if limit is not None and limit.is_cells:
+            height = min(height, int(limit.value))
+        bottom = fields.scroll_y + height
         below = []
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
