@@ -149,7 +149,9 @@ def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
 
 
-def main() -> int:
+def main(steps: list[tuple[str, str, list[str]]] = STEPS) -> int:
+    """Play ``steps`` (this build's keys by default; game_script_5b47421.py hands in the
+    same game's keys on 5b47421)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--stockade",
@@ -202,7 +204,7 @@ def main() -> int:
     per_turn: dict[str, int] = defaultdict(int)
     total = 0
     try:
-        for label, action, keys in STEPS:
+        for label, action, keys in steps:
             for key in keys:
                 if key.startswith(("=", "~")):
                     tmux("send-keys", "-t", SESSION, "-l", key[1:])
@@ -237,7 +239,7 @@ def main() -> int:
     summary += [f"{act}: {' + '.join(map(str, ns))} = {sum(ns)}" for act, ns in per_action.items()]
     summary.append("=== clock, per Player Turn")
     summary += [f"{turn}: {n}" for turn, n in per_turn.items()]
-    summary.append(f"=== whole game: {total} keystrokes in {len(STEPS)} steps")
+    summary.append(f"=== whole game: {total} keystrokes in {len(steps)} steps")
     lines += summary
     a.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"log: {log}\nscreens: {a.out}")

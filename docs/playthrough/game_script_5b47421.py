@@ -1,41 +1,21 @@
-"""A whole game of our own at 80x24 in tmux, British vs Germans, four Game Turns, entered
-with keys only (issue 20, "Done when"): set-up, a break, a RtPh surrender, a transfer,
-a move, a CC capture, an escape with one failed NTC, a rearm, a mis-pick taken back by
-undo, a strike, the end of the game and the export of the tally.
+"""The same whole game as game_script.py, with the keys it took on 5b47421 (the start of
+the round that made the clock follow the entries), so the two builds can be compared:
 
-    python game_script.py [--stockade PATH] [--log GAME.jsonl] [--out SCREENS.txt]
+    python game_script_5b47421.py [--stockade PATH] [--log GAME.jsonl] [--out SCREENS.txt]
 
-Same driver and counting rules as docs/playthrough/playthrough.py: each step is sent
-with ``tmux send-keys``, the screen is captured after each step (``capture-pane -p``)
-and written to OUT with the step's keystroke count. A counter, a Location, odds, a DR,
-a reason or a word of a command typed at ``:`` counts one keystroke per word ("=text");
-a roster filter one per character ("~text"); every other key (a tmux key name: Enter,
-Tab, Space, C-s, Down, Escape, or a single character) one.
-
-To replay the same game on another build, change only the keys of the STEPS whose
-keys changed: keep every label as it is (the labels are what the two runs are compared
-by), and keep the keys that advance the clock in steps of their own, labelled
-"clock: T<n> <side>: ..." (the clock is summed per Player Turn from those labels).
+The driver, its options and its counting rules are game_script.py's; only the keys of
+each step differ, under the same labels.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
-from collections import defaultdict
 from pathlib import Path
 
-SESSION = "stockade-game-script"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from game_script import main  # run as a script: its own folder is on the import path
 
-# (label, counted action or "", keys). The counted actions are the ones the keystroke
-# table reports; "clock" steps are summed per Player Turn, every step counts in the
-# whole game's total.
+# (label, counted action or "", keys), as game_script.STEPS.
 STEPS: list[tuple[str, str, list[str]]] = [
     # ---- Game Turn 1, British Player Turn (British move first)
     ("set-up: two British 4-5-8 in Q5", "set-up", ["a", "b", "=4-5-8 4-5-8", "Tab", "=Q5", "C-s"]),
@@ -129,115 +109,6 @@ STEPS: list[tuple[str, str, list[str]]] = [
     ("export: the tally, as Markdown", "export", ["v", "m"]),
 ]
 
-PLAYER_TURN = re.compile(r"clock: (T\d+ \w+)")
-
-
-def keystrokes(keys: list[str]) -> int:
-    return sum(
-        len(k[1:].split()) if k.startswith("=") else len(k) - 1 if k.startswith("~") else 1
-        for k in keys
-    )
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--stockade",
-        default=shutil.which("stockade") or str(Path(sys.executable).parent / "stockade"),
-    )
-    ap.add_argument("--log", type=Path, default=None, help="the game log to write (must not exist)")
-    ap.add_argument("--out", type=Path, default=Path("game-screens.txt"))
-    ap.add_argument("--key-delay", type=float, default=0.3)
-    ap.add_argument("--step-delay", type=float, default=0.8)
-    a = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="stockade-game-"))
-    env = {
-        "STOCKADE_CONFIG_DIR": str(work / "config"),
-        "STOCKADE_DATA_DIR": str(work / "data"),
-        "STOCKADE_CACHE_DIR": str(work / "cache"),
-    }
-    log = a.log or work / "game.jsonl"
-    subprocess.run(
-        [
-            a.stockade,
-            "new",
-            str(log),
-            "--scenario",
-            "Stockade test game",
-            "--side",
-            "British:British:4",
-            "--side",
-            "German:German:3",
-        ],
-        check=True,
-        env={**os.environ, **env},
-        capture_output=True,
-    )
-    exports = " ".join(f"{k}={v}" for k, v in env.items())
-    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    tmux(
-        "new",
-        "-d",
-        "-s",
-        SESSION,
-        "-x",
-        "80",
-        "-y",
-        "24",
-        f"cd {work} && {exports} {a.stockade} {log}",
-    )
-    time.sleep(3)
-    lines: list[str] = []
-    per_action: dict[str, list[int]] = defaultdict(list)
-    per_turn: dict[str, int] = defaultdict(int)
-    total = 0
-    try:
-        for label, action, keys in STEPS:
-            for key in keys:
-                if key.startswith(("=", "~")):
-                    tmux("send-keys", "-t", SESSION, "-l", key[1:])
-                else:
-                    tmux("send-keys", "-t", SESSION, key)
-                time.sleep(a.key_delay)
-            time.sleep(a.step_delay)
-            n = keystrokes(keys)
-            total += n
-            if action:
-                per_action[action].append(n)
-            if m := PLAYER_TURN.match(label):
-                per_turn[m.group(1)] += n
-            shown = " ".join(k[1:].join('""') if k[0] in "=~" and len(k) > 1 else k for k in keys)
-            lines.append(f"=== {label}  [{n} keystrokes: {shown}]")
-            lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
-        tmux("send-keys", "-t", SESSION, "Escape")
-        time.sleep(0.3)
-        tmux("send-keys", "-t", SESSION, "q")
-        time.sleep(0.5)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    for title, cmd in (("history", "history"), ("tally", "tally")):
-        out = subprocess.run(
-            [a.stockade, cmd, str(log)], env={**os.environ, **env}, capture_output=True, text=True
-        )
-        lines.append(f"=== stockade {title} (after quitting)")
-        lines.append((out.stdout + out.stderr).rstrip("\n"))
-    exported = sorted(str(p) for p in log.parent.glob(log.stem + ".tally.*"))
-    lines.append(f"=== exported files: {', '.join(exported) or 'none'}")
-    summary = ["=== keystrokes per action"]
-    summary += [f"{act}: {' + '.join(map(str, ns))} = {sum(ns)}" for act, ns in per_action.items()]
-    summary.append("=== clock, per Player Turn")
-    summary += [f"{turn}: {n}" for turn, n in per_turn.items()]
-    summary.append(f"=== whole game: {total} keystrokes in {len(STEPS)} steps")
-    lines += summary
-    a.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"log: {log}\nscreens: {a.out}")
-    print("\n".join(summary))
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main(STEPS))
