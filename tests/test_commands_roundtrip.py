@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,7 +129,17 @@ DRAFTS = st.builds(
 
 # Slots whose values hang together in ways one slot's kind cannot say.
 SPECIAL: dict[str, dict[str, st.SearchStrategy]] = {
-    "add": {"counters": st.lists(DRAFTS, min_size=1, max_size=3).map(tuple)},
+    # either every counter at the one ``at``, or each with its own Location
+    "add": {
+        "counters": st.lists(DRAFTS, min_size=1, max_size=3).map(tuple)
+        | st.lists(
+            st.tuples(DRAFTS, st.sampled_from(["Q5", "R6", "aa10"]) | LOCATIONS).map(
+                lambda pair: msgspec.structs.replace(pair[0], at=pair[1])
+            ),
+            min_size=2,
+            max_size=4,
+        ).map(tuple)
+    },
     "mutual": {
         "units": st.lists(
             st.builds(Pair, HANDLES, optional(COUNTERS, "")),

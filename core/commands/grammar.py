@@ -157,8 +157,9 @@ _SPECS = [
         "add",
         "add SIDE COUNTER [sq|hs|crew|leader|hero|smc|vehicle] [xN] [as H] "
         "[+fanatic +commissar +inexperienced +ss +elite +cavalry] [cvp=N] "
-        "[COUNTER ...] [at LOC] [broken]; a vehicle by its name: NAME vehicle cvp=N",
-        "enter units; several counters may follow one side",
+        "[COUNTER ...] [[at] LOC] [broken]; several Locations: each ends the counters "
+        "placed there; a vehicle by its name: NAME vehicle cvp=N",
+        "enter units; several counters, in one or several Locations, may follow one side",
         "add German 4-6-7 2-4-7 hs 9-1 at Q4 broken",
         ("a",),
         (

@@ -1,0 +1,79 @@
+"""``add`` as a player sets up: a side's counters in several Locations in one line, the
+Location with or without ``at``, and a counter whose print is ambiguous (2-4-7: HS,
+crew or hero?) taking the kind the player gave it before for that side."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.book.game import Game
+from stockade.core.commands import parse, run_script
+from stockade.core.model import events as ev
+from stockade.core.model.errors import InputRefusal
+
+
+def new_game() -> Game:
+    return Game.in_memory(
+        "set-up", [ev.SideSpec("British", "British", 4), ev.SideSpec("German", "German", 3)]
+    )
+
+
+def placed(game: Game) -> list[tuple[str, str, str, str]]:
+    return [(u.handle, u.counter, u.unit_kind, u.location) for u in game.state.units.values()]
+
+
+def test_one_line_places_counters_in_several_locations() -> None:
+    game = new_game()
+    run_script(game, ["add b 4-5-8 4-5-8 Q5 4-5-8 R6", "add g 8-1 4-6-7 2-4-7 hs at P4 4-6-7 R5"])
+    assert placed(game) == [
+        ("b1", "4-5-8", "squad", "Q5"),
+        ("b2", "4-5-8", "squad", "Q5"),
+        ("b3", "4-5-8", "squad", "R6"),
+        ("g1", "8-1", "leader", "P4"),
+        ("g2", "4-6-7", "squad", "P4"),
+        ("g3", "2-4-7", "hs", "P4"),
+        ("g4", "4-6-7", "squad", "R5"),
+    ]
+
+
+def test_one_location_places_every_counter_wherever_it_stands() -> None:
+    game = new_game()
+    command = parse("add b 4-5-8 Q5 4-5-8", game.state)
+    assert str(command) == "add British 4-5-8 4-5-8 at Q5"
+    assert str(parse("add b 4-5-8 at Q5 4-5-8 at Q5", game.state)) == str(command)
+
+
+def test_several_locations_print_back_as_the_same_command() -> None:
+    game = new_game()
+    command = parse("add b 4-5-8 x2 Q5 9-1 4-5-8 R6", game.state)
+    assert str(command) == "add British 4-5-8 x2 at Q5 9-1 4-5-8 at R6"
+    assert parse(str(command), game.state) == command
+
+
+def test_a_counter_after_the_last_of_several_locations_is_refused() -> None:
+    game = new_game()
+    with pytest.raises(InputRefusal, match="'8-1' has no Location after it"):
+        parse("add b 4-5-8 Q5 4-5-8 R6 8-1", game.state)
+    assert placed(game) == []
+
+
+def test_an_ambiguous_counter_takes_the_kind_told_earlier_in_the_line() -> None:
+    game = new_game()
+    run_script(game, ["add g 2-4-7 hs P4 2-4-7 R5"])
+    assert [u.unit_kind for u in game.state.units.values()] == ["hs", "hs"]
+
+
+def test_an_ambiguous_counter_takes_the_kind_of_the_sides_units_in_the_game() -> None:
+    game = new_game()
+    run_script(game, ["add g 2-4-7 hs at P4", "add g 2-4-7 at R5"])
+    assert str(parse("add g 2-4-7 at R6", game.state)) == "add German 2-4-7 hs at R6"
+    # the other side never told: still asked
+    with pytest.raises(InputRefusal, match="may be a squad, a HS, a crew or a hero"):
+        parse("add b 2-4-7 at Q5", game.state)
+
+
+def test_an_ambiguous_counter_told_two_ways_is_asked_again() -> None:
+    game = new_game()
+    run_script(game, ["add g 2-4-7 hs at P4", "add g 2-4-7 crew at R5"])
+    with pytest.raises(InputRefusal, match="may be a squad, a HS, a crew or a hero"):
+        parse("add g 2-4-7 at R6", game.state)
