@@ -181,3 +181,23 @@ def test_judged_in_is_the_state_or_a_view_in_the_phase_the_clock_follows_to():
     assert judged_in(state, [ev.StatusChanged(handle="b1", pinned=True)]) is state
     execute(game, "phase CCPh 1 British")
     assert judged_in(game.state, [capture]) is game.state
+
+
+def test_end_goes_on_to_the_ccph_of_this_player_turn_in_one_entry(log, capsys):
+    code, out, err = cli(capsys, "do", log, "end")
+    assert code == 0, err
+    assert "MPh -> CCPh" in out and "the scenario ends after the CCPh" in out
+    state, records = _state(log)
+    assert (state.phase, state.turn, state.attacker, state.ended) == ("CCPh", 2, "American", True)
+    assert [type(r) for r in records[-2:]] == [ev.PhaseSet, ev.GameEnded]
+    assert records[-1].grp == records[-2].grp  # one undo takes both back
+
+
+def test_end_now_ends_the_game_where_the_clock_is(log, capsys):
+    code, out, err = cli(capsys, "do", log, "end now")
+    assert code == 0, err
+    assert "->" not in out
+    state, records = _state(log)
+    assert (state.phase, state.ended) == ("MPh", True)
+    assert isinstance(records[-1], ev.GameEnded)
+    assert records[-1].grp != records[-2].grp  # an entry of its own: no clock move

@@ -104,7 +104,7 @@ def test_side_prefix_grows_when_both_sides_start_with_the_same_letter():
     "text, words",
     [
         ("add German 4-6-x", "not a counter as printed"),
-        ("add German 2-4-7", "may be a squad, a HS"),
+        ("add American 2-4-7", "may be a squad, a HS"),
         ("add Martians 4-6-7", "no side 'Martians'"),
         ("add German", "at least one counter"),
         ("add German hs", "must follow the counter"),

@@ -77,10 +77,12 @@ KEYS: tuple[Key, ...] = (
         "previous phase",
         palette="Previous phase",
     ),
+    # The ctrl+ keys of the clock also work while the command bar is open (it stays
+    # open for the next command, and a plain letter there is text).
     Key(
         "stockade.next_a20_phase",
         "main",
-        "g",
+        "g,ctrl+g",
         "next_a20_phase",
         "Go on",
         "next phase where A20 acts",
@@ -89,7 +91,7 @@ KEYS: tuple[Key, ...] = (
     Key(
         "stockade.next_turn",
         "main",
-        "t",
+        "t,ctrl+t",
         "next_turn",
         "Turn",
         "next Player Turn",

@@ -149,6 +149,12 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
         """The records this command writes, new handles taken from ``ctx``."""
         raise NotImplementedError(f"'{self.verb}' records nothing by itself")
 
+    @property
+    def follows_clock(self) -> bool:
+        """Whether the clock moves on to the later phase of this Player Turn that the
+        records belong to (``core.commands.clock.follow_entries``), or stays."""
+        return True
+
     @classmethod
     def field_names(cls) -> list[str]:
         return [f.name for f in msgspec.structs.fields(cls)]

@@ -219,7 +219,15 @@ _SPECS = [
             Slot("reason", Kind.TEXT, label="Why (optional: SSR)"),
         ),
     ),
-    VerbSpec("end", "end", "end the game: prisoners still guarded count double", "end"),
+    VerbSpec(
+        "end",
+        "end [now]",
+        "end the game: prisoners still guarded count double; the clock goes on to this "
+        "Player Turn's CCPh, where a scenario ends ('now': it ends in this phase)",
+        "end",
+        (),
+        (Slot("now", Kind.FLAG, "now", "now: it ends in this phase (sudden death)"),),
+    ),
     # --------------------------------------------------------------------- capture
     VerbSpec(
         "surrender",

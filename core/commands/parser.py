@@ -133,7 +133,9 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
     if isinstance(command, control.Control):
         return Parsed(command)
     ctx = Context(state, first_attacker)
-    events, moved = follow_entries(state, command.events(ctx))
+    events, moved = command.events(ctx), None
+    if command.follows_clock:
+        events, moved = follow_entries(state, events)
     return Parsed(
         command,
         events,

@@ -351,9 +351,14 @@ class Phase(Command, frozen=True):
 
 class End(Command, frozen=True):
     verb: ClassVar[str] = "end"
+    now: bool = False
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [ev.GameEnded()]
+
+    @property
+    def follows_clock(self) -> bool:
+        return not self.now  # sudden death: it ends in the phase the clock shows
 
 
 # ----------------------------------------------------------------- board status

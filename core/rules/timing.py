@@ -63,6 +63,10 @@ def window(state: GameState, event: ev.Record) -> Window | None:
         by = state.units.get(event.by)
         own = by is not None and by.side == attacker
         return Window(("PFPh", "AFPh") if own else ("DFPh",), "A20.4")
+    if isinstance(event, ev.GameEnded):
+        # a scenario ends with its last Player Turn (``end now``: sudden death, where
+        # the clock is: core/commands/verbs_setup.py)
+        return Window(("CCPh",), "the scenario ends after the CCPh")
     if isinstance(event, ev.EscapeAttempted):
         return Window(("CCPh",), "A20.55")
     if isinstance(event, ev.EscapedBy):
