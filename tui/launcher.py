@@ -9,6 +9,7 @@ start fast.
 from __future__ import annotations
 
 import sys
+
 # typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
 

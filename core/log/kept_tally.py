@@ -42,7 +42,6 @@ except ImportError:  # pragma: no cover - another interpreter
 VERSION = 1
 MAGIC = b"stockade kept tally\n"
 MEMO_MAGIC = b"stockade code memo\n"
-MEMO_NAME = "code.memo"
 SUFFIX = ".tally"
 MAX_FILES = 24  # kept tallies per cache folder (as many as snapshots), oldest pruned
 MAX_ENTRIES = 16  # outputs kept per log (formats, --at, --json)
@@ -87,11 +86,10 @@ def _sources(root: str) -> list[tuple[str, os.stat_result, str]]:
             for entry in entries:
                 name = entry.name
                 inner = f"{rel}/{name}" if rel else name
-                if entry.is_dir(follow_symlinks=False):
-                    if name != "__pycache__":
-                        pending.append(inner)
-                elif name.endswith((".py", ".toml")):
+                if name.endswith((".py", ".toml")):  # a folder so named fails to read
                     found.append((inner, entry.stat(), entry.path))
+                elif entry.is_dir(follow_symlinks=False) and name != "__pycache__":
+                    pending.append(inner)
     found.sort()
     return found
 
@@ -99,7 +97,7 @@ def _sources(root: str) -> list[tuple[str, os.stat_result, str]]:
 def fingerprint(root: str, memo_dir: str | None) -> str | None:
     """A digest of every .py and .toml under ``root``, by path and content, or None
     when one cannot be read. With ``memo_dir``, each file's content digest is memoised
-    by its stat (size, mtime, ctime, inode) in ``memo_dir/code.memo``: an unchanged
+    by its stat (size, mtime, ctime, inode) in ``memo_dir/code-*.memo``: an unchanged
     tree costs a stat per file; any changed stat hashes that file again."""
     try:
         sources = _sources(root)
@@ -107,8 +105,11 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
         return None
     if not sources:
         return None
-    memo = _read_memo(memo_dir) if memo_dir else {}
-    fresh: dict[str, tuple[int, int, int, int, bytes]] = {}
+    # one memo per tree: two installations sharing a cache dir do not overwrite each other's
+    tree = blake2b(root.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
+    memo_name = "code-" + tree
+    memo = _read_memo(os.path.join(memo_dir, memo_name + ".memo")) if memo_dir else {}
+    fresh: dict[str, object] = {}
     recent = time.time_ns() - RACY_NS
     digest = blake2b(digest_size=16)
     for rel, st, full in sources:
@@ -126,7 +127,7 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
             fresh[rel] = (*stamp, content)
         digest.update(rel.encode() + b"\0" + content)
     if memo_dir and fresh != memo:
-        _write(memo_dir, MEMO_NAME, MEMO_MAGIC, fresh)
+        _write(memo_dir, memo_name + ".memo", MEMO_MAGIC, fresh)
     return digest.hexdigest()
 
 
@@ -135,8 +136,8 @@ def code_fingerprint() -> str | None:
     return fingerprint(core_root(), cache_dir())
 
 
-def _read_memo(folder: str) -> dict[str, tuple[int, int, int, int, bytes]]:
-    payload = _read(os.path.join(folder, MEMO_NAME), MEMO_MAGIC)
+def _read_memo(path: str) -> dict[str, tuple[int, int, int, int, bytes]]:
+    payload = _read(path, MEMO_MAGIC)
     if not isinstance(payload, dict):
         return {}
     for rel, held in payload.items():
@@ -170,7 +171,7 @@ def _read(path: str, magic: bytes) -> object:
         return None
 
 
-def _write(folder: str, name: str, magic: bytes, payload: object) -> bool:
+def _write(folder: str, name: str, magic: bytes, payload: dict[str, object]) -> bool:
     """Write ``payload`` atomically (a temporary file, then a rename); best effort."""
     body = marshal.dumps(payload)
     target = os.path.join(folder, name)
@@ -182,7 +183,7 @@ def _write(folder: str, name: str, magic: bytes, payload: object) -> bool:
         os.replace(tmp, target)
         return True
     except OSError:
-        try:
+        try:  # noqa: SIM105 (contextlib is one import more at every start)
             os.unlink(tmp)
         except OSError:
             pass
