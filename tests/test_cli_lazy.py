@@ -60,6 +60,17 @@ def test_tally_imports_its_own_subcommand_and_nothing_it_does_not_use():
     assert not any(m == "textual" or m.startswith("textual.") for m in modules)
 
 
+def test_a_kept_tally_imports_neither_msgspec_nor_the_model_nor_the_command_line():
+    imported_by("tally", str(DEMO))  # folds, and keeps what it printed
+    modules = imported_by("tally", str(DEMO))  # the same bytes, the same code: kept
+    heavy = ("msgspec", "stockade.core.model", "stockade.core.book", "stockade.core.cli.entry")
+    assert not [m for m in modules if m.startswith(heavy)]
+    assert "stockade.core.cli.kept" in modules
+    # neither argparse nor the OpenSSL that hashlib loads (the venv's site may import
+    # pathlib and re for an editable install, so those are not counted here)
+    assert not {"argparse", "hashlib", "_hashlib", "platformdirs", "typing"} & modules
+
+
 def test_version_imports_no_subcommand_and_no_log_code():
     modules = imported_by("--version")
     assert not modules & GROUP_MODULES, sorted(modules & GROUP_MODULES)

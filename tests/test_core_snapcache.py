@@ -67,7 +67,7 @@ def log(tmp_path):
 def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
     first = Game.open(log, read_only=True)  # folds all, writes the snapshot
     assert first.projection.snap_position == len(first.effective) - snapcache.TAIL
-    assert len(list(cache.iterdir())) == 1
+    assert len(list(cache.glob("*.snap"))) == 1
     before = (log.read_bytes(), os.stat(log).st_mtime_ns)
     game = Game.open(log, read_only=True)
     assert (
@@ -97,7 +97,7 @@ def test_undo_strike_and_replay_into_the_snapshot_complete_the_journal(cache, lo
 
 def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     Game.open(log, read_only=True).close()
-    (snap,) = cache.iterdir()
+    (snap,) = cache.glob("*.snap")
     good = snap.read_bytes()
 
     # history rewritten into the snapshot's prefix: undo many groups, then new entries
@@ -140,7 +140,7 @@ def test_new_entries_after_the_snapshot_are_folded(cache, log):
     for _ in range(25):
         driver.step()
     game.close()
-    snaps = list(cache.iterdir())
+    snaps = list(cache.glob("*.snap"))
     game = Game.open(log, read_only=True)
     assert game.projection.undo[0] is None
     same(game, fresh(log))
@@ -162,7 +162,7 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
         copy = tmp_path / f"copy{i}.jsonl"
         copy.write_bytes(data)
         Game.open(copy, read_only=True)
-    names = sorted(p.name for p in cache.iterdir())
+    names = sorted(p.name for p in cache.glob("*.snap"))
     assert len(names) == 2
     assert snapcache.cache_file(tmp_path / "copy4.jsonl").name in names
 

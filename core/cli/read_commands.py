@@ -4,13 +4,15 @@ reading helpers the writing subcommands share (warnings, the history marks)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError
+from stockade.core.cli.output import visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
 
@@ -92,6 +94,47 @@ def state_to_read(path: Path, at: int | None) -> GameState:
 
 
 def cmd_tally(args: Namespace, ui: object) -> int:
+    """The tally, folded; what it printed is kept (core/log/kept_tally.py) for the next
+    ``stockade tally`` with these arguments on these bytes to print again unfolded."""
+    from stockade.core.log import kept_tally
+
+    key = (str(args.file), os.path.realpath(args.file), args.json, args.format, args.at)
+    before = kept_tally.log_digest(key[1]) if kept_tally.cache_dir() is not None else None
+    if before is None:
+        return _tally(args)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Recording(out), Recording(err)
+    try:
+        code = _tally(args)
+    finally:
+        said, warned = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+    # Kept only when the bytes folded are the bytes hashed: the same before and after.
+    if code == 0 and kept_tally.log_digest(key[1]) == before:
+        assert isinstance(said, Recording) and isinstance(warned, Recording)
+        kept_tally.keep(key, before, visible(said.text()), visible(warned.text()))
+    return code
+
+
+class Recording:
+    """A text stream that passes everything on and also keeps it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._parts: list[str] = []
+
+    def write(self, text: str) -> int:
+        self._parts.append(text)
+        return self._stream.write(text)
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding...
+        return getattr(self._stream, name)
+
+
+def _tally(args: Namespace) -> int:
     try:
         from stockade.core.book import tally as tallying
         from stockade.core.reads import tally_formats

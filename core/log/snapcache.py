@@ -10,9 +10,9 @@ snapshot is used only when it provably comes from this log and this code:
   append-only; any other change to those bytes throws the snapshot away);
 * the seqs of the first ``position`` effective events hash to ``effective_hash`` (an
   undo, redo or strike appended since that reaches into the prefix does too);
-* ``code`` is the fingerprint of the source of every module of the core, by path and
-  content: any code change, a moved file included, does too (a source that cannot be
-  read turns snapshots off rather than being left out).
+* ``code`` is the fingerprint of the source and data of the core (every .py and .toml),
+  by path and content: any code or data change, a moved file included, does too (a
+  file that cannot be read turns snapshots off rather than being left out).
 
 Anything that does not verify, decode or fit is ignored (and rewritten later); the
 game then folds from the start, as without a cache. Snapshots hold typed data only
@@ -40,6 +40,7 @@ from pathlib import Path
 
 import msgspec
 
+from stockade.core.log import kept_tally
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
@@ -225,28 +226,19 @@ def _unit_row(u: Unit) -> UnitRow:
 
 @functools.cache  # the code does not change while the process runs
 def code_fingerprint() -> str | None:
-    """A digest of the source of every module of ``stockade.core``, by its path inside
-    the package and its content, or None (no snapshots) when a source cannot be read.
+    """A digest of the source and data of ``stockade.core`` (every .py and .toml: the
+    CVP table and the rulings change a fold as much as the code does), by path and
+    content, or None (no snapshots) when one cannot be read (core/log/kept_tally.py
+    ``fingerprint``, which memoises each file's digest by its stat in the cache dir).
 
     All of the core, not a list of the modules that fold: a list goes stale when a file
     moves or a rule moves into a new module, and a stale list reuses a state folded by
-    other rules. The files are hashed once per process, and only for a game long
-    enough to have a snapshot."""
+    other rules. Computed once per process, and only for a game long enough to have a
+    snapshot."""
     root = _core_root()
     if root is None:
         return None
-    digest = hashlib.blake2b(digest_size=16)
-    sources = sorted(root.rglob("*.py"))
-    if not sources:
-        return None
-    for path in sources:
-        try:
-            source = path.read_bytes()
-        except OSError:
-            return None  # a module we cannot read could be one that folds
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(len(source).to_bytes(8, "little") + source)
-    return digest.hexdigest()
+    return kept_tally.fingerprint(str(root), kept_tally.cache_dir())
 
 
 def _core_root() -> Path | None:
