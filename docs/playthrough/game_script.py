@@ -38,19 +38,21 @@ SESSION = "stockade-game-script"
 # whole game's total.
 STEPS: list[tuple[str, str, list[str]]] = [
     # ---- Game Turn 1, British Player Turn (British move first). The command bar is
-    # opened once and stays open until esc; counters are named by their handles, which
-    # the reply to each `add` gives ("new handles: ...").
-    ("set-up: two British 4-5-8 in Q5", "set-up", [":", "=add b 4-5-8 4-5-8 at Q5", "Enter"]),
-    ("set-up: a British 4-5-8 in R6", "set-up", ["=add b 4-5-8 at R6", "Enter"]),
+    # opened once and stays open until esc; the clock's ctrl+t works inside it. A side
+    # is set up in one line, each hex ending the counters placed there; the second
+    # 2-4-7 takes the kind the first was given. Counters are named by their handles
+    # (the reply to each `add` gives them: "new handles: ...") or by their hex.
+    ("set-up: two British 4-5-8 in Q5", "set-up", [":", "=add b 4-5-8 4-5-8 Q5"]),
+    ("set-up: a British 4-5-8 in R6", "set-up", ["=4-5-8 R6", "Enter"]),
     (
         "set-up: a German 8-1, 4-6-7 and 2-4-7 HS in P4",
         "set-up",
-        ["=add g 8-1 4-6-7 2-4-7 hs at P4", "Enter"],
+        ["=add g 8-1 4-6-7 2-4-7 hs P4"],
     ),
     (
         "set-up: a German 4-6-7 and 2-4-7 HS in R5",
         "set-up",
-        ["=add g 4-6-7 2-4-7 hs at R5", "Enter"],
+        ["=4-6-7 2-4-7 R5", "Enter"],
     ),
     ("clock: T1 British: RPh to PFPh", "clock", ["=next", "Enter"]),
     (
@@ -80,17 +82,17 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "CC capture",
         ["=capture g4 g5 by b3", "Enter"],
     ),
-    ("clock: T1 British: CCPh to the German Player Turn", "clock", ["Escape", "t"]),
+    ("clock: T1 British: CCPh to the German Player Turn", "clock", ["C-t"]),
     # ---- Game Turn 1, German Player Turn: nothing A20
-    ("clock: T1 German: nothing A20, on to T2 British", "clock", ["t"]),
+    ("clock: T1 German: nothing A20, on to T2 British", "clock", ["C-t"]),
     # ---- Game Turn 2, British Player Turn: nothing A20
-    ("clock: T2 British: nothing A20, on to T2 German", "clock", ["t"]),
+    ("clock: T2 British: nothing A20, on to T2 German", "clock", ["C-t"]),
     # ---- Game Turn 2, German Player Turn
-    ("clock: T2 German: RPh to PFPh", "clock", ["n"]),
+    ("clock: T2 German: RPh to PFPh", "clock", ["=next", "Enter"]),
     (
         "break: German Prep Fire breaks the Guard in R5",
         "break",
-        [":", "=break b3", "Enter"],
+        ["=break b3", "Enter"],
     ),
     # The escape moves the clock to the CCPh by itself (A20.55).
     ("clock: T2 German: PFPh to CCPh", "clock", []),
@@ -105,32 +107,33 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "rearm",
         ["=rearm g4 cc b3", "Enter"],
     ),
-    ("clock: T2 German: CCPh to T3 British", "clock", ["Escape", "t"]),
+    ("clock: T2 German: CCPh to T3 British", "clock", ["C-t"]),
     # ---- Game Turn 3, British Player Turn: nothing A20
-    ("clock: T3 British: nothing A20, on to T3 German", "clock", ["t"]),
+    ("clock: T3 British: nothing A20, on to T3 German", "clock", ["C-t"]),
     # ---- Game Turn 3, German Player Turn
-    ("clock: T3 German: RPh to PFPh", "clock", ["n"]),
+    ("clock: T3 German: RPh to PFPh", "clock", ["=next", "Enter"]),
     (
         "break (mis-picked): German Prep Fire at Q5, the first 4-5-8 there recorded broken",
         "",
-        [":", "=break b1", "Enter"],
+        ["=break b1", "Enter"],
     ),
-    ("undo: the mis-picked break taken back", "undo", ["=undo", "Enter"]),
+    ("undo: the mis-picked break taken back", "undo", ["C-z"]),
     (
         "break: the other 4-5-8 in Q5 (the Guard of the 4-6-7) broken",
         "break",
         ["=break b2", "Enter"],
     ),
-    ("clock: T3 German: PFPh to T4 British", "clock", ["=turn", "Enter"]),
+    ("clock: T3 German: PFPh to T4 British", "clock", ["C-t"]),
     # ---- Game Turn 4, British Player Turn
     (
         "strike: the break of T3 was wrong (the MC was passed), then back to the present",
         "strike",
         ["=strike 34 MC was passed", "Enter"],
     ),
-    ("clock: T4 British: nothing more A20, on to T4 German", "clock", ["=turn", "Enter"]),
-    # ---- Game Turn 4, German Player Turn: the last of the scenario
-    ("clock: T4 German: RPh to CCPh", "clock", ["=phase CCPh", "Enter"]),
+    ("clock: T4 British: nothing more A20, on to T4 German", "clock", ["C-t"]),
+    # ---- Game Turn 4, German Player Turn: the last of the scenario. The end goes on to
+    # the CCPh by itself (a scenario ends after its last CCPh).
+    ("clock: T4 German: RPh to CCPh", "clock", []),
     ("end: the scenario is over", "end", ["=end", "Enter"]),
     ("export: the tally, as Markdown", "export", ["Escape", "v", "m"]),
 ]
