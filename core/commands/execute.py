@@ -74,7 +74,7 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
         if parsed.clock_from_turn != (state.turn, state.attacker):
             told = f"new Player Turn: {told}"  # never crossed silently
         return told
-    lines = []
+    lines = list(parsed.notes)  # what a stack (@P4) stood for, what was filled in
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
         lines.append(describe_move(parsed.clock_from, parsed.clock_moved))
         records = records[1:]
