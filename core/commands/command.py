@@ -289,11 +289,11 @@ def fill_left_out(
     naming the lines the player may type."""
     whys: list[str] = []
     ways = _ways(ctx, slots, dict(values), whys)
-    names = " and ".join(_called(s) for s in slots)
+    names = " and ".join(s.called for s in slots)
     if len(ways) == 1:
         ctx.notes.append(
             "filled in: "
-            + ", ".join(f"{_called(s)} {ways[0][s.name]}" for s in slots)
+            + ", ".join(f"{s.called} {ways[0][s.name]}" for s in slots)
             + " (the only choice the game allows)"
         )
         return ways[0]
@@ -311,13 +311,9 @@ def fill_left_out(
     )
 
 
-def _called(slot: Slot) -> str:
-    """A slot as a reply names it: "how", "armed enemy"."""
-    name = (slot.label.split(" (")[0] or slot.name).lower()
-    return name.removeprefix("the ")
-
-
-def _ways(ctx: Context, slots: list[Slot], values: dict[str, Any], whys: list[str]) -> list[dict]:
+def _ways(
+    ctx: Context, slots: list[Slot], values: dict[str, Any], whys: list[str]
+) -> list[dict[str, Any]]:
     """Every legal combination of values for ``slots``, the first varying slowest."""
     if not slots:
         return [{}]

@@ -104,6 +104,11 @@ class Slot:
             return self.choices
         return (self.keyword,) if self.keyword else ()
 
+    @property
+    def called(self) -> str:
+        """The slot as a reply or help names it: "how", "armed enemy"."""
+        return (self.label.split(" (")[0] or self.name).lower().removeprefix("the ")
+
     def offers(self) -> p.Picks:
         """The list a picker shows for this slot (a unit slot)."""
         return self.picks or p.plain(self.which)

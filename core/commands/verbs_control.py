@@ -103,7 +103,7 @@ def help_text(verb: str = "") -> str:
             lines.append(f"  H...: {UNITS_HELP}")
         filled = [slot for slot in spec.slots if slot.fill_when_single]
         if filled:
-            names = " and ".join(slot.label.split(" (")[0].lower() for slot in filled)
+            names = " and ".join(slot.called for slot in filled)
             lines.append(
                 f"  leave out {names} when the game allows only one: Stockade fills them "
                 "in and says so; when it allows several it names them"

@@ -85,9 +85,7 @@ class Rearm(Command, frozen=True):
         # how and ENEMY may be left out (the grammar fills them when only one fits),
         # but a second word is always the how: "rearm g4 a2" is refused, not guessed
         words = sections.positional
-        if not 1 <= len(words) <= 3 or (
-            len(words) > 1 and words[1].lower() not in REARM_HOWS
-        ):
+        if not 1 <= len(words) <= 3 or (len(words) > 1 and words[1].lower() not in REARM_HOWS):
             raise InputRefusal(
                 "write: rearm H cc|alone|surrender ENEMY [as COUNTER] (or just rearm H "
                 "when only one way and one enemy fit)",
