@@ -46,6 +46,7 @@ def reads_back(text: str, game: Game) -> tuple[str, ...]:
 def test_break_at_a_location_breaks_the_stack_there(game):
     assert reads_back("break @P4", game) == ("g1", "g2", "g3")
     assert str(parse("break @p4", game.state)) == "break g1 g2 g3"  # any case
+    assert plan("break @p4", game.state).notes == ["@P4: g1 g2 g3"]
     before = len(game.records)
     outcome = execute(game, "break @P4")
     assert outcome.message.splitlines()[0] == "@P4: g1 g2 g3"

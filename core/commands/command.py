@@ -273,7 +273,8 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
             + "; ".join(f"{side} {_listed(units[h] for h in hs)}" for side, hs in sides.items()),
             "type the handles of the ones you mean",
         )
-    ctx.notes.append(f"{STACK_MARK}{place}: " + " ".join(fit))
+    # the Location as the board names it, however it was typed
+    ctx.notes.append(f"{STACK_MARK}{units[fit[0]].location}: " + " ".join(fit))
     return fit
 
 
