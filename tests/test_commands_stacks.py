@@ -50,6 +50,7 @@ def test_break_at_a_location_breaks_the_stack_there(game):
     before = len(game.records)
     outcome = execute(game, "break @P4")
     assert outcome.message.splitlines()[0] == "@P4: g1 g2 g3"
+    assert outcome.notes == ["@P4: g1 g2 g3"]
     assert len(game.records) - before == 3
     assert [game.state.units[h].broken for h in ("g1", "g2", "g3")] == [True] * 3
     assert not game.state.units["b1"].broken

@@ -25,6 +25,9 @@ class Outcome:
     message: str
     records: list[ev.Record] = field(default_factory=list)
     change: Change | None = None
+    # what reading the line decided, also the message's first lines: the units a stack
+    # (@P4) stood for, a value filled in as the only one the game allows
+    notes: list[str] = field(default_factory=list)
 
 
 class ScriptRefusal(Refusal):
@@ -64,7 +67,7 @@ def execute(game: Game, command: Command | str) -> Outcome:
         return Outcome("", [])
     change = game.submit(parsed.events)
     records = game.records_of(change)
-    return Outcome(_message(game, parsed, records), records, change)
+    return Outcome(_message(game, parsed, records), records, change, parsed.notes)
 
 
 def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
