@@ -15,17 +15,28 @@ the moment of recording (the next free handle, the current turn) is left to
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable
 from typing import Any, ClassVar, Self
 
 import msgspec
 
-from stockade.core.commands.grammar import CAUSES, NO_TAKEOVER, VERBS, Kind, Slot, VerbSpec
-from stockade.core.commands.handles import Context, check_new_handle
+from stockade.core.commands.grammar import (
+    CAUSES,
+    NO_TAKEOVER,
+    STACK_MARK,
+    VERBS,
+    Kind,
+    Slot,
+    VerbSpec,
+)
+from stockade.core.commands.handles import Context, check_new_handle, reference
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.lexer import words as split_words
+from stockade.core.commands.picks import Values
 from stockade.core.commands.words import assignment, counter, number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.tracked_unit import Unit
 
 Handle = str  # a unit's handle as the game spells it
 Side = str  # a side's full name
@@ -70,6 +81,17 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
         """The command a line's sections mean, read slot by slot; Refusal if it cannot be."""
         spec = cls.spec()
         values: dict[str, Any] = {}
+        # units slots naming a stack (@P4), read once the other slots are known: which
+        # units there fit may depend on them (capture's defenders on its attacker)
+        stacks: list[tuple[Slot, list[str]]] = []
+        left_out: list[Slot] = []  # required slots the line leaves to the game to fill
+
+        def take(slot: Slot, words: list[str]) -> None:
+            if slot.kind is Kind.UNITS and any(is_stack(w) for w in words):
+                stacks.append((slot, words))
+            else:
+                values[slot.name] = read_slot(ctx, spec, slot, words)
+
         positional = spec.positional
         words = list(sections.positional)
         if not positional and words:
@@ -79,8 +101,10 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
             # the last slot takes what is left: "escort a1 a2" is told it takes one
             size = max(0, len(words) - later) if slot.arity == "many" or not later else 1
             taken, words = words[:size], words[size:]
-            if taken or slot.required:
-                values[slot.name] = read_slot(ctx, spec, slot, taken)
+            if not taken and slot.required and slot.fill_when_single:
+                left_out.append(slot)  # the words ran out: only trailing slots get here
+            elif taken or slot.required:
+                take(slot, taken)
         if words:
             raise InputRefusal(f"'{words[0]}' is out of place in '{spec.name}'", spec.usage)
         for slot in spec.slots:
@@ -95,9 +119,13 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
                 if given:
                     values[slot.name] = given[0]
             elif sections.has(slot.keyword):
-                values[slot.name] = read_slot(ctx, spec, slot, sections.many(slot.keyword))
+                take(slot, sections.many(slot.keyword))
             elif slot.required:
                 raise InputRefusal(f"'{spec.name}' needs '{slot.keyword}'", spec.example)
+        for slot, words in stacks:  # in slot order: escape's ntcfail picks among its units
+            values[slot.name] = read_units(ctx, slot, words, values)
+        if left_out:
+            values.update(fill_left_out(ctx, cls, left_out, values))
         command = cls(**values)
         command.check(ctx)
         return command
@@ -201,6 +229,118 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
     if kind is Kind.PAIR:
         return read_pair(ctx, word)
     return word  # a Location as the board names it, or a word as typed
+
+
+def is_stack(word: str) -> bool:
+    """``@P4``: a Location alone, naming the stack there in a units slot."""
+    return word.startswith(STACK_MARK) and len(word) > 1 and STACK_MARK not in word[1:]
+
+
+def read_units(ctx: Context, slot: Slot, words: list[str], values: Values) -> tuple[Handle, ...]:
+    """A units slot's handles, each ``@LOC`` standing for the units there that the slot's
+    picks offer as legal (given ``values``, the slots read so far); once each, in order."""
+    out: list[Handle] = []
+    for word in words:
+        for handle in stack(ctx, slot, word[1:], values) if is_stack(word) else [ctx.unit(word)]:
+            if handle not in out:
+                out.append(handle)
+    return tuple(out)
+
+
+def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
+    """The units in ``place`` the slot may take: all of one side, else refused naming
+    them; none, refused saying why those there do not fit."""
+    units = ctx.state.units
+    what = (slot.label.split(" (")[0] or slot.name).lower()
+    here = [
+        c
+        for c in slot.offers()(ctx.state, values)
+        if c.handle in units and units[c.handle].location.lower() == place.lower()
+    ]
+    fit = [c.handle for c in here if c.legal]
+    if not fit:
+        there = [u for u in units.values() if u.on_board and u.location.lower() == place.lower()]
+        if not there:
+            raise InputRefusal(
+                f"no unit stands in {place}",
+                "@LOC names the units in that Location; check the Location, or type handles",
+            )
+        whys = list(dict.fromkeys(c.why for c in here if c.why))[:3]
+        raise InputRefusal(
+            f"none of the units in {place} fits {what}: " + _listed(units[u.handle] for u in there),
+            "; ".join(whys) or f"{what} are not among them",
+        )
+    sides: dict[str, list[Handle]] = {}
+    for handle in fit:
+        sides.setdefault(units[handle].side, []).append(handle)
+    if len(sides) > 1:
+        raise InputRefusal(
+            f"{STACK_MARK}{place} holds {what} of both sides: "
+            + "; ".join(f"{side} {_listed(units[h] for h in hs)}" for side, hs in sides.items()),
+            "type the handles of the ones you mean",
+        )
+    # the Location as the board names it, however it was typed
+    ctx.notes.append(f"{STACK_MARK}{units[fit[0]].location}: " + " ".join(fit))
+    return fit
+
+
+def _listed(units: Iterable[Unit]) -> str:
+    return ", ".join(f"{u.handle} ({reference(u)})" for u in units)
+
+
+def fill_left_out(
+    ctx: Context, cls: type[Command], slots: list[Slot], values: Values
+) -> dict[str, Any]:
+    """The values of ``slots``, left out of the line, when the game allows exactly one
+    combination of them (the unit slots' picks judge which are legal); else refused,
+    naming the lines the player may type."""
+    whys: list[str] = []
+    ways = _ways(ctx, slots, dict(values), whys)
+    names = " and ".join(s.called for s in slots)
+    if len(ways) == 1:
+        ctx.notes.append(
+            "filled in: "
+            + ", ".join(f"{s.called} {ways[0][s.name]}" for s in slots)
+            + " (the only choice the game allows)"
+        )
+        return ways[0]
+    so_far = str(cls(**{**_defaults(cls, slots), **values}))
+    if not ways:
+        raise InputRefusal(
+            f"'{so_far}': nothing fits the {names} left out",
+            whys[0] if whys else cls.spec().usage,
+        )
+    lines = [str(cls(**{**values, **way})) for way in ways]
+    more = f" (and {len(lines) - 8} more)" if len(lines) > 8 else ""
+    raise InputRefusal(
+        f"'{so_far}': {len(lines)} ways fit: " + " or ".join(lines[:8]) + more,
+        "type the one you mean",
+    )
+
+
+def _ways(
+    ctx: Context, slots: list[Slot], values: dict[str, Any], whys: list[str]
+) -> list[dict[str, Any]]:
+    """Every legal combination of values for ``slots``, the first varying slowest."""
+    if not slots:
+        return [{}]
+    slot, rest = slots[0], slots[1:]
+    if slot.is_unit:
+        offered = slot.offers()(ctx.state, values)
+        whys += [c.why for c in offered if not c.legal and c.same_location and c.why][:1]
+        options: list[Any] = [c.handle for c in offered if c.legal]
+    else:
+        options = list(slot.choices)
+    return [
+        {slot.name: option, **tail}
+        for option in options
+        for tail in _ways(ctx, rest, {**values, slot.name: option}, whys)
+    ]
+
+
+def _defaults(cls: type[Command], slots: list[Slot]) -> dict[str, Any]:
+    """Placeholders for required slots left out, to print the line as typed so far."""
+    return {s.name: "" for s in slots}
 
 
 def read_pair(ctx: Context, word: str) -> Pair:

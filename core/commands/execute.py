@@ -25,6 +25,9 @@ class Outcome:
     message: str
     records: list[ev.Record] = field(default_factory=list)
     change: Change | None = None
+    # what reading the line decided, also the message's first lines: the units a stack
+    # (@P4) stood for, a value filled in as the only one the game allows
+    notes: list[str] = field(default_factory=list)
 
 
 class ScriptRefusal(Refusal):
@@ -64,7 +67,7 @@ def execute(game: Game, command: Command | str) -> Outcome:
         return Outcome("", [])
     change = game.submit(parsed.events)
     records = game.records_of(change)
-    return Outcome(_message(game, parsed, records), records, change)
+    return Outcome(_message(game, parsed, records), records, change, parsed.notes)
 
 
 def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
@@ -74,7 +77,7 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
         if parsed.clock_from_turn != (state.turn, state.attacker):
             told = f"new Player Turn: {told}"  # never crossed silently
         return told
-    lines = []
+    lines = list(parsed.notes)  # what a stack (@P4) stood for, what was filled in
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
         lines.append(describe_move(parsed.clock_from, parsed.clock_moved))
         records = records[1:]

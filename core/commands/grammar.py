@@ -25,6 +25,19 @@ CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")
 REARM_HOWS: tuple[ev.RearmHow, ...] = ("cc", "alone", "surrender")
 NO_TAKEOVER = "-"
+# A word "@P4" in a units slot (H...) names the stack in P4: every unit there the slot
+# offers. "@" marks it, so a Location never reads as a handle ("p4" of the Poles).
+STACK_MARK = "@"
+
+# How the player names units, for help (docs/commands.md says the same at length).
+UNIT_HELP = (
+    "its handle (g1), its counter and Location (4-6-7@P4), or either alone (9-1, @P4) "
+    "when only one unit fits"
+)
+UNITS_HELP = (
+    "handles, or units named as the board shows them (4-6-7@P4); @P4 alone is every unit "
+    "in P4 this slot may take (all of one side), and the reply lists them"
+)
 
 
 class Kind(Enum):
@@ -69,6 +82,10 @@ class Slot:
     picks: p.Picks | None = None  # the core query for its picker; None: the ``which`` filter
     required: bool = False
     choices: tuple[str, ...] = ()  # CHOICE / ONE_OF: the words it takes
+    # Required, yet a line may leave it out when the game allows only one value: the
+    # parser fills it from ``choices`` / ``picks`` (``command.fill_left_out``). Only a
+    # trailing positional slot can be seen to be missing, so only those take it.
+    fill_when_single: bool = False
 
     @property
     def arity(self) -> str:
@@ -86,6 +103,11 @@ class Slot:
         if self.kind is Kind.ONE_OF:
             return self.choices
         return (self.keyword,) if self.keyword else ()
+
+    @property
+    def called(self) -> str:
+        """The slot as a reply or help names it: "how", "armed enemy"."""
+        return (self.label.split(" (")[0] or self.name).lower().removeprefix("the ")
 
     def offers(self) -> p.Picks:
         """The list a picker shows for this slot (a unit slot)."""
@@ -506,18 +528,28 @@ _SPECS = [
     ),
     VerbSpec(
         "rearm",
-        "rearm H cc|alone|surrender ENEMY [as COUNTER]",
-        "an unarmed unit rearms (A20.551)",
+        "rearm H [cc|alone|surrender [ENEMY]] [as COUNTER]",
+        "an unarmed unit rearms (A20.551); how and ENEMY may be left out when the game "
+        "allows only one",
         "rearm g1 cc a3",
         (),
         (
             _unit("unit", "Unarmed unit", "unarmed", p.rearmable_units),
-            Slot("how", Kind.CHOICE, label="How", required=True, choices=REARM_HOWS),
-            _unit(
+            Slot(
+                "how",
+                Kind.CHOICE,
+                label="How",
+                required=True,
+                choices=REARM_HOWS,
+                fill_when_single=True,
+            ),
+            Slot(
                 "enemy",
-                "The armed enemy (eliminated, captured or surrendered)",
-                "any",
-                p.rearm_enemies,
+                Kind.UNIT,
+                label="The armed enemy (eliminated, captured or surrendered)",
+                picks=p.rearm_enemies,
+                required=True,
+                fill_when_single=True,
             ),
             Slot("as_", Kind.COUNTER, "as", "Counter it becomes (optional)"),
         ),

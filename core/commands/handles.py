@@ -124,6 +124,9 @@ class Context:
         self.state = state
         self.first_attacker = first_attacker or (next(iter(state.sides), ""))
         self.made: list[str] = []  # handles this command creates, in order
+        # what reading the line decided for the player: a stack's units, a value
+        # filled in ("@P4: g1 g2 g3"); the reply shows them
+        self.notes: list[str] = []
         self._read_as: set[str] | None = None  # every handle in use, as it reads
         self._prefixes = side_prefixes(list(state.sides)) if state.sides else {}
 

@@ -68,6 +68,18 @@ COMMANDS: dict[str, type[Command]] = {cls.verb: cls for cls in _CLASSES}
 
 def parse(text: str, state: GameState) -> Command:
     """Read one command line against ``state``. Raises Refusal for anything it cannot read."""
+    return read_line(text, state)[0]
+
+
+def read_line(text: str, state: GameState) -> tuple[Command, list[str]]:
+    """``parse``, with what reading decided for the player ("@P4: g1 g2 g3"): the
+    command holds only the handles, so the reply takes these from here."""
+    ctx = Context(state)
+    return _read(text, ctx), ctx.notes
+
+
+def _read(text: str, ctx: Context) -> Command:
+    state = ctx.state
     if is_blank(text):
         return Blank()
     tokens = words(text)
@@ -80,7 +92,7 @@ def parse(text: str, state: GameState) -> Command:
     if not issubclass(cls, control.Control) and not state.sides:
         raise InputRefusal("there is no game to record into")
     arity = {} if cls.whole_line else spec.arity
-    return cls.read(Context(state), split_sections(spec.name, tokens[1:], arity))
+    return cls.read(ctx, split_sections(spec.name, tokens[1:], arity))
 
 
 @dataclass
@@ -100,6 +112,9 @@ class Parsed:
     clock_moved: ClockMove | None = None
     clock_from: str = ""
     clock_from_turn: tuple[int, str] = (0, "")
+    # what reading the line decided: the units a stack (@P4) stands for, a value the
+    # game allowed only one of (``read_line``); empty for a command given as a value
+    notes: list[str] = field(default_factory=list)
 
     @property
     def verb(self) -> str:
@@ -128,10 +143,11 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
     ``first_attacker`` is the side that moves first in each Game Turn (the clock needs
     it to know when the turn number goes up); by default the game's first side.
     """
+    notes: list[str] = []
     if isinstance(command, str):
-        command = parse(command, state)
+        command, notes = read_line(command, state)
     if isinstance(command, control.Control):
-        return Parsed(command)
+        return Parsed(command, notes=notes)
     ctx = Context(state, first_attacker)
     events, moved = command.events(ctx), None
     if command.follows_clock:
@@ -143,6 +159,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
         clock_moved=moved,
         clock_from=state.phase,
         clock_from_turn=(state.turn, state.attacker),
+        notes=notes,
     )
 
 

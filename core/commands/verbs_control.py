@@ -7,7 +7,7 @@ import difflib
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command
-from stockade.core.commands.grammar import VERBS, verb_named
+from stockade.core.commands.grammar import UNIT_HELP, UNITS_HELP, VERBS, Kind, verb_named
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number, one
@@ -98,7 +98,17 @@ def help_text(verb: str = "") -> str:
         if spec is None:
             raise InputRefusal(f"'{verb}' is not a command", did_you_mean(verb))
         aliases = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
-        return f"{spec.usage}\n  {spec.summary}{aliases}\n  e.g. {spec.example}"
+        lines = [spec.usage, f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
+        if any(slot.kind is Kind.UNITS for slot in spec.slots):
+            lines.append(f"  H...: {UNITS_HELP}")
+        filled = [slot for slot in spec.slots if slot.fill_when_single]
+        if filled:
+            names = " and ".join(slot.called for slot in filled)
+            lines.append(
+                f"  leave out {names} when the game allows only one: Stockade fills them "
+                "in and says so; when it allows several it names them"
+            )
+        return "\n".join(lines)
     width = max(len(name) for name in VERBS)
     lines = [f"{name.ljust(width)}  {spec.summary}" for name, spec in VERBS.items()]
     return "\n".join(
@@ -107,6 +117,8 @@ def help_text(verb: str = "") -> str:
             "",
             "help VERB for one verb; help rulings for Stockade's rulings; "
             "help A20.55 for a section of A20 and how Stockade stands on each sentence",
+            f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
+            "there that fits",
         ]
     )
 

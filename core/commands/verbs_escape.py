@@ -82,16 +82,14 @@ class Rearm(Command, frozen=True):
 
     @classmethod
     def read(cls, ctx: Context, sections: Sections) -> Self:
+        # how and ENEMY may be left out (the grammar fills them when only one fits),
+        # but a second word is always the how: "rearm g4 a2" is refused, not guessed
         words = sections.positional
-        how = (
-            next((h for h in REARM_HOWS if h == words[1].lower()), None)
-            if len(words) == 3
-            else None
-        )
-        if how is None:
+        if not 1 <= len(words) <= 3 or (len(words) > 1 and words[1].lower() not in REARM_HOWS):
             raise InputRefusal(
-                "write: rearm H cc|alone|surrender ENEMY [as COUNTER]",
-                "e.g. rearm g1 cc a3",
+                "write: rearm H cc|alone|surrender ENEMY [as COUNTER] (or just rearm H "
+                "when only one way and one enemy fit)",
+                "e.g. rearm g1 cc a3, or rearm g1",
             )
         return super().read(ctx, sections)
 

@@ -1,0 +1,178 @@
+"""Fewer words at the table: ``@LOC`` in a units slot names the stack there (the units
+the slot's picks allow, all of one side), and a required slot declared
+``fill_when_single`` may be left out when the game allows one value (``rearm g4``).
+The command holds the handles, so its line reads back; the reply says what was taken."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.book.game import Game
+from stockade.core.commands import VERBS, execute, help_text, parse, plan, run_script
+from stockade.core.model import events as ev
+from stockade.core.model.errors import InputRefusal
+
+
+def new_game(lines: list[str]) -> Game:
+    game = Game.in_memory(
+        "stacks", [ev.SideSpec("British", "British", 4), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(game, lines)
+    return game
+
+
+@pytest.fixture
+def game() -> Game:
+    """German 8-1 g1, 4-6-7 g2, 2-4-7 HS g3 in P4; British 6-4-7 b1, 4-4-7 b2 in Q4;
+    British 4-5-7 b3 and German 4-6-7 g4, g5 in R5 (a CC Location)."""
+    return new_game(
+        [
+            "add German 8-1 4-6-7 2-4-7 hs at P4",
+            "add British 6-4-7 4-4-7 at Q4",
+            "add British 4-5-7 at R5",
+            "add German 4-6-7 4-6-7 at R5",
+        ]
+    )
+
+
+def reads_back(text: str, game: Game) -> tuple[str, ...]:
+    """The handles ``text`` names in its units slot; its canonical line reads back."""
+    command = parse(text, game.state)
+    assert parse(str(command), game.state) == command
+    return command.units  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ @LOC in H...
+def test_break_at_a_location_breaks_the_stack_there(game):
+    assert reads_back("break @P4", game) == ("g1", "g2", "g3")
+    assert str(parse("break @p4", game.state)) == "break g1 g2 g3"  # any case
+    assert plan("break @p4", game.state).notes == ["@P4: g1 g2 g3"]
+    before = len(game.records)
+    outcome = execute(game, "break @P4")
+    assert outcome.message.splitlines()[0] == "@P4: g1 g2 g3"
+    assert outcome.notes == ["@P4: g1 g2 g3"]
+    assert len(game.records) - before == 3
+    assert [game.state.units[h].broken for h in ("g1", "g2", "g3")] == [True] * 3
+    assert not game.state.units["b1"].broken
+
+
+def test_surrender_at_a_location_takes_the_broken_units_that_may_surrender(game):
+    run_script(game, ["break g2 g3", "phase RtPh"])
+    assert reads_back("surrender @P4 to b1", game) == ("g2", "g3")  # g1 is not broken
+    outcome = execute(game, "surrender @P4 to b1")
+    assert outcome.message.startswith("@P4: g2 g3\n")
+    assert {u.handle for u in game.state.prisoners_of("b1")} == {"g2", "g3"}
+
+
+def test_capture_at_a_location_takes_the_enemies_the_attacker_may_capture(game):
+    run_script(game, ["phase CCPh"])
+    command = parse("capture @R5 by b3", game.state)
+    assert command.units == ("g4", "g5") and str(command) == "capture g4 g5 by b3"
+    outcome = execute(game, "capture @R5 by b3")
+    assert [r for r in outcome.records if isinstance(r, ev.Captured)][0].units == ["g4", "g5"]
+
+
+def test_escape_and_transfer_at_a_location_take_the_prisoners_there(game):
+    run_script(game, ["phase CCPh", "capture g4 g5 by b3", "add British 4-5-7 at R5"])
+    assert reads_back("transfer @R5 to b4", game) == ("g4", "g5")
+    run_script(game, ["break b3", "phase CCPh 1 German"])
+    command = parse("escape @R5 ntcfail g5 guard-dies", game.state)
+    assert str(command) == "escape g4 g5 ntcfail g5 guard-dies"
+    assert parse(str(command), game.state) == command
+
+
+def test_stacks_and_handles_mix_each_unit_once(game):
+    assert reads_back("break g3 @P4 @Q4", game) == ("g3", "g1", "g2", "b1", "b2")
+
+
+def test_a_location_holding_both_sides_is_refused_naming_them_by_side(game):
+    with pytest.raises(InputRefusal) as refused:
+        parse("break @R5", game.state)
+    text = str(refused.value)
+    assert "both sides" in text and "British b3 (4-5-7@R5)" in text
+    assert "German g4 (4-6-7@R5), g5 (4-6-7@R5)" in text
+
+
+def test_a_location_with_nothing_that_fits_is_refused_saying_why(game):
+    with pytest.raises(InputRefusal, match="no unit stands in Z9"):
+        parse("break @Z9", game.state)
+    run_script(game, ["phase RtPh"])
+    with pytest.raises(InputRefusal) as refused:
+        parse("surrender @P4 to b1", game.state)
+    text = str(refused.value)
+    assert "none of the units in P4 fits" in text and "g1 (8-1@P4)" in text
+    assert "only broken units surrender" in text
+
+
+def test_a_single_unit_slot_keeps_at_loc_as_the_one_unit_there(game):
+    run_script(game, ["phase CCPh"])
+    with pytest.raises(InputRefusal, match="fits 3 units"):
+        parse("capture g4 by @R5", game.state)  # one unit: "@R5" must be the only one
+    run_script(game, ["add British 9-1 at S1"])
+    assert parse("capture g4 by @S1", game.state).by == "b4"
+
+
+# ------------------------------------------------------------- a left-out slot
+def _escaped() -> Game:
+    """g4 and g5, prisoners of the British b3 in R5, attack it in the CCPh: g5 fails its
+    NTC, g4 eliminates it; only g4 may rearm, and only by CC from b3 (A20.551)."""
+    return new_game(
+        [
+            "add British 4-5-7 at R5",
+            "add German 4-6-7 4-6-7 at R5",
+            "phase CCPh",
+            "capture g1 g2 by b1",
+            "break b1",
+            "phase CCPh 1 German",
+            "escape g1 g2 ntcfail g2 guard-dies",
+        ]
+    )
+
+
+def test_rearm_with_one_legal_way_and_enemy_fills_them_in():
+    game = _escaped()
+    assert parse("rearm g1", game.state) == parse("rearm g1 cc b1", game.state)
+    assert parse("rearm g1 cc", game.state) == parse("rearm g1 cc b1", game.state)
+    outcome = execute(game, "rearm g1")
+    assert outcome.message.splitlines()[0] == (
+        "filled in: how cc, armed enemy b1 (the only choice the game allows)"
+    )
+    rearmed = [r for r in outcome.records if isinstance(r, ev.Rearmed)]
+    assert [(r.handle, r.how, r.enemy) for r in rearmed] == [("g1", "cc", "b1")]
+    assert plan("rearm g1 cc b1", game.state).notes == []
+
+
+def test_rearm_with_several_ways_is_refused_naming_each_line():
+    game = new_game(
+        [
+            "add British 4-5-7 at Q4",
+            "add German 4-6-7 2-4-7 hs at P4 broken",
+            "phase RtPh",
+            "surrender g1 g2 to b1",
+            "phase PFPh 2 German",
+            "eliminate b1 by enemy",  # by fire: CC or "by other means", the player knows
+        ]
+    )
+    before = len(game.records)
+    with pytest.raises(InputRefusal) as refused:
+        execute(game, "rearm g1")
+    assert "2 ways fit: rearm g1 cc b1 or rearm g1 alone b1" in str(refused.value)
+    assert len(game.records) == before
+    assert parse("rearm g1 alone", game.state) == parse("rearm g1 alone b1", game.state)
+
+
+def test_rearm_with_nothing_to_fill_is_refused_with_the_rule():
+    game = _escaped()
+    with pytest.raises(InputRefusal) as refused:
+        parse("rearm g2", game.state)
+    assert "nothing fits the how and armed enemy left out" in str(refused.value)
+    assert "g2 did not attack" in str(refused.value)
+    with pytest.raises(InputRefusal, match="rearm H cc"):
+        parse("rearm g1 b1", game.state)  # a second word is the how, never guessed
+
+
+def test_help_tells_the_player_both():
+    assert "@P4 alone is every unit in P4" in help_text("break")
+    rearm = help_text("rearm")
+    assert VERBS["rearm"].usage in rearm and "leave out how and armed enemy" in rearm
+    assert "@P4 is the stack there" in help_text()
