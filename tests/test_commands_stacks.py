@@ -81,6 +81,16 @@ def test_escape_and_transfer_at_a_location_take_the_prisoners_there(game):
     assert parse(str(command), game.state) == command
 
 
+def test_an_escape_at_a_location_typed_before_the_ccph_takes_the_prisoners_there(game):
+    # the escape moves the clock to the CCPh (A20.55): the stack is judged there too
+    run_script(game, ["phase CCPh", "capture g4 g5 by b3", "break b3", "phase PFPh 1 German"])
+    outcome = execute(game, "escape @R5 ntcfail g5 guard-dies")
+    assert game.state.phase == "CCPh"
+    assert [r.units for r in outcome.records if isinstance(r, ev.EscapeAttempted)] == [
+        ["g4", "g5"]
+    ]
+
+
 def test_stacks_and_handles_mix_each_unit_once(game):
     assert reads_back("break g3 @P4 @Q4", game) == ("g3", "g1", "g2", "b1", "b2")
 

@@ -275,11 +275,15 @@ def _no_rearm(u: Unit) -> Choice:
 
 
 def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:
-    """Which prisoners may attempt escape now (A20.55)."""
+    """Which prisoners may attempt escape (A20.55), in the phase the attempt would be
+    recorded in (typed in the PFPh, it moves the clock to the CCPh: ``judged_in``)."""
+    prisoners = [p for p in state.units.values() if p.status == PRISONER]
+    if not prisoners:
+        return []
+    attempt = ev.EscapeAttempted(units=[prisoners[0].handle], own_borders=own_borders)
+    then = judged_in(state, [attempt])
     return ranked(
-        _from_reason(p, escape_refusal(state, p, own_borders), "", "A20.55")
-        for p in state.units.values()
-        if p.status == PRISONER
+        _from_reason(p, escape_refusal(then, p, own_borders), "", "A20.55") for p in prisoners
     )
 
 

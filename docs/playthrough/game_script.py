@@ -41,9 +41,10 @@ STEPS: list[tuple[str, str, list[str]]] = [
     # opened once and stays open until esc; the clock's ctrl+t works inside it. A side
     # is set up in one line, each hex ending the counters placed there; the second
     # 2-4-7 takes the kind the first was given. Counters are named by their handles
-    # (the reply to each `add` gives them: "new handles: ...") or by their hex.
+    # (the reply to each `add` gives them: "new handles: ...") or, a whole stack, by its
+    # hex (@P4); a rearm with one legal source is filled in by the core.
     ("set-up: two British 4-5-8 in Q5", "set-up", [":", "=add b 4-5-8 4-5-8 Q5"]),
-    ("set-up: a British 4-5-8 in R6", "set-up", ["=4-5-8 R6", "Enter"]),
+    ("set-up: a British 4-5-8 in R6", "set-up", ["= 4-5-8 R6", "Enter"]),
     (
         "set-up: a German 8-1, 4-6-7 and 2-4-7 HS in P4",
         "set-up",
@@ -52,20 +53,20 @@ STEPS: list[tuple[str, str, list[str]]] = [
     (
         "set-up: a German 4-6-7 and 2-4-7 HS in R5",
         "set-up",
-        ["=4-6-7 2-4-7 R5", "Enter"],
+        ["= 4-6-7 2-4-7 R5", "Enter"],
     ),
     ("clock: T1 British: RPh to PFPh", "clock", ["=next", "Enter"]),
     (
         "break: British Prep Fire breaks the German stack in P4",
         "break",
-        ["=break g1 g2 g3", "Enter"],
+        ["=break @P4", "Enter"],
     ),
     # The surrender moves the clock to the RtPh by itself (A20.21).
     ("clock: T1 British: PFPh to RtPh", "clock", []),
     (
         "surrender: the broken P4 stack (8-1, 4-6-7, 2-4-7) surrenders to a 4-5-8 in Q5",
         "surrender",
-        ["=surrender g1 g2 g3 to b1", "Enter"],
+        ["=surrender @P4 to b1", "Enter"],
     ),
     # The transfer moves the clock to the APh by itself (A20.5).
     ("clock: T1 British: RtPh to APh", "clock", []),
@@ -80,7 +81,7 @@ STEPS: list[tuple[str, str, list[str]]] = [
     (
         "CC capture: the 4-5-8 in R5 captures the 4-6-7 and the 2-4-7 (1-2, DR 2)",
         "CC capture",
-        ["=capture g4 g5 by b3", "Enter"],
+        ["=capture @R5 by b3", "Enter"],
     ),
     ("clock: T1 British: CCPh to the German Player Turn", "clock", ["C-t"]),
     # ---- Game Turn 1, German Player Turn: nothing A20
@@ -100,12 +101,12 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "escape: both prisoners in R5 try, the 2-4-7 fails its NTC,"
         " the 4-6-7 kills the broken Guard",
         "escape",
-        ["=escape g4 g5 ntcfail g5 guard-dies", "Enter"],
+        ["=escape @R5 ntcfail g5 guard-dies", "Enter"],
     ),
     (
         "rearm: the escaped 4-6-7 rearms from the Guard it killed in CC",
         "rearm",
-        ["=rearm g4 cc b3", "Enter"],
+        ["=rearm g4", "Enter"],
     ),
     ("clock: T2 German: CCPh to T3 British", "clock", ["C-t"]),
     # ---- Game Turn 3, British Player Turn: nothing A20
