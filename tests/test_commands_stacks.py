@@ -86,9 +86,7 @@ def test_an_escape_at_a_location_typed_before_the_ccph_takes_the_prisoners_there
     run_script(game, ["phase CCPh", "capture g4 g5 by b3", "break b3", "phase PFPh 1 German"])
     outcome = execute(game, "escape @R5 ntcfail g5 guard-dies")
     assert game.state.phase == "CCPh"
-    assert [r.units for r in outcome.records if isinstance(r, ev.EscapeAttempted)] == [
-        ["g4", "g5"]
-    ]
+    assert [r.units for r in outcome.records if isinstance(r, ev.EscapeAttempted)] == [["g4", "g5"]]
 
 
 def test_stacks_and_handles_mix_each_unit_once(game):

@@ -28,6 +28,12 @@ async def test_the_bar_stays_open_after_a_command_until_escape(tmp_path):
         assert app.focused is bar and bar.value == ""  # open for the next command
         await pilot.press("n")  # typed ahead: text, never the board's key
         assert bar.value == "n" and game.state.phase == "RPh"
+        # the clock's ctrl+ key and undo work inside the bar, which stays open
+        await pilot.press("ctrl+t")
+        assert (game.state.attacker, game.state.phase) == ("American", "RPh")
+        assert app.focused is bar and bar.value == "n"
+        await pilot.press("ctrl+z")
+        assert game.state.attacker == "German" and app.focused is bar
         await pilot.press("escape")  # esc leaves the bar; the keys are the board's
         assert isinstance(app.focused, HistoryView) and bar.value == ""
         await pilot.press("n")

@@ -41,7 +41,7 @@ def calls(monkeypatch) -> Counter[str]:
         (rules, "step"),  # one per entry folded (and per record applied)
         (Projection, "check"),  # the rules asked about a new entry before it is written
         (log_store, "load"),  # reads of the log file
-        (parsing, "parse"),  # the command line read into its Command
+        (parsing, "read_line"),  # the command line read into its Command (parse calls it too)
         (ev, "encode"),  # records turned into log lines
     ):
         monkeypatch.setattr(module, name, _counting(calls, name, getattr(module, name)))
@@ -58,7 +58,7 @@ def test_one_do_reads_folds_parses_checks_and_encodes_once(tmp_path, calls):
     # one fold of the log's entries (each effective one steps once; undone and struck
     # ones do not fold at all), then the new entry applied once
     assert entries // 2 < calls["step"] <= entries + 1, calls
-    assert calls["load"] == 1 and calls["parse"] == 1, calls
+    assert calls["load"] == 1 and calls["read_line"] == 1, calls
     assert calls["check"] == 1 and calls["encode"] == 1, calls
 
 
@@ -69,4 +69,4 @@ def test_a_refused_do_writes_nothing_and_still_reads_once(tmp_path, calls):
     calls.clear()
     assert main(["do", str(path), "surrender zz404 to zz405"]) == 1
     assert path.read_bytes() == before
-    assert calls["load"] == 1 and calls["parse"] == 1 and calls["encode"] == 0, calls
+    assert calls["load"] == 1 and calls["read_line"] == 1 and calls["encode"] == 0, calls

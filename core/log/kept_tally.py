@@ -20,16 +20,16 @@ it again when everything it depends on verifies:
 Anything else (a file missing, unreadable, garbage or from another version; the cache
 off) is a miss, and the tally folds as it always did. The files live beside the
 snapshots (``cache_dir``), one per log (named by a digest of its resolved path), with a
-checksum over the payload (marshal: plain str/int/tuple data, no code is ever run).
+checksum over the payload (JSON: plain data, nothing in it is ever run).
 
 Import-light by design: this module is imported by every ``stockade`` run that may be a
-tally, before msgspec or the model, so it imports only os, sys, marshal and a BLAKE2b
+tally, before msgspec or the model, so it imports only os, sys, json and a BLAKE2b
 (from ``_blake2``: ``hashlib`` would load OpenSSL, ~2 ms, for a hash it does not use).
 """
 
 from __future__ import annotations
 
-import marshal
+import json
 import os
 import sys
 import time
@@ -109,7 +109,7 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
     tree = blake2b(root.encode("utf-8", "surrogateescape"), digest_size=8).hexdigest()
     memo_name = "code-" + tree
     memo = _read_memo(os.path.join(memo_dir, memo_name + ".memo")) if memo_dir else {}
-    fresh: dict[str, object] = {}
+    fresh: dict[str, tuple[int, int, int, int, bytes]] = {}
     recent = time.time_ns() - RACY_NS
     digest = blake2b(digest_size=16)
     for rel, st, full in sources:
@@ -127,7 +127,8 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
             fresh[rel] = (*stamp, content)
         digest.update(rel.encode() + b"\0" + content)
     if memo_dir and fresh != memo:
-        _write(memo_dir, memo_name + ".memo", MEMO_MAGIC, fresh)
+        rows: dict[str, object] = {rel: [*held[:4], held[4].hex()] for rel, held in fresh.items()}
+        _write(memo_dir, memo_name + ".memo", MEMO_MAGIC, rows)
     return digest.hexdigest()
 
 
@@ -140,16 +141,21 @@ def _read_memo(path: str) -> dict[str, tuple[int, int, int, int, bytes]]:
     payload = _read(path, MEMO_MAGIC)
     if not isinstance(payload, dict):
         return {}
+    memo: dict[str, tuple[int, int, int, int, bytes]] = {}
     for rel, held in payload.items():
         if not (
-            isinstance(rel, str)
-            and isinstance(held, tuple)
+            isinstance(held, list)
             and len(held) == 5
             and all(type(v) is int for v in held[:4])
-            and type(held[4]) is bytes
+            and type(held[4]) is str
         ):
             return {}
-    return payload
+        try:
+            content = bytes.fromhex(held[4])
+        except ValueError:
+            return {}
+        memo[rel] = (held[0], held[1], held[2], held[3], content)
+    return memo
 
 
 def _read(path: str, magic: bytes) -> object:
@@ -166,14 +172,15 @@ def _read(path: str, magic: bytes) -> object:
     if blake2b(body, digest_size=16).digest() != data[head : head + 16]:
         return None
     try:
-        return marshal.loads(body)
-    except (ValueError, EOFError, TypeError):  # pragma: no cover - the checksum held
+        return json.loads(body)
+    except ValueError:  # pragma: no cover - the checksum held
         return None
 
 
 def _write(folder: str, name: str, magic: bytes, payload: dict[str, object]) -> bool:
     """Write ``payload`` atomically (a temporary file, then a rename); best effort."""
-    body = marshal.dumps(payload)
+    # ASCII: a path's undecodable bytes (surrogates) travel as \udcxx escapes
+    body = json.dumps(payload, separators=(",", ":")).encode("ascii")
     target = os.path.join(folder, name)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     try:
@@ -226,15 +233,8 @@ def lookup(key: Key) -> tuple[str, str] | None:
         return None
     if payload.get("log") != resolved:
         return None
-    entries = payload.get("entries")
-    if not isinstance(entries, dict):
-        return None
-    output = entries.get(key)
-    if not (
-        isinstance(output, tuple)
-        and len(output) == 2
-        and all(isinstance(text, str) for text in output)
-    ):
+    output = _entries(payload).get(key)
+    if output is None:
         return None
     found = log_digest(resolved)
     if found is None or [payload.get("size"), payload.get("digest")] != list(found):
@@ -258,16 +258,40 @@ def keep(key: Key, digest: tuple[int, str], stdout: str, stderr: str) -> bool:
     payload = _read(os.path.join(folder, name), MAGIC)
     entries: dict[Key, tuple[str, str]] = {}
     if isinstance(payload, dict) and all(payload.get(k) == v for k, v in header.items()):
-        held = payload.get("entries")
-        if isinstance(held, dict):
-            entries = {k: v for k, v in held.items() if k != key}
+        entries = {k: v for k, v in _entries(payload).items() if k != key}
     while len(entries) >= MAX_ENTRIES:
         del entries[next(iter(entries))]
     entries[key] = (stdout, stderr)
-    if not _write(folder, name, MAGIC, {**header, "entries": entries}):
+    rows = [[list(k), out, err] for k, (out, err) in entries.items()]
+    if not _write(folder, name, MAGIC, {**header, "entries": rows}):
         return False
     _prune(folder, keep=name)
     return True
+
+
+def _entries(payload: dict[str, object]) -> dict[Key, tuple[str, str]]:
+    """The outputs a kept file holds, by key ({} when any row is not as written)."""
+    rows = payload.get("entries")
+    if not isinstance(rows, list):
+        return {}
+    entries: dict[Key, tuple[str, str]] = {}
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], list)):
+            return {}
+        key, out, err = row
+        if not (
+            len(key) == 5
+            and isinstance(key[0], str)
+            and isinstance(key[1], str)
+            and type(key[2]) is bool
+            and isinstance(key[3], str)
+            and (key[4] is None or type(key[4]) is int)
+            and isinstance(out, str)
+            and isinstance(err, str)
+        ):
+            return {}
+        entries[(key[0], key[1], key[2], key[3], key[4])] = (out, err)
+    return entries
 
 
 def _prune(folder: str, keep: str) -> None:

@@ -1,5 +1,5 @@
 """A whole game of our own at 80x24 in tmux, British vs Germans, four Game Turns, entered
-with keys only (issue 20, "Done when"): set-up, a break, a RtPh surrender, a transfer,
+with keys only (the keystroke table of docs/tui.md): set-up, a break, a RtPh surrender, a transfer,
 a move, a CC capture, an escape with one failed NTC, a rearm, a mis-pick taken back by
 undo, a strike, the end of the game and the export of the tally.
 
