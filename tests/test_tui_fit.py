@@ -14,7 +14,7 @@ from tests.test_tui_support import new_game, sample_copy, sync, type_command
 
 
 @sync
-async def test_a_long_status_says_more_and_scrolls_with_the_wheel(tmp_path):
+async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_path):
     game = Game.open(sample_copy(tmp_path))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -23,11 +23,18 @@ async def test_a_long_status_says_more_and_scrolls_with_the_wheel(tmp_path):
         status.say("word " * 80, "hint")
         await pilot.pause()
         shown = str(status.render())
-        assert len(shown.splitlines()) == 3 and shown.endswith("↓ more (wheel)")
+        assert len(shown.splitlines()) == 3 and shown.endswith("↓ more (^↓)")
         status.post_message(MouseScrollDown(status, 1, 1, 0, 1, 0, False, False, False))
         await pilot.pause()
         shown = str(status.render())
         assert shown.startswith("↑ ")
+        await pilot.press("ctrl+up")  # back to the top, from the keyboard
+        assert not str(status.render()).startswith("↑ ")
+        await pilot.press("colon")  # and from inside the command bar
+        await pilot.press("ctrl+down", "ctrl+down")
+        assert str(status.render()).startswith("↑ ")
+        await pilot.press("escape")
+        status.say("word " * 80, "hint")
         status.say("short", "ok")
         await pilot.pause()
         assert "more" not in str(status.render())

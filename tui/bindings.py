@@ -108,6 +108,10 @@ KEYS: tuple[Key, ...] = (
         "Undo the last entry",
     ),
     Key("stockade.redo", "main", "r,ctrl+y", "redo", "Redo", "redo", True, "Redo"),
+    # A reply longer than the status line's three lines: its rest, from the board or
+    # from inside the command bar (a plain arrow there recalls earlier commands).
+    Key("stockade.reply_more", "main", "ctrl+down", "reply(1)", "More", "the rest of a long reply"),
+    Key("stockade.reply_back", "main", "ctrl+up", "reply(-1)", "Back", "back up a long reply"),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
     # it are handed on, so they land in the bar (see also CommandInput.on_key).
     Key(

@@ -217,6 +217,9 @@ class MainScreen(Screen):
         if not self._after_the_end():
             self._run("turn")
 
+    def action_reply(self, step: int) -> None:
+        self.status.scroll_lines(step)
+
     def action_undo(self) -> None:
         self._run("undo")
 

@@ -1,8 +1,9 @@
 """The status line: the last outcome, the core's refusal (rule first), or a hint.
 
 A refusal is marked with a symbol and the word "refused" as well as colour. It shows
-at most three lines; a longer message ends its third line with "↓ more" and scrolls
-with the mouse wheel, so nothing is cut without a sign of it.
+at most three lines; a longer message ends its third line with "↓ more" and the key
+that scrolls it (ctrl+down, or the mouse wheel), so nothing is cut without a sign of
+it nor out of the keyboard's reach.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
+from stockade.tui.bindings import key_of
+
 KINDS = {"ok": "✓ ", "refusal": "✗ refused: ", "hint": "» ", "info": ""}
 ROWS = 3
-MORE = " ↓ more (wheel)"
+MORE = " ↓ more ({key})"
 
 
 class StatusLine(Static):
@@ -65,18 +68,23 @@ class StatusLine(Static):
             shown[0] = Text("↑ ", style="bold").append_text(shown[0])
             shown[0].truncate(width, overflow="ellipsis")
         if self._top + ROWS < len(lines):
+            more = MORE.format(key=key_of(self.app, "stockade.reply_more"))
             last = shown[-1]
             last.rstrip()
-            last.truncate(max(1, width - len(MORE)), overflow="ellipsis")
-            last.append(MORE, style="bold reverse")
+            last.truncate(max(1, width - len(more)), overflow="ellipsis")
+            last.append(more, style="bold reverse")
         return Text("\n").join(shown)
+
+    def scroll_lines(self, step: int) -> None:
+        """Show the message ``step`` wrapped lines further down (up, if negative)."""
+        last_top = max(0, len(self._lines()) - ROWS)
+        self._top = max(0, min(self._top + step, last_top))
+        self.refresh()
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
-        self._top += 1
-        self.refresh()
+        self.scroll_lines(1)
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
-        self._top = max(0, self._top - 1)
-        self.refresh()
+        self.scroll_lines(-1)
