@@ -15,6 +15,12 @@ A tally repeated on an unchanged log is answered from the kept tally after its f
 run (core/log/kept_tally.py); the "folds" rows are the first tally after a change: the
 kept tallies are deleted before each of their runs (untimed), so each folds (a 10k
 log still opens from its snapshot, as after a change that only appends).
+
+A ``do`` keeps the tally of what it wrote when the game has no conflicting entries. The
+generated 10k log has one, so the ``do`` row writes into a copy with it struck (the
+``do`` keeps, and the tally run right after it is answered from what it kept); the
+"keeps nothing" row writes into a copy that still has it (the same write, nothing kept):
+the two are the cost of keeping, interleaved.
 """
 
 from __future__ import annotations
@@ -74,6 +80,19 @@ def once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 FOLDS = "<folds>"  # the last word of a command that must fold: see forget_kept_tally
 
+# Strikes every entry of the log argv[1] that no longer holds, one at a time (a strike
+# can change which later entries hold), with the core (no output, no snapshot kept by
+# this process: STOCKADE_CACHE_DIR is the run's own).
+STRIKE_CONFLICTS = """
+import sys
+from pathlib import Path
+from stockade.core.book.game import Game
+game = Game.open(Path(sys.argv[1]))
+while game.conflicts:
+    game.strike(min(game.conflicts), "bench: a log with no conflicts")
+game.close()
+"""
+
 
 def measure(
     commands: dict[str, list[str]], runs: int, env: dict[str, str]
@@ -107,8 +126,10 @@ def main(argv: list[str] | None = None) -> int:
             env[f"STOCKADE_{name}_DIR"] = str(Path(tmp) / name.lower())
         # `do` writes: each run records 'next' into its own copy of the 10k log; the
         # copy grows by one entry a run, which is noise next to 10,000.
-        target = Path(tmp) / "do.jsonl"
+        target, plain = Path(tmp) / "do.jsonl", Path(tmp) / "do-conflict.jsonl"
         shutil.copyfile(big, target)
+        shutil.copyfile(big, plain)
+        subprocess.run([sys.executable, "-c", STRIKE_CONFLICTS, str(target)], env=env, check=True)
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "stockade --version": [*stockade, "--version"],
@@ -117,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             "stockade tally (10k)": [*stockade, "tally", str(big)],
             "stockade tally (10k, folds)": [*stockade, "tally", str(big), FOLDS],
             "stockade do next (10k)": [*stockade, "do", str(target), "next"],
+            "stockade tally (10k, after do)": [*stockade, "tally", str(target)],
+            "stockade do next (10k, keeps nothing)": [*stockade, "do", str(plain), "next"],
         }
         medians = measure(commands, args.runs, env)
     bare_wall, bare_cpu = medians["python -c pass"]
@@ -149,6 +172,13 @@ def main(argv: list[str] | None = None) -> int:
             "do 10k / tally 10k, folds (goal <= 1.3x)",
             lambda i: (
                 medians["stockade do next (10k)"][i] / medians["stockade tally (10k, folds)"][i]
+            ),
+        ),
+        (
+            "do 10k / do 10k, keeps nothing (the cost of keeping)",
+            lambda i: (
+                medians["stockade do next (10k)"][i]
+                / medians["stockade do next (10k, keeps nothing)"][i]
             ),
         ),
     ):

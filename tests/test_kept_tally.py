@@ -124,6 +124,90 @@ def test_a_tally_with_conflicts_replays_its_warnings(tmp_path, capsys):
     assert kept_answer(capsys, "tally", path) == folded
 
 
+def folded_tally(capsys, monkeypatch, path) -> tuple[int, str, str]:
+    """What ``stockade tally PATH`` prints when it folds (the cache off: nothing kept,
+    nothing read from a snapshot)."""
+    with monkeypatch.context() as m:
+        m.setenv("STOCKADE_CACHE_DIR", "off")
+        return cli(capsys, "tally", path)
+
+
+def kept_files(stockade_dirs) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in stockade_dirs.cache.glob("*.tally")}
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.stem)
+def test_a_do_keeps_the_tally_the_fold_prints(sample, tmp_path, capsys, monkeypatch):
+    path = tmp_path / sample.name
+    path.write_bytes(sample.read_bytes())
+    kept_any = 0
+    for command in ("undo", "redo", "undo", "next", "strike 2"):
+        assert cli(capsys, "do", path, command)[0] == 0, command
+        answer = kept_answer(capsys, "tally", path)  # before any tally of these bytes
+        folded = folded_tally(capsys, monkeypatch, path)
+        assert folded[0] == 0
+        if folded[2]:  # conflicts (a strike may leave some): nothing kept
+            assert answer[0] is None, command
+        else:
+            assert answer == folded, command
+            kept_any += 1
+        assert launched(capsys, "tally", path) == folded
+    assert kept_any >= 4, kept_any  # undo, redo, undo and next leave no conflicts in any sample
+
+
+def test_a_run_keeps_the_tally_the_fold_prints(game, tmp_path, capsys, monkeypatch):
+    script = tmp_path / "turn.txt"
+    script.write_text("next\nnext\n")
+    assert cli(capsys, "run", game, script, "--quiet")[0] == 0
+    answer = kept_answer(capsys, "tally", game)
+    assert answer[0] == 0 and answer == folded_tally(capsys, monkeypatch, game)
+
+
+def test_a_refused_do_or_run_keeps_nothing_new(game, tmp_path, capsys, stockade_dirs):
+    assert cli(capsys, "do", game, "next")[0] == 0
+    before = kept_files(stockade_dirs)
+    assert len(before) == 1
+    assert cli(capsys, "do", game, "surrender zz to yy")[0] != 0
+    script = tmp_path / "bad.txt"
+    script.write_text("next\nno such verb\n")
+    assert cli(capsys, "run", game, script)[0] != 0
+    assert kept_files(stockade_dirs) == before
+
+
+def test_a_do_on_a_game_with_conflicts_keeps_nothing(tmp_path, capsys, stockade_dirs):
+    path = tmp_path / "game.jsonl"
+    sides = ["--side", "American:American:4", "--side", "German:German"]
+    assert cli(capsys, "new", path, "--scenario", "T", *sides)[0] == 0
+    script = tmp_path / "setup.txt"
+    script.write_text(
+        "add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
+        'phase rtph\nsurrender g1 to a1 because "g2 can rout"\n'
+    )
+    assert cli(capsys, "run", path, script)[0] == 0
+    assert cli(capsys, "strike", path, "5", "--reason", "not the RtPh")[0] == 4  # a conflict
+    for name in list(kept_files(stockade_dirs)):  # the run's, of the bytes before the strike
+        (stockade_dirs.cache / name).unlink()
+    assert cli(capsys, "do", path, "next")[0] == 0
+    assert kept_files(stockade_dirs) == {}
+    assert kept_answer(capsys, "tally", path)[0] is None
+    assert "no longer hold" in cli(capsys, "tally", path)[2]
+
+
+def test_a_do_whose_open_warned_keeps_nothing(game, capsys, stockade_dirs):
+    with game.open("ab") as log:
+        log.write(b'{"kind":"next","seq":')  # a torn last line: the open sets it aside
+    code, _, err = cli(capsys, "do", game, "next")
+    assert code == 0 and "unfinished last entry" in err
+    assert kept_files(stockade_dirs) == {}
+    assert kept_answer(capsys, "tally", game)[0] is None
+
+
+def test_a_do_with_the_cache_off_keeps_nothing(game, capsys, monkeypatch, stockade_dirs):
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+    assert cli(capsys, "do", game, "next")[0] == 0
+    assert not stockade_dirs.cache.exists()
+
+
 def test_the_fast_path_recognises_only_the_plainest_command_lines(tmp_path):
     log = str(tmp_path / "g.jsonl")
     real = os.path.realpath(log)

@@ -8,7 +8,7 @@ import json
 import sys
 from argparse import Namespace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,13 +19,16 @@ from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.output import visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
-from stockade.core.cli.read_commands import open_to_read, warn
+from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
 from stockade.core.cli.types import SubParsers
 from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
+
+if TYPE_CHECKING:
+    from stockade.core.book.tally import Tally
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -121,13 +124,16 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     add_json(unstrike)
 
 
-def print_consequences(game: Game, change: Change | None) -> None:
-    """The change's consequences, one indented line each, after the one-line reply."""
+def print_consequences(game: Game, change: Change | None, standing: Tally | None = None) -> None:
+    """The change's consequences, one indented line each, after the one-line reply
+    (``standing``: the tally of ``game.state``, when the caller has it already)."""
     if change is None:
         return
-    from stockade.core.book.tally import tally
+    if standing is None:
+        from stockade.core.book.tally import tally
 
-    for line in consequences(change, totals_of(tally(game.state))):
+        standing = tally(game.state)
+    for line in consequences(change, totals_of(standing)):
         print(f"  {line}")
 
 
@@ -212,6 +218,7 @@ def cmd_do(args: Namespace, ui: object) -> int:
     game = open_to_write(args.file)
     try:
         outcome = execute(game, args.text)
+        standing = keep_after_write(args.file, game)  # before close: the lock is still held
     finally:
         game.close()
     message = outcome.message
@@ -220,7 +227,7 @@ def cmd_do(args: Namespace, ui: object) -> int:
         return 0
     if message:
         print(message)
-    print_consequences(game, outcome.change)
+    print_consequences(game, outcome.change, standing)
     return 0
 
 
@@ -244,6 +251,7 @@ def cmd_run(args: Namespace, ui: object) -> int:
         # refused line, a failed write or a kill leaves the log as it was
         with game.one_write():
             outcomes = run_script(game, lines)
+        keep_after_write(args.file, game)  # written; before close: the lock is still held
     except ScriptRefusal as refusal:
         return _run_failed(args, f"{label} {refusal}; nothing was recorded", refusal.rule)
     except Refusal as refusal:  # the write itself failed

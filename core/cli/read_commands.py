@@ -18,6 +18,7 @@ from stockade.core.cli.types import SubParsers
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game
+    from stockade.core.book.tally import Tally
     from stockade.core.model.state import GameState
 
 TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
@@ -137,7 +138,7 @@ class Recording:
 def _tally(args: Namespace) -> int:
     try:
         from stockade.core.book import tally as tallying
-        from stockade.core.reads import tally_formats
+        from stockade.core.reads import tally_formats  # noqa: F401 (tally_text renders with it)
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
     state = state_to_read(args.file, args.at)
@@ -145,15 +146,61 @@ def _tally(args: Namespace) -> int:
     if args.json:
         jsonout.emit("tally", at=args.at, **tallying.to_json(result))
         return 0
-    render = {
-        "text": tallying.to_text,
-        "md": tallying.to_markdown,
-        "html": tallying.to_html,
-        "bbcode": tally_formats.to_bbcode,
-        "csv": tally_formats.to_csv,
-    }
-    sys.stdout.write(render[args.format](result).rstrip("\n") + "\n")
+    sys.stdout.write(tally_text(result, args.format))
     return 0
+
+
+def tally_text(result: Tally, fmt: str) -> str:
+    """What ``stockade tally --format FMT`` prints on stdout for ``result`` (before
+    ``visible``): the tally that folds and the one kept after a write both print this."""
+    from stockade.core.book import tally as tallying
+
+    if fmt == "text":
+        render = tallying.to_text
+    elif fmt == "md":
+        render = tallying.to_markdown
+    elif fmt == "html":
+        render = tallying.to_html
+    else:
+        from stockade.core.reads import tally_formats
+
+        render = {"bbcode": tally_formats.to_bbcode, "csv": tally_formats.to_csv}[fmt]
+    return render(result).rstrip("\n") + "\n"
+
+
+def keep_after_write(path: Path, game: Game) -> Tally | None:
+    """After ``do`` or ``run`` wrote into the log at ``path`` (``game``, open for
+    writing and still holding the lock), keep the tally that ``stockade tally PATH``
+    (text, no ``--at``) would print now, so that it need not fold. Kept only when it is
+    certain to be what that fold prints; on any doubt nothing is kept and the next tally
+    folds. Returns the tally it rendered (``do`` prints its consequences from it), or None.
+
+    A tally prints on stderr what its read-only open warns about and the conflicting
+    entries (``state_to_read``). This open's warnings are not that (a torn tail or an
+    unfinished group it set aside, which a reader of the file as it is now would not
+    see), so a tally is kept only when there were none, and no conflicts: its stderr is
+    then empty. The bytes hashed are read after the write, under the lock (no other
+    Stockade writer can have changed them), at the length this journal left them and
+    with no unfinished-group marker beside them (``kept_tally.log_digest``); the
+    state is the one those bytes fold to, as the snapshot ``close`` saves assumes."""
+    from stockade.core.book import tally as tallying
+    from stockade.core.log import kept_tally
+
+    journal = game.journal
+    if kept_tally.cache_dir() is None or journal is None:
+        return None
+    if game.warnings or game.conflicts or game.problem is not None:
+        return None
+    if journal.read_only or journal.poisoned or journal.changed_on_disk():
+        return None  # a failed write, or the path names another file now
+    resolved = os.path.realpath(path)
+    digest = kept_tally.log_digest(resolved)
+    if digest is None or digest[0] != journal.size:
+        return None  # an unfinished group beside it, or bytes this journal did not write
+    key = (str(path), resolved, False, "text", None)  # as cmd_tally keys ``tally PATH``
+    result = tallying.tally(game.state)
+    kept_tally.keep(key, digest, visible(tally_text(result, "text")), "")
+    return result
 
 
 MARKS = {
@@ -201,4 +248,13 @@ def _problem(game: Game) -> str | None:
     return str(game.problem) if game.problem else None
 
 
-__all__ = ["cmd_history", "cmd_tally", "open_to_read", "register", "warn", "warn_conflicts"]
+__all__ = [
+    "cmd_history",
+    "cmd_tally",
+    "keep_after_write",
+    "open_to_read",
+    "register",
+    "tally_text",
+    "warn",
+    "warn_conflicts",
+]

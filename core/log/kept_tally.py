@@ -5,9 +5,10 @@ A tally folds the whole log with the rules, which loads most of the core and msg
 that import alone is several times the interpreter's own start. The output of
 ``tally`` is a function of the log's bytes, the code and data of the core, and the
 command's arguments; when all of them are as they were, the output is too. So the slow
-path (core/cli/read_commands.py) keeps what it printed, and the console script
-(core/cli/kept.py, called by tui/launcher.py before anything heavy is imported) prints
-it again when everything it depends on verifies:
+path (core/cli/read_commands.py) keeps what it printed (so do ``do`` and ``run``, of the
+state they wrote, when that is certain to be what a fold prints: ``keep_after_write``),
+and the console script (core/cli/kept.py, called by tui/launcher.py before anything
+heavy is imported) prints it again when everything it depends on verifies:
 
 * the log's full content as read now (its length and BLAKE2b digest) is the content the
   kept output was folded from;
