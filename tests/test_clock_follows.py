@@ -201,3 +201,20 @@ def test_end_now_ends_the_game_where_the_clock_is(log, capsys):
     assert (state.phase, state.ended) == ("MPh", True)
     assert isinstance(records[-1], ev.GameEnded)
     assert records[-1].grp != records[-2].grp  # an entry of its own: no clock move
+
+
+def test_skip_stops_at_the_mph_for_a_recapture_only_with_a_unit_to_make_it(log):
+    game = Game.open(log)
+    try:
+        execute(game, "surrender g1 to a1")
+        for _ in range(2):
+            execute(game, "skip")  # the APh (transfer), then the German Player Turn
+        assert (game.state.attacker, game.state.phase) == ("German", "RPh")
+        execute(game, "skip")  # the 9-1 in R9 may enter Q4 and recapture g1 (A20.54)
+        assert (game.state.attacker, game.state.phase) == ("German", "MPh")
+        execute(game, "phase RPh 2 German")
+        execute(game, "eliminate g2")
+        execute(game, "skip")  # no German unit left to recapture: nothing in the MPh
+        assert (game.state.turn, game.state.attacker, game.state.phase) == (3, "American", "RPh")
+    finally:
+        game.close()

@@ -153,10 +153,12 @@ def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
     if phase in ("RPh", "APh"):  # A20.5 transfer / abandon; A20.53 escort in the APh
         return any(g.side == attacker for g in guards)
     if phase == "MPh":  # A20.53 escort, A20.54 recapture by entering, A20.552 scrounging
+        # a recapture needs a unit of the moving side that can enter and attack
+        recapturer = any(u.status == ACTIVE and u.armed and not u.broken for u in mine)
         return (
             any(g.side == attacker for g in guards)
             or any(u.status == UNARMED for u in mine)
-            or any(u.status in (PRISONER, UNARMED) for u in mine)
+            or (recapturer and any(u.status == PRISONER for u in mine))
         )
     if phase in ("PFPh", "AFPh", "DFPh"):  # A20.4 Massacre in the unit's own fire phase
         firing, victims = (mine, theirs) if phase != "DFPh" else (theirs, mine)
