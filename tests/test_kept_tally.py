@@ -108,7 +108,8 @@ def test_an_unfinished_group_beside_the_log_is_never_answered_from_the_kept_tall
     assert kept_answer(capsys, "tally", game)[0] is None
 
 
-def test_a_tally_with_conflicts_replays_its_warnings(tmp_path, capsys):
+def game_with_a_conflict(tmp_path, capsys) -> Path:
+    """A game whose entry 5 no longer holds: the surrender it rests on is struck."""
     path = tmp_path / "game.jsonl"
     sides = ["--side", "American:American:4", "--side", "German:German"]
     assert cli(capsys, "new", path, "--scenario", "T", *sides)[0] == 0
@@ -119,6 +120,11 @@ def test_a_tally_with_conflicts_replays_its_warnings(tmp_path, capsys):
     )
     assert cli(capsys, "run", path, script)[0] == 0
     assert cli(capsys, "strike", path, "5", "--reason", "not the RtPh")[0] == 4  # a conflict
+    return path
+
+
+def test_a_tally_with_conflicts_replays_its_warnings(tmp_path, capsys):
+    path = game_with_a_conflict(tmp_path, capsys)
     folded = cli(capsys, "tally", path)
     assert folded[0] == 0 and "no longer hold" in folded[2]
     assert kept_answer(capsys, "tally", path) == folded
@@ -175,16 +181,7 @@ def test_a_refused_do_or_run_keeps_nothing_new(game, tmp_path, capsys, stockade_
 
 
 def test_a_do_on_a_game_with_conflicts_keeps_nothing(tmp_path, capsys, stockade_dirs):
-    path = tmp_path / "game.jsonl"
-    sides = ["--side", "American:American:4", "--side", "German:German"]
-    assert cli(capsys, "new", path, "--scenario", "T", *sides)[0] == 0
-    script = tmp_path / "setup.txt"
-    script.write_text(
-        "add American 9-2 at Q4\nadd German 4-6-7 2-4-7 hs at Q5 broken\n"
-        'phase rtph\nsurrender g1 to a1 because "g2 can rout"\n'
-    )
-    assert cli(capsys, "run", path, script)[0] == 0
-    assert cli(capsys, "strike", path, "5", "--reason", "not the RtPh")[0] == 4  # a conflict
+    path = game_with_a_conflict(tmp_path, capsys)
     for name in list(kept_files(stockade_dirs)):  # the run's, of the bytes before the strike
         (stockade_dirs.cache / name).unlink()
     assert cli(capsys, "do", path, "next")[0] == 0
