@@ -16,7 +16,7 @@ from stockade.core.commands import COMMANDS, VERBS, Command, Kind, Slot, parse, 
 from stockade.core.commands.command import MergeSpec, Pair
 from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
 from stockade.core.commands.handles import Context
-from stockade.core.commands.verbs_setup import Draft
+from stockade.core.commands.verbs_add import Draft
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState

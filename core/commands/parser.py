@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from stockade.core.commands import verbs_add as add
 from stockade.core.commands import verbs_capture as capture
 from stockade.core.commands import verbs_control as control
 from stockade.core.commands import verbs_escape as escape
@@ -24,7 +25,7 @@ from stockade.core.rules.timing import ClockMove
 
 # Every verb's Command class, by the verb's name (its VerbSpec in grammar.VERBS).
 _CLASSES: tuple[type[Command], ...] = (
-    setup.Add,
+    add.Add,
     setup.Next,
     setup.Prev,
     setup.Skip,

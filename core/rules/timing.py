@@ -65,7 +65,7 @@ def window(state: GameState, event: ev.Record) -> Window | None:
         return Window(("PFPh", "AFPh") if own else ("DFPh",), "A20.4")
     if isinstance(event, ev.GameEnded):
         # a scenario ends with its last Player Turn (``end now``: sudden death, where
-        # the clock is: core/commands/verbs_setup.py)
+        # the clock is: End in core/commands/verbs_setup.py)
         return Window(("CCPh",), "the scenario ends after the CCPh")
     if isinstance(event, ev.EscapeAttempted):
         return Window(("CCPh",), "A20.55")
