@@ -77,3 +77,59 @@ def test_an_ambiguous_counter_told_two_ways_is_asked_again() -> None:
     run_script(game, ["add g 2-4-7 hs at P4", "add g 2-4-7 crew at R5"])
     with pytest.raises(InputRefusal, match="may be a squad, a HS, a crew or a hero"):
         parse("add g 2-4-7 at R6", game.state)
+
+
+def test_broken_marks_the_run_it_stands_in_when_a_line_has_several_locations() -> None:
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add b 4-5-8 Q5 4-5-8 P4 broken",  # after a Location: the run just placed
+            "add g 4-6-7 broken 2-4-7 hs R5 4-6-7 R6",  # inside a run: that run
+        ],
+    )
+    assert {h: u.broken for h, u in game.state.units.items()} == {
+        "b1": False,
+        "b2": True,
+        "g1": True,
+        "g2": True,
+        "g3": False,
+    }
+    command = parse("add b 4-5-8 Q5 broken 4-5-8 x2 R6", game.state)
+    assert str(command) == "add British 4-5-8 at Q5 broken 4-5-8 x2 at R6"
+    assert parse(str(command), game.state) == command
+
+
+def test_broken_with_one_location_marks_every_counter() -> None:
+    game = new_game()
+    run_script(game, ["add g 4-6-7 broken 8-1 at P4"])
+    assert [u.broken for u in game.state.units.values()] == [True, True]
+
+
+@pytest.mark.parametrize(
+    "line, location",
+    [
+        ("add b 4-5-8 at Q15 R15 4-5-8 S15", "R15"),
+        ("add b 4-5-8 Q14 at R14", "R14"),
+        ("add g 4-6-7 P4 P5", "P5"),
+    ],
+)
+def test_a_location_with_no_counter_before_it_is_refused(line: str, location: str) -> None:
+    game = new_game()
+    with pytest.raises(InputRefusal, match=f"'{location}' has no counter before it"):
+        parse(line, game.state)
+
+
+def test_a_name_out_of_place_is_told_how_a_vehicle_is_written() -> None:
+    game = new_game()
+    with pytest.raises(InputRefusal) as refused:
+        parse("add b StuG P4", game.state)
+    assert "NAME vehicle cvp=N" in str(refused.value)
+
+
+def test_a_vehicle_without_its_cvp_is_asked_for_it() -> None:
+    game = new_game()
+    with pytest.raises(InputRefusal, match="a vehicle's CVP is on its counter"):
+        parse("add g StuG vehicle P4", game.state)
+    run_script(game, ["add g StuG vehicle cvp=4 P4"])
+    assert [(u.counter, u.cvp) for u in game.state.units.values()] == [("StuG", 4)]

@@ -108,7 +108,12 @@ def of_slot(verb: str, slot: Slot) -> st.SearchStrategy:
 
 DRAFTS = st.builds(
     lambda made, count, handle, traits, cvp: Draft(
-        made[0], made[1], count if handle is None else 1, handle, tuple(traits), cvp
+        made[0],
+        made[1],
+        count if handle is None else 1,
+        handle,
+        tuple(traits),
+        cvp if cvp is not None or made[1] != "vehicle" else 4,  # a vehicle's CVP is asked
     ),
     st.sampled_from(
         [
@@ -133,8 +138,8 @@ SPECIAL: dict[str, dict[str, st.SearchStrategy]] = {
     "add": {
         "counters": st.lists(DRAFTS, min_size=1, max_size=3).map(tuple)
         | st.lists(
-            st.tuples(DRAFTS, st.sampled_from(["Q5", "R6", "aa10"]) | LOCATIONS).map(
-                lambda pair: msgspec.structs.replace(pair[0], at=pair[1])
+            st.tuples(DRAFTS, st.sampled_from(["Q5", "R6", "aa10"]) | LOCATIONS, st.booleans()).map(
+                lambda made: msgspec.structs.replace(made[0], at=made[1], broken=made[2])
             ),
             min_size=2,
             max_size=4,

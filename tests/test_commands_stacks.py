@@ -184,3 +184,9 @@ def test_help_tells_the_player_both():
     rearm = help_text("rearm")
     assert VERBS["rearm"].usage in rearm and "leave out how and armed enemy" in rearm
     assert "@P4 is the stack there" in help_text()
+
+
+def test_a_surrender_at_a_location_takes_only_the_captors_enemies(game):
+    # a broken British HS in P4 too: it is on the captor's side, so not of the stack
+    run_script(game, ["break g2 g3", "add British 2-4-7 hs at P4 broken", "phase RtPh"])
+    assert reads_back("surrender @P4 to b1", game) == ("g2", "g3")

@@ -95,7 +95,7 @@ def among(name: str, which: str = "prisoner") -> Picks:
 def surrendering_units(state: GameState, values: Values) -> list[Choice]:
     from stockade.core.reads import queries
 
-    return queries.surrendering_units(state)
+    return queries.surrendering_units(state, word_in(values, "to"))
 
 
 def surrendering_among(state: GameState, values: Values) -> list[Choice]:

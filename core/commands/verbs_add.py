@@ -33,8 +33,10 @@ class Draft(msgspec.Struct, frozen=True):
     handle: Handle | None = None
     traits: tuple[str, ...] = ()
     cvp: int | None = None
-    # Its own Location when one ``add`` places counters in several (Add.at otherwise).
+    # Its own Location and state when one ``add`` places counters in several Locations
+    # (Add.at and Add.broken otherwise).
     at: Location = ""
+    broken: bool = False
 
     def words(self) -> list[str]:
         out = [self.counter] + ([self.kind] if self.kind else [])
@@ -62,25 +64,26 @@ class Add(Command, frozen=True):
     broken: bool = False
 
     def __post_init__(self) -> None:
-        # One value per meaning, so that the line it prints reads back as itself: the
-        # counters' own Locations only when they differ, else the one ``at``.
-        places = [d.at or self.at for d in self.counters]
-        if len(set(places)) == 1 and any(d.at for d in self.counters):
-            msgspec.structs.force_setattr(self, "at", places[0])
-            plain = tuple(msgspec.structs.replace(d, at="") for d in self.counters)
-            msgspec.structs.force_setattr(self, "counters", plain)
-        elif len(set(places)) > 1:
-            if "" in places:
+        # One value per meaning, so that the line it prints reads back as itself: each
+        # counter's own Location and state only when they differ, else the line's.
+        places = [(d.at or self.at, d.broken or self.broken) for d in self.counters]
+        if len(set(places)) == 1:
+            at, broken = places[0]
+            counters = tuple(msgspec.structs.replace(d, at="", broken=False) for d in self.counters)
+        else:
+            if any(not at for at, _ in places):
                 raise InputRefusal(
                     "when an 'add' places counters in several Locations, each counter needs one",
                     "add British 4-5-8 x2 Q5 4-5-8 R6",
                 )
-            placed = tuple(
-                msgspec.structs.replace(d, at=place)
-                for d, place in zip(self.counters, places, strict=True)
+            at, broken = "", False
+            counters = tuple(
+                msgspec.structs.replace(d, at=place, broken=state)
+                for d, (place, state) in zip(self.counters, places, strict=True)
             )
-            msgspec.structs.force_setattr(self, "counters", placed)
-            msgspec.structs.force_setattr(self, "at", "")
+        msgspec.structs.force_setattr(self, "counters", counters)
+        msgspec.structs.force_setattr(self, "at", at)
+        msgspec.structs.force_setattr(self, "broken", broken)
 
     @classmethod
     def read(cls, ctx: Context, sections: Sections) -> Self:
@@ -91,14 +94,30 @@ class Add(Command, frozen=True):
         drafts, location, broken = _read_add_words(ctx, words[1:])
         drafts = _kinds_told_before(ctx, side, drafts)
         command = cls(side=side, counters=tuple(drafts), at=location, broken=broken)
+        command.check(ctx)
         for draft in drafts:
             draft.unit_kind  # noqa: B018 -- refuses a counter that does not fit its kind
         return command
 
+    def check(self, ctx: Context) -> None:
+        for draft in self.counters:
+            if draft.kind == "vehicle" and draft.cvp is None:
+                # A26 values a vehicle by its counter, which the program does not know:
+                # asked, never guessed (it would count 0)
+                raise InputRefusal(
+                    f"a vehicle's CVP is on its counter: give it, '{draft.counter} vehicle cvp=N'",
+                    "A26: what the vehicle is worth when eliminated or captured",
+                )
+
     @classmethod
     def read_field(cls, ctx: Context, slot: Slot, raw: object) -> Any:
         if slot.name == "counters":  # "4-6-7 x2 9-1 +commissar": counters and their words
-            return tuple(_read_add_words(ctx, split_words(str(raw)))[0])
+            drafts, location, broken = _read_add_words(ctx, split_words(str(raw)))
+            # a Location or ``broken`` typed among the counters is theirs, not dropped
+            return tuple(
+                msgspec.structs.replace(d, at=d.at or location, broken=d.broken or broken)
+                for d in drafts
+            )
         return super().read_field(ctx, slot, raw)
 
     def words(self) -> list[str]:
@@ -106,8 +125,10 @@ class Add(Command, frozen=True):
         for index, draft in enumerate(self.counters):
             out += draft.words()
             following = self.counters[index + 1 :]
-            if draft.at and (not following or following[0].at != draft.at):
-                out += ["at", draft.at]  # closes the run of counters placed there
+            run = (draft.at, draft.broken)
+            if draft.at and (not following or (following[0].at, following[0].broken) != run):
+                # closes the run of counters placed there
+                out += ["at", draft.at] + (["broken"] if draft.broken else [])
         return out + (["at", self.at] if self.at else []) + (["broken"] if self.broken else [])
 
     def events(self, ctx: Context) -> list[ev.Record]:
@@ -124,7 +145,7 @@ class Add(Command, frozen=True):
                         location=draft.at or self.at,
                         traits=sorted(set(draft.traits)),
                         cvp=draft.cvp,
-                        broken=self.broken,
+                        broken=draft.broken or self.broken,
                     )
                 )
         return events
@@ -141,6 +162,7 @@ class _Typing(msgspec.Struct):
     cvp: int | None = None
 
     at: str = ""
+    broken: bool = False
 
     def draft(self) -> Draft:
         return Draft(
@@ -151,19 +173,20 @@ class _Typing(msgspec.Struct):
             tuple(self.traits or ()),
             self.cvp,
             self.at,
+            self.broken,
         )
 
 
 def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, bool]:
     """The counters of an ``add`` line, the Location of them all ("" when the line
-    names several: each counter then has its own), and ``broken``.
+    names several: each counter then has its own), and ``broken`` (of them all).
 
-    A Location, with ``at`` or bare, places the counters typed since the previous one;
-    a line with one Location places every counter there, wherever it stands."""
-    drafts: list[_Typing] = []
-    places: list[str] = []
-    placed = 0  # drafts[:placed] have their Location
-    broken = False
+    A Location, with ``at`` or bare, places the counters typed since the previous one
+    (a run); ``broken`` marks the run it stands in, or the run just placed when it
+    follows a Location. A line with one Location places every counter there, wherever
+    it stands, and ``broken`` then marks them all."""
+    runs = _Runs()
+    drafts = runs.drafts
     i = 0
     while i < len(words):
         word, low = words[i], words[i].lower()
@@ -183,11 +206,11 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
                 raise InputRefusal(f"'{low}' needs a value in 'add'")
             i += 1
             if low == "at":
-                placed = _place(drafts, placed, places, words[i])
+                runs.place(words[i])
             else:
                 _last(drafts, "as").handle = new_handle(ctx, words[i])
         elif low == "broken":
-            broken = True
+            runs.mark_broken()
         elif low in KIND_WORDS:
             _last(drafts, low).kind = KIND_WORDS[low]
         elif match := _REPEAT.match(low):
@@ -198,11 +221,12 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         elif _HEX.match(word):
-            placed = _place(drafts, placed, places, word)
+            runs.place(word)
         else:
             raise InputRefusal(
                 f"'{word}' is out of place in 'add'",
-                "add SIDE COUNTER [kind] [xN] [as H] [+trait] [cvp=N] [at LOC] [broken]",
+                "add SIDE COUNTER [kind] [xN] [as H] [+trait] [cvp=N] [at LOC] [broken]"
+                + ("; a vehicle: NAME vehicle cvp=N" if word[:1].isalpha() else ""),
             )
         i += 1
     if not drafts:
@@ -210,25 +234,56 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
     for draft in drafts:
         if draft.handle and draft.count > 1:
             raise InputRefusal(f"'as {draft.handle}' names one counter, not {draft.count}")
-    if len(places) <= 1:
-        for draft in drafts:
-            draft.at = ""
-        return [d.draft() for d in drafts], (places[0] if places else ""), broken
-    if placed < len(drafts):
-        raise InputRefusal(
-            f"'{drafts[placed].counter}' has no Location after it: this 'add' places "
-            "counters in several, so each run of counters ends with its Location",
-            "add British 4-5-8 x2 Q5 4-5-8 R6",
-        )
-    return [d.draft() for d in drafts], "", broken
+    return runs.result()
 
 
-def _place(drafts: list[_Typing], placed: int, places: list[str], location: str) -> int:
-    """Place the counters typed since the last Location at ``location``."""
-    for draft in drafts[placed:]:
-        draft.at = location
-    places.append(location)
-    return len(drafts)
+class _Runs:
+    """The runs of counters of an ``add`` line as they are read: each run ends with the
+    Location it is placed in."""
+
+    def __init__(self) -> None:
+        self.drafts: list[_Typing] = []
+        self.places: list[tuple[str, int, int]] = []  # (Location, first, end) of each run
+        self.placed = 0  # drafts[:placed] have their Location
+        self.open_broken = False  # ``broken`` seen in the run not yet placed
+        self.any_broken = False
+
+    def place(self, location: str) -> None:
+        """Place the counters typed since the last Location at ``location``."""
+        for draft in self.drafts[self.placed :]:
+            draft.at, draft.broken = location, self.open_broken
+        self.places.append((location, self.placed, len(self.drafts)))
+        self.placed, self.open_broken = len(self.drafts), False
+
+    def mark_broken(self) -> None:
+        self.any_broken = True
+        if self.placed == len(self.drafts) and self.places:  # right after a Location
+            for draft in self.drafts[self.places[-1][1] : self.places[-1][2]]:
+                draft.broken = True
+        else:
+            self.open_broken = True
+
+    def result(self) -> tuple[list[Draft], str, bool]:
+        drafts = self.drafts
+        if len(self.places) <= 1:
+            for draft in drafts:
+                draft.at, draft.broken = "", False
+            location = self.places[0][0] if self.places else ""
+            return [d.draft() for d in drafts], location, self.any_broken
+        for location, first, end in self.places:
+            if first == end:
+                raise InputRefusal(
+                    f"'{location}' has no counter before it: this 'add' places counters in "
+                    "several Locations, so each Location ends the counters placed there",
+                    "add British 4-5-8 x2 Q5 4-5-8 R6",
+                )
+        if self.placed < len(drafts):
+            raise InputRefusal(
+                f"'{drafts[self.placed].counter}' has no Location after it: this 'add' places "
+                "counters in several, so each run of counters ends with its Location",
+                "add British 4-5-8 x2 Q5 4-5-8 R6",
+            )
+        return [d.draft() for d in drafts], "", False
 
 
 def _kinds_told_before(ctx: Context, side: str, drafts: list[Draft]) -> list[Draft]:

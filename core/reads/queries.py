@@ -125,12 +125,16 @@ def surrender_captors(
     )
 
 
-def surrendering_units(state: GameState) -> list[Choice]:
-    """Units that could surrender: broken or Disrupted units on the board first."""
+def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
+    """Units that could surrender: broken or Disrupted units on the board first; with
+    ``captor`` known, only the enemy's."""
+    side = state.units[captor].side if captor in state.units else ""
     out = []
     for u in _active(state, lambda u: u.is_infantry):
         ok = u.broken or u.disrupted
         why = "" if ok else f"{u.handle} is not broken; only broken units surrender"
+        if ok and u.side == side:
+            ok, why = False, f"{u.handle} is on the side of {captor}, the captor"
         out.append(Choice(u.handle, unit_label(u), ok, "A20.21", why))
     return ranked(out)
 
