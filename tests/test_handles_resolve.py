@@ -102,3 +102,14 @@ def test_twins_in_one_location_are_told_to_be_typed_by_handle(game):
     execute(game, "add German 2-4-7 hs at Q5")
     with pytest.raises(Refusal, match="they stand together: type their handles"):
         resolve_unit(game.state, "2-4-7@Q5")
+
+
+def test_a_vehicle_is_named_by_its_name_as_printed():
+    game = Game.in_memory(
+        "vehicles", [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(game, ["add German StuG vehicle cvp=4 at P9", "add German 4-6-7 at P9"])
+    assert resolve_unit(game.state, "stug") == "g1"
+    run_script(game, ["add German StuG vehicle cvp=4 at Q9"])
+    with pytest.raises(InputRefusal, match="'StuG' fits 2 units"):
+        resolve_unit(game.state, "StuG")

@@ -45,7 +45,8 @@ def resolve_unit(state: GameState, word: str) -> str:
 
     * its handle, in any case (``g3``, ``G3``);
     * its counter and Location, ``4-6-7@P4`` (the Location in any case);
-    * its counter alone, ``9-1``, or a Location alone, ``@P4``, when only one unit fits;
+    * its counter alone, ``9-1`` (a vehicle: its name, ``StuG``), or a Location alone,
+      ``@P4``, when only one unit fits;
     * a unique prefix of either, ``4-6@P`` or ``9-``.
 
     Units no longer on the board are named by their handle only. A word that fits
@@ -73,15 +74,30 @@ def resolve_unit(state: GameState, word: str) -> str:
             listed = ", ".join(f"{reference(u)} ({u.handle})" for u in fits[:8])
             more = f" and {len(fits) - 8} more" if len(fits) > 8 else ""
             alike = len({reference(u) for u in fits}) == 1
-            raise InputRefusal(
-                f"'{word}' fits {len(fits)} units: {listed}{more}",
-                "they stand together: type their handles"
-                if alike
-                else "add the Location (4-6-7@P4) or type the handle",
-            )
+            if alike:
+                hint = "they stand together: type their handles"
+            elif word.startswith("@"):
+                hint = "name one by its counter there, like " + reference(fits[0])
+            else:
+                hint = "add the Location, like " + reference(fits[0]) + ", or type the handle"
+            raise InputRefusal(f"'{word}' fits {len(fits)} units: {listed}{more}", hint)
         raise InputRefusal(
             f"no unit on the board is '{word}'",
             "a counter as printed and its Location, like 4-6-7@P4, or the handle",
+        )
+    # a vehicle is printed with its name, not FP-range-morale: "StuG" names it too
+    named = [
+        u
+        for u in units.values()
+        if u.on_board and u.unit_kind == "vehicle" and u.counter.lower() == word.lower()
+    ]
+    if len(named) == 1:
+        return named[0].handle
+    if named:
+        listed = ", ".join(f"{reference(u)} ({u.handle})" for u in named[:8])
+        raise InputRefusal(
+            f"'{word}' fits {len(named)} units: {listed}",
+            "add the Location, like " + reference(named[0]) + ", or type the handle",
         )
     close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
     hint = (
