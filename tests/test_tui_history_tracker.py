@@ -103,8 +103,9 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
 
 @sync
 async def test_the_footer_is_laid_out_again_only_when_its_keys_change(tmp_path):
-    """Only when the keys shown or which of them are enabled change (Textual's
-    ``FooterKey`` keeps its enabled state privately: it is made again, never patched)."""
+    """Only when the keys shown change; when only which of them are enabled changes
+    (an undo makes redo possible), the keys are dimmed or undimmed in place, and a
+    click on each then does what a freshly made key's would."""
     game = Game.open(sample_copy(tmp_path))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -117,24 +118,33 @@ async def test_the_footer_is_laid_out_again_only_when_its_keys_change(tmp_path):
                 for key in footer.query("FooterKey")
             }
 
+        def key(description: str):
+            return next(k for k in footer.query("FooterKey") if k.description == description)
+
         side = next(iter(game.state.sides))
         app.run_command(f"add {side} 4-6-7 as zz1 at Q4")
         app.run_command(f"add {side} 4-6-7 as zz2 at Q4")
         await pilot.pause()
-        before = footer.recomposes
+        before, restyles = footer.recomposes, footer.restyles
         assert keys()["Undo"] is False and keys()["Redo"] is True
         app.run_command("pin zz1")
         await pilot.pause()
-        assert footer.recomposes == before  # the same keys, the same enabled: untouched
-        await pilot.press("u")  # redo becomes possible: laid out again
+        assert (footer.recomposes, footer.restyles) == (before, restyles)  # untouched
+        await pilot.press("u")  # redo becomes possible: the Redo key undimmed in place
         await pilot.pause()
         assert keys()["Undo"] is False and keys()["Redo"] is False
-        assert footer.recomposes == before + 1
-        await pilot.press("n")  # a new entry: nothing to redo any more
+        assert (footer.recomposes, footer.restyles) == (before, restyles + 1)
+        n = len(game.records)
+        await pilot.click(key("Redo"))  # enabled now: the click redoes
         await pilot.pause()
-        assert keys()["Redo"] is True
-        assert footer.recomposes == before + 2
+        assert len(game.records) == n + 1 and keys()["Redo"] is True
+        assert (footer.recomposes, footer.restyles) == (before, restyles + 2)
+        bells = []
+        app.bell = lambda: bells.append(1)
+        await pilot.click(key("Redo"))  # dimmed again: a click rings and records nothing
+        await pilot.pause()
+        assert len(game.records) == n + 1 and bells == [1]
         await pilot.press("colon")  # the command bar has other keys: laid out again
         await pilot.pause()
-        assert footer.recomposes == before + 3
+        assert footer.recomposes == before + 1
     game.close()

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from stockade.core.book.change import Change
 from stockade.core.book.game import Game
-from stockade.core.commands.command import Command
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+
+    # for the type alone: the command language (~25 ms of imports) loads on first use
+    from stockade.core.commands.command import Command
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: every update is news, even a same-looking one

@@ -41,6 +41,25 @@ class MainScreen(Screen):
         self._phase: tuple[int, str] | None = None
         self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
+        self._size_classes()
+
+    def _size_classes(self) -> None:
+        """The app's breakpoint classes (-narrow / -normal / -wide, -short / -tall) for
+        the size it has now, set before the first layout. Textual sets them on the
+        screen's first Resize, which comes after its first layout and paint: the whole
+        screen was laid out and painted twice before the first paint settled, once
+        without the classes (~30 ms of CPU). Textual's Resize then finds them set and
+        changes nothing; later resizes are its own."""
+        app = self.app
+        width, height = app.size
+        classes: dict[str, bool] = {}
+        for marks, cells in (
+            (app.HORIZONTAL_BREAKPOINTS or [], width),
+            (app.VERTICAL_BREAKPOINTS or [], height),
+        ):
+            chosen = next((name for edge, name in sorted(marks, reverse=True) if cells >= edge), "")
+            classes.update({name: name == chosen for _, name in marks})
+        self.update_classes(classes, update=False)  # styled when it mounts
 
     @property
     def table(self) -> TableApp:
