@@ -7,7 +7,6 @@ it records is on disk before the screen changes.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Mapping
 from functools import partial
@@ -116,12 +115,6 @@ class StockadeApp(App[int]):
         return ids()
 
     def on_mount(self) -> None:
-        # What exists now (every module, class and function imported, the game as
-        # opened) lives as long as the app: the cyclic collector need not walk it again
-        # in each full collection (one came during the first paint: ~11 ms of its CPU).
-        # Objects still free themselves when no longer referenced; on_unmount gives
-        # what is left back to the collector.
-        gc.freeze()
         if self._config_keys:  # the ids of every screen's keys: imports them all
             keys, problems = check_keymap(self._config_keys, self.binding_ids())
             self._problems += problems
@@ -140,9 +133,6 @@ class StockadeApp(App[int]):
             self.notify(note, title="Stockade", timeout=8, markup=False)
         for problem in self._problems:
             self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
-
-    def on_unmount(self) -> None:
-        gc.unfreeze()
 
     def watch_log(self) -> None:
         """Every few seconds: is the log still the file this game writes? A deleted or
