@@ -4,8 +4,6 @@ collector while the app runs are given back when it ends."""
 
 from __future__ import annotations
 
-import gc
-
 import pytest
 
 from stockade.core.book.game import Game
@@ -45,14 +43,3 @@ async def test_the_main_screen_has_its_size_classes_before_its_first_layout(
         assert now == classes  # what Textual's Resize set: the same
     game.close()
     assert len(seen) == 1 and classes <= seen[0], seen
-
-
-@sync
-async def test_what_the_app_froze_is_given_back_when_it_ends(tmp_path):
-    game = Game.open(sample_copy(tmp_path))
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        assert gc.get_freeze_count() > 0  # the modules and the game: out of the scans
-    game.close()
-    assert gc.get_freeze_count() == 0
