@@ -207,3 +207,42 @@ async def test_keys_typed_fast_land_where_they_belong(tmp_path):
             await pilot.pause()
         assert game.state.phase == "MPh"  # after esc, n is the board's key
     game.close()
+
+
+@sync
+async def test_a_line_typed_in_one_burst_keeps_its_edits_its_enter_and_its_reply(tmp_path):
+    """ctrl+u, the line and enter in one burst (a paste through tmux, a fast typist):
+    the editing keys act where they were typed, not after the keys that follow them,
+    and the reply to the entry stays on the status line (no hint of the text typed
+    before enter replaces it)."""
+    from textual import events
+
+    game = small_game(tmp_path)
+    app = StockadeApp(game, remember=False)
+
+    def burst(*keys: str) -> None:  # as the terminal driver posts them, no waiting
+        names = {"enter": "\r", "space": " ", "ctrl+u": "\x15", "backspace": "\x7f"}
+        for key in keys:
+            app.post_message(events.Key(key, names.get(key, key)))
+
+    def typed(text: str) -> list[str]:
+        return ["space" if ch == " " else ch for ch in text]
+
+    async def settle() -> None:
+        for _ in range(6):
+            await pilot.pause()
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(CommandInput)
+        burst("colon", *typed("rally zz1"), "enter")
+        await settle()
+        assert bar.value == "rally zz1" and "zz1" in status_text(app)  # refused, stays
+        burst("ctrl+u", *typed("rally zz2"), "enter")
+        await settle()
+        assert bar.value == "rally zz2" and "zz2" in status_text(app)
+        assert "zz1" not in status_text(app)  # ctrl+u emptied the bar before zz2
+        burst("ctrl+u", *typed("nexx"), "backspace", "t", "enter")
+        await settle()
+        assert game.state.phase == "PFPh" and bar.value == ""  # 'next', recorded
+    game.close()

@@ -338,8 +338,8 @@ class MainScreen(Screen):
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
         text = event.text
-        if not text.strip() or text != self.query_one(CommandBar).input.value:
-            return  # emptied, or stale: the command was already run (its reply stays)
+        if not text.strip() or event.turn != self.query_one(CommandBar).turn:
+            return  # emptied, or stale: edited since, or entered (its reply stays)
         offers = self._candidates(text)
         from stockade.core.commands import VERBS
 

@@ -102,6 +102,21 @@ class CommandInput(Input):
             event.prevent_default()
             self.action_leave()
             return
+        if not event.is_printable:
+            await self._run_binding_now(event)
+
+    async def _run_binding_now(self, event: events.Key) -> None:
+        # A bound key (ctrl+u, backspace, tab, up, the screen's ctrl+z...) is otherwise
+        # run only once the key has bubbled up to the app, a few turns later: in a burst
+        # (a paste, a fast typist) the letters and the enter typed after it would land
+        # first, and ctrl+u would then wipe the new line after entering the old one with
+        # it glued on. Run it here, in this key's turn, in the order it was typed.
+        active = self.app.active_bindings.get(event.key)
+        if active is None or active.binding.priority:
+            return  # priority bindings already ran when the app received the key
+        if await self.app.run_action(active.binding.action, active.node):
+            event.stop()
+            event.prevent_default()
 
     async def action_submit(self) -> None:
         # Handled here, in the key's own turn, not by a message that would wait behind
@@ -109,6 +124,11 @@ class CommandInput(Input):
         bar = self.parent
         if isinstance(bar, CommandBar):
             bar.submit(self.value)
+
+    def watch_value(self, value: str) -> None:
+        bar = self.parent
+        if isinstance(bar, CommandBar):
+            bar.edited(value)
 
     def on_blur(self) -> None:
         if not self.value.strip():  # an empty bar leaves the focus chain when left
@@ -138,9 +158,12 @@ class CommandBar(Horizontal):
             self.text = text
 
     class Changed(Message):
-        def __init__(self, text: str) -> None:
+        """The text in the bar changed; ``turn`` tells whether it is still the latest."""
+
+        def __init__(self, text: str, turn: int) -> None:
             super().__init__()
             self.text = text
+            self.turn = turn
 
     class Left(Message):
         pass
@@ -154,6 +177,10 @@ class CommandBar(Horizontal):
         super().__init__(**kwargs)
         self._candidates = candidates
         self._run = run  # runs a command at once; without it, a Submitted message
+        # Counts the edits and the entries, when they happen: a Changed message is
+        # handled a few turns later, and one whose turn is no longer the latest (an
+        # edit or an enter came after it) is stale.
+        self.turn = 0
 
     def compose(self) -> ComposeResult:
         yield Label(":")
@@ -194,7 +221,15 @@ class CommandBar(Horizontal):
         if not self.input.has_focus:
             self.open(self.input.value)
 
+    def edited(self, text: str) -> None:
+        self.turn += 1
+        self.post_message(self.Changed(text, self.turn))
+
     def submit(self, value: str) -> None:
+        # The hints of the text typed before enter arrive after the reply to it: they
+        # are stale, or they would replace the reply (a refused line stays in the bar,
+        # so its text alone cannot tell).
+        self.turn += 1
         # A player who presses ':' again while already in the bar means "a command".
         text = value.strip().lstrip(":").strip()
         if not text:
@@ -207,5 +242,4 @@ class CommandBar(Horizontal):
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self.post_message(self.Changed(event.value))
+        event.stop()  # the bar's own Changed, posted by ``edited``, says it with its turn
