@@ -29,21 +29,26 @@ def merge_candidate(text: str, candidate: str) -> str:
     return text[: len(text) - len(last)] + candidate
 
 
+def first_completion(candidates: Callable[[str], list[str]], value: str) -> str | None:
+    """The line ``value`` completed with the first completion the core offers, or None."""
+    if not value.strip():
+        return None
+    for candidate in candidates(value):
+        full = merge_candidate(value, candidate)
+        if full != value and full.startswith(value):
+            return full
+    return None
+
+
 class CoreSuggester(Suggester):
     """Inline suggestion: the first completion the core offers."""
 
     def __init__(self, candidates: Callable[[str], list[str]]) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self._candidates = candidates
+        self.candidates = candidates
 
     async def get_suggestion(self, value: str) -> str | None:
-        if not value.strip():
-            return None
-        for candidate in self._candidates(value):
-            full = merge_candidate(value, candidate)
-            if full != value and full.startswith(value):
-                return full
-        return None
+        return first_completion(self.candidates, value)
 
 
 def leave_keys(app: object) -> list[str]:
@@ -55,13 +60,17 @@ class CommandInput(Input):
 
     def __init__(self, candidates: Callable[[str], list[str]], **kwargs) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
+        self.candidates = candidates
         self.can_focus = False  # only ``CommandBar.open`` (the : key, a click) enters it
         self.recalled: list[str] = []
         self._recall_at = 0
 
     def action_complete(self) -> None:
-        if self._suggestion:
-            self.value = self._suggestion
+        # the same completion the inline suggestion shows, asked of the core again
+        # (the Input keeps its suggestion private)
+        completed = first_completion(self.candidates, self.value)
+        if completed:
+            self.value = completed
             self.cursor_position = len(self.value)
             if not self.value.endswith(" "):
                 self.insert_text_at_cursor(" ")
