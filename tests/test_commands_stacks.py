@@ -157,8 +157,8 @@ def test_rearm_with_several_ways_is_refused_naming_each_line():
             "add German 4-6-7 2-4-7 hs at P4 broken",
             "phase RtPh",
             "surrender g1 g2 to b1",
-            "phase PFPh 2 German",
-            "eliminate b1 by enemy",  # by fire: CC or "by other means", the player knows
+            "phase CCPh 2 German",
+            "eliminate b1 by cc",  # in CC, and no other enemy there: both ways fit
         ]
     )
     before = len(game.records)
@@ -184,3 +184,17 @@ def test_help_tells_the_player_both():
     rearm = help_text("rearm")
     assert VERBS["rearm"].usage in rearm and "leave out how and armed enemy" in rearm
     assert "@P4 is the stack there" in help_text()
+
+
+def test_rearm_after_fire_fills_only_alone():
+    # a Guard shot in the RtPh was not eliminated in CC (A20.551): only "alone" fits
+    game = new_game(
+        [
+            "add British 4-5-7 Q5",
+            "add German 4-6-7 Q5 broken",
+            "phase RtPh",
+            "surrender g1 to b1",
+            "eliminate b1 by German",
+        ]
+    )
+    assert parse("rearm g1", game.state) == parse("rearm g1 alone b1", game.state)

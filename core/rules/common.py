@@ -183,6 +183,7 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
     u.status = PRISONER
     u.armed = False
     u.lost_clock = clock(state)
+    u.lost_in_cc = how.startswith("CC capture")
     u.guard = guard.handle
     u.broken = u.pinned = u.berserk = u.disrupted = False
     u.melee = False
@@ -502,10 +503,12 @@ def _vp_kind(u: Unit) -> str:
     return " + ".join(kinds) if kinds else KIND_NAMES[u.unit_kind]
 
 
-def eliminate_unit(state: GameState, u: Unit, seq: int) -> None:
+def eliminate_unit(state: GameState, u: Unit, seq: int, in_cc: bool = False) -> None:
+    """``in_cc``: the log proves it died in CC, so it may rearm by ``cc`` (A20.551)."""
     u.status = ELIMINATED
     u.ended_seq = seq
     u.lost_clock = clock(state)
+    u.lost_in_cc = in_cc
     u.guard = None
     u.melee = False
 
