@@ -216,7 +216,13 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
     _check_surrendering_stack(state, units, guard, ev.reason)
     require_input(set(ev.freed) <= set(ev.units), "only surrendering units can be freed")
     taken = [u for u in units if u.handle not in ev.freed]
-    require_room(state, guard, taken, ev.merges)
+    require_room(
+        state,
+        guard,
+        taken,
+        ev.merges,
+        excess_hint="free the excess as Unarmed (free HANDLE), or give some to another Guard",
+    )
     for handle in ev.freed:
         # A20.21: only the excess the Guard cannot hold is freed; the stack is otherwise
         # accepted (or rejected) whole.
