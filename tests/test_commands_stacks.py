@@ -198,3 +198,19 @@ def test_rearm_after_fire_fills_only_alone():
         ]
     )
     assert parse("rearm g1", game.state) == parse("rearm g1 alone b1", game.state)
+
+
+def test_the_rearm_reply_says_what_the_unit_became():
+    # A20.551: a Green/Conscript unit of its size; the entry keeps which counter
+    game = new_game(
+        [
+            "add British 4-5-7 Q5",
+            "add German 4-6-7 Q5 broken",
+            "phase RtPh",
+            "surrender g1 to b1",
+            "eliminate b1 by German",
+        ]
+    )
+    outcome = execute(game, "rearm g1")
+    assert "(g1) rearmed as 4-3-6, having eliminated" in outcome.message, outcome.message
+    assert game.records[-1].counter == "4-3-6"

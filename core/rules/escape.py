@@ -357,6 +357,15 @@ def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
     return None
 
 
+def rearmed_as(state: GameState, u: Unit, enemy: Unit, given: str = "") -> str:
+    """The Green/Conscript counter ``u`` becomes rearming from ``enemy`` (A20.551): a
+    HS's when a HS-size enemy rearms a squad; ``given`` when the player named it. Refused
+    (saying how to name it) when the nationality table has none."""
+    if u.unit_kind == "squad" and enemy.us < u.us:
+        return rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), given)
+    return rearm_counter(state, u, given)
+
+
 def check_rearm(state: GameState, ev: Rearmed) -> None:
     u = unit(state, ev.handle)
     enemy = state.units.get(ev.enemy) if ev.enemy else None
@@ -373,9 +382,7 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
         )
         for handle in ev.split_into:
             require_new_handle(state, handle)
-        rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)
-        return
-    rearm_counter(state, u, ev.counter)
+    rearmed_as(state, u, enemy, ev.counter)
 
 
 def apply_rearm(state: GameState, ev: Rearmed) -> None:
