@@ -102,3 +102,11 @@ def test_twins_in_one_location_are_told_to_be_typed_by_handle(game):
     execute(game, "add German 2-4-7 hs at Q5")
     with pytest.raises(Refusal, match="they stand together: type their handles"):
         resolve_unit(game.state, "2-4-7@Q5")
+
+
+def test_a_location_typed_in_lower_case_reads_as_the_board_names_it(game):
+    from stockade.core.commands.handles import Context
+
+    ctx = Context(game.state)
+    assert ctx.location("p4") == "P4" and ctx.location("q5") == "Q5"
+    assert ctx.location("z9") == "z9"  # no unit there: as typed
