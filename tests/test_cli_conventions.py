@@ -112,8 +112,24 @@ def test_a_refusal_in_json_names_its_rule_and_exit_code(game, capsys):
     data = json.loads(out)
     assert data["ok"] is False and data["command"] == "do"
     assert data["error"]["exit"] == 1 and data["error"]["rule"].startswith("A20")
+    assert data["error"]["kind"] == "rule"
     assert err.startswith("stockade: ") and err.count("\n") == 1
     assert game.read_bytes() == before
+
+
+def test_an_input_mistake_in_json_has_no_rule_and_says_input(game, tmp_path, capsys):
+    code, out, _ = cli(capsys, "do", game, "rally zz", "--json")
+    assert code == Exit.REFUSED
+    error = json.loads(out)["error"]
+    assert error["rule"] is None and error["kind"] == "input", error
+    script = tmp_path / "bad.txt"
+    script.write_text("rally zz\n")
+    code, out, _ = cli(capsys, "run", game, script, "--json")
+    error = json.loads(out)["error"]
+    assert error["rule"] is None and error["kind"] == "input", error
+    code, out, _ = cli(capsys, "do", tmp_path / "none.jsonl", "next", "--json")
+    error = json.loads(out)["error"]
+    assert error["rule"] is None and error["kind"] == "error", error
 
 
 def test_check_json_on_a_damaged_log_says_where(game, capsys):

@@ -218,3 +218,37 @@ def test_skip_stops_at_the_mph_for_a_recapture_only_with_a_unit_to_make_it(log):
         assert (game.state.turn, game.state.attacker, game.state.phase) == (3, "American", "RPh")
     finally:
         game.close()
+
+
+def _skip_from_the_mph(log: Path, *lines: str) -> tuple[str, str]:
+    game = Game.open(log)
+    try:
+        for line in lines:
+            execute(game, line)
+        execute(game, "skip")
+        return game.state.attacker, game.state.phase
+    finally:
+        game.close()
+
+
+def test_skip_passes_a_rtph_where_no_broken_unit_may_surrender(log):
+    # A20.21: a Fanatic unit never surrenders via the RtPh; g1 is the only broken one
+    moved = _skip_from_the_mph(log, "add German 4-6-8 at Q5 broken +fanatic", "eliminate g1")
+    assert moved == ("German", "RPh")
+
+
+def test_skip_passes_a_rtph_under_no_quarter(log):
+    # A20.3: the Americans invoked No Quarter; their enemies never surrender to them
+    assert _skip_from_the_mph(log, "nq American") == ("German", "RPh")
+
+
+def test_skip_passes_a_rtph_with_no_captor(log):
+    # A20.21: a broken captor cannot accept a surrender (and the German 9-1 is gone)
+    assert _skip_from_the_mph(log, "break a1", "eliminate g2") == ("German", "RPh")
+
+
+def test_skip_still_stops_at_a_rtph_where_one_may_surrender(log):
+    assert _skip_from_the_mph(log, "add German 4-6-8 at Q5 broken +fanatic") == (
+        "American",
+        "RtPh",
+    )

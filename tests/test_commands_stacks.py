@@ -157,8 +157,8 @@ def test_rearm_with_several_ways_is_refused_naming_each_line():
             "add German 4-6-7 2-4-7 hs at P4 broken",
             "phase RtPh",
             "surrender g1 g2 to b1",
-            "phase PFPh 2 German",
-            "eliminate b1 by enemy",  # by fire: CC or "by other means", the player knows
+            "phase CCPh 2 German",
+            "eliminate b1 by cc",  # in CC, and no other enemy there: both ways fit
         ]
     )
     before = len(game.records)
@@ -186,7 +186,38 @@ def test_help_tells_the_player_both():
     assert "@P4 is the stack there" in help_text()
 
 
+<<<<<<< HEAD
 def test_a_surrender_at_a_location_takes_only_the_captors_enemies(game):
     # a broken British HS in P4 too: it is on the captor's side, so not of the stack
     run_script(game, ["break g2 g3", "add British 2-4-7 hs at P4 broken", "phase RtPh"])
     assert reads_back("surrender @P4 to b1", game) == ("g2", "g3")
+=======
+def test_rearm_after_fire_fills_only_alone():
+    # a Guard shot in the RtPh was not eliminated in CC (A20.551): only "alone" fits
+    game = new_game(
+        [
+            "add British 4-5-7 Q5",
+            "add German 4-6-7 Q5 broken",
+            "phase RtPh",
+            "surrender g1 to b1",
+            "eliminate b1 by German",
+        ]
+    )
+    assert parse("rearm g1", game.state) == parse("rearm g1 alone b1", game.state)
+
+
+def test_the_rearm_reply_says_what_the_unit_became():
+    # A20.551: a Green/Conscript unit of its size; the entry keeps which counter
+    game = new_game(
+        [
+            "add British 4-5-7 Q5",
+            "add German 4-6-7 Q5 broken",
+            "phase RtPh",
+            "surrender g1 to b1",
+            "eliminate b1 by German",
+        ]
+    )
+    outcome = execute(game, "rearm g1")
+    assert "(g1) rearmed as 4-3-6, having eliminated" in outcome.message, outcome.message
+    assert game.records[-1].counter == "4-3-6"
+>>>>>>> rules4

@@ -113,3 +113,11 @@ def test_a_vehicle_is_named_by_its_name_as_printed():
     run_script(game, ["add German StuG vehicle cvp=4 at Q9"])
     with pytest.raises(InputRefusal, match="'StuG' fits 2 units"):
         resolve_unit(game.state, "StuG")
+
+
+def test_a_location_typed_in_lower_case_reads_as_the_board_names_it(game):
+    from stockade.core.commands.handles import Context
+
+    ctx = Context(game.state)
+    assert ctx.location("p4") == "P4" and ctx.location("q5") == "Q5"
+    assert ctx.location("z9") == "z9"  # no unit there: as typed

@@ -31,7 +31,7 @@ LATER = [
     "reduce a2 to 3-3-7",  # a2 is a 3-3-7 HS now
     "abandon g4",
     "next",
-    "eliminate a3 by enemy",
+    "eliminate a3 by cc",  # in CC: it rearms g4 by cc (A20.551)
     "rearm g4 cc a3",  # g4 rearms: split into an armed HS and an unarmed HS
 ]
 

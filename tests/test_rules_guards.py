@@ -92,6 +92,25 @@ def test_transfer_respects_the_new_guards_capacity_and_merges_make_it_fit():
     assert game.state.prisoner_load("l1") == 5
 
 
+def test_a_transfer_over_capacity_is_told_what_transfer_can_do():
+    # A20.51: 'free' belongs to a surrender; a transfer moves fewer, or to another Guard
+    game = with_prisoners(n=2)
+    add(game, "l1", US, "leader", "8-0")
+    phase(game, "APh")
+    refusal = refused(game, ev.Transferred(units=["g1", "g2"], to_guard="l1"), "A20.51")
+    assert "free" not in refusal.hint and "transfer fewer" in refusal.hint, refusal.hint
+
+
+def test_a_surrender_over_capacity_is_told_to_free_the_excess():
+    game = new_game()
+    add(game, "l1", US, "leader", "8-0")
+    for h in ("g1", "g2"):
+        add(game, h, DE, "squad", "4-6-7", broken=True)
+    phase(game, "RtPh")
+    refusal = refused(game, ev.Surrendered(units=["g1", "g2"], guard="l1"), "A20.51")
+    assert "free HANDLE" in refusal.hint, refusal.hint
+
+
 # ------------------------------------------------------------------- abandon
 def test_abandon_in_a_friendly_aph_keeps_the_protection():
     game = with_prisoners()

@@ -84,3 +84,38 @@ def test_a20_551_the_unit_list_says_why_an_unarmed_unit_is_greyed():
     status(game, "g5", location="R5")  # nothing was lost in R5
     units = {c.handle: c for c in queries.rearmable_units(game.state)}
     assert not units["g5"].legal and "in R5 this phase" in units["g5"].why
+
+
+def _guard_shot(cause: ev.EliminationCause = "fire-enemy", when: ev.Phase = "RtPh"):
+    """A German squad g1 surrenders to the American a1 in the RtPh; a1 is then
+    eliminated (``cause``) in ``when``: g1 is freed, unarmed, alone in Q4."""
+    game = new_game()
+    add(game, "a1", US, "squad", "6-6-6")
+    add(game, "g1", DE, "squad", "4-6-7", broken=True)
+    phase(game, "RtPh")
+    ok(game, ev.Surrendered(units=["g1"], guard="a1"))
+    if when != "RtPh":
+        phase(game, when)
+    ok(game, ev.Eliminated(handle="a1", cause=cause, by_side=DE))
+    assert u(game, "g1").status == UNARMED
+    return game
+
+
+def test_a20_551_a_guard_killed_by_fire_rearms_alone_not_by_cc():
+    game = _guard_shot()
+    refusal = refused(game, ev.Rearmed(handle="g1", how="cc", enemy="a1"), "A20.551")
+    assert "not eliminated in CC" in str(refusal), refusal
+    assert refusal.hint == "rearm g1 alone a1"
+    ways = [(e.handle, how) for e, how in views.rearm_ways(game.state, u(game, "g1"))]
+    assert ways == [("a1", "alone")]
+    enemies = {c.handle: c for c in queries.rearm_enemies(game.state, "g1", "cc")}
+    assert not enemies["a1"].legal
+    ok(game, ev.Rearmed(handle="g1", how="alone", enemy="a1"))
+
+
+def test_a20_551_what_proves_a_cc_loss():
+    # "by cc", or a loss with no cause given in a CCPh, is a loss in CC
+    for cause, when in (("cc", "RtPh"), ("other", "CCPh")):
+        ok(_guard_shot(cause, when), ev.Rearmed(handle="g1", how="cc", enemy="a1"))
+    # fire in the CCPh (e.g. a sniper) is not
+    refused(_guard_shot("sniper", "CCPh"), ev.Rearmed(handle="g1", how="cc", enemy="a1"), "A20.551")

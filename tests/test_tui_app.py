@@ -190,3 +190,15 @@ async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path)
         rendered = "".join(strip.text for strip in status.render_lines(status.region.reset_offset))
         assert "Low Crawl (A20.21)" in rendered  # not cut: the hint's end is on screen
     game.close()
+
+
+@sync
+async def test_the_end_reply_says_prisoners_count_double_once(tmp_path):
+    game = small_game(tmp_path)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, "end")
+        text = status_text(app)
+        assert text.count("count double") == 1, text
+    game.close()

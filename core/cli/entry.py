@@ -33,26 +33,32 @@ def main(argv: list[str] | None = None, ui: UserInterface | None = None) -> int:
         return reply.fail(*_failure(exc))
 
 
-def _failure(exc: Exception) -> tuple[str, int, str | None]:
-    """What to say about a command that failed, its exit code and the rule it broke."""
+def _failure(exc: Exception) -> tuple[str, int, str | None, str]:
+    """What to say about a command that failed, its exit code, the rule it broke (None
+    when no rule did) and the kind of failure (a refusal's kind, or "error")."""
     # The log's errors are looked up only once something failed: a command that never
     # opens a log (--version, locate, rulings) does not load the log code to start.
     from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalLocked
 
     if isinstance(exc, CliError):
-        return str(exc), exc.code, None
+        return str(exc), exc.code, None, "error"
     if isinstance(exc, Refusal):
-        return str(exc), Exit.REFUSED, exc.rule
+        return str(exc), Exit.REFUSED, exc.rule or None, exc.kind
     if isinstance(exc, JournalDamaged):
-        return str(exc), Exit.DAMAGED, None
+        return str(exc), Exit.DAMAGED, None, "error"
     if isinstance(exc, JournalLocked):
-        return str(exc), Exit.LOCKED, None
+        return str(exc), Exit.LOCKED, None, "error"
     if isinstance(exc, JournalError):  # no such file, cannot read or write it
-        return str(exc), Exit.REFUSED, None
+        return str(exc), Exit.REFUSED, None, "error"
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
-        return f"{where}{exc.strerror or exc}", Exit.REFUSED, None
-    return f"internal error: {type(exc).__name__}: {exc} (please report it)", Exit.REFUSED, None
+        return f"{where}{exc.strerror or exc}", Exit.REFUSED, None, "error"
+    return (
+        f"internal error: {type(exc).__name__}: {exc} (please report it)",
+        Exit.REFUSED,
+        None,
+        "error",
+    )
 
 
 class _JsonFailure:
@@ -63,11 +69,11 @@ class _JsonFailure:
         self.json = "--json" in argv
         self.command = next((a for a in argv if not a.startswith("-")), "")
 
-    def fail(self, message: str, code: int, rule: str | None = None) -> int:
+    def fail(self, message: str, code: int, rule: str | None = None, kind: str = "error") -> int:
         if self.json and code != USAGE:
             from stockade.core.cli.jsonout import emit_error
 
-            emit_error(self.command, code, message, rule)
+            emit_error(self.command, code, message, rule, kind)
         print(visible(f"stockade: {message}"), file=sys.stderr)
         return code
 

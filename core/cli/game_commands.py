@@ -253,9 +253,9 @@ def cmd_run(args: Namespace, ui: object) -> int:
             outcomes = run_script(game, lines)
         keep_after_write(args.file, game)  # written; before close: the lock is still held
     except ScriptRefusal as refusal:
-        return _run_failed(args, f"{label} {refusal}; nothing was recorded", refusal.rule)
+        return _run_failed(args, f"{label} {refusal}; nothing was recorded", refusal)
     except Refusal as refusal:  # the write itself failed
-        return _run_failed(args, f"{label}: {refusal}; nothing was recorded", refusal.rule)
+        return _run_failed(args, f"{label}: {refusal}; nothing was recorded", refusal)
     finally:
         game.close()
     if args.json:
@@ -269,11 +269,13 @@ def cmd_run(args: Namespace, ui: object) -> int:
     return 0
 
 
-def _run_failed(args: Namespace, message: str, rule: str) -> int:
+def _run_failed(args: Namespace, message: str, refusal: Refusal) -> int:
     """A run that recorded nothing: one line on stderr; with ``--json`` the reply says
     so too (no outcomes, ``recorded``: 0)."""
     if args.json:
-        jsonout.emit_error("run", Exit.REFUSED, message, rule, outcomes=[], recorded=0)
+        jsonout.emit_error(
+            "run", Exit.REFUSED, message, refusal.rule, refusal.kind, outcomes=[], recorded=0
+        )
     print(visible(f"stockade: {message}"), file=sys.stderr)
     return Exit.REFUSED
 

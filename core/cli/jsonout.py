@@ -29,10 +29,19 @@ def emit(command: str, **payload: Any) -> None:
 
 
 def emit_error(
-    command: str, code: int, message: str, rule: str | None = None, **payload: Any
+    command: str,
+    code: int,
+    message: str,
+    rule: str | None = None,
+    kind: str = "error",
+    **payload: Any,
 ) -> None:
-    """Print a failed reply (stdout; the one-line message also goes to stderr)."""
-    error = {"exit": int(code), "message": message, "rule": rule}
+    """Print a failed reply (stdout; the one-line message also goes to stderr).
+
+    ``rule``: the rule that refused it, or None (never ""); ``kind``: ``rule``,
+    ``input``, ``history``, ``log`` or ``internal`` for a refusal, ``error`` for any
+    other failure (a file, a damaged or locked log)."""
+    error = {"exit": int(code), "message": message, "rule": rule or None, "kind": kind}
     reply = json.dumps(
         envelope(command, ok=False, error=error, **payload), indent=2, ensure_ascii=False
     )

@@ -42,6 +42,10 @@ class ScriptRefusal(Refusal):
     def label(self) -> str:
         return self.cause.label
 
+    @property
+    def kind(self) -> str:
+        return self.cause.kind
+
     def __reduce__(self) -> tuple[object, ...]:
         return (ScriptRefusal, (self.line, self.cause))
 

@@ -160,6 +160,16 @@ class Context:
     def side(self, word: str) -> str:
         return find_side(self.state, word)
 
+    def location(self, word: str) -> str:
+        """The Location ``word`` names as the board names it: the spelling of the units
+        recorded there (``P4`` for ``p4``), or as typed where none is. So a reply or a
+        refusal names one Location one way, and a move keeps the board's spelling."""
+        low = word.lower()
+        for u in self.state.units.values():
+            if u.location and u.location.lower() == low:
+                return u.location
+        return word
+
     def side_of(self, handle: str) -> str:
         return self.state.units[handle].side
 

@@ -11,8 +11,9 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
-from stockade.core.model.errors import InputRefusal
-from stockade.core.model.tracked_unit import UNARMED
+from stockade.core.model.errors import InputRefusal, Refusal
+from stockade.core.model.tracked_unit import UNARMED, Unit
+from stockade.core.rules.escape import rearmed_as
 
 
 class Escape(Command, frozen=True):
@@ -101,9 +102,26 @@ class Rearm(Command, frozen=True):
             split_into = [ctx.new_handle(unit.side), ctx.new_handle(unit.side)]
         return [
             ev.Rearmed(
-                handle=handle, how=self.how, enemy=enemy, counter=self.as_, split_into=split_into
+                handle=handle,
+                how=self.how,
+                enemy=enemy,
+                counter=self.as_ or _table_counter(ctx, unit, foe),
+                split_into=split_into,
             )
         ]
+
+
+def _table_counter(ctx: Context, unit: Unit, foe: Unit) -> str:
+    """The counter the nationality table rearms ``unit`` as, kept in the entry so that
+    its sentence says what the unit became ("rearmed as 4-3-6"), now and in any later
+    version of the table; "" where it has none or the rearm is refused anyway (the
+    check says why)."""
+    if unit.status != UNARMED or unit.is_smc:
+        return ""
+    try:
+        return rearmed_as(ctx.state, unit, foe)
+    except Refusal:
+        return ""
 
 
 class Scrounge(Command, frozen=True):

@@ -46,8 +46,8 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 6  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
-# 6: a unit's CC attackers (A20.551)
+VERSION = 7  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -95,6 +95,7 @@ class UnitRow(msgspec.Struct, array_like=True):
     rearm_spent: bool
     cc_attackers: frozenset[str]
     lost_clock: str
+    lost_in_cc: bool
     melee_clock: str
     melee_end_seq: int
     split_from: str

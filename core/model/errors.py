@@ -16,7 +16,7 @@ accepted instead.
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 HistoryAction = Literal["undo", "redo", "strike", "unstrike"]
 
@@ -24,6 +24,8 @@ HistoryAction = Literal["undo", "redo", "strike", "unstrike"]
 class Refusal(Exception):
     """An entry the program will not record: raised as one of the subclasses below
     (tests/test_refusal_kinds.py checks that no code raises the base class itself)."""
+
+    _KIND: ClassVar[str] = "refusal"
 
     def __init__(self, rule: str, text: str, hint: str = ""):
         self.rule = rule
@@ -41,6 +43,12 @@ class Refusal(Exception):
     def label(self) -> str:
         """What precedes the sentence when it is shown: the rule, or nothing."""
         return self.rule
+
+    @property
+    def kind(self) -> str:
+        """Its kind as a word, for a program reading the reply (the CLI's JSON
+        ``"kind"``): rule, input, history, log or internal."""
+        return self._KIND
 
     def with_hint(self, hint: str) -> Refusal:
         """The same refusal, of the same kind, with ``hint`` (kept when empty)."""
@@ -69,6 +77,8 @@ class Refusal(Exception):
 class RuleRefusal(Refusal):
     """The rules forbid the entry: ``rule`` names the rule."""
 
+    _KIND = "rule"
+
 
 class _Unruled(Refusal):
     """A refusal that no rule makes: its text (and hint) alone."""
@@ -84,9 +94,13 @@ class InputRefusal(_Unruled):
     """A mistake in what was typed or sent (a word, a handle, a number): not a ruling,
     so the player sees the sentence alone."""
 
+    _KIND = "input"
+
 
 class HistoryRefusal(Refusal):
     """An undo, redo, strike or unstrike that has nothing to act on."""
+
+    _KIND = "history"
 
     def __init__(self, action: HistoryAction, text: str, hint: str = ""):
         self.action: HistoryAction = action
@@ -103,6 +117,8 @@ class HistoryRefusal(Refusal):
 class LogRefusal(_Unruled):
     """The log cannot be read or written as asked (the file, not the game)."""
 
+    _KIND = "log"
+
     @property
     def label(self) -> str:
         return "log"
@@ -110,6 +126,8 @@ class LogRefusal(_Unruled):
 
 class InternalRefusal(_Unruled):
     """The program failed while making the entry; nothing was recorded."""
+
+    _KIND = "internal"
 
     @property
     def label(self) -> str:

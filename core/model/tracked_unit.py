@@ -168,6 +168,9 @@ class Unit(Tracked):
     # A20.551 "rearmed immediately": the phase ("turn/ATTACKER/phase") in which this
     # unit was eliminated, captured or surrendered; a rearm from it is made in that phase
     lost_clock: str = ""
+    # A20.551 "it eliminated/captured in CC": the log proves the loss was in CC (an
+    # escape's CC, an elimination "by cc" or with no cause in a CCPh, a CC capture)
+    lost_in_cc: bool = False
     # A20.55 "Withdrawal ... in a subsequent CCPh": the phase its Melee began in
     melee_clock: str = ""
     melee_end_seq: int = 0  # the entry whose outcome ended its Melee (none left to fight)

@@ -195,7 +195,14 @@ def check_capture(state: GameState, ev: Captured) -> None:
         )
         taken = taken + [half]
     fresh = [t for t in taken if t.status != PRISONER or t.guard != guard.handle]
-    require_room(state, guard, fresh, ev.merges, new_hs=(ev.hs_captured,) if ev.split else ())
+    require_room(
+        state,
+        guard,
+        fresh,
+        ev.merges,
+        new_hs=(ev.hs_captured,) if ev.split else (),
+        excess_hint="capture fewer with this unit: name only those it takes",
+    )
 
 
 def apply_capture(state: GameState, ev: Captured) -> None:

@@ -142,9 +142,16 @@ def capacity(guard: Unit) -> int:
 
 
 def require_capacity(
-    state: GameState, guard: Unit, incoming: list[Unit], merges: Sequence[Merge] = ()
+    state: GameState,
+    guard: Unit,
+    incoming: list[Unit],
+    merges: Sequence[Merge] = (),
+    *,
+    excess_hint: str,
 ) -> None:
-    """Refuse when the Guard would hold more than 5 x US#, suggesting a fix (A20.51)."""
+    """Refuse when the Guard would hold more than 5 x US#, suggesting a fix (A20.51):
+    an HS exchange when one makes it fit, else ``excess_hint``, what the entry being checked
+    can do with the excess (each verb takes its own words: only a surrender frees)."""
     load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming)
     load -= len(merges)  # each HS pair exchanged for a squad: 2 + 2 -> 3
     cap = capacity(guard)
@@ -158,7 +165,7 @@ def require_capacity(
         pairs = [f"{halves[2 * i].handle}+{halves[2 * i + 1].handle}" for i in range(excess)]
         hint = "exchange two HS for a squad: merge " + ", ".join(pairs)
     else:
-        hint = "free the excess as Unarmed (free HANDLE), or give some to another Guard"
+        hint = excess_hint
     raise RuleRefusal(
         "A20.51",
         f"{describe(guard)} can guard US# {cap}; with these it would hold US# {load}",
@@ -183,6 +190,7 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
     u.status = PRISONER
     u.armed = False
     u.lost_clock = clock(state)
+    u.lost_in_cc = how.startswith("CC capture")
     u.guard = guard.handle
     u.broken = u.pinned = u.berserk = u.disrupted = False
     u.melee = False
@@ -379,12 +387,15 @@ def require_room(
     incoming: list[Unit],
     merges: list[Merge],
     new_hs: tuple[str, ...] = (),
+    *,
+    excess_hint: str,
 ) -> None:
     """The incoming prisoners, with the entry's HS exchanges, fit above ``guard``
-    (A20.51): the exchanges are legal and the total stays within 5 x US#."""
+    (A20.51): the exchanges are legal and the total stays within 5 x US#. ``excess_hint``
+    is the hint when they do not: what the entry being checked can do instead."""
     held = {p.handle for p in state.prisoners_of(guard.handle)} | {u.handle for u in incoming}
     check_merges(state, merges, held, new_hs)
-    require_capacity(state, guard, incoming, merges)
+    require_capacity(state, guard, incoming, merges, excess_hint=excess_hint)
 
 
 def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int) -> Unit:
@@ -502,10 +513,12 @@ def _vp_kind(u: Unit) -> str:
     return " + ".join(kinds) if kinds else KIND_NAMES[u.unit_kind]
 
 
-def eliminate_unit(state: GameState, u: Unit, seq: int) -> None:
+def eliminate_unit(state: GameState, u: Unit, seq: int, in_cc: bool = False) -> None:
+    """``in_cc``: the log proves it died in CC, so it may rearm by ``cc`` (A20.551)."""
     u.status = ELIMINATED
     u.ended_seq = seq
     u.lost_clock = clock(state)
+    u.lost_in_cc = in_cc
     u.guard = None
     u.melee = False
 

@@ -169,7 +169,7 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
             "Guard eliminated in CC by its escaping prisoners",
             base=guard.cvp,
         )
-        eliminate_unit(state, guard, ev.seq)
+        eliminate_unit(state, guard, ev.seq, in_cc=True)
         guard.note = "eliminated by its prisoners"
         guard.cc_attackers = frozenset(attackers)
     elif ev.outcome == "melee" and attackers:
@@ -283,6 +283,16 @@ def rearm_refusal(
         )
         if not taken:
             return RuleRefusal("A20.551", f"{describe(enemy)} was not eliminated or captured")
+    if how == "cc" and not enemy.lost_in_cc:
+        # "it eliminated/captured in CC": only what the log proves was a CC loss
+        # (docs/rulings.md); a loss to fire rearms "by any other means" (alone)
+        alone = rearm_refusal(state, u, "alone", enemy, active_at) is None
+        return RuleRefusal(
+            "A20.551",
+            f"{describe(enemy)} was not {_lost_words(enemy)} in CC (the log shows no CC: "
+            "an elimination 'by cc' or in a CCPh, an escape, or a CC capture)",
+            f"rearm {u.handle} alone {enemy.handle}" if alone else "",
+        )
     elif how == "surrender" and not (enemy.surrendered_to == u.side and enemy.status == PRISONER):
         return RuleRefusal("A20.551", f"{describe(enemy)} did not surrender to a friendly unit")
     if how in IMMEDIATE and enemy.lost_clock and enemy.lost_clock != clock(state):
@@ -347,6 +357,15 @@ def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
     return None
 
 
+def rearmed_as(state: GameState, u: Unit, enemy: Unit, given: str = "") -> str:
+    """The Green/Conscript counter ``u`` becomes rearming from ``enemy`` (A20.551): a
+    HS's when a HS-size enemy rearms a squad; ``given`` when the player named it. Refused
+    (saying how to name it) when the nationality table has none."""
+    if u.unit_kind == "squad" and enemy.us < u.us:
+        return rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), given)
+    return rearm_counter(state, u, given)
+
+
 def check_rearm(state: GameState, ev: Rearmed) -> None:
     u = unit(state, ev.handle)
     enemy = state.units.get(ev.enemy) if ev.enemy else None
@@ -363,9 +382,7 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
         )
         for handle in ev.split_into:
             require_new_handle(state, handle)
-        rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), ev.counter)
-        return
-    rearm_counter(state, u, ev.counter)
+    rearmed_as(state, u, enemy, ev.counter)
 
 
 def apply_rearm(state: GameState, ev: Rearmed) -> None:

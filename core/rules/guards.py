@@ -76,7 +76,13 @@ def check_transfer(state: GameState, ev: Transferred) -> None:
     _require_friendly_rph_aph(state, guard, "transferred")
     _require_not_in_melee(guard, prisoners, "transferred")
     raise_reason(accept_refusal(target, guard))
-    require_room(state, target, prisoners, ev.merges)
+    require_room(
+        state,
+        target,
+        prisoners,
+        ev.merges,
+        excess_hint="transfer fewer (the rest stay with their Guard), or some to another Guard",
+    )
 
 
 def apply_transfer(state: GameState, ev: Transferred) -> None:

@@ -152,7 +152,9 @@ def apply_eliminate(state: GameState, ev: Eliminated) -> None:
                 p.note = f"freed when its Guard {u.handle} was eliminated"
     _book_elimination(state, u, ev)
     was_abandoned_by = u.abandoned_by if u.status == UNARMED else ""
-    eliminate_unit(state, u, ev.seq)
+    # a loss in CC (A20.551 rearm by cc): said "by cc", or with no cause in a CCPh
+    in_cc = ev.cause == "cc" or (ev.cause == "other" and state.phase == "CCPh")
+    eliminate_unit(state, u, ev.seq, in_cc=in_cc)
     if was_abandoned_by and ev.by_side and side_of(state, ev.by_side) == was_abandoned_by:
         commit_massacre(state, was_abandoned_by, u.side, ev.seq)
 

@@ -49,7 +49,13 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
                 "A20.54",
                 f"{describe(u)} is in {u.location}, not in {guard.location}",
             )
-    require_room(state, guard, taken, ev.merges)
+    require_room(
+        state,
+        guard,
+        taken,
+        ev.merges,
+        excess_hint="recapture fewer with this unit; another unit may recapture the rest",
+    )
 
 
 def apply_recapture(state: GameState, ev: Recaptured) -> None:

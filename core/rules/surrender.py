@@ -23,6 +23,7 @@ from stockade.core.rules.common import (
     describe,
     eliminate_unit,
     free_unit,
+    guard_refusal,
     make_prisoner,
     raise_reason,
     require_guard,
@@ -55,6 +56,35 @@ def never_surrenders(state: GameState, u: Unit, captor_side: str) -> Refusal | N
             "A20.3",
             f"{captor_side} has invoked No Quarter; its enemies never surrender "
             "to it via the RtPh (they Low Crawl or risk Interdiction)",
+        )
+    return None
+
+
+def may_surrender_to(state: GameState, u: Unit, captor_side: str) -> bool:
+    """Whether broken ``u`` could surrender to ``captor_side`` via the RtPh (A20.21,
+    A20.3): what the stack check asks of the units an entry leaves out, and what the
+    skip key asks of a RtPh."""
+    return (
+        u.status == ACTIVE
+        and u.broken
+        and u.is_infantry
+        and not u.berserk
+        and never_surrenders(state, u, captor_side) is None
+    )
+
+
+def rtph_captor_refusal(guard: Unit) -> Refusal | None:
+    """Why ``guard`` cannot take a RtPh surrender (A20.2, A20.21, A20.5), or None."""
+    reason = guard_refusal(guard, phase_rtph=True)
+    if reason is not None:
+        return reason
+    if guard.broken:
+        return RuleRefusal(
+            "A20.21", f"{describe(guard)} is broken; a surrender needs a Good Order captor"
+        )
+    if not guard.is_infantry:
+        return RuleRefusal(
+            "A20.21", f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender"
         )
     return None
 
@@ -139,17 +169,10 @@ def _check_surrendering_stack(
                     "A15.5", f"{why.text}; on a HOB surrender result it goes berserk instead"
                 )
             raise why
-    require_guard(guard, phase_rtph=reason != "mopup")
-    if reason != "mopup":
-        if guard.broken:
-            raise RuleRefusal(
-                "A20.21", f"{describe(guard)} is broken; a surrender needs a Good Order captor"
-            )
-        if not guard.is_infantry:
-            raise RuleRefusal(
-                "A20.21",
-                f"{describe(guard)} is not Infantry/Cavalry and cannot take a surrender",
-            )
+    if reason == "mopup":
+        require_guard(guard)
+    else:
+        raise_reason(rtph_captor_refusal(guard))
 
 
 def left_out_of_stack(
@@ -168,11 +191,7 @@ def left_out_of_stack(
         if o.location == location
         and o.side == units[0].side
         and o.handle not in named
-        and o.status == ACTIVE
-        and o.broken
-        and o.is_infantry
-        and not o.berserk
-        and never_surrenders(state, o, captor_side) is None
+        and may_surrender_to(state, o, captor_side)
     ]
 
 
@@ -197,7 +216,13 @@ def check_surrender(state: GameState, ev: Surrendered) -> None:
     _check_surrendering_stack(state, units, guard, ev.reason)
     require_input(set(ev.freed) <= set(ev.units), "only surrendering units can be freed")
     taken = [u for u in units if u.handle not in ev.freed]
-    require_room(state, guard, taken, ev.merges)
+    require_room(
+        state,
+        guard,
+        taken,
+        ev.merges,
+        excess_hint="free the excess as Unarmed (free HANDLE), or give some to another Guard",
+    )
     for handle in ev.freed:
         # A20.21: only the excess the Guard cannot hold is freed; the stack is otherwise
         # accepted (or rejected) whole.

@@ -16,6 +16,7 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.escape import will_escape_refusal
 from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.surrender import may_surrender_to, rtph_captor_refusal
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,11 @@ def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
         return any(u.status in (PRISONER, UNARMED) for u in victims) and any(
             u.status == ACTIVE and u.armed and may_massacre(state, u) for u in firing
         )
-    if phase == "RtPh":  # A20.21: broken units may surrender
-        return any(u.status == ACTIVE and u.broken for u in units)
+    if phase == "RtPh":  # A20.21: a broken unit that may surrender, and a captor for it
+        captors = {g.side for g in units if rtph_captor_refusal(g) is None}
+        return any(
+            may_surrender_to(state, u, side) for u in units for side in captors if side != u.side
+        )
     # CCPh: A20.55 escape (a Guard broken or in Melee, the prisoner willing), A20.22
     # capture in a Melee that goes on
     if any(u.melee for u in units):

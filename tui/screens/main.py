@@ -154,7 +154,9 @@ class MainScreen(Screen):
         hints = []
         if now != self._phase:
             self._phase = now
-            if state.phase in HINT_PHASES or state.ended:
+            if state.ended and message:
+                pass  # the entry that ended the game already says so, and why (A20.1)
+            elif state.phase in HINT_PHASES or state.ended:
                 hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
