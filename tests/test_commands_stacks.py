@@ -186,12 +186,12 @@ def test_help_tells_the_player_both():
     assert "@P4 is the stack there" in help_text()
 
 
-<<<<<<< HEAD
 def test_a_surrender_at_a_location_takes_only_the_captors_enemies(game):
     # a broken British HS in P4 too: it is on the captor's side, so not of the stack
     run_script(game, ["break g2 g3", "add British 2-4-7 hs at P4 broken", "phase RtPh"])
     assert reads_back("surrender @P4 to b1", game) == ("g2", "g3")
-=======
+
+
 def test_rearm_after_fire_fills_only_alone():
     # a Guard shot in the RtPh was not eliminated in CC (A20.551): only "alone" fits
     game = new_game(
@@ -220,4 +220,3 @@ def test_the_rearm_reply_says_what_the_unit_became():
     outcome = execute(game, "rearm g1")
     assert "(g1) rearmed as 4-3-6, having eliminated" in outcome.message, outcome.message
     assert game.records[-1].counter == "4-3-6"
->>>>>>> rules4

@@ -121,3 +121,10 @@ def test_a_location_typed_in_lower_case_reads_as_the_board_names_it(game):
     ctx = Context(game.state)
     assert ctx.location("p4") == "P4" and ctx.location("q5") == "Q5"
     assert ctx.location("z9") == "z9"  # no unit there: as typed
+
+
+def test_a_location_typed_in_lower_case_keeps_the_boards_spelling(game):
+    execute(game, "add German 9-1 as zz9 at p4")  # units stand in P4: the same hex
+    assert game.state.units["zz9"].location == "P4"
+    execute(game, "move zz9 q5")
+    assert game.state.units["zz9"].location == "Q5"

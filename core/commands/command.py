@@ -228,7 +228,9 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
         return word.lower()
     if kind is Kind.PAIR:
         return read_pair(ctx, word)
-    return word  # a Location as the board names it, or a word as typed
+    if kind is Kind.LOCATION:
+        return ctx.location(word)  # as the board names it: p4 is P4
+    return word  # a word as typed
 
 
 def is_stack(word: str) -> bool:
@@ -267,7 +269,8 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
             )
         whys = list(dict.fromkeys(c.why for c in here if c.why))[:3]
         raise InputRefusal(
-            f"none of the units in {place} fits {what}: " + _listed(units[u.handle] for u in there),
+            f"none of the units in {there[0].location} fits {what}: "
+            + _listed(units[u.handle] for u in there),
             "; ".join(whys) or f"{what} are not among them",
         )
     sides: dict[str, list[Handle]] = {}

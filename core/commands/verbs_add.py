@@ -206,7 +206,7 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
                 raise InputRefusal(f"'{low}' needs a value in 'add'")
             i += 1
             if low == "at":
-                runs.place(words[i])
+                runs.place(ctx.location(words[i]))
             else:
                 _last(drafts, "as").handle = new_handle(ctx, words[i])
         elif low == "broken":
@@ -221,7 +221,7 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         elif _HEX.match(word):
-            runs.place(word)
+            runs.place(ctx.location(word))
         else:
             raise InputRefusal(
                 f"'{word}' is out of place in 'add'",
