@@ -186,3 +186,17 @@ def test_completion_hook_completes_subcommands(tmp_path):
     }
     subprocess.run([sys.executable, "-c", CLI_CHILD], env=env, cwd=ROOT, timeout=60, check=False)
     assert answer.read_text().split() == ["tally"]
+
+
+@pytest.mark.parametrize("typed", [("strike", "2"), ("do", "strike 2")])
+def test_a_strike_that_leaves_conflicts_exits_4_however_it_is_typed(game, capsys, typed):
+    assert cli(capsys, "do", game, "phase rtph")[0] == 0
+    assert cli(capsys, "do", game, 'surrender g1 to a1 because "g2 can rout"')[0] == 0
+    code, out, err = cli(capsys, typed[0], game, typed[1])
+    assert code == Exit.CONFLICTS, err
+    assert "no longer holds" in out
+    unstrike = ["do", game, "unstrike 2"] if typed[0] == "do" else ["unstrike", game, "2"]
+    assert reply(capsys, *unstrike, "--json")["ok"] is True  # nothing left in conflict
+    strike = [typed[0], game, typed[1], "--json"]
+    error = reply(capsys, *strike, code=Exit.CONFLICTS)["error"]
+    assert error["kind"] == "conflicts" and error["exit"] == 4

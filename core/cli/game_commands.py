@@ -17,7 +17,7 @@ from stockade.core.book.game import Game
 from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
-from stockade.core.cli.output import visible
+from stockade.core.cli.output import json_visible, visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
 from stockade.core.cli.types import SubParsers
@@ -221,14 +221,7 @@ def cmd_do(args: Namespace, ui: object) -> int:
         standing = keep_after_write(args.file, game)  # before close: the lock is still held
     finally:
         game.close()
-    message = outcome.message
-    if args.json:
-        jsonout.emit("do", **_reply(outcome))
-        return 0
-    if message:
-        print(message)
-    print_consequences(game, outcome.change, standing)
-    return 0
+    return answer(args, "do", game, outcome, standing)
 
 
 def read_script(name: str) -> list[str]:
@@ -318,7 +311,15 @@ def cmd_control(args: Namespace, ui: object) -> int:
         )
     finally:
         game.close()
-    # exit 4 (Exit.CONFLICTS) when done but the history is left with conflicts
+    return answer(args, args.verb, game, outcome)
+
+
+def answer(
+    args: Namespace, verb: str, game: Game, outcome: Outcome, standing: Tally | None = None
+) -> int:
+    """Print what one entry did (its reply, then its consequences; or the JSON reply)
+    and return the exit code: 4 (Exit.CONFLICTS) when it was done but left entries in
+    the history that no longer hold, whether typed as ``do 'strike 2'`` or ``strike``."""
     code = Exit.CONFLICTS if outcome.change and outcome.change.leaves_conflicts else Exit.OK
     if args.json:
         reply = _reply(outcome)
@@ -328,12 +329,14 @@ def cmd_control(args: Namespace, ui: object) -> int:
                 "exit": int(code),
                 "message": f"done, but {n} entries no longer hold; strike or fix them",
                 "rule": None,
+                "kind": "conflicts",
             }
-        envelope = jsonout.envelope(args.verb, ok=code == Exit.OK, **reply)
-        print(json.dumps(envelope, indent=2, ensure_ascii=False))
+        envelope = jsonout.envelope(verb, ok=code == Exit.OK, **reply)
+        print(json_visible(json.dumps(envelope, indent=2, ensure_ascii=False)))
         return code
-    print(outcome.message)
-    print_consequences(game, outcome.change)
+    if outcome.message:
+        print(outcome.message)
+    print_consequences(game, outcome.change, standing)
     return code
 
 
