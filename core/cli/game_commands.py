@@ -334,8 +334,8 @@ def answer(
         envelope = jsonout.envelope(verb, ok=code == Exit.OK, **reply)
         print(json_visible(json.dumps(envelope, indent=2, ensure_ascii=False)))
         return code
-    if outcome.message:
-        print(outcome.message)
+    if outcome.headline:
+        print(outcome.headline)  # the consequences below list what it left in conflict
     print_consequences(game, outcome.change, standing)
     return code
 

@@ -28,6 +28,13 @@ class Outcome:
     # what reading the line decided, also the message's first lines: the units a stack
     # (@P4) stood for, a value filled in as the only one the game allows
     notes: list[str] = field(default_factory=list)
+    # the message without the list of entries left in conflict, for a caller that
+    # prints the change's consequences (which list them, with their sentences)
+    brief: str = ""
+
+    @property
+    def headline(self) -> str:
+        return self.brief or self.message
 
 
 class ScriptRefusal(Refusal):
@@ -116,11 +123,13 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     if verb == "strike":
         change = game.strike(target, reason)
         text = f"struck entry {target}" + (f" ({reason})" if reason else "")
-        return Outcome(text + _conflicts(game, change.new_conflicts), game.records[-1:], change)
+        full = text + _conflicts(game, change.new_conflicts)
+        return Outcome(full, game.records[-1:], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck entry {target}" + _conflicts(game, change.new_conflicts)
-        return Outcome(text, game.records[-1:], change)
+        text = f"unstruck entry {target}"
+        full = text + _conflicts(game, change.new_conflicts)
+        return Outcome(full, game.records[-1:], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
