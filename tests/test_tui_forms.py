@@ -358,3 +358,25 @@ async def test_roster_is_one_key_away_and_filters_by_typing(tmp_path):
         await pilot.pause()
         assert app.screen is not roster_screen
     game.close()
+
+
+@sync
+async def test_a_tick_box_shows_a_tick_when_ticked_not_colour_alone(tmp_path):
+    from textual.app import App, ComposeResult
+
+    from stockade.tui.forms.base import NO_TICK, TICK, TickBox
+
+    class OneBox(App):
+        def compose(self) -> ComposeResult:
+            yield TickBox("broken")
+
+    app = OneBox()
+    async with app.run_test(size=(40, 5)) as pilot:
+        box = app.query_one(TickBox)
+        assert box.BUTTON_INNER == NO_TICK
+        box.value = True
+        await pilot.pause()
+        assert box.BUTTON_INNER == TICK and TICK in str(box.render())
+        box.value = False
+        await pilot.pause()
+        assert TICK not in str(box.render())

@@ -18,10 +18,8 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
-from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Static
 
@@ -86,17 +84,14 @@ class TickBox(Checkbox):
 
     BINDINGS = key_bindings("tick")
 
-    @property
-    def _button(self) -> Content:
-        button_style = self.get_visual_style("toggle--button")
-        side_style = VisualStyle(
-            foreground=button_style.background, background=self.background_colors[1]
-        )
-        return Content.assemble(
-            (self.BUTTON_LEFT, side_style),
-            (TICK if self.value else NO_TICK, button_style),
-            (self.BUTTON_RIGHT, side_style),
-        )
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.BUTTON_INNER = TICK if self.value else NO_TICK
+
+    def watch_value(self) -> None:
+        # the button's inside is the public BUTTON_INNER: ✓ or a blank, as ticked
+        self.BUTTON_INNER = TICK if self.value else NO_TICK
+        super().watch_value()
 
     def action_confirm(self) -> None:
         self.post_message(UnitPicker.Done(self))
