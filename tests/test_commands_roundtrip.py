@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from stockade.core.book.game import Game
 from stockade.core.commands import COMMANDS, VERBS, Command, Kind, Slot, parse, run_script
-from stockade.core.commands.command import MergeSpec, Pair
+from stockade.core.commands.command import MergeSpec, Pair, is_stack
 from stockade.core.commands.grammar import RESERVED_WORDS, verb_named
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_add import Draft
@@ -48,12 +48,16 @@ def table() -> GameState:
 HANDLES = st.sampled_from(["a1", "a2", "a3", "g1", "g2", "g3", "g4"])
 SIDES = st.sampled_from(["American", "German"])
 COUNTERS = st.sampled_from(["4-6-7", "6-6-6", "2-4-7", "9-1", "8-0", "5-4-6", "(1)-0-6"])
-# A Location reads as the board names it (p4 is the P4 where units stand): a generated
-# one spelled another way than the table's is not a canonical value, so none is made.
+# A Location reads as the board names it (p4 is the P4 where units stand, @P4 is P4): a
+# generated one spelled another way than the table's is not a canonical value.
 TABLE_LOCATIONS = {"Q4", "Q5"}
 LOCATIONS = (
     st.from_regex(r"[A-Za-z]{1,2}[0-9]{1,2}", fullmatch=True) | st.text(min_size=1)
-).filter(lambda loc: loc in TABLE_LOCATIONS or loc.lower() not in {"q4", "q5"})
+).filter(
+    lambda loc: (
+        (loc in TABLE_LOCATIONS or loc.lower() not in {"q4", "q5"}) and not is_stack(loc)
+    )  # @P4 names the hex P4
+)
 NUMBERS = st.integers(min_value=0, max_value=10**6)
 NEW_HANDLES = st.from_regex(r"[a-z][a-z0-9_]{0,4}", fullmatch=True).filter(
     # free, and reading like no handle in use ('al' beside 'a1' is refused)

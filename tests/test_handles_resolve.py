@@ -128,3 +128,9 @@ def test_a_location_typed_in_lower_case_keeps_the_boards_spelling(game):
     assert game.state.units["zz9"].location == "P4"
     execute(game, "move zz9 q5")
     assert game.state.units["zz9"].location == "Q5"
+
+
+def test_a_location_written_as_a_stack_reads_as_its_hex(game):
+    execute(game, "add German 9-1 as zz8 at R9")
+    execute(game, "move zz8 @p4")
+    assert game.state.units["zz8"].location == "P4"

@@ -174,7 +174,7 @@ class _Words:
         return f"{self.unit(r.handle)} " + " and ".join(said or ["unchanged"])
 
     def _nq(self, r: ev.NoQuarterInvoked) -> str:
-        return f"{r.side} is under No Quarter ({r.reason})"
+        return f"{r.side} has invoked No Quarter ({r.reason})"  # as the side panel says
 
     def _end(self, r: ev.GameEnded) -> str:
         return "the game ended; prisoners still guarded count double"
@@ -287,7 +287,7 @@ class _Words:
         becomes = f" as {r.counter}" if r.counter else ""
         why = {
             "cc": f"having eliminated or captured {self.unit(r.enemy)} in CC",
-            "alone": f"having eliminated {self.unit(r.enemy)}",
+            "alone": f"alone in its Location once {self.unit(r.enemy)} was eliminated",
             "surrender": f"when {self.unit(r.enemy)} surrendered",
         }.get(r.how, f"({r.how}, {r.enemy})")
         return f"{self.unit(r.handle)} rearmed{becomes}{split}, {why}"

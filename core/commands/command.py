@@ -229,7 +229,8 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
     if kind is Kind.PAIR:
         return read_pair(ctx, word)
     if kind is Kind.LOCATION:
-        return ctx.location(word)  # as the board names it: p4 is P4
+        # as the board names it: p4 is P4, and @P4 (a stack's spelling) the hex P4
+        return ctx.location(word[1:] if is_stack(word) else word)
     return word  # a word as typed
 
 
