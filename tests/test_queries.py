@@ -213,3 +213,14 @@ def test_cc_capture_attackers_are_only_units_with_an_enemy_they_may_capture():
     assert {h for h, c in found.items() if c.legal} == {"b3", "g4", "g5"}
     assert found["b1"].rule == "A20.22" and "Q5" in found["b1"].reason
     assert "not in Melee" in found["b2"].reason
+
+
+def test_recapture_guards_judged_by_the_recapture_check():
+    game = game_with(
+        *UNITS, "phase RtPh 1 American", "surrender g2 to a1", "phase APh 1 American", "abandon g2"
+    )
+    found = by_handle(queries.recapture_guards(game.state, ["g2"]))
+    assert found["a2"].legal and found["a2"].same_location  # judged in the CCPh it moves to
+    assert not found["g1"].legal and found["g1"].rule  # g2's own side: refused, with its rule
+    assert not found["a3"].legal  # in T1, not in g2's Location
+    assert queries.recapture_guards(game.state, ["g2"])[0].legal  # the legal ones first

@@ -339,7 +339,15 @@ _SPECS = [
         (),
         (
             _units("units", "Unarmed units recaptured", "unarmed"),
-            Slot("by", Kind.UNIT, "by", "By (the new Guard)", which="captor", required=True),
+            Slot(
+                "by",
+                Kind.UNIT,
+                "by",
+                "By (the new Guard)",
+                which="captor",
+                required=True,
+                picks=p.recapture_guards,
+            ),
             _merge(),
         ),
     ),

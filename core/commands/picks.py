@@ -126,6 +126,12 @@ def capture_defenders(state: GameState, values: Values) -> list[Choice]:
     return queries.capture_defenders(state, word_in(values, "by"))
 
 
+def recapture_guards(state: GameState, values: Values) -> list[Choice]:
+    from stockade.core.reads import queries
+
+    return queries.recapture_guards(state, handles_in(values, "units"))
+
+
 def transfer_guards(state: GameState, values: Values) -> list[Choice]:
     from stockade.core.reads import queries
 

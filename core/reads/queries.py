@@ -139,6 +139,19 @@ def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
     return ranked(out)
 
 
+def recapture_guards(state: GameState, units: list[str]) -> list[Choice]:
+    """Who may recapture ``units`` and guard them (A20.54), judged by the recapture's
+    own check, in the phase the entry would be recorded in."""
+    units = _known(state, units)
+    if not units:
+        return _unjudged(_active(state))
+    where = _location_of(state, units)
+    return ranked(
+        _judged(state, u, ev.Recaptured(units=units, guard=u.handle), where, "A20.54")
+        for u in _active(state)
+    )
+
+
 def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
     """Who may guard ``prisoners`` handed over by their Guard (A20.5, A20.51)."""
     prisoners = _known(state, prisoners)

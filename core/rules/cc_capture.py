@@ -145,7 +145,7 @@ def check_capture(state: GameState, ev: Captured) -> None:
     require_input(bool(handles), "name the captured units")
     require_input(len(set(handles)) == len(handles), "a unit is named twice")
     for u in (unit(state, h) for h in handles):
-        require_input(u.side != guard.side, f"{describe(u)} is on the captor's side")
+        require(u.side != guard.side, "A20.22", f"{describe(u)} is on the captor's side")
         if u.status == PRISONER and u.handle in ev.units:
             raise_reason(melee_prisoner_refusal(state, u, guard))
             require(not unarmed, "A20.22", f"{describe(guard)} is unarmed; it cannot guard")

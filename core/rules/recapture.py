@@ -41,7 +41,7 @@ def check_recapture(state: GameState, ev: Recaptured) -> None:
     require_input(bool(ev.units), "name the unarmed units recaptured")
     taken = [unit(state, h) for h in ev.units]
     for u in taken:
-        require_input(u.side != guard.side, f"{describe(u)} is on the captor's side")
+        require(u.side != guard.side, "A20.54", f"{describe(u)} is on the captor's side")
         require(u.status == UNARMED, "A20.54", f"{describe(u)} is not a free unarmed unit")
         if u.location and guard.location:
             require(
