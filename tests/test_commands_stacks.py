@@ -9,6 +9,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.commands import VERBS, execute, help_text, parse, plan, run_script
+from stockade.core.commands.fill import filled
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 
@@ -220,3 +221,42 @@ def test_the_rearm_reply_says_what_the_unit_became():
     outcome = execute(game, "rearm g1")
     assert "(g1) rearmed as 4-3-6, having eliminated" in outcome.message, outcome.message
     assert game.records[-1].counter == "4-3-6"
+
+
+# ------------------------------------------------- a form's left-out fields
+def test_a_form_is_filled_by_the_rule_the_bar_fills_by():
+    """``fill.filled``: the rearm form's How and enemy, empty, take the one way the game
+    allows (as ``rearm g1`` does), with the bar's note; one the player chose stays."""
+    game = _escaped()
+    empty = {"unit": "g1", "how": "", "enemy": "", "as_": ""}
+    found = filled("rearm", empty, game.state)
+    assert found is not None and found.values == {"how": "cc", "enemy": "b1"}
+    assert found.note == execute(game, "rearm g1").message.splitlines()[0]
+    game = _escaped()
+    found = filled("rearm", {**empty, "how": "cc"}, game.state)
+    assert found is not None and found.values == {"enemy": "b1"}
+    assert found.note.startswith("filled in: armed enemy b1")
+    assert filled("rearm", {**empty, "unit": "G1"}, game.state) is not None  # read as typed
+
+
+def test_a_form_is_not_filled_while_the_game_allows_none_or_several():
+    game = _escaped()
+    empty = {"unit": "g1", "how": "", "enemy": "", "as_": ""}
+    assert filled("rearm", {**empty, "unit": ""}, game.state) is None  # the unit first
+    assert filled("rearm", {**empty, "unit": "g2"}, game.state) is None  # g2 did not attack
+    assert filled("rearm", {**empty, "unit": "zz"}, game.state) is None  # unreadable
+    assert filled("rearm", {**empty, "how": "alone"}, game.state) is None  # not alone
+    assert filled("rearm", {**empty, "how": "cc", "enemy": "b1"}, game.state) is None
+    two = new_game(
+        [
+            "add British 4-5-7 at Q4",
+            "add German 4-6-7 2-4-7 hs at P4 broken",
+            "phase RtPh",
+            "surrender g1 g2 to b1",
+            "phase CCPh 2 German",
+            "eliminate b1 by cc",
+        ]
+    )
+    assert filled("rearm", empty, two.state) is None  # cc or alone: the player says
+    found = filled("rearm", {**empty, "how": "alone"}, two.state)
+    assert found is not None and found.values == {"enemy": "b1"}
