@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.commands import VERBS, execute, help_text, parse, plan, run_script
+from stockade.core.commands import VERBS, complete, execute, help_text, parse, plan, run_script
+from stockade.core.commands.fill import filled
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 
@@ -220,3 +221,67 @@ def test_the_rearm_reply_says_what_the_unit_became():
     outcome = execute(game, "rearm g1")
     assert "(g1) rearmed as 4-3-6, alone in its Location once" in outcome.message, outcome.message
     assert game.records[-1].counter == "4-3-6"
+
+
+# ------------------------------------------------- a form's left-out fields
+def test_a_form_is_filled_by_the_rule_the_bar_fills_by():
+    """``fill.filled``: the rearm form's How and enemy, empty, take the one way the game
+    allows (as ``rearm g1`` does), with the bar's note; one the player chose stays."""
+    game = _escaped()
+    empty = {"unit": "g1", "how": "", "enemy": "", "as_": ""}
+    found = filled("rearm", empty, game.state)
+    assert found is not None and found.values == {"how": "cc", "enemy": "b1"}
+    assert found.note == execute(game, "rearm g1").message.splitlines()[0]
+    game = _escaped()
+    found = filled("rearm", {**empty, "how": "cc"}, game.state)
+    assert found is not None and found.values == {"enemy": "b1"}
+    assert found.note.startswith("filled in: armed enemy b1")
+    assert filled("rearm", {**empty, "unit": "G1"}, game.state) is not None  # read as typed
+
+
+def test_a_form_is_not_filled_while_the_game_allows_none_or_several():
+    game = _escaped()
+    empty = {"unit": "g1", "how": "", "enemy": "", "as_": ""}
+    assert filled("rearm", {**empty, "unit": ""}, game.state) is None  # the unit first
+    assert filled("rearm", {**empty, "unit": "g2"}, game.state) is None  # g2 did not attack
+    assert filled("rearm", {**empty, "unit": "zz"}, game.state) is None  # unreadable
+    assert filled("rearm", {**empty, "how": "alone"}, game.state) is None  # not alone
+    assert filled("rearm", {**empty, "how": "cc", "enemy": "b1"}, game.state) is None
+    two = new_game(
+        [
+            "add British 4-5-7 at Q4",
+            "add German 4-6-7 2-4-7 hs at P4 broken",
+            "phase RtPh",
+            "surrender g1 g2 to b1",
+            "phase CCPh 2 German",
+            "eliminate b1 by cc",
+        ]
+    )
+    assert filled("rearm", empty, two.state) is None  # cc or alone: the player says
+    found = filled("rearm", {**empty, "how": "alone"}, two.state)
+    assert found is not None and found.values == {"enemy": "b1"}
+
+
+# ------------------------------------------------------ completion of @LOC
+def test_completion_offers_the_stacks_a_units_slot_may_take(game):
+    # after the handles; R5 holds units of both sides, which @R5 would be refused for
+    assert complete("break ", game.state)[-2:] == ["@P4", "@Q4"]
+    assert complete("break @", game.state) == ["@P4", "@Q4"]
+    assert complete("break @q", game.state) == ["@Q4"]
+    # not a stack already given, nor one whose units are all named
+    assert "@P4" not in complete("break @P4 ", game.state)
+    assert "@P4" not in complete("break g1 g2 g3 ", game.state)
+    assert "@P4" in complete("break g1 ", game.state)
+    for offer in complete("break ", game.state):
+        if offer.startswith("@"):
+            parse(f"break {offer}", game.state)  # each offer reads
+
+
+def test_completion_offers_only_stacks_the_picks_allow(game):
+    assert not [w for w in complete("surrender ", game.state) if w.startswith("@")]
+    run_script(game, ["break g2 g3", "phase RtPh"])
+    # the 8-1 in P4 is not broken: P4's stack is g2 and g3, and it is offered
+    assert [w for w in complete("surrender ", game.state) if w.startswith("@")] == ["@P4"]
+    assert complete("surrender @", game.state) == ["@P4"]
+    assert parse("surrender @P4 to b1", game.state).units == ("g2", "g3")
+    assert complete("capture g4 by @", game.state) == []  # one unit: not a units slot

@@ -3,14 +3,24 @@
 Reads the line so far with the verb's grammar: the first word completes to verbs;
 after a keyword, to what that keyword takes; otherwise to the verb's positional kind
 and its keywords. Handles come relevant-first: prisoners for ``transfer``, broken units
-for ``surrender``, armed enemies of the surrendering stack for ``to``.
+for ``surrender``, armed enemies of the surrendering stack for ``to``. A units slot
+then offers ``@LOC`` for each Location holding units its picks allow (the stack there,
+as the reader takes it: ``command.stack``).
 """
 
 from __future__ import annotations
 
 import re
 
-from stockade.core.commands.grammar import REARM_HOWS, VERBS, Kind, Slot, VerbSpec, verb_named
+from stockade.core.commands.grammar import (
+    REARM_HOWS,
+    STACK_MARK,
+    VERBS,
+    Kind,
+    Slot,
+    VerbSpec,
+    verb_named,
+)
 from stockade.core.commands.handles import reference
 from stockade.core.commands.picks import UNIT_FILTERS
 from stockade.core.model.events import PHASES
@@ -78,11 +88,66 @@ def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str
         if first.kind is not Kind.UNITS and before:
             return unused  # the one word is given; only keywords may follow
         words = _of_kind(first, spec, state, named, exclude=named)
-        return words + (unused if before else [])
+        return words + _stacks(first, spec, before, state, named) + (unused if before else [])
     slot = spec.keyword_slots[keyword]
     if slot.arity == "flag" or (slot.arity == "one" and after):
         return unused
-    return _of_kind(slot, spec, state, named, exclude=named) + (unused if after else [])
+    words = _of_kind(slot, spec, state, named, exclude=named)
+    return words + _stacks(slot, spec, before, state, named) + (unused if after else [])
+
+
+def _stacks(
+    slot: Slot, spec: VerbSpec, before: list[str], state: GameState, named: list[str]
+) -> list[str]:
+    """``@LOC`` for a units slot: each Location where the slot's picks (given the line so
+    far) allow units of one side only, as ``@LOC`` is read; not one already given, nor
+    one whose units are all named already."""
+    if slot.kind is not Kind.UNITS:
+        return []
+    units = state.units
+    sides: dict[str, set[str]] = {}
+    unnamed: set[str] = set()
+    for choice in slot.offers()(state, _line_values(spec, before)):
+        unit = units.get(choice.handle)
+        if not choice.legal or unit is None or not unit.on_board or not unit.location:
+            continue
+        sides.setdefault(unit.location, set()).add(unit.side)
+        if unit.handle not in named:
+            unnamed.add(unit.location)
+    given = {w[1:].lower() for w in before if w.startswith(STACK_MARK)}
+    return [
+        STACK_MARK + place
+        for place in sorted(sides, key=_natural)
+        if len(sides[place]) == 1 and place in unnamed and place.lower() not in given
+    ]
+
+
+def _line_values(spec: VerbSpec, before: list[str]) -> dict[str, object]:
+    """What the line so far gives each slot, as a form would hold it: the ``values`` a
+    slot's picks judge by (surrender's captor, capture's attacker)."""
+    out: dict[str, object] = {}
+    keyword_slots = spec.keyword_slots
+    current: Slot | None = spec.positional[0] if spec.positional else None
+    words: list[str] = []
+
+    def put(slot: Slot | None) -> None:
+        if slot is not None and words:
+            out[slot.name] = list(words) if slot.arity == "many" else words[0]
+
+    for word in before:
+        slot = keyword_slots.get(word.lower())
+        if slot is None:
+            words.append(word)
+            continue
+        put(current)
+        words = []
+        if slot.arity == "flag":
+            out[slot.name] = word.lower() if slot.kind is Kind.ONE_OF else True
+            current = None
+        else:
+            current = slot
+    put(current)
+    return out
 
 
 def _last_keyword(spec: VerbSpec, before: list[str]) -> tuple[str | None, list[str]]:

@@ -66,7 +66,8 @@ STEPS: list[tuple[str, str, list[str]]] = [
         "escape",
         ["f", "e", "Enter", "Space", "C-s"],
     ),
-    ("rearm: g4 from a4, killed in CC", "rearm", ["f", "r", "Enter", "i", "C-s"]),
+    # how (in CC) and the enemy (a4) are the only way the game allows: the form fills them
+    ("rearm: g4 from a4, killed in CC", "rearm", ["f", "r", "Enter", "C-s"]),
     (
         "takeover: a1 eliminated, a2 (picked of a2, a3) takes its prisoners",
         "takeover",

@@ -5,6 +5,10 @@ declaration (``core.commands.grammar``), the core builds the verb's ``Command`` 
 them (``core.commands.fill.from_fields``), checks it (``plan`` then ``Game.check``:
 nothing is written), the form shows the verdict with its rule and the command's
 canonical line, and on ctrl+s hands the command to the core to record.
+
+A field the core may fill by itself (``FormSpec.fill``: rearm's How and enemy when the
+game allows one way) is filled as soon as the other fields leave one value, and the
+verdict says so; the player may change it, and then it is theirs.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Static
 
 from stockade.core.commands.command import Command
+from stockade.core.commands.fill import Filled
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
@@ -61,6 +66,9 @@ class Field:
 # The command a form's values say: None while the form cannot say one yet (a question
 # still open); a Refusal names the field still to fill or the value it cannot read.
 Build = Callable[[dict, GameState], Command | None]
+# The core's values for the empty fields when the game allows only one (None: it allows
+# none or several, or it cannot tell yet).
+Fill = Callable[[dict, GameState], Filled | None]
 
 
 @dataclass
@@ -72,6 +80,7 @@ class FormSpec:
     build: Build
     key: str = ""
     notes: list[str] = field(default_factory=list)
+    fill: Fill | None = None
 
 
 TICK, NO_TICK = "✓", " "
@@ -172,6 +181,9 @@ class FormScreen(ModalScreen[str | None]):
         super().__init__()
         self.spec = spec
         self.refusal: Refusal | None = None
+        # what the form filled by itself (``spec.fill``) and its note, while it stands
+        self.filled: dict[str, str | list[str]] = {}
+        self.filled_note = ""
 
     @property
     def game(self) -> Game:
@@ -224,6 +236,7 @@ class FormScreen(ModalScreen[str | None]):
             )
 
     def on_mount(self) -> None:
+        self.fill_single()
         self.refresh_pickers()
         self.update_preview()
         if self.spec.fields:
@@ -297,6 +310,40 @@ class FormScreen(ModalScreen[str | None]):
                 with picker.prevent(UnitPicker.Changed):
                     picker.value = picker.legal[0].handle
 
+    def fill_single(self) -> None:
+        """Fill the fields the game leaves one value for (``spec.fill``); a value filled
+        before that the other fields no longer leave alone is taken back, one the
+        player changed is theirs."""
+        if self.spec.fill is None:
+            return
+        values = self.values()
+        for name, value in list(self.filled.items()):
+            if values[name] != value:  # changed by the player: no longer the form's
+                del self.filled[name]
+            else:  # asked again below, as if never filled
+                values[name] = [] if isinstance(value, list) else ""
+        found = self.spec.fill(values, self.game.state)
+        now = dict(found.values) if found is not None else {}
+        for name in self.filled.keys() - now.keys():
+            self._set(name, [] if isinstance(self.filled[name], list) else "")
+        for name, value in now.items():
+            self._set(name, value)
+        self.filled = now
+        self.filled_note = found.note if found is not None else ""
+
+    def _set(self, name: str, value: str | list[str]) -> None:
+        """A field's value set by the form, not announced as the player's change."""
+        widget = self.query_one(f"#f-{name}")
+        if isinstance(widget, UnitPicker):
+            with widget.prevent(UnitPicker.Changed):
+                widget.value = value
+        elif isinstance(widget, ChoiceList):
+            with widget.prevent(ChoiceList.Changed):
+                widget.value = str(value)
+        elif isinstance(widget, Input):
+            with widget.prevent(Input.Changed):
+                widget.value = str(value)
+
     # ------------------------------------------------------------------ values
     def values(self) -> dict:
         out: dict = {}
@@ -337,6 +384,9 @@ class FormScreen(ModalScreen[str | None]):
         )
         verdict = Text()
         extra = self.extra_verdict()
+        if self.filled_note:  # what the form chose by itself, before the verdict on it
+            note = Text(self.filled_note, style="italic")
+            extra = note if extra is None else note.append("\n").append_text(extra)
         if extra is not None:
             verdict.append_text(extra)
         run = dry_run(self.game, command) if command is not None else DryRun(problem)
@@ -387,6 +437,7 @@ class FormScreen(ModalScreen[str | None]):
     @on(UnitPicker.Changed)
     def _changed(self) -> None:
         try:
+            self.fill_single()
             self.refresh_pickers()
         except NoMatches:  # a late change event while the form is closing
             return

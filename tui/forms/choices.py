@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping
 
 from stockade.core.commands import VERBS, Kind
 from stockade.core.commands.command import Command
-from stockade.core.commands.fill import from_fields
+from stockade.core.commands.fill import Filled, filled, from_fields
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
-from stockade.tui.forms.base import Build, Field, UnitChoices
+from stockade.tui.forms.base import Build, Field, Fill, UnitChoices
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
 
@@ -95,3 +95,13 @@ def of_verb(verb: str) -> Build:
         return from_fields(verb, values, state)
 
     return build
+
+
+def fill_of(verb: str) -> Fill:
+    """The fields of ``verb`` the core fills when the game allows one value (its slots
+    declared ``fill_when_single``), as the command bar fills them when left out."""
+
+    def fill(values: dict, state: GameState) -> Filled | None:
+        return filled(verb, values, state)
+
+    return fill

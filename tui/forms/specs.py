@@ -13,7 +13,7 @@ from stockade.core.commands.fill import from_fields
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 from stockade.tui.forms.base import Field, FormSpec
-from stockade.tui.forms.choices import of_verb, slot_fields, words
+from stockade.tui.forms.choices import fill_of, of_verb, slot_fields, words
 
 CAUSES = words(
     ("enemy fire", "enemy"),
@@ -185,10 +185,11 @@ SPECS: list[FormSpec] = [
                 )
             },
             placeholders={"as_": "4-3-6"},
-            auto=("enemy",),
         ),
         of_verb("rearm"),
         key="r",
+        # How and the enemy: the core's, when the game allows one way (as "rearm g1")
+        fill=fill_of("rearm"),
     ),
     FormSpec(
         "scrounge",
