@@ -142,6 +142,17 @@ def test_withdrawal_from_melee_escapes():
     assert u(game, "g1").unarmed_how == "escaped"
 
 
+def test_a_withdrawal_reminds_the_player_to_record_where_the_unit_went():
+    from stockade.core.rules.reminders import reminders
+
+    game = _prisoners_of()
+    status(game, "a1", melee=True)
+    phase(game, "CCPh")
+    ok(game, ev.EscapedBy(units=["g1"], route="withdrawal"))
+    said = reminders(game.records[-1], game.state)
+    assert any("A11.2" in line and "move g1 LOC" in line for line in said), said
+
+
 def test_withdrawal_needs_a_melee():
     game = _prisoners_of()
     phase(game, "CCPh")

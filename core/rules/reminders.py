@@ -10,6 +10,9 @@ from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, Unit
 
+# Escapes that take the unit out of its Location: (rule, how it is said)
+_LEAVES = {"withdrawal": ("A11.2", "a Withdrawal"), "infiltration": ("A11.22", "an Infiltration")}
+
 _CLAIMS = {
     "encircled": "Encircled",
     "hob": "surrendering on a Heat of Battle DR (A15.5)",
@@ -45,6 +48,16 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
+    elif isinstance(record, ev.EscapedBy) and record.route in _LEAVES:
+        rule, how = _LEAVES[record.route]
+        left = [state.units[h] for h in record.units if h in state.units]
+        if left and left[0].location:
+            # the entry frees them; where they went is the board's, and the next move's
+            lines.append(
+                f"{' '.join(u.handle for u in left)} still recorded in {left[0].location}: "
+                f"{how} ends in an adjacent, Accessible Location ({rule}); record it: move "
+                f"{left[0].handle} LOC"
+            )
     lines += _voided(state, record.seq)
     lines += melee_ended(state, record.seq)
     return lines
