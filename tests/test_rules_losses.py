@@ -181,6 +181,17 @@ def _massacre_game(nat="German", traits=(), **captor_status):
     return game
 
 
+def test_the_reply_to_a_massacre_says_what_it_set_going():
+    from stockade.core.rules.reminders import reminders
+
+    game = _massacre_game("SS")
+    phase(game, "PFPh", attacker=DE, turn=2)
+    ok(game, ev.Massacred(units=["a1"], by="g1"))
+    said = reminders(game.records[-1], game.state)
+    assert any("has invoked No Quarter" in line for line in said), said
+    assert any("ELR raised to 4" in line for line in said), said
+
+
 @pytest.mark.parametrize("nat,traits", MAY)
 def test_who_may_massacre(nat, traits):
     game = _massacre_game(nat, traits)

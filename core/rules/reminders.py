@@ -48,6 +48,8 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
+    elif isinstance(record, ev.Massacred) and record.by in state.units:
+        lines += _massacre_penalties(state, state.units[record.by].side, record.seq)
     elif isinstance(record, ev.EscapedBy) and record.route in _LEAVES:
         rule, how = _LEAVES[record.route]
         left = [state.units[h] for h in record.units if h in state.units]
@@ -107,3 +109,19 @@ def _voided(state: GameState, seq: int) -> list[str]:
     eliminated/captured in the same simultaneous CC."""
     back = [u for u in state.units.values() if u.created == seq and u.note.startswith("A20.221")]
     return [f"{u.handle} is {u.side} {u.counter} again, armed: {u.note}" for u in back]
+
+
+def _massacre_penalties(state: GameState, perpetrator: str, seq: int) -> list[str]:
+    """What this Massacre set going (A20.4), as the state now says: No Quarter invoked
+    and the enemy's ELR raised, each only when it is this entry that did it."""
+    side = state.sides[perpetrator]
+    lines = []
+    if side.no_quarter and side.no_quarter_seq == seq:
+        lines.append(
+            f"{perpetrator} has invoked No Quarter: its enemies never surrender to it (A20.4)"
+        )
+    if side.massacred and side.massacre_seq == seq:  # its first: the enemy's ELR goes up
+        for name, other in state.sides.items():
+            if name != perpetrator and other.elr_raised:
+                lines.append(f"{name}'s ELR raised to {other.elr} (A20.4, once only)")
+    return lines
