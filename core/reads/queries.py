@@ -142,26 +142,34 @@ def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
 def recapture_guards(state: GameState, units: list[str]) -> list[Choice]:
     """Who may recapture ``units`` and guard them (A20.54), judged by the recapture's
     own check, in the phase the entry would be recorded in."""
-    units = _known(state, units)
-    if not units:
-        return _unjudged(_active(state))
-    where = _location_of(state, units)
-    return ranked(
-        _judged(state, u, ev.Recaptured(units=units, guard=u.handle), where, "A20.54")
-        for u in _active(state)
+    return _new_guards(
+        state, units, lambda taken, guard: ev.Recaptured(units=taken, guard=guard), "A20.54"
     )
 
 
 def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
     """Who may guard ``prisoners`` handed over by their Guard (A20.5, A20.51)."""
-    prisoners = _known(state, prisoners)
-    if not prisoners:
-        return _unjudged(_active(state))
-    where = _location_of(state, prisoners)
-    return ranked(
-        _judged(state, u, ev.Transferred(units=prisoners, to_guard=u.handle), where, "A20.5")
-        for u in _active(state)
+    return _new_guards(
+        state,
+        prisoners,
+        lambda taken, guard: ev.Transferred(units=taken, to_guard=guard),
+        "A20.5",
     )
+
+
+def _new_guards(
+    state: GameState,
+    handles: list[str],
+    entry: Callable[[list[str], str], ev.Record],
+    rule: str,
+) -> list[Choice]:
+    """Each unit judged as the new Guard of ``handles`` by the check of ``entry`` (the
+    record that would make it so), those in their Location first."""
+    units = _known(state, handles)
+    if not units:
+        return _unjudged(_active(state))
+    where = _location_of(state, units)
+    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in _active(state))
 
 
 def takeover_guards(
