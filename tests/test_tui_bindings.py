@@ -15,9 +15,10 @@ def _all_binding_classes():
     from stockade.tui.camp.modals import EndScreen
     from stockade.tui.camp.modals import HelpScreen as CampHelp
     from stockade.tui.camp.screen import CampScreen
-    from stockade.tui.forms.base import FormScreen, TickBox
+    from stockade.tui.forms.base import FormScreen
     from stockade.tui.forms.menu import FormMenu
     from stockade.tui.forms.picker import UnitPicker
+    from stockade.tui.forms.tick_box import TickBox
     from stockade.tui.screens.confirm import ConfirmScreen
     from stockade.tui.screens.games import GameModal, NewGameScreen, OpenGameScreen
     from stockade.tui.screens.help import HelpScreen

@@ -364,7 +364,7 @@ async def test_roster_is_one_key_away_and_filters_by_typing(tmp_path):
 async def test_a_tick_box_shows_a_tick_when_ticked_not_colour_alone(tmp_path):
     from textual.app import App, ComposeResult
 
-    from stockade.tui.forms.base import NO_TICK, TICK, TickBox
+    from stockade.tui.forms.tick_box import NO_TICK, TICK, TickBox
 
     class OneBox(App):
         def compose(self) -> ComposeResult:

@@ -36,6 +36,7 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
+from stockade.tui.forms.tick_box import TickBox
 from stockade.tui.table_app import table_app
 
 if TYPE_CHECKING:
@@ -83,27 +84,7 @@ class FormSpec:
     fill: Fill | None = None
 
 
-TICK, NO_TICK = "✓", " "
 KEYS = "enter: next · ↑↓ letter: list · tab: field · {record}: record · {cancel}: cancel"
-
-
-class TickBox(Checkbox):
-    """A checkbox that shows ✓ when ticked and a blank when not (not colour alone);
-    space ticks, enter moves on like every other field."""
-
-    BINDINGS = key_bindings("tick")
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.BUTTON_INNER = TICK if self.value else NO_TICK
-
-    def watch_value(self) -> None:
-        # the button's inside is the public BUTTON_INNER: ✓ or a blank, as ticked
-        self.BUTTON_INNER = TICK if self.value else NO_TICK
-        super().watch_value()
-
-    def action_confirm(self) -> None:
-        self.post_message(UnitPicker.Done(self))
 
 
 def _more_line(below: list[str], width: int) -> str:
