@@ -133,3 +133,9 @@ def test_a_vehicle_without_its_cvp_is_asked_for_it() -> None:
         parse("add g StuG vehicle P4", game.state)
     run_script(game, ["add g StuG vehicle cvp=4 P4"])
     assert [(u.counter, u.cvp) for u in game.state.units.values()] == [("StuG", 4)]
+
+
+def test_a_trait_given_twice_is_refused() -> None:
+    game = new_game()
+    with pytest.raises(InputRefusal, match="'\\+fanatic' is given twice for 4-6-7"):
+        parse("add g 4-6-7 +fanatic +fanatic P4", game.state)

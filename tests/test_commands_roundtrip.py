@@ -137,7 +137,7 @@ DRAFTS = st.builds(
     ),
     st.integers(min_value=1, max_value=20),
     optional(NEW_HANDLES, None),
-    st.lists(st.sampled_from(["fanatic", "commissar", "elite", "ss"]), max_size=2),
+    st.lists(st.sampled_from(["fanatic", "commissar", "elite", "ss"]), max_size=2, unique=True),
     optional(st.integers(min_value=0, max_value=20), None),
 )
 

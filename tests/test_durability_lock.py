@@ -95,3 +95,19 @@ def test_the_lock_leaves_no_file_behind_once_released(tmp_path):
         assert writelock.side_file(path).exists()
     game.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl"]
+
+
+def test_help_answers_while_another_window_holds_the_write_lock(tmp_path, capsys):
+    from stockade.core.cli import main
+
+    path = tmp_path / "g.jsonl"
+    new_game(path=path).close()
+    proc, got = _holder(path)
+    try:
+        assert got == "writer"
+        assert main(["do", str(path), "help nq"]) == 0  # help writes nothing: no lock wanted
+        assert "nq" in capsys.readouterr().out
+        assert main(["do", str(path), "next"]) != 0  # a write still waits for the lock
+    finally:
+        proc.kill()
+        proc.wait(10)

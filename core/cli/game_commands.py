@@ -21,7 +21,14 @@ from stockade.core.cli.output import json_visible, visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
 from stockade.core.cli.types import SubParsers
-from stockade.core.commands import Outcome, ScriptRefusal, control, execute, run_script
+from stockade.core.commands import (
+    Outcome,
+    ScriptRefusal,
+    control,
+    execute,
+    run_script,
+    writes_nothing,
+)
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
@@ -215,6 +222,12 @@ def cmd_do(args: Namespace, ui: object) -> int:
     # One read, one fold, one parse, one check, one encode: the game opened for writing
     # is the one the command is tried on (``submit`` checks before it writes, so a
     # refused command writes nothing).
+    if writes_nothing(args.text):  # help: read the game, never wait for its write lock
+        game = open_to_read(args.file)
+        try:
+            return answer(args, "do", game, execute(game, args.text))
+        finally:
+            game.close()
     game = open_to_write(args.file)
     try:
         outcome = execute(game, args.text)

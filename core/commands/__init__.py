@@ -30,9 +30,10 @@ from stockade.core.commands.execute import (
     run_script,
 )
 from stockade.core.commands.grammar import VERBS, Kind, Slot, VerbSpec, verb_named
-from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan
+from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan, writes_nothing
 
 __all__ = [
+    "writes_nothing",
     "execute",
     "parse",
     "plan",

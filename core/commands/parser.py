@@ -72,6 +72,16 @@ def parse(text: str, state: GameState) -> Command:
     return read_line(text, state)[0]
 
 
+def writes_nothing(text: str) -> bool:
+    """Whether the line, whatever the game, records nothing (blank, or ``help``): a
+    caller may then read the game without taking its write lock."""
+    if is_blank(text):
+        return True
+    tokens = words(text)
+    spec = verb_named(tokens[0]) if tokens else None
+    return not tokens or (spec is not None and COMMANDS[spec.name] is control.Help)
+
+
 def read_line(text: str, state: GameState) -> tuple[Command, list[str]]:
     """``parse``, with what reading decided for the player ("@P4: g1 g2 g3"): the
     command holds only the handles, so the reply takes these from here."""

@@ -217,7 +217,9 @@ def _read_add_words(ctx: Context, words: list[str]) -> tuple[list[Draft], str, b
             _last(drafts, low).count = _repeat(int(match.group(1)))
         elif low.startswith("+"):
             last = _last(drafts, low)
-            last.traits = [*(last.traits or []), _trait(low[1:])]
+            if _trait(low[1:]) in (last.traits or []):
+                raise InputRefusal(f"'{low}' is given twice for {last.counter}")
+            last.traits = [*(last.traits or []), low[1:]]
         elif match := _CVP.match(low):
             _last(drafts, low).cvp = int(match.group(1))
         elif _HEX.match(word):
