@@ -5,10 +5,11 @@ undo, a strike, the end of the game and the export of the tally.
 
     python game_script.py [--stockade PATH] [--log GAME.jsonl] [--out SCREENS.txt]
 
-Same driver and counting rules as docs/playthrough/playthrough.py: each step is sent
-with ``tmux send-keys``, the screen is captured after each step (``capture-pane -p``)
-and written to OUT with the step's keystroke count. A counter, a Location, odds, a DR,
-a reason or a word of a command typed at ``:`` counts one keystroke per word ("=text");
+The driver and the counting are docs/playthrough/tmux_play.py's, as for playthrough.py:
+each step is sent with ``tmux send-keys``, the screen is captured after each step
+(``capture-pane -p``) and written to OUT with the step's keystroke count. A counter, a
+Location, odds, a DR, a reason or a word of a command typed at ``:`` counts one
+keystroke per word ("=text");
 a roster filter one per character ("~text"); every other key (a tmux key name: Enter,
 Tab, Space, C-s, Down, Escape, or a single character) one.
 
@@ -21,15 +22,14 @@ by), and keep the keys that advance the clock in steps of their own, labelled
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script, or imported
+from tmux_play import Table, keystrokes, shown  # after the path above
 
 SESSION = "stockade-game-script"
 
@@ -142,17 +142,6 @@ STEPS: list[tuple[str, str, list[str]]] = [
 PLAYER_TURN = re.compile(r"clock: (T\d+ \w+)")
 
 
-def keystrokes(keys: list[str]) -> int:
-    return sum(
-        len(k[1:].split()) if k.startswith("=") else len(k) - 1 if k.startswith("~") else 1
-        for k in keys
-    )
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
 def main(steps: list[tuple[str, str, list[str]]] = STEPS) -> int:
     """Play ``steps`` (this build's keys by default; game_script_5b47421.py hands in the
     same game's keys on 5b47421)."""
@@ -166,78 +155,24 @@ def main(steps: list[tuple[str, str, list[str]]] = STEPS) -> int:
     ap.add_argument("--key-delay", type=float, default=0.3)
     ap.add_argument("--step-delay", type=float, default=0.8)
     a = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="stockade-game-"))
-    env = {
-        "STOCKADE_CONFIG_DIR": str(work / "config"),
-        "STOCKADE_DATA_DIR": str(work / "data"),
-        "STOCKADE_CACHE_DIR": str(work / "cache"),
-    }
-    log = a.log or work / "game.jsonl"
-    subprocess.run(
-        [
-            a.stockade,
-            "new",
-            str(log),
-            "--scenario",
-            "Stockade test game",
-            "--side",
-            "British:British:4",
-            "--side",
-            "German:German:3",
-        ],
-        check=True,
-        env={**os.environ, **env},
-        capture_output=True,
-    )
-    exports = " ".join(f"{k}={v}" for k, v in env.items())
-    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    tmux(
-        "new",
-        "-d",
-        "-s",
-        SESSION,
-        "-x",
-        "80",
-        "-y",
-        "24",
-        f"cd {work} && {exports} {a.stockade} {log}",
-    )
-    time.sleep(3)
+    table = Table(a.stockade, SESSION, "stockade-game-")
+    table.new_game("Stockade test game", "British:British:4", "German:German:3", log=a.log)
+    screens = table.play([keys for _, _, keys in steps], a.key_delay, a.step_delay)
     lines: list[str] = []
     per_action: dict[str, list[int]] = defaultdict(list)
     per_turn: dict[str, int] = defaultdict(int)
     total = 0
-    try:
-        for label, action, keys in steps:
-            for key in keys:
-                if key.startswith(("=", "~")):
-                    tmux("send-keys", "-t", SESSION, "-l", key[1:])
-                else:
-                    tmux("send-keys", "-t", SESSION, key)
-                time.sleep(a.key_delay)
-            time.sleep(a.step_delay)
-            n = keystrokes(keys)
-            total += n
-            if action:
-                per_action[action].append(n)
-            if m := PLAYER_TURN.match(label):
-                per_turn[m.group(1)] += n
-            shown = " ".join(k[1:].join('""') if k[0] in "=~" and len(k) > 1 else k for k in keys)
-            lines.append(f"=== {label}  [{n} keystrokes: {shown}]")
-            lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
-        tmux("send-keys", "-t", SESSION, "Escape")
-        time.sleep(0.3)
-        tmux("send-keys", "-t", SESSION, "q")
-        time.sleep(0.5)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    for title, cmd in (("history", "history"), ("tally", "tally")):
-        out = subprocess.run(
-            [a.stockade, cmd, str(log)], env={**os.environ, **env}, capture_output=True, text=True
-        )
-        lines.append(f"=== stockade {title} (after quitting)")
-        lines.append((out.stdout + out.stderr).rstrip("\n"))
-    exported = sorted(str(p) for p in log.parent.glob(log.stem + ".tally.*"))
+    for (label, action, keys), screen in zip(steps, screens, strict=True):
+        n = keystrokes(keys)
+        total += n
+        if action:
+            per_action[action].append(n)
+        if m := PLAYER_TURN.match(label):
+            per_turn[m.group(1)] += n
+        lines.append(f"=== {label}  [{n} keystrokes: {shown(keys)}]")
+        lines.append(screen)
+    lines += table.read_back("history", "tally")
+    exported = sorted(str(p) for p in table.log.parent.glob(table.log.stem + ".tally.*"))
     lines.append(f"=== exported files: {', '.join(exported) or 'none'}")
     summary = ["=== keystrokes per action"]
     summary += [f"{act}: {' + '.join(map(str, ns))} = {sum(ns)}" for act, ns in per_action.items()]
@@ -246,7 +181,7 @@ def main(steps: list[tuple[str, str, list[str]]] = STEPS) -> int:
     summary.append(f"=== whole game: {total} keystrokes in {len(steps)} steps")
     lines += summary
     a.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"log: {log}\nscreens: {a.out}")
+    print(f"log: {table.log}\nscreens: {a.out}")
     print("\n".join(summary))
     return 0
 

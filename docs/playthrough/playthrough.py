@@ -13,13 +13,12 @@ picking and confirming). The counts for the actions in docs/tui.md come from her
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script, or loaded
+from tmux_play import Table, keystrokes, shown  # after the path above
 
 SESSION = "stockade-playthrough"
 HERE = Path(__file__).resolve().parent
@@ -79,84 +78,20 @@ STEPS: list[tuple[str, str, list[str]]] = [
 ]
 
 
-def keystrokes(keys: list[str]) -> int:
-    return sum(
-        len(k[1:].split()) if k.startswith("=") else len(k) - 1 if k.startswith("~") else 1
-        for k in keys
-    )
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
 def main(out: Path) -> int:
     stockade = shutil.which("stockade") or str(Path(sys.executable).parent / "stockade")
-    work = Path(tempfile.mkdtemp(prefix="stockade-playthrough-"))
-    env = {
-        "STOCKADE_CONFIG_DIR": str(work / "config"),
-        "STOCKADE_DATA_DIR": str(work / "data"),
-        "STOCKADE_CACHE_DIR": str(work / "cache"),
-    }
-    log = work / "game.jsonl"
-    subprocess.run(
-        [
-            stockade,
-            "new",
-            str(log),
-            "--scenario",
-            "Hill 621",
-            "--side",
-            "American:American:4",
-            "--side",
-            "German:German:3",
-        ],
-        check=True,
-        env={**os.environ, **env},
-        capture_output=True,
-    )
-    exports = " ".join(f"{k}={v}" for k, v in env.items())
-    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    tmux(
-        "new",
-        "-d",
-        "-s",
-        SESSION,
-        "-x",
-        "80",
-        "-y",
-        "24",
-        f"cd {work} && {exports} {stockade} {log}",
-    )
-    time.sleep(3)
+    table = Table(stockade, SESSION, "stockade-playthrough-")
+    table.new_game("Hill 621", "American:American:4", "German:German:3")
+    screens = table.play([keys for _, _, keys in STEPS], key_delay=0.3, step_delay=0.8)
     lines: list[str] = []
     counts: dict[str, int] = {}
-    try:
-        for label, action, keys in STEPS:
-            for key in keys:
-                if key.startswith(("=", "~")):
-                    tmux("send-keys", "-t", SESSION, "-l", key[1:])
-                else:
-                    tmux("send-keys", "-t", SESSION, key)
-                time.sleep(0.3)
-            time.sleep(0.8)
-            n = keystrokes(keys)
-            if action:
-                counts[action] = n
-            shown = " ".join(k[1:].join('""') if k[0] in "=~" and len(k) > 1 else k for k in keys)
-            lines.append(f"=== {label}  [{n} keystrokes: {shown}]")
-            lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
-        tmux("send-keys", "-t", SESSION, "Escape")
-        time.sleep(0.3)
-        tmux("send-keys", "-t", SESSION, "q")
-        time.sleep(0.5)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    tally = subprocess.run(
-        [stockade, "tally", str(log)], env={**os.environ, **env}, capture_output=True, text=True
-    ).stdout
-    lines.append("=== stockade tally (after quitting)")
-    lines.append(tally.rstrip("\n"))
+    for (label, action, keys), screen in zip(STEPS, screens, strict=True):
+        n = keystrokes(keys)
+        if action:
+            counts[action] = n
+        lines.append(f"=== {label}  [{n} keystrokes: {shown(keys)}]")
+        lines.append(screen)
+    lines += table.read_back("tally")
     lines.append("=== keystrokes per action")
     lines += [f"{action}: {n}" for action, n in counts.items()]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")

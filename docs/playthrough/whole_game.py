@@ -12,19 +12,19 @@ each version needs:
     python docs/playthrough/whole_game.py main STOCKADE_OF_MAIN [OUT.txt]
 
 Needs tmux. A key is a tmux key name (Enter, Escape, Up), or "=text" for a command or
-reason typed as printed: one keystroke per word, as in playthrough.py (what the count
-measures is the reaching and confirming, not the typing speed). The screen is captured
+reason typed as printed: one keystroke per word (tmux_play.py, the driver the
+playthroughs share; what the count measures is the reaching and confirming, not the
+typing speed). The screen is captured
 after each step; at the end ``stockade tally`` and ``history`` check the book.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script
+from tmux_play import Table, keystrokes  # after the path above
 
 SESSION = "stockade-whole-game"
 HERE = Path(__file__).resolve().parent
@@ -110,59 +110,20 @@ STEPS: list[tuple[str, str, list[str], list[str]]] = [
 ]
 
 
-def keystrokes(keys: list[str]) -> int:
-    return sum(len(k[1:].split()) if k.startswith("=") else 1 for k in keys)
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
-
-
 def main(version: str, stockade: str, out: Path) -> int:
     column = 2 if version == "table" else 3
-    work = Path(tempfile.mkdtemp(prefix="stockade-whole-game-"))
-    env = {
-        "STOCKADE_CONFIG_DIR": str(work / "config"),
-        "STOCKADE_DATA_DIR": str(work / "data"),
-        "STOCKADE_CACHE_DIR": str(work / "cache"),
-    }
-    log = work / "game.jsonl"
-    new = [stockade, "new", str(log), "--scenario", "Whole game"]
-    new += ["--side", "American:American:4", "--side", "German:German:3"]
-    subprocess.run(new, check=True, env={**os.environ, **env}, capture_output=True)
-    exports = " ".join(f"{k}={v}" for k, v in env.items())
-    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    command = f"cd {work} && {exports} {stockade} {log}"
-    tmux("new", "-d", "-s", SESSION, "-x", "80", "-y", "24", command)
-    time.sleep(4)
+    table = Table(stockade, SESSION, "stockade-whole-game-")
+    table.new_game("Whole game", "American:American:4", "German:German:3")
+    screens = table.play([step[column] for step in STEPS], 0.4, 1.0, settle=4)
     lines: list[str] = []
     counts: dict[str, int] = {}
-    try:
-        for step in STEPS:
-            label, action, keys = step[0], step[1], step[column]
-            for key in keys:
-                if key.startswith("="):
-                    tmux("send-keys", "-t", SESSION, "-l", key[1:])
-                else:
-                    tmux("send-keys", "-t", SESSION, key)
-                time.sleep(0.4)
-            time.sleep(1.0)
-            n = keystrokes(keys)
-            counts[action or label] = counts.get(action or label, 0) + n
-            lines.append(f"=== {label}  [{n} keystrokes]")
-            lines.append(tmux("capture-pane", "-t", SESSION, "-p").rstrip("\n"))
-        tmux("send-keys", "-t", SESSION, "Escape")
-        time.sleep(0.3)
-        tmux("send-keys", "-t", SESSION, "q")
-        time.sleep(0.5)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
-    for what in ("history", "tally"):
-        done = subprocess.run(
-            [stockade, what, str(log)], env={**os.environ, **env}, capture_output=True, text=True
-        )
-        lines.append(f"=== stockade {what} (after quitting)")
-        lines.append(done.stdout.rstrip("\n"))
+    for step, screen in zip(STEPS, screens, strict=True):
+        label, action, keys = step[0], step[1], step[column]
+        n = keystrokes(keys)
+        counts[action or label] = counts.get(action or label, 0) + n
+        lines.append(f"=== {label}  [{n} keystrokes]")
+        lines.append(screen)
+    lines += table.read_back("history", "tally")
     lines.append(f"=== keystrokes per action ({version})")
     lines += [f"{action}: {n}" for action, n in counts.items()]
     lines.append(f"whole game: {sum(counts.values())}")
