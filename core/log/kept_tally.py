@@ -30,6 +30,7 @@ tally, before msgspec or the model, so it imports only os, sys, json and a BLAKE
 
 from __future__ import annotations
 
+import functools  # already loaded by the interpreter's start: free here
 import json
 import os
 import sys
@@ -133,8 +134,10 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
     return digest.hexdigest()
 
 
+@functools.cache  # the code does not change while the process runs
 def code_fingerprint() -> str | None:
-    """The fingerprint of this installation's core (memoised in the cache dir)."""
+    """The fingerprint of this installation's core (memoised in the cache dir): once
+    per process, though a folding tally asks it when it looks and when it keeps."""
     return fingerprint(core_root(), cache_dir())
 
 
