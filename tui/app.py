@@ -95,7 +95,7 @@ class StockadeApp(App[int]):
         for Textual's own notices ("Press [b]ctrl+q[/b] to quit"); Stockade's notices
         hold game text (a Location '[/nope]R4' raised MarkupError, '[@click=app.quit]'
         became a link) and pass ``markup=False``, every one of them
-        (tests/test_tui_hostile_text.py reads the sources to hold them to it)."""
+        (tests/tui/test_tui_hostile_text.py reads the sources to hold them to it)."""
         super().notify(
             visible(message),
             title=visible(title),

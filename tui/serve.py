@@ -114,7 +114,7 @@ class StockadeServer(Server):
 
     # textual-serve builds its aiohttp app here and offers no public hook for a
     # middleware; the guard must see every route (the static files too), so it is added
-    # to the app this builds (tests/test_serve.py fails if textual-serve stops calling it).
+    # to the app this builds (tests/tui/test_serve.py fails if textual-serve stops calling it).
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._check_request)

@@ -295,7 +295,7 @@ def _shown_at(fields: Fields | None, i: int) -> str:
 
 
 def _shown(fields: dict[str, Any] | None, name: str) -> str:
-    """The same for a unit's ``__dict__`` (tests/test_change.py words its reference so)."""
+    """The same for a unit's ``__dict__`` (tests/book/test_change.py words its reference so)."""
     return _shown_at(None if fields is None else _kept_of(fields), _KEPT_AT[name])
 
 

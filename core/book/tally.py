@@ -126,7 +126,7 @@ def tally(state: GameState) -> Tally:
 def cvp_if_ended(state: GameState) -> dict[str, int]:
     """Each side's CVP "if the game ended now", as ``tally`` sums it (booked lines,
     and every guarded prisoner double while the game goes on), without making the
-    lines: what a write judging the verdict needs (tests/test_verdict.py holds the two
+    lines: what a write judging the verdict needs (tests/book/test_verdict.py holds the two
     to the same figures)."""
     out = dict.fromkeys(state.sides, 0)
     for c in state.casualties:

@@ -9,7 +9,7 @@ subcommand, and the shell's completion hook.
 To add a subcommand: write its argparse set-up (with ``parsing.add_command``) in the
 ``register(sub)`` of its group's module and its handler beside it, then name it in
 ``SUBCOMMANDS`` with that group's loader below (a new group: a new module and a new
-loader of three lines). tests/test_cli_lazy.py checks that every name there is made by
+loader of three lines). tests/cli/test_cli_lazy.py checks that every name there is made by
 its group, and that every subcommand is named there.
 """
 

@@ -63,7 +63,7 @@ def add_command(
 ) -> argparse.ArgumentParser:
     """One subcommand: its one-line summary (in ``stockade --help`` and atop its own
     help) and an example or two (at the foot of its help). Every subcommand is made
-    here; tests/test_cli_conventions.py checks that each has both."""
+    here; tests/cli/test_cli_conventions.py checks that each has both."""
     examples = [example] if isinstance(example, str) else example
     parser = sub.add_parser(
         name,

@@ -58,7 +58,7 @@ Key = tuple[str, str, bool, str, int | None]
 
 def cache_dir() -> str | None:
     """The folder of the snapshots and kept tallies (snapcache.cache_dir, without
-    importing platformdirs on Linux: tests/test_kept_tally.py checks they agree), or
+    importing platformdirs on Linux: tests/log/test_kept_tally.py checks they agree), or
     None when the cache is off."""
     env = os.environ.get("STOCKADE_CACHE_DIR")
     if env is not None:

@@ -23,7 +23,7 @@ HistoryAction = Literal["undo", "redo", "strike", "unstrike"]
 
 class Refusal(Exception):
     """An entry the program will not record: raised as one of the subclasses below
-    (tests/test_refusal_kinds.py checks that no code raises the base class itself)."""
+    (tests/architecture/test_refusal_kinds.py checks that no code raises the base class itself)."""
 
     _KIND: ClassVar[str] = "refusal"
 

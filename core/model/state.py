@@ -274,7 +274,7 @@ class GameState(Tracked):
     def clone(self) -> GameState:
         """An independent copy (snapshots, previews), written out by hand: it knows which
         fields hold containers, where ``copy.deepcopy`` walks everything. Every mutable
-        container a field holds is copied here; tests/test_durability_clone.py fails if
+        container a field holds is copied here; tests/log/test_durability_clone.py fails if
         a new one is added and not copied.
         Casualty lines are shared: they are never changed once booked."""
         new = copy_obj(self)

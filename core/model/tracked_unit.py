@@ -230,7 +230,7 @@ class Unit(Tracked):
 # through ``__setattr__`` only paid 29 Python calls (~4.7 µs a unit; a campaign's fold
 # makes one per counter). This one copies a template's ``__dict__`` (every field, in
 # the dataclass's order, with its default) and sets the given fields over it: the same
-# fields, defaults and errors (tests/test_core_fast_open.py holds it to the
+# fields, defaults and errors (tests/log/test_core_fast_open.py holds it to the
 # dataclass), and a key-sharing ``__dict__`` as small as the dataclass's (a
 # ``dict.update`` from a plain dict made a combined one: ~830 bytes, not ~300).
 _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))

@@ -2,7 +2,7 @@
 status for it and the tests that prove it (data in core/data/conformance.toml).
 
 ``python -m stockade.core.reads.conformance`` prints docs/conformance.md; with ``--write`` it
-writes it (tests/test_conformance.py fails when the committed file is out of date).
+writes it (tests/rules/test_conformance.py fails when the committed file is out of date).
 ``section_text("A20.55")`` is what ``stockade rules A20.55`` and ``help A20.55`` show.
 """
 
@@ -142,7 +142,8 @@ def markdown() -> str:
         "# A20 conformance matrix",
         "",
         "Generated from `core/data/conformance.toml` by `python -m stockade.core.reads.conformance"
-        " --write`; do not edit by hand. `tests/test_conformance.py` fails when a requirement",
+        " --write`; do not edit by hand. `tests/rules/test_conformance.py` fails"
+        " when a requirement",
         "has no status, when a named test does not exist, when an enforced requirement has no",
         "test that expects a refusal or effect citing its rule, or when this file is stale.",
         "",

@@ -1,0 +1,92 @@
+"""The app uses Textual through its public names only: a private name (``_x``) of
+Textual is neither read nor overridden from tui/, so a Textual release that renames its
+insides cannot silently change what the player sees. Counted from the source: every
+``self._x`` and ``def _x`` in Textual's package against what tui/ reads and defines."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import re
+from pathlib import Path
+
+import textual
+
+TUI = Path(__file__).resolve().parents[2] / "tui"
+PRIVATE = re.compile(r"\bself\.(_[a-z][a-z0-9_]*)\b|^\s*(?:async\s+)?def\s+(_[a-z][a-z0-9_]*)\(")
+
+
+def private_names(source: str) -> set[str]:
+    return {a or b for line in source.splitlines() for a, b in PRIVATE.findall(line)}
+
+
+def textual_private() -> set[str]:
+    names: set[str] = set()
+    for path in Path(textual.__file__).parent.rglob("*.py"):
+        names |= private_names(path.read_text(encoding="utf-8", errors="replace"))
+    return names
+
+
+def ours() -> list[tuple[Path, ast.Module]]:
+    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(TUI.rglob("*.py"))]
+
+
+def defined_by_us(modules: list[tuple[Path, ast.Module]]) -> set[str]:
+    names: set[str] = set()
+    for _, tree in modules:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+def test_no_private_textual_name_is_read():
+    modules = ours()
+    theirs, mine = textual_private(), defined_by_us(modules)
+    read = [
+        f"{path.relative_to(TUI.parent)}:{node.lineno}: .{node.attr}"
+        for path, tree in modules
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and node.attr in theirs
+        and node.attr not in mine
+    ]
+    assert not read, "\n".join(read)
+
+
+def test_no_private_textual_name_is_overridden():
+    clashes = []
+    for path, tree in ours():
+        module = importlib.import_module(
+            "stockade." + ".".join(path.relative_to(TUI.parent).with_suffix("").parts)
+        )
+        for node in ast.walk(tree):
+            cls = getattr(module, node.name, None) if isinstance(node, ast.ClassDef) else None
+            if not isinstance(cls, type):
+                continue
+            bases = [b for b in cls.__mro__[1:] if b.__module__.split(".")[0] == "textual"]
+            theirs = set().union(*(private_names(inspect.getsource(b)) for b in bases))
+            mine = {
+                n.name
+                for n in ast.walk(node)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name.startswith("_")
+                and not n.name.startswith("__")
+            }
+            clashes += [f"{module.__name__}.{node.name}.{name}" for name in mine & theirs]
+    assert not clashes, clashes
+
+
+def test_the_checks_see_a_private_name():
+    from textual.widgets import Checkbox
+
+    assert "_suggestion" in textual_private()  # Input's, once read by the command bar
+    toggle = next(b for b in Checkbox.__mro__ if b.__name__ == "ToggleButton")
+    assert "_button" in private_names(inspect.getsource(toggle))  # once overridden

@@ -1,0 +1,117 @@
+"""A headless command loads the code of its own subcommand and nothing else: the CLI's
+table (core/cli/arguments.py ``SUBCOMMANDS``) names the group that makes each
+subcommand, and a command line builds the parser of the one it names. What is counted
+here is which modules a process imported, never how long it took (bench/cli_startup.py
+measures that)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stockade.core.cli import arguments, main
+from stockade.core.cli.arguments import SUBCOMMANDS, build_parser, groups_for, subcommand_names
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "sample_games" / "demo.jsonl"
+
+# Runs ``stockade ARGV`` as the console script does and prints the modules it imported.
+CHILD = (
+    "import io, json, sys, contextlib\n"
+    "from stockade.tui.launcher import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    code = main(sys.argv[1:])\n"
+    "print(json.dumps({'code': code, 'modules': sorted(sys.modules)}))\n"
+)
+
+
+def imported_by(*argv: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, *argv], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    reply = json.loads(done.stdout)
+    assert reply["code"] == 0, done.stderr
+    return set(reply["modules"])
+
+
+GROUP_MODULES = {
+    "stockade.core.cli.game_commands",
+    "stockade.core.cli.read_commands",
+    "stockade.core.cli.log_commands",
+    "stockade.core.cli.table_commands",
+    "stockade.core.cli.rules_command",
+    "stockade.core.camp.cli",
+}
+OTHER_GROUPS = GROUP_MODULES - {"stockade.core.cli.read_commands"}
+
+
+def test_tally_imports_its_own_subcommand_and_nothing_it_does_not_use():
+    modules = imported_by("tally", str(DEMO))
+    assert "stockade.core.cli.read_commands" in modules
+    assert not modules & OTHER_GROUPS, sorted(modules & OTHER_GROUPS)
+    # the command language, the history's sentences, the installed metadata (--version)
+    for unused in ("stockade.core.commands", "stockade.core.book.describe", "importlib.metadata"):
+        assert unused not in modules, unused
+    assert not any(m == "textual" or m.startswith("textual.") for m in modules)
+
+
+def test_a_kept_tally_imports_neither_msgspec_nor_the_model_nor_the_command_line():
+    imported_by("tally", str(DEMO))  # folds, and keeps what it printed
+    modules = imported_by("tally", str(DEMO))  # the same bytes, the same code: kept
+    heavy = ("msgspec", "stockade.core.model", "stockade.core.book", "stockade.core.cli.entry")
+    assert not [m for m in modules if m.startswith(heavy)]
+    assert "stockade.core.cli.kept" in modules
+    # neither argparse nor the OpenSSL that hashlib loads (the venv's site may import
+    # pathlib and re for an editable install, so those are not counted here)
+    assert not {"argparse", "hashlib", "_hashlib", "platformdirs", "typing"} & modules
+
+
+def test_version_imports_no_subcommand_and_no_log_code():
+    modules = imported_by("--version")
+    assert not modules & GROUP_MODULES, sorted(modules & GROUP_MODULES)
+    assert "stockade.core.book.game" not in modules and "msgspec" not in modules
+
+
+def test_the_table_names_every_subcommand_and_each_group_makes_its_own():
+    made_by = {}
+    for group in dict.fromkeys(SUBCOMMANDS.values()):
+        sub = argparse.ArgumentParser().add_subparsers()
+        group(sub)
+        for name in sub.choices:
+            made_by[name] = group
+    assert made_by == SUBCOMMANDS
+    assert subcommand_names(build_parser()) == set(SUBCOMMANDS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "groups"),
+    [
+        (["tally", "g.jsonl", "--json"], [arguments.read_group]),
+        (["do", "g.jsonl", "next"], [arguments.game_group]),
+        (["camp", "--simulate", "3"], [arguments.camp_group]),
+        (["--version"], []),
+        (["--help"], None),
+        (["no-such-command", "x"], None),
+        ([], None),
+    ],
+)
+def test_the_parser_is_built_from_the_groups_the_command_line_names(argv, groups):
+    assert groups_for(argv) == groups
+
+
+def test_an_unknown_subcommand_is_answered_with_the_whole_list(capsys):
+    assert main(["no-such-command", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'no-such-command'" in err
+    assert all(f"'{name}'" in err for name in SUBCOMMANDS)
+
+
+def test_the_help_lists_every_subcommand(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"    {name}" in out for name in SUBCOMMANDS)

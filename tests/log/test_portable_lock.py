@@ -1,0 +1,73 @@
+"""Windows has no ``fcntl``. This runs the journal's lock, write, crash and second-writer
+tests again in an interpreter where ``import fcntl`` fails (tests/fixtures/no_fcntl/
+sitecustomize.py, inherited by the children those tests start), so the journal goes
+through its portable lock (core/log/writelock.py, the ``filelock`` library). What this does
+not show is how the real Windows and macOS behave: docs/durability.md says what was run
+where."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HIDE_FCNTL = ROOT / "tests" / "fixtures" / "no_fcntl"
+
+# The journal's own tests, unchanged: locking (test_durability_lock), the write path and
+# second opener (test_durability_journal), failing writes (test_durability_ioerror),
+# SIGKILL mid-write (test_durability_crash). (tests/book/test_core_undo_journal.py is about
+# the in-memory undo list of pre-images: it opens no file, so no lock.)
+SUITES = [
+    "tests/log/test_durability_lock.py",
+    "tests/log/test_durability_journal.py",
+    "tests/log/test_durability_ioerror.py",
+    "tests/log/test_durability_crash.py",
+]
+
+PROBE = """
+import sys
+try:
+    import fcntl
+except ImportError:
+    pass
+else:
+    sys.exit("fcntl is still importable")
+from stockade.core.log import writelock
+print(writelock.BACKEND)
+"""
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(HIDE_FCNTL), str(ROOT), env.get("PYTHONPATH", "")) if p
+    )
+    return env
+
+
+def test_hiding_fcntl_selects_the_portable_lock():
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env=_env(), capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "filelock"
+
+
+def test_journal_suites_pass_with_fcntl_hidden(tmp_path):
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-o",
+        "addopts=-q",
+        "-p",
+        "no:cacheprovider",
+        "-x",
+        *SUITES,
+    ]
+    out = subprocess.run(command, cwd=ROOT, env=_env(), capture_output=True, text=True)
+    tail = "\n".join((out.stdout + out.stderr).splitlines()[-30:])
+    assert out.returncode == 0, tail
+    assert " passed" in tail and "failed" not in tail, tail

@@ -1,0 +1,178 @@
+"""Stockade installs as a player would install it, beside anything else (issue 9).
+
+The slow half (marked ``packaging``; run it alone with ``pytest -m packaging``) builds
+the sdist and, from it, the wheel with ``python -m build``, installs the wheel into a
+fresh venv that already holds unrelated packages named ``core`` and ``tui``, and runs
+the console script there. Both use pip's cache and reach nothing but the package index.
+It skips only when this Python cannot make a venv, and says why.
+
+The fast half checks that pyproject.toml's ``packages`` list names every folder that
+holds code or data, so a new folder cannot silently go missing from the wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDERS = {"core": "stockade.core", "tui": "stockade.tui", "themes": "stockade.themes"}
+FOLDERS["sample_games"] = "stockade.sample_games"
+DATA_SUFFIXES = {".py", ".toml", ".tcss", ".jsonl", ".json", ".txt", ".md", ".stockade"}
+# What another project might ship under these names; Stockade must never add them.
+FOREIGN = ("core", "tui", "themes", "sample_games")
+
+
+# ------------------------------------------------------------------------ fast half
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_folder_with_code_or_data_is_a_listed_package():
+    listed = set(_pyproject()["tool"]["setuptools"]["packages"])
+    wanted = set()
+    for folder, name in FOLDERS.items():
+        for directory in [ROOT / folder, *(ROOT / folder).rglob("*")]:
+            if not directory.is_dir() or directory.name == "__pycache__":
+                continue
+            if any(f.suffix in DATA_SUFFIXES for f in directory.iterdir() if f.is_file()):
+                rel = directory.relative_to(ROOT / folder).parts
+                wanted.add(".".join((name, *rel)))
+    assert wanted - listed == set(), "add these to [tool.setuptools] packages"
+    assert listed - wanted == set(), "these listed packages have no folder"
+
+
+def test_the_package_dir_maps_each_folder_under_one_import_name():
+    mapping = _pyproject()["tool"]["setuptools"]["package-dir"]
+    assert mapping == {name: folder for folder, name in FOLDERS.items()}
+    assert all(p.startswith("stockade.") for p in _pyproject()["tool"]["setuptools"]["packages"])
+
+
+# ------------------------------------------------------------------------ slow half
+def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", **kw.pop("env", {})}
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, **kw)
+    assert out.returncode == 0, f"{' '.join(cmd)} -> {out.returncode}\n{out.stdout}\n{out.stderr}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory) -> dict[str, Path]:
+    """The sdist, and the wheel built FROM that sdist (so the sdist is proven complete)."""
+    pytest.importorskip("build", reason="the test extras (pip install -e '.[test]') add build")
+    out = tmp_path_factory.mktemp("dist")
+    _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)])
+    (sdist,) = out.glob("stockade-*.tar.gz")
+    (wheel,) = out.glob("stockade-*.whl")
+    return {"sdist": sdist, "wheel": wheel}
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _site_packages(python: Path) -> Path:
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    return Path(_run([str(python), "-c", code]).stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def installed(dists, tmp_path_factory) -> dict:
+    """A fresh venv with someone else's ``core`` and ``tui`` in it, then the wheel."""
+    venv = tmp_path_factory.mktemp("venv") / "v"
+    made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"this Python cannot create a venv with pip: {made.stderr.strip()[-300:]}")
+    python = _venv_python(venv)
+    site = _site_packages(python)
+    for name in ("core", "tui"):  # another project's top-level packages
+        (site / name).mkdir()
+        (site / name / "__init__.py").write_text(f"WHO = 'other {name}'\n", encoding="utf-8")
+    before = {p.name for p in site.iterdir()}
+    _run([str(python), "-m", "pip", "install", "--quiet", str(dists["wheel"])])
+    after = {p.name for p in site.iterdir()}
+    script = venv / ("Scripts/stockade.exe" if os.name == "nt" else "bin/stockade")
+    return {"python": python, "site": site, "gained": after - before, "script": script}
+
+
+@pytest.mark.packaging
+def test_the_sdist_carries_every_folder_and_no_build_debris(dists):
+    with tarfile.open(dists["sdist"]) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for folder in FOLDERS:
+        assert f"{folder}/__init__.py" in names
+    assert "pyproject.toml" in names and "README.md" in names
+    assert "sample_games/demo.jsonl" in names and "themes/dark.toml" in names
+    assert not [n for n in names if n.startswith((".venv/", "bench/out/")) or "__pycache__" in n]
+
+
+@pytest.mark.packaging
+def test_the_wheel_holds_one_import_name(dists):
+    with zipfile.ZipFile(dists["wheel"]) as whl:
+        tops = {n.split("/", 1)[0] for n in whl.namelist()}
+        names = set(whl.namelist())
+    assert tops == {"stockade", dists["wheel"].name.split("-py3")[0] + ".dist-info"}
+    assert "stockade/__init__.py" not in names  # a namespace package: no folder of its own
+    for data in ("stockade/themes/dark.toml", "stockade/tui/stockade.tcss"):
+        assert data in names
+    assert "stockade/core/data/rulings.toml" in names
+    assert "stockade/sample_games/demo.jsonl" in names
+
+
+@pytest.mark.packaging
+def test_installed_wheel_adds_only_stockade(installed):
+    gained = installed["gained"]
+    assert not gained & set(FOREIGN), gained
+    assert "stockade" in gained
+    for name in ("core", "tui"):  # the other project's packages, untouched
+        init = installed["site"] / name / "__init__.py"
+        assert init.read_text(encoding="utf-8") == f"WHO = 'other {name}'\n"
+        assert sorted(p.name for p in (installed["site"] / name).iterdir()) == ["__init__.py"]
+    record = next(installed["site"].glob("stockade-*.dist-info")) / "RECORD"
+    for line in record.read_text(encoding="utf-8").splitlines():
+        path = line.split(",", 1)[0]
+        assert path.startswith(("stockade/", "stockade-", "../")), path
+
+
+@pytest.mark.packaging
+def test_both_packages_named_core_work_side_by_side(installed):
+    code = (
+        "import core, tui; from stockade.core.book.game import Game; "
+        "import stockade.tui.launcher; print(core.WHO, '|', tui.WHO, '|', Game.__module__)"
+    )
+    out = _run([str(installed["python"]), "-c", code], cwd=installed["site"].parent)
+    assert out.stdout.strip() == "other core | other tui | stockade.core.book.game"
+
+
+@pytest.mark.packaging
+def test_the_console_script_runs_from_the_install(installed, tmp_path):
+    script = str(installed["script"])
+    env = {
+        "STOCKADE_CONFIG_DIR": str(tmp_path / "c"),
+        "STOCKADE_DATA_DIR": str(tmp_path / "d"),
+        "STOCKADE_CACHE_DIR": "off",
+    }
+    version = _run([script, "--version"], cwd=tmp_path, env=env).stdout.strip()
+    assert version == f"stockade {_pyproject()['project']['version']}"
+    # A shipped sample, found inside the install (not in this checkout).
+    where = "import stockade.sample_games as s, pathlib; print(pathlib.Path(s.__file__).parent)"
+    samples = Path(_run([str(installed["python"]), "-c", where]).stdout.strip())
+    assert installed["site"] in samples.parents
+    sample = samples / "demo.jsonl"
+    expected = json.loads((samples / "demo.expected.json").read_text(encoding="utf-8"))
+    tally = json.loads(_run([script, "tally", str(sample), "--json"], cwd=tmp_path, env=env).stdout)
+    for side, want in expected["sides"].items():
+        got = tally["sides"][side]
+        assert (got["cvp"], got["cvp_if_ended"]) == (want["cvp"], want["cvp_if_ended"]), side
+    text = _run([script, "tally", str(sample)], cwd=tmp_path, env=env).stdout
+    assert text.startswith("CVP tally: Demo")
+    check = _run([script, "check", str(sample)], cwd=tmp_path, env=env)
+    assert "sound" in check.stdout

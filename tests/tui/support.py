@@ -1,0 +1,72 @@
+"""Shared helpers for the TUI tests (not a test module itself: no test functions)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual import events
+
+from stockade.core.book.game import Game
+from stockade.core.model.events import SideSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_games"
+
+
+def sample_copy(tmp_path: Path, name: str = "demo") -> Path:
+    target = tmp_path / f"{name}.jsonl"
+    shutil.copyfile(SAMPLES / f"{name}.jsonl", target)
+    return target
+
+
+def new_game(
+    tmp_path: Path, scenario: str, sides: list[tuple[str, str, int]], first: str = ""
+) -> Game:
+    specs = [SideSpec(name, nat, elr) for name, nat, elr in sides]
+    return Game.create(tmp_path / "game.jsonl", scenario, specs, first_attacker=first)
+
+
+async def type_command(pilot, text: str) -> None:
+    """':' then the text (pasted: one event, not one press per letter), then enter.
+
+    A refused command stays in the bar for fixing; escape clears it first.
+    """
+    from stockade.tui.widgets.command_bar import CommandInput
+
+    if isinstance(pilot.app.focused, CommandInput):
+        await pilot.press("escape")
+    await pilot.press("colon")
+    pilot.app.focused.post_message(events.Paste(text))
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def until(pilot, condition, what: str) -> None:
+    """Let the app run until ``condition()`` holds: a test waits for what it expects to
+    happen (a poll, a worker), never a fixed number of seconds."""
+    import time
+
+    hang_guard = time.monotonic() + 120  # an app that stopped, never a slow one
+    while not condition():
+        assert time.monotonic() < hang_guard, f"the app never showed {what}"
+        await pilot.pause(0.05)
+
+
+def status_text(app) -> str:
+    from stockade.tui.widgets.status_line import StatusLine
+
+    return app.screen.query_one(StatusLine).message
+
+
+def sync(fn):
+    """Run an async test with asyncio.run (this venv has no async pytest plugin)."""
+    import asyncio
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper

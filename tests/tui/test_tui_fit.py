@@ -1,0 +1,85 @@
+"""80x24 is the design size: what does not fit says so ("↓ more"), and the replay's
+position is counted in entry numbers."""
+
+from __future__ import annotations
+
+from textual.events import MouseScrollDown
+
+from stockade.core.book.game import Game
+from stockade.tui.app import StockadeApp
+from stockade.tui.widgets.phase_bar import PhaseBar
+from stockade.tui.widgets.side_panel import SidePanelView
+from stockade.tui.widgets.status_line import StatusLine
+from tests.tui.support import new_game, sample_copy, sync, type_command
+
+
+@sync
+async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_path):
+    game = Game.open(sample_copy(tmp_path))
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = app.screen.query_one(StatusLine)
+        status.say("word " * 80, "hint")
+        await pilot.pause()
+        shown = str(status.render())
+        assert len(shown.splitlines()) == 3 and shown.endswith("↓ more (^↓)")
+        status.post_message(MouseScrollDown(status, 1, 1, 0, 1, 0, False, False, False))
+        await pilot.pause()
+        shown = str(status.render())
+        assert shown.startswith("↑ ")
+        await pilot.press("ctrl+up")  # back to the top, from the keyboard
+        assert not str(status.render()).startswith("↑ ")
+        await pilot.press("colon")  # and from inside the command bar
+        await pilot.press("ctrl+down", "ctrl+down")
+        assert str(status.render()).startswith("↑ ")
+        await pilot.press("escape")
+        status.say("word " * 80, "hint")
+        status.say("short", "ok")
+        await pilot.pause()
+        assert "more" not in str(status.render())
+    game.close()
+
+
+@sync
+async def test_a_panel_that_does_not_fit_says_how_much_is_below(tmp_path):
+    game = Game.open(sample_copy(tmp_path))
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        german = next(p for p in app.screen.query(SidePanelView) if p.side == "German")
+        assert german.max_scroll_y > 0
+        assert f"↓{round(german.max_scroll_y)} more" in german.border_subtitle
+        assert "tab, j/k" in german.border_subtitle  # the keys that scroll it
+        german.scroll_end(animate=False)
+        await pilot.pause()
+        await pilot.pause()
+        assert "↓" not in german.border_subtitle and "↑" in german.border_subtitle
+    async with StockadeApp(Game.open(sample_copy(tmp_path, "ex05_rtph_surrender")),
+                           remember=False).run_test(size=(160, 50)) as pilot:  # fmt: skip
+        await pilot.pause()
+        await pilot.pause()
+        for panel in pilot.app.screen.query(SidePanelView):
+            assert "more" not in panel.border_subtitle  # all of it fits: no mark
+        pilot.app.game.close()
+    game.close()
+
+
+@sync
+async def test_replay_counts_in_entry_numbers_not_lines(tmp_path):
+    game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, "add German 4-6-7 as g1 at Q4")
+        await pilot.press("escape", "u")  # the undo record is numbered but not listed
+        await type_command(pilot, "add German 4-6-7 as g2 at Q4")
+        last = game.records[-1].seq
+        await pilot.press("escape", "h")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        note = app.screen.query_one(PhaseBar)._note
+        assert note == f"REPLAY: {last} of {last}"
+    game.close()

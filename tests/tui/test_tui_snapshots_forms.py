@@ -1,0 +1,131 @@
+"""SVG snapshots at 80x24 of the roster, the unit picker and every guided form
+(pytest-textual-snapshot, as tests/tui/test_tui_snapshots.py). The game has prisoners, a
+second Guard candidate and units of both sides, so every pick-list has something in it.
+
+Update with ``pytest tests/tui/test_tui_snapshots_forms.py --snapshot-update`` after a
+deliberate change, and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.commands import execute
+from stockade.tui.app import StockadeApp
+from stockade.tui.forms import all_specs
+from tests.tui.support import new_game
+
+SETUP = [
+    "add German 4-6-7 as g1 at Q4 broken",
+    "add German 2-4-7 hs as g2 at Q4 broken",
+    "add German 2-4-7 hs as g3 at Q4 broken",
+    "add German 4-6-7 as g4 at R5",
+    "add American 6-6-6 as a1 at Q5",
+    "add American 6-6-6 as a2 at Q5",
+    "add American 7-4-7 as a3 at R5",
+    "phase RtPh 1 American",
+    "surrender g1 g2 g3 to a1",
+    "phase APh 1 American",
+]
+
+
+@pytest.fixture
+def app(tmp_path):
+    game = new_game(tmp_path, "Forms", [("American", "American", 4), ("German", "German", 3)])
+    for line in SETUP:
+        execute(game, line)
+    yield StockadeApp(game, remember=False)
+    game.close()
+
+
+async def _settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.2)
+    # then until the app is idle: a form's fit and its "more below" line take a few
+    # refreshes in turn, and a loaded machine may not get through them in 0.2 s
+    for _ in range(4):
+        await pilot.pause()
+
+
+def test_roster_80x24(app, snap_compare):
+    async def roster(pilot):
+        await pilot.press("w")
+        await _settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=roster)
+
+
+def test_capture_defender_picker_80x24(app, snap_compare):
+    """The picker: legal defenders first, the others greyed, the reason of the highlighted."""
+    execute(app.game, "phase CCPh 1 American")
+
+    async def picker(pilot):
+        await pilot.press("f", "c")  # the form opens on the attackers
+        await _settle(pilot)
+        await pilot.press("enter")  # a3 in R5, the first that may capture: the defenders
+        await _settle(pilot)
+        await pilot.press("down")  # onto a greyed one (the attacker's own side): why not
+        await _settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=picker)
+
+
+@pytest.mark.parametrize("name", [spec.name for spec in all_specs()])
+def test_form_80x24(app, snap_compare, name):
+    """Each form with its longest list open: a list field's words inside the form, or a
+    unit field's roster."""
+    key = next(spec.key for spec in all_specs() if spec.name == name)
+
+    async def form(pilot):
+        from stockade.tui.forms.base import FormScreen
+        from stockade.tui.forms.choice_list import ChoiceList
+        from stockade.tui.forms.picker import UnitPicker
+        from stockade.tui.screens.roster import PickScreen
+
+        await pilot.press("f", key)
+        await _settle(pilot)
+        if isinstance(pilot.app.screen, PickScreen):  # the form opens on the roster
+            await pilot.press("escape")
+            await _settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, FormScreen)
+        lists = [
+            (w.option_count if isinstance(w, ChoiceList) else len(w.choices), w)
+            for w in screen.query("ChoiceList, UnitPicker")
+            if w.display
+        ]
+        if lists:
+            _size, longest = max(lists, key=lambda pair: pair[0])
+            longest.focus()
+            longest.scroll_visible(animate=False)
+            await _settle(pilot)
+            if isinstance(longest, ChoiceList):  # the list stays inside its form
+                box = screen.query_one("#form").region
+                assert box.contains_region(longest.region), (longest.region, box)
+            if isinstance(longest, UnitPicker):
+                await pilot.press("space")
+                await _settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=form)
+
+
+def test_capture_form_with_results_80x24(app, snap_compare):
+    """Two defenders' results fill the pinned verdict: the fields scroll, the form says
+    which fields are below the fold."""
+    for line in ("add German 2-4-7 hs as g5 at R5", "phase CCPh 1 American"):
+        execute(app.game, line)
+
+    async def form(pilot):
+        from stockade.tui.forms.cc import CaptureForm
+
+        await pilot.press("f", "c", "escape")
+        await _settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, CaptureForm)
+        screen.query_one("#f-by").value = "a3"
+        screen.query_one("#f-units").value = ["g4", "g5"]
+        screen.query_one("#f-odds").value = "3-1"
+        screen.query_one("#f-dr").value = "7"
+        await _settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=form)
