@@ -12,10 +12,9 @@ old)``; ``restore`` is the same for a view's copy (``state_at``). A frozen
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:
-    from stockade.core.model.victory import ExitLine
+_T = TypeVar("_T")
 
 _ABSENT = None  # the pre-image of a Location set for the first time
 
@@ -74,16 +73,15 @@ class ControlRows(list[tuple[str, str]]):
         return ControlRows(self)
 
 
-class ExitRows(list["ExitLine"]):
-    """The units exited off a board edge, in order, appended in place; an undo entry
-    holds the number of lines before (attribute ``count``, its new value in
-    ``__dict__``)."""
+class AppendRows(list[_T]):
+    """Lines appended in place (the units exited off a board edge); an undo entry holds
+    the number of lines before (attribute ``count``, its new value in ``__dict__``)."""
 
-    def __init__(self, lines: Iterable[ExitLine] = ()) -> None:
+    def __init__(self, lines: Iterable[_T] = ()) -> None:
         super().__init__(lines)
         self.__dict__["count"] = len(self)
 
-    def add(self, lines: Iterable[ExitLine], rec: list[Any] | None) -> None:
+    def add(self, lines: Iterable[_T], rec: list[Any] | None) -> None:
         """Append ``lines``, appending the count before to ``rec`` (an undo entry)."""
         if rec is not None:
             rec.extend((self, "count", len(self)))
@@ -98,5 +96,5 @@ class ExitRows(list["ExitLine"]):
         del self[old:]
         self.__dict__["count"] = old
 
-    def copy(self) -> ExitRows:
-        return ExitRows(self)
+    def copy(self) -> AppendRows[_T]:
+        return AppendRows(self)

@@ -28,7 +28,7 @@ import msgspec
 from msgspec import Meta
 
 from stockade.core.model import record_bounds as b
-from stockade.core.model.book_rows import ControlRows, ExitRows
+from stockade.core.model.book_rows import AppendRows, ControlRows
 
 Measure = Literal["amassed", "suffered", "exit", "vp"]
 Op = Literal[">=", ">", "<=", "<", "="]
@@ -128,18 +128,18 @@ class VictoryBook(msgspec.Struct, frozen=True, kw_only=True):
 
     def has_rows(self) -> bool:
         """Does the fold change this book's exits and control in place?"""
-        return type(self.control) is ControlRows and type(self.exits) is ExitRows
+        return type(self.control) is ControlRows and type(self.exits) is AppendRows
 
     def with_rows(self) -> VictoryBook:
         """This book with exits and control the fold may change in place (its own)."""
         return msgspec.structs.replace(
-            self, exits=ExitRows(self.exits), control=ControlRows(self.control)
+            self, exits=AppendRows(self.exits), control=ControlRows(self.control)
         )
 
-    def rows(self) -> tuple[ExitRows, ControlRows]:
+    def rows(self) -> tuple[AppendRows[ExitLine], ControlRows]:
         """The rows of a book ``with_rows`` made."""
         exits, control = self.exits, self.control
-        assert type(exits) is ExitRows and type(control) is ControlRows, "with_rows() first"
+        assert type(exits) is AppendRows and type(control) is ControlRows, "with_rows() first"
         return exits, control
 
     def exit_vp(self, side: str, edge: str = "") -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
-from stockade.core.model.book_rows import ControlRows, ExitRows
+from stockade.core.model.book_rows import AppendRows, ControlRows
 from stockade.core.model.errors import require_input
 from stockade.core.model.events import EscortedOff, Exited, LocationControlled, VictorySet
 from stockade.core.model.state import GameState
@@ -126,7 +126,7 @@ def apply_control(state: GameState, ev: LocationControlled) -> None:
     _rows(state)[1].put(ev.location, ev.side, state.tracker.rec)
 
 
-def _rows(state: GameState) -> tuple[ExitRows, ControlRows]:
+def _rows(state: GameState) -> tuple[AppendRows[ExitLine], ControlRows]:
     """The book's exits and control, as rows changed in place (``core.model.book_rows``)."""
     if not state.vc.has_rows():  # a new book's, or read from a snapshot
         state.vc = state.vc.with_rows()
