@@ -93,9 +93,8 @@ def meanings(text: str) -> list[Meaning]:
             add(verb, term)
     spellings = _spellings()
     for close in difflib.get_close_matches(text, list(spellings), n=4, cutoff=0.75):
-        term = term_named(close)
         for verb in spellings[close]:
-            add(verb, term, close)
+            add(verb, term_named(close), close)
     return list(found.values())
 
 

@@ -172,4 +172,3 @@ def _related(spec: VerbSpec) -> list[str]:
             also = "; ".join(f"{short_usage(o)} (e.g. {o.example})" for o in others)
             lines.append(f"  {term.title} ({term.rule}) also: {also}")
     return lines
-

@@ -5,7 +5,8 @@ from __future__ import annotations
 from stockade.core.book.game import Game
 from stockade.core.book.tally import tally
 from stockade.core.model import events as ev
-from stockade.core.reads.views import phase_hints, side_panel, unit_label
+from stockade.core.reads.may import phase_hints
+from stockade.core.reads.views import side_panel, unit_label
 
 US, DE = "US", "DE"
 
@@ -293,7 +294,8 @@ def test_units_sharing_a_hint_are_named_together_in_one_line():
     phase(game, "RtPh", US)
     assert phase_hints(game.state) == [
         "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
-        "and unable to rout without Interdiction/Low Crawl (A20.21)"
+        "and unable to rout without Interdiction/Low Crawl (A20.21), or the captor "
+        "rejects them: No Quarter (A20.3)"
     ]
     game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1", others_why="g6 can rout")])
     assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")

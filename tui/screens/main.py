@@ -10,7 +10,8 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.model.errors import Refusal
-from stockade.core.reads.views import phase_hints, side_panels
+from stockade.core.reads.may import phase_hints
+from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.board import TOO_SMALL, compose_board
