@@ -40,8 +40,15 @@ def complete(text: str, state: GameState) -> list[str]:
     tokens = text.split()
     typing = "" if not text or text[-1].isspace() else tokens.pop()
     if not tokens:
-        # the verbs, then (once a letter is typed) the players' words for them
-        return _matching(list(VERBS) + (_player_words() if typing else []), typing)
+        # the verbs, then (once a letter is typed) a player's word for each verb that
+        # none of them begins: "refu" offers refuse (reject), "tr" transfer alone
+        verbs = _matching(list(VERBS), typing)
+        if not typing:
+            return verbs
+        words: dict[str, str] = {}
+        for word in _matching(_player_words(), typing):
+            words.setdefault(PLAYER_WORD_VERBS[word], word)
+        return verbs + [word for verb, word in words.items() if verb not in verbs]
     spec, used = verb_at(tokens)
     if spec is None:
         return []

@@ -153,6 +153,10 @@ class MainScreen(Screen):
             history.sync_game(game)  # first fill, or the game swapped or re-read
         now = (state.turn, state.phase)
         hints = []
+        bar = self.query_one(CommandBar)
+        if now != self._phase or bar.listing:
+            # a phase opens: the bar lists what may happen in it, ready to complete
+            bar.list_offers(self._offer_lines(), now=True if now != self._phase else None)
         if now != self._phase:
             self._phase = now
             if state.ended and message:
@@ -249,7 +253,18 @@ class MainScreen(Screen):
         self._run("redo")
 
     def action_command(self) -> None:
-        self.query_one(CommandBar).open()
+        bar = self.query_one(CommandBar)
+        bar.list_offers(self._offer_lines())
+        bar.open()
+
+    def _offer_lines(self) -> list[tuple[str, str]]:
+        """The entries that may happen now, as the core writes them (line, rule)."""
+        game = self.game
+        if game.read_only or game.state.ended:
+            return []
+        from stockade.core.commands.offers import offers
+
+        return [(offer.line, offer.rule) for offer in offers(game.state)]
 
     def action_forms(self) -> None:
         if self._after_the_end():
