@@ -324,8 +324,7 @@ def sentence(fact: May, state: GameState) -> str:
             return (
                 f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
                 f"Order, armed enemy ({_names(captors)}) and unable to rout "
-                "without Interdiction/Low Crawl (A20.21), or the captor rejects "
-                f"{'it' if len(units) == 1 else 'them'}: No Quarter (A20.3)"
+                "without Interdiction/Low Crawl (A20.21)"
             )
         case MayMassacre(units=units, victims=victims, must=True):
             one = len(units) == 1

@@ -294,8 +294,7 @@ def test_units_sharing_a_hint_are_named_together_in_one_line():
     phase(game, "RtPh", US)
     assert phase_hints(game.state) == [
         "g4, g5, g6 (DE) surrender if ADJACENT to a Known, Good Order, armed enemy (a1) "
-        "and unable to rout without Interdiction/Low Crawl (A20.21), or the captor "
-        "rejects them: No Quarter (A20.3)"
+        "and unable to rout without Interdiction/Low Crawl (A20.21)"
     ]
     game.submit([ev.Surrendered(units=["g4", "g5"], guard="a1", others_why="g6 can rout")])
     assert phase_hints(game.state)[0].startswith("g6 (DE) surrenders if ADJACENT")

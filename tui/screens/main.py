@@ -359,10 +359,15 @@ class MainScreen(Screen):
         if not text.strip() or event.turn != self.query_one(CommandBar).turn:
             return  # emptied, or stale: edited since, or entered (its reply stays)
         offers = self._candidates(text)
-        from stockade.core.commands import VERBS
+        from stockade.core.commands.grammar import verb_at
 
-        verb = VERBS.get(text.split()[0].lower()) if text.split() else None
-        usage = f"{verb.usage}" if verb else ""
+        tokens = text.split()
+        verb, used = verb_at(tokens)
+        said = " ".join(tokens[:used])
+        # a player's word for a verb says which verb it is read as ("refuse = reject")
+        usage = "" if verb is None else verb.usage
+        if verb is not None and said.lower() != verb.name:
+            usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line
 
         width = max(30, 2 * self.size.width - len(usage) - 10)  # the status line wraps once
