@@ -18,8 +18,8 @@ from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways
-from stockade.core.rules.common import accept_refusal, guard_refusal
 from stockade.core.rules.escape import escape_refusal, needs_ntc
+from stockade.core.rules.guarding import accept_refusal, guard_refusal
 from stockade.core.rules.losses import may_massacre
 from stockade.core.rules.surrender import never_surrenders
 

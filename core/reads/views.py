@@ -22,13 +22,13 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.common import capacity
 from stockade.core.rules.escape import (
     escape_refusal,
     needs_ntc,
     rearm_refusal,
     withdrawal_refusal,
 )
+from stockade.core.rules.guarding import capacity
 
 UNARMED_COUNTER = "(1)-0-6"
 
@@ -391,7 +391,7 @@ def _side_panel(
 
 # ------------------------------------------------------------------ helpers
 def _guard_of(state: GameState, prisoner: Unit) -> Unit:
-    """A prisoner's Guard: every prisoner has one (``rules.common`` sets ``guard``
+    """A prisoner's Guard: every prisoner has one (``rules.counters`` sets ``guard``
     whenever it makes a unit a prisoner, and clears it only with the status)."""
     assert prisoner.guard is not None, f"prisoner {prisoner.handle} has no Guard"
     return state.units[prisoner.guard]
