@@ -226,7 +226,7 @@ class CommandBar(Vertical):
             yield Label(":")
             yield CommandInput(
                 self._candidates,
-                placeholder=self._closed_placeholder(),
+                placeholder=self._closed_placeholder(listed=False),
                 id="command-input",
             )
 
@@ -245,6 +245,8 @@ class CommandBar(Vertical):
         if now is not None:
             self._listing = now
         self.offers.show(lines, self._listing and not self.input.value.strip())
+        if not self.input.has_focus:
+            self.input.placeholder = self._closed_placeholder()
 
     @property
     def listing(self) -> bool:
@@ -277,15 +279,15 @@ class CommandBar(Vertical):
         after scrolling) never lands in it, so letters are keys again, not text."""
         self.input.value = ""
         self.input.can_focus = False
-        self.input.placeholder = self._closed_placeholder()
         self._listing = False
         self.offers.show(self.offers.lines, False)
+        self.input.placeholder = self._closed_placeholder()
 
-    def _closed_placeholder(self) -> str:
-        return (
-            f"press {key_of(self.app, 'stockade.command')} and type a command "
-            "(help lists them; tab completes)"
-        )
+    def _closed_placeholder(self, listed: bool | None = None) -> str:
+        key = key_of(self.app, "stockade.command")
+        if self.offers.shown if listed is None else listed:
+            return f"press {key}, then tab takes the entry marked ▸ (↓↑ pick); or type a command"
+        return f"press {key} and type a command (help lists them; tab completes)"
 
     def on_click(self) -> None:
         if not self.input.has_focus:
