@@ -60,7 +60,12 @@ def _surrender(state: GameState, fact: m.MaySurrender) -> list[Offer]:
     out = []
     for stack in _by_location(fact.units):
         units = _handles(stack)
-        captor = _first_legal(q.surrender_captors(state, list(units))) or fact.captors[0].handle
+        # among the captors A20.21 allows (Good Order, armed, may guard), the first the
+        # surrender's own check accepts for this stack (capacity, No Quarter)
+        captor = (
+            _first_legal(q.surrender_captors(state, list(units), among=fact.captors))
+            or fact.captors[0].handle
+        )
         out.append(Offer(capture.Surrender(units=units, to=captor), "A20.21"))
         out.append(Offer(capture.Reject(units=units, by=fact.enemy), "A20.3"))
     return out
@@ -89,14 +94,13 @@ def _recapture(state: GameState, fact: m.MayRecapture) -> list[Offer]:
     out = []
     for stack in _by_location(fact.free):
         units = _handles(stack)
-        by = next(
-            (
-                c.handle
-                for c in q.recapture_guards(state, list(units))
-                if c.legal and state.units[c.handle].side == fact.side
-            ),
-            "",
-        )
+        # one of the side already there, if the check accepts it; else the board says who
+        here = [
+            u
+            for u in state.units.values()
+            if u.side == fact.side and u.location and u.location == stack[0].location
+        ]
+        by = _first_legal(q.recapture_guards(state, list(units), among=here)) if here else ""
         out.append(Offer(capture.Recapture(units=units, by=by), "A20.54", left="" if by else "by"))
     return out
 
@@ -122,11 +126,12 @@ def _offers(state: GameState, fact: m.May) -> list[Offer]:
     return []  # nothing to enter: Melee, never surrenders, the game's end
 
 
-def offers(state: GameState) -> list[Offer]:
-    """The entries that may happen now, in the order the status line names them."""
+def offers(state: GameState, facts: list[m.May] | None = None) -> list[Offer]:
+    """The entries that may happen now, in the order the status line names them
+    (from ``facts``, ``may_now(state)`` when the caller has them already)."""
     seen: set[str] = set()
     out = []
-    for fact in m.may_now(state):
+    for fact in m.may_now(state) if facts is None else facts:
         for offer in _offers(state, fact):
             if offer.line not in seen:
                 seen.add(offer.line)

@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.model.errors import Refusal
-from stockade.core.reads.may import phase_hints
+from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -154,15 +154,18 @@ class MainScreen(Screen):
         now = (state.turn, state.phase)
         hints = []
         bar = self.query_one(CommandBar)
-        if now != self._phase or bar.listing:
-            # a phase opens: the bar lists what may happen in it, ready to complete
-            bar.list_offers(self._offer_lines(), now=True if now != self._phase else None)
-        if now != self._phase:
+        opened = now != self._phase
+        # what A20 allows now: worded on the status line when a phase opens, and listed
+        # as entries by the bar (when a phase opens, and while it is open and empty)
+        facts = may_now(state) if opened or bar.listing else []
+        if opened or bar.listing:
+            bar.list_offers(self._offer_lines(facts), now=True if opened else None)
+        if opened:
             self._phase = now
             if state.ended and message:
                 pass  # the entry that ended the game already says so, and why (A20.1)
             elif state.phase in HINT_PHASES or state.ended:
-                hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
+                hints = [sentence(fact, state) for fact in facts] or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
             # (not while typing in the bar: there the key is a letter, not "next")
@@ -254,17 +257,17 @@ class MainScreen(Screen):
 
     def action_command(self) -> None:
         bar = self.query_one(CommandBar)
-        bar.list_offers(self._offer_lines())
+        bar.list_offers(self._offer_lines(may_now(self.game.state)))
         bar.open()
 
-    def _offer_lines(self) -> list[tuple[str, str]]:
+    def _offer_lines(self, facts: list[May]) -> list[tuple[str, str]]:
         """The entries that may happen now, as the core writes them (line, rule)."""
         game = self.game
         if game.read_only or game.state.ended:
             return []
         from stockade.core.commands.offers import offers
 
-        return [(offer.line, offer.rule) for offer in offers(game.state)]
+        return [(offer.line, offer.rule) for offer in offers(game.state, facts)]
 
     def action_forms(self) -> None:
         if self._after_the_end():
