@@ -131,7 +131,9 @@ def help_text(verb: str = "") -> str:
         lines
         + [
             "",
-            "help VERB for one verb; help rulings for Stockade's rulings; "
+            "help VERB for one verb (each also answers to the words players use: "
+            "refuse is reject, KIA is eliminate); help TERM for an A20 term and its verbs "
+            "(help no quarter, help withdrawal); help rulings for Stockade's rulings; "
             "help A20.55 for a section of A20 and how Stockade stands on each sentence",
             f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
             "there that fits",
