@@ -40,8 +40,6 @@ CHROMIUM_FLAGS = [
     "--window-size=1400,900",
 ]
 
-pytest.importorskip("textual_serve", reason="textual-serve is not installed")
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -282,7 +280,7 @@ def _browser():
             "no Chromium from the distribution (/usr/bin/chromium, /usr/bin/chromedriver): "
             "apt-get install chromium chromium-driver to run the browser test"
         )
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
