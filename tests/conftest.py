@@ -14,11 +14,14 @@ tests/rules/kit.py, tests/book/kit.py, tests/tui/support.py, ...), never in a te
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+
+from tests import processes
 
 
 @dataclass(frozen=True)
@@ -66,3 +69,14 @@ def notices(monkeypatch: pytest.MonkeyPatch) -> list[Notice]:
 
     monkeypatch.setattr(App, "notify", record)
     return seen
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every process a test starts dies with the run (tests/processes.py)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        processes.die_with_parent()
+    processes.guard_children()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    processes.release_children()
