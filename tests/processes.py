@@ -81,7 +81,7 @@ _REAL_POPEN = subprocess.Popen
 _WATCHER = _Watcher()
 
 
-class GuardedPopen(subprocess.Popen):  # type: ignore[type-arg]  # generic only in stubs
+class GuardedPopen(subprocess.Popen[bytes]):
     """``subprocess.Popen``, but the child leads a process group of its own that the
     watcher kills if the run dies, and reads no terminal (stdin is /dev/null unless the
     test gives one)."""
@@ -110,7 +110,7 @@ def die_with_parent() -> None:
 
 def guard_children() -> None:
     """From now on, every ``subprocess`` child of this process is guarded."""
-    subprocess.Popen = GuardedPopen  # type: ignore[misc]
+    subprocess.Popen = GuardedPopen  # type: ignore[misc,assignment]  # swapping the class is the point
 
 
 def release_children() -> None:
