@@ -661,7 +661,7 @@ RESERVED_WORDS = frozenset(
 # The words players use for each verb (``vocabulary.PLAYER_WORDS``): one word or a
 # two-word phrase, lower case.
 PLAYER_WORD_VERBS: dict[str, str] = {
-    word: verb for verb, words in PLAYER_WORDS.items() for word in words
+    word: verb for verb, words in PLAYER_WORDS.items() if verb in VERBS for word in words
 }
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# verb -> the words and phrases that name it (each word names one verb only)
+# verb -> the words and phrases that name it (each word names one verb only); a
+# verb not (yet) in the grammar is skipped
 PLAYER_WORDS: dict[str, tuple[str, ...]] = {
     # set-up, clock
     "add": ("enter", "place", "setup", "set-up"),
@@ -99,6 +100,7 @@ PLAYER_WORDS: dict[str, tuple[str, ...]] = {
     "redo": ("do again", "put back"),
     "strike": ("delete", "cross out", "scratch"),
     "unstrike": ("restore", "uncross"),
+    "amend": ("correct", "fix", "mend", "edit"),
     "help": ("how", "usage"),
 }
 
