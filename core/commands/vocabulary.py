@@ -100,7 +100,7 @@ PLAYER_WORDS: dict[str, tuple[str, ...]] = {
     "redo": ("do again", "put back"),
     "strike": ("delete", "cross out", "scratch"),
     "unstrike": ("restore", "uncross"),
-    "amend": ("correct", "fix", "mend", "edit"),
+    "amend": ("correct", "mend", "edit"),
     "help": ("how", "usage"),
 }
 
