@@ -62,6 +62,12 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
         return RuleRefusal(
             "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
         )
+    if p.escape_clock == clock(state):
+        return RuleRefusal(
+            "A20.55",
+            f"{describe(p)} already attempted escape in this CCPh (one attack per CCPh); "
+            "it may try again, or attempt Withdrawal from a Melee, in a later CCPh",
+        )
     guard = guard_of(state, p)
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
@@ -152,6 +158,9 @@ def require_location_clear(state: GameState, guard: Unit) -> None:
 
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     guard = guard_of(state, state.units[ev.units[0]])
+    now = clock(state)
+    for handle in ev.units:  # each one's attempt for this CCPh is made (A20.55)
+        state.units[handle].escape_clock = now
     for handle in ev.killed:
         p = state.units[handle]
         book_casualty(state, p, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")

@@ -150,7 +150,7 @@ def test_one_escaping_prisoner_attacks_its_guard_two_attack_their_guard():
         ],
     )
     run_script(game, ["escape g1 melee"])
-    run_script(game, ["escape g1 g2 melee"])
+    run_script(game, ["phase CCPh 2 American", "escape g1 g2 melee"])  # once per CCPh
     said = [sentence(e, game) for e in game.history() if isinstance(e.record, ev.EscapeAttempted)]
     assert "German 4-6-7 (g1) attacked its Guard" in said[0], said
     assert "German 4-6-7 (g1) and German 4-6-7 (g2) attacked their Guard" in said[1], said

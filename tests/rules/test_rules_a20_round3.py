@@ -257,8 +257,9 @@ def test_a20_55_the_escape_offer_names_withdrawal_only_from_a_later_ccph():
     status(game, "a1", broken=True)
     phase(game, "CCPh")
     ok(game, ev.EscapeAttempted(units=["g1"], outcome="melee"))
-    (offer,) = side_panel(game.state, DE).escape
-    assert offer.allowed and "A20.55" in offer.why and "later CCPh" in offer.why
+    (offer,) = side_panel(game.state, DE).escape  # its attack this CCPh is made
+    assert not offer.allowed and "A20.55" in offer.why and "Withdrawal" in offer.why
+    assert "later CCPh" in offer.why
     phase(game, "CCPh", attacker=DE)
     (offer,) = side_panel(game.state, DE).escape
     assert "tries Withdrawal" in offer.why

@@ -1,0 +1,63 @@
+"""Right to the rule, round 4: simultaneous capture (A20.221), rearming by size
+(A20.551), one escape attempt per prisoner per CCPh (A20.55), and every refusal naming
+its rule. Each requirement with an allowed and a refused case, or its automatic effect,
+citing its rule; the panels, pickers and completion are asked the same questions in
+tests/reads/test_queries_round4.py."""
+
+from __future__ import annotations
+
+from stockade.core.model import events as ev
+from stockade.core.model.tracked_unit import PRISONER, UNARMED
+from tests.rules.kit import DE, US, add, new_game, ok, phase, refused, status, u, with_prisoners
+
+
+# ---------------------------------------- A20.55: one escape attempt per CCPh
+def _broken_guard_in_ccph():
+    game = with_prisoners()
+    status(game, "a1", broken=True)
+    phase(game, "CCPh", attacker=DE)
+    return game
+
+
+def test_a20_55_a_prisoner_that_failed_its_ntc_makes_no_second_attempt_that_ccph():
+    game = _broken_guard_in_ccph()
+    ok(game, ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="no-effect"))
+    again = ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="no-effect")
+    why = refused(game, again, "A20.55")
+    assert "already attempted escape in this CCPh" in why.text and "later CCPh" in why.text
+    kill = ev.EscapeAttempted(units=["g1"], guard_eliminated=True, outcome="escaped")
+    refused(game, kill, "A20.55")
+    refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee"), "A20.55")
+    assert u(game, "g1").status == PRISONER
+
+
+def test_a20_55_a_later_ccph_may_try_again():
+    game = _broken_guard_in_ccph()
+    ok(game, ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="no-effect"))
+    phase(game, "CCPh", attacker=US, turn=2)
+    ok(game, ev.EscapeAttempted(units=["g1"], guard_eliminated=True, outcome="escaped"))
+    assert u(game, "g1").status == UNARMED
+
+
+def test_a20_55_a_prisoner_left_out_of_an_attempt_may_still_make_its_own():
+    game = with_prisoners(n=2)
+    status(game, "a1", broken=True)
+    phase(game, "CCPh", attacker=DE)
+    ok(game, ev.EscapeAttempted(units=["g1"], ntc_failed=["g1"], outcome="no-effect"))
+    ok(game, ev.EscapeAttempted(units=["g2"], outcome="melee"))
+    assert u(game, "g2").melee
+
+
+# ------------------------------------------------ every refusal names its rule
+def test_a20_51_an_exchange_of_hs_under_two_guards_names_its_rule():
+    game = new_game()
+    add(game, "a1", US, "squad", "6-6-7")
+    add(game, "a2", US, "squad", "6-6-7")
+    add(game, "g1", DE, "hs", "2-4-7", broken=True)
+    add(game, "g2", DE, "hs", "2-4-7", broken=True)
+    phase(game, "RtPh")
+    ok(game, ev.Surrendered(units=["g1"], guard="a1", others_why="g2 surrenders to a2"))
+    ok(game, ev.Surrendered(units=["g2"], guard="a2", others_why="g1 is a1's"))
+    phase(game, "RPh", turn=2)
+    why = refused(game, ev.Exchanged(parts=["g1", "g2"], into="g9"), "A20.51")
+    assert "different Guards" in why.text
