@@ -22,7 +22,7 @@ from stockade.core.rules.counters import (
     rearm_unit,
     retire,
 )
-from stockade.core.rules.escape import split_rearm
+from stockade.core.rules.escape import size_words
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
 from stockade.core.rules.lookup import (
     describe,
@@ -85,9 +85,9 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
     non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
     or smaller size at once (A20.551). The armed enemy that rearms it, returned.
 
-    One rule with ``rearm ... cc`` (``escape.rearm_refusal``): a HS-size enemy rearms an
-    unarmed squad as a Green/Conscript HS plus an unarmed HS, so such a capture names
-    the two HS (``rearm_split``); the armed HS guards what it took."""
+    Only armed Personnel guard (A20.5): a captor that none of the units it takes would
+    rearm stays unarmed and cannot guard them, so its capture is refused (Stockade's
+    ruling, Unarmed captor; docs/rulings.md)."""
     require(
         not guard.is_smc,
         "A20.551",
@@ -95,38 +95,25 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
     )
     armed = [t for t in taken if t.armed and not t.rearm_spent]
     enemy = next((t for t in armed if t.us >= guard.us), None)
-    if enemy is not None:
-        require(
-            not ev.rearm_split,
-            "A20.551",
-            f"{describe(enemy)} rearms {describe(guard)} whole; it does not split",
-        )
-        rearm_counter(state, guard, ev.rearm_as)
-        return enemy
-    enemy = next((t for t in armed if guard.unit_kind == "squad" and t.us == 2), None)
     if enemy is None:
+        smaller = next((t for t in armed), None)
+        why = size_words(guard, smaller) if smaller else "none of them is an armed enemy"
         raise RuleRefusal(
             "A20.551",
-            f"none of the units {describe(guard)} captures is an armed enemy of its size or "
-            "larger, so it is not rearmed and cannot guard them",
-            "record the capture as their elimination, or rearm it first",
+            f"{describe(guard)} is not rearmed by this capture ({why}); an unarmed unit "
+            "cannot guard prisoners (A20.5; Stockade's ruling, Unarmed captor)",
+            "a capture it cannot hold is no capture: record the CC as their elimination, "
+            f"e.g. eliminate {taken[0].handle} by cc"
+            if taken
+            else "",
         )
     require(
-        len(ev.rearm_split) == 2 and ev.rearm_split[0] != ev.rearm_split[1],
+        not ev.rearm_split,
         "A20.551",
-        f"a HS-size enemy rearms a HS: {guard.handle} becomes a Green/Conscript HS, the "
-        "Guard, and an unarmed HS",
-        "name the two new HS handles",
+        f"{describe(enemy)} rearms {describe(guard)} whole; a rearm splits nothing",
     )
-    for handle in ev.rearm_split:
-        require_new_handle(state, handle)
-    rearm_counter(state, _as_hs(guard), ev.rearm_as)
+    rearm_counter(state, guard, ev.rearm_as)
     return enemy
-
-
-def _as_hs(u: Unit) -> Unit:
-    """``u`` as the HS it would split into: what capacity and the rearm table ask."""
-    return Unit(**{**u.__dict__, "unit_kind": "hs"})
 
 
 def check_capture(state: GameState, ev: Captured) -> None:
@@ -168,8 +155,6 @@ def check_capture(state: GameState, ev: Captured) -> None:
     taken = [state.units[h] for h in ev.units]
     if unarmed:
         _unarmed_captor(state, guard, taken, ev)
-        if ev.rearm_split:
-            guard = _as_hs(guard)  # the armed HS it becomes guards them
     else:
         require_input(not ev.rearm_split, f"{describe(guard)} is armed; it does not split")
     if ev.split:
@@ -208,11 +193,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
     if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
         enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
         enemy.rearm_spent = True
-        if ev.rearm_split:
-            split_rearm(state, guard, ev.rearm_split, ev.rearm_as, ev.seq, "split on rearming ")
-            guard = state.units[ev.rearm_split[0]]
-        else:
-            rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
         guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
     fought = []  # the units this capture takes out of the fight
     for handle in ev.units:

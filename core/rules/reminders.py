@@ -39,12 +39,6 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         guard = state.units.get(record.guard)
         if guard is not None and guard.created == record.seq and guard.status == ACTIVE:
             lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
-        elif record.rearm_split and record.rearm_split[0] in state.units:
-            armed, rest = (state.units[h] for h in record.rearm_split)
-            lines.append(
-                f"{record.guard} splits: {armed.handle} is rearmed as {armed.counter} and "
-                f"guards them, {rest.handle} stays an unarmed HS: {armed.note}"
-            )
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)

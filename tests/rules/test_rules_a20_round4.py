@@ -6,9 +6,71 @@ tests/reads/test_queries_round4.py."""
 
 from __future__ import annotations
 
+from stockade.core.commands import plan
 from stockade.core.model import events as ev
-from stockade.core.model.tracked_unit import PRISONER, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from tests.rules.kit import DE, US, add, new_game, ok, phase, refused, status, u, with_prisoners
+
+
+# ---------------------------------------------------- A20.551: rearming by size
+def _squad_beside_a_dead_hs_guard():
+    """g1, an unarmed German squad, attacked and eliminated its broken American HS Guard
+    a1 in CC (the article's Example 17, with the 8-1 left out)."""
+    game = with_prisoners(guard_kind="hs", guard_counter="3-4-7")
+    phase(game, "PFPh", attacker=DE)
+    status(game, "a1", broken=True)
+    phase(game, "CCPh", attacker=DE)
+    ok(game, ev.EscapeAttempted(units=["g1"], guard_eliminated=True, outcome="escaped"))
+    return game
+
+
+def test_a20_551_an_unarmed_squad_is_not_rearmed_by_a_hs_it_eliminated():
+    game = _squad_beside_a_dead_hs_guard()
+    why = refused(game, ev.Rearmed(handle="g1", how="cc", enemy="a1"), "A20.551")
+    assert "equal or smaller size" in why.text
+    # nothing splits it either: the old armed HS + unarmed HS is refused too
+    split = ev.Rearmed(handle="g1", how="cc", enemy="a1", split_into=["g3", "g4"])
+    refused(game, split, "A20.551")
+    assert u(game, "g1").status == UNARMED and u(game, "g1").unit_kind == "squad"
+
+
+def test_a20_551_the_rearm_verb_makes_no_split():
+    game = _squad_beside_a_dead_hs_guard()
+    (record,) = plan("rearm g1 cc a1", game.state).events
+    assert isinstance(record, ev.Rearmed) and not record.split_into
+    why = refused(game, record, "A20.551")
+    assert "equal or smaller size" in why.text
+
+
+def test_a20_551_a_hs_is_rearmed_by_an_armed_enemy_of_its_size_or_larger():
+    game = new_game()
+    add(game, "a1", US, "squad", "6-6-7")
+    add(game, "g1", DE, "hs", "2-4-7", broken=True)
+    phase(game, "RtPh")
+    ok(game, ev.Surrendered(units=["g1"], guard="a1"))
+    phase(game, "APh")
+    ok(game, ev.Abandoned(units=["g1"]))  # g1: a free unarmed German HS in Q4
+    status(game, "a1", location="R9")
+    add(game, "a3", US, "squad", "6-6-7")
+    phase(game, "CCPh", attacker=DE)
+    ok(game, ev.Eliminated(handle="a3", cause="cc"))
+    ok(game, ev.Rearmed(handle="g1", how="cc", enemy="a3"))  # HS <= squad
+    assert (u(game, "g1").status, u(game, "g1").counter) == (ACTIVE, "2-3-6")
+
+
+def test_a20_551_an_unarmed_squad_cannot_capture_only_hs_it_would_not_be_rearmed_by():
+    # the capture needs an armed Guard (A20.5): a squad a HS cannot rearm stays unarmed,
+    # so it cannot guard what it took (Stockade's ruling, Unarmed captor)
+    game = with_prisoners()
+    phase(game, "APh")
+    ok(game, ev.Abandoned(units=["g1"]))
+    status(game, "a1", location="R9")
+    add(game, "a2", US, "hs", "3-3-7", "Q4")
+    phase(game, "CCPh", attacker=DE)
+    why = refused(game, ev.Captured(guard="g1", units=["a2"]), "A20.551")
+    assert "Unarmed captor" in why.text and "eliminate a2 by cc" in why.hint
+    (record,) = plan("capture a2 by g1", game.state).events
+    assert isinstance(record, ev.Captured) and not record.rearm_split
 
 
 # ---------------------------------------- A20.55: one escape attempt per CCPh
