@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from stockade.core.book.tally import SideTally, tally
+from stockade.core.model.errors import Refusal
+from stockade.core.model.events import Captured
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import (
     ACTIVE,
@@ -23,6 +25,7 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
+from stockade.core.rules import check
 from stockade.core.rules.escape import (
     escape_refusal,
     needs_ntc,
@@ -31,6 +34,7 @@ from stockade.core.rules.escape import (
 )
 from stockade.core.rules.guarding import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
 
 UNARMED_COUNTER = "(1)-0-6"
@@ -450,6 +454,34 @@ def _rph_aph_hints(state: GameState) -> list[str]:
     return out
 
 
+def _capture_back_hints(state: GameState) -> list[str]:
+    """Units captured in this CCPh whose own attack of that simultaneous CC may still
+    be recorded as a capture (A20.221), judged by the capture check itself."""
+    out = []
+    for p in (u for u in state.units.values() if captured_this_ccph(state, u)):
+        where = p.captured_at or p.location
+        targets = [
+            e.handle
+            for e in state.active_at(where)
+            if e.side != p.side and e.location == where and _may_capture(state, p, e)
+        ]
+        if targets:
+            out.append(
+                f"{p.handle} ({p.side}), captured this CCPh, still made its own CC attack: "
+                f"if it captured too, record capture {' '.join(targets)} by {p.handle} (A20.221)"
+            )
+    return out
+
+
+def _may_capture(state: GameState, captor: Unit, target: Unit) -> bool:
+    event = Captured(guard=captor.handle, units=[target.handle])
+    try:
+        check(state, event)
+    except Refusal:
+        return False
+    return True
+
+
 def _cc_hints(state: GameState) -> list[str]:
     may = []
     for p in (u for u in state.units.values() if u.status == PRISONER):
@@ -462,7 +494,7 @@ def _cc_hints(state: GameState) -> list[str]:
         out.append(
             f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} (A20.55)"
         )
-    return out
+    return out + _capture_back_hints(state)
 
 
 _REARM_BECAUSE = {

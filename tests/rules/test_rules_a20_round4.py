@@ -6,10 +6,104 @@ tests/reads/test_queries_round4.py."""
 
 from __future__ import annotations
 
-from stockade.core.commands import plan
+from stockade.core.commands import execute, plan
 from stockade.core.model import events as ev
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from tests.rules.kit import DE, US, add, new_game, ok, phase, refused, status, u, with_prisoners
+
+
+# ------------------------------------------- A20.221: both sides capture in one CC
+def _face_to_face(*extra: tuple[str, str, str, str]):
+    """An American 7-4-7 squad a1 and a German 4-6-7 squad g1 alone in X5 (plus
+    ``extra`` units there), in the American CCPh."""
+    game = new_game()
+    add(game, "a1", US, "squad", "7-4-7", "X5")
+    add(game, "g1", DE, "squad", "4-6-7", "X5")
+    for handle, side, kind, counter in extra:
+        add(game, handle, side, kind, counter, "X5")
+    phase(game, "CCPh")
+    return game
+
+
+def test_a20_221_both_captures_of_one_simultaneous_cc_are_recorded():
+    game = _face_to_face()
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    # g1 attacked in the same simultaneous CC: its capture of a1 is recorded too
+    ok(game, ev.Captured(guard="g1", units=["a1"]))
+
+
+def test_a20_221_sides_that_capture_each_other_are_exchanged_for_green_conscript_in_melee():
+    # 004 A20.221, second sentence; the article's Example 10 (sample game ex10, `mutual`)
+    game = _face_to_face()
+    execute(game, "capture g1 by a1")
+    outcome = execute(game, "capture a1 by g1")
+    a1, g1 = u(game, "a1"), u(game, "g1")
+    assert (a1.status, a1.armed, a1.counter, a1.guard) == (ACTIVE, True, "5-4-6", None)
+    assert (g1.status, g1.armed, g1.counter, g1.guard) == (ACTIVE, True, "4-3-6", None)
+    assert a1.melee and g1.melee and a1.location == g1.location == "X5"
+    assert "A20.221" in outcome.message and "Green/Conscript" in outcome.message
+    assert "Melee" in outcome.message
+    # the same state as the one-entry `mutual a1 g1` of Example 10
+    other = _face_to_face()
+    execute(other, "mutual a1 g1")
+    for h in ("a1", "g1"):
+        mine, theirs = u(game, h), u(other, h)
+        assert (mine.status, mine.counter, mine.melee) == (theirs.status, theirs.counter, True)
+    assert not game.state.casualties  # nobody lost, nobody guarded
+
+
+def test_a20_221_a_side_wholly_captured_makes_no_capture_but_the_other_sides_stands():
+    # a2 is still there: the American capture of g1 stands; the German side was wholly
+    # captured, so its capture of a1 is ineffectual and a1 stays as it was
+    game = _face_to_face(("a2", US, "squad", "6-6-7"))
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    outcome = execute(game, "capture a1 by g1")
+    a1, g1 = u(game, "a1"), u(game, "g1")
+    assert (a1.status, a1.armed, a1.counter) == (ACTIVE, True, "7-4-7")
+    assert (g1.status, g1.guard) == (PRISONER, "a1")
+    assert "g1's capture of a1 is ineffectual" in outcome.message
+    assert "a1 stays as it was (A20.221)" in outcome.message
+    assert outcome.change is not None and not outcome.change.units  # nothing changed
+
+
+def test_a20_221_only_a_unit_captured_in_this_ccph_still_attacks():
+    game = _face_to_face()
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    phase(game, "CCPh", attacker=DE)  # a later CCPh: g1 is a prisoner, nothing more
+    why = refused(game, ev.Captured(guard="g1", units=["a1"]), "A20.5")
+    assert "prisoner" in why.text
+
+
+def test_a20_221_a_wholly_captured_sides_capture_of_a_third_unit_is_ineffectual():
+    game = _face_to_face(("a2", US, "squad", "6-6-7"))
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    # g1 attacked a2 in the same simultaneous CC; the Germans were wholly captured, so
+    # a2 stays as it was, and a1's capture of g1 stands (the Americans still have a1)
+    ok(game, ev.Captured(guard="g1", units=["a2"]))
+    a2, g1 = u(game, "a2"), u(game, "g1")
+    assert (a2.status, a2.armed, a2.counter) == (ACTIVE, True, "6-6-7")
+    assert (g1.status, g1.guard) == (PRISONER, "a1")
+
+
+def test_a20_221_a_capture_back_stands_while_its_side_still_fights_there():
+    # both sides keep a unit in X5: both captures stand. a1, captured, frees g1 (a Guard
+    # that is itself captured frees its own prisoners: Stockade's ruling, Captured
+    # Guard); g1 is no Guard, so g2 takes the Guard position over a1 (A20.5)
+    game = _face_to_face(("a2", US, "squad", "6-6-7"), ("g2", DE, "squad", "4-6-7"))
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    ok(game, ev.Captured(guard="g1", units=["a1"]))
+    a1, g1 = u(game, "a1"), u(game, "g1")
+    assert (a1.status, a1.guard) == (PRISONER, "g2")
+    assert g1.status == UNARMED and g1.unarmed_how == "escaped"
+
+
+def test_a20_221_the_entry_that_completes_a_mutual_capture_says_what_changed():
+    game = _face_to_face()
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    outcome = execute(game, "capture a1 by g1")
+    assert outcome.change is not None
+    said = {(c.handle, c.field) for c in outcome.change.units}
+    assert {("a1", "counter"), ("g1", "counter"), ("a1", "melee"), ("g1", "melee")} <= said
 
 
 # ---------------------------------------------------- A20.551: rearming by size
