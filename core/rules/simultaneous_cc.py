@@ -5,6 +5,8 @@ other wholly are exchanged for Green/Conscript units, in Melee (``exchange_all``
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, GONE, PRISONER, UNARMED, Unit
 from stockade.core.rules.counters import (
@@ -34,7 +36,7 @@ def where_taken(u: Unit) -> str:
     return u.captured_at or u.location
 
 
-class Outcome:
+class Outcome(StrEnum):
     """What a capture back by a unit captured this CCPh comes to (A20.221)."""
 
     STANDS = "stands"  # the captor's side still has units fighting there
@@ -42,7 +44,7 @@ class Outcome:
     EACH_OTHER = "each other"  # both sides wholly captured: Green/Conscript, in Melee
 
 
-def capture_back_outcome(state: GameState, captor: Unit, taken: list[Unit]) -> str:
+def capture_back_outcome(state: GameState, captor: Unit, taken: list[Unit]) -> Outcome:
     """How A20.221 settles ``captor``'s capture of ``taken``, ``captor`` having been
     captured itself in this CCPh (``captured_this_ccph``)."""
     location = where_taken(captor)
