@@ -45,17 +45,18 @@ def commands(log: Path) -> list[tuple[str, list[str]]]:
 def run(python: Path, args: list[str]) -> tuple[float, float, int]:
     """CPU seconds and peak MB of one CLI run under ``python``, and its exit code."""
     env = dict(os.environ)
-    for name in ("CONFIG", "DATA", "CACHE"):
-        env[f"STOCKADE_{name}_DIR"] = tempfile.mkdtemp(prefix="stockade-bench-")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [str(python), "-c", CLI, *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        check=False,
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory(prefix="stockade-bench-") as scratch:
+        for name in ("CONFIG", "DATA", "CACHE"):  # no snapshot or kept tally of a run before
+            env[f"STOCKADE_{name}_DIR"] = os.path.join(scratch, name.lower())
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            [str(python), "-c", CLI, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+            check=False,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     said = done.stderr.decode(errors="replace")
     peak = int(said.rsplit("VmHWM ", 1)[1].split()[0]) if "VmHWM " in said else 0
