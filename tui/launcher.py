@@ -9,6 +9,7 @@ start fast.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 # typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
@@ -32,13 +33,13 @@ class TerminalUI:
 
         return run_app(game_path, notes)
 
-    def serve(self, path: Path | None, **options) -> int:
+    def serve(self, path: Path | None, **options: Any) -> int:
         """``stockade serve``: the app in a browser (tui/serve.py, textual-serve)."""
         from stockade.tui.serve import serve
 
         return serve(path, **options)
 
-    def open_camp(self, path: Path | None, options: dict | None = None) -> int:
+    def open_camp(self, path: Path | None, options: dict[str, Any] | None = None) -> int:
         from stockade.tui.camp import run_camp
 
         return run_camp(path, options)
