@@ -9,13 +9,13 @@ start fast.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 # typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pathlib costs an installed program ~5 ms to import: not at start
     from pathlib import Path
+    from typing import Any
 
 
 class TerminalUI:
