@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pathlib costs an installed program ~5 ms to import: not at start
     from pathlib import Path
+    from typing import Any
 
 
 class TerminalUI:
@@ -32,13 +33,13 @@ class TerminalUI:
 
         return run_app(game_path, notes)
 
-    def serve(self, path: Path | None, **options) -> int:
+    def serve(self, path: Path | None, **options: Any) -> int:
         """``stockade serve``: the app in a browser (tui/serve.py, textual-serve)."""
         from stockade.tui.serve import serve
 
         return serve(path, **options)
 
-    def open_camp(self, path: Path | None, options: dict | None = None) -> int:
+    def open_camp(self, path: Path | None, options: dict[str, Any] | None = None) -> int:
         from stockade.tui.camp import run_camp
 
         return run_camp(path, options)

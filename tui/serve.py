@@ -36,6 +36,7 @@ from functools import partial
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from textual_serve.server import Server
 
 log = logging.getLogger("stockade.serve")
@@ -142,7 +143,7 @@ class StockadeServer(Server):
         return ""
 
     @web.middleware
-    async def _check_request(self, request: web.Request, handler) -> web.StreamResponse:
+    async def _check_request(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         why = self.refusal(request)
         if why:
             log.warning(
@@ -166,7 +167,7 @@ class StockadeServer(Server):
             response.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict")
         return response
 
-    async def _session(self, request: web.Request, handler) -> web.StreamResponse:
+    async def _session(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """A browser session, if fewer than ``max_sessions`` are open (HTTP 503 if not)."""
         if self.sessions >= self.max_sessions:
             log.warning(

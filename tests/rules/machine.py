@@ -346,7 +346,7 @@ class PrisonerBook(RuleBasedStateMachine):
     # ---------------------------------------------------------- invariants
     @invariant()
     def replay_gives_the_live_state(self):
-        fresh = Game(self.game.records)
+        fresh = Game.load(self.game.records)
         assert dump(fresh.state) == dump(self.game.state)
         assert set(fresh.conflicts) == set(self.game.conflicts)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -9,12 +11,14 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
+from stockade.core.book.game import Game
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.board import TOO_SMALL, compose_board
+from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
@@ -28,13 +32,13 @@ HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {"next_phase", "prev_phase", "next_a20_phase", "next_turn", "forms", "form"}
 
 
-def history_lines(game) -> list[Line]:
+def history_lines(game: Game) -> list[Line]:
     """The history's lines: every domain entry, with its status and reason (the whole
     game: the views rewrite only the lines each ``Change`` names)."""
     return all_lines(game)
 
 
-class MainScreen(Screen):
+class MainScreen(Screen[None]):
     BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
@@ -67,7 +71,7 @@ class MainScreen(Screen):
         return table_app(self)
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.table.game
 
     def compose(self) -> ComposeResult:
@@ -230,6 +234,25 @@ class MainScreen(Screen):
             return True
         return False
 
+    @on(VerdictBar.EndOffered)
+    def _offer_the_end(self, event: VerdictBar.EndOffered) -> None:
+        self.app.push_screen(
+            ConfirmScreen(
+                "Victory Conditions met",
+                f"{event.headline}.\n\nEnd the game now? (recorded as an entry; "
+                "undo takes it back)",
+            ),
+            self._end_answered,
+        )
+
+    def _end_answered(self, answer: str | None) -> None:
+        if answer is None:
+            return
+        try:
+            table_app(self).run_command("end")
+        except Refusal as refusal:
+            self.app.notify(str(refusal), severity="error", markup=False)
+
     def action_next_phase(self) -> None:
         if not self._after_the_end():
             self._run("next")
@@ -318,7 +341,7 @@ class MainScreen(Screen):
             return
         self._game_chosen(path)
 
-    def _game_chosen(self, path) -> None:
+    def _game_chosen(self, path: Path | None) -> None:
         if path is None:
             self.focus_board()
             return

@@ -9,6 +9,7 @@ text to the core and shows the core's refusal, rule first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -59,7 +60,7 @@ def leave_keys(app: object) -> list[str]:
 class CommandInput(Input):
     BINDINGS = key_bindings("command")
 
-    def __init__(self, candidates: Callable[[str], list[str]], **kwargs) -> None:
+    def __init__(self, candidates: Callable[[str], list[str]], **kwargs: Any) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
         self.candidates = candidates
         self.can_focus = False  # only ``CommandBar.open`` (the : key, a click) enters it
@@ -209,7 +210,7 @@ class CommandBar(Vertical):
         self,
         candidates: Callable[[str], list[str]],
         run: Callable[[str], object] | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self._candidates = candidates

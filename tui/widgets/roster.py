@@ -27,6 +27,16 @@ from stockade.core.reads.queries import Choice
 from stockade.core.reads.roster import RosterRow
 from stockade.tui.plain import plain
 
+# The layout of a modal that shows the roster: the roster screen and the forms' picker.
+ROSTER_CSS = """
+{cls} {{ align: center middle; }}
+{cls} > Vertical {{
+    width: 80; max-width: 100%; height: auto; max-height: 100%;
+    border: thick $primary; background: $surface; padding: 0 1;
+}}
+{cls} #roster-keys {{ color: $text-muted; height: 1; }}
+"""
+
 
 @dataclass(frozen=True)
 class RosterItem:

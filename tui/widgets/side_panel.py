@@ -8,18 +8,19 @@ State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never col
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from stockade.core.model.tracked_unit import Unit
+from stockade.core.reads.views import EscapeView, RearmView, origin_text
 from stockade.core.reads.views import SidePanel as PanelData
-from stockade.core.reads.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
@@ -30,7 +31,7 @@ def _head(text: str, style: str) -> Text:
     return Text(text, style=f"bold underline {style}")
 
 
-def _line(text: str, indent: int = 0, style: str = "", mark: str = ""):
+def _line(text: str, indent: int = 0, style: str = "", mark: str = "") -> Text | Padding:
     """One line; wrapped lines hang under the first (indent kept)."""
     out = Text(no_wrap=False)
     if mark:
@@ -51,7 +52,7 @@ def _guard_head(label: str, usage: str, usage_style: str) -> Table:
     return grid
 
 
-def _was(u) -> str:
+def _was(u: Unit) -> str:
     """A prisoner by what it was: ``g2: 4-6-7 squad`` (its counter is an unarmed one)."""
     return f"{u.handle}: {origin_text(u) or u.counter}"
 
@@ -75,13 +76,13 @@ def _grouped(
     return [(handles, k) for k, handles in groups.items()]
 
 
-def _escape_text(e, muted: str) -> Text:
+def _escape_text(e: EscapeView, muted: str) -> Text:
     if e.allowed:
         return Text.assemble(("✓ may: ", "bold"), e.why)
     return Text.assemble(("✗ not now: ", "bold"), (e.why, muted))
 
 
-def _rearm_text(r, muted: str, wide: bool) -> Text:
+def _rearm_text(r: RearmView, muted: str, wide: bool) -> Text:
     out = Text()
     if r.now:
         for i, way in enumerate(r.now):
@@ -96,7 +97,7 @@ def _rearm_text(r, muted: str, wide: bool) -> Text:
     return out
 
 
-def _table(*columns: tuple[str, dict]) -> Table:
+def _table(*columns: tuple[str, dict[str, Any]]) -> Table:
     table = Table(
         box=None,
         expand=True,
@@ -117,7 +118,7 @@ def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = 
     tables with an **escape** column and a **rearm** column, every rule in full. Narrow:
     the same as sections, one line per verdict (units sharing it are named together).
     """
-    parts: list = []
+    parts: list[RenderableType] = []
     cvp = Text()
     if data.ended:  # the final count: guarded prisoners already doubled (A20.1)
         cvp.append(f"CVP {data.cvp}", style="bold")
@@ -232,14 +233,14 @@ class SidePanelView(VerticalScroll, can_focus=True):
     """
     BINDINGS = key_bindings("panel")
 
-    def __init__(self, side: str, **kwargs) -> None:
+    def __init__(self, side: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.side = side
         self.data: PanelData | None = None
-        self._shown: tuple | None = None
+        self._shown: tuple[object, ...] | None = None
         self._subtitle = ""
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(id=f"panel-{self.side_id}")
 
     @property
