@@ -7,6 +7,8 @@ while a required field is still empty, the roster key in the footer.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from stockade.core.commands import execute
@@ -151,7 +153,7 @@ async def test_the_roster_key_is_in_the_footer_at_80_columns(tmp_path, remap):
         for key in keys:
             assert key.region.width > 0 and key.region.right <= 80, shown
         regions = sorted((k.region for k in keys), key=lambda r: r.x)
-        for left, right in zip(regions, regions[1:]):
+        for left, right in itertools.pairwise(regions):
             assert left.right <= right.x, shown  # whole, none drawn over another
         await pilot.press("w")
         await pilot.pause()
