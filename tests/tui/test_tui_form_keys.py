@@ -58,3 +58,27 @@ async def test_an_enter_typed_before_the_captor_list_is_drawn_picks_no_captor(tm
         others = [str(w.render()) for w in form.query("Label") if w.id != f"l-{focused.id[2:]}"]
         assert not any(text.startswith("▶") for text in others), others
     game.close()
+
+
+@sync
+async def test_a_list_field_shown_late_takes_no_key_typed_before_it_was_drawn():
+    from textual.app import App
+
+    from stockade.tui.forms.choice_list import ChoiceList
+
+    class OneList(App[None]):
+        def compose(self):
+            yield ChoiceList([("yes", "yes"), ("no", "no")], id="answer")
+
+    app = OneList()
+    early = events.Key("n", "n")  # typed before the list was drawn
+    async with app.run_test(size=(40, 6)) as pilot:
+        await pilot.pause()
+        choice = app.query_one(ChoiceList)
+        choice.focus()
+        await pilot.pause()
+        app.post_message(early)
+        await pilot.pause()
+        assert choice.value == ""  # not "no": the player had not seen the list
+        await pilot.press("n")
+        assert choice.value == "no"

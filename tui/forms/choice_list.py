@@ -64,7 +64,8 @@ class ChoiceList(OptionList):
         if self.highlighted is None and self.option_count:
             self.highlighted = self.get_option_index(self._value) if self._value else 0
 
-    def on_show(self, event: Show) -> None:
+    @on(Show)
+    def _drawn(self, event: Show) -> None:  # beside OptionList's own on_show
         self.drawn_at = event.time
 
     def on_key(self, event: Key) -> None:
