@@ -25,6 +25,7 @@ from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
 from stockade.core.rules.guarding import guard_refusal
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
@@ -109,19 +110,25 @@ def _active(state: GameState, keep: Callable[[Unit], bool] = lambda u: True) -> 
 
 # ------------------------------------------------------------------ the queries
 def surrender_captors(
-    state: GameState, stack: list[str], reason: ev.SurrenderReason = "rtph"
+    state: GameState,
+    stack: list[str],
+    reason: ev.SurrenderReason = "rtph",
+    among: Iterable[Unit] | None = None,
 ) -> list[Choice]:
-    """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51)."""
+    """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51); only those
+    ``among`` when given."""
     stack = _known(state, stack)
     if not stack:
         return ranked(_from_reason(u, guard_refusal(u), "", "A20.21") for u in _active(state))
     side = state.units[stack[0]].side
     where = _location_of(state, stack)
+    candidates = _active(state) if among is None else list(among)
     return ranked(
         _judged(
             state, u, ev.Surrendered(units=stack, guard=u.handle, reason=reason), where, "A20.21"
         )
-        for u in _active(state, lambda u: u.side != side)
+        for u in candidates
+        if u.status == ACTIVE and u.side != side
     )
 
 
@@ -139,11 +146,18 @@ def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
     return ranked(out)
 
 
-def recapture_guards(state: GameState, units: list[str]) -> list[Choice]:
+def recapture_guards(
+    state: GameState, units: list[str], among: Iterable[Unit] | None = None
+) -> list[Choice]:
     """Who may recapture ``units`` and guard them (A20.54), judged by the recapture's
-    own check, in the phase the entry would be recorded in."""
+    own check, in the phase the entry would be recorded in; only those ``among`` when
+    given."""
     return _new_guards(
-        state, units, lambda taken, guard: ev.Recaptured(units=taken, guard=guard), "A20.54"
+        state,
+        units,
+        lambda taken, guard: ev.Recaptured(units=taken, guard=guard),
+        "A20.54",
+        among,
     )
 
 
@@ -162,14 +176,17 @@ def _new_guards(
     handles: list[str],
     entry: Callable[[list[str], str], ev.Record],
     rule: str,
+    among: Iterable[Unit] | None = None,
 ) -> list[Choice]:
-    """Each unit judged as the new Guard of ``handles`` by the check of ``entry`` (the
-    record that would make it so), those in their Location first."""
+    """Each unit (of ``among``, when given) judged as the new Guard of ``handles`` by
+    the check of ``entry`` (the record that would make it so), those in their Location
+    first."""
     units = _known(state, handles)
+    candidates = _active(state) if among is None else [u for u in among if u.status == ACTIVE]
     if not units:
-        return _unjudged(_active(state))
+        return _unjudged(candidates)
     where = _location_of(state, units)
-    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in _active(state))
+    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in candidates)
 
 
 def takeover_guards(
@@ -206,8 +223,9 @@ def capture_defenders(state: GameState, attacker: str) -> list[Choice]:
 
 def capture_attackers(state: GameState) -> list[Choice]:
     """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
-    that may guard and are not broken, and free unarmed units, rearmed by the capture
-    (A20.551)."""
+    that may guard and are not broken, free unarmed units, rearmed by the capture
+    (A20.551), and units captured in this CCPh, whose own attack of that simultaneous
+    CC is still made (A20.221)."""
     on_board = [u for u in state.units.values() if u.on_board]
     at: dict[str, list[Unit]] = {}
     for u in on_board:
@@ -215,12 +233,13 @@ def capture_attackers(state: GameState) -> list[Choice]:
     return ranked(
         _from_reason(
             u,
-            capture_attacker_refusal(u) or _nothing_to_capture(state, u, at.get(u.location, [])),
+            capture_attacker_refusal(u, state)
+            or _nothing_to_capture(state, u, at.get(u.location, [])),
             "",
             "A20.22",
         )
         for u in on_board
-        if u.status in (ACTIVE, UNARMED)
+        if u.status in (ACTIVE, UNARMED) or captured_this_ccph(state, u)
     )
 
 
