@@ -198,7 +198,7 @@ KEYS: tuple[Key, ...] = (
         True,
         "Help: keys and commands",
     ),
-    Key("stockade.quit", "main", "q", "quit", "Quit", "quit", palette="Quit"),
+    Key("stockade.quit", "main", "q", "quit", "Quit", "quit", True, "Quit"),
     # ---------------------------------------------------------------- lists, panels
     Key("stockade.list_down", "list", "j", "cursor_down", "Down", "move down"),
     Key("stockade.list_up", "list", "k", "cursor_up", "Up", "move up"),

@@ -10,6 +10,7 @@ from pathlib import Path
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.units import new_side_nationality
 from stockade.core.model.victory import VictoryConditions
 
 DEFAULT_ELR = 3
@@ -25,7 +26,7 @@ def side_spec(name: str, nationality: str, elr: str = "") -> ev.SideSpec:
             value = int(elr)
         except ValueError:
             raise InputRefusal(f"the ELR must be a number 1-6, not '{elr.strip()}'") from None
-    return ev.SideSpec(name=name.strip(), nationality=nationality.strip(), elr=value)
+    return ev.SideSpec(name=name.strip(), nationality=new_side_nationality(nationality), elr=value)
 
 
 def create_game(

@@ -172,7 +172,7 @@ def parse_side(text: str) -> ev.SideSpec:
     try:
         return side_spec(*parts)
     except Refusal as refusal:
-        raise CliError(f"--side '{text}': {refusal.text}") from None
+        raise CliError(f"--side '{text}': {refusal}") from None
 
 
 def new_game(

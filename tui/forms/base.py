@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
@@ -184,6 +184,8 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen #more { height: 1; color: $warning; text-style: bold; }
     FormScreen #pinned { height: auto; max-height: 9; }
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
+    FormScreen Label.-focused { color: $text; text-style: bold; }
+    FormScreen Checkbox:focus > .toggle--label { text-style: bold reverse; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
     FormScreen Checkbox { padding: 0; height: 1; }
@@ -362,6 +364,17 @@ class FormScreen(ModalScreen[str | None]):
         elif isinstance(widget, Input):
             with widget.prevent(Input.Changed):
                 widget.value = str(value)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused field's label is pointed at (▶) and bold: a shade alone is lost
+        on some terminals, and a key typed into the wrong field records the wrong unit."""
+        focused = event.widget.id or ""
+        for f in self.spec.fields:
+            with suppress(NoMatches):  # a tick box has no label of its own
+                label = self.query_one(f"#l-{f.name}", Label)
+                here = focused == f"f-{f.name}"
+                label.set_class(here, "-focused")
+                label.update(f"▶ {f.label}" if here else f.label)
 
     # ------------------------------------------------------------------ values
     def values(self) -> FormValues:

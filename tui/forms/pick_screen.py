@@ -52,7 +52,11 @@ class PickScreen(ModalScreen[list[str] | None]):
 
     @on(Roster.Picked)
     def _picked(self, event: Roster.Picked) -> None:
-        self.dismiss(event.handles)
+        # Once: a second enter read with the first picks again before this screen is
+        # gone, and a second dismiss would close whatever screen is on top by then
+        # (the next list the form opened, or the form itself).
+        if self.is_active:
+            self.dismiss(event.handles)
 
     def action_close(self) -> None:
         self.dismiss(None)

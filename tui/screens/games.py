@@ -156,7 +156,7 @@ class NewGameScreen(GameModal):
                 try:
                     sides.append(side_spec(*(self._value(f"new-side{n}-{f}") for f in SIDE_FIELDS)))
                 except Refusal as refusal:
-                    raise InputRefusal(f"side {n}: {refusal.text}") from None
+                    raise InputRefusal(f"side {n}: {refusal.text}", refusal.hint) from None
             path = resolve_game_file(self._value("new-file"), scenario or "game")
             path.parent.mkdir(parents=True, exist_ok=True)
             game = create_game(path, scenario, sides, attacker)

@@ -375,9 +375,12 @@ class MainScreen(Screen[None]):
     def _command_text(self, text: str) -> None:
         # Recorded: the bar empties and stays open for the next command, so what is
         # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
-        # the text stays in the bar to be corrected.
+        # the text stays in the bar, selected: typing replaces it, an arrow edits it.
+        bar = self.query_one(CommandBar)
         if self._run(text):
-            self.query_one(CommandBar).open()
+            bar.open()
+        else:
+            bar.input.select_all()
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:

@@ -17,7 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
+from textual.widgets.input import Selection
 
+from stockade.core.commands.lexer import next_word_start, previous_word_start
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
 from stockade.tui.widgets.offer_list import OfferList
@@ -96,6 +98,32 @@ class CommandInput(Input):
             self.cursor_position = len(self.value)
             if not self.value.endswith(" "):
                 self.insert_text_at_cursor(" ")
+
+    # Word jumps and deletes by the command language's words: Input's own stop at
+    # every '-', inside a counter (4-4-7) or a leader (9-1).
+    def action_cursor_right_word(self, select: bool = False) -> None:
+        self._word_to(next_word_start(self.value, self.cursor_position), select)
+
+    def action_cursor_left_word(self, select: bool = False) -> None:
+        self._word_to(previous_word_start(self.value, self.cursor_position), select)
+
+    def _word_to(self, target: int, select: bool) -> None:
+        if select:
+            self.selection = Selection(self.selection.start, target)
+        else:
+            self.cursor_position = target
+
+    def action_delete_left_word(self) -> None:
+        if self.selection.is_empty:
+            self.delete(previous_word_start(self.value, self.cursor_position), self.cursor_position)
+        else:
+            self.delete_selection()
+
+    def action_delete_right_word(self) -> None:
+        if self.selection.is_empty:
+            self.delete(self.cursor_position, next_word_start(self.value, self.cursor_position))
+        else:
+            self.delete_selection()
 
     def action_recall(self, step: int) -> None:
         offers = self.offers

@@ -1,6 +1,7 @@
-"""The verdict bar: one line on the main screen with the core's verdict on the scenario's
-Victory Conditions ("if the game ended now: German win (German CVP amassed 22 >= 20)"),
-hidden while the game keeps none. It decides nothing: the words are the core's.
+"""The verdict bar: a line (wrapped when long) on the main screen with the core's
+verdict on the scenario's Victory Conditions ("if the game ended now: German win
+(German CVP amassed 22 >= 20)"), hidden while the game keeps none. It decides
+nothing: the words are the core's.
 
 When a write makes an "immediately" condition met (the core's ``Change`` says the
 verdict turned to "... (immediately)"), the bar says so (``VerdictBar.EndOffered``): the
@@ -47,7 +48,7 @@ class VerdictBar(Static):
             return
         self.headline = verdict.headline
         self.set_class(verdict.immediate or verdict.ended, "-decided")
-        self.update(Text("VC: " + visible(verdict.headline), no_wrap=True, overflow="ellipsis"))
+        self.update(Text("VC: " + visible(verdict.headline)))  # whole: it wraps
         shift = getattr(change, "verdict", None)
         if shift is not None and not state.ended and shift.after.endswith(IMMEDIATE):
             self.post_message(self.EndOffered(verdict.headline))
