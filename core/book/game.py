@@ -120,6 +120,7 @@ class Game:
         sides: list[ev.SideSpec],
         cvp: dict[str, int] | None = None,
         first_attacker: str = "",
+        strict: bool = False,
     ) -> Game:
         header = ev.GameCreated(
             seq=1,
@@ -130,6 +131,7 @@ class Game:
             program=PROGRAM,
             cvp=cvp or {},
             first_attacker=first_attacker,
+            strict=strict,
         )
         within_bounds([header])
         rules.step(GameState(), header)  # refuse a bad header before creating a file
@@ -143,6 +145,7 @@ class Game:
         sides: list[ev.SideSpec],
         cvp: dict[str, int] | None = None,
         first_attacker: str = "",
+        strict: bool = False,
     ) -> Game:
         header = ev.GameCreated(
             seq=1,
@@ -152,6 +155,7 @@ class Game:
             program=PROGRAM,
             cvp=cvp or {},
             first_attacker=first_attacker,
+            strict=strict,
         )
         within_bounds([header])
         rules.step(GameState(), header)

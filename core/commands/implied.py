@@ -113,11 +113,12 @@ def _refuse_if_only(
         return
     want, told = stale[0]
     u = state.units[want.handle]
+    turn, attacker, phase = told.split("/")
     was = f"in {u.location}" if want.fact is Fact.WITH else ("broken" if u.broken else "Good Order")
     offers = tuple(offer_for(w) for w, _ in stale)
     raise StaleBoardFact(
         want.rule,
-        f"{u.side} {u.counter} ({u.handle}) was recorded {was} ({told.replace('/', ' ')}); "
+        f"{u.side} {u.counter} ({u.handle}) was recorded {was} (Turn {turn}, {attacker} {phase}); "
         f"this entry needs {want.said}: {want.why}",
         "if the board has changed since, record it first: " + "; ".join(str(c) for c in offers),
         offers,

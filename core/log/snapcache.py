@@ -46,8 +46,9 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 8  # 8: board facts told or implied, strict; 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
-# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551)
+VERSION = 8  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
+# 8: how the book knows a unit's board facts (told or implied), a strict game
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
