@@ -27,7 +27,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.rules.board_facts import NEEDS, Fact, Wanted, needed
-from stockade.core.rules.common import clock
+from stockade.core.rules.lookup import clock
 from stockade.core.rules.timing import judged_in
 
 IMPLIED = "implied"
