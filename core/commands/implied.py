@@ -26,8 +26,8 @@ from stockade.core.commands.verbs_setup import Break, Move, Rally
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
-from stockade.core.rules.board_facts import NEEDS, Fact, Wanted, needed
-from stockade.core.rules.lookup import clock
+from stockade.core.rules.board_facts import NEEDS, Fact, Wanted, held_refusal, needed
+from stockade.core.rules.lookup import clock, raise_reason
 from stockade.core.rules.timing import judged_in
 
 IMPLIED = "implied"
@@ -67,6 +67,7 @@ def with_board_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev
     stale: list[tuple[Wanted, str]] = []
     for event in body:
         for want in needed(view, event):
+            raise_reason(held_refusal(view, want))
             u = view.units[want.handle]
             told = u.location_told if want.fact is Fact.WITH else u.broken_told
             if told == now or (want.fact is Fact.WITH and u.placed_clock == now):

@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 
@@ -247,3 +248,19 @@ def _wanted_with(state: GameState, event: ev.Record, need: Need) -> list[Wanted]
         for u in movers
         if u.location != there
     ]
+
+
+def held_refusal(state: GameState, want: Wanted) -> Refusal | None:
+    """Why the book rules ``want`` out, whatever the board shows: a unit in Melee did
+    not advance into another Location (A20.54: it "may move no farther"; only a
+    Withdrawal leaves a Melee, and it is no advance). The implied fact's own check
+    refuses the rest (an unarmed unit never breaks nor enters a Known enemy-occupied
+    Location, A20.54)."""
+    u = state.units[want.handle]
+    if want.fact is Fact.WITH and u.melee and u.location:
+        return RuleRefusal(
+            "A20.54",
+            f"{u.side} {u.counter} ({u.handle}) is in Melee in {u.location} and may move no "
+            f"farther: it did not advance into {want.location}",
+        )
+    return None
