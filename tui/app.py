@@ -78,6 +78,7 @@ class StockadeApp(App[int]):
             wanted = fallback
         self.theme = wanted
         self._config_keys = config.keys
+        self.new_games_strict = config.strict  # the new-game form's games are strict
         self._problems = problems
 
     def notify(

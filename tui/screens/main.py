@@ -216,7 +216,8 @@ class MainScreen(Screen):
         except StaleBoardFact as refusal:
             self._offer = (refusal.offers, text)
             key = hint(self.app, ("stockade.accept_offer", "record " + "; ".join(refusal.lines)))
-            self.status.say(f"{refusal} · {key}", "refusal")
+            # the key says what the refusal's hint says: the hint is left out
+            self.status.say(f"{refusal.rule}: {refusal.text} · {key}", "refusal")
             self.refresh_bindings()
             return False
         except Refusal as refusal:
