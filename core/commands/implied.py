@@ -61,7 +61,8 @@ def with_board_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev
     body = events[lead:]
     if state.strict or not any(type(e) in NEEDS for e in body):
         return events, 0
-    view = judged_in(state, body)
+    # judged where the entry is recorded: the phase the clock's move leads it to
+    view = judged_in(state, body) if lead else state
     now = clock(view)
     implied: list[Wanted] = []
     stale: list[tuple[Wanted, str]] = []
