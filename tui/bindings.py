@@ -121,7 +121,7 @@ KEYS: tuple[Key, ...] = (
         "ctrl+b",
         "accept_offer",
         "Accept",
-        "record the board fact a refusal offers, then the refused entry",
+        "accept a refusal's offer",
     ),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
     # it are handed on, so they land in the bar (see also CommandInput.on_key).
