@@ -79,6 +79,7 @@ class StockadeApp(EscapeThenKey):
             wanted = fallback
         self.theme = wanted
         self._config_keys = config.keys
+        self.new_games_strict = config.strict  # the new-game form's games are strict
         self._problems = problems
 
     def notify(

@@ -75,6 +75,7 @@ class Game(Writer):
         sides: list[ev.SideSpec],
         cvp: dict[str, int] | None = None,
         first_attacker: str = "",
+        strict: bool = False,
     ) -> Game:
         header = ev.GameCreated(
             seq=1,
@@ -85,6 +86,7 @@ class Game(Writer):
             program=PROGRAM,
             cvp=cvp or {},
             first_attacker=first_attacker,
+            strict=strict,
         )
         within_bounds([header])
         rules.step(GameState(), header)  # refuse a bad header before creating a file
@@ -98,6 +100,7 @@ class Game(Writer):
         sides: list[ev.SideSpec],
         cvp: dict[str, int] | None = None,
         first_attacker: str = "",
+        strict: bool = False,
     ) -> Game:
         header = ev.GameCreated(
             seq=1,
@@ -107,6 +110,7 @@ class Game(Writer):
             program=PROGRAM,
             cvp=cvp or {},
             first_attacker=first_attacker,
+            strict=strict,
         )
         within_bounds([header])
         rules.step(GameState(), header)

@@ -46,8 +46,9 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 7  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
-# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551)
+VERSION = 8  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
+# 8: how the book knows a unit's board facts (told or implied), a strict game
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -101,6 +102,9 @@ class UnitRow(msgspec.Struct, array_like=True):
     melee_end_seq: int
     split_from: str
     ended_seq: int
+    broken_told: str
+    location_told: str
+    placed_clock: str
     note: str
 
 
@@ -129,8 +133,8 @@ def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> b
 _ORIGIN_FIELDS = OriginRow.__struct_fields__
 _UNIT_FIELDS = UnitRow.__struct_fields__
 _CASUALTY_FIELDS = CasualtyRow.__struct_fields__
-_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "last_seq")
-Scalars = tuple[str, int, str, str, bool, int]  # the GameState fields _STATE_SCALARS names
+_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
+Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields _STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
 Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location) names
 
@@ -399,6 +403,7 @@ def write(
             state.attacker,
             state.phase,
             state.ended,
+            state.strict,
             state.last_seq,
         ),
         sides=list(state.sides.values()),

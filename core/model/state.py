@@ -72,6 +72,7 @@ class GameState(Tracked):
     attacker: str = ""
     phase: str = PHASES[0]
     ended: bool = False
+    strict: bool = False  # the game's header: no entry implies a board fact
     units: dict[str, Unit] = field(default_factory=dict)
     casualties: list[Casualty] = field(default_factory=list)
     scrounged: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, attacker, hex)

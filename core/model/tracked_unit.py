@@ -179,6 +179,14 @@ class Unit(Tracked):
     melee_end_seq: int = 0  # the entry whose outcome ended its Melee (none left to fight)
     split_from: str = ""  # the squad a one-HS CC capture split it from (A20.221 undoes it)
     ended_seq: int = 0  # seq that eliminated/escorted/merged it
+    # How the book knows its board facts (docs/rulings.md, "Implied board facts"): the
+    # phase ("turn/ATTACKER/phase") in which a board entry the players typed (break,
+    # rally, move) last set its broken state / its Location, "" when the value comes
+    # from the set-up or was implied by an A20 entry; and the phase its Location was
+    # last set in by any entry (a unit moves once into a CC, not twice in one phase).
+    broken_told: str = ""
+    location_told: str = ""
+    placed_clock: str = ""
     note: str = ""
 
     @property

@@ -52,9 +52,9 @@ def game() -> Game:
 
 def one_event(text: str, game: Game) -> ev.Record:
     """The event ``text`` plans to (after the clock move that leads it when it belongs
-    to a later phase of this Player Turn)."""
+    to a later phase of this Player Turn, and the board facts it implies)."""
     parsed = plan(text, game.state)
-    events = parsed.events[1:] if parsed.clock_moved else parsed.events
+    events = parsed.events[(1 if parsed.clock_moved else 0) + parsed.implied :]
     assert len(events) == 1, parsed.events
     return events[0]
 

@@ -159,7 +159,8 @@ class NewGameScreen(GameModal):
                     raise InputRefusal(f"side {n}: {refusal.text}", refusal.hint) from None
             path = resolve_game_file(self._value("new-file"), scenario or "game")
             path.parent.mkdir(parents=True, exist_ok=True)
-            game = create_game(path, scenario, sides, attacker)
+            strict = bool(getattr(self.app, "new_games_strict", False))
+            game = create_game(path, scenario, sides, attacker, strict=strict)
         except JournalError as exc:
             self.say(str(exc), refusal=True)
             return

@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.book.game import Game
+from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
@@ -29,7 +30,15 @@ from stockade.tui.widgets.status_line import StatusLine
 from stockade.tui.widgets.verdict_bar import VerdictBar
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
-GAME_ACTIONS = {"next_phase", "prev_phase", "next_a20_phase", "next_turn", "forms", "form"}
+GAME_ACTIONS = {
+    "next_phase",
+    "prev_phase",
+    "next_a20_phase",
+    "next_turn",
+    "forms",
+    "form",
+    "accept_offer",
+}
 
 
 def history_lines(game: Game) -> list[Line]:
@@ -46,6 +55,9 @@ class MainScreen(Screen[None]):
         self._phase: tuple[int, str] | None = None
         self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
+        # what the last refusal offered (the entries that record a board fact that
+        # may have changed since it was recorded) and the line it refused
+        self._offer: tuple[tuple[Command, ...], str] | None = None
         self._size_classes()
 
     def _size_classes(self) -> None:
@@ -202,16 +214,45 @@ class MainScreen(Screen[None]):
             return True if game.can_undo() and not game.read_only else None
         if action == "redo":
             return True if game.can_redo() and not game.read_only else None
+        if action == "accept_offer":
+            return True if self._offer is not None else None
         return True
 
     def _run(self, text: str) -> bool:
+        from stockade.core.commands.implied import StaleBoardFact
+
+        had_offer = self._offer is not None
+        self._offer = None
         try:
             message = self.table.run_command(text)
+        except StaleBoardFact as refusal:
+            self._offer = (refusal.offers, text)
+            key = hint(self.app, ("stockade.accept_offer", "record " + "; ".join(refusal.lines)))
+            # the key says what the refusal's hint says: the hint is left out
+            self.status.say(f"{refusal.rule}: {refusal.text} · {key}", "refusal")
+            self.refresh_bindings()
+            return False
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
+        finally:
+            if had_offer and self._offer is None:
+                self.refresh_bindings()
         self._page_if_rules(text, message)
         return True
+
+    def action_accept_offer(self) -> None:
+        """Record the entries the last refusal offered, then the line it refused."""
+        if self._offer is None:
+            return
+        offers, text = self._offer
+        for offer in offers:
+            if not self._run(str(offer)):
+                return
+        if self._run(text):
+            bar = self.query_one(CommandBar)
+            if bar.input.value.strip() == text:
+                bar.close()
 
     def _page_if_rules(self, text: str, message: str) -> None:
         """``help A20.55``: the section's requirements get a page of their own."""
