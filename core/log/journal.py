@@ -26,7 +26,6 @@ Its errors are in ``core.log.journal_errors``, reading a log's lines in
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 from pathlib import Path
@@ -111,11 +110,26 @@ class Journal:
             fsync_dir(parent_of(path))
         except BaseException as exc:
             journal.close()
-            with contextlib.suppress(OSError):
+            removed = True
+            try:
                 os.unlink(path)
-            if isinstance(exc, OSError):
-                raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
-            raise
+            except FileNotFoundError:
+                pass
+            except OSError:
+                removed = False
+            if not isinstance(exc, (OSError, JournalError)):
+                raise
+            # Never the append's own words ("the log was left as it was"): there was no
+            # log before this, and none is left now.
+            number = exc.errno
+            if number in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+                why = "the disk is full"
+            elif isinstance(exc, OSError):
+                why = os_error(exc)
+            else:
+                why = os.strerror(number) if number else str(exc)
+            left = "no game was made" if removed else f"a half-made {path.name} is left: delete it"
+            raise JournalError(f"{path}: cannot create ({why}); {left}", number) from None
         return journal
 
     @classmethod
