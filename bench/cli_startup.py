@@ -42,7 +42,7 @@ if __package__ in (None, ""):  # `python bench/cli_startup.py`
     sys.path.insert(0, str(ROOT))
 
 from bench.run import ensure_log  # noqa: E402  (after the path fix above)
-from stockade.core.log import kept_tally  # noqa: E402
+from stockade.core.log import derived  # noqa: E402
 
 
 def stockade_script() -> list[str]:
@@ -60,9 +60,10 @@ def _children_cpu() -> float:
 
 
 def forget_kept_tally(env: dict[str, str], log: str) -> None:
-    """Delete the kept tallies of ``log``: its next tally folds."""
-    kept = Path(kept_tally.file_for(env["STOCKADE_CACHE_DIR"], os.path.realpath(log)))
-    kept.unlink(missing_ok=True)
+    """Delete the tally entry of ``log``'s derived store: its next tally folds (a 10k
+    log still opens from its snapshot, the store's other entry)."""
+    kept = derived.entry_path(env["STOCKADE_CACHE_DIR"], os.path.realpath(log), "tally")
+    Path(kept).unlink(missing_ok=True)
 
 
 def once(command: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -168,7 +168,7 @@ class Game:
 
     def close(self) -> None:
         if self.path is not None and self.problem is None:
-            self.projection.save_snapshot(self.path)
+            self.projection.save_snapshot(self.path, self.store.content_key())
         self.store.close()
 
     def recover(self) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
@@ -79,6 +80,9 @@ class Journal:
         # carries the link of the line before it. ``_head`` is that link, found from
         # the file on the first append and kept up to date by every append after it.
         self.chained = False
+        # Called with the very bytes of each write once they are accepted (after its
+        # fsync): the log store keeps the digest of what it wrote (core/log/derived.py).
+        self.on_written: Callable[[bytes], None] | None = None
         self._head: str | None = None
         self._head_known = False
         if fd is not None:
@@ -87,7 +91,9 @@ class Journal:
 
     # -- opening -------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, first_line: bytes) -> Journal:
+    def create(
+        cls, path: Path, first_line: bytes, on_written: Callable[[bytes], None] | None = None
+    ) -> Journal:
         """Create a new log holding ``first_line``, durably (file and directory synced).
 
         If anything fails the half-made file is removed: a game either exists with its
@@ -104,6 +110,7 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
         journal = cls(path, fd, read_only=False)
+        journal.on_written = on_written
         try:
             journal._lock_or_raise()
             journal.append(first_line)
@@ -301,6 +308,8 @@ class Journal:
         self._size += len(data)
         self._head = head
         self.last_attempt = b""
+        if self.on_written is not None:
+            self.on_written(data)
 
     def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
         """The lines with their ``prev`` links, and the link of the last of them."""
