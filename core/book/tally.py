@@ -30,7 +30,7 @@ from stockade.core.model.tracked_unit import PRISONER
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
 # reads exactly like the line the game end will book for that prisoner.
-from stockade.core.rules.common import _vp_counter, _vp_kind
+from stockade.core.rules.casualties import vp_counter, vp_kind
 
 
 # --------------------------------------------------------------------- building
@@ -60,8 +60,8 @@ def tally(state: GameState) -> Tally:
             sides[captor].lines.append(
                 TallyLine(
                     u.handle,
-                    _vp_counter(u),
-                    _vp_kind(u),
+                    vp_counter(u),
+                    vp_kind(u),
                     u.captured_seq,
                     state.turn,
                     "A20.1",

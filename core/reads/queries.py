@@ -23,8 +23,8 @@ from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARM
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
-from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
+from stockade.core.rules.guarding import guard_refusal
 from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry

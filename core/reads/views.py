@@ -23,13 +23,13 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.escape import (
     escape_refusal,
     needs_ntc,
     rearm_refusal,
     withdrawal_refusal,
 )
+from stockade.core.rules.guarding import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.losses import may_massacre
 from stockade.core.rules.surrender import never_surrenders
 
@@ -397,7 +397,7 @@ def _names(units: list[Unit]) -> str:
 
 
 def _guard_of(state: GameState, prisoner: Unit) -> Unit:
-    """A prisoner's Guard: every prisoner has one (``rules.common`` sets ``guard``
+    """A prisoner's Guard: every prisoner has one (``rules.counters`` sets ``guard``
     whenever it makes a unit a prisoner, and clears it only with the status)."""
     assert prisoner.guard is not None, f"prisoner {prisoner.handle} has no Guard"
     return state.units[prisoner.guard]

@@ -29,7 +29,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.events import PHASES
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
-from stockade.core.rules.common import capacity
+from stockade.core.rules.guarding import capacity
 
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}
