@@ -191,14 +191,24 @@ def _read_memo(folder: str, name: str) -> dict[str, tuple[int, int, int, int, by
         return {}
 
 
-@functools.cache  # once per process: the first call is before any data file is read
 def code_fingerprint() -> str | None:
-    """The fingerprint of this installation's core (memoised in the cache dir). Asked
-    first thing by every command and the app, so that it is the code and data as they
-    were before any was read: a change made while a process runs makes its entries
-    misses, never an old figure under a new fingerprint."""
+    """The fingerprint of this installation's core (memoised in the cache dir), or
+    None when the store is off. Asked first thing by every command and the app, and
+    kept for the process: the code and data as they were before any was read, so a
+    change made while a process runs makes its entries misses, never an old figure
+    under a new fingerprint."""
     folder = cache_dir()
-    return fingerprint(core_root(), folder) if folder is not None else None
+    return None if folder is None else _code_fingerprint(core_root(), folder)
+
+
+@functools.cache  # once per process (per tree and folder: tests change them)
+def _code_fingerprint(root: str, folder: str) -> str | None:
+    return fingerprint(root, folder)
+
+
+def forget_code_fingerprint() -> None:
+    """Take the fingerprint again on its next use (a test standing for a new process)."""
+    _code_fingerprint.cache_clear()
 
 
 @functools.cache
@@ -449,6 +459,7 @@ __all__ = [
     "code_fingerprint",
     "fingerprint",
     "forget",
+    "forget_code_fingerprint",
     "prune",
     "read_entry",
     "read_file",

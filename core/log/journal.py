@@ -150,6 +150,10 @@ class Journal:
         if path.is_dir():
             raise JournalError(f"{path}: is a directory, not a game log")
         if not path.is_file():
+            if path.exists():  # a FIFO, a device, a socket: never opened, never read
+                raise JournalError(
+                    f"{path}: not a regular file (a pipe, a device or a socket); not a game log"
+                )
             raise JournalError(f"{path}: no such game log")
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")

@@ -105,7 +105,7 @@ def test_code_changed_during_a_folding_tally_never_keeps_it_under_the_new_code(
     root = tmp_path / "core"
     _fake_core(root)
     monkeypatch.setattr(derived, "core_root", lambda: str(root))
-    derived.code_fingerprint.cache_clear()
+    derived.forget_code_fingerprint()
     real_tally = tallying.tally
 
     def tally_then_upgrade(state):
@@ -116,11 +116,11 @@ def test_code_changed_during_a_folding_tally_never_keeps_it_under_the_new_code(
     monkeypatch.setattr(tallying, "tally", tally_then_upgrade)
     try:
         assert launched(capsys, "tally", game)[0] == 0  # folds: nothing kept yet
-        derived.code_fingerprint.cache_clear()  # the next process: the new code
+        derived.forget_code_fingerprint()  # the next process: the new code
         assert stored_tally.answer(["tally", str(game)]) is None
         capsys.readouterr()
     finally:
-        derived.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
 
 
 def test_the_command_line_takes_the_fingerprint_before_it_reads_a_data_file(
@@ -245,13 +245,13 @@ def test_store_files_are_private_and_made_without_following_a_planted_link(
         return real_open(path, flags, mode, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", recording_open)
-    derived.code_fingerprint.cache_clear()  # its memo is written in this folder too
+    derived.forget_code_fingerprint()  # its memo is written in this folder too
     try:
         assert cli(capsys, "tally", game)[0] == 0
         assert cli(capsys, "do", game, "next")[0] == 0
     finally:
         monkeypatch.setattr(os, "open", real_open)
-        derived.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
     assert victim.read_bytes() == b"precious"
     assert made, "the store wrote its files"
     for name, flags, mode in made:

@@ -212,11 +212,11 @@ def _fake_core(tmp_path, monkeypatch, files: dict[str, bytes]):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(body)
     monkeypatch.setattr(derived, "core_root", lambda: str(root))
-    derived.code_fingerprint.cache_clear()
+    derived.forget_code_fingerprint()
     try:
         return derived.code_fingerprint()
     finally:
-        derived.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
 
 
 def test_the_fingerprint_follows_what_the_code_is_not_a_list_of_names(tmp_path, monkeypatch):
@@ -239,7 +239,7 @@ def test_a_source_that_cannot_be_read_turns_snapshots_off(cache, log, tmp_path, 
     (root / "rules" / "capture.py").write_bytes(b"B = 2\n")
     (root / "rules" / "escape.py").mkdir()  # reading it fails: a folder, not a file
     monkeypatch.setattr(derived, "core_root", lambda: str(root))
-    derived.code_fingerprint.cache_clear()
+    derived.forget_code_fingerprint()
     try:
         assert derived.code_fingerprint() is None
         game = Game.open(log, read_only=True)  # folds from the start, writes nothing
@@ -247,7 +247,7 @@ def test_a_source_that_cannot_be_read_turns_snapshots_off(cache, log, tmp_path, 
         same(game, fresh(log))
         assert not list(cache.glob("*.snap"))
     finally:
-        derived.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
 
 
 def test_the_real_fingerprint_covers_every_core_module():
