@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from stockade.core.cli.parsing import add_file, add_json
+from stockade.core.cli.parsing import HelpFormatter, add_file, add_json
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
@@ -54,7 +54,7 @@ def parse(argv: list[str]) -> argparse.Namespace | None:
     """``tally``'s arguments (``argv`` after the word ``tally``) as the command line
     proper reads them, or None for one it would refuse or answer with help (the
     quiet parser has no ``--help``: such a line is the full path's to answer)."""
-    parser = _QuietParser(prog="stockade tally", add_help=False)
+    parser = _QuietParser(prog="stockade tally", add_help=False, formatter_class=HelpFormatter)
     add_arguments(parser)
     try:
         return parser.parse_args(argv)
