@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from stockade.core.cli.output import json_visible
+from stockade.core.model.visible import json_visible
 
 # typing costs ~2 ms to import, and the tally read from the store replies through this
 # module; mypy reads a TYPE_CHECKING of our own the same way

@@ -52,7 +52,7 @@ def answer(argv: list[str]) -> int | None:
     report = tally_report.lookup(os.path.realpath(file), file, args.at, content)
     if report is None:
         return None
-    from stockade.core.cli.output import visible
+    from stockade.core.model.visible import visible
 
     err, out = (visible(text) for text in tally_report.render(report, args))
     for stream, text in ((sys.stderr, err), (sys.stdout, out)):
