@@ -11,9 +11,6 @@ import socket
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("textual_serve", reason="textual-serve is not installed")
-
 from aiohttp.test_utils import TestClient, TestServer
 
 from stockade.tui.serve import allowed_hosts, is_loopback, make_server
