@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from stockade.core import rules
 from stockade.core.book.consequences import Observer
 from stockade.core.log import derived, snapcache
@@ -335,11 +337,19 @@ class Projection:
             vd["scrounged"] = set(scrounged)
             copies: dict[int, object] = {}
             live_sides = {id(s): n for n, s in live.sides.items()}
+            # the live book's rows change in place: the view has its own, taken back
+            book = live.vc
+            live_rows = book.rows() if book.has_rows() else ()
+            mine_rows = {id(r): r.copy() for r in live_rows}
             for e in reversed(tail):
                 for i in range(len(e) - 3, _OPS - 1, -3):
                     obj, name, old = e[i], e[i + 1], e[i + 2]
                     if obj is live:
                         vd[name] = old
+                        continue
+                    rows = mine_rows.get(id(obj))
+                    if rows is not None:
+                        rows.restore(name, old)
                         continue
                     mine = copies.get(id(obj))
                     if mine is None:
@@ -353,6 +363,14 @@ class Projection:
                             continue
                         copies[id(obj)] = mine
                     mine.__dict__[name] = old
+            if live_rows and vd["vc"].has_rows():  # else: a book from before the rows
+                exits, control = vd["vc"].rows()
+                mine_exits, mine_control = mine_rows.get(id(exits)), mine_rows.get(id(control))
+                vd["vc"] = msgspec.structs.replace(
+                    vd["vc"],
+                    exits=exits.copy() if mine_exits is None else mine_exits,
+                    control=control.copy() if mine_control is None else mine_control,
+                )
             for _ in range(sum(e[_ADDED_UNITS] for e in tail)):
                 units.popitem()
             for _ in range(sum(e[_ADDED_SIDES] for e in tail)):

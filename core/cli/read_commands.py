@@ -150,7 +150,7 @@ def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
     warn_conflicts(game)
     if args.json:
-        entries = [
+        entries = (
             {
                 "seq": entry.seq,
                 "group": entry.grp,
@@ -164,8 +164,10 @@ def cmd_history(args: Namespace, ui: object) -> int:
                 "record": jsonout.record(entry.record),
             }
             for entry in game.history()
-        ]
-        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        )
+        jsonout.emit_stream(
+            "history", "entries", entries, file=str(args.file), problem=_problem(game)
+        )
         return 0
     for entry in game.history():
         line = f"{entry.seq:>5} {MARKS.get(entry.status, '?')} {sentence(entry, game)}"

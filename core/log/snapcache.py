@@ -91,6 +91,7 @@ class UnitRow(msgspec.Struct, array_like=True):
     lost_clock: str
     lost_in_cc: bool
     melee_clock: str
+    escape_clock: str
     melee_end_seq: int
     split_from: str
     ended_seq: int

@@ -286,6 +286,7 @@ class GameState(Tracked):
         d["units"] = {handle: clone_unit(u) for handle, u in self.units.items()}
         d["casualties"] = list(self.casualties)
         d["scrounged"] = set(self.scrounged)
-        d["vc"] = msgspec.structs.replace(self.vc)  # frozen: a new holder is enough
+        vc = self.vc  # frozen (a new holder is enough) but for its control rows
+        d["vc"] = vc.with_rows() if vc.has_rows() else msgspec.structs.replace(vc)
         new.tracker  # noqa: B018  a tracker of its own, tying its units and sides to it
         return new

@@ -107,7 +107,7 @@ def test_conditions_control_and_exits_are_entries_undo_takes_back():
     assert game.state.units["g1"].status == "exited"
     assert game.state.vc.exit_vp("German") == 2
     execute(game, "undo")
-    assert game.state.units["g1"].status == "active" and game.state.vc.exits == ()
+    assert game.state.units["g1"].status == "active" and list(game.state.vc.exits) == []
     execute(game, "undo")
     assert game.state.vc.controller("P4") == ""
     execute(game, "undo")

@@ -352,9 +352,9 @@ def test_rearm_and_scrounge(game):
         handle="g4", how="cc", enemy="a2", counter="4-3-6"
     )
     execute(game, "add American 3-3-7 hs at Q5")
-    # an unarmed squad rearmed by a HS-size enemy: armed HS + unarmed HS, handles made
+    # a HS-size enemy and an unarmed squad: the entry splits nothing (A20.551 refuses it)
     parsed = plan("rearm g4 cc a3", game.state)
-    assert parsed.events[0].split_into == ["g5", "g6"] and parsed.made == ["g5", "g6"]
+    assert parsed.events[0].split_into == [] and parsed.made == []
     with pytest.raises(Refusal, match="rearm H cc"):
         parse("rearm g4 a2", game.state)
     assert one_event("scrounge g4 2 wreck", game) == ev.Scrounged(handle="g4", roll=2, wreck=True)

@@ -309,9 +309,6 @@ class PrisonerBook(RuleBasedStateMachine):
                     how=how,
                     enemy=enemy.handle,
                     counter="4-3-6" if u.unit_kind == "squad" else "2-3-6",
-                    split_into=[self.new_handle("r"), self.new_handle("r")]
-                    if u.unit_kind == "squad" and enemy.us == 2
-                    else [],
                 )
             )
 
