@@ -48,11 +48,11 @@ class TerminalUI:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "tally":
-        # A tally already folded from these bytes by this code prints again without
-        # loading the fold: core/cli/kept.py imports only the light stdlib.
-        from stockade.core.cli import kept
+        # A tally already folded from these bytes by this code is rendered from the
+        # log's derived store without loading the fold (core/cli/stored_tally.py).
+        from stockade.core.cli import stored_tally
 
-        code = kept.answer(args)
+        code = stored_tally.answer(args)
         if code is not None:
             return code
     from stockade.core.cli import main as cli_main

@@ -118,7 +118,7 @@ class Game(Writer):
 
     def close(self) -> None:
         if self.path is not None and self.problem is None:
-            self.projection.save_snapshot(self.path)
+            self.projection.save_snapshot(self.path, self.store.content_key())
         self.store.close()
 
     def records_of(self, change: Change) -> list[ev.Record]:

@@ -28,7 +28,7 @@ import msgspec
 
 from stockade.core import rules
 from stockade.core.book.consequences import Observer
-from stockade.core.log import snapcache
+from stockade.core.log import derived, snapcache
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
@@ -71,7 +71,7 @@ class Projection:
         found = snapcache.read(path, log_data, self.seqs)
         if found is None:
             self.fold_all()
-            self.save_snapshot(path, log_data)
+            self.save_snapshot(path, derived.Content(log_data).key())
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
@@ -83,29 +83,28 @@ class Projection:
             self.fold_one(event)
         return True
 
-    def save_snapshot(self, path: Path, log_data: bytes | None = None) -> None:
-        """Write the snapshot cache if the game is long and has outgrown its snapshot."""
+    def save_snapshot(self, path: Path, content: tuple[int, str] | None) -> None:
+        """Write the snapshot if the game is long and has outgrown its snapshot.
+        ``content``: the length and digest of the log's bytes as this process read or
+        wrote them (``LogStore.content_key``), never read again for it: another program
+        may have changed the file since (None: not known, nothing is written)."""
         n = len(self.effective)
         position = n - snapcache.TAIL
         if (
-            n < snapcache.MIN_EVENTS
+            content is None
+            or n < snapcache.MIN_EVENTS
             or position <= 0
             or position - self.snap_position < snapcache.REFRESH
             and self.snap_position > 0
         ):
             return
-        if snapcache.cache_file(path) is None:
-            return
-        try:
-            if log_data is None:
-                log_data = path.read_bytes()
-        except OSError:
+        if not snapcache.enabled():
             return
         with self.lock:
             state = self.state_at(self.seqs[position - 1])
             if snapcache.write(
                 path,
-                log_data,
+                content,
                 self.seqs,
                 position,
                 state,

@@ -149,6 +149,9 @@ class Writer(WriteRecovery):
                 self.timeline.add(record)
             except Refusal as refusal:
                 raise ValueError(f"entry {record.seq}: {refusal}") from None
+            # records taken in from bytes this store did not read through its own
+            # open or write: what is derived from it is no longer keyed by them
+            self.store.content = None
             self.records.append(record)
             if isinstance(record, ev.Undo):
                 fold.rollback(fold.keep_upto_group(record.target - 1))

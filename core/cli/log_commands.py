@@ -301,7 +301,7 @@ def _repair_report(
 def cmd_locate(args: Namespace, ui: object) -> int:
     from platformdirs import user_config_dir, user_data_dir
 
-    from stockade.core.log.snapcache import cache_dir
+    from stockade.core.log.derived import cache_dir
 
     config, data = Path(user_config_dir("stockade")), Path(user_data_dir("stockade"))
     last_file = data / "last_game"

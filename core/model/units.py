@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from stockade.core.model.errors import InputRefusal
@@ -135,7 +135,9 @@ def infer_kind(counter: Counter, given: str | None) -> str:
 
 @cache
 def _load(name: str) -> dict[str, Any]:
-    with resources.files("stockade.core.data").joinpath(name).open("rb") as fh:
+    # the package's own data folder, core/data/, opened as a file: importlib.resources
+    # costs a fold ~3 ms of imports for the same open
+    with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", name), "rb") as fh:
         return tomllib.load(fh)
 
 
