@@ -84,7 +84,8 @@ def _transfer(fact: m.MayTransfer) -> list[Offer]:
 
 def _escape(fact: m.MayEscape) -> list[Offer]:
     units = _handles(fact.units)
-    out = [Offer(escape.Escape(units=units), "A20.55")]
+    # How the attack ended only the board knows: the line stops for the outcome word.
+    out = [Offer(escape.Escape(units=units), "A20.55", left="ntcfail")]
     if fact.ntc:  # the likeliest outcome to record: the NTC failed, no attack
         out.append(Offer(escape.Escape(units=units, ntcfail=units), "A20.55"))
     return out

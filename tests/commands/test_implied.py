@@ -262,3 +262,18 @@ def test_history_says_the_fact_was_implied():
     execute(game, "surrender r1 to g4")
     fact = next(r for r in game.records if isinstance(r, ev.StatusChanged) and r.implied)
     assert "implied" in sentence_for(fact, game, with_time=False)
+
+
+def test_an_escape_that_does_not_say_how_the_attack_ended_asks_for_it() -> None:
+    """How the prisoners' attack ended is a board fact only the players know: a bare
+    ``escape`` is asked for it (naming the outcome words), never read as a Melee or as
+    nothing, and records nothing."""
+    game = new_game(lines=[*SETUP, "surrender r1 to g4", "turn", "turn"])
+    before = len(game.state.units)
+    with pytest.raises(Refusal) as refused:
+        execute(game, "escape r1")
+    assert "guard-dies" in refused.value.text and "melee" in refused.value.text
+    assert "ntcfail" in refused.value.text
+    assert len(game.state.units) == before
+    execute(game, "escape r1 melee")
+    assert game.state.units["r1"].melee

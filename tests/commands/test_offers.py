@@ -86,7 +86,7 @@ def test_ccph_offers_an_escape_and_its_likeliest_outcome():
             "break r1",
         ],
     )
-    assert lines(game) == ["escape g1", "escape g1 ntcfail g1"]
+    assert lines(game) == ["escape g1 ", "escape g1 ntcfail g1"]
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 
