@@ -245,6 +245,16 @@ class Game:
         """What unstriking ``seq`` would do, without writing anything."""
         return self.writer.preview_unstrike(seq)
 
+    def amend(
+        self, seq: int, event: ev.Record, reason: str = "", *, preview: bool = False
+    ) -> Change:
+        """Put ``event`` in the place of entry ``seq`` (one record; one undo takes it
+        back); later entries are folded again and the ``Change`` says which of them now
+        do something else or no longer hold. ``preview``: the same, writing nothing."""
+        if preview:
+            return self.writer.preview_amend(seq, event, reason)
+        return self.writer.amend(seq, event, reason)
+
     # --------------------------------------------------------- replay, history
     def state_at(self, seq: int) -> GameState:
         """The state after every effective event up to and including ``seq`` (a
@@ -255,7 +265,9 @@ class Game:
         """Every record as an entry; one that never folded here has its time from
         ``names_then`` (``then=False``: 0/"", no replay: the TUI's event loop)."""
         folded = self.when
-        entries = _history.entries(self.records, self.timeline, self.conflicts, folded)
+        entries = _history.entries(
+            self.records, self.timeline, self.conflicts, folded, self.projection.partial
+        )
         never = [i for i, e in enumerate(entries) if e.seq not in folded and e.status != "control"]
         if then and never:
             when = self.names_then().when

@@ -1,9 +1,10 @@
-"""The control verbs: undo, redo, strike, unstrike (they write control records, not
-events), and help (it writes nothing)."""
+"""The control verbs: undo, redo, strike, unstrike, amend (they write control records,
+not events), and help (it writes nothing)."""
 
 from __future__ import annotations
 
 import difflib
+import shlex
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command
@@ -47,6 +48,27 @@ class Strike(Control, frozen=True):
         if not words:
             raise InputRefusal("'strike' needs the entry number", cls.spec().example)
         return cls(target=number(words[0], "the entry number"), reason=" ".join(words[1:]))
+
+
+class Amend(Control, frozen=True):
+    """``amend N COMMAND``: COMMAND is read against the game as it stood at entry N's
+    place (``core.commands.execute.amend``), not as it stands now."""
+
+    verb: ClassVar[str] = "amend"
+    whole_line: ClassVar[bool] = True  # the command's own keywords are its own
+    target: int
+    line: str
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if len(words) < 2:
+            raise InputRefusal(
+                "'amend' needs the entry number and what it should have been",
+                cls.spec().example,
+            )
+        line = shlex.join(words[1:])  # as typed, quotes and all
+        return cls(target=number(words[0], "the entry number"), line=line)
 
 
 class Unstrike(Control, frozen=True):
