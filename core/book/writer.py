@@ -396,7 +396,7 @@ class Writer(WriteRecovery, Amending):
         with fold.lock:
             position, present = fold.position_of(seq)
             tail = fold.effective[position:]
-            record = self.records[seq - 1]
+            record = self.timeline.standing(self.records[seq - 1])  # as amended
             if action == "strike" and present:
                 how, new_tail = "struck", tail[1:]
             elif action == "unstrike" and not present and record.grp not in self.timeline.undone:

@@ -92,6 +92,7 @@ SUBCOMMANDS: dict[str, Group] = {
     "redo": game_group,
     "strike": game_group,
     "unstrike": game_group,
+    "amend": game_group,
     "tally": read_group,
     "history": read_group,
     "check": log_group,
