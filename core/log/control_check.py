@@ -63,8 +63,11 @@ def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
         reason = _why_not(timeline, records, record, verb, target)
         if reason:
             out.append(ControlProblem(record.seq, verb, target, reason))
-        else:
+            continue
+        try:
             timeline.add(record)
+        except Refusal:
+            pass  # moot (a stand-in's, or an amendment of a line repair left out): ignored
     return out
 
 
@@ -90,9 +93,13 @@ def _why_not(
     return ""
 
 
-def _amendment(timeline: Timeline, records: list[ev.Record], record: ev.Record, target: int) -> None:
+def _amendment(
+    timeline: Timeline, records: list[ev.Record], record: ev.Record, target: int
+) -> None:
     """An amendment mends an event in effect, and its event stands in that entry's
     place: the entry's seq and command group (``Game.amend``)."""
+    if is_stand_in(records[target - 1]):
+        return  # the line it mends was lost and left out by ``stockade repair``: moot
     was = amendable(timeline, records, target)
     event = getattr(record, "event", None)
     if event is None or event.seq != target or event.grp != was.grp:
