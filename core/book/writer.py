@@ -308,10 +308,10 @@ class Writer(WriteRecovery, Amending):
         places = [p for p in map(self.amended_place, targets) if p]
         if places:  # amendments taken back: fold again from the first place they mended
             self.named.clear()
-            at = min(keep, *(self.projection.position_of(p)[0] for p in places))
+            start = min(keep, *(self.projection.position_of(p)[0] for p in places))
             written = [r.seq for r in stamped]
             return self.refold_from(
-                seq, self.timeline, "undo_to", seq, written, at=at, amended=places
+                seq, self.timeline, "undo_to", seq, written, at=start, amended=places
             )
         return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
 

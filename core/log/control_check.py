@@ -15,6 +15,7 @@ stood when the record was written: only the records before it.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from stockade.core.log.game_timeline import CONTROLS, Timeline, amendable, strikable
@@ -64,10 +65,9 @@ def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
         if reason:
             out.append(ControlProblem(record.seq, verb, target, reason))
             continue
-        try:
+        # moot (a stand-in's, or an amendment of a line repair left out): ignored
+        with contextlib.suppress(Refusal):
             timeline.add(record)
-        except Refusal:
-            pass  # moot (a stand-in's, or an amendment of a line repair left out): ignored
     return out
 
 
