@@ -57,7 +57,10 @@ class HistoryEntry:
 def entry_status(
     record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict[int, Refusal]
 ) -> tuple[str, str]:
-    """How ``record`` stands in the effective history now, and why."""
+    """How ``record`` stands in the effective history now, and why (an amendment is a
+    command group of its own: undone or abandoned like any)."""
+    if isinstance(record, ev.Amend) and record.grp in timeline.undone:
+        return ("abandoned" if record.grp in timeline.abandoned else "undone"), ""
     if ev.is_control(record):
         return "control", ""
     if record.grp in timeline.abandoned:
@@ -99,8 +102,6 @@ def entries(
                     amendment,
                     record,
                 )
-        elif isinstance(record, ev.Amend) and record.grp in timeline.undone:
-            entry.status = "abandoned" if record.grp in timeline.abandoned else "undone"
         out.append(entry)
     return out
 
