@@ -245,3 +245,46 @@ def test_the_bar_says_what_it_amended():
     assert outcome.message.startswith("amended entry 11: German 4-6-7 (g1) transferred to ")
     assert "(was: German 4-6-7 (g1) transferred to American 6-6-7 (a2)" in outcome.message
     assert execute(game, "undo").message == "undone: entry 37 (the amendment of entry 11)"
+
+
+def test_a_window_following_the_log_takes_in_amend_undo_and_redo(tmp_path):
+    """The read-only second view (core/book/follow.py) folds an amendment, its undo and
+    its redo from N's place as the writing window did."""
+    from stockade.core.book.follow import GameFollower
+
+    path = tmp_path / "g.jsonl"
+    sides = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    writer = Game.create(path, "Amend", sides)
+    run_script(writer, script("transfer g1 to a2", "eliminate a2 by enemy takeover a1"))
+    follower = GameFollower(path)
+    try:
+        for step in (
+            lambda: amend(writer, TRANSFER, "transfer g1 to a3"),
+            writer.undo,
+            writer.redo,
+        ):
+            step()
+            new, why = follower.poll()
+            assert why == "" and len(new) == 1
+            assert dump(follower.game.state) == dump(writer.state)
+            assert dump(follower.game.state) == refolded(follower.game)
+    finally:
+        writer.close()
+
+
+def test_the_replay_of_names_and_times_follows_amendments():
+    """``names_then`` (entries worded from a replay of the log, as far as its last
+    undo, redo, strike or amendment) holds, for every entry in effect, the time and
+    names the live fold gave it."""
+    from stockade.core.book.names_replay import NamesThen
+
+    game = wrong_game()
+    amend(game, TRANSFER, "transfer g1 to a3")
+    game.undo()
+    game.redo()
+    run_script(game, ["move a3 R5"])
+    game.strike(len(game.records))  # the replay reaches as far as the last control record
+    then = NamesThen(list(game.records))
+    for record in game.projection.effective:
+        assert then.when.get(record.seq) == game.when[record.seq], record.seq
+        assert then.of(record.seq) == game.names.of(record.seq), record.seq
