@@ -78,6 +78,16 @@ class Amending:
         placed = stamp(event, seq, was.grp, at)
         return ev.Amend(seq=n, grp=n, at=at, target=seq, event=placed, reason=reason)  # type: ignore[arg-type]
 
+    def place(self, seq: int) -> tuple[ev.Record, GameState]:
+        """Entry ``seq`` as it stands and the game as it stood at its place (just
+        before it: a read-only view), for reading the line that amends it; the Refusal
+        when it may not be amended."""
+        was = _history.amendable(self.timeline, self.records, seq)
+        fold = self.projection
+        with fold.lock:
+            position, _ = fold.position_of(seq)
+            return was, fold.state_at(fold.seqs[position - 1]) if position else GameState()
+
     def _holds_in_place(self, record: ev.Amend) -> None:
         """Raise the Refusal the rules give for the amendment's event at its place (the
         game as it stood just before the entry it mends)."""

@@ -11,6 +11,7 @@ import msgspec
 
 from stockade.core.book.change import consequences, totals_of
 from stockade.core.cli import jsonout
+from stockade.core.cli.game_commands import answer, open_to_write
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import open_to_read
 from stockade.core.cli.types import SubParsers
@@ -43,8 +44,6 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 
 
 def cmd_amend(args: Namespace, ui: object) -> int:
-    from stockade.core.cli.game_commands import answer, open_to_write
-
     if args.dry_run:
         game = open_to_read(args.file)
         outcome = amend(game, args.entry, args.text, preview=True)

@@ -1,5 +1,5 @@
-"""Subcommands that write one game: new, do, run, undo, redo, strike, unstrike (and
-amend, ``core.cli.amend_command``). Each
+"""Subcommands that write one game: new, do, run, undo, redo, strike, unstrike (amend
+is ``core.cli.amend_command``, which takes its reply from here). Each
 handler takes ``(args, ui)`` and returns the exit code."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import msgspec
 from stockade.core.book.change import Change, consequences, totals_of
 from stockade.core.book.game import Game
 from stockade.core.book.new_game import create_game, side_spec
-from stockade.core.cli import amend_command, jsonout
+from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.output import json_visible, visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
@@ -130,7 +130,6 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="say what bringing it back would do and write nothing",
     )
     add_json(unstrike)
-    amend_command.register(sub)
 
 
 def print_consequences(game: Game, change: Change | None, standing: Tally | None = None) -> None:

@@ -12,7 +12,6 @@ from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
-from stockade.core.log import game_timeline as _history
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -140,12 +139,7 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
     """The event ``line`` records when read against the game as it stood at entry
     ``seq``'s place (the handles, phase and Guards of then); the Refusal if the entry
     may not be amended or ``line`` records no single event there."""
-    was = _history.amendable(game.timeline, game.records, seq)
-    fold = game.projection
-    position, _ = fold.position_of(seq)
-    if position == 0:
-        raise InputRefusal(f"entry {seq} cannot be amended")
-    then = game.state_at(fold.seqs[position - 1])
+    was, then = game.writer.place(seq)
     parsed = plan(line, then, first_attacker(game))
     if parsed.control:
         raise InputRefusal(

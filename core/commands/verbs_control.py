@@ -4,6 +4,7 @@ not events), and help (it writes nothing)."""
 from __future__ import annotations
 
 import difflib
+import re
 import shlex
 from typing import ClassVar, Self
 
@@ -67,8 +68,24 @@ class Amend(Control, frozen=True):
                 "'amend' needs the entry number and what it should have been",
                 cls.spec().example,
             )
-        line = shlex.join(words[1:])  # as typed, quotes and all
-        return cls(target=number(words[0], "the entry number"), line=line)
+        # one word: the line as given whole (quoted); else the words, each read again
+        # as it was typed
+        line = words[1] if len(words) == 2 else " ".join(map(_quoted, words[1:]))
+        command = cls(target=number(words[0], "the entry number"), line=line)
+        command.check(ctx)
+        return command
+
+    def check(self, ctx: Context) -> None:
+        if not self.line.strip():
+            raise InputRefusal("'amend' needs what the entry should have been", self.spec().example)
+
+
+def _quoted(word: str) -> str:
+    """``word`` as the lexer reads it back as one word (quoted only when it must be)."""
+    return shlex.quote(word) if not word or _SPECIAL.search(word) else word
+
+
+_SPECIAL = re.compile(r"[\s'\"#\\]")
 
 
 class Unstrike(Control, frozen=True):
