@@ -28,7 +28,7 @@ from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.tracked_unit import ACTIVE
-from stockade.core.rules.common import capacity
+from stockade.core.rules.guarding import capacity
 from stockade.core.rules.losses import takeover_candidates
 
 SIDES = [ev.SideSpec("Germans", "German", 3), ev.SideSpec("Americans", "American", 4)]

@@ -100,20 +100,10 @@ def markers(name: str) -> list[Marker]:
 
 
 # ------------------------------------------------------------------- the CLI
-def cli_main():
-    """``core.cli.main`` if the CLI is installed, else None."""
-    try:
-        from stockade.core.cli import main
-    except ImportError:
-        return None
-    return main
-
-
 def cli(*argv: str) -> tuple[int, str, str]:
     """Run ``stockade ARGV...`` in-process: (exit code, stdout, stderr)."""
-    main = cli_main()
-    if main is None:
-        raise RuntimeError("the CLI (core.cli.main) is not installed yet")
+    from stockade.core.cli import main
+
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -121,14 +111,6 @@ def cli(*argv: str) -> tuple[int, str, str]:
         except SystemExit as exc:  # argparse exits this way
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     return int(code or 0), out.getvalue(), err.getvalue()
-
-
-def run_script_fn():
-    try:
-        from stockade.core.commands import run_script
-    except ImportError:
-        from stockade.core.commands.execute import run_script
-    return run_script
 
 
 # ------------------------------------------------------------------- building
@@ -143,33 +125,17 @@ def build(name: str, target: Path, lines: list[str] | None = None) -> None:
     script_lines = (
         lines if lines is not None else script_path(name).read_text(encoding="utf-8").splitlines()
     )
-    if cli_main() is not None:
-        code, _out, err = cli("new", str(target), *new_args(name))
-        if code != 0:
-            raise RuntimeError(f"stockade new for {name} failed: {err.strip()}")
-        script = target.with_suffix(".script")
-        script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
-        try:
-            code, _out, err = cli("run", str(target), str(script))
-        finally:
-            script.unlink()
-        if code != 0:
-            raise RuntimeError(f"stockade run of {name} failed: {err.strip()}")
-        return
-    from stockade.core.book.game import Game
-    from stockade.core.model import events as ev
-    from stockade.core.model.units import canonical_nationality
-
-    scenario, sides = header(name)
-    specs = [
-        ev.SideSpec(n, canonical_nationality(nat), elr if elr is not None else 3)
-        for n, nat, elr in sides
-    ]
-    game = Game.create(target, scenario, specs)
+    code, _out, err = cli("new", str(target), *new_args(name))
+    if code != 0:
+        raise RuntimeError(f"stockade new for {name} failed: {err.strip()}")
+    script = target.with_suffix(".script")
+    script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     try:
-        run_script_fn()(game, script_lines)
+        code, _out, err = cli("run", str(target), str(script))
     finally:
-        game.close()
+        script.unlink()
+    if code != 0:
+        raise RuntimeError(f"stockade run of {name} failed: {err.strip()}")
 
 
 def open_state(path: Path):
@@ -223,12 +189,8 @@ def records_without_at(path: Path) -> list[dict]:
 
 
 def tally_json(path: Path) -> dict:
-    """``stockade tally FILE --json`` (through the CLI when installed)."""
-    if cli_main() is not None:
-        code, out, err = cli("tally", str(path), "--json")
-        if code != 0:
-            raise RuntimeError(f"stockade tally failed: {err.strip()}")
-        return json.loads(out)
-    from stockade.core.book.tally import tally, to_json
-
-    return to_json(tally(open_state(path)))
+    """``stockade tally FILE --json``."""
+    code, out, err = cli("tally", str(path), "--json")
+    if code != 0:
+        raise RuntimeError(f"stockade tally failed: {err.strip()}")
+    return json.loads(out)

@@ -5,15 +5,23 @@ touched the player's own dirs could pass or fail by what another run left there,
 would leave files behind; so every test gets fresh dirs under its ``tmp_path``:
 ``tmp_path / "config"``, ``"data"`` and ``"cache"`` (the ``stockade_dirs`` fixture, used
 by all tests; ask for it by name to get the paths). A test that wants no snapshot cache
-at all asks for ``cache_off``.
+at all asks for ``cache_off``; one that reads the app's notices asks for ``notices``.
+
+Each room of tests (a folder mirroring a room of the code) has its own conftest for the
+fixtures its tests share; helpers that are not fixtures live in plain modules (kits:
+tests/rules/kit.py, tests/book/kit.py, tests/tui/support.py, ...), never in a test module.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+
+from tests import processes
 
 
 @dataclass(frozen=True)
@@ -38,3 +46,37 @@ def stockade_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StockadeDi
 def cache_off(monkeypatch: pytest.MonkeyPatch) -> None:
     """No snapshot cache: every open folds the whole log."""
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
+
+
+class Notice(NamedTuple):
+    message: str
+    title: str
+    markup: bool
+
+
+@pytest.fixture
+def notices(monkeypatch: pytest.MonkeyPatch) -> list[Notice]:
+    """Every notice Textual's own ``App.notify`` was given, in order (the app still shows
+    it). The TUI's tests and the config's (a bad config file is told in a notice)."""
+    from textual.app import App
+
+    seen: list[Notice] = []
+    real = App.notify
+
+    def record(self, message, *, title="", severity="information", timeout=None, markup=True):
+        seen.append(Notice(message, title, markup))
+        return real(self, message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    monkeypatch.setattr(App, "notify", record)
+    return seen
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every process a test starts dies with the run (tests/processes.py)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        processes.die_with_parent()
+    processes.guard_children()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    processes.release_children()

@@ -20,8 +20,8 @@ from textual.theme import Theme
 
 from stockade.core.book.change import Change
 from stockade.core.book.game import Game
-from stockade.core.cli.output import visible
 from stockade.core.model.errors import InternalRefusal, Refusal
+from stockade.core.model.visible import visible
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme

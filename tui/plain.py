@@ -14,7 +14,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.markup import escape
 
-from stockade.core.cli.output import visible
+from stockade.core.model.visible import visible
 
 
 def plain(text: str, style: str = "") -> Text:

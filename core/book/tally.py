@@ -23,7 +23,7 @@ from stockade.core.model.tracked_unit import PRISONER
 
 # The same wording the fold uses for a line's counter and kind, so a projected line
 # reads exactly like the line the game end will book for that prisoner.
-from stockade.core.rules.common import _vp_counter, _vp_kind
+from stockade.core.rules.casualties import vp_counter, vp_kind
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,8 @@ def tally(state: GameState) -> Tally:
             sides[captor].lines.append(
                 TallyLine(
                     u.handle,
-                    _vp_counter(u),
-                    _vp_kind(u),
+                    vp_counter(u),
+                    vp_kind(u),
                     u.captured_seq,
                     state.turn,
                     "A20.1",
@@ -220,17 +220,17 @@ def _cells(line: TallyLine) -> tuple[str, ...]:
     )
 
 
-def _status(t: Tally) -> str:
+def tally_status(t: Tally) -> str:
     return "game over" if t.ended else f"Game Turn {t.turn}, game in progress"
 
 
-def _totals(s: SideTally, ended: bool) -> str:
+def side_totals(s: SideTally, ended: bool) -> str:
     if ended or s.cvp == s.cvp_if_ended:
         return f"{s.cvp} CVP"
     return f"{s.cvp} CVP banked; {s.cvp_if_ended} if the game ended now"
 
 
-def _title(s: SideTally) -> str:
+def side_title(s: SideTally) -> str:
     return s.name if s.name == s.nationality else f"{s.name} ({s.nationality})"
 
 
@@ -250,9 +250,9 @@ def to_text(t: Tally) -> str:
     by_turn = [(turn, pts) for s in t.sides.values() for turn, pts in s.by_turn.items()]
     turn_w = max((len(str(turn)) for turn, _ in by_turn), default=1)
     bar_w = max((len(_bar(pts)) for _, pts in by_turn), default=0)
-    out = [f"CVP tally: {t.scenario or 'untitled'} ({_status(t)})", ""]
+    out = [f"CVP tally: {t.scenario or 'untitled'} ({tally_status(t)})", ""]
     for name, s in t.sides.items():
-        out.append(f"{_title(s)}: {_totals(s, t.ended)}")
+        out.append(f"{side_title(s)}: {side_totals(s, t.ended)}")
         if not s.lines:
             out.append("  no casualties yet")
         else:
@@ -279,9 +279,9 @@ def _md(text: str) -> str:
 
 
 def to_markdown(t: Tally) -> str:
-    out = [f"# CVP tally: {_md(t.scenario or 'untitled')}", "", f"_{_status(t)}_", ""]
+    out = [f"# CVP tally: {_md(t.scenario or 'untitled')}", "", f"_{tally_status(t)}_", ""]
     for s in t.sides.values():
-        out += [f"## {_md(_title(s))}: {_totals(s, t.ended)}", ""]
+        out += [f"## {_md(side_title(s))}: {side_totals(s, t.ended)}", ""]
         if s.lines:
             out.append("| " + " | ".join(_HEAD) + " |")
             out.append("|" + "---|" * len(_HEAD))
@@ -321,10 +321,10 @@ def to_html(t: Tally) -> str:
         "</head>",
         "<body>",
         f"<h1>{e(title)}</h1>",
-        f"<p>{e(_status(t))}</p>",
+        f"<p>{e(tally_status(t))}</p>",
     ]
     for s in t.sides.values():
-        out.append(f"<h2>{e(_title(s))}: {e(_totals(s, t.ended))}</h2>")
+        out.append(f"<h2>{e(side_title(s))}: {e(side_totals(s, t.ended))}</h2>")
         if s.lines:
             out.append(
                 "<table><thead><tr>"

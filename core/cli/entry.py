@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 from stockade.core.cli.errors import USAGE, CliError, Exit
-from stockade.core.cli.output import visible, visible_output
+from stockade.core.cli.output import visible_output
 from stockade.core.cli.types import Handler, UserInterface
 from stockade.core.model.errors import Refusal
+from stockade.core.model.visible import visible
 
 
 def main(argv: list[str] | None = None, ui: UserInterface | None = None) -> int:

@@ -18,7 +18,6 @@ from stockade.core.book.game import Game
 from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
-from stockade.core.cli.output import json_visible, visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
 from stockade.core.cli.types import SubParsers
@@ -34,6 +33,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
+from stockade.core.model.visible import json_visible, visible
 
 if TYPE_CHECKING:
     from stockade.core.book.tally import Tally

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from stockade.core.cli.output import json_visible
+from stockade.core.model.visible import json_visible
 
 if TYPE_CHECKING:
     from stockade.core.model import events as ev

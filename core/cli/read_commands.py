@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError
-from stockade.core.cli.output import visible
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
+from stockade.core.model.visible import visible
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game

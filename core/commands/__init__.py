@@ -13,6 +13,10 @@ Public API:
 * ``COMMANDS``: every verb's ``Command`` class; ``fill.from_fields(verb, values,
   state)`` builds one from a form's fields (slot name -> value), never from text;
 * ``complete(text, state) -> list[str]``: completions for the word being typed;
+* ``offers.offers(state) -> list[Offer]``: the A20 entries that may happen now, as
+  commands ready to complete (what the empty command bar lists);
+* ``vocabulary``: the words players use for each verb and the A20 terms with the
+  verbs that record them (the parser, ``help``, completion and ``meanings`` read it);
 * ``run_script(game, lines) -> list[Outcome]``: stops at the first refusal, raised
   as a ``ScriptRefusal`` whose message starts "line N: ".
 

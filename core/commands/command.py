@@ -155,19 +155,27 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
     # ---------------------------------------------------------------- writing
     def words(self) -> list[str]:
         """The words after the verb, slot by slot, as ``read`` takes them back."""
-        out: list[str] = []
-        for slot in self.spec().slots:
-            value = getattr(self, slot.name)
-            if slot.kind is Kind.ONE_OF:
-                out += [value] if value in slot.choices else []
-            elif slot.kind is Kind.FLAG:
-                out += [slot.keyword] if value else []
-            elif value is None or value == "" or value == ():
-                continue
-            else:
-                shown = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
-                out += ([slot.keyword] if slot.keyword else []) + shown
-        return out
+        return [word for slot in self.spec().slots for word in self.slot_words(slot)]
+
+    def slot_words(self, slot: Slot) -> list[str]:
+        """One slot's words as the line writes them (none when it is left empty)."""
+        value = getattr(self, slot.name)
+        if slot.kind is Kind.ONE_OF:
+            return [value] if value in slot.choices else []
+        if slot.kind is Kind.FLAG:
+            return [slot.keyword] if value else []
+        if value is None or value == "" or value == ():
+            return []
+        shown = [str(v) for v in value] if isinstance(value, tuple) else [str(value)]
+        return ([slot.keyword] if slot.keyword else []) + shown
+
+    def line_before(self, name: str) -> str:
+        """The line up to the slot ``name``, left for the player to give (a DR): the
+        verb and the words of the slots before it, and a space."""
+        slots = self.spec().slots
+        before = slots[: [s.name for s in slots].index(name)]
+        words = [w for slot in before for w in self.slot_words(slot)]
+        return " ".join([self.verb, *(shlex.quote(w) for w in words)]) + " "
 
     def __str__(self) -> str:
         return " ".join([self.verb, *(shlex.quote(w) for w in self.words())])

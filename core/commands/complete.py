@@ -13,16 +13,18 @@ from __future__ import annotations
 import re
 
 from stockade.core.commands.grammar import (
+    PLAYER_WORD_VERBS,
     REARM_HOWS,
     STACK_MARK,
     VERBS,
     Kind,
     Slot,
     VerbSpec,
-    verb_named,
+    verb_at,
 )
 from stockade.core.commands.handles import reference
 from stockade.core.commands.picks import UNIT_FILTERS
+from stockade.core.commands.vocabulary import TERMS
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
@@ -38,11 +40,24 @@ def complete(text: str, state: GameState) -> list[str]:
     tokens = text.split()
     typing = "" if not text or text[-1].isspace() else tokens.pop()
     if not tokens:
-        return _matching(list(VERBS), typing)
-    spec = verb_named(tokens[0])
+        # the verbs, then (once a letter is typed) a player's word for each verb that
+        # none of them begins: "refu" offers refuse (reject), "tr" transfer alone
+        verbs = _matching(list(VERBS), typing)
+        if not typing:
+            return verbs
+        words: dict[str, str] = {}
+        for word in _matching(_player_words(), typing):
+            words.setdefault(PLAYER_WORD_VERBS[word], word)
+        return verbs + [word for verb, word in words.items() if verb not in verbs]
+    spec, used = verb_at(tokens)
     if spec is None:
         return []
-    return _matching(_candidates(spec, tokens[1:], state), typing, state)
+    return _matching(_candidates(spec, tokens[used:], state), typing, state)
+
+
+def _player_words() -> list[str]:
+    """The players' single words for the verbs (a phrase is two words: not one word)."""
+    return [word for word in PLAYER_WORD_VERBS if " " not in word]
 
 
 def _matching(candidates: list[str], typing: str, state: GameState | None = None) -> list[str]:
@@ -88,12 +103,35 @@ def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str
         if first.kind is not Kind.UNITS and before:
             return unused  # the one word is given; only keywords may follow
         words = _of_kind(first, spec, state, named, exclude=named)
-        return words + _stacks(first, spec, before, state, named) + (unused if before else [])
+        return _then_keywords(
+            first,
+            state,
+            words,
+            _stacks(first, spec, before, state, named),
+            unused if before else [],
+        )
     slot = spec.keyword_slots[keyword]
     if slot.arity == "flag" or (slot.arity == "one" and after):
         return unused
     words = _of_kind(slot, spec, state, named, exclude=named)
-    return words + _stacks(slot, spec, before, state, named) + (unused if after else [])
+    return _then_keywords(
+        slot, state, words, _stacks(slot, spec, before, state, named), unused if after else []
+    )
+
+
+def _then_keywords(
+    slot: Slot, state: GameState, words: list[str], stacks: list[str], keywords: list[str]
+) -> list[str]:
+    """The slot's words, with the verb's keywords still unused (escape's ntcfail,
+    guard-dies, melee...) before the units the slot does not look for: once a unit is
+    named, what happened is likelier than another unit that does not fit."""
+    if not keywords or not slot.is_unit:
+        return words + stacks + keywords
+    fits = UNIT_FILTERS.get(slot.which, UNIT_FILTERS["any"])
+    units = state.units
+    likely = [w for w in words if w not in units or fits(state, units[w])]
+    rest = [w for w in words if w not in likely]
+    return likely + stacks + keywords + rest
 
 
 def _stacks(
@@ -170,8 +208,8 @@ def _of_kind(
         return _handles(slot.which, spec, state, named, exclude) + ["-"]
     if kind is Kind.PHASE:
         return list(PHASES)
-    if kind is Kind.VERB:
-        return list(VERBS)
+    if kind is Kind.VERB:  # help's topic: a verb, or an A20 term
+        return list(VERBS) + [term.title.lower() for term in TERMS]
     if kind in (Kind.CHOICE, Kind.ONE_OF):
         return list(slot.choices)
     if slot.is_unit:

@@ -19,6 +19,7 @@ from enum import Enum
 
 from stockade.core.commands import picks as p
 from stockade.core.commands.lexer import FLAG, MANY, ONE
+from stockade.core.commands.vocabulary import PLAYER_WORDS
 from stockade.core.model import events as ev
 
 CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
@@ -429,7 +430,7 @@ _SPECS = [
         "eliminate H [by own|enemy|cc|sniper|rout|other|SIDE] [takeover G|takeover -] [keep H...]",
         "a unit is eliminated; a Guard's prisoners pass on or go free (A20.5)",
         "eliminate a1 by sniper takeover a2",
-        ("elim", "kill"),
+        ("elim",),
         (
             _unit("unit", "Unit", "any", p.plain("any", first="guard")),
             Slot("by", Kind.CAUSE, "by", "Cause (optional)", choices=CAUSES),
@@ -669,7 +670,30 @@ RESERVED_WORDS = frozenset(
 )
 
 
+# The words players use for each verb (``vocabulary.PLAYER_WORDS``): one word or a
+# two-word phrase, lower case.
+PLAYER_WORD_VERBS: dict[str, str] = {
+    word: verb for verb, words in PLAYER_WORDS.items() if verb in VERBS for word in words
+}
+
+
 def verb_named(word: str) -> VerbSpec | None:
-    """The verb a typed word names: its name or an alias, any case."""
-    word = word.lower()
-    return VERBS.get(ALIASES.get(word, word))
+    """The verb a typed word (or phrase) names: its name, a shorthand or a player's
+    word for it, any case."""
+    word = " ".join(word.lower().split())
+    return VERBS.get(ALIASES.get(word, PLAYER_WORD_VERBS.get(word, word)))
+
+
+def verb_at(tokens: list[str]) -> tuple[VerbSpec | None, int]:
+    """The verb a line's first words name, and how many words name it: a player's
+    two-word phrase ("escort off", "hand over") before a single word."""
+    if len(tokens) >= 2:
+        phrase = f"{tokens[0]} {tokens[1]}".lower()
+        if phrase in PLAYER_WORD_VERBS:
+            return VERBS[PLAYER_WORD_VERBS[phrase]], 2
+    return (verb_named(tokens[0]), 1) if tokens else (None, 0)
+
+
+def words_for(spec: VerbSpec) -> tuple[str, ...]:
+    """Every other word a verb answers to: its shorthands, then the players' words."""
+    return spec.aliases + PLAYER_WORDS.get(spec.name, ())

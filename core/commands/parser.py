@@ -15,9 +15,10 @@ from stockade.core.commands import verbs_setup as setup
 from stockade.core.commands import verbs_victory as victory
 from stockade.core.commands.clock import follow_entries
 from stockade.core.commands.command import Blank, Command
-from stockade.core.commands.grammar import verb_named
+from stockade.core.commands.grammar import verb_at
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import is_blank, split_sections, words
+from stockade.core.commands.meanings import meaning_hint, said_as, term_named
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
@@ -79,7 +80,7 @@ def writes_nothing(text: str) -> bool:
     if is_blank(text):
         return True
     tokens = words(text)
-    spec = verb_named(tokens[0]) if tokens else None
+    spec, _ = verb_at(tokens)
     return not tokens or (spec is not None and COMMANDS[spec.name] is control.Help)
 
 
@@ -97,14 +98,25 @@ def _read(text: str, ctx: Context) -> Command:
     tokens = words(text)
     if not tokens:
         return Blank()
-    spec = verb_named(tokens[0])
+    spec, used = verb_at(tokens)
     if spec is None:
-        raise InputRefusal(f"'{tokens[0]}' is not a command", control.did_you_mean(tokens[0]))
+        # an A20 term of two words (no quarter) is answered as a whole
+        said = " ".join(tokens[:2]) if term_named(" ".join(tokens[:2])) else tokens[0]
+        raise InputRefusal(f"'{said}' is not a command", meaning_hint(said))
     cls = COMMANDS[spec.name]
     if not issubclass(cls, control.Control) and not state.sides:
         raise InputRefusal("there is no game to record into")
     arity = {} if cls.whole_line else spec.arity
-    return cls.read(ctx, split_sections(spec.name, tokens[1:], arity))
+    try:
+        return cls.read(ctx, split_sections(spec.name, tokens[used:], arity))
+    except InputRefusal as refusal:
+        said = " ".join(tokens[:used])
+        if said.lower() == spec.name:
+            raise
+        # a player's word for the verb: say which verb it was read as
+        raise refusal.with_hint(
+            said_as(said, spec) + (f"; {refusal.hint}" if refusal.hint else "")
+        ) from None
 
 
 @dataclass

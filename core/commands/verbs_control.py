@@ -3,15 +3,24 @@ not events), and help (it writes nothing)."""
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command
-from stockade.core.commands.grammar import UNIT_HELP, UNITS_HELP, VERBS, Kind, verb_named
+from stockade.core.commands.grammar import (
+    UNIT_HELP,
+    UNITS_HELP,
+    VERBS,
+    Kind,
+    VerbSpec,
+    verb_named,
+    words_for,
+)
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
+from stockade.core.commands.meanings import meaning_hint, short_usage, term_named, terms_of
+from stockade.core.commands.vocabulary import Term
 from stockade.core.commands.words import number, one
 from stockade.core.model.errors import InputRefusal
 
@@ -111,8 +120,9 @@ class Help(Control, frozen=True):
 
     @classmethod
     def read(cls, ctx: Context, sections: Sections) -> Self:
-        words = sections.positional
-        command = cls(topic=words[0] if words else "")
+        # every word: a term may take several (help no quarter)
+        words = sections.positional + [w for ws in sections.keywords.values() for w in ws]
+        command = cls(topic=" ".join(words))
         command.text()
         return command
 
@@ -135,9 +145,15 @@ def help_text(verb: str = "") -> str:
     if verb:
         spec = verb_named(verb)
         if spec is None:
-            raise InputRefusal(f"'{verb}' is not a command", did_you_mean(verb))
-        aliases = f" (also: {', '.join(spec.aliases)})" if spec.aliases else ""
+            term = term_named(verb)
+            if term is not None:
+                return term_help(term)
+            raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
+        others = words_for(spec)
+        aliases = f" (also: {', '.join(others)})" if others else ""
         lines = [spec.usage, f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
+        lines += _outcome_words(spec)
+        lines += _related(spec)
         if any(slot.kind is Kind.UNITS for slot in spec.slots):
             lines.append(f"  H...: {UNITS_HELP}")
         filled = [slot for slot in spec.slots if slot.fill_when_single]
@@ -154,7 +170,9 @@ def help_text(verb: str = "") -> str:
         lines
         + [
             "",
-            "help VERB for one verb; help rulings for Stockade's rulings; "
+            "help VERB for one verb (each also answers to the words players use: "
+            "refuse is reject, KIA is eliminate); help TERM for an A20 term and its verbs "
+            "(help no quarter, help withdrawal); help rulings for Stockade's rulings; "
             "help A20.55 for a section of A20 and how Stockade stands on each sentence",
             f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
             "there that fits",
@@ -162,7 +180,36 @@ def help_text(verb: str = "") -> str:
     )
 
 
-def did_you_mean(word: str) -> str:
-    names = list(VERBS) + [a for spec in VERBS.values() for a in spec.aliases if len(a) > 1]
-    close = difflib.get_close_matches(word.lower(), names, n=3, cutoff=0.6)
-    return ("did you mean " + " or ".join(close) + "?") if close else "type 'help' for the verbs"
+def term_help(term: Term) -> str:
+    """An A20 term: the verbs that record it, each with an example."""
+    lines = [f"{term.title} ({term.rule}) is recorded with:"]
+    for verb in term.verbs:
+        spec = VERBS[verb]
+        lines += [f"  {short_usage(spec)}: {spec.summary}", f"    e.g. {spec.example}"]
+    lines.append(f"  help {term.verbs[0]} for the whole of it")
+    return "\n".join(lines)
+
+
+def _outcome_words(spec: VerbSpec) -> list[str]:
+    """The words of a verb that say what happened (escape's ntcfail, guard-dies...)."""
+    words = [
+        word
+        for slot in spec.slots
+        for word in (slot.keywords or slot.choices)
+        if slot.kind in (Kind.FLAG, Kind.ONE_OF, Kind.CHOICE, Kind.CAUSE)
+        or (slot.keyword and slot.kind is Kind.UNITS)
+    ]
+    return [f"  outcome words: {', '.join(words)}"] if len(words) > 1 else []
+
+
+def _related(spec: VerbSpec) -> list[str]:
+    """The A20 terms this verb records, with the other verbs that record them."""
+    lines = []
+    for term in terms_of(spec.name):
+        if len(term.verbs) > 3:
+            continue  # a broad heading (Guards & unarmed units): help on it lists them
+        others = [VERBS[v] for v in term.verbs if v != spec.name and v in VERBS]
+        if others:
+            also = "; ".join(f"{short_usage(o)} (e.g. {o.example})" for o in others)
+            lines.append(f"  {term.title} ({term.rule}) also: {also}")
+    return lines

@@ -23,8 +23,8 @@ from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARM
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
-from stockade.core.rules.common import guard_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
+from stockade.core.rules.guarding import guard_refusal
 from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
@@ -109,19 +109,25 @@ def _active(state: GameState, keep: Callable[[Unit], bool] = lambda u: True) -> 
 
 # ------------------------------------------------------------------ the queries
 def surrender_captors(
-    state: GameState, stack: list[str], reason: ev.SurrenderReason = "rtph"
+    state: GameState,
+    stack: list[str],
+    reason: ev.SurrenderReason = "rtph",
+    among: Iterable[Unit] | None = None,
 ) -> list[Choice]:
-    """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51)."""
+    """Who may take the surrender of ``stack`` (A20.21, A20.3, A20.51); only those
+    ``among`` when given."""
     stack = _known(state, stack)
     if not stack:
         return ranked(_from_reason(u, guard_refusal(u), "", "A20.21") for u in _active(state))
     side = state.units[stack[0]].side
     where = _location_of(state, stack)
+    candidates = _active(state) if among is None else list(among)
     return ranked(
         _judged(
             state, u, ev.Surrendered(units=stack, guard=u.handle, reason=reason), where, "A20.21"
         )
-        for u in _active(state, lambda u: u.side != side)
+        for u in candidates
+        if u.status == ACTIVE and u.side != side
     )
 
 
@@ -139,11 +145,18 @@ def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
     return ranked(out)
 
 
-def recapture_guards(state: GameState, units: list[str]) -> list[Choice]:
+def recapture_guards(
+    state: GameState, units: list[str], among: Iterable[Unit] | None = None
+) -> list[Choice]:
     """Who may recapture ``units`` and guard them (A20.54), judged by the recapture's
-    own check, in the phase the entry would be recorded in."""
+    own check, in the phase the entry would be recorded in; only those ``among`` when
+    given."""
     return _new_guards(
-        state, units, lambda taken, guard: ev.Recaptured(units=taken, guard=guard), "A20.54"
+        state,
+        units,
+        lambda taken, guard: ev.Recaptured(units=taken, guard=guard),
+        "A20.54",
+        among,
     )
 
 
@@ -162,14 +175,17 @@ def _new_guards(
     handles: list[str],
     entry: Callable[[list[str], str], ev.Record],
     rule: str,
+    among: Iterable[Unit] | None = None,
 ) -> list[Choice]:
-    """Each unit judged as the new Guard of ``handles`` by the check of ``entry`` (the
-    record that would make it so), those in their Location first."""
+    """Each unit (of ``among``, when given) judged as the new Guard of ``handles`` by
+    the check of ``entry`` (the record that would make it so), those in their Location
+    first."""
     units = _known(state, handles)
+    candidates = _active(state) if among is None else [u for u in among if u.status == ACTIVE]
     if not units:
-        return _unjudged(_active(state))
+        return _unjudged(candidates)
     where = _location_of(state, units)
-    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in _active(state))
+    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in candidates)
 
 
 def takeover_guards(

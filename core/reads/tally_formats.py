@@ -17,7 +17,14 @@ from __future__ import annotations
 import csv
 import io
 
-from stockade.core.book.tally import Tally, TallyLine, _status, _title, _totals, verdict_lines
+from stockade.core.book.tally import (
+    Tally,
+    TallyLine,
+    side_title,
+    side_totals,
+    tally_status,
+    verdict_lines,
+)
 
 
 # ---------------------------------------------------------------------- BBCode
@@ -38,9 +45,9 @@ def _bb_line(line: TallyLine) -> str:
 
 def to_bbcode(t: Tally) -> str:
     e = bbcode_escape
-    out = [f"[b]CVP tally: {e(t.scenario or 'untitled')}[/b] ({e(_status(t))})", ""]
+    out = [f"[b]CVP tally: {e(t.scenario or 'untitled')}[/b] ({e(tally_status(t))})", ""]
     for s in t.sides.values():
-        out.append(f"[b]{e(_title(s))}[/b]: {e(_totals(s, t.ended))}")
+        out.append(f"[b]{e(side_title(s))}[/b]: {e(side_totals(s, t.ended))}")
         if s.lines:
             out.append("[list]")
             out += [_bb_line(line) for line in s.lines]

@@ -1,17 +1,16 @@
 """What the side panels show: plain dataclasses the TUI and the CLI render.
 
-Every rule judgement here comes from ``core.rules`` (guard_refusal, capacity,
-never_surrenders, may_massacre, escape_refusal, needs_ntc, rearm_refusal); this module
-only gathers and words them. State is always said in words, never left to colour.
+Every rule judgement here comes from ``core.rules`` (capacity, escape_refusal,
+needs_ntc, rearm_refusal); this module only gathers and words them. What A20 allows in
+the current phase is ``core.reads.may``. State is always said in words, never left to colour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from stockade.core.book.tally import SideTally, tally
+from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import (
     ACTIVE,
@@ -23,15 +22,13 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.common import accept_refusal, capacity, guard_refusal
 from stockade.core.rules.escape import (
     escape_refusal,
     needs_ntc,
     rearm_refusal,
     withdrawal_refusal,
 )
-from stockade.core.rules.losses import may_massacre
-from stockade.core.rules.surrender import never_surrenders
+from stockade.core.rules.guarding import capacity
 
 UNARMED_COUNTER = "(1)-0-6"
 
@@ -268,7 +265,7 @@ def rearm_ways(
     u: Unit,
     sources: dict[str, list[tuple[int, Unit]]] | None = None,
     active_at: dict[str, list[Unit]] | None = None,
-) -> list[tuple[Unit, str]]:
+) -> list[tuple[Unit, ev.RearmHow]]:
     """Each enemy that may rearm ``u`` now, with the most certain way ("surrender",
     "alone" or "cc"), as ``rearm_refusal`` judges it (A20.551)."""
     if sources is None:
@@ -288,7 +285,8 @@ def rearm_ways(
         if enemy.side == u.side:
             continue
         # Most certain first: a recorded surrender, then no enemy left, then CC
-        for how in ("surrender", "alone", "cc"):
+        hows: tuple[ev.RearmHow, ...] = ("surrender", "alone", "cc")
+        for how in hows:
             if rearm_refusal(state, u, how, enemy, active_at) is None:
                 ways.append((enemy, how))
                 break
@@ -391,217 +389,9 @@ def _side_panel(
     )
 
 
-# ------------------------------------------------------------------ phase hints
-def _names(units: list[Unit]) -> str:
-    return ", ".join(u.handle for u in units)
-
-
+# ------------------------------------------------------------------ helpers
 def _guard_of(state: GameState, prisoner: Unit) -> Unit:
-    """A prisoner's Guard: every prisoner has one (``rules.common`` sets ``guard``
+    """A prisoner's Guard: every prisoner has one (``rules.counters`` sets ``guard``
     whenever it makes a unit a prisoner, and clears it only with the status)."""
     assert prisoner.guard is not None, f"prisoner {prisoner.handle} has no Guard"
     return state.units[prisoner.guard]
-
-
-_Key = TypeVar("_Key", bound=Hashable)
-
-
-def _together(items: Iterable[tuple[_Key, Unit]]) -> list[tuple[_Key, list[Unit]]]:
-    """Units sharing the same hint (the key), in order of first appearance: one line
-    names them together, so the status line is not cut at 80x24."""
-    groups: dict[_Key, list[Unit]] = {}
-    for key, u in items:
-        groups.setdefault(key, []).append(u)
-    return list(groups.items())
-
-
-def _rph_aph_hints(state: GameState) -> list[str]:
-    side, out, in_melee = state.attacker, [], []
-    for guard in (g for g in state.guards() if g.side == side):
-        prisoners = state.prisoners_of(guard.handle)
-        if guard.melee or any(p.melee for p in prisoners):
-            in_melee.append(guard)
-            continue
-        takers = [
-            u
-            for u in state.units.values()
-            if u.location
-            and u.location == guard.location
-            and u.status == ACTIVE
-            and accept_refusal(u, guard) is None
-        ]
-        to = f" (to {_names(takers)})" if takers else ""
-        out.append(
-            f"Guard {guard.handle} may transfer{to} or abandon "
-            f"{_names(prisoners)} this {state.phase} (A20.5)"
-        )
-    if len(in_melee) == 1:
-        out.insert(
-            0,
-            f"{in_melee[0].handle}'s prisoners are in Melee with it: "
-            "no transfer or abandonment (A20.5)",
-        )
-    elif in_melee:
-        out.insert(
-            0,
-            f"the prisoners of {_names(in_melee)} are in Melee with their Guards: "
-            "no transfer or abandonment (A20.5)",
-        )
-    return out
-
-
-def _cc_hints(state: GameState) -> list[str]:
-    may = []
-    for p in (u for u in state.units.values() if u.status == PRISONER):
-        if escape_refusal(state, p) is None:
-            may.append(((p.side, p.guard, needs_ntc(state, p)), p))
-    out = []
-    for (side, guard, ntc), units in _together(may):
-        after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
-        its = "its" if len(units) == 1 else "their"
-        out.append(
-            f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} (A20.55)"
-        )
-    return out
-
-
-_REARM_BECAUSE = {
-    "surrender": "it surrendered to a friendly unit there",
-    "alone": "no other armed enemy is left there",
-    "cc": "lost in CC there",
-}
-
-
-def _rearm_hints(state: GameState) -> list[str]:
-    """Free unarmed units that ``rearm_refusal`` would let rearm now: it is immediate,
-    in the phase of the enemy's loss (A20.551), so the hint is worth most right then."""
-    unarmed = [u for u in state.units.values() if u.status == UNARMED and u.on_board]
-    if not unarmed:
-        return []
-    sources, active_at = rearm_sources(state), armed_by_location(state)
-    out = []
-    for u in unarmed:
-        ways = rearm_ways(state, u, sources, active_at)
-        if ways:
-            enemy, how = ways[0]
-            out.append(
-                f"{u.handle} may rearm at once from {enemy.handle} ({_REARM_BECAUSE[how]}; A20.551)"
-            )
-    return out
-
-
-def _rtph_hints(state: GameState) -> list[str]:
-    never, surrender = [], []
-    captors_of: dict[str, list[Unit]] = {}
-    for u in state.units.values():
-        if u.status != ACTIVE or not (u.broken or u.disrupted) or not u.is_infantry:
-            continue
-        enemy = state.enemy_of(u.side)
-        refusal = never_surrenders(state, u, enemy)
-        if refusal is not None:
-            never.append(((u.side, str(refusal)), u))
-            continue
-        captors = captors_of.get(enemy)
-        if captors is None:  # the same for every unit of a side: found once
-            captors = captors_of[enemy] = [
-                c
-                for c in state.units.values()
-                if c.side == enemy
-                and c.is_infantry
-                and not c.broken
-                and guard_refusal(c, phase_rtph=True) is None
-            ]
-        if captors:
-            surrender.append(((u.side, enemy), u))
-    out = []
-    for (side, why), units in _together(never):
-        verb = "never surrenders" if len(units) == 1 else "never surrender"
-        out.append(f"{_names(units)} ({side}) {verb} via the RtPh: {why}")
-    for (side, enemy), units in _together(surrender):
-        verb = "surrenders" if len(units) == 1 else "surrender"
-        out.append(
-            f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
-            f"Order, armed enemy ({_names(captors_of[enemy])}) and unable to rout "
-            "without Interdiction/Low Crawl (A20.21)"
-        )
-    return out
-
-
-def _fire_hints(state: GameState) -> list[str]:
-    firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
-    berserk, may = [], []
-    helpless = [
-        v for v in state.units.values() if v.side != firer and v.status in (PRISONER, UNARMED)
-    ]
-    if not helpless:
-        return []
-    for u in state.units.values():
-        if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
-            continue
-        victims = [
-            v for v in helpless if v.guard == u.handle or (u.location and v.location == u.location)
-        ]
-        if not victims:
-            continue
-        key = tuple(v.handle for v in victims)
-        if u.berserk:
-            berserk.append((key, u))
-        elif may_massacre(state, u) and not u.melee:
-            may.append((key, u))
-    out = []
-    for handles, units in _together(berserk):
-        one = len(units) == 1
-        out.append(
-            f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
-            f"({', '.join(handles)}): {'it' if one else 'they'} must Massacre them "
-            "at the start of this fire phase (A20.4)"
-        )
-    for handles, units in _together(may):
-        out.append(
-            f"{_names(units)} may Massacre {', '.join(handles)} as if using a SW "
-            "(A20.4: enemy ELR +1 once, and No Quarter)"
-        )
-    return out
-
-
-def _mph_hints(state: GameState) -> list[str]:
-    side, out = state.attacker, []
-    free = [u for u in state.units.values() if u.side == side and u.status == UNARMED]
-    if free:
-        out.append(
-            f"{_names(free)} may scrounge at the end of this MPh if they spent all "
-            "their MF (A20.552)"
-        )
-    enemy_free = [u for u in state.units.values() if u.side != side and u.status == UNARMED]
-    if enemy_free:
-        out.append(
-            f"{side} Infantry entering the Location of {_names(enemy_free)} may "
-            "recapture them with an immediate CC attack (A20.54)"
-        )
-    return out
-
-
-def phase_hints(state: GameState) -> list[str]:
-    """What A20 allows in the current phase, naming the units it concerns."""
-    if state.ended:
-        return ["the game has ended: prisoners still guarded count double (A20.1)"]
-    hints: list[str] = []
-    if state.phase in ("RPh", "APh"):
-        hints += _rph_aph_hints(state)
-    if state.phase == "CCPh":
-        hints += _cc_hints(state)
-    if state.phase == "RtPh":
-        hints += _rtph_hints(state)
-    if state.phase in ("PFPh", "DFPh", "AFPh"):
-        hints += _fire_hints(state)
-    if state.phase == "MPh":
-        hints += _mph_hints(state)
-    hints += _rearm_hints(state)
-    if state.phase in ("MPh", "APh"):
-        guards = [g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE]
-        if guards:
-            hints.append(
-                f"{_names(guards)} may escort prisoners off a Friendly Board Edge; "
-                "escorted prisoners count double (A20.53)"
-            )
-    return hints

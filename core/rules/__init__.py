@@ -11,10 +11,10 @@ from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 from stockade.core.rules import (
     cc_capture,
-    common,
     escape,
     guards,
     losses,
+    melee,
     recapture,
     setup,
     surrender,
@@ -98,7 +98,7 @@ LOSSES = frozenset(
 
 def step(state: GameState, event: ev.Record) -> None:
     """Check ``event`` and, if allowed, apply it to ``state`` in place; then end every
-    Melee the event left with no one to fight (``common.settle_melee``)."""
+    Melee the event left with no one to fight (``melee.settle_melee``)."""
     # ``check``, written out: one rulebook lookup and one call fewer per folded event
     kind = type(event)
     entry = RULEBOOK.get(kind)
@@ -123,10 +123,10 @@ def step(state: GameState, event: ev.Record) -> None:
     if len(moved) < before:  # the tracker's lists were trimmed: look everywhere
         places |= {u.location for u in state.units.values() if u.melee}
     for u in moved[before:]:
-        if not common.fights(u):  # out of the fight: eliminated, captured, freed...
+        if not melee.fights(u):  # out of the fight: eliminated, captured, freed...
             places.add(u.location)
             if u.captured_at:
                 places.add(u.captured_at)
     if places:
-        common.settle_melee(state, places, event.seq)
+        melee.settle_melee(state, places, event.seq)
     state.last_seq = event.seq

@@ -13,28 +13,26 @@ from stockade.core.model.events import Captured, MutualCapture
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import normal_cvp
-from stockade.core.rules.common import (
+from stockade.core.rules.counters import (
     apply_merges,
-    armed_units_of,
-    capacity,
-    describe,
     free_unit,
-    guard_refusal,
     make_prisoner,
     new_counter,
-    raise_reason,
     rearm_counter,
     rearm_unit,
-    require_guard,
-    require_new_handle,
-    require_on_board,
-    require_room,
     retire,
-    start_melee,
-    unit,
-    void_captures,
 )
 from stockade.core.rules.escape import split_rearm
+from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
+from stockade.core.rules.lookup import (
+    describe,
+    raise_reason,
+    require_new_handle,
+    require_on_board,
+    unit,
+)
+from stockade.core.rules.melee import armed_units_of, start_melee
+from stockade.core.rules.simultaneous_cc import void_captures
 
 
 def cc_attacker_refusal(guard: Unit, what: str = "capture") -> Refusal | None:

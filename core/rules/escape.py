@@ -8,25 +8,26 @@ from stockade.core.model.events import EscapeAttempted, EscapedBy, Rearmed, Scro
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.model.units import nationality_flags
-from stockade.core.rules.common import (
-    armed_units_of,
-    book_casualty,
-    clock,
-    describe,
+from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.counters import (
     eliminate_unit,
     free_unit,
-    guard_of,
     new_counter,
-    raise_reason,
     rearm_counter,
     rearm_unit,
-    require_new_handle,
     retire,
-    start_melee,
+)
+from stockade.core.rules.guards import named_prisoners, split_origins
+from stockade.core.rules.lookup import (
+    clock,
+    describe,
+    guard_of,
+    raise_reason,
+    require_new_handle,
     unit,
 )
-from stockade.core.rules.guards import _prisoners, split_origins
 from stockade.core.rules.losses import takeover_candidates
+from stockade.core.rules.melee import armed_units_of, start_melee
 
 
 # ------------------------------------------------------------ who may escape
@@ -79,7 +80,7 @@ def needs_ntc(state: GameState, p: Unit) -> bool:
 
 
 def check_escape(state: GameState, ev: EscapeAttempted) -> None:
-    prisoners, guard = _prisoners(state, ev.units, "A20.55")
+    prisoners, guard = named_prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(escape_refusal(state, p, ev.own_borders))
     require_input(set(ev.ntc_failed) <= set(ev.units), "ntc_failed names units not escaping")
@@ -193,7 +194,7 @@ def check_escaped_by(state: GameState, ev: EscapedBy) -> None:
         )
         require(guard.melee, "A11.22", f"{describe(guard)} is not in Melee")
         return
-    prisoners, guard = _prisoners(state, ev.units, "A20.55")
+    prisoners, guard = named_prisoners(state, ev.units, "A20.55")
     for p in prisoners:
         raise_reason(will_escape_refusal(state, p, ev.own_borders))
     require(

@@ -15,26 +15,26 @@ from stockade.core.model.events import (
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ESCORTED, PRISONER, Origin, Unit
 from stockade.core.model.units import normal_cvp
-from stockade.core.rules.common import (
-    accept_refusal,
+from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.counters import (
     apply_merges,
-    book_casualty,
-    capacity,
-    describe,
     exchange_into_squad,
     free_unit,
-    guard_of,
     new_counter,
+    retire,
+)
+from stockade.core.rules.guarding import accept_refusal, capacity, require_room
+from stockade.core.rules.lookup import (
+    describe,
+    guard_of,
     raise_reason,
     require_new_handle,
     require_on_board,
-    require_room,
-    retire,
     unit,
 )
 
 
-def _prisoners(
+def named_prisoners(
     state: GameState, handles: list[str], rule: str = "A20.5"
 ) -> tuple[list[Unit], Unit]:
     """The named prisoners, all above one Guard, and that Guard. A unit that is not a
@@ -70,7 +70,7 @@ def _require_not_in_melee(guard: Unit, prisoners: list[Unit], what: str) -> None
 
 # ---------------------------------------------------------------------- transfer
 def check_transfer(state: GameState, ev: Transferred) -> None:
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = named_prisoners(state, ev.units)
     target = unit(state, ev.to_guard)
     require_input(target.handle != guard.handle, f"{describe(target)} already guards them")
     _require_friendly_rph_aph(state, guard, "transferred")
@@ -97,7 +97,7 @@ def apply_transfer(state: GameState, ev: Transferred) -> None:
 # ------------------------------------------------------------ exchange and split
 def check_exchange(state: GameState, ev: Exchanged) -> None:
     require(len(ev.parts) == 2, "A20.51", "an exchange takes exactly two prisoner HS")
-    prisoners, _guard = _prisoners(state, ev.parts, "A20.51")
+    prisoners, _guard = named_prisoners(state, ev.parts, "A20.51")
     for p in prisoners:
         require(p.unit_kind == "hs", "A20.51", f"{describe(p)} is not a prisoner HS")
     require_new_handle(state, ev.into)
@@ -108,7 +108,7 @@ def apply_exchange(state: GameState, ev: Exchanged) -> None:
 
 
 def check_split(state: GameState, ev: PrisonerSplit) -> None:
-    prisoners, guard = _prisoners(state, [ev.handle], "A20.51")
+    prisoners, guard = named_prisoners(state, [ev.handle], "A20.51")
     squad = prisoners[0]
     require(squad.unit_kind == "squad", "A20.51", f"{describe(squad)} is not a prisoner squad")
     require_input(len(ev.into) == 2 and ev.into[0] != ev.into[1], "a split needs two new handles")
@@ -211,7 +211,7 @@ def apply_deploy(state: GameState, ev: Deployed) -> None:
 
 # ----------------------------------------------------------------------- abandon
 def check_abandon(state: GameState, ev: Abandoned) -> None:
-    prisoners, guard = _prisoners(state, ev.units)
+    prisoners, guard = named_prisoners(state, ev.units)
     _require_friendly_rph_aph(state, guard, "abandoned")
     _require_not_in_melee(guard, prisoners, "abandoned")
 

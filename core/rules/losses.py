@@ -8,19 +8,12 @@ from stockade.core.model.events import CAUSE_WORDS, CasualtyReduced, Eliminated,
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
-from stockade.core.rules.common import (
-    accept_refusal,
-    armed_units_of,
-    book_casualty,
-    capacity,
-    describe,
-    eliminate_unit,
-    free_unit,
-    raise_reason,
-    side_of,
-    unit,
-    void_captures,
-)
+from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.counters import eliminate_unit, free_unit
+from stockade.core.rules.guarding import accept_refusal, capacity
+from stockade.core.rules.lookup import describe, raise_reason, side_of, unit
+from stockade.core.rules.melee import armed_units_of
+from stockade.core.rules.simultaneous_cc import void_captures
 
 NO_TAKEOVER = "-"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
-from stockade.core.rules.common import describe
+from stockade.core.rules.lookup import describe
 
 
 def known_enemy_at(state: GameState, u: Unit, location: str) -> Unit | None:

@@ -11,14 +11,9 @@ from stockade.core.model.events import Recaptured
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import UNARMED
 from stockade.core.rules.cc_capture import require_cc_attacker
-from stockade.core.rules.common import (
-    apply_merges,
-    describe,
-    make_prisoner,
-    require_guard,
-    require_room,
-    unit,
-)
+from stockade.core.rules.counters import apply_merges, make_prisoner
+from stockade.core.rules.guarding import require_guard, require_room
+from stockade.core.rules.lookup import describe, unit
 
 
 def check_recapture(state: GameState, ev: Recaptured) -> None:

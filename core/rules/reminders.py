@@ -67,7 +67,7 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
 
 def melee_ended(state: GameState, seq: int) -> list[str]:
     """The Melees entry ``seq`` ended: no unit of the other side left to fight there
-    (``common.settle_melee``), one line per Location."""
+    (``melee.settle_melee``), one line per Location."""
     where: dict[str, list[str]] = {}
     for u in state.units.values():
         if u.melee_end_seq == seq:

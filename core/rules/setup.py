@@ -21,16 +21,10 @@ from stockade.core.model.units import (
     parse_counter,
     vehicle_name,
 )
-from stockade.core.rules.common import (
-    book_casualty,
-    describe,
-    new_counter,
-    raise_reason,
-    require_new_handle,
-    side_of,
-    start_melee,
-    unit,
-)
+from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.counters import new_counter
+from stockade.core.rules.lookup import describe, raise_reason, require_new_handle, side_of, unit
+from stockade.core.rules.melee import start_melee
 from stockade.core.rules.movement import move_refusal
 
 

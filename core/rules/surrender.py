@@ -16,19 +16,13 @@ from stockade.core.model.events import Merge, Surrendered, SurrenderRejected
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, Unit
 from stockade.core.model.units import nationality_flags
-from stockade.core.rules.common import (
-    apply_merges,
-    book_casualty,
-    capacity,
+from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.counters import apply_merges, eliminate_unit, free_unit, make_prisoner
+from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
+from stockade.core.rules.lookup import (
     describe,
-    eliminate_unit,
-    free_unit,
-    guard_refusal,
-    make_prisoner,
     raise_reason,
-    require_guard,
     require_on_board,
-    require_room,
     require_same_side,
     side_of,
     unit,

@@ -20,8 +20,9 @@ from stockade.core.model.events import EscortedOff, Exited, LocationControlled, 
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ESCORTED, EXITED, Unit
 from stockade.core.model.victory import Compare, ExitLine, VictoryConditions
-from stockade.core.rules.common import book_casualty, describe, unit
+from stockade.core.rules.casualties import book_casualty
 from stockade.core.rules.guards import check_escort
+from stockade.core.rules.lookup import describe, unit
 
 
 # ------------------------------------------------------------------ conditions

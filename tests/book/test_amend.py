@@ -23,7 +23,7 @@ from stockade.core.commands import execute, run_script
 from stockade.core.commands.execute import amend
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, InputRefusal, Refusal
-from tests.rules.test_rules_stateful import dump
+from tests.rules.machine import dump
 
 HEAD = [
     "vc American wins immediately if amassed >= 8; otherwise German",

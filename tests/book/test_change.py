@@ -1,6 +1,6 @@
 """Every write says what it did (``core.book.change.Change``), and says it exactly.
 
-* A hypothesis state machine (the rules' own, tests/rules/test_rules_stateful.py) plays random
+* A hypothesis state machine (the rules' own, tests/rules/machine.py) plays random
   games; at every step it strikes, unstrikes or undoes-to a random entry and checks the
   ``Change`` against a reference made independently: each effective entry's effect is
   taken from two fresh folds (before and after) by diffing whole copies of the state
@@ -29,7 +29,8 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.names import label, mentioned
 from stockade.core.model.state import GameState
 from stockade.core.rules.partial import part_that_holds
-from tests.rules.test_rules_stateful import PICK, PrisonerBook, dump, pick
+from tests.book.kit import SCENARIO
+from tests.rules.machine import PICK, PrisonerBook, dump, pick
 
 _CONTAINERS = {
     "units",
@@ -220,21 +221,6 @@ def test_change_is_exact_on_generated_campaigns(seed, steps, ops):
 
 
 # ------------------------------------------------------------- the issue's scenario
-SCENARIO = [
-    "add American 6-6-7 6-6-7 at Q4",
-    "add German 4-6-7 4-6-7 at Q5 broken",
-    "phase RtPh 1 American",
-    "surrender g1 g2 to a1",
-    "next",
-    "transfer g2 to a2",  # entry 9
-    "next",
-    "move a2 R4",
-    "next",
-    "next",
-    "eliminate a1 by enemy",  # entry 14: frees what a1 still holds
-]
-
-
 def scenario_game() -> Game:
     from stockade.core.commands import run_script
 

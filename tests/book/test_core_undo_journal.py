@@ -66,8 +66,17 @@ def check_index(state: GameState) -> None:
 
 @pytest.fixture(scope="module")
 def big():
-    """A generated campaign (undo/redo/strike included) of 1,500 entries."""
-    return generate(1500, seed=11)
+    """A generated campaign (undo/redo/strike included) of 1,500 entries, with surrenders
+    struck until three later entries no longer hold: the conflicts a fresh fold must
+    find at the same entries (a campaign without any would compare two empty sets)."""
+    game = generate(1500, seed=11)
+    for record in list(game.effective):
+        if isinstance(record, ev.Surrendered) and record.seq > 100:
+            game.strike(record.seq, "to make later entries conflict")
+            if len(game.conflicts) >= 3:
+                break
+    assert len(game.conflicts) >= 3, game.conflicts
+    return game
 
 
 def test_rollback_at_random_depths_equals_a_fresh_fold(big):

@@ -10,71 +10,15 @@ screen."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 
 from stockade.core.book.describe import sentence
 from stockade.core.book.game import Game
 from stockade.core.cli import main
-from stockade.core.commands import run_script
 from stockade.core.log import snapcache
 from stockade.core.model import events as ev
+from tests.book.kit import record_game
 from tests.tui.support import sync
-
-SIDES = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
-
-
-class Book:
-    """A game on disk, and each entry's sentence right after it was recorded."""
-
-    def __init__(self, path: Path):
-        self.game = Game.create(path, "Branches", SIDES)
-        self.said: dict[int, str] = {1: self.sentences()[1]}
-
-    def sentences(self) -> dict[int, str]:
-        return {e.seq: sentence(e, self.game) for e in self.game.history()}
-
-    def write(self, act: Callable[[], object]) -> None:
-        known = len(self.game.records)
-        act()
-        now = self.sentences()
-        self.said.update({s: now[s] for s in range(known + 1, len(self.game.records) + 1)})
-
-    def play(self, *commands: str) -> None:
-        for command in commands:
-            self.write(functools.partial(run_script, self.game, [command]))
-
-
-def record_game(path: Path, pad: int = 0) -> Book:
-    """The three cases: a deploy on a branch undone then abandoned, whose HS handles go
-    to new units; a reduced unit struck after its handle was reused; a reduction on a
-    branch left undone. ``pad`` effective entries in between (a snapshot's worth)."""
-    book = Book(path)
-    book.play(
-        "add American 6-6-7 6-6-7 at Q4",  # a1, a2
-        "add German 4-6-7 at Q5 broken",
-        "phase RtPh 1 American",
-        "surrender g1 to a1",
-        "deploy a1 3-3-7",  # a3, a4: made on the branch itself
-        "break a4",  # names a 3-3-7 HS no add ever entered
-    )
-    book.write(book.game.undo)
-    book.write(book.game.undo)
-    book.play("add American 8-3-8 at S5", "add American 9-2 at T6")  # a3, a4 again
-    assert book.game.state.units["a4"].counter == "9-2"
-    book.play("reduce a3 to 4-3-8", "break a3")
-    book.write(lambda: book.game.strike(len(book.game.records)))  # the 4-3-8 break
-    for i in range(pad):
-        book.play(f"move a4 {'T7' if i % 2 else 'T6'}")
-    book.play("reduce a2 to 3-3-7", "move a2 R4")  # the move names the reduced HS
-    book.write(book.game.undo)
-    book.write(book.game.undo)  # left undone: redoable, never folded after reopening
-    assert {"abandoned", "undone", "struck"} <= {e.status for e in book.game.history()}
-    return book
-
 
 # no snapshot cache: each open folds the whole log
 pytestmark = pytest.mark.usefixtures("cache_off")

@@ -9,8 +9,6 @@ undo, strike previews, exports, refusals, the snapshot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from stockade.core.book import tally as tallying
@@ -20,78 +18,9 @@ from stockade.core.commands import execute
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.reads import tally_formats
+from tests.book.kit import SETUP, SHAPES, Shape
 
 SIDES = [ev.SideSpec("German", "German"), ev.SideSpec("Russian", "Russian")]
-SETUP = [
-    "add German 4-6-7 x3 at P4",  # g1 g2 g3
-    "add Russian 4-4-7 x3 at P5",  # r1 r2 r3
-]
-
-
-@dataclass
-class Shape:
-    name: str
-    vc: str
-    lines: list[str]
-    result: str  # the hand-judged result after ``lines``
-    because: str
-    immediate: bool = False
-
-
-SHAPES = [
-    # German amassed: r1 eliminated 2 + r2 prisoner guarded, if the game ended now 2 x 2
-    # = 4; total 6 >= 6.
-    Shape(
-        "cvp threshold",
-        "German wins at end if amassed >= 6",
-        ["eliminate r1 by enemy", "phase RtPh 1 German", "break r2", "surrender r2 to g1"],
-        "German win",
-        "German CVP amassed 6 >= 6",
-    ),
-    # The Russians suffer r1 + r2 + r3 eliminated: 3 x 2 = 6 >= 6: the cap is hit,
-    # the Germans win at once.
-    Shape(
-        "casualty cap",
-        "Russian loses immediately if suffered >= 6",
-        ["eliminate r1 by enemy", "eliminate r2 by enemy", "eliminate r3 by enemy"],
-        "German win",
-        "Russian CVP suffered 6 >= 6, immediately",
-        immediate=True,
-    ),
-    # German amassed 2 (r1), Russian amassed 4 (g1, g2): Russian 4 > German 2.
-    Shape(
-        "more cvp than",
-        "German wins if amassed > Russian; Russian wins if amassed > German; otherwise draw",
-        ["eliminate r1 by enemy", "eliminate g1 by enemy", "eliminate g2 by enemy"],
-        "Russian win",
-        "Russian CVP amassed 4 > German 2",
-    ),
-    # Exit VP off east: g1 2 (its CVP) + g2 given 3 = 5 >= 5; g3 off north does not count.
-    Shape(
-        "exit vp",
-        "German wins at end if exit >= 5 off east",
-        ["exit g1 off east", "exit g3 off north", "exit g2 off east vp 3"],
-        "German win",
-        "German Exit VP off east 5 >= 5",
-    ),
-    # The Russians hold P4 and R6 (Q5 German): 2 of 3 >= 2.
-    Shape(
-        "location control",
-        "Russian wins at end if controls 2 of P4 Q5 R6",
-        ["control P4 R6 Russian", "control Q5 German"],
-        "Russian win",
-        "Russian controls 2 of P4 Q5 R6 (needs 2 of)",
-    ),
-    # amassed 2 (r1) >= 2 but P4 is the Russians': the first branch fails; the second
-    # (exit g1 2 + g2 2 = 4 >= 4) is met.
-    Shape(
-        "combination",
-        "German wins at end if amassed >= 2 and controls P4 or exit >= 4",
-        ["eliminate r1 by enemy", "control P4 Russian", "exit g1 g2 off east"],
-        "German win",
-        "German Exit VP 4 >= 4",
-    ),
-]
 
 
 def _core(shape: Shape) -> Game:

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from stockade.core.cli import main
-from tests.book.test_verdict import SETUP, SHAPES
+from tests.book.kit import SETUP, SHAPES
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])

@@ -8,7 +8,6 @@ import os
 import sys
 
 import pytest
-from textual.app import App
 
 from stockade.core.book.game import Game
 from stockade.core.config import tomlstruct
@@ -24,24 +23,9 @@ needs_posix = pytest.mark.skipif(
 
 
 @pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-    (tmp_path / "config" / "themes").mkdir(parents=True)
-
-
-@pytest.fixture
-def notices(monkeypatch) -> list[str]:
-    """Every message Textual's own notify was given."""
-    seen: list[str] = []
-    real = App.notify
-
-    def record(self, message, **options):
-        seen.append(message)
-        return real(self, message, **options)
-
-    monkeypatch.setattr(App, "notify", record)
-    return seen
+def themes_dir(stockade_dirs):
+    """The player's themes folder exists (the tests put odd files in it)."""
+    (stockade_dirs.config / "themes").mkdir(parents=True)
 
 
 def _config(tmp_path):
@@ -99,6 +83,6 @@ async def test_the_app_starts_with_a_fifo_config_and_a_dev_zero_theme(tmp_path, 
         await pilot.pause()
         assert app.is_running and app.theme == DEFAULT_THEME
     game.close()
-    said = "\n".join(notices)
+    said = "\n".join(n.message for n in notices)
     assert "config.toml: is a FIFO, not a regular file; not read; using the defaults" in said
     assert "theme zero.toml: is a device or other special file" in said

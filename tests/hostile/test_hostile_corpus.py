@@ -208,7 +208,7 @@ def test_the_limit_is_real(tmp_path):
 TUI_CHILD = r"""
 import asyncio, html, json, re, shutil, sys
 from pathlib import Path
-from stockade.core.cli.output import visible
+from stockade.core.model.visible import visible
 from stockade.core.book.game import Game
 from stockade.core.log.journal import JournalError
 

@@ -8,8 +8,9 @@ import re
 import pytest
 
 from stockade.core.cli import main
-from stockade.core.cli.output import json_visible, visible, visible_output
+from stockade.core.cli.output import visible_output
 from stockade.core.commands import execute
+from stockade.core.model.visible import json_visible, visible
 from stockade.tui.app import StockadeApp
 from tests.tui.support import new_game, sync
 

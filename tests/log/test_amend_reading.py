@@ -18,7 +18,7 @@ from stockade.core.cli import main
 from stockade.core.log import game_log
 from stockade.core.log.reader import load as careful_load
 from tests.log.test_core_fast_open import STRICT_ONLY
-from tests.rules.test_rules_stateful import dump
+from tests.rules.machine import dump
 
 SCRIPT = [
     "add American 6-6-7 6-6-7 6-6-7 at Q4",

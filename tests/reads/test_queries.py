@@ -9,6 +9,7 @@ from stockade.core.model import events as ev
 from stockade.core.reads import queries
 from stockade.core.reads.roster import roster
 from stockade.core.rules.cc_table import ALL_CAPTURED, capture_entry, capture_result, defenders_in
+from tests.reads.kit import PLAYTHROUGH_APH
 
 
 def game_with(*lines: str) -> Game:
@@ -165,19 +166,6 @@ def test_cc_capture_attackers_leave_out_broken_units_and_offer_free_unarmed_ones
         assert "broken" in str(refusal)
     else:  # pragma: no cover - the check let a broken unit capture
         raise AssertionError("a broken unit captured")
-
-
-PLAYTHROUGH_APH = [  # docs/playthrough/game_script.py, up to the CC capture
-    "add British 4-5-8 4-5-8 at Q5",
-    "add British 4-5-8 at R6",
-    "add German 8-1 4-6-7 2-4-7 hs at P4",
-    "add German 4-6-7 2-4-7 hs at R5",
-    "phase PFPh 1 British",
-    "break g1 g2 g3",
-    "surrender g1 g2 g3 to b1",
-    "transfer g2 to b2",
-    "move b3 R5",
-]
 
 
 def _british_game(*lines: str) -> Game:

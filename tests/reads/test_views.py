@@ -5,7 +5,8 @@ from __future__ import annotations
 from stockade.core.book.game import Game
 from stockade.core.book.tally import tally
 from stockade.core.model import events as ev
-from stockade.core.reads.views import phase_hints, side_panel, unit_label
+from stockade.core.reads.may import phase_hints
+from stockade.core.reads.views import side_panel, unit_label
 
 US, DE = "US", "DE"
 

@@ -43,6 +43,17 @@ async def type_command(pilot, text: str) -> None:
     await pilot.pause()
 
 
+async def press(pilot, keys: list[str]) -> None:
+    """The keys as a player presses them; "=text" is pasted into the focused field."""
+    for key in keys:
+        if key.startswith("="):
+            await pilot.pause()
+            pilot.app.focused.post_message(events.Paste(key[1:]))
+        else:
+            await pilot.press(key)
+        await pilot.pause()
+
+
 async def until(pilot, condition, what: str) -> None:
     """Let the app run until ``condition()`` holds: a test waits for what it expects to
     happen (a poll, a worker), never a fixed number of seconds."""

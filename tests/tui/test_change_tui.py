@@ -7,7 +7,7 @@ from __future__ import annotations
 from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
-from tests.book.test_change import SCENARIO
+from tests.book.kit import SCENARIO
 from tests.tui.support import new_game, status_text, sync
 
 

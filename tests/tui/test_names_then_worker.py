@@ -1,7 +1,7 @@
 """The replay that names never-folded entries (``Game.names_then``) off the TUI's event
 loop, built once however many callers ask, and the time it gives ``history()``.
 
-The game is ``test_history_branches.record_game``'s: undone, abandoned and struck
+The game is ``record_game``'s (tests/book/kit.py): undone, abandoned and struck
 entries that never fold when the log is opened again."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from stockade.core.book.game import Game
 from stockade.core.book.names_replay import NamesThen
 from stockade.core.cli import main
 from stockade.core.model import events as ev
-from tests.book.test_history_branches import record_game
+from tests.book.kit import record_game
 from tests.tui.support import sync
 
 # no snapshot cache: each open folds the whole log

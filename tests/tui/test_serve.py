@@ -40,8 +40,6 @@ CHROMIUM_FLAGS = [
     "--window-size=1400,900",
 ]
 
-pytest.importorskip("textual_serve", reason="textual-serve is not installed")
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -49,11 +47,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _listens(pid: int, port: int) -> bool:
+    """Does process ``pid`` itself listen on ``port``? (The server prints its URL before
+    it binds; a connection alone could reach another test's server on that port.)"""
+    if not Path("/proc/net/tcp").exists():  # no /proc: any listener on the port
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            return False
+    sockets = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # LISTEN
+                sockets.add(f"socket:[{fields[9]}]")
+    try:
+        return any(os.readlink(fd) in sockets for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:  # it exited meanwhile
+        return False
+
+
 class Served:
     """``stockade serve FILE`` running in its own process group."""
 
     def __init__(self, tmp_path: Path, game: Path, *extra: str):
-        self.port = free_port()
         self.out = tmp_path / "serve.out"
         env = {
             **os.environ,
@@ -62,28 +80,35 @@ class Served:
             "STOCKADE_DATA_DIR": str(tmp_path / "data"),
             "COLUMNS": "200",  # the URL on one line
         }
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "stockade.tui.launcher", "serve", str(game)]
-            + ["--port", str(self.port), *extra],
-            stdout=self.out.open("w"),
-            stderr=subprocess.STDOUT,
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-        )
-        self.url = self._wait_for_url()
+        # A free port can be taken by another test process (xdist) between asking and
+        # binding: then the server says so and exits, and it starts again on another.
+        for _ in range(5):
+            self.port = free_port()
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "stockade.tui.launcher", "serve", str(game)]
+                + ["--port", str(self.port), *extra],
+                stdout=self.out.open("w"),
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env=env,
+                start_new_session=True,  # stop() signals its group: the app it serves too
+            )
+            url = self._wait_for_url()
+            if url is not None:
+                self.url = url
+                return
+        raise AssertionError(f"stockade serve found no free port:\n{self.output()}")
 
-    def _wait_for_url(self) -> str:
+    def _wait_for_url(self) -> str | None:
+        """The URL once the server listens; None when its port was taken meanwhile."""
         hang_guard = time.monotonic() + 300  # a server that never starts, not a slow one
         while time.monotonic() < hang_guard:
             found = re.search(r"Open this in a browser: (\S+)", self.output())
-            if found:
-                try:
-                    with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                        return found.group(1)
-                except OSError:
-                    pass
+            if found and _listens(self.process.pid, self.port):
+                return found.group(1)
             if self.process.poll() is not None:
+                if "address already in use" in self.output().lower():
+                    return None
                 break
             time.sleep(0.2)
         raise AssertionError(f"stockade serve did not start:\n{self.output()}")
@@ -282,7 +307,7 @@ def _browser():
             "no Chromium from the distribution (/usr/bin/chromium, /usr/bin/chromedriver): "
             "apt-get install chromium chromium-driver to run the browser test"
         )
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 

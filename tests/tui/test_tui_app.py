@@ -5,17 +5,12 @@ from __future__ import annotations
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
-from tests.tui.support import new_game, sample_copy, status_text, sync, type_command
-
-
-def small_game(tmp_path) -> Game:
-    game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
-    return game
+from tests.tui.support import sample_copy, status_text, sync, type_command
 
 
 @sync
-async def test_phase_keys_move_the_clock(tmp_path):
-    game = small_game(tmp_path)
+async def test_phase_keys_move_the_clock(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -32,8 +27,8 @@ async def test_phase_keys_move_the_clock(tmp_path):
 
 
 @sync
-async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path):
-    game = small_game(tmp_path)
+async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -62,8 +57,8 @@ async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path):
 
 
 @sync
-async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path):
-    game = small_game(tmp_path)
+async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -82,8 +77,8 @@ async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path):
 
 
 @sync
-async def test_command_bar_completion_from_the_core(tmp_path):
-    game = small_game(tmp_path)
+async def test_command_bar_completion_from_the_core(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -125,8 +120,8 @@ async def test_help_palette_tally_history_and_quit_keys(tmp_path):
 
 
 @sync
-async def test_too_small_terminal_says_so(tmp_path):
-    game = small_game(tmp_path)
+async def test_too_small_terminal_says_so(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(70, 20)) as pilot:
         await pilot.pause()
@@ -140,11 +135,11 @@ async def test_too_small_terminal_says_so(tmp_path):
 
 
 @sync
-async def test_keymap_from_config_and_bad_theme_fall_back(tmp_path):
+async def test_keymap_from_config_and_bad_theme_fall_back(tmp_path, small_game):
     config = tmp_path / "config"
     config.mkdir()
     (config / "config.toml").write_text('theme = "nope"\n[keys]\n"stockade.next_phase" = "space"\n')
-    game = small_game(tmp_path)
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -156,8 +151,8 @@ async def test_keymap_from_config_and_bad_theme_fall_back(tmp_path):
 
 
 @sync
-async def test_theme_switch_is_remembered(tmp_path):
-    game = small_game(tmp_path)
+async def test_theme_switch_is_remembered(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -170,8 +165,8 @@ async def test_theme_switch_is_remembered(tmp_path):
 
 
 @sync
-async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path):
-    game = small_game(tmp_path)
+async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -193,8 +188,8 @@ async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path)
 
 
 @sync
-async def test_the_end_reply_says_prisoners_count_double_once(tmp_path):
-    game = small_game(tmp_path)
+async def test_the_end_reply_says_prisoners_count_double_once(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()

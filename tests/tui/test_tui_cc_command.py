@@ -10,7 +10,7 @@ from stockade.core.commands import execute, plan, run_script
 from stockade.core.model import events as ev
 from stockade.core.rules.cc_table import CaptureEntry
 from stockade.tui.forms.cc import capture_command
-from tests.tui.support import new_game, sync, until
+from tests.tui.support import new_game, press, sync, until
 
 
 @pytest.mark.parametrize(
@@ -51,8 +51,7 @@ async def test_the_cc_form_in_the_aph_records_the_capture_the_typed_command_reco
     none, and the form wanted odds and DR that ``capture`` does not need."""
     from stockade.tui.app import StockadeApp
     from stockade.tui.forms.cc import CaptureForm
-    from tests.reads.test_queries import PLAYTHROUGH_APH
-    from tests.tui.test_tui_forms import press
+    from tests.reads.kit import PLAYTHROUGH_APH
 
     game = new_game(tmp_path, "cc", [("British", "British", 3), ("German", "German", 3)])
     for line in PLAYTHROUGH_APH:

@@ -6,20 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.command_bar import CommandInput
 from stockade.tui.widgets.history_view import HistoryView
 from tests.tui.support import new_game, sample_copy, status_text, sync, type_command
 
 
-def small_game(tmp_path) -> Game:
-    return new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
-
-
 @sync
-async def test_the_bar_stays_open_after_a_command_until_escape(tmp_path):
-    game = small_game(tmp_path)
+async def test_the_bar_stays_open_after_a_command_until_escape(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -62,8 +57,8 @@ async def test_the_bar_stays_open_after_a_command_until_escape(tmp_path):
 
 
 @sync
-async def test_focus_returns_after_mouse_wheel_and_after_a_form(tmp_path):
-    game = small_game(tmp_path)
+async def test_focus_returns_after_mouse_wheel_and_after_a_form(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -90,8 +85,8 @@ async def test_focus_returns_after_mouse_wheel_and_after_a_form(tmp_path):
 
 
 @sync
-async def test_new_game_inside_the_app(tmp_path):
-    game = small_game(tmp_path)
+async def test_new_game_inside_the_app(tmp_path, small_game):
+    game = small_game
     app = StockadeApp(game)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -131,7 +126,8 @@ async def test_open_a_recent_game_newest_first_and_back_to_the_demo(tmp_path):
     newer = sample_copy(data, "demo")
     os.utime(older, (1_000_000, 1_000_000))
     (data / "camp.jsonl").write_text("not a game\n")
-    game = small_game(tmp_path)
+    # made after the copies: the game open now is the newest
+    game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
     app = StockadeApp(game)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -173,14 +169,14 @@ async def test_open_a_recent_game_newest_first_and_back_to_the_demo(tmp_path):
 
 
 @sync
-async def test_keys_typed_fast_land_where_they_belong(tmp_path):
+async def test_keys_typed_fast_land_where_they_belong(tmp_path, small_game):
     """Keys arriving in one burst (a fast typist, a pasted script through tmux): the
     text after ':' goes in the bar, and so do the keys after enter (the bar stays open
     for the next command): a typed-ahead command never changes the phase. After esc,
     the keys are the board's."""
     from textual import events
 
-    game = small_game(tmp_path)
+    game = small_game
     app = StockadeApp(game, remember=False)
 
     def burst(*keys: str) -> None:  # as the terminal driver posts them, no waiting
@@ -210,14 +206,16 @@ async def test_keys_typed_fast_land_where_they_belong(tmp_path):
 
 
 @sync
-async def test_a_line_typed_in_one_burst_keeps_its_edits_its_enter_and_its_reply(tmp_path):
+async def test_a_line_typed_in_one_burst_keeps_its_edits_its_enter_and_its_reply(
+    tmp_path, small_game
+):
     """ctrl+u, the line and enter in one burst (a paste through tmux, a fast typist):
     the editing keys act where they were typed, not after the keys that follow them,
     and the reply to the entry stays on the status line (no hint of the text typed
     before enter replaces it)."""
     from textual import events
 
-    game = small_game(tmp_path)
+    game = small_game
     app = StockadeApp(game, remember=False)
 
     def burst(*keys: str) -> None:  # as the terminal driver posts them, no waiting

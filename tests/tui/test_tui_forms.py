@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-from textual import events
 from textual.command import CommandList
 from textual.widgets import Input
 
@@ -24,7 +23,7 @@ from stockade.tui.forms import all_specs
 from stockade.tui.forms.base import FormScreen, TickBox
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
-from tests.tui.support import new_game, status_text, sync, until
+from tests.tui.support import new_game, press, status_text, sync, until
 
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
 # in the American RtPh; now the American APh (transfer / abandon / escort allowed).
@@ -159,17 +158,6 @@ def test_no_form_writes_a_command_line():
     for path in FORMS.glob("*.py"):
         found = line.findall(path.read_text(encoding="utf-8"))
         assert not found, f"{path.name} writes command text: {found}"
-
-
-async def press(pilot, keys: list[str]) -> None:
-    """The keys as a player presses them; "=text" is pasted into the focused field."""
-    for key in keys:
-        if key.startswith("="):
-            await pilot.pause()
-            pilot.app.focused.post_message(events.Paste(key[1:]))
-        else:
-            await pilot.press(key)
-        await pilot.pause()
 
 
 @pytest.mark.parametrize("name", list(CASES))

@@ -8,9 +8,6 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
-from textual.app import App
-
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from tests.tui.support import sample_copy, sync
@@ -18,28 +15,8 @@ from tests.tui.support import sample_copy, sync
 OSC_NAME = "evil\x1b]0;PWNED-FN\x07\x1b]52;c;cHduZWQ=\x07.jsonl"
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def shown(monkeypatch) -> list[tuple[str, str, bool]]:
-    """Every (message, title, markup) Textual's own notify was given."""
-    seen: list[tuple[str, str, bool]] = []
-    real = App.notify
-
-    def record(self, message, *, title="", severity="information", timeout=None, markup=True):
-        seen.append((message, title, markup))
-        return real(self, message, title=title, severity=severity, timeout=timeout, markup=markup)
-
-    monkeypatch.setattr(App, "notify", record)
-    return seen
-
-
 @sync
-async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, shown):
+async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, notices):
     source = sample_copy(tmp_path, "demo").read_bytes().split(b"\n")
     source[4] = b"{damaged"
     path = tmp_path / OSC_NAME
@@ -50,10 +27,10 @@ async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, shown):
         await pilot.pause()
         assert app.is_running
     game.close()
-    said = "\n".join(message + title for message, title, _ in shown)
+    said = "\n".join(n.message + n.title for n in notices)
     assert "\x1b" not in said and "\x07" not in said
     assert "evil\\x1b]0;PWNED-FN\\x07\\x1b]52;c;" in said  # verbatim, escaped
-    assert not any(markup for _, _, markup in shown)
+    assert not any(n.markup for n in notices)
 
 
 def test_every_notice_stockade_gives_passes_markup_false():
@@ -84,7 +61,7 @@ def test_every_notice_stockade_gives_passes_markup_false():
 
 
 @sync
-async def test_a_notice_with_escapes_and_markup_shows_them_as_text(tmp_path, shown):
+async def test_a_notice_with_escapes_and_markup_shows_them_as_text(tmp_path, notices):
     game = Game.open(sample_copy(tmp_path, "demo"))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -93,11 +70,11 @@ async def test_a_notice_with_escapes_and_markup_shows_them_as_text(tmp_path, sho
         await pilot.pause()
         assert app.is_running
     game.close()
-    assert ("a1 moved to [/nope]R4 \\x1b]0;T\\x07", "[b]x\\x9b", False) in shown
+    assert ("a1 moved to [/nope]R4 \\x1b]0;T\\x07", "[b]x\\x9b", False) in notices
 
 
 @sync
-async def test_a_markup_kind_appended_to_a_followed_log_leaves_the_window_alive(tmp_path, shown):
+async def test_a_markup_kind_appended_to_a_followed_log_leaves_the_window_alive(tmp_path, notices):
     path = sample_copy(tmp_path, "demo")
     writer = Game.open(path)
     follower_game = Game.open(path)
@@ -115,12 +92,12 @@ async def test_a_markup_kind_appended_to_a_followed_log_leaves_the_window_alive(
         assert app.is_running
     writer.close()
     follower_game.close()
-    assert any("unknown record kind 'x[/]'" in message for message, _, _ in shown), shown
-    assert not any(markup for _, _, markup in shown)
+    assert any("unknown record kind 'x[/]'" in n.message for n in notices), notices
+    assert not any(n.markup for n in notices)
 
 
 @sync
-async def test_striking_in_the_replay_with_a_markup_location_later_keeps_the_app(tmp_path, shown):
+async def test_striking_in_the_replay_with_a_markup_location_later_keeps_the_app(tmp_path, notices):
     """The issue's case: the strike is recorded, then its notice names a later entry
     whose Location is '[/nope]R4' (MarkupError killed the app after the write)."""
     from stockade.core.model import events as ev
@@ -147,4 +124,4 @@ async def test_striking_in_the_replay_with_a_markup_location_later_keeps_the_app
         assert app.is_running
         assert {e.seq: e.status for e in game.history()}[3] == "struck"
     game.close()
-    assert not any(markup for _, _, markup in shown)
+    assert not any(n.markup for n in notices)

@@ -4,8 +4,6 @@ of verdict, the tally screen's Victory Conditions box, and an SVG snapshot at 80
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.book.game import Game
 from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
@@ -21,12 +19,6 @@ SCRIPT = [
     "add Russian 4-4-7 x3 at P5",
     "eliminate r1 by enemy",  # entry 8: German 2 CVP
 ]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

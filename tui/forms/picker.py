@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from stockade.core.cli.output import visible
+from stockade.core.model.visible import visible
 from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 

@@ -10,7 +10,8 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.model.errors import Refusal
-from stockade.core.reads.views import phase_hints, side_panels
+from stockade.core.reads.may import May, may_now, sentence
+from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.board import TOO_SMALL, compose_board
@@ -152,12 +153,19 @@ class MainScreen(Screen):
             history.sync_game(game)  # first fill, or the game swapped or re-read
         now = (state.turn, state.phase)
         hints = []
-        if now != self._phase:
+        bar = self.query_one(CommandBar)
+        opened = now != self._phase
+        # what A20 allows now: worded on the status line when a phase opens, and listed
+        # as entries by the bar (when a phase opens, and while it is open and empty)
+        facts = may_now(state) if opened or bar.listing else []
+        if opened or bar.listing:
+            bar.list_offers(self._offer_lines(facts), now=True if opened else None)
+        if opened:
             self._phase = now
             if state.ended and message:
                 pass  # the entry that ended the game already says so, and why (A20.1)
             elif state.phase in HINT_PHASES or state.ended:
-                hints = list(phase_hints(state)) or ["nothing A20 asks for now"]
+                hints = [sentence(fact, state) for fact in facts] or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
             # (not while typing in the bar: there the key is a letter, not "next")
@@ -248,7 +256,18 @@ class MainScreen(Screen):
         self._run("redo")
 
     def action_command(self) -> None:
-        self.query_one(CommandBar).open()
+        bar = self.query_one(CommandBar)
+        bar.list_offers(self._offer_lines(may_now(self.game.state)))
+        bar.open()
+
+    def _offer_lines(self, facts: list[May]) -> list[tuple[str, str]]:
+        """The entries that may happen now, as the core writes them (line, rule)."""
+        game = self.game
+        if game.read_only or game.state.ended:
+            return []
+        from stockade.core.commands.offers import offers
+
+        return [(offer.line, offer.rule) for offer in offers(game.state, facts)]
 
     def action_forms(self) -> None:
         if self._after_the_end():
@@ -343,10 +362,15 @@ class MainScreen(Screen):
         if not text.strip() or event.turn != self.query_one(CommandBar).turn:
             return  # emptied, or stale: edited since, or entered (its reply stays)
         offers = self._candidates(text)
-        from stockade.core.commands import VERBS
+        from stockade.core.commands.grammar import verb_at
 
-        verb = VERBS.get(text.split()[0].lower()) if text.split() else None
-        usage = f"{verb.usage}" if verb else ""
+        tokens = text.split()
+        verb, used = verb_at(tokens)
+        said = " ".join(tokens[:used])
+        # a player's word for a verb says which verb it is read as ("refuse = reject")
+        usage = "" if verb is None else verb.usage
+        if verb is not None and said.lower() != verb.name:
+            usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line
 
         width = max(30, 2 * self.size.width - len(usage) - 10)  # the status line wraps once

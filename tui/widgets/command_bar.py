@@ -12,13 +12,14 @@ from collections.abc import Callable
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
+from stockade.tui.widgets.offer_list import OfferList
 
 
 def merge_candidate(text: str, candidate: str) -> str:
@@ -65,7 +66,27 @@ class CommandInput(Input):
         self.recalled: list[str] = []
         self._recall_at = 0
 
+    @property
+    def offers(self) -> OfferList | None:
+        bar = self.bar
+        return bar.offers if bar is not None else None
+
+    @property
+    def bar(self) -> CommandBar | None:
+        for node in self.ancestors:
+            if isinstance(node, CommandBar):
+                return node
+        return None
+
     def action_complete(self) -> None:
+        offers = self.offers
+        if not self.value.strip() and offers is not None and offers.picked:
+            # the empty bar lists what may happen now: tab takes the one picked
+            self.value = offers.picked
+            self.cursor_position = len(self.value)
+            if not self.value.endswith(" "):
+                self.insert_text_at_cursor(" ")
+            return
         # the same completion the inline suggestion shows, asked of the core again
         # (the Input keeps its suggestion private)
         completed = first_completion(self.candidates, self.value)
@@ -76,6 +97,9 @@ class CommandInput(Input):
                 self.insert_text_at_cursor(" ")
 
     def action_recall(self, step: int) -> None:
+        offers = self.offers
+        if not self.value.strip() and offers is not None and offers.step(step):
+            return  # the empty bar's list: down and up pick the entry (up at the top: recall)
         if not self.recalled:
             return
         self._recall_at = max(0, min(len(self.recalled), self._recall_at + step))
@@ -130,13 +154,13 @@ class CommandInput(Input):
     async def action_submit(self) -> None:
         # Handled here, in the key's own turn, not by a message that would wait behind
         # the keys typed after enter: those keys must reach the board, not this bar.
-        bar = self.parent
-        if isinstance(bar, CommandBar):
+        bar = self.bar
+        if bar is not None:
             bar.submit(self.value)
 
     def watch_value(self, value: str) -> None:
-        bar = self.parent
-        if isinstance(bar, CommandBar):
+        bar = self.bar
+        if bar is not None:
             bar.edited(value)
 
     def on_blur(self) -> None:
@@ -152,13 +176,17 @@ class CommandInput(Input):
         self.post_message(CommandBar.Left())
 
 
-class CommandBar(Horizontal):
+class CommandBar(Vertical):
+    """The bar, and above it the list of entries that may happen now (shown while the
+    bar is empty: when it opens, and when a phase opens)."""
+
     DEFAULT_CSS = """
-    CommandBar { height: 1; background: $surface; }
-    CommandBar > Label { width: 2; padding: 0 0 0 1; color: $text-muted; }
-    CommandBar:focus-within > Label { color: $primary; text-style: bold; }
-    CommandBar > Input { border: none; height: 1; padding: 0; background: $surface; }
-    CommandBar > Input:focus { border: none; background: $boost; }
+    CommandBar { height: auto; background: $surface; }
+    CommandBar > Horizontal { height: 1; }
+    CommandBar Label { width: 2; padding: 0 0 0 1; color: $text-muted; }
+    CommandBar:focus-within Label { color: $primary; text-style: bold; }
+    CommandBar Input { border: none; height: 1; padding: 0; background: $surface; }
+    CommandBar Input:focus { border: none; background: $boost; }
     """
 
     class Submitted(Message):
@@ -190,25 +218,58 @@ class CommandBar(Horizontal):
         # handled a few turns later, and one whose turn is no longer the latest (an
         # edit or an enter came after it) is stale.
         self.turn = 0
+        self._listing = False  # list the entries that may happen now while empty
 
     def compose(self) -> ComposeResult:
-        yield Label(":")
-        yield CommandInput(
-            self._candidates,
-            placeholder=self._closed_placeholder(),
-            id="command-input",
-        )
+        yield OfferList(id="offers")
+        with Horizontal():
+            yield Label(":")
+            yield CommandInput(
+                self._candidates,
+                placeholder=self._closed_placeholder(listed=False),
+                id="command-input",
+            )
 
     @property
     def input(self) -> CommandInput:
         return self.query_one(CommandInput)
 
+    @property
+    def offers(self) -> OfferList:
+        return self.query_one(OfferList)
+
+    def list_offers(self, lines: list[tuple[str, str]], now: bool | None = None) -> None:
+        """The entries that may happen now (line, rule); ``now``: list them (a phase
+        opened), or not (the player left the bar); None keeps the listing as it is,
+        shown only while the bar is empty."""
+        if now is not None:
+            self._listing = now
+        self.offers.show(lines, self._listing and not self.input.value.strip())
+        if not self.input.has_focus:
+            self.input.placeholder = self._closed_placeholder()
+
+    @property
+    def listing(self) -> bool:
+        """Whether the entries that may happen now are listed while the bar is empty."""
+        return self._listing
+
+    @on(OfferList.Picked)
+    def _picked(self, event: OfferList.Picked) -> None:
+        event.stop()
+        self.open(event.line + ("" if event.line.endswith(" ") else " "))
+
     def open(self, text: str = "") -> None:
         leave = key_of(self.app, "stockade.command_leave")
-        self.input.placeholder = f"type a command (help lists them; tab completes) · {leave}: board"
+        self.input.placeholder = (
+            f"↓↑ pick an entry above, tab fills it; or type a command · {leave}: board"
+            if self.offers.lines
+            else f"type a command (help lists them; tab completes) · {leave}: board"
+        )
         self.input.can_focus = True
         self.input.value = text
         self.input.cursor_position = len(text)
+        self._listing = True
+        self.offers.show(self.offers.lines, not text.strip())
         # At once, not after the queued events (``focus()`` waits): the keys typed right
         # after ':' belong to the bar, not to the board's bindings.
         self.screen.set_focus(self.input)
@@ -218,19 +279,22 @@ class CommandBar(Horizontal):
         after scrolling) never lands in it, so letters are keys again, not text."""
         self.input.value = ""
         self.input.can_focus = False
+        self._listing = False
+        self.offers.show(self.offers.lines, False)
         self.input.placeholder = self._closed_placeholder()
 
-    def _closed_placeholder(self) -> str:
-        return (
-            f"press {key_of(self.app, 'stockade.command')} and type a command "
-            "(help lists them; tab completes)"
-        )
+    def _closed_placeholder(self, listed: bool | None = None) -> str:
+        key = key_of(self.app, "stockade.command")
+        if self.offers.shown if listed is None else listed:
+            return f"press {key}, then tab takes the entry marked ▸ (↓↑ pick); or type a command"
+        return f"press {key} and type a command (help lists them; tab completes)"
 
     def on_click(self) -> None:
         if not self.input.has_focus:
             self.open(self.input.value)
 
     def edited(self, text: str) -> None:
+        self.offers.show(self.offers.lines, self._listing and not text.strip())
         self.turn += 1
         self.post_message(self.Changed(text, self.turn))
 

@@ -1,0 +1,361 @@
+"""What A20 allows now: each thing a side may (or must) do in this phase, as a typed
+fact naming its units, gathered once for the status line's sentences
+(``phase_hints``) and for the command bar's ready entries
+(``core.commands.offers``).
+
+Every judgement comes from ``core.rules`` (guard_refusal, accept_refusal,
+never_surrenders, may_massacre, escape_refusal, needs_ntc, rearm_refusal via
+``views.rearm_ways``); this module only gathers and groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from stockade.core.model import events as ev
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
+from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways
+from stockade.core.rules.escape import escape_refusal, needs_ntc
+from stockade.core.rules.guarding import accept_refusal, guard_refusal
+from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.surrender import never_surrenders
+
+
+# ------------------------------------------------------------------ the facts
+@dataclass(frozen=True)
+class GuardsInMelee:
+    """Guards whose prisoners are in Melee with them: no transfer or abandonment."""
+
+    guards: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class MayTransfer:
+    """A Guard may transfer its prisoners (to ``takers``, in its Location) or abandon
+    them this RPh/APh (A20.5)."""
+
+    guard: Unit
+    prisoners: tuple[Unit, ...]
+    takers: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class MayEscape:
+    """Prisoners of one Guard that may attempt escape, after a NTC or not (A20.55)."""
+
+    units: tuple[Unit, ...]
+    side: str
+    guard: str
+    ntc: bool
+
+
+@dataclass(frozen=True)
+class MayRearm:
+    """An unarmed unit that may rearm at once from ``enemy`` (A20.551)."""
+
+    unit: Unit
+    enemy: Unit
+    how: ev.RearmHow
+
+
+@dataclass(frozen=True)
+class NeverSurrender:
+    units: tuple[Unit, ...]
+    side: str
+    why: str
+
+
+@dataclass(frozen=True)
+class MaySurrender:
+    """Broken units that surrender via the RtPh if the board allows (A20.21), to one
+    of ``captors``; the captor may reject them instead (A20.3)."""
+
+    units: tuple[Unit, ...]
+    side: str
+    enemy: str
+    captors: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class MayMassacre:
+    """Units that may (or, berserk, must) Massacre the unarmed ``victims`` (A20.4)."""
+
+    units: tuple[Unit, ...]
+    victims: tuple[str, ...]
+    must: bool
+
+
+@dataclass(frozen=True)
+class MayScrounge:
+    units: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class MayRecapture:
+    """``side``'s Infantry entering the Location of ``free`` may recapture them (A20.54)."""
+
+    side: str
+    free: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class MayEscort:
+    guards: tuple[Unit, ...]
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The game has ended: nothing more may happen."""
+
+
+May = (
+    GuardsInMelee
+    | MayTransfer
+    | MayEscape
+    | MayRearm
+    | NeverSurrender
+    | MaySurrender
+    | MayMassacre
+    | MayScrounge
+    | MayRecapture
+    | MayEscort
+    | Ended
+)
+
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def _together(items: Iterable[tuple[_Key, Unit]]) -> list[tuple[_Key, tuple[Unit, ...]]]:
+    """Units sharing the same key, in order of first appearance: one fact names them
+    together, so the status line is not cut at 80x24."""
+    groups: dict[_Key, list[Unit]] = {}
+    for key, u in items:
+        groups.setdefault(key, []).append(u)
+    return [(key, tuple(units)) for key, units in groups.items()]
+
+
+# ------------------------------------------------------------------ gathering
+def _rph_aph(state: GameState) -> list[May]:
+    side, out, in_melee = state.attacker, [], []
+    for guard in (g for g in state.guards() if g.side == side):
+        prisoners = state.prisoners_of(guard.handle)
+        if guard.melee or any(p.melee for p in prisoners):
+            in_melee.append(guard)
+            continue
+        takers = tuple(
+            u
+            for u in state.units.values()
+            if u.location
+            and u.location == guard.location
+            and u.status == ACTIVE
+            and accept_refusal(u, guard) is None
+        )
+        out.append(MayTransfer(guard, tuple(prisoners), takers))
+    melee: list[May] = [GuardsInMelee(tuple(in_melee))] if in_melee else []
+    return melee + list(out)
+
+
+def _cc(state: GameState) -> list[May]:
+    may = []
+    for p in (u for u in state.units.values() if u.status == PRISONER):
+        if escape_refusal(state, p) is None:
+            may.append(((p.side, p.guard or "", needs_ntc(state, p)), p))
+    return [MayEscape(units, side, guard, ntc) for (side, guard, ntc), units in _together(may)]
+
+
+def _rearm(state: GameState) -> list[May]:
+    """Free unarmed units that ``rearm_refusal`` would let rearm now: it is immediate,
+    in the phase of the enemy's loss (A20.551), so it is worth most right then."""
+    unarmed = [u for u in state.units.values() if u.status == UNARMED and u.on_board]
+    if not unarmed:
+        return []
+    sources, active_at = rearm_sources(state), armed_by_location(state)
+    out: list[May] = []
+    for u in unarmed:
+        ways = rearm_ways(state, u, sources, active_at)
+        if ways:
+            enemy, how = ways[0]
+            out.append(MayRearm(u, enemy, how))
+    return out
+
+
+def _rtph(state: GameState) -> list[May]:
+    never, surrender = [], []
+    captors_of: dict[str, tuple[Unit, ...]] = {}
+    for u in state.units.values():
+        if u.status != ACTIVE or not (u.broken or u.disrupted) or not u.is_infantry:
+            continue
+        enemy = state.enemy_of(u.side)
+        refusal = never_surrenders(state, u, enemy)
+        if refusal is not None:
+            never.append(((u.side, str(refusal)), u))
+            continue
+        captors = captors_of.get(enemy)
+        if captors is None:  # the same for every unit of a side: found once
+            captors = captors_of[enemy] = tuple(
+                c
+                for c in state.units.values()
+                if c.side == enemy
+                and c.is_infantry
+                and not c.broken
+                and guard_refusal(c, phase_rtph=True) is None
+            )
+        if captors:
+            surrender.append(((u.side, enemy), u))
+    out: list[May] = [NeverSurrender(units, side, why) for (side, why), units in _together(never)]
+    out += [
+        MaySurrender(units, side, enemy, captors_of[enemy])
+        for (side, enemy), units in _together(surrender)
+    ]
+    return out
+
+
+def _fire(state: GameState) -> list[May]:
+    firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
+    berserk, may = [], []
+    helpless = [
+        v for v in state.units.values() if v.side != firer and v.status in (PRISONER, UNARMED)
+    ]
+    if not helpless:
+        return []
+    for u in state.units.values():
+        if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
+            continue
+        victims = [
+            v for v in helpless if v.guard == u.handle or (u.location and v.location == u.location)
+        ]
+        if not victims:
+            continue
+        key = tuple(v.handle for v in victims)
+        if u.berserk:
+            berserk.append((key, u))
+        elif may_massacre(state, u) and not u.melee:
+            may.append((key, u))
+    out: list[May] = [MayMassacre(units, handles, True) for handles, units in _together(berserk)]
+    return out + [MayMassacre(units, handles, False) for handles, units in _together(may)]
+
+
+def _mph(state: GameState) -> list[May]:
+    side, out = state.attacker, list[May]()
+    free = tuple(u for u in state.units.values() if u.side == side and u.status == UNARMED)
+    if free:
+        out.append(MayScrounge(free))
+    enemy_free = tuple(u for u in state.units.values() if u.side != side and u.status == UNARMED)
+    if enemy_free:
+        out.append(MayRecapture(side, enemy_free))
+    return out
+
+
+def may_now(state: GameState) -> list[May]:
+    """What A20 allows (or requires) in the current phase, naming the units."""
+    if state.ended:
+        return [Ended()]
+    out: list[May] = []
+    if state.phase in ("RPh", "APh"):
+        out += _rph_aph(state)
+    if state.phase == "CCPh":
+        out += _cc(state)
+    if state.phase == "RtPh":
+        out += _rtph(state)
+    if state.phase in ("PFPh", "DFPh", "AFPh"):
+        out += _fire(state)
+    if state.phase == "MPh":
+        out += _mph(state)
+    out += _rearm(state)
+    if state.phase in ("MPh", "APh"):
+        guards = tuple(g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE)
+        if guards:
+            out.append(MayEscort(guards))
+    return out
+
+
+# ------------------------------------------------------------------ the sentences
+def _names(units: Iterable[Unit]) -> str:
+    return ", ".join(u.handle for u in units)
+
+
+_REARM_BECAUSE = {
+    "surrender": "it surrendered to a friendly unit there",
+    "alone": "no other armed enemy is left there",
+    "cc": "lost in CC there",
+}
+
+
+def sentence(fact: May, state: GameState) -> str:
+    """One fact as the status line says it, with its rule."""
+    match fact:
+        case Ended():
+            return "the game has ended: prisoners still guarded count double (A20.1)"
+        case GuardsInMelee(guards=(guard,)):
+            return (
+                f"{guard.handle}'s prisoners are in Melee with it: "
+                "no transfer or abandonment (A20.5)"
+            )
+        case GuardsInMelee(guards=guards):
+            return (
+                f"the prisoners of {_names(guards)} are in Melee with their Guards: "
+                "no transfer or abandonment (A20.5)"
+            )
+        case MayTransfer(guard=guard, prisoners=prisoners, takers=takers):
+            to = f" (to {_names(takers)})" if takers else ""
+            return (
+                f"Guard {guard.handle} may transfer{to} or abandon "
+                f"{_names(prisoners)} this {state.phase} (A20.5)"
+            )
+        case MayEscape(units=units, side=side, guard=guard, ntc=ntc):
+            after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
+            its = "its" if len(units) == 1 else "their"
+            return (
+                f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} "
+                "(A20.55)"
+            )
+        case MayRearm(unit=u, enemy=enemy, how=how):
+            return (
+                f"{u.handle} may rearm at once from {enemy.handle} ({_REARM_BECAUSE[how]}; A20.551)"
+            )
+        case NeverSurrender(units=units, side=side, why=why):
+            verb = "never surrenders" if len(units) == 1 else "never surrender"
+            return f"{_names(units)} ({side}) {verb} via the RtPh: {why}"
+        case MaySurrender(units=units, side=side, captors=captors):
+            verb = "surrenders" if len(units) == 1 else "surrender"
+            return (
+                f"{_names(units)} ({side}) {verb} if ADJACENT to a Known, Good "
+                f"Order, armed enemy ({_names(captors)}) and unable to rout "
+                "without Interdiction/Low Crawl (A20.21)"
+            )
+        case MayMassacre(units=units, victims=victims, must=True):
+            one = len(units) == 1
+            return (
+                f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
+                f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
+                "at the start of this fire phase (A20.4)"
+            )
+        case MayMassacre(units=units, victims=victims):
+            return (
+                f"{_names(units)} may Massacre {', '.join(victims)} as if using a SW "
+                "(A20.4: enemy ELR +1 once, and No Quarter)"
+            )
+        case MayScrounge(units=units):
+            return (
+                f"{_names(units)} may scrounge at the end of this MPh if they spent all "
+                "their MF (A20.552)"
+            )
+        case MayRecapture(side=side, free=free):
+            return (
+                f"{side} Infantry entering the Location of {_names(free)} may "
+                "recapture them with an immediate CC attack (A20.54)"
+            )
+        case MayEscort(guards=guards):
+            return (
+                f"{_names(guards)} may escort prisoners off a Friendly Board Edge; "
+                "escorted prisoners count double (A20.53)"
+            )
+    raise AssertionError(f"no sentence for {fact!r}")
+
+
+def phase_hints(state: GameState) -> list[str]:
+    """What A20 allows in the current phase, naming the units it concerns."""
+    return [sentence(fact, state) for fact in may_now(state)]

@@ -1,0 +1,48 @@
+"""The CVP a loss credits to the enemy, as the tally shows it (A20.5, A26)."""
+
+from __future__ import annotations
+
+from stockade.core.model.state import Casualty, GameState
+from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
+from stockade.core.model.units import KIND_NAMES
+
+
+def book_casualty(
+    state: GameState,
+    u: Unit,
+    seq: int,
+    multiplier: int,
+    rule: str,
+    why: str,
+    base: int | None = None,
+) -> None:
+    """Credit the enemy of ``u``'s owner with ``base x multiplier`` CVP, explained."""
+    state.casualties.append(
+        Casualty(
+            seq=seq,
+            turn=state.turn,
+            credited=state.enemy_of(u.side),
+            unit=u.handle,
+            counter=vp_counter(u),
+            unit_kind=vp_kind(u),
+            base=u.origin_cvp if base is None else base,
+            multiplier=multiplier,
+            rule=rule,
+            why=why,
+        )
+    )
+
+
+def vp_counter(u: Unit) -> str:
+    if u.is_smc and u.status == PRISONER:
+        # A20.5: an SMC prisoner keeps its counter, set aside with its captor noted.
+        return f"{u.counter} (prisoner, counter set aside)"
+    if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == "(1)-0-6":
+        names = " + ".join(o.counter for o in u.origins)
+        return f"(1)-0-6 [was {names}]" if names else u.counter
+    return u.counter
+
+
+def vp_kind(u: Unit) -> str:
+    kinds = [KIND_NAMES[o.unit_kind] for o in u.origins]
+    return " + ".join(kinds) if kinds else KIND_NAMES[u.unit_kind]

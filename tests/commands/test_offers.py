@@ -1,0 +1,154 @@
+"""The entries that may happen now (``offers``): the side panels' "may" lines as
+commands ready to complete, each one the game would accept as it stands."""
+
+from __future__ import annotations
+
+from stockade.core.book.game import Game
+from stockade.core.commands import parse, plan, run_script
+from stockade.core.commands.offers import offers
+from stockade.core.model import events as ev
+
+
+def new_game(first: str = "Russian", second: str = "German") -> Game:
+    return Game.in_memory("offers", [ev.SideSpec(first, first, 3), ev.SideSpec(second, second, 3)])
+
+
+def lines(game: Game) -> list[str]:
+    return [offer.line for offer in offers(game.state)]
+
+
+def assert_each_whole_offer_is_accepted_as_it_stands(game: Game) -> None:
+    """A whole offer is a command: its line reads back to it, and it plans (the rules
+    check it) without a refusal."""
+    for offer in offers(game.state):
+        if offer.left:
+            continue
+        assert parse(offer.line, game.state) == offer.command
+        plan(offer.command, game.state)  # raises Refusal if the game would not take it
+
+
+def test_rtph_offers_surrender_to_a_captor_and_the_captors_reject():
+    game = new_game()
+    run_script(game, ["add Russian 4-4-7 4-4-7 at Q4", "add German 4-6-7 2-4-7 hs at Q5 broken"])
+    assert lines(game) == []  # the RPh: nothing of A20 waits
+    run_script(game, ["phase RtPh"])
+    assert lines(game) == ["surrender g1 g2 to r1", "reject g1 g2 by Russian"]
+    assert [o.rule for o in offers(game.state)] == ["A20.21", "A20.3"]
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_a_stack_surrenders_as_one_so_each_location_is_one_offer():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "add German 4-6-7 at Q6 broken",
+            "phase RtPh",
+        ],
+    )
+    assert lines(game) == [
+        "surrender g1 to r1",
+        "reject g1 by Russian",
+        "surrender g2 to r1",
+        "reject g2 by Russian",
+    ]
+
+
+def test_aph_offers_transfer_abandon_and_escort():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "next",
+        ],
+    )
+    assert game.state.phase == "APh"
+    assert lines(game) == ["transfer g1 to r2", "abandon g1", "escort r1"]
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_ccph_offers_an_escape_and_its_likeliest_outcome():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "phase CCPh 1 German",
+            "break r1",
+        ],
+    )
+    assert lines(game) == ["escape g1", "escape g1 ntcfail g1"]
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_fire_phase_offers_the_massacre_the_rules_allow():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "phase PFPh 2 Russian",
+        ],
+    )
+    assert lines(game) == ["massacre g1 by r1"]
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_mph_scrounge_leaves_the_dr_to_the_player_and_recapture_names_who_may():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "next",
+            "abandon g1",
+            "phase MPh 1 German",
+        ],
+    )
+    [scrounge] = offers(game.state)
+    assert scrounge.line == "scrounge g1 " and scrounge.left == "roll"
+    assert parse(scrounge.line + "2", game.state).verb == "scrounge"
+    run_script(game, ["phase MPh 2 Russian"])
+    assert lines(game)[0].startswith("recapture g1 by r")
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_a_rearm_is_offered_with_the_enemy_and_the_way():
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "phase CCPh 1 German",
+            "break r1",
+            "escape g1 guard-dies",
+        ],
+    )
+    assert "rearm g1 cc r1" in lines(game)
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_nothing_is_offered_once_the_game_has_ended():
+    game = new_game()
+    run_script(game, ["add Russian 4-4-7 at Q4", "add German 4-6-7 at Q5 broken", "phase RtPh"])
+    assert lines(game)
+    run_script(game, ["end now"])
+    assert lines(game) == []
