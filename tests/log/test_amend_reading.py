@@ -7,8 +7,10 @@ record acting on nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -17,8 +19,18 @@ from stockade.core.book.projection import Projection
 from stockade.core.cli import main
 from stockade.core.log import game_log
 from stockade.core.log.reader import load as careful_load
-from tests.log.test_core_fast_open import STRICT_ONLY
+from stockade.core.model import events as ev
 from tests.rules.machine import dump
+
+# The log format as it was: the strict records decode every line, nothing in bulk.
+STRICT_HEADER = next(c for c in get_args(ev.STRICT.union) if c.__struct_config__.tag == "game")
+STRICT_ONLY = dataclasses.replace(
+    game_log.GAME,
+    union=ev.STRICT.union,
+    decoder=ev.STRICT.decoder,
+    header=STRICT_HEADER,
+    strict=None,
+)
 
 SCRIPT = [
     "add American 6-6-7 6-6-7 6-6-7 at Q4",
