@@ -3,6 +3,7 @@
     python -m bench.hostile_shapes strikes N OUT     N units entered, then each struck
     python -m bench.hostile_shapes pingpong N OUT    N undo/redo pairs of one entry
     python -m bench.hostile_shapes added N OUT       N units entered (verify's shape)
+    python -m bench.hostile_shapes control N OUT     N Locations controlled, one entry each
 
 ``bench/hostile_run.py`` times the commands on them (docs/performance.md has figures).
 """
@@ -68,7 +69,17 @@ def added(count: int) -> list[ev.Record]:
     return game.records
 
 
-SHAPES = {"strikes": strikes, "pingpong": pingpong, "added": added}
+def control(count: int) -> list[ev.Record]:
+    """``count`` entries of ``control``, each a Location of its own (the victory book
+    holds them all at the end)."""
+    game = new_game()
+    sides = ("Germans", "Americans")
+    for n in range(count):
+        game.submit([ev.LocationControlled(location=f"X{n}", side=sides[n % 2])])
+    return game.records
+
+
+SHAPES = {"strikes": strikes, "pingpong": pingpong, "added": added, "control": control}
 
 
 def main(argv: list[str]) -> int:

@@ -184,7 +184,7 @@ def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
 
 # ---------------------------------------------------------------- depth ops
 def _game_of(n: int) -> Game:
-    return Game(load(ensure_log(n)).records)  # in memory: no fsync in the figures
+    return Game.load(load(ensure_log(n)).records)  # in memory: no fsync in the figures
 
 
 SAME_TAIL = 64

@@ -78,10 +78,18 @@ def header(name: str) -> tuple[str, list[tuple[str, str, int | None]]]:
         elif args[i] == "--side":
             parts = args[i + 1].split(":")
             sides.append((parts[0], parts[1], int(parts[2]) if len(parts) > 2 else None))
+        elif args[i] == "--strict":  # a flag: see ``strict``
+            i += 1
+            continue
         else:
             raise ValueError(f"{name}: unexpected '{args[i]}' in the '# new:' line")
         i += 2
     return scenario, sides
+
+
+def strict(name: str) -> bool:
+    """Whether the game is made ``--strict`` (the players record every board fact)."""
+    return "--strict" in new_args(name)
 
 
 def markers(name: str) -> list[Marker]:

@@ -25,6 +25,7 @@ from stockade.core.model.visible import visible
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
+from stockade.tui.escape_keys import EscapeThenKey
 from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
 from stockade.tui.screens.main import MainScreen
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
 
 
-class StockadeApp(App[int]):
+class StockadeApp(EscapeThenKey):
     TITLE = "Stockade"
     CSS_PATH = "stockade.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (130, "-wide")]
@@ -78,6 +79,7 @@ class StockadeApp(App[int]):
             wanted = fallback
         self.theme = wanted
         self._config_keys = config.keys
+        self.new_games_strict = config.strict  # the new-game form's games are strict
         self._problems = problems
 
     def notify(

@@ -112,6 +112,17 @@ KEYS: tuple[Key, ...] = (
     # from inside the command bar (a plain arrow there recalls earlier commands).
     Key("stockade.reply_more", "main", "ctrl+down", "reply(1)", "More", "the rest of a long reply"),
     Key("stockade.reply_back", "main", "ctrl+up", "reply(-1)", "Back", "back up a long reply"),
+    # A refusal whose only obstacle is a board fact recorded earlier offers the entry
+    # that records the change: this key records it, then the refused line (from the
+    # board or from inside the command bar, where the refused line stays).
+    Key(
+        "stockade.accept_offer",
+        "main",
+        "ctrl+b",
+        "accept_offer",
+        "Accept",
+        "accept a refusal's offer",
+    ),
     # ':' is a priority key: it acts in the app's own turn, before the keys typed after
     # it are handed on, so they land in the bar (see also CommandInput.on_key).
     Key(
@@ -198,7 +209,7 @@ KEYS: tuple[Key, ...] = (
         True,
         "Help: keys and commands",
     ),
-    Key("stockade.quit", "main", "q", "quit", "Quit", "quit", palette="Quit"),
+    Key("stockade.quit", "main", "q", "quit", "Quit", "quit", True, "Quit"),
     # ---------------------------------------------------------------- lists, panels
     Key("stockade.list_down", "list", "j", "cursor_down", "Down", "move down"),
     Key("stockade.list_up", "list", "k", "cursor_up", "Up", "move up"),

@@ -3,6 +3,7 @@
 ``config.toml`` in the config dir (see ``tui.paths``)::
 
     theme = "stockade-dark"
+    strict = true                # new games: the players record every board fact
 
     [keys]                       # binding id = key(s), comma separated
     "stockade.next_phase" = "space"
@@ -34,6 +35,8 @@ class ConfigFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What config.toml may hold (docs/tui.md); anything else is reported and ignored."""
 
     theme: str = DEFAULT_THEME
+    # new games are strict: no entry implies a board fact (docs/rulings.md)
+    strict: bool = False
     # binding id = "key" or "key1,key2" or ["key1", "key2"]
     keys: dict[str, str | list[str]] = {}
 
@@ -41,6 +44,7 @@ class ConfigFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 @dataclass
 class Config:
     theme: str = DEFAULT_THEME
+    strict: bool = False
     keys: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
 
@@ -59,6 +63,7 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
     except tomlstruct.Invalid as exc:
         return config, [f"{p}; using the defaults" for p in exc.problems]
     messages = [str(p) for p in problems]
+    config.strict = loaded.strict
     if loaded.theme.strip():
         config.theme = loaded.theme.strip()
     else:

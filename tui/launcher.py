@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:  # pathlib costs an installed program ~5 ms to import: not at start
     from pathlib import Path
+    from typing import Any
 
 
 class TerminalUI:
@@ -32,13 +33,13 @@ class TerminalUI:
 
         return run_app(game_path, notes)
 
-    def serve(self, path: Path | None, **options) -> int:
+    def serve(self, path: Path | None, **options: Any) -> int:
         """``stockade serve``: the app in a browser (tui/serve.py, textual-serve)."""
         from stockade.tui.serve import serve
 
         return serve(path, **options)
 
-    def open_camp(self, path: Path | None, options: dict | None = None) -> int:
+    def open_camp(self, path: Path | None, options: dict[str, Any] | None = None) -> int:
         from stockade.tui.camp import run_camp
 
         return run_camp(path, options)
@@ -47,11 +48,11 @@ class TerminalUI:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "tally":
-        # A tally already folded from these bytes by this code prints again without
-        # loading the fold: core/cli/kept.py imports only the light stdlib.
-        from stockade.core.cli import kept
+        # A tally already folded from these bytes by this code is rendered from the
+        # log's derived store without loading the fold (core/cli/stored_tally.py).
+        from stockade.core.cli import stored_tally
 
-        code = kept.answer(args)
+        code = stored_tally.answer(args)
         if code is not None:
             return code
     from stockade.core.cli import main as cli_main

@@ -4,7 +4,9 @@ bound now), every guided form, every theme, the POW camp."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.types import IgnoreReturnCallbackType
 
@@ -61,7 +63,7 @@ class StockadeCommands(Provider):
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
 
 
-def open_camp(app) -> None:
+def open_camp(app: App[Any]) -> None:
     """Push the camp screen over the main app; its campaign lives in the data dir."""
     from stockade.tui.camp import open_campaign
     from stockade.tui.camp.screen import CampScreen

@@ -26,6 +26,7 @@ page the user visits can reach 127.0.0.1, so loopback is no boundary.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 import secrets
@@ -36,6 +37,7 @@ from functools import partial
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 from textual_serve.server import Server
 
 log = logging.getLogger("stockade.serve")
@@ -72,7 +74,19 @@ def lan_address() -> str | None:
             address = probe.getsockname()[0]
     except OSError:
         return None
-    return None if address.startswith("127.") or address == "0.0.0.0" else str(address)
+    return None if is_loopback(address) or address == "0.0.0.0" else str(address)
+
+
+def is_loopback(host: str) -> bool:
+    """Does ``host`` name this machine only: ``localhost``, or an address in 127.0.0.0/8
+    or ::1 (judged as an address, never by its spelling: "127.evil.example" is a name
+    anyone's DNS can point anywhere)?"""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def app_command(path: Path | None) -> str:
@@ -118,7 +132,21 @@ class StockadeServer(Server):
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
         app.middlewares.append(self._check_request)
+        app.middlewares.append(self._local_fonts)
         return app
+
+    @web.middleware
+    async def _local_fonts(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The page with no third-party request: textual-serve's template loads Roboto
+        Mono's stylesheet from a font host on the internet; offline, or behind a
+        firewall, that request hangs or fails. The font ships with textual-serve (its
+        static files): the link becomes a local ``@font-face``."""
+        response = await handler(request)
+        if isinstance(response, web.Response) and response.content_type == "text/html":
+            text = response.text or ""
+            static = request.app.router["static"].url_for(filename="/")
+            response.text = local_fonts(text, f"{self.public_url}{static}".rstrip("/") + "/")
+        return response
 
     def _has_token(self, request: web.Request) -> bool:
         if self.token is None:
@@ -142,7 +170,7 @@ class StockadeServer(Server):
         return ""
 
     @web.middleware
-    async def _check_request(self, request: web.Request, handler) -> web.StreamResponse:
+    async def _check_request(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         why = self.refusal(request)
         if why:
             log.warning(
@@ -166,7 +194,7 @@ class StockadeServer(Server):
             response.set_cookie(COOKIE, self.token, httponly=True, samesite="Strict")
         return response
 
-    async def _session(self, request: web.Request, handler) -> web.StreamResponse:
+    async def _session(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """A browser session, if fewer than ``max_sessions`` are open (HTTP 503 if not)."""
         if self.sessions >= self.max_sessions:
             log.warning(
@@ -206,10 +234,34 @@ class StockadeServer(Server):
         say("The first browser session writes; the others follow it. Ctrl+C stops.")
 
 
+_LINK = re.compile(r"<link\b[^>]*\bhref=\"(https?://[^\"]*)\"[^>]*>", re.IGNORECASE)
+# Roboto Mono as textual-serve ships it; a character the font lacks (a symbol, a box)
+# falls back, per character, to the browser's own monospace font, as the page asks.
+_FONT_FACES = """<style>
+@font-face {{ font-family: "Roboto Mono"; font-style: normal; font-display: swap;
+  src: url("{static}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }}
+@font-face {{ font-family: "Roboto Mono"; font-style: italic; font-display: swap;
+  src: url("{static}fonts/RobotoMono-Italic-VariableFont_wght.ttf") format("truetype"); }}
+</style>"""
+
+
+def local_fonts(page: str, static: str) -> str:
+    """``page`` with every link to another host (the font host's stylesheet) replaced
+    by the fonts served from ``static`` (this server's static files, ending in /)."""
+    origin = static.split("/", 3)[:3]  # scheme, "", host[:port]
+
+    def swap(found: re.Match[str]) -> str:
+        if found.group(1).split("/", 3)[:3] == origin:
+            return found.group(0)  # this server's own file
+        return _FONT_FACES.format(static=static)
+
+    return _LINK.sub(swap, page)
+
+
 def allowed_hosts(host: str, port: int) -> frozenset[str]:
     """The Host header values that name the address served (lower case)."""
     names = {host}
-    if host.startswith("127.") or host in ("localhost", "::1"):
+    if is_loopback(host):
         names |= {"localhost", "127.0.0.1", "[::1]"}
     elif ":" in host:
         names = {f"[{host}]"}
@@ -251,7 +303,7 @@ def make_server(
         if host is None:
             raise OSError("no local network address found; use --host ADDRESS")
     host = host or "127.0.0.1"
-    beyond_loopback = not (host.startswith("127.") or host in ("localhost", "::1"))
+    beyond_loopback = not is_loopback(host)
     if no_token and beyond_loopback:
         raise OSError("--no-token is for 127.0.0.1 only; beyond it the secret link is required")
     token = None if no_token else secrets.token_urlsafe(24)

@@ -13,8 +13,6 @@ redo puts it back, each folding again from N's place. ``Writer`` takes these met
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from stockade.core import rules
@@ -46,9 +44,14 @@ class Amending:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ writing
-    def amend(self, seq: int, event: ev.Record, reason: str = "") -> Change:
+    def amend(
+        self, seq: int, event: ev.Record, reason: str = "", *, preview: bool = False
+    ) -> Change:
         """Put ``event`` in the place of entry ``seq``: checked where it stands, written
-        durably as one record, then the history is folded again from its place."""
+        durably as one record, then the history is folded again from its place
+        (``preview``: ``preview_amend``, nothing written)."""
+        if preview:
+            return self.preview_amend(seq, event, reason)
         if self.store.problem:
             raise LogRefusal(f"this log is read-only: {self.store.problem}")
         record = self._amendment(seq, event, reason)
@@ -107,7 +110,7 @@ class Amending:
         written: list[int],
         preview: bool = False,
         at: int | None = None,
-        **lists: Any,
+        amended: list[int] | None = None,
     ) -> Change:
         """The effective history from entry ``seq``'s place becomes what ``timeline``
         says: taken back and folded again, each later entry watched (``preview``: for
@@ -130,23 +133,24 @@ class Amending:
             tail = fold.effective[position:]
             new_tail = timeline.effective()[position:]
             obs = Observer(fold.state, tail + new_tail, True)
-            obs.watch = frozenset(obs.watch - {seq, *lists.get("amended", ())})
-            change = Change(action=action, preview=preview, target=target, appended=written)
+            obs.watch = frozenset(obs.watch - {seq, *(amended or ())})
+            change = Change(
+                action=action,
+                preview=preview,
+                target=target,
+                appended=written,
+                amended=list(amended or ()),
+            )
             if preview:
                 with fold.trial(position, tail, new_tail, obs):
                     change = msgspec.structs.replace(change, conflicts=len(fold.conflicts))
-                    return finish(obs, self, _with(change, lists))  # type: ignore[arg-type]
+                    return finish(obs, self, change)  # type: ignore[arg-type]
             fold.snapshots = False  # an amended history is not the prefix a snapshot keys
             fold.replace_tail(position, new_tail, obs)
             change = msgspec.structs.replace(change, conflicts=len(fold.conflicts))
-            change = _with(change, lists)
             return finish(obs, self, change) if obs.saw else change  # type: ignore[arg-type]
 
     def amended_place(self, grp: int) -> int:
         """The entry whose place group ``grp`` amends (0: ``grp`` is no amendment)."""
         event = self.timeline.replacements.get(grp)
         return event.seq if event is not None else 0
-
-
-def _with(change: Change, lists: dict[str, Any]) -> Change:
-    return msgspec.structs.replace(change, **lists) if lists else change

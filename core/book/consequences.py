@@ -101,7 +101,7 @@ class Observer:
         # and after: one sum of its CVP (O(casualties)), paid only by such games.
         if state.vc.conditions is not None or _VICTORY_SET in map(type, involved):
             self.saw = True
-            self.victory_before = (state.vc, state.ended)
+            self.victory_before = (state.vc.settled(), state.ended)
 
     # ------------------------------------------------------------- roll-back
     def rolled_back(

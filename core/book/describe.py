@@ -172,8 +172,9 @@ class _Words:
             if getattr(r, name) is not None
         ]
         if r.location is not None:
-            said.append(f"moved to {r.location}")
-        return f"{self.unit(r.handle)} " + " and ".join(said or ["unchanged"])
+            said.append(f"moved to {r.location}" if not r.implied else f"in {r.location}")
+        line = f"{self.unit(r.handle)} " + " and ".join(said or ["unchanged"])
+        return f"{line} (implied: {r.implied})" if r.implied else line
 
     def _nq(self, r: ev.NoQuarterInvoked) -> str:
         return f"{r.side} has invoked No Quarter ({r.reason})"  # as the side panel says

@@ -10,6 +10,7 @@ from pathlib import Path
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.units import new_side_nationality
 from stockade.core.model.victory import VictoryConditions
 
 DEFAULT_ELR = 3
@@ -25,7 +26,7 @@ def side_spec(name: str, nationality: str, elr: str = "") -> ev.SideSpec:
             value = int(elr)
         except ValueError:
             raise InputRefusal(f"the ELR must be a number 1-6, not '{elr.strip()}'") from None
-    return ev.SideSpec(name=name.strip(), nationality=nationality.strip(), elr=value)
+    return ev.SideSpec(name=name.strip(), nationality=new_side_nationality(nationality), elr=value)
 
 
 def create_game(
@@ -34,9 +35,11 @@ def create_game(
     sides: list[ev.SideSpec],
     first_attacker: str = "",
     conditions: VictoryConditions | None = None,
+    strict: bool = False,
 ) -> Game:
     """Create the game log at ``path``; ``first_attacker`` names a side (any case);
-    ``conditions``, the scenario's Victory Conditions, are its first entry.
+    ``conditions``, the scenario's Victory Conditions, are its first entry; ``strict``:
+    the players record every board fact, no entry implies one (kept in the header).
 
     Raises ``Refusal`` for input it cannot take or a header (or conditions) the rules
     refuse, before any file is made, and ``JournalError`` when the file cannot be made
@@ -54,7 +57,7 @@ def create_game(
     if conditions is not None:  # refused, if at all, before any file is made
         trial = Game.in_memory(scenario.strip(), sides, first_attacker=attacker)
         trial.submit([ev.VictorySet(conditions=conditions)])
-    game = Game.create(Path(path), scenario.strip(), sides, first_attacker=attacker)
+    game = Game.create(Path(path), scenario.strip(), sides, first_attacker=attacker, strict=strict)
     if conditions is not None:
         game.submit([ev.VictorySet(conditions=conditions)])
     return game

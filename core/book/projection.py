@@ -24,9 +24,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from stockade.core import rules
 from stockade.core.book.consequences import Observer
-from stockade.core.log import snapcache
+from stockade.core.log import derived, snapcache
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
@@ -75,7 +77,7 @@ class Projection:
         found = snapcache.read(path, log_data, self.seqs)
         if found is None:
             self.fold_all()
-            self.save_snapshot(path, log_data)
+            self.save_snapshot(path, derived.Content(log_data).key())
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
@@ -87,30 +89,29 @@ class Projection:
             self.fold_one(event)
         return True
 
-    def save_snapshot(self, path: Path, log_data: bytes | None = None) -> None:
-        """Write the snapshot cache if the game is long and has outgrown its snapshot."""
+    def save_snapshot(self, path: Path, content: tuple[int, str] | None) -> None:
+        """Write the snapshot if the game is long and has outgrown its snapshot.
+        ``content``: the length and digest of the log's bytes as this process read or
+        wrote them (``LogStore.content_key``), never read again for it: another program
+        may have changed the file since (None: not known, nothing is written)."""
         n = len(self.effective)
         position = n - snapcache.TAIL
         if (
             not self.snapshots
+            or content is None
             or n < snapcache.MIN_EVENTS
             or position <= 0
             or position - self.snap_position < snapcache.REFRESH
             and self.snap_position > 0
         ):
             return
-        if snapcache.cache_file(path) is None:
-            return
-        try:
-            if log_data is None:
-                log_data = path.read_bytes()
-        except OSError:
+        if not snapcache.enabled():
             return
         with self.lock:
             state = self.state_at(self.seqs[position - 1])
             if snapcache.write(
                 path,
-                log_data,
+                content,
                 self.seqs,
                 position,
                 state,
@@ -365,11 +366,19 @@ class Projection:
             vd["scrounged"] = set(scrounged)
             copies: dict[int, object] = {}
             live_sides = {id(s): n for n, s in live.sides.items()}
+            # the live book's rows change in place: the view has its own, taken back
+            book = live.vc
+            live_rows = book.rows() if book.has_rows() else ()
+            mine_rows = {id(r): r.copy() for r in live_rows}
             for e in reversed(tail):
                 for i in range(len(e) - 3, _OPS - 1, -3):
                     obj, name, old = e[i], e[i + 1], e[i + 2]
                     if obj is live:
                         vd[name] = old
+                        continue
+                    rows = mine_rows.get(id(obj))
+                    if rows is not None:
+                        rows.restore(name, old)
                         continue
                     mine = copies.get(id(obj))
                     if mine is None:
@@ -383,6 +392,14 @@ class Projection:
                             continue
                         copies[id(obj)] = mine
                     mine.__dict__[name] = old
+            if live_rows and vd["vc"].has_rows():  # else: a book from before the rows
+                exits, control = vd["vc"].rows()
+                mine_exits, mine_control = mine_rows.get(id(exits)), mine_rows.get(id(control))
+                vd["vc"] = msgspec.structs.replace(
+                    vd["vc"],
+                    exits=exits.copy() if mine_exits is None else mine_exits,
+                    control=control.copy() if mine_control is None else mine_control,
+                )
             for _ in range(sum(e[_ADDED_UNITS] for e in tail)):
                 units.popitem()
             for _ in range(sum(e[_ADDED_SIDES] for e in tail)):

@@ -106,7 +106,7 @@ def judge(
         headline=headline,
         clauses=clauses,
         exit_vp={side: book.exit_vp(side) for side in state.sides},
-        control=dict(book.control),
+        control=dict(book.held()),
         card=vc.card,
     )
 

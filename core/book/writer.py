@@ -21,7 +21,7 @@ import operator
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from stockade.core.book import names_replay
 from stockade.core.book.amending import Amending
@@ -79,7 +79,7 @@ class Writer(WriteRecovery, Amending):
         warnings: list[str] | None = None,
         problem: LogProblem | None = None,
         log_data: bytes | None = None,
-    ) -> Writer:
+    ) -> Self:
         """The parts of a game holding ``records`` (in memory when ``path`` is None)."""
         path = Path(path) if path else None
         store = LogStore(list(records), journal, path, list(warnings or []), problem)
@@ -87,15 +87,17 @@ class Writer(WriteRecovery, Amending):
         return cls.from_store(store)
 
     @classmethod
-    def from_store(cls, store: LogStore) -> Writer:
+    def from_store(cls, store: LogStore) -> Self:
         """The parts of the game ``store`` holds: folded from the snapshot cache when
         the bytes it read (``store.log_data``) match one, else whole."""
         return cls(*parts_from_store(store))
 
     @classmethod
-    def open(cls, path: Path, read_only: bool = False) -> Writer:
-        """Open a log (``core.book.game.Game.open``). Raises JournalError if it cannot be
-        read or is not a game."""
+    def open(cls, path: Path, read_only: bool = False) -> Self:
+        """Open a log. Raises JournalError if it cannot be read or is not a game.
+
+        The write lock is taken BEFORE the file is read, so no other writer can append
+        between reading and writing. ``read_only=True`` never modifies the file."""
         return cls(*open_parts(path, read_only))
 
     # what the change of a write and ``describe.sentence_for`` read: the game as it is now
@@ -148,6 +150,9 @@ class Writer(WriteRecovery, Amending):
                 self.timeline.add(record)
             except Refusal as refusal:
                 raise ValueError(f"entry {record.seq}: {refusal}") from None
+            # records taken in from bytes this store did not read through its own
+            # open or write: what is derived from it is no longer keyed by them
+            self.store.content = None
             self.records.append(record)
             if isinstance(record, ev.Amend):
                 self.named.clear()

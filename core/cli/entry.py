@@ -44,7 +44,7 @@ def _failure(exc: Exception) -> tuple[str, int, str | None, str]:
     if isinstance(exc, CliError):
         return str(exc), exc.code, None, "error"
     if isinstance(exc, Refusal):
-        return str(exc), Exit.REFUSED, exc.rule or None, exc.kind
+        return str(exc) + _offers(exc), Exit.REFUSED, exc.rule or None, exc.kind
     if isinstance(exc, JournalDamaged):
         return str(exc), Exit.DAMAGED, None, "error"
     if isinstance(exc, JournalLocked):
@@ -60,6 +60,18 @@ def _failure(exc: Exception) -> tuple[str, int, str | None, str]:
         None,
         "error",
     )
+
+
+def _offers(refusal: Exception) -> str:
+    """The entries a refusal offers (a board fact recorded earlier that the board may
+    since have changed), each on a line of its own, ready to paste."""
+    from stockade.core.commands.execute import ScriptRefusal
+    from stockade.core.commands.implied import StaleBoardFact
+
+    cause = refusal.cause if isinstance(refusal, ScriptRefusal) else refusal
+    if not isinstance(cause, StaleBoardFact):
+        return ""
+    return "".join(f"\nready to paste: {line}" for line in cause.lines)
 
 
 class _JsonFailure:

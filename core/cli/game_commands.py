@@ -62,6 +62,11 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     )
     new.add_argument("--vc", default="", metavar="CONDITIONS", help="Victory Conditions (as 'vc')")
     new.add_argument("--vc-card", default="", metavar="WORDS", help="the card's own words")
+    new.add_argument(
+        "--strict",
+        action="store_true",
+        help="the players record every board fact (break, move, phase): no entry implies one",
+    )
     add_json(new)
 
     do = add_command(
@@ -173,7 +178,7 @@ def parse_side(text: str) -> ev.SideSpec:
     try:
         return side_spec(*parts)
     except Refusal as refusal:
-        raise CliError(f"--side '{text}': {refusal.text}") from None
+        raise CliError(f"--side '{text}': {refusal}") from None
 
 
 def new_game(
@@ -183,6 +188,7 @@ def new_game(
     attacker_text: str = "",
     vc_text: str = "",
     vc_card: str = "",
+    strict: bool = False,
 ) -> Game:
     """Create a game log from the words ``stockade new`` takes: two sides as
     ``NAME:NATIONALITY[:ELR]``, the first attacker by name, and the Victory Conditions
@@ -199,13 +205,21 @@ def new_game(
         side_of = Context(trial.state).side
         conditions = read_conditions(vc_text, side_of, " ".join(vc_card.split()))
     try:
-        return create_game(path, scenario, sides, attacker_text, conditions)
+        return create_game(path, scenario, sides, attacker_text, conditions, strict)
     except InputRefusal as refusal:
         raise CliError(refusal.text) from None
 
 
 def cmd_new(args: Namespace, ui: object) -> int:
-    game = new_game(args.file, args.scenario, args.side, args.attacker or "", args.vc, args.vc_card)
+    game = new_game(
+        args.file,
+        args.scenario,
+        args.side,
+        args.attacker or "",
+        args.vc,
+        args.vc_card,
+        args.strict,
+    )
     sides = list(game.state.sides.values())
     game.close()
     if args.json:
@@ -214,6 +228,7 @@ def cmd_new(args: Namespace, ui: object) -> int:
     print(
         f"created {args.file}: {args.scenario}, "
         + " vs ".join(f"{s.name} ({s.nationality}, ELR {s.elr})" for s in sides)
+        + ("; strict: every board fact is recorded by the players" if args.strict else "")
     )
     return 0
 

@@ -136,7 +136,7 @@ def cmd_check(args: Namespace, ui: object) -> int:
         where = "in 'control'" if args.json else "above"
         more = f" (and {len(problems) - 1} more, {where})" if len(problems) > 1 else ""
         return _check_failed(args, report, f"{path}: {problems[0]}{more}", Exit.DAMAGED)
-    game = Game(loaded.records)
+    game = Game.load(loaded.records)
     state = game.state
     report.update(
         records=len(loaded.records),
@@ -241,7 +241,7 @@ def cmd_repair(args: Namespace, ui: object) -> int:
         ) from None
     from stockade.core.book.game import Game
 
-    conflicts = sorted(Game(load(out).records).conflicts.items())
+    conflicts = sorted(Game.load(load(out).records).conflicts.items())
     if args.json:
         jsonout.emit(
             "repair",
@@ -301,7 +301,7 @@ def _repair_report(
 def cmd_locate(args: Namespace, ui: object) -> int:
     from platformdirs import user_config_dir, user_data_dir
 
-    from stockade.core.log.snapcache import cache_dir
+    from stockade.core.log.derived import cache_dir
 
     config, data = Path(user_config_dir("stockade")), Path(user_data_dir("stockade"))
     last_file = data / "last_game"

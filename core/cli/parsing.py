@@ -8,15 +8,64 @@ without pulling in any other subcommand's code.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
-from typing import Any, NoReturn
 
 from stockade.core.cli.errors import USAGE, CliError
-from stockade.core.cli.types import Handler, SubParsers
+
+# typing costs ~2 ms to import, and the tally read from the store reads its arguments
+# through this module; mypy reads a TYPE_CHECKING of our own the same way
+TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    from stockade.core.cli.types import Handler, SubParsers
+
+
+def terminal_width() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it ($COLUMNS, then
+    stdout's terminal, else 80), without importing shutil: argparse imports it (and
+    with it bz2 and lzma, ~4 ms) for every formatter it makes, and it makes one for
+    every argument added, help or not."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return columns
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, told the width (see ``terminal_width``)."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = terminal_width() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """argparse's, told the width (see ``terminal_width``)."""
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (``stockade: ...``), exit 2."""
+    """An ArgumentParser whose errors are one line (``stockade: ...``), exit 2; help
+    laid out without importing shutil (``HelpFormatter``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.prog} --help')", USAGE)
@@ -73,7 +122,7 @@ def add_command(
         + ("s" if len(examples) > 1 else "")
         + ":\n"
         + "\n".join(f"  {e}" for e in examples),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     if func is not None:
         parser.set_defaults(func=func, **defaults)

@@ -8,40 +8,32 @@ import os
 import sys
 from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING
 
-from stockade.core.cli import jsonout
+from stockade.core.cli import jsonout, tally_args
 from stockade.core.cli.errors import CliError
 from stockade.core.cli.parsing import add_command, add_file, add_json
+from stockade.core.cli.tally_report import (
+    TallyReport,
+    conflicts_warning,
+    keep,
+    render,
+    tally_text,
+    warning_line,
+    warnings_text,
+)
 from stockade.core.cli.types import SubParsers
-from stockade.core.model.visible import visible
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game
     from stockade.core.book.tally import Tally
     from stockade.core.model.state import GameState
 
-TALLY_FORMATS = ("text", "md", "html", "bbcode", "csv")
-
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     """Add ``tally`` and ``history`` to the ``stockade`` parser."""
-    tally = add_command(
-        sub,
-        "tally",
-        "the CVP tally, every line explained",
-        ["stockade tally game.jsonl", "stockade tally game.jsonl --format bbcode --at 40"],
-        cmd_tally,
-    )
-    add_file(tally)
-    add_json(tally)
-    tally.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
-    tally.add_argument(
-        "--format",
-        choices=TALLY_FORMATS,
-        default="text",
-        help="text (default), md (Markdown), html, bbcode (forums) or csv",
-    )
+    tally = add_command(sub, "tally", tally_args.SUMMARY, tally_args.EXAMPLES, cmd_tally)
+    tally_args.add_arguments(tally)
 
     history = add_command(
         sub,
@@ -55,19 +47,13 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 
 
 def warn(message: str) -> None:
-    print(f"stockade: warning: {message}", file=sys.stderr)
+    sys.stderr.write(warning_line(message))
 
 
 def warn_conflicts(game: Game) -> None:
     """``tally`` and ``history`` on a log with conflicting entries say so on stderr."""
     if game.conflicts:
-        n = len(game.conflicts)
-        seqs = ", ".join(str(s) for s in sorted(game.conflicts)[:10])
-        warn(
-            f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
-            f"({seqs}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
-            "(stockade check lists them)"
-        )
+        warn(conflicts_warning(list(game.conflicts)))
 
 
 def open_to_read(path: Path) -> Game:
@@ -95,111 +81,56 @@ def state_to_read(path: Path, at: int | None) -> GameState:
 
 
 def cmd_tally(args: Namespace, ui: object) -> int:
-    """The tally, folded; what it printed is kept (core/log/kept_tally.py) for the next
-    ``stockade tally`` with these arguments on these bytes to print again unfolded."""
-    from stockade.core.log import kept_tally
-
-    key = (str(args.file), os.path.realpath(args.file), args.json, args.format, args.at)
-    before = kept_tally.log_digest(key[1]) if kept_tally.cache_dir() is not None else None
-    if before is None:
-        return _tally(args)
-    out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Recording(out), Recording(err)
-    try:
-        code = _tally(args)
-    finally:
-        said, warned = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = out, err
-    # Kept only when the bytes folded are the bytes hashed: the same before and after.
-    if code == 0 and kept_tally.log_digest(key[1]) == before:
-        assert isinstance(said, Recording) and isinstance(warned, Recording)
-        kept_tally.keep(key, before, visible(said.text()), visible(warned.text()))
-    return code
-
-
-class Recording:
-    """A text stream that passes everything on and also keeps it."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-        self._parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self._parts.append(text)
-        return self._stream.write(text)
-
-    def text(self) -> str:
-        return "".join(self._parts)
-
-    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding...
-        return getattr(self._stream, name)
-
-
-def _tally(args: Namespace) -> int:
+    """The tally, folded, printed from its report (``tally_report.render``, as the
+    answer from the store prints it), and the report kept in the log's derived store
+    under the digest of the very bytes this fold read."""
     try:
         from stockade.core.book import tally as tallying
-        from stockade.core.reads import tally_formats  # noqa: F401 (tally_text renders with it)
+        from stockade.core.book.game import Game
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
-    state = state_to_read(args.file, args.at)
-    result = tallying.tally(state)
-    if args.json:
-        jsonout.emit("tally", at=args.at, **tallying.to_json(result))
-        return 0
-    sys.stdout.write(tally_text(result, args.format))
+    game = Game.open(args.file, read_only=True)
+    warnings = [m for m in game.warnings if m != "opened read-only"]
+    conflicts = sorted(game.conflicts)
+    state = game.state
+    if args.at is not None:
+        last = len(game.records)
+        if not 1 <= args.at <= last:
+            sys.stderr.write(warnings_text(warnings, conflicts))
+            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
+        state = game.state_at(args.at)
+    report = TallyReport(tallying.tally(state), warnings, conflicts)
+    err, out = render(report, args)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
+    content = game.store.content_key()
+    if content is not None:
+        keep(os.path.realpath(args.file), str(args.file), args.at, content, report)
     return 0
-
-
-def tally_text(result: Tally, fmt: str) -> str:
-    """What ``stockade tally --format FMT`` prints on stdout for ``result`` (before
-    ``visible``): the tally that folds and the one kept after a write both print this."""
-    from stockade.core.book import tally as tallying
-
-    if fmt == "text":
-        render = tallying.to_text
-    elif fmt == "md":
-        render = tallying.to_markdown
-    elif fmt == "html":
-        render = tallying.to_html
-    else:
-        from stockade.core.reads import tally_formats
-
-        render = {"bbcode": tally_formats.to_bbcode, "csv": tally_formats.to_csv}[fmt]
-    return render(result).rstrip("\n") + "\n"
 
 
 def keep_after_write(path: Path, game: Game) -> Tally | None:
     """After ``do`` or ``run`` wrote into the log at ``path`` (``game``, open for
-    writing and still holding the lock), keep the tally that ``stockade tally PATH``
-    (text, no ``--at``) would print now, so that it need not fold. Kept only when it is
-    certain to be what that fold prints; on any doubt nothing is kept and the next tally
-    folds. Returns the tally it rendered (``do`` prints its consequences from it), or None.
-
-    A tally prints on stderr what its read-only open warns about and the conflicting
-    entries (``state_to_read``). This open's warnings are not that (a torn tail or an
-    unfinished group it set aside, which a reader of the file as it is now would not
-    see), so a tally is kept only when there were none, and no conflicts: its stderr is
-    then empty. The bytes hashed are read after the write, under the lock (no other
-    Stockade writer can have changed them), at the length this journal left them and
-    with no unfinished-group marker beside them (``kept_tally.log_digest``); the
-    state is the one those bytes fold to, as the snapshot ``close`` saves assumes."""
+    writing and still holding the lock), keep the report that ``stockade tally PATH``
+    (no ``--at``) would fold now, as data, under the digest of the bytes this process
+    read at open and then wrote (``LogStore.content``: never the file read again, which
+    another program may have changed since the write). Kept only when it is certain to
+    be what that fold gives: no warnings at open (a torn tail or an unfinished group set
+    aside, which a reader of the file as it is now would not see), no conflicts, no
+    failed write. Returns the tally (``do`` prints its consequences from it), or None."""
     from stockade.core.book import tally as tallying
-    from stockade.core.log import kept_tally
 
     journal = game.journal
-    if kept_tally.cache_dir() is None or journal is None:
+    content = game.store.content_key()
+    if content is None or journal is None:
         return None
     if game.warnings or game.conflicts or game.problem is not None:
         return None
-    if journal.read_only or journal.poisoned or journal.changed_on_disk():
-        return None  # a failed write, or the path names another file now
-    resolved = os.path.realpath(path)
-    digest = kept_tally.log_digest(resolved)
-    if digest is None or digest[0] != journal.size:
-        return None  # an unfinished group beside it, or bytes this journal did not write
-    key = (str(path), resolved, False, "text", None)  # as cmd_tally keys ``tally PATH``
+    if journal.read_only or journal.poisoned or journal.size != content[0]:
+        return None  # a failed write, or bytes this store did not write
     result = tallying.tally(game.state)
-    kept_tally.keep(key, digest, visible(tally_text(result, "text")), "")
+    report = TallyReport(result, [], [])
+    keep(os.path.realpath(path), str(path), None, content, report)
     return result
 
 
@@ -220,7 +151,7 @@ def cmd_history(args: Namespace, ui: object) -> int:
     game = open_to_read(args.file)
     warn_conflicts(game)
     if args.json:
-        entries = [
+        entries = (
             {
                 "seq": entry.seq,
                 "group": entry.grp,
@@ -236,8 +167,10 @@ def cmd_history(args: Namespace, ui: object) -> int:
                 "was": jsonout.record(entry.was) if entry.was is not None else None,
             }
             for entry in game.history()
-        ]
-        jsonout.emit("history", file=str(args.file), problem=_problem(game), entries=entries)
+        )
+        jsonout.emit_stream(
+            "history", "entries", entries, file=str(args.file), problem=_problem(game)
+        )
         return 0
     for entry in game.history():
         mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
@@ -262,7 +195,7 @@ __all__ = [
     "keep_after_write",
     "open_to_read",
     "register",
-    "tally_text",
+    "tally_text",  # core/cli/tally_report.py's, for the modules that printed through here
     "warn",
     "warn_conflicts",
 ]

@@ -110,7 +110,7 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     span = f"line {first}" if first == last else f"lines {first}-{last}"
     print(f"{len(verdict.added)} entries added ({span}):")
     records = load(args.new).records
-    game = Game(records)
+    game = Game.load(records)
     # An added entry that no longer holds is worded with the names it had when it
     # was written: the fold names it from the history as it stands now.
     conflicting = {a.record.seq for a in verdict.added if a.record.seq in game.conflicts}

@@ -11,6 +11,7 @@ as the reader takes it: ``command.stack``).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from stockade.core.commands.grammar import (
     PLAYER_WORD_VERBS,
@@ -29,6 +30,9 @@ from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.model.units import KIND_WORDS, TRAITS
+
+if TYPE_CHECKING:
+    from stockade.core.reads.queries import Choice
 
 # Verbs whose captor/guard keyword names a unit of the other side than the units named.
 _ENEMY_OF_NAMED = frozenset({"surrender", "capture", "recapture", "massacre"})
@@ -102,20 +106,22 @@ def _candidates(spec: VerbSpec, before: list[str], state: GameState) -> list[str
             return unused
         if first.kind is not Kind.UNITS and before:
             return unused  # the one word is given; only keywords may follow
-        words = _of_kind(first, spec, state, named, exclude=named)
+        offers = _offers(first, spec, before, state)
+        words = _of_kind(first, spec, state, named, exclude=named, offers=offers)
         return _then_keywords(
             first,
             state,
             words,
-            _stacks(first, spec, before, state, named),
+            _stacks(first, state, named, before, offers),
             unused if before else [],
         )
     slot = spec.keyword_slots[keyword]
     if slot.arity == "flag" or (slot.arity == "one" and after):
         return unused
-    words = _of_kind(slot, spec, state, named, exclude=named)
+    offers = _offers(slot, spec, before, state)
+    words = _of_kind(slot, spec, state, named, exclude=named, offers=offers)
     return _then_keywords(
-        slot, state, words, _stacks(slot, spec, before, state, named), unused if after else []
+        slot, state, words, _stacks(slot, state, named, before, offers), unused if after else []
     )
 
 
@@ -134,8 +140,19 @@ def _then_keywords(
     return likely + stacks + keywords + rest
 
 
+def _offers(slot: Slot, spec: VerbSpec, before: list[str], state: GameState) -> list[Choice]:
+    """What a units slot's picker offers given the line so far (the list a form shows,
+    with the core's verdict on each): its ``@LOC`` stacks need it, and its handles are
+    then ranked by it at no extra cost. A one-unit slot is ranked by its filter alone:
+    its query (every captor judged against every enemy) would cost a keystroke a
+    quarter of a second on a board of 300 units (measured: 246 ms against 25 ms)."""
+    if slot.kind is not Kind.UNITS:
+        return []
+    return slot.offers()(state, _line_values(spec, before))
+
+
 def _stacks(
-    slot: Slot, spec: VerbSpec, before: list[str], state: GameState, named: list[str]
+    slot: Slot, state: GameState, named: list[str], before: list[str], offers: list[Choice]
 ) -> list[str]:
     """``@LOC`` for a units slot: each Location where the slot's picks (given the line so
     far) allow units of one side only, as ``@LOC`` is read; not one already given, nor
@@ -145,7 +162,7 @@ def _stacks(
     units = state.units
     sides: dict[str, set[str]] = {}
     unnamed: set[str] = set()
-    for choice in slot.offers()(state, _line_values(spec, before)):
+    for choice in offers:
         unit = units.get(choice.handle)
         if not choice.legal or unit is None or not unit.on_board or not unit.location:
             continue
@@ -197,15 +214,21 @@ def _last_keyword(spec: VerbSpec, before: list[str]) -> tuple[str | None, list[s
 
 
 def _of_kind(
-    slot: Slot, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
+    slot: Slot,
+    spec: VerbSpec,
+    state: GameState,
+    named: list[str],
+    exclude: list[str],
+    offers: list[Choice] | None = None,
 ) -> list[str]:
     kind = slot.kind
     if kind is Kind.SIDE:
         return list(state.sides)
     if kind is Kind.CAUSE:
         return list(slot.choices) + list(state.sides)
+    legal = {c.handle for c in offers if c.legal} if offers and slot.picks else None
     if kind is Kind.TAKEOVER:
-        return _handles(slot.which, spec, state, named, exclude) + ["-"]
+        return _handles(slot.which, spec, state, named, exclude, legal) + ["-"]
     if kind is Kind.PHASE:
         return list(PHASES)
     if kind is Kind.VERB:  # help's topic: a verb, or an A20 term
@@ -213,20 +236,28 @@ def _of_kind(
     if kind in (Kind.CHOICE, Kind.ONE_OF):
         return list(slot.choices)
     if slot.is_unit:
-        return _handles(slot.which, spec, state, named, exclude)
+        return _handles(slot.which, spec, state, named, exclude, legal)
     return []  # counters, numbers, Locations and free text cannot be guessed
 
 
 def _handles(
-    which: str, spec: VerbSpec, state: GameState, named: list[str], exclude: list[str]
+    which: str,
+    spec: VerbSpec,
+    state: GameState,
+    named: list[str],
+    exclude: list[str],
+    legal: set[str] | None = None,
 ) -> list[str]:
+    """Every unit on the board, the relevant first: those the slot's core query allows
+    (``legal``, as the form's picker greys the rest), else those its filter keeps."""
     relevant = UNIT_FILTERS.get(which, UNIT_FILTERS["any"])
     preferred = _preferred_side(spec, state, named)
     ranked = []
     for u in state.units.values():
         if not u.on_board or u.handle in exclude:
             continue
-        rank = 0 if relevant(state, u) else 2
+        allowed = u.handle in legal if legal is not None else relevant(state, u)
+        rank = 0 if allowed else 2
         if rank == 0 and preferred and u.side != preferred:
             rank = 1
         ranked.append((rank, _natural(u.handle), u.handle))

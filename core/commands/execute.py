@@ -10,6 +10,7 @@ from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
+from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
 from stockade.core.model import events as ev
@@ -93,6 +94,9 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
         lines.append(describe_move(parsed.clock_from, parsed.clock_moved))
         records = records[1:]
     for record in records:
+        if isinstance(record, ev.StatusChanged) and record.implied:
+            lines.append(implied_line(record))
+            continue
         lines.append(sentence_for(record, game, with_time=False))
         lines += [f"  {line}" for line in reminders(record, game.state)]
     if parsed.made:
@@ -139,7 +143,7 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
     """The event ``line`` records when read against the game as it stood at entry
     ``seq``'s place (the handles, phase and Guards of then); the Refusal if the entry
     may not be amended or ``line`` records no single event there."""
-    was, then = game.writer.place(seq)
+    was, then = game.place(seq)
     parsed = plan(line, then, first_attacker(game))
     if parsed.control:
         raise InputRefusal(

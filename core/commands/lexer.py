@@ -29,6 +29,30 @@ def words(text: str) -> list[str]:
         ) from None
 
 
+def next_word_start(text: str, at: int) -> int:
+    """Where the next word of ``text`` after position ``at`` starts (its end if none).
+
+    A word runs to the next blank, as the command language reads it: a counter
+    (4-4-7), a leader (9-1), a handle or a Location is one word, never split at '-'."""
+    i = at
+    while i < len(text) and not text[i].isspace():
+        i += 1
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def previous_word_start(text: str, at: int) -> int:
+    """Where the word of ``text`` before position ``at`` starts (or the word ``at`` is
+    inside of, when it is not at its start); 0 if none."""
+    i = min(at, len(text))
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    return i
+
+
 def is_blank(text: str) -> bool:
     """Blank lines and ``#`` comment lines are no-ops in the bar and in scripts."""
     stripped = text.strip()

@@ -113,6 +113,8 @@ def _offers(state: GameState, fact: m.May) -> list[Offer]:
             return _transfer(fact)
         case m.MayEscape():
             return _escape(fact)
+        case m.MayCaptureBack(unit=p, targets=targets):
+            return [Offer(capture.Capture(units=targets, by=p.handle), "A20.221")]
         case m.MayRearm(unit=u, enemy=enemy, how=how):
             return [Offer(escape.Rearm(unit=u.handle, how=how, enemy=enemy.handle), "A20.551")]
         case m.MayMassacre(units=units, victims=victims):

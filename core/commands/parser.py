@@ -17,6 +17,7 @@ from stockade.core.commands.clock import follow_entries
 from stockade.core.commands.command import Blank, Command
 from stockade.core.commands.grammar import verb_at
 from stockade.core.commands.handles import Context
+from stockade.core.commands.implied import with_board_facts
 from stockade.core.commands.lexer import is_blank, split_sections, words
 from stockade.core.commands.meanings import meaning_hint, said_as, term_named
 from stockade.core.model import events as ev
@@ -139,6 +140,9 @@ class Parsed:
     # what reading the line decided: the units a stack (@P4) stands for, a value the
     # game allowed only one of (``read_line``); empty for a command given as a value
     notes: list[str] = field(default_factory=list)
+    # how many board facts the entry implies (``core.commands.implied``): recorded
+    # after the clock's move, before the entry's own events
+    implied: int = 0
 
     @property
     def verb(self) -> str:
@@ -176,6 +180,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
     events, moved = command.events(ctx), None
     if command.follows_clock:
         events, moved = follow_entries(state, events)
+    events, implied = with_board_facts(state, events)
     return Parsed(
         command,
         events,
@@ -184,6 +189,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
         clock_from=state.phase,
         clock_from_turn=(state.turn, state.attacker),
         notes=notes,
+        implied=implied,
     )
 
 

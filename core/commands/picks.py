@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 
 if TYPE_CHECKING:
     from stockade.core.reads.queries import Choice
@@ -32,7 +33,8 @@ UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
     "unarmed": lambda s, u: u.status == UNARMED,
     "captive": lambda s, u: u.status in (PRISONER, UNARMED),
     "captor": lambda s, u: (
-        u.status == ACTIVE and u.armed and not u.berserk and u.unit_kind != "vehicle"
+        (u.status == ACTIVE and u.armed and not u.berserk and u.unit_kind != "vehicle")
+        or captured_this_ccph(s, u)  # its own attack of that simultaneous CC (A20.221)
     ),
     "guard": lambda s, u: bool(s.prisoners_of(u.handle)),
     "squad": lambda s, u: u.status == ACTIVE and u.unit_kind == "squad",

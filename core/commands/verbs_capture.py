@@ -19,7 +19,6 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
-from stockade.core.model.tracked_unit import UNARMED
 
 
 class Surrender(Command, frozen=True):
@@ -81,7 +80,6 @@ class Capture(Command, frozen=True):
         guard, units = ctx.unit(self.by), list(self.units)
         return [
             ev.Captured(
-                rearm_split=_rearm_split(ctx, guard, units),
                 guard=guard,
                 units=units,
                 split=self.hs.handle if self.hs else None,
@@ -92,18 +90,6 @@ class Capture(Command, frozen=True):
                 rearm_as=self.as_,
             )
         ]
-
-
-def _rearm_split(ctx: Context, guard: str, units: list[str]) -> list[str]:
-    """An unarmed squad capturing only HS-size armed enemies splits on rearming
-    (A20.551, as ``rearm``): the two new HS get their handles here."""
-    captor, state = ctx.state.units[guard], ctx.state
-    armed = [state.units[h] for h in units if state.units[h].armed]
-    if captor.status != UNARMED or captor.unit_kind != "squad" or not armed:
-        return []
-    if any(t.us >= captor.us for t in armed) or not any(t.us == 2 for t in armed):
-        return []
-    return [ctx.new_handle(captor.side), ctx.new_handle(captor.side)]
 
 
 class Mutual(Command, frozen=True):

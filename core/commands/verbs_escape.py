@@ -72,8 +72,8 @@ class GuardInfiltrates(Command, frozen=True):
 
 
 class Rearm(Command, frozen=True):
-    """``rearm g1 cc a3 [as 4-3-6]``. An unarmed squad rearmed by a HS-size enemy
-    becomes an armed HS and an unarmed HS (A20.551): both get new handles when recorded."""
+    """``rearm g1 cc a3 [as 4-3-6]``: the unarmed unit becomes a Green/Conscript unit
+    of its own size (A20.551)."""
 
     verb: ClassVar[str] = "rearm"
     unit: Handle
@@ -97,16 +97,12 @@ class Rearm(Command, frozen=True):
     def events(self, ctx: Context) -> list[ev.Record]:
         handle, enemy = ctx.unit(self.unit), ctx.unit(self.enemy)
         unit, foe = ctx.state.units[handle], ctx.state.units[enemy]
-        split_into: list[str] = []
-        if unit.status == UNARMED and unit.unit_kind == "squad" and foe.us == 2:
-            split_into = [ctx.new_handle(unit.side), ctx.new_handle(unit.side)]
         return [
             ev.Rearmed(
                 handle=handle,
                 how=self.how,
                 enemy=enemy,
                 counter=self.as_ or _table_counter(ctx, unit, foe),
-                split_into=split_into,
             )
         ]
 

@@ -261,17 +261,31 @@ class Control(Command, frozen=True):
         words = sections.positional
         if len(words) < 2:
             raise InputRefusal("'control' needs the Locations, then a side", "control P4 German")
-        who = words[-1]
+        who, places = words[-1], _bounded(words[:-1])
         side = "" if who.lower() in _NOBODY else ctx.side(who)
-        return cls(locations=" ".join(words[:-1]), side=side)
+        return cls(locations=" ".join(places), side=side)
 
     def words(self) -> list[str]:
         return [*self.locations.split(), self.side or "nobody"]
 
     def events(self, ctx: Context) -> list[ev.Record]:
         return [
-            ev.LocationControlled(location=loc, side=self.side) for loc in self.locations.split()
+            ev.LocationControlled(location=loc, side=self.side)
+            for loc in _bounded(self.locations.split())
         ]
+
+
+def _bounded(places: list[str]) -> list[str]:
+    """The Locations of one ``control``, refused past the most a Victory Condition
+    names: one command is one group of entries, written and taken back whole."""
+    if len(places) > vic.MAX_LOCATIONS:
+        raise InputRefusal(
+            f"'control' names {len(places)} Locations: at most {vic.MAX_LOCATIONS} at once"
+            " (MAX_LOCATIONS, the most a Victory Condition names); set the rest in"
+            " another 'control'",
+            "control P4 Q5 German",
+        )
+    return places
 
 
 _NOBODY = ("nobody", "none", "-")

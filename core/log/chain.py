@@ -21,7 +21,6 @@ recompute every link of an edited log.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,9 +39,11 @@ _link_decoder = msgspec.json.Decoder(_Link)
 
 def link_of(line: bytes, before: str | None) -> str:
     """The link of ``line`` given the link of the line before it (None for line 1)."""
+    from hashlib import sha256  # here: OpenSSL loads only when a link is made or checked
+
     if before is None or carries_link(line):
-        return hashlib.sha256(line).hexdigest()[:LINK_HEX]
-    return hashlib.sha256(before.encode("ascii") + b"\n" + line).hexdigest()[:LINK_HEX]
+        return sha256(line).hexdigest()[:LINK_HEX]
+    return sha256(before.encode("ascii") + b"\n" + line).hexdigest()[:LINK_HEX]
 
 
 def carries_link(line: bytes) -> bool:

@@ -13,7 +13,6 @@ import contextlib
 import errno
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 # Windows opens descriptors in text mode unless told otherwise, which would turn every
@@ -71,6 +70,8 @@ def atomic_write(path: Path, data: bytes, replace: bool = True) -> None:
     path = Path(path)
     # mkstemp opens with O_CREAT|O_EXCL (and ONOFOLLOW, OBINARY where they exist)
     try:
+        import tempfile  # here: it loads shutil and random, which no reader needs
+
         fd, tmp_name = tempfile.mkstemp(dir=parent_of(path), prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from None

@@ -26,9 +26,9 @@ Its errors are in ``core.log.journal_errors``, reading a log's lines in
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
@@ -80,6 +80,9 @@ class Journal:
         # carries the link of the line before it. ``_head`` is that link, found from
         # the file on the first append and kept up to date by every append after it.
         self.chained = False
+        # Called with the very bytes of each write once they are accepted (after its
+        # fsync): the log store keeps the digest of what it wrote (core/log/derived.py).
+        self.on_written: Callable[[bytes], None] | None = None
         self._head: str | None = None
         self._head_known = False
         if fd is not None:
@@ -88,7 +91,9 @@ class Journal:
 
     # -- opening -------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, first_line: bytes) -> Journal:
+    def create(
+        cls, path: Path, first_line: bytes, on_written: Callable[[bytes], None] | None = None
+    ) -> Journal:
         """Create a new log holding ``first_line``, durably (file and directory synced).
 
         If anything fails the half-made file is removed: a game either exists with its
@@ -105,17 +110,33 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
         journal = cls(path, fd, read_only=False)
+        journal.on_written = on_written
         try:
             journal._lock_or_raise()
             journal.append(first_line)
             fsync_dir(parent_of(path))
         except BaseException as exc:
             journal.close()
-            with contextlib.suppress(OSError):
+            removed = True
+            try:
                 os.unlink(path)
-            if isinstance(exc, OSError):
-                raise JournalError(f"{path}: cannot create ({os_error(exc)})", exc.errno) from None
-            raise
+            except FileNotFoundError:
+                pass
+            except OSError:
+                removed = False
+            if not isinstance(exc, (OSError, JournalError)):
+                raise
+            # Never the append's own words ("the log was left as it was"): there was no
+            # log before this, and none is left now.
+            number = exc.errno
+            if number in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+                why = "the disk is full"
+            elif isinstance(exc, OSError):
+                why = os_error(exc)
+            else:
+                why = os.strerror(number) if number else str(exc)
+            left = "no game was made" if removed else f"a half-made {path.name} is left: delete it"
+            raise JournalError(f"{path}: cannot create ({why}); {left}", number) from None
         return journal
 
     @classmethod
@@ -129,6 +150,10 @@ class Journal:
         if path.is_dir():
             raise JournalError(f"{path}: is a directory, not a game log")
         if not path.is_file():
+            if path.exists():  # a FIFO, a device, a socket: never opened, never read
+                raise JournalError(
+                    f"{path}: not a regular file (a pipe, a device or a socket); not a game log"
+                )
             raise JournalError(f"{path}: no such game log")
         if not want_write:
             return cls(path, None, read_only=True, why_read_only="opened read-only")
@@ -287,6 +312,8 @@ class Journal:
         self._size += len(data)
         self._head = head
         self.last_attempt = b""
+        if self.on_written is not None:
+            self.on_written(data)
 
     def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
         """The lines with their ``prev`` links, and the link of the last of them."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log.journal_errors import JournalError
+from stockade.core.log.log_file import LogFileRefused, read_log_bytes
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -33,20 +34,13 @@ class ReadResult:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The whole file, or a JournalError naming the problem (never another exception)."""
-    path = Path(path)
+    """The whole file, or a JournalError naming the problem (never another exception):
+    a regular file within the size bound, checked on the open file before it is read
+    (``core.log.log_file``)."""
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise JournalError(f"{path}: is a directory, not a game log") from None
-    except PermissionError as exc:
-        raise JournalError(f"{path}: permission denied", exc.errno) from None
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
-    except MemoryError:
-        raise JournalError(f"{path}: too large to read") from None
+        return read_log_bytes(str(path))
+    except LogFileRefused as exc:
+        raise JournalError(str(exc), exc.errno) from None
 
 
 def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:

@@ -1,38 +1,31 @@
-"""A snapshot cache on disk: a cache, never the truth.
+"""The snapshot: the folded state of a prefix of a log, an entry of the log's derived
+store (core/log/derived.py, kind ``snap``). A cache, never the truth.
 
 Opening a long game folds every effective event of its log, which grows with the game
 (docs/performance.md has the figures). To open faster, ``Game`` keeps, outside the log,
 the folded state of a prefix of its effective history, and on open folds only the
-events after it. The
-snapshot is used only when it provably comes from this log and this code:
+events after it. The snapshot is used only when it provably comes from this log and
+this code:
 
-* the log's first ``log_bytes`` bytes still hash (SHA-256) to ``log_hash`` (a log is
-  append-only; any other change to those bytes throws the snapshot away);
+* the store's keys (derived.py: the log's path, the code and data fingerprint taken
+  before any data file was read, the Python and msgspec versions) and its MAC hold;
+* the log's first ``log_bytes`` bytes still hash to ``log_hash`` (``derived.Content``:
+  the digest of the bytes the writer itself read or wrote, never a re-read after a
+  write; a log is append-only, and any other change to those bytes throws it away);
 * the seqs of the first ``position`` effective events hash to ``effective_hash`` (an
-  undo, redo or strike appended since that reaches into the prefix does too);
-* ``code`` is the fingerprint of the source and data of the core (every .py and .toml),
-  by path and content: any code or data change, a moved file included, does too (a
-  file that cannot be read turns snapshots off rather than being left out).
+  undo, redo or strike appended since that reaches into the prefix does too).
 
 Anything that does not verify, decode or fit is ignored (and rewritten later); the
-game then folds from the start, as without a cache. Snapshots hold typed data only
-(msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can run
-code. They live in ``$STOCKADE_CACHE_DIR`` (``off`` disables them), else
-the platform's user cache dir (platformdirs; ``~/.cache/stockade/snapshots`` on Linux),
-one file per log path,
-written through a temporary file and a rename (at most ``MAX_FILES`` kept, the oldest
-pruned); a log's own file is never touched.
+game then folds from the start, as without a store. Snapshots hold typed data only
+(msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can
+run code. ``$STOCKADE_CACHE_DIR`` set to ``off`` disables them; a log's own file is
+never touched.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import functools
-import hashlib
-import importlib.util
 import os
-import tempfile
 import typing
 from array import array
 from collections.abc import Collection, Mapping
@@ -40,14 +33,17 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core.log import kept_tally
+from stockade.core.log import derived
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 7  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
-# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551)
+VERSION = 9  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+# 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
+# 8: how the book knows a unit's board facts (told or implied), a strict game, the
+# clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
+# MAC), the log hashed with BLAKE2b
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -97,9 +93,13 @@ class UnitRow(msgspec.Struct, array_like=True):
     lost_clock: str
     lost_in_cc: bool
     melee_clock: str
+    escape_clock: str
     melee_end_seq: int
     split_from: str
     ended_seq: int
+    broken_told: str
+    location_told: str
+    placed_clock: str
     note: str
 
 
@@ -128,8 +128,8 @@ def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> b
 _ORIGIN_FIELDS = OriginRow.__struct_fields__
 _UNIT_FIELDS = UnitRow.__struct_fields__
 _CASUALTY_FIELDS = CasualtyRow.__struct_fields__
-_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "last_seq")
-Scalars = tuple[str, int, str, str, bool, int]  # the GameState fields _STATE_SCALARS names
+_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
+Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields _STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
 Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location) names
 
@@ -149,7 +149,6 @@ if not (
 
 class Snapshot(msgspec.Struct):
     version: int
-    code: str
     log_bytes: int
     log_hash: str
     position: int
@@ -225,51 +224,20 @@ def _unit_row(u: Unit) -> UnitRow:
     return UnitRow(*values)
 
 
-@functools.cache  # the code does not change while the process runs
-def code_fingerprint() -> str | None:
-    """A digest of the source and data of ``stockade.core`` (every .py and .toml: the
-    CVP table and the rulings change a fold as much as the code does), by path and
-    content, or None (no snapshots) when one cannot be read (core/log/kept_tally.py
-    ``fingerprint``, which memoises each file's digest by its stat in the cache dir).
-
-    All of the core, not a list of the modules that fold: a list goes stale when a file
-    moves or a rule moves into a new module, and a stale list reuses a state folded by
-    other rules. Computed once per process, and only for a game long enough to have a
-    snapshot."""
-    root = _core_root()
-    if root is None:
-        return None
-    return kept_tally.fingerprint(str(root), kept_tally.cache_dir())
+KIND = "snap"  # its kind in the derived store
 
 
-def _core_root() -> Path | None:
-    spec = importlib.util.find_spec("stockade.core")
-    locations = spec.submodule_search_locations if spec is not None else None
-    if not locations:
-        return None
-    root = Path(next(iter(locations))).resolve()
-    return root if root.is_dir() else None
+def enabled() -> bool:
+    """Are snapshots read and written (the store on, and the state's fields all here)?"""
+    return ENABLED and derived.cache_dir() is not None
 
 
-def cache_dir() -> Path | None:
-    env = os.environ.get("STOCKADE_CACHE_DIR")
-    if env is not None:
-        return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
-    from platformdirs import user_cache_dir  # the platform's cache dir (XDG on Linux)
-
-    return Path(user_cache_dir("stockade")) / "snapshots"
-
-
-def cache_file(log: Path) -> Path | None:
-    folder = cache_dir()
-    if folder is None or not ENABLED:
-        return None
-    key = hashlib.blake2b(str(Path(log).resolve()).encode(), digest_size=16).hexdigest()
-    return folder / f"{key}.snap"
+def _resolved(log: Path) -> str:
+    return os.path.realpath(log)
 
 
 def _hash_bytes(data: bytes | memoryview) -> str:
-    return hashlib.sha256(data).hexdigest()  # OpenSSL, SHA extensions: ~1.5 GB/s
+    return derived.Content(data).digest()
 
 
 def effective_hash(seqs: list[int], position: int) -> str:
@@ -279,17 +247,15 @@ def effective_hash(seqs: list[int], position: int) -> str:
 def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
     seqs ``seqs``), or None."""
-    target = cache_file(log)
-    if target is None:
+    if not enabled():
         return None
-    code = code_fingerprint()
+    raw = derived.read_entry(_resolved(log), KIND, None)
+    if raw is None:
+        return None
     try:
-        raw = target.read_bytes()
         snap = msgspec.msgpack.decode(raw, type=Snapshot)
         if (
             snap.version != VERSION
-            or code is None
-            or snap.code != code
             or not 0 < snap.position <= len(seqs)
             or not 0 < snap.log_bytes <= len(log_data)
             or effective_hash(seqs, snap.position) != snap.effective_hash
@@ -348,27 +314,9 @@ def _name_columns(seqs: list[int], names: Mapping[int, Names]) -> NameColumns:
     return list(table), one_seqs, one_index, rest
 
 
-MAX_FILES = 24  # snapshots kept per cache folder (games opened from temporary copies
-# would otherwise leave theirs behind forever); the least recently written go first
-
-
-def _prune(folder: Path, keep: Path) -> None:
-    try:
-        snaps = [
-            p for p in folder.iterdir() if p.suffix == ".snap" and len(p.stem) == 32 and p != keep
-        ]
-        if len(snaps) < MAX_FILES:
-            return
-        snaps.sort(key=lambda p: p.stat().st_mtime)
-        for old in snaps[: len(snaps) - MAX_FILES + 1]:
-            old.unlink()
-    except OSError:
-        pass
-
-
 def write(
     log: Path,
-    log_data: bytes,
+    content: tuple[int, str],
     seqs: list[int],
     position: int,
     state: GameState,
@@ -377,19 +325,18 @@ def write(
     names: Mapping[int, Names] | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
-    events). Best effort: any error leaves no snapshot and returns False."""
-    target = cache_file(log)
-    code = code_fingerprint()
-    if target is None or code is None or position <= 0:
+    events of the log whose bytes, as this process read or wrote them, are ``content``:
+    their length and digest). Best effort: any error leaves no snapshot and returns
+    False."""
+    if not enabled() or position <= 0:
         return False
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
     known = [s for s in seqs[:position] if s in when]
     snap = Snapshot(
         version=VERSION,
-        code=code,
-        log_bytes=len(log_data),
-        log_hash=_hash_bytes(log_data),
+        log_bytes=content[0],
+        log_hash=content[1],
         position=position,
         effective_hash=effective_hash(seqs, position),
         scalars=(  # in _STATE_SCALARS' order
@@ -398,6 +345,7 @@ def write(
             state.attacker,
             state.phase,
             state.ended,
+            state.strict,
             state.last_seq,
         ),
         sides=list(state.sides.values()),
@@ -418,17 +366,8 @@ def write(
         one_name_index=one_index,
         names=rest,
     )
-    tmp = None
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".snap-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as out:
-            out.write(msgspec.msgpack.encode(snap))
-        os.replace(tmp, target)
-        _prune(target.parent, keep=target)
-        return True
-    except (OSError, ValueError, TypeError, msgspec.MsgspecError):
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        payload = msgspec.msgpack.encode(snap)
+    except (ValueError, TypeError, msgspec.MsgspecError):
         return False
+    return derived.write_entry(_resolved(log), KIND, None, payload)

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stockade.core.log import chain, snapcache
+from stockade.core.log import chain, derived, snapcache
+from stockade.core.log.derived import Content
 from stockade.core.log.files import group_marker, read_marker, write_new_file
 from stockade.core.log.game_log import LoadedLog, LogProblem, load
 from stockade.core.log.journal import Journal
@@ -40,6 +41,11 @@ class LogStore:
     # The bytes the snapshot cache verifies (``LogStore.open``; None for a small log):
     # the writer takes them once to fold from the cache and drops them (``take_log_data``).
     log_data: bytes | None = field(default=None, repr=False, compare=False)
+    # The length and digest of the log as this store read it and then wrote to it (every
+    # accepted append added), the key of what is derived from it (core/log/derived.py);
+    # None when the store is off, or when what the file holds is not simply that (a
+    # torn tail or an unfinished group set aside, a failed write).
+    content: Content | None = field(default=None, repr=False, compare=False)
 
     # While a group is held (``hold``): the lines written since, not yet in the file.
     held: list[bytes] | None = field(default=None, repr=False, compare=False)
@@ -56,11 +62,23 @@ class LogStore:
     def read_only(self) -> bool:
         return self.journal is not None and self.journal.read_only or self.problem is not None
 
+    def content_key(self) -> tuple[int, str] | None:
+        """(length, digest) of the log as this store read and wrote it, or None."""
+        return self.content.key() if self.content is not None else None
+
+    def _follow_writes(self) -> None:
+        """Keep ``content`` up to date with every accepted append of the journal."""
+        if self.journal is not None and self.content is not None:
+            self.journal.on_written = self.content.extend
+
     @classmethod
     def create(cls, path: Path, header: ev.Record) -> LogStore:
-        journal = Journal.create(Path(path), ev.encode(header))
+        # a new file holds exactly what its journal wrote: the digest of the writes
+        content = Content() if derived.cache_dir() is not None else None
+        follow = content.extend if content is not None else None
+        journal = Journal.create(Path(path), ev.encode(header), on_written=follow)
         journal.chained = True  # every later line links to the one before (core/log/chain.py)
-        return cls([header], journal, Path(path))
+        return cls([header], journal, Path(path), content=content)
 
     @classmethod
     def open(cls, path: Path, read_only: bool) -> LogStore:
@@ -91,16 +109,19 @@ class LogStore:
             return cls(loaded.records, None, path, warnings, loaded.problem)
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
+        clean = not warnings and loaded.torn_tail is None
         journal = settle_torn_tail(path, loaded, journal, warnings)
+        content = None
+        if clean and derived.cache_dir() is not None and not os.path.lexists(group_marker(path)):
+            content = Content(loaded.data)  # the very bytes the records were read from
         log_data = None
-        if (
-            len(loaded.records) >= snapcache.MIN_EVENTS
-            and snapcache.cache_file(path) is not None  # None: the cache is off
-        ):
+        if len(loaded.records) >= snapcache.MIN_EVENTS and snapcache.enabled():
             # the bytes already read (the file was only ever cut back to good_bytes
             # since): reading them again held a second copy of the log while it folds
             log_data = loaded.data[: loaded.good_bytes or None]
-        return cls(loaded.records, journal, path, warnings, log_data=log_data)
+        store = cls(loaded.records, journal, path, warnings, log_data=log_data, content=content)
+        store._follow_writes()
+        return store
 
     def write(
         self,
@@ -149,10 +170,14 @@ class LogStore:
                 self.journal.append_group(lines)
             else:
                 self.journal.append_many(lines)
-        except JournalReplaced as exc:
-            raise LogRefusal(self._stop_writing(f"{exc}; nothing written")) from None
-        except JournalError as exc:
-            raise LogRefusal(str(exc) + _disk_hint(exc) + after_error()) from None
+        except BaseException as failed:
+            # what the file holds now is for a re-read to say, never this store's digest
+            self.content, self.journal.on_written = None, None
+            if isinstance(failed, JournalReplaced):
+                raise LogRefusal(self._stop_writing(f"{failed}; nothing written")) from None
+            if isinstance(failed, JournalError):
+                raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
+            raise
 
     def what_reached_the_file(self) -> tuple[OnDisk, str]:
         """After a failed or refused write: what the file holds now (``core.log.on_disk``,

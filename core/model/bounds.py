@@ -17,7 +17,8 @@ The ranges are what the game allows, with room to spare where a limit is a choic
   the exact 2-12 or 1-6 range and names A20.552);
 * strings: a maximum length each, and no control character at all: no C0 (below
   0x20, which includes ESC, newline and tab), no DEL (0x7f), no C1 (0x80-0x9f), no
-  bidirectional override or isolate (U+202A-202E, U+2066-2069). No field of a
+  line or paragraph separator (U+2028, U+2029: a new line to a terminal, an editor
+  and JavaScript), no bidirectional override or isolate (U+202A-202E, U+2066-2069). No field of a
   Stockade record documents an exception: every one is a single line;
 * lists: at most ``MAX_UNITS`` units in one record, and small fixed sizes elsewhere.
 """
@@ -47,7 +48,7 @@ MAX_TEXT = 500  # free text: a strike's reason, a table's summary
 # Every character is allowed but the C0 controls, DEL, the C1 controls and the
 # bidirectional embeddings/overrides/isolates (which reorder how a line reads on
 # screen: "Trojan Source"; no name needs them, a plain RTL name does not).
-CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 # ``\Z``, not ``$``: msgspec matches with ``re.search``, and ``$`` also matches before a
 # final newline, which let "oops\n" through as a strike's reason.
 NO_CONTROL = f"^[^{CONTROL_CHARS}]*\\Z"

@@ -51,6 +51,9 @@ class GameCreated(Record, tag="game", frozen=True):
     program: b.Name = "stockade"
     cvp: b.CvpTable = {}  # scenario overrides of normal CVP per kind
     first_attacker: b.Name = ""
+    # the players record every board fact themselves: no entry implies one
+    # (docs/rulings.md, "Implied board facts")
+    strict: bool = False
 
 
 class UnitEntered(Record, tag="unit", frozen=True):
@@ -80,6 +83,9 @@ class StatusChanged(Record, tag="status", frozen=True):
     melee: bool | None = None
     disrupted: bool | None = None
     location: b.Name | None = None
+    # set when an A20 entry implied this board fact (recorded with it, in its group):
+    # the rule and why, as the reply says it ("A20.21: only a broken unit surrenders")
+    implied: b.Text = ""
 
 
 class NoQuarterInvoked(Record, tag="nq", frozen=True):

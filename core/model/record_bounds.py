@@ -88,7 +88,7 @@ _handle_ok = re.compile(bounds.HANDLE_CHARS).search
 # ------------------------------------------------------------- the raw-byte scan
 # Bytes that may start a control or bidi character in a JSON string (see above).
 _MARKERS = (b"\\", b"\x7f", b"\xc2", b"\xe2")
-_SUSPECT = re.compile(rb"[\\\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+_SUSPECT = re.compile(rb"[\\\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]")
 
 
 def suspicious_lines(blob: bytes) -> list[bytes]:

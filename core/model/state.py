@@ -72,6 +72,7 @@ class GameState(Tracked):
     attacker: str = ""
     phase: str = PHASES[0]
     ended: bool = False
+    strict: bool = False  # the game's header: no entry implies a board fact
     units: dict[str, Unit] = field(default_factory=dict)
     casualties: list[Casualty] = field(default_factory=list)
     scrounged: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, attacker, hex)
@@ -286,6 +287,7 @@ class GameState(Tracked):
         d["units"] = {handle: clone_unit(u) for handle, u in self.units.items()}
         d["casualties"] = list(self.casualties)
         d["scrounged"] = set(self.scrounged)
-        d["vc"] = msgspec.structs.replace(self.vc)  # frozen: a new holder is enough
+        vc = self.vc  # frozen (a new holder is enough) but for its control rows
+        d["vc"] = vc.with_rows() if vc.has_rows() else msgspec.structs.replace(vc)
         new.tracker  # noqa: B018  a tracker of its own, tying its units and sides to it
         return new

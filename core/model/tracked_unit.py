@@ -173,9 +173,20 @@ class Unit(Tracked):
     lost_in_cc: bool = False
     # A20.55 "Withdrawal ... in a subsequent CCPh": the phase its Melee began in
     melee_clock: str = ""
+    # A20.55 "This attack can only occur during the CCPh": the CCPh in which it last
+    # attempted escape (attacked, or failed its NTC); one attempt per CCPh
+    escape_clock: str = ""
     melee_end_seq: int = 0  # the entry whose outcome ended its Melee (none left to fight)
     split_from: str = ""  # the squad a one-HS CC capture split it from (A20.221 undoes it)
     ended_seq: int = 0  # seq that eliminated/escorted/merged it
+    # How the book knows its board facts (docs/rulings.md, "Implied board facts"): the
+    # phase ("turn/ATTACKER/phase") in which a board entry the players typed (break,
+    # rally, move) last set its broken state / its Location, "" when the value comes
+    # from the set-up or was implied by an A20 entry; and the phase its Location was
+    # last set in by any entry (a unit moves once into a CC, not twice in one phase).
+    broken_told: str = ""
+    location_told: str = ""
+    placed_clock: str = ""
     note: str = ""
 
     @property

@@ -21,12 +21,14 @@ replaced whole by each change, so undo restores it like any other field.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
 
 from stockade.core.model import record_bounds as b
+from stockade.core.model.book_rows import AppendRows, ControlRows
 
 Measure = Literal["amassed", "suffered", "exit", "vp"]
 Op = Literal[">=", ">", "<=", "<", "="]
@@ -96,20 +98,49 @@ class ExitLine(msgspec.Struct, frozen=True, kw_only=True):
     why: str
 
 
+# a list or tuple as read from a snapshot, or the rows the fold changes in place
+Control = Sequence[tuple[str, str]]
+Exits = Sequence[ExitLine]
+
+
 class VictoryBook(msgspec.Struct, frozen=True, kw_only=True):
     conditions: VictoryConditions | None = None
-    exits: tuple[ExitLine, ...] = ()
-    control: tuple[tuple[str, str], ...] = ()  # (Location, side), in the order first set
+    # The fold changes its exits and control in place (``core.model.book_rows``): whoever
+    # keeps a book across a change keeps ``settled()``.
+    exits: Exits = ()
+    # (Location, side) in the order first set; a "nobody" row may stay, side "".
+    control: Control = ()
+
+    def held(self) -> Iterator[tuple[str, str]]:
+        """(Location, side) of each Location some side controls, in the order first set."""
+        return (row for row in self.control if row[1])
 
     def controller(self, location: str) -> str:
+        rows = self.control
+        if type(rows) is ControlRows:
+            return rows.side_of(location)
         key = location.upper()
-        return next((side for loc, side in self.control if loc.upper() == key), "")
+        return next((side for loc, side in rows if loc.upper() == key), "")
 
-    def with_control(self, location: str, side: str) -> VictoryBook:
-        key = location.upper()
-        kept = tuple((loc, s) for loc, s in self.control if loc.upper() != key)
-        placed = ((location, side),) if side else ()
-        return msgspec.structs.replace(self, control=kept + placed)
+    def settled(self) -> VictoryBook:
+        """This book as it stands now, never changed after."""
+        return msgspec.structs.replace(self, exits=tuple(self.exits), control=tuple(self.held()))
+
+    def has_rows(self) -> bool:
+        """Does the fold change this book's exits and control in place?"""
+        return type(self.control) is ControlRows and type(self.exits) is AppendRows
+
+    def with_rows(self) -> VictoryBook:
+        """This book with exits and control the fold may change in place (its own)."""
+        return msgspec.structs.replace(
+            self, exits=AppendRows(self.exits), control=ControlRows(self.control)
+        )
+
+    def rows(self) -> tuple[AppendRows[ExitLine], ControlRows]:
+        """The rows of a book ``with_rows`` made."""
+        exits, control = self.exits, self.control
+        assert type(exits) is AppendRows and type(control) is ControlRows, "with_rows() first"
+        return exits, control
 
     def exit_vp(self, side: str, edge: str = "") -> int:
         want = edge.lower()

@@ -21,10 +21,12 @@ import re
 # C0 but tab and newline, DEL, C1, lone surrogates (bytes that were not UTF-8), and the
 # bidirectional embeddings, overrides and isolates, which can make a line read in an
 # order other than the one it has ("Trojan Source"); a log may hold those in a name.
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 # In JSON text every C0 character is already escaped by json.dumps; DEL and C1 are
 # not, and JSON has no \x escape, so they get \u escapes there.
-_JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+_JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _shown(match: re.Match[str]) -> str:

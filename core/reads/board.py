@@ -7,7 +7,7 @@ import msgspec
 
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
-from stockade.core.model.units import KIND_NAMES
+from stockade.core.model.units import KIND_NAMES, TRAITS
 from stockade.core.reads.views import counter_text, status_words
 
 
@@ -22,6 +22,7 @@ class UnitRow(msgspec.Struct, frozen=True):
     melee: bool
     armed: bool
     states: list[str]  # the words the side panels show: broken, pinned, Melee...
+    traits: list[str]  # as ``add`` takes them, without the '+': ss, commissar, fanatic...
 
 
 class SideRow(msgspec.Struct, frozen=True):
@@ -54,6 +55,7 @@ def _row(u: Unit) -> UnitRow:
         melee=u.melee,
         armed=u.armed,
         states=status_words(u),
+        traits=[t for t in TRAITS if t in u.traits],
     )
 
 
@@ -95,5 +97,6 @@ def board_text(b: Board) -> str:
                 )
             if u.guard:
                 words.insert(1, f"Guard {u.guard}")
-            lines.append(f"  {u.handle}: {u.kind} {u.counter}{where}: {', '.join(words)}")
+            traits = "".join(f" +{t}" for t in u.traits)
+            lines.append(f"  {u.handle}: {u.kind} {u.counter}{traits}{where}: {', '.join(words)}")
     return "\n".join(lines)

@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways
+from stockade.core.rules import check
 from stockade.core.rules.escape import escape_refusal, needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
 from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
 
 
@@ -50,6 +53,15 @@ class MayEscape:
     side: str
     guard: str
     ntc: bool
+
+
+@dataclass(frozen=True)
+class MayCaptureBack:
+    """A unit captured in this CCPh whose own attack of that simultaneous CC may still
+    be recorded as a capture of ``targets`` (A20.221), judged by the capture check."""
+
+    unit: Unit
+    targets: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,7 @@ May = (
     GuardsInMelee
     | MayTransfer
     | MayEscape
+    | MayCaptureBack
     | MayRearm
     | NeverSurrender
     | MaySurrender
@@ -163,7 +176,32 @@ def _cc(state: GameState) -> list[May]:
     for p in (u for u in state.units.values() if u.status == PRISONER):
         if escape_refusal(state, p) is None:
             may.append(((p.side, p.guard or "", needs_ntc(state, p)), p))
-    return [MayEscape(units, side, guard, ntc) for (side, guard, ntc), units in _together(may)]
+    escapes: list[May] = [
+        MayEscape(units, side, guard, ntc) for (side, guard, ntc), units in _together(may)
+    ]
+    return escapes + _capture_back(state)
+
+
+def _capture_back(state: GameState) -> list[May]:
+    out: list[May] = []
+    for p in (u for u in state.units.values() if captured_this_ccph(state, u)):
+        where = p.captured_at or p.location
+        targets = tuple(
+            e.handle
+            for e in state.active_at(where)
+            if e.side != p.side and e.location == where and _may_capture(state, p, e)
+        )
+        if targets:
+            out.append(MayCaptureBack(p, targets))
+    return out
+
+
+def _may_capture(state: GameState, captor: Unit, target: Unit) -> bool:
+    try:
+        check(state, ev.Captured(guard=captor.handle, units=[target.handle]))
+    except Refusal:
+        return False
+    return True
 
 
 def _rearm(state: GameState) -> list[May]:
@@ -311,6 +349,11 @@ def sentence(fact: May, state: GameState) -> str:
             return (
                 f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} "
                 "(A20.55)"
+            )
+        case MayCaptureBack(unit=p, targets=targets):
+            return (
+                f"{p.handle} ({p.side}), captured this CCPh, still made its own CC attack: "
+                f"if it captured too, record capture {' '.join(targets)} by {p.handle} (A20.221)"
             )
         case MayRearm(unit=u, enemy=enemy, how=how):
             return (

@@ -25,6 +25,7 @@ from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.escape import escape_refusal, rearm_refusal
 from stockade.core.rules.guarding import guard_refusal
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
@@ -222,8 +223,9 @@ def capture_defenders(state: GameState, attacker: str) -> list[Choice]:
 
 def capture_attackers(state: GameState) -> list[Choice]:
     """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
-    that may guard and are not broken, and free unarmed units, rearmed by the capture
-    (A20.551)."""
+    that may guard and are not broken, free unarmed units, rearmed by the capture
+    (A20.551), and units captured in this CCPh, whose own attack of that simultaneous
+    CC is still made (A20.221)."""
     on_board = [u for u in state.units.values() if u.on_board]
     at: dict[str, list[Unit]] = {}
     for u in on_board:
@@ -231,12 +233,13 @@ def capture_attackers(state: GameState) -> list[Choice]:
     return ranked(
         _from_reason(
             u,
-            capture_attacker_refusal(u) or _nothing_to_capture(state, u, at.get(u.location, [])),
+            capture_attacker_refusal(u, state)
+            or _nothing_to_capture(state, u, at.get(u.location, [])),
             "",
             "A20.22",
         )
         for u in on_board
-        if u.status in (ACTIVE, UNARMED)
+        if u.status in (ACTIVE, UNARMED) or captured_this_ccph(state, u)
     )
 
 

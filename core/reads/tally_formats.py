@@ -1,5 +1,5 @@
 """The tally for the places players post it: BBCode (the ASL forums) and CSV
-(spreadsheets). Text, Markdown, HTML and JSON are in core/book/tally.py; these read the same
+(spreadsheets). Text, Markdown, HTML and JSON are in core/book/tally_sheet.py; these read the same
 ``Tally`` and decide nothing about points. Golden files: tests/golden/.
 
 Escaping, because scenario and side names come from players:
@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 
-from stockade.core.book.tally import (
+from stockade.core.book.tally_sheet import (
     Tally,
     TallyLine,
     side_title,
@@ -126,7 +126,7 @@ def to_csv(t: Tally) -> str:
             rule = "verdict" if i == 0 else "condition"
             verdict_row = (
                 t.scenario,
-                t.verdict.winner,
+                t.verdict["winner"],
                 "",
                 "",
                 "",

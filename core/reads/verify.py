@@ -112,7 +112,7 @@ def added_entries(records: list[ev.Record], kept: int) -> list[Added]:
     from stockade.core.book.game import Game
     from stockade.core.book.projection import Projection
 
-    game = Game(records)  # in memory
+    game = Game.load(records)  # in memory
     effective = game.effective
     entered = _sides_as_entered(records)
     seqs = [r.seq for r in effective]

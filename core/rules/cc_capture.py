@@ -22,7 +22,7 @@ from stockade.core.rules.counters import (
     rearm_unit,
     retire,
 )
-from stockade.core.rules.escape import split_rearm
+from stockade.core.rules.escape import size_words
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
 from stockade.core.rules.lookup import (
     describe,
@@ -32,7 +32,15 @@ from stockade.core.rules.lookup import (
     unit,
 )
 from stockade.core.rules.melee import armed_units_of, start_melee
-from stockade.core.rules.simultaneous_cc import void_captures
+from stockade.core.rules.simultaneous_cc import (
+    Outcome,
+    capture_back,
+    capture_back_outcome,
+    captured_this_ccph,
+    to_exchange,
+    void_captures,
+    where_taken,
+)
 
 
 def cc_attacker_refusal(guard: Unit, what: str = "capture") -> Refusal | None:
@@ -50,10 +58,16 @@ def require_cc_attacker(guard: Unit, what: str = "capture") -> None:
     raise_reason(cc_attacker_refusal(guard, what))
 
 
-def capture_attacker_refusal(guard: Unit) -> Refusal | None:
+def capture_attacker_refusal(guard: Unit, state: GameState | None = None) -> Refusal | None:
     """Why ``guard`` cannot attempt a CC capture at all, whatever it attacks, or None:
     what ``check_capture`` asks of the captor before it looks at the defenders. A free
-    unarmed unit may (it is rearmed by the capture, A20.551); an SMC is never unarmed."""
+    unarmed unit may (it is rearmed by the capture, A20.551); an SMC is never unarmed.
+    Given ``state``, a unit captured in this CCPh may too: its own attack of that
+    simultaneous CC is still made (A20.221)."""
+    if state is not None and captured_this_ccph(state, guard):
+        if guard.captured_broken:
+            return cc_attacker_refusal(Unit(**{**guard.__dict__, "broken": True}))
+        return None
     if guard.status == UNARMED:
         if guard.is_smc:
             return RuleRefusal("A20.551", "escaped SMC are always armed")
@@ -85,9 +99,9 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
     non-berserk unit"); each armed enemy it captures rearms one unarmed unit of equal
     or smaller size at once (A20.551). The armed enemy that rearms it, returned.
 
-    One rule with ``rearm ... cc`` (``escape.rearm_refusal``): a HS-size enemy rearms an
-    unarmed squad as a Green/Conscript HS plus an unarmed HS, so such a capture names
-    the two HS (``rearm_split``); the armed HS guards what it took."""
+    Only armed Personnel guard (A20.5): a captor that none of the units it takes would
+    rearm stays unarmed and cannot guard them, so its capture is refused (Stockade's
+    ruling, Unarmed captor; docs/rulings.md)."""
     require(
         not guard.is_smc,
         "A20.551",
@@ -95,38 +109,25 @@ def _unarmed_captor(state: GameState, guard: Unit, taken: list[Unit], ev: Captur
     )
     armed = [t for t in taken if t.armed and not t.rearm_spent]
     enemy = next((t for t in armed if t.us >= guard.us), None)
-    if enemy is not None:
-        require(
-            not ev.rearm_split,
-            "A20.551",
-            f"{describe(enemy)} rearms {describe(guard)} whole; it does not split",
-        )
-        rearm_counter(state, guard, ev.rearm_as)
-        return enemy
-    enemy = next((t for t in armed if guard.unit_kind == "squad" and t.us == 2), None)
     if enemy is None:
+        smaller = next((t for t in armed), None)
+        why = size_words(guard, smaller) if smaller else "none of them is an armed enemy"
         raise RuleRefusal(
             "A20.551",
-            f"none of the units {describe(guard)} captures is an armed enemy of its size or "
-            "larger, so it is not rearmed and cannot guard them",
-            "record the capture as their elimination, or rearm it first",
+            f"{describe(guard)} is not rearmed by this capture ({why}); an unarmed unit "
+            "cannot guard prisoners (A20.5; Stockade's ruling, Unarmed captor)",
+            "a capture it cannot hold is no capture: record the CC as their elimination, "
+            f"e.g. eliminate {taken[0].handle} by cc"
+            if taken
+            else "",
         )
     require(
-        len(ev.rearm_split) == 2 and ev.rearm_split[0] != ev.rearm_split[1],
+        not ev.rearm_split,
         "A20.551",
-        f"a HS-size enemy rearms a HS: {guard.handle} becomes a Green/Conscript HS, the "
-        "Guard, and an unarmed HS",
-        "name the two new HS handles",
+        f"{describe(enemy)} rearms {describe(guard)} whole; a rearm splits nothing",
     )
-    for handle in ev.rearm_split:
-        require_new_handle(state, handle)
-    rearm_counter(state, _as_hs(guard), ev.rearm_as)
+    rearm_counter(state, guard, ev.rearm_as)
     return enemy
-
-
-def _as_hs(u: Unit) -> Unit:
-    """``u`` as the HS it would split into: what capacity and the rearm table ask."""
-    return Unit(**{**u.__dict__, "unit_kind": "hs"})
 
 
 def check_capture(state: GameState, ev: Captured) -> None:
@@ -134,6 +135,9 @@ def check_capture(state: GameState, ev: Captured) -> None:
     require(
         state.phase == "CCPh", "A20.22", f"capture in CC happens in the CCPh (now {state.phase})"
     )
+    if captured_this_ccph(state, guard):
+        check_capture_back(state, guard, ev)
+        return
     unarmed = guard.status == UNARMED
     if not unarmed:
         require_guard(guard)
@@ -168,8 +172,6 @@ def check_capture(state: GameState, ev: Captured) -> None:
     taken = [state.units[h] for h in ev.units]
     if unarmed:
         _unarmed_captor(state, guard, taken, ev)
-        if ev.rearm_split:
-            guard = _as_hs(guard)  # the armed HS it becomes guards them
     else:
         require_input(not ev.rearm_split, f"{describe(guard)} is armed; it does not split")
     if ev.split:
@@ -203,16 +205,66 @@ def check_capture(state: GameState, ev: Captured) -> None:
     )
 
 
+def check_capture_back(state: GameState, captor: Unit, ev: Captured) -> None:
+    """A20.221: ``captor`` was itself captured in CC in this CCPh; CC being simultaneous,
+    its own capture attack of that phase is recorded too. It attacked as the unit it was
+    (not broken, A11.16), against whole units of the other side in that Location; what
+    its capture comes to is ``capture_back``'s."""
+    where = where_taken(captor)
+    require(
+        not captor.captured_broken,
+        "A20.22",
+        f"{describe(captor)} was broken when captured and may not attack in CC (A11.16)",
+    )
+    require_input(not ev.rearm_as, f"{describe(captor)} was armed; it is not rearmed")
+    require(
+        not ev.split and not ev.merges and not ev.rearm_split,
+        "A20.221",
+        f"{describe(captor)} was captured in this CCPh: Stockade records its capture back "
+        "of whole units only (name them), with no HS exchange",
+    )
+    require_input(bool(ev.units), "name the captured units")
+    require_input(len(set(ev.units)) == len(ev.units), "a unit is named twice")
+    taken = [unit(state, h) for h in ev.units]
+    for u in taken:
+        require(u.side != captor.side, "A20.22", f"{describe(u)} is on the captor's side")
+        require_on_board(u)
+        require(
+            u.status == ACTIVE,
+            "A20.221",
+            f"{describe(u)} is {u.status}: {describe(captor)}'s simultaneous CC attack "
+            "captures only units fighting in its Location",
+        )
+        require(
+            not u.berserk, "A20.2", f"{describe(u)} is berserk; berserk units are never captured"
+        )
+        require(u.unit_kind != "vehicle", "A20.22", "a manned AFV cannot be captured in CC")
+        require(
+            not u.location or u.location == where,
+            "A20.22",
+            f"{describe(u)} is in {u.location}, not in the CC Location {where}",
+        )
+    if capture_back_outcome(state, captor, taken) == Outcome.EACH_OTHER:
+        for u in to_exchange(state, where, taken):
+            try:
+                rearm_counter(state, u)
+            except RuleRefusal as refusal:
+                everyone = " ".join(x.handle for x in to_exchange(state, where, taken))
+                raise refusal.with_hint(
+                    f"record the whole exchange at once, naming the counter: mutual "
+                    f"{everyone} {u.handle}=COUNTER"
+                ) from None
+
+
 def apply_capture(state: GameState, ev: Captured) -> None:
     guard = state.units[ev.guard]
+    if captured_this_ccph(state, guard):
+        capture_back(state, guard, [state.units[h] for h in ev.units], ev.seq)
+        return
     if guard.status == UNARMED:  # A20.551: the capture rearms it, in the same entry
         enemy = _unarmed_captor(state, guard, [state.units[h] for h in ev.units], ev)
         enemy.rearm_spent = True
-        if ev.rearm_split:
-            split_rearm(state, guard, ev.rearm_split, ev.rearm_as, ev.seq, "split on rearming ")
-            guard = state.units[ev.rearm_split[0]]
-        else:
-            rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
+        rearm_unit(state, guard, rearm_counter(state, guard, ev.rearm_as), ev.seq)
         guard.note = f"rearmed by capturing {enemy.handle} in CC (A20.551)"
     fought = []  # the units this capture takes out of the fight
     for handle in ev.units:

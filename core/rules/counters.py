@@ -150,6 +150,7 @@ class UnitFields(TypedDict, total=False):
     captured_seq: int
     captured_how: str
     note: str
+    placed_clock: str
 
 
 def new_counter(

@@ -62,6 +62,12 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
         return RuleRefusal(
             "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
         )
+    if p.escape_clock == clock(state):
+        return RuleRefusal(
+            "A20.55",
+            f"{describe(p)} already attempted escape in this CCPh (one attack per CCPh); "
+            "it may try again, or attempt Withdrawal from a Melee, in a later CCPh",
+        )
     guard = guard_of(state, p)
     in_melee = guard.melee or p.melee
     if not in_melee and not guard.broken:
@@ -152,6 +158,9 @@ def require_location_clear(state: GameState, guard: Unit) -> None:
 
 def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
     guard = guard_of(state, state.units[ev.units[0]])
+    now = clock(state)
+    for handle in ev.units:  # each one's attempt for this CCPh is made (A20.55)
+        state.units[handle].escape_clock = now
     for handle in ev.killed:
         p = state.units[handle]
         book_casualty(state, p, ev.seq, 1, "A20.55", "prisoner eliminated while escaping")
@@ -325,13 +334,19 @@ def rearm_refusal(
                 f"{describe(other)} is still in {u.location}; without CC "
                 "an unarmed unit rearms only when no other enemy unit is there",
             )
-    if enemy.us < u.us and not (u.unit_kind == "squad" and enemy.us == 2):
-        return RuleRefusal(
-            "A20.551",
-            f"{describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit "
-            "of its size or smaller",
-        )
+    if enemy.us < u.us:
+        return RuleRefusal("A20.551", size_words(u, enemy))
     return None
+
+
+def size_words(u: Unit, enemy: Unit) -> str:
+    """A20.551 "One attacking Unarmed friendly unit of equal or smaller size": an enemy
+    smaller than ``u`` rearms nobody of ``u``'s size, and nothing splits ``u`` to fit."""
+    return (
+        f"{describe(enemy)} (US# {enemy.us}) rearms only an unarmed unit of equal or "
+        f"smaller size; {describe(u)} is US# {u.us}, and an unarmed unit is never split "
+        "to be rearmed"
+    )
 
 
 def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
@@ -359,11 +374,9 @@ def cc_attack_refusal(u: Unit, how: str, enemy: Unit) -> Refusal | None:
 
 
 def rearmed_as(state: GameState, u: Unit, enemy: Unit, given: str = "") -> str:
-    """The Green/Conscript counter ``u`` becomes rearming from ``enemy`` (A20.551): a
-    HS's when a HS-size enemy rearms a squad; ``given`` when the player named it. Refused
-    (saying how to name it) when the nationality table has none."""
-    if u.unit_kind == "squad" and enemy.us < u.us:
-        return rearm_counter(state, Unit(**{**u.__dict__, "unit_kind": "hs"}), given)
+    """The Green/Conscript counter ``u`` becomes rearming from ``enemy`` (A20.551): of
+    its own size; ``given`` when the player named it. Refused (saying how to name it)
+    when the nationality table has none."""
     return rearm_counter(state, u, given)
 
 
@@ -373,16 +386,12 @@ def check_rearm(state: GameState, ev: Rearmed) -> None:
     require_input(not ev.enemy or enemy is not None, f"no unit '{ev.enemy}' in this game")
     raise_reason(rearm_refusal(state, u, ev.how, enemy))
     assert enemy is not None  # rearm_refusal refuses a missing enemy
-    if u.unit_kind == "squad" and enemy.us < u.us:
-        require(
-            len(ev.split_into) == 2,
-            "A20.551",
-            f"a HS-size enemy rearms a HS: {u.handle} becomes a Green/Conscript HS and an "
-            "unarmed HS",
-            "name the two new HS handles: split NEW1 NEW2",
-        )
-        for handle in ev.split_into:
-            require_new_handle(state, handle)
+    require(
+        not ev.split_into,
+        "A20.551",
+        f"{describe(u)} is replaced whole with a Green/Conscript unit of its size; "
+        "a rearm splits nothing",
+    )
     rearmed_as(state, u, enemy, ev.counter)
 
 
@@ -390,16 +399,14 @@ def apply_rearm(state: GameState, ev: Rearmed) -> None:
     u = state.units[ev.handle]
     enemy = state.units[ev.enemy]
     enemy.rearm_spent = True
-    if not ev.split_into:
-        rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
-        return
-    split_rearm(state, u, ev.split_into, ev.counter, ev.seq, "split on rearming ")
+    rearm_unit(state, u, rearm_counter(state, u, ev.counter), ev.seq)
 
 
 def split_rearm(
     state: GameState, u: Unit, into: list[str], counter: str, seq: int, note: str
 ) -> None:
-    """An unarmed squad becomes a Green/Conscript HS and an unarmed HS (A20.551)."""
+    """An unarmed squad becomes a Green/Conscript HS and an unarmed HS: what a wreck
+    scrounged arms, up to HS size (D10.5)."""
     halves = split_origins(state, u)
     armed = new_counter(
         state,

@@ -46,7 +46,13 @@ def named_prisoners(
         require_on_board(u)
         require(u.status == PRISONER, rule, f"{describe(u)} is not a prisoner ({u.status})")
     guards = {u.guard for u in units}
-    require_input(len(guards) == 1, "these prisoners have different Guards; one Guard at a time")
+    require(
+        len(guards) == 1,
+        rule,
+        "these prisoners have different Guards ("
+        + ", ".join(sorted(g or "" for g in guards))
+        + "); only one unit is their Guard, one Guard at a time",
+    )
     return units, guard_of(state, units[0])
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import ACTIVE, Unit
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 
 # Escapes that take the unit out of its Location: (rule, how it is said)
 _LEAVES = {"withdrawal": ("A11.2", "a Withdrawal"), "infiltration": ("A11.22", "an Infiltration")}
@@ -38,13 +38,10 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
     elif isinstance(record, ev.Captured):
         guard = state.units.get(record.guard)
         if guard is not None and guard.created == record.seq and guard.status == ACTIVE:
-            lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
-        elif record.rearm_split and record.rearm_split[0] in state.units:
-            armed, rest = (state.units[h] for h in record.rearm_split)
-            lines.append(
-                f"{record.guard} splits: {armed.handle} is rearmed as {armed.counter} and "
-                f"guards them, {rest.handle} stays an unarmed HS: {armed.note}"
-            )
+            if not guard.note.startswith("A20.221"):  # an A20.221 exchange: said below
+                lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
+        elif guard is not None and guard.status in (PRISONER, UNARMED):
+            lines += _ineffectual(state, record, guard)
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
@@ -106,9 +103,29 @@ def _where(u: Unit | None) -> str:
 
 def _voided(state: GameState, seq: int) -> list[str]:
     """A20.221: units given back by this entry because their captors' side was wholly
-    eliminated/captured in the same simultaneous CC."""
+    eliminated/captured in the same simultaneous CC, or exchanged for Green/Conscript
+    units because all opposing units there captured each other."""
     back = [u for u in state.units.values() if u.created == seq and u.note.startswith("A20.221")]
-    return [f"{u.handle} is {u.side} {u.counter} again, armed: {u.note}" for u in back]
+    return [
+        f"{u.handle} is {u.side} {u.counter}{' again' if 'as it was' in u.note else ''}, "
+        f"armed: {u.note}"
+        for u in back
+    ]
+
+
+def _ineffectual(state: GameState, record: ev.Captured, captor: Unit) -> list[str]:
+    """A20.221: a capture back by a unit captured this CCPh whose side was wholly
+    captured there: the units it named are unchanged."""
+    named = [state.units[h] for h in record.units if h in state.units]
+    if not named or any(u.captured_seq == record.seq for u in named):
+        return []
+    who = ", ".join(u.handle for u in named)
+    stays = "stays as it was" if len(named) == 1 else "stay as they were"
+    where = captor.captured_at or captor.location
+    return [
+        f"{captor.handle}'s capture of {who} is ineffectual: the {captor.side} side was "
+        f"wholly captured in {where} in this simultaneous CC, so {who} {stays} (A20.221)"
+    ]
 
 
 def _massacre_penalties(state: GameState, perpetrator: str, seq: int) -> list[str]:

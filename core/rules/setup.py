@@ -23,7 +23,14 @@ from stockade.core.model.units import (
 )
 from stockade.core.rules.casualties import book_casualty
 from stockade.core.rules.counters import new_counter
-from stockade.core.rules.lookup import describe, raise_reason, require_new_handle, side_of, unit
+from stockade.core.rules.lookup import (
+    clock,
+    describe,
+    raise_reason,
+    require_new_handle,
+    side_of,
+    unit,
+)
 from stockade.core.rules.melee import start_melee
 from stockade.core.rules.movement import move_refusal
 
@@ -45,6 +52,8 @@ def apply_game(state: GameState, ev: GameCreated) -> None:
         state.add_side(Side(spec.name, canonical_nationality(spec.nationality), spec.elr))
     state.cvp_overrides = dict(ev.cvp)
     state.attacker = ev.first_attacker or ev.sides[0].name
+    if ev.strict:
+        state.strict = True
     state.turn, state.phase = 1, PHASES[0]
 
 
@@ -76,6 +85,7 @@ def apply_unit(state: GameState, ev: UnitEntered) -> None:
         traits=frozenset(ev.traits),
         location=ev.location,
         broken=ev.broken,
+        placed_clock=clock(state) if ev.location else "",
     )
     if ev.cvp is not None:
         u.cvp = ev.cvp
@@ -148,6 +158,7 @@ def apply_status(state: GameState, ev: StatusChanged) -> None:
     # written out, field by field (a third of a campaign's events are status changes)
     if ev.broken is not None:
         u.broken = ev.broken
+        u.broken_told = "" if ev.implied else clock(state)
     if ev.pinned is not None:
         u.pinned = ev.pinned
     if ev.berserk is not None:
@@ -162,6 +173,8 @@ def apply_status(state: GameState, ev: StatusChanged) -> None:
         if u.melee and ev.location != u.location:
             u.melee = False  # a Withdrawal (A11.2): it left the Melee behind
         u.location = ev.location
+        u.location_told = "" if ev.implied else clock(state)
+        u.placed_clock = clock(state)
     if ev.location is not None or ev.melee is not None:
         held = state.prisoners_of(u.handle)  # a move or Melee does not change who is held
         for p in held:

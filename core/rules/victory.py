@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
+from stockade.core.model.book_rows import AppendRows, ControlRows
 from stockade.core.model.errors import require_input
 from stockade.core.model.events import EscortedOff, Exited, LocationControlled, VictorySet
 from stockade.core.model.state import GameState
@@ -85,7 +86,7 @@ def check_exit(state: GameState, ev: Exited) -> None:
 
 
 def apply_exit(state: GameState, ev: Exited) -> None:
-    lines = list(state.vc.exits)
+    lines: list[ExitLine] = []
     edge = ev.edge or "the exit edge"
     for handle in ev.units:
         u = state.units[handle]
@@ -109,7 +110,7 @@ def apply_exit(state: GameState, ev: Exited) -> None:
         )
         u.status, u.ended_seq = EXITED, ev.seq
         u.note = f"exited off {edge} ({vp} Exit VP)"
-    state.vc = msgspec.structs.replace(state.vc, exits=tuple(lines))
+    _rows(state)[0].add(lines, state.tracker.rec)
 
 
 # --------------------------------------------------------------------- control
@@ -122,4 +123,11 @@ def check_control(state: GameState, ev: LocationControlled) -> None:
 
 
 def apply_control(state: GameState, ev: LocationControlled) -> None:
-    state.vc = state.vc.with_control(ev.location, ev.side)
+    _rows(state)[1].put(ev.location, ev.side, state.tracker.rec)
+
+
+def _rows(state: GameState) -> tuple[AppendRows[ExitLine], ControlRows]:
+    """The book's exits and control, as rows changed in place (``core.model.book_rows``)."""
+    if not state.vc.has_rows():  # a new book's, or read from a snapshot
+        state.vc = state.vc.with_rows()
+    return state.vc.rows()

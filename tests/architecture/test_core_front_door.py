@@ -1,6 +1,7 @@
-"""``Game`` is a front door: it keeps nothing of its own, and the writer (``core.book.writer``)
-owns the parts it reads, so re-reading the log after a failed write replaces the parts
-in place instead of copying a scratch game into this one (issue 10)."""
+"""``Game`` is one front door: it is its writer (``core.book.writer``), which owns the
+parts, so re-reading the log after a failed write replaces the parts in place instead of
+copying a scratch game into this one; and nothing of the writer is written again in it
+(no method that only forwards, no second constructor)."""
 
 from __future__ import annotations
 
@@ -27,23 +28,29 @@ def _played(tmp_path, steps: int = 30):
     return game
 
 
-def test_a_game_keeps_only_its_writer_and_reads_every_part_through_it(tmp_path):
+def test_a_game_is_its_writer_and_keeps_nothing_more(tmp_path):
     game = _played(tmp_path)
     try:
-        assert set(vars(game)) == {"writer"} and isinstance(game.writer, Writer)
-        writer = game.writer
-        assert game.store is writer.store and game.timeline is writer.timeline
-        assert game.projection is writer.projection
-        assert game.records is writer.store.records and game.state is writer.projection.state
-        assert game.conflicts is writer.projection.conflicts
-        assert game.effective is writer.projection.effective
+        assert isinstance(game, Writer)
+        assert set(vars(game)) == set(vars(Writer.load(game.records)))  # the parts only
+        assert game.records is game.store.records and game.state is game.projection.state
+        assert game.conflicts is game.projection.conflicts
+        assert game.effective is game.projection.effective
     finally:
         game.close()
 
 
+def test_nothing_of_the_writer_is_written_again_in_the_game():
+    """A name ``Game`` defines that ``Writer`` has too would be a forward (or a second
+    constructor): the writer's methods are the game's own."""
+    ours = {name for name in vars(Game) if not name.startswith("__")}
+    assert sorted(ours & set(dir(Writer))) == []
+    assert "__init__" not in vars(Game)
+
+
 def test_a_failed_write_replaces_the_parts_in_place(tmp_path):
     game = _played(tmp_path)
-    writer, old_store, old_fold = game.writer, game.store, game.projection
+    old_store, old_fold = game.store, game.projection
     accepted = list(game.records)
 
     def failing_write(fd, data):
@@ -53,8 +60,8 @@ def test_a_failed_write_replaces_the_parts_in_place(tmp_path):
     game.journal._write = failing_write
     with pytest.raises(Refusal, match="NOT recorded"):
         game.undo()
-    # the same game and writer; a fresh store, timeline and fold from the file
-    assert game.writer is writer and game.store is not old_store
+    # the same game; a fresh store, timeline and fold from the file
+    assert game.store is not old_store
     assert game.projection is not old_fold and game.records == accepted
     assert not game.read_only
     change = game.undo()  # play goes on with the re-read parts
@@ -73,7 +80,8 @@ def _public_hints(cls: type) -> dict[str, dict[str, object]]:
     """Every public attribute of ``cls`` with the hints a type checker sees for it
     (a property: its getter's; a method: its parameters' and return's)."""
     found = {}
-    for name, member in vars(cls).items():
+    members = {n: m for c in reversed(cls.__mro__[:-1]) for n, m in vars(c).items()}
+    for name, member in members.items():
         if name.startswith("_"):
             continue
         function = member.fget if isinstance(member, property) else member

@@ -85,7 +85,7 @@ def big():
 
 
 def test_rollback_at_random_depths_equals_a_fresh_fold(big):
-    game = Game(big.records)
+    game = Game.load(big.records)
     original = dump(game.state)
     rng = random.Random(5)
     n = len(game.effective)
@@ -106,7 +106,7 @@ def test_rollback_at_random_depths_equals_a_fresh_fold(big):
 
 
 def test_state_at_equals_a_fresh_fold_and_never_moves(big):
-    game = Game(big.records)
+    game = Game.load(big.records)
     rng = random.Random(9)
     seqs = [r.seq for r in game.effective]
     picks = [seqs[-1], seqs[-2], seqs[-40], seqs[len(seqs) // 2], seqs[3], 1] + [
@@ -131,12 +131,12 @@ def test_state_at_equals_a_fresh_fold_and_never_moves(big):
     for view, before in views:
         assert dump(view) == before
         check_index(view)  # its indexes, built before the live game moved, still hold
-    assert dump(game.state) == dump(Game(game.records).state)
+    assert dump(game.state) == dump(Game.load(game.records).state)
     check_index(game.state)
 
 
 def test_multi_event_check_leaves_the_state_as_it_was(big):
-    game = Game(big.records)
+    game = Game.load(big.records)
     before = dump(game.state)
     active = [u for u in game.state.units.values() if u.status == "active"][:2]
     # accepted pair: checked on the live state, then taken back
@@ -186,14 +186,14 @@ def test_random_history_ops_equal_a_fresh_fold(big):
         )
     )
     def ops_equal_a_fresh_fold(ops):
-        game = Game(big.records)
+        game = Game.load(big.records)
         for op, i in ops:
             try:
                 if _history_op(game, op, i):
                     accepted[op] += 1
             except Refusal:
                 refused[op] += 1
-            fresh = Game(game.records)
+            fresh = Game.load(game.records)
             assert dump(game.state) == dump(fresh.state)
             assert game.conflicts.keys() == fresh.conflicts.keys()
             assert list(game.conflicts) == list(fresh.conflicts)

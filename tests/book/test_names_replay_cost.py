@@ -44,7 +44,7 @@ def writer_replay(records: list[ev.Record]) -> tuple[dict, dict]:
 def needed(records: list[ev.Record]) -> set[int]:
     """The entries the replay answers for: those not in effect at the end (the game's
     own fold names the others)."""
-    game = Game(records)
+    game = Game.load(records)
     return {r.seq for r in records if not ev.is_control(r)} - {r.seq for r in game.effective}
 
 

@@ -36,3 +36,22 @@ def test_bad_input_is_refused_and_makes_no_file(tmp_path, words, scenario, attac
         create_game(path, scenario, [side_spec(*w) for w in words], attacker)
     assert isinstance(refused.value, InputRefusal)
     assert not path.exists()
+
+
+def test_a_nationality_must_be_a_known_one_and_the_list_is_given():
+    with pytest.raises(InputRefusal, match="'Heer' is not known") as refused:
+        side_spec("Germans", "Heer")
+    assert "German" in refused.value.hint and "Russian" in refused.value.hint
+    assert "SS" not in refused.value.hint.split(", ")  # SS is a trait, not a nationality
+
+
+def test_ss_is_pointed_at_the_trait_not_taken_as_a_nationality():
+    # A side made "SS" made every unit of it SS: no Heer unit could then surrender to
+    # Russians (A20.21). SS units are German units with the +ss trait.
+    with pytest.raises(InputRefusal, match="SS") as refused:
+        side_spec("Germans", "ss", "4")
+    assert "German" in str(refused.value) and "+ss" in str(refused.value)
+
+
+def test_a_nationality_is_kept_as_the_table_spells_it():
+    assert side_spec("Germans", " german ").nationality == "German"

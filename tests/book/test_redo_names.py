@@ -19,7 +19,7 @@ def sides() -> list[ev.SideSpec]:
 
 def fresh_names(game: Game) -> dict[int, object]:
     """The names a fold of the whole log from nothing gives each effective entry."""
-    again = Game(list(game.records))
+    again = Game.load(list(game.records))
     return {r.seq: again.names.by_seq.get(r.seq) for r in again.effective}
 
 
@@ -53,5 +53,5 @@ def test_a_redo_after_a_strike_takes_the_turn_and_phase_as_they_stand_then():
     game.undo()
     game.strike(phase)
     game.redo()
-    again = Game(list(game.records))
+    again = Game.load(list(game.records))
     assert game.when[last] == again.when[last] and game.when[last][1] != "RtPh"

@@ -26,7 +26,7 @@ def generated(length: int) -> list[ev.Record]:
 
 def test_each_added_entry_is_read_against_the_state_before_it_as_before():
     records = generated(400)
-    game = Game(records)
+    game = Game.load(records)
     reference = [
         acting_side(r, game.state_at(r.seq - 1), records) for r in records[1:]
     ]  # the state rebuilt for each entry: what verify did

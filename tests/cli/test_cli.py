@@ -66,7 +66,12 @@ def test_new_writes_a_header_with_default_elr(log):
 
 @pytest.mark.parametrize(
     "side, words",
-    [("German", "NAME:NATIONALITY"), ("G:German:x", "ELR"), ("G:Martian", "not known")],
+    [
+        ("German", "NAME:NATIONALITY"),
+        ("G:German:x", "ELR"),
+        ("G:Martian", "not known (one of German, American, British, Russian"),
+        ("G:SS:4", "+ss"),
+    ],
 )
 def test_new_refuses_bad_sides(tmp_path, capsys, side, words):
     code, _, err = cli(

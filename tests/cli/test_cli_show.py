@@ -10,7 +10,18 @@ from pathlib import Path
 from stockade.core.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-UNIT_KEYS = {"handle", "side", "counter", "kind", "location", "status", "guard", "melee", "armed"}
+UNIT_KEYS = {
+    "handle",
+    "side",
+    "counter",
+    "kind",
+    "location",
+    "status",
+    "guard",
+    "melee",
+    "armed",
+    "traits",
+}
 SIDE_KEYS = {"name", "nationality", "elr", "no_quarter", "massacre"}
 
 
@@ -84,6 +95,28 @@ def test_show_text_and_a_bad_at(tmp_path, capsys):
     assert re.search(r"g1: squad \(1\)-0-6 \[was 4-6-7 squad\] in Q4: prisoner, Guard a1", out)
     code, _, err = cli(capsys, "show", path, "--at", "99")
     assert code == 1 and "--at 99" in err
+
+
+def test_show_names_each_units_traits(tmp_path, capsys):
+    # A Commissar or an SS squad changes what A20 allows (A20.21, A20.4): the board says so.
+    path = tmp_path / "game.jsonl"
+    sides = ["--side", "Russian:Russian", "--side", "German:German"]
+    assert cli(capsys, "new", path, "--scenario", "T", *sides)[0] == 0
+    script = tmp_path / "s.txt"
+    script.write_text(
+        "add Russian 4-4-7 9-1 +commissar at K5\nadd German 4-6-8 +ss 4-6-7 at K6\n",
+        encoding="utf-8",
+    )
+    code, _, err = cli(capsys, "run", path, script, "-q")
+    assert code == 0, err
+    code, out, _ = cli(capsys, "show", path)
+    assert code == 0
+    assert re.search(r"r2: leader 9-1 \+commissar in K5: active", out), out
+    assert re.search(r"g1: squad 4-6-8 \+ss in K6: active", out), out
+    assert re.search(r"g2: squad 4-6-7 in K6: active", out), out
+    code, out, _ = cli(capsys, "show", path, "--json")
+    units = {u["handle"]: u for u in json.loads(out)["units"]}
+    assert units["g1"]["traits"] == ["ss"] and units["g2"]["traits"] == []
 
 
 def test_show_is_in_the_json_table_of_docs_commands():

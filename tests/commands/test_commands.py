@@ -52,9 +52,9 @@ def game() -> Game:
 
 def one_event(text: str, game: Game) -> ev.Record:
     """The event ``text`` plans to (after the clock move that leads it when it belongs
-    to a later phase of this Player Turn)."""
+    to a later phase of this Player Turn, and the board facts it implies)."""
     parsed = plan(text, game.state)
-    events = parsed.events[1:] if parsed.clock_moved else parsed.events
+    events = parsed.events[(1 if parsed.clock_moved else 0) + parsed.implied :]
     assert len(events) == 1, parsed.events
     return events[0]
 
@@ -352,9 +352,9 @@ def test_rearm_and_scrounge(game):
         handle="g4", how="cc", enemy="a2", counter="4-3-6"
     )
     execute(game, "add American 3-3-7 hs at Q5")
-    # an unarmed squad rearmed by a HS-size enemy: armed HS + unarmed HS, handles made
+    # a HS-size enemy and an unarmed squad: the entry splits nothing (A20.551 refuses it)
     parsed = plan("rearm g4 cc a3", game.state)
-    assert parsed.events[0].split_into == ["g5", "g6"] and parsed.made == ["g5", "g6"]
+    assert parsed.events[0].split_into == [] and parsed.made == []
     with pytest.raises(Refusal, match="rearm H cc"):
         parse("rearm g4 a2", game.state)
     assert one_event("scrounge g4 2 wreck", game) == ev.Scrounged(handle="g4", roll=2, wreck=True)

@@ -14,7 +14,7 @@ import pytest
 
 from bench.generate import Driver, generate, write_log
 from stockade.core.book.game import Game
-from stockade.core.log import snapcache
+from stockade.core.log import derived, snapcache
 from stockade.core.model import events as ev
 
 
@@ -127,7 +127,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
         snap.write_bytes(junk)
         same(Game.open(log, read_only=True), fresh(log))
     Game.open(log, read_only=True)
-    monkeypatch.setattr(snapcache, "code_fingerprint", lambda: "other code")
+    monkeypatch.setattr(derived, "code_fingerprint", lambda: "other code")
     game = Game.open(log, read_only=True)
     assert game.projection.undo[0] is not None
     same(game, fresh(log))
@@ -156,7 +156,7 @@ def test_cache_off(tmp_path, log, monkeypatch):
 
 
 def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
-    monkeypatch.setattr(snapcache, "MAX_FILES", 2)
+    monkeypatch.setattr(derived, "MAX_LOGS", 2)
     data = log.read_bytes()
     for i in range(5):
         copy = tmp_path / f"copy{i}.jsonl"
@@ -164,7 +164,8 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
         Game.open(copy, read_only=True)
     names = sorted(p.name for p in cache.glob("*.snap"))
     assert len(names) == 2
-    assert snapcache.cache_file(tmp_path / "copy4.jsonl").name in names
+    last = derived.entry_path(str(cache), os.path.realpath(tmp_path / "copy4.jsonl"), "snap")
+    assert os.path.basename(last) in names
 
 
 def test_the_rows_mirror_the_state_dataclasses():
@@ -210,12 +211,12 @@ def _fake_core(tmp_path, monkeypatch, files: dict[str, bytes]):
     for name, body in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(body)
-    monkeypatch.setattr(snapcache, "_core_root", lambda: root)
-    snapcache.code_fingerprint.cache_clear()
+    monkeypatch.setattr(derived, "core_root", lambda: str(root))
+    derived.forget_code_fingerprint()
     try:
-        return snapcache.code_fingerprint()
+        return derived.code_fingerprint()
     finally:
-        snapcache.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
 
 
 def test_the_fingerprint_follows_what_the_code_is_not_a_list_of_names(tmp_path, monkeypatch):
@@ -237,19 +238,19 @@ def test_a_source_that_cannot_be_read_turns_snapshots_off(cache, log, tmp_path, 
     (root / "rules").mkdir(parents=True)
     (root / "rules" / "capture.py").write_bytes(b"B = 2\n")
     (root / "rules" / "escape.py").mkdir()  # reading it fails: a folder, not a file
-    monkeypatch.setattr(snapcache, "_core_root", lambda: root)
-    snapcache.code_fingerprint.cache_clear()
+    monkeypatch.setattr(derived, "core_root", lambda: str(root))
+    derived.forget_code_fingerprint()
     try:
-        assert snapcache.code_fingerprint() is None
+        assert derived.code_fingerprint() is None
         game = Game.open(log, read_only=True)  # folds from the start, writes nothing
         assert game.projection.snap_position == 0
         same(game, fresh(log))
         assert not list(cache.glob("*.snap"))
     finally:
-        snapcache.code_fingerprint.cache_clear()
+        derived.forget_code_fingerprint()
 
 
 def test_the_real_fingerprint_covers_every_core_module():
-    root = snapcache._core_root()
-    assert root is not None and (root / "rules").is_dir()
-    assert snapcache.code_fingerprint() is not None
+    root = derived.core_root()
+    assert os.path.isdir(os.path.join(root, "rules"))
+    assert derived.code_fingerprint() is not None

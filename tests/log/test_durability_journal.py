@@ -79,7 +79,7 @@ def test_create_syncs_the_directory_and_leaves_nothing_on_failure(tmp_path, monk
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(journal_mod, "_full_fsync", broken)
-    with pytest.raises(JournalError, match="NOT recorded"):
+    with pytest.raises(JournalError, match="the disk is full.*no game was made"):
         new_game(path=tmp_path / "h.jsonl")
     assert not (tmp_path / "h.jsonl").exists()
 

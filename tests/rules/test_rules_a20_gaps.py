@@ -64,8 +64,8 @@ def test_a20_551_an_unarmed_captor_needs_an_armed_enemy_of_its_size():
     add(game, "a3", US, "leader", "8-0")  # an SMC enemy rearms no MMC
     phase(game, "CCPh", attacker=DE)
     why = refused(game, ev.Captured(guard="g1", units=["a3"]), "A20.551")
-    assert "of its size or larger" in why.text
-    add(game, "a4", US, "hs", "3-3-7")  # a HS-size one splits it (test_rules_a20_round3)
+    assert "equal or smaller size" in why.text and "Unarmed captor" in why.text
+    add(game, "a4", US, "hs", "3-3-7")  # a HS-size one rearms no squad either
     refused(game, ev.Captured(guard="g1", units=["a4"]), "A20.551")
 
 

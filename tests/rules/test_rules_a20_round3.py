@@ -190,37 +190,17 @@ def test_a_melee_set_by_a_cc_capture_no_longer_blocks_a_transfer_once_over():
 
 
 # ------------------------------- an unarmed captor: one rule with `rearm ... cc`
-def test_a20_551_an_unarmed_squad_capturing_a_hs_splits_as_rearm_cc_does():
+def test_a20_551_an_unarmed_squad_capturing_a_hs_is_refused_as_rearm_cc_is():
     game = _abandoned_in_q4()  # g1: a free unarmed German squad in Q4
     status(game, "a1", location="R9")
     add(game, "a2", US, "hs", "3-3-7", "Q4")
     phase(game, "CCPh", attacker=DE)
-    outcome = execute(game, "capture a2 by g1")
-    (record,) = outcome.records
-    assert isinstance(record, ev.Captured) and len(record.rearm_split) == 2
-    armed, rest = (u(game, h) for h in record.rearm_split)
-    assert armed.status == ACTIVE and armed.armed and armed.unit_kind == "hs"
-    assert rest.status == UNARMED and rest.unit_kind == "hs"
-    assert u(game, "g1").status == GONE
-    assert u(game, "a2").status == PRISONER and u(game, "a2").guard == armed.handle
-    assert "A20.551" in outcome.message and "splits" in outcome.message
-    # the same enemy on the other path: `rearm g1 cc a2` splits the squad the same way
-    game = _abandoned_in_q4()
-    status(game, "a1", location="R9")
-    add(game, "a2", US, "hs", "3-3-7", "Q4")
-    phase(game, "CCPh", attacker=DE)
-    ok(game, ev.Eliminated(handle="a2", cause="cc"))
-    (record,) = execute(game, "rearm g1 cc a2").records
-    assert isinstance(record, ev.Rearmed) and len(record.split_into) == 2
-
-
-def test_a20_551_a_split_capture_must_name_the_two_hs():
-    game = _abandoned_in_q4()
-    status(game, "a1", location="R9")
-    add(game, "a2", US, "hs", "3-3-7", "Q4")
-    phase(game, "CCPh", attacker=DE)
     why = refused(game, ev.Captured(guard="g1", units=["a2"]), "A20.551")
-    assert "HS" in why.text
+    assert "equal or smaller size" in why.text and "Unarmed captor" in why.text
+    # the same enemy on the other path: `rearm g1 cc a2` is refused for the same reason
+    ok(game, ev.Eliminated(handle="a2", cause="cc"))
+    why = refused(game, ev.Rearmed(handle="g1", how="cc", enemy="a2"), "A20.551")
+    assert "equal or smaller size" in why.text
 
 
 # ------------------------------------------------- every refusal names its rule
@@ -257,8 +237,9 @@ def test_a20_55_the_escape_offer_names_withdrawal_only_from_a_later_ccph():
     status(game, "a1", broken=True)
     phase(game, "CCPh")
     ok(game, ev.EscapeAttempted(units=["g1"], outcome="melee"))
-    (offer,) = side_panel(game.state, DE).escape
-    assert offer.allowed and "A20.55" in offer.why and "later CCPh" in offer.why
+    (offer,) = side_panel(game.state, DE).escape  # its attack this CCPh is made
+    assert not offer.allowed and "A20.55" in offer.why and "Withdrawal" in offer.why
+    assert "later CCPh" in offer.why
     phase(game, "CCPh", attacker=DE)
     (offer,) = side_panel(game.state, DE).escape
     assert "tries Withdrawal" in offer.why

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from stockade.core.model import events as ev
-from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, UNARMED
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, UNARMED
 from stockade.core.rules.escape import will_escape_refusal
 from tests.rules.kit import (
     DE,
@@ -196,14 +196,13 @@ def test_rearm_after_eliminating_the_guard_in_cc_one_per_enemy():
     refused(game, ev.Rearmed(handle="g2", how="cc", enemy="a1"), "A20.551")
 
 
-def test_rearm_hs_enemy_vs_unarmed_squad_splits_it():
+def test_rearm_hs_enemy_does_not_rearm_an_unarmed_squad_nor_split_it():
     game = _escaped()  # the Guard was a HS
     refusal = refused(game, ev.Rearmed(handle="g1", how="cc", enemy="a1"), "A20.551")
-    assert "split" in refusal.hint
-    ok(game, ev.Rearmed(handle="g1", how="cc", enemy="a1", split_into=["g1a", "g1b"]))
-    assert u(game, "g1").status == GONE
-    assert u(game, "g1a").counter == "2-3-6" and u(game, "g1a").armed
-    assert u(game, "g1b").status == UNARMED
+    assert "equal or smaller size" in refusal.text
+    split = ev.Rearmed(handle="g1", how="cc", enemy="a1", split_into=["g1a", "g1b"])
+    refused(game, split, "A20.551")
+    assert u(game, "g1").status == UNARMED and "g1a" not in game.state.units
 
 
 def test_rearm_smc_enemy_does_not_rearm_a_hs():

@@ -42,7 +42,7 @@ def test_undo_then_redo_is_the_identity():
     game.redo()
     game.redo()
     assert dump(game.state) == before
-    assert dump(Game(game.records).state) == before
+    assert dump(Game.load(game.records).state) == before
 
 
 def test_undo_acts_on_a_whole_command_group():
@@ -77,11 +77,11 @@ def test_strike_an_early_capture_flags_the_later_transfer_and_unstrike_restores(
     assert history[transfer_seq].status == "conflict" and history[transfer_seq].reason
     assert game.state.units["g1"].status == "active"  # the fold skipped both
     assert any(r.seq == transfer_seq for r in game.effective)  # but nothing is dropped
-    assert dump(Game(game.records).state) == dump(game.state)
+    assert dump(Game.load(game.records).state) == dump(game.state)
     game.unstrike(capture_seq)
     assert not game.conflicts
     assert dump(game.state) == before
-    assert dump(Game(game.records).state) == before
+    assert dump(Game.load(game.records).state) == before
 
 
 def test_new_entry_after_undo_leaves_an_abandoned_branch_and_redo_is_refused():
@@ -94,7 +94,7 @@ def test_new_entry_after_undo_leaves_an_abandoned_branch_and_redo_is_refused():
     with pytest.raises(Refusal) as info:
         game.redo()
     assert isinstance(info.value, HistoryRefusal) and info.value.action == "redo"
-    assert dump(Game(game.records).state) == dump(game.state)
+    assert dump(Game.load(game.records).state) == dump(game.state)
 
 
 def test_state_at_replays_to_any_entry():
@@ -112,7 +112,7 @@ def test_fresh_fold_of_the_records_equals_the_live_state():
     game.strike(capture_seq)
     game.unstrike(capture_seq)
     phase(game, "CCPh")
-    assert dump(Game(game.records).state) == dump(game.state)
+    assert dump(Game.load(game.records).state) == dump(game.state)
 
 
 def test_refused_submission_writes_nothing():
@@ -150,7 +150,7 @@ def test_undo_to_here_is_one_write_and_each_group_can_be_redone(tmp_path):
             [ev.UnitEntered(handle=f"g{i}", side="German", unit_kind="squad", counter="4-6-7")]
         )
     anchor = game.records[2].seq  # after g2 entered
-    before = Game(game.records[:3]).state
+    before = Game.load(game.records[:3]).state
     writes = []
     real = game.journal.append_many
     game.journal.append_many = lambda lines: (writes.append(len(lines)), real(lines))[1]

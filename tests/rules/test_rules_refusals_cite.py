@@ -39,7 +39,6 @@ INPUT = (
     "is on the captor's side",
     "a side cannot reject its own units",
     "already guards them",
-    "different Guards",
     "guards no prisoners",
     "is armed; it is not rearmed",
     "is armed; it does not split",

@@ -17,6 +17,7 @@ def _all_binding_classes():
     from stockade.tui.camp.screen import CampScreen
     from stockade.tui.forms.base import FormScreen
     from stockade.tui.forms.menu import FormMenu
+    from stockade.tui.forms.pick_screen import PickScreen
     from stockade.tui.forms.picker import UnitPicker
     from stockade.tui.forms.tick_box import TickBox
     from stockade.tui.screens.confirm import ConfirmScreen
@@ -24,7 +25,7 @@ def _all_binding_classes():
     from stockade.tui.screens.help import HelpScreen
     from stockade.tui.screens.main import MainScreen
     from stockade.tui.screens.replay import ReplayScreen
-    from stockade.tui.screens.roster import PickScreen, RosterScreen
+    from stockade.tui.screens.roster import RosterScreen
     from stockade.tui.screens.tally import TallyScreen
     from stockade.tui.screens.text_screen import TextScreen
     from stockade.tui.widgets.command_bar import CommandInput

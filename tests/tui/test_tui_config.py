@@ -90,3 +90,11 @@ def test_demo_script_builds_a_game_without_refusal(tmp_path):
         assert game.state.prisoner_load("h1") == 5 and game.conflicts == {}
     finally:
         game.close()
+
+
+def test_config_strict_makes_new_games_strict(tmp_path):
+    path = tmp_path / "config.toml"
+    assert load_config(path)[0].strict is False
+    path.write_text('strict = true\ntheme = "stockade-dark"\n', encoding="utf-8")
+    config, problems = load_config(path)
+    assert (config.strict, problems) == (True, [])

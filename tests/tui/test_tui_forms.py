@@ -20,9 +20,10 @@ from stockade.core.commands import parser as command_parser
 from stockade.core.model.tracked_unit import ELIMINATED, ESCORTED, PRISONER, UNARMED
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
-from stockade.tui.forms.base import FormScreen, TickBox
+from stockade.tui.forms.base import FormScreen
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
+from stockade.tui.forms.tick_box import TickBox
 from tests.tui.support import new_game, press, status_text, sync, until
 
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
@@ -126,7 +127,7 @@ def test_every_form_has_a_case():
 
 async def past_the_picker(pilot) -> FormScreen:
     """A form whose first field is a unit opens on the roster picker: close it."""
-    from stockade.tui.screens.roster import PickScreen
+    from stockade.tui.forms.pick_screen import PickScreen
 
     await pilot.pause()
     if isinstance(pilot.app.screen, PickScreen):

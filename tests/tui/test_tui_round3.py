@@ -7,6 +7,8 @@ while a required field is still empty, the roster key in the footer.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from stockade.core.commands import execute
@@ -130,7 +132,9 @@ async def test_a_half_filled_form_asks_for_the_field_not_the_command_syntax(tmp_
 async def test_the_roster_key_is_in_the_footer_at_80_columns(tmp_path, remap):
     """w (the roster) was in no footer, even at 160 columns: only help and the palette
     named it. It takes the place of ":" (the command bar's own line says "press :").
-    With "next phase" remapped to a longer key the footer still fits 80 columns."""
+    Quit is there too; at 80 columns the palette's key makes room for it (ctrl+p still
+    opens the palette; help names it). With "next phase" remapped to a longer key the
+    footer still fits 80 columns."""
     from textual.widgets._footer import FooterKey
 
     if remap:
@@ -145,8 +149,12 @@ async def test_the_roster_key_is_in_the_footer_at_80_columns(tmp_path, remap):
         keys = [k for k in app.screen.query(FooterKey) if k.display]
         shown = [(k.key_display, k.description) for k in keys]
         assert ("w", "Roster") in shown, shown
+        assert ("q", "Quit") in shown, shown  # a new user looked for it there
         for key in keys:
             assert key.region.width > 0 and key.region.right <= 80, shown
+        regions = sorted((k.region for k in keys), key=lambda r: r.x)
+        for left, right in itertools.pairwise(regions):
+            assert left.right <= right.x, shown  # whole, none drawn over another
         await pilot.press("w")
         await pilot.pause()
         assert type(app.screen).__name__ == "RosterScreen"

@@ -79,8 +79,8 @@ def test_form_80x24(app, snap_compare, name):
     async def form(pilot):
         from stockade.tui.forms.base import FormScreen
         from stockade.tui.forms.choice_list import ChoiceList
+        from stockade.tui.forms.pick_screen import PickScreen
         from stockade.tui.forms.picker import UnitPicker
-        from stockade.tui.screens.roster import PickScreen
 
         await pilot.press("f", key)
         await _settle(pilot)

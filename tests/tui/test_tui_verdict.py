@@ -4,6 +4,8 @@ of verdict, the tally screen's Victory Conditions box, and an SVG snapshot at 80
 
 from __future__ import annotations
 
+import textwrap
+
 from stockade.core.book.game import Game
 from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
@@ -99,3 +101,26 @@ def test_main_screen_80x24_shows_the_verdict(tmp_path, snap_compare):
         assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
     finally:
         game.close()
+
+
+@sync
+async def test_a_long_verdict_wraps_whole_at_80_columns(tmp_path):
+    game = new_game(tmp_path, "Verdict", SIDES)
+    run_script(
+        game,
+        [
+            "vc Russian wins at end if amassed >= 6 and suffered <= 4; "
+            "German wins immediately if amassed >= 8; otherwise draw"
+        ],
+    )
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(VerdictBar)
+        said = "VC: " + bar.headline
+        assert said.endswith("8 more CVP amassed by German)") and len(said) > 78
+        # as many lines as the whole verdict takes at this width: none of it clipped
+        width = bar.content_region.width
+        needed = len(textwrap.wrap(said, width, break_on_hyphens=False))
+        assert bar.content_region.height == needed >= 2, (bar.content_region, needed)
+    game.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from stockade.core.camp.campaign import Campaign, options_from_mapping
 from stockade.core.camp.cli import DEFAULT_LOG_NAME
@@ -20,7 +21,7 @@ def default_camp_log() -> Path:
     return directory / DEFAULT_LOG_NAME
 
 
-def open_campaign(path: str | Path | None, options: dict | None = None) -> Campaign:
+def open_campaign(path: str | Path | None, options: dict[str, Any] | None = None) -> Campaign:
     """Resume the log at ``path`` (default: ``default_camp_log()``) if it exists, else
     start one with ``options``.
 
@@ -31,7 +32,7 @@ def open_campaign(path: str | Path | None, options: dict | None = None) -> Campa
     )
 
 
-def run_camp(path: str | Path | None, options: dict | None = None) -> int:
+def run_camp(path: str | Path | None, options: dict[str, Any] | None = None) -> int:
     """Play a campaign full-screen; returns the process exit code."""
     from stockade.tui.camp.app import CampApp  # Textual loads only when a screen is wanted
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
 from stockade.core.camp.campaign import Campaign
 from stockade.tui.camp.screen import CampScreen
+from stockade.tui.escape_keys import EscapeThenKey
 
 
-class CampApp(App[int]):
+class CampApp(EscapeThenKey):
     TITLE = "Stockade: the camp"
     ENABLE_COMMAND_PALETTE = False  # every command has its own key on the footer
 

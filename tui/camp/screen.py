@@ -7,6 +7,9 @@ The screen holds no game state of its own: every key becomes a call on the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -65,7 +68,7 @@ class CampScreen(Screen[int]):
         self.query_one("#camp-chart").border_title = "Simulation"
         self.query_one("#camp-history-box").border_title = "History"
         self._seen_notes = 0
-        simulate_key = render.escape(camp_keys(self.app)["simulate"])
+        simulate_key = escape(camp_keys(self.app)["simulate"])
         self._sim_status = (
             f"[dim]{simulate_key}: simulate {SIMULATED_GAMES:,} games per strategy "
             "under the house-rule table[/]"
@@ -89,9 +92,9 @@ class CampScreen(Screen[int]):
             render.prompt_text(need, physical, self._entry, state.kit, keys),
         ]
         if self._message:
-            turn.append(f"[red]{render.escape(self._message)}[/]")
+            turn.append(f"[red]{escape(self._message)}[/]")
         self.query_one("#camp-turn", Static).update("\n".join(turn))
-        fresh = [render.escape(n) for n in self._fresh[-3:]] or ["[dim]no dice yet[/]"]
+        fresh = [escape(n) for n in self._fresh[-3:]] or ["[dim]no dice yet[/]"]
         self.query_one("#camp-dice", Static).update("\n".join(fresh))
         chart = render.chart_lines(self._tallies) if self._tallies else []
         self.query_one("#camp-chart", Static).update("\n".join([*chart, self._sim_status]))
@@ -117,7 +120,7 @@ class CampScreen(Screen[int]):
         return True
 
     # -- doing -----------------------------------------------------------------
-    def _do(self, move, *args) -> None:
+    def _do(self, move: Callable[..., object], *args: object) -> None:
         """Run one campaign call; a refusal becomes the red line, never a crash."""
         was_over = self.campaign.state.over
         try:
@@ -207,6 +210,6 @@ class CampScreen(Screen[int]):
 
     def _show_simulation(self, tallies: list[Tally]) -> None:
         self._tallies = tallies
-        seed = render.escape(self.campaign.options.seed)
+        seed = escape(self.campaign.options.seed)
         self._sim_status = f"[dim]{SIMULATED_GAMES:,} games each, seed {seed}[/]"
         self._refresh()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+from textual.app import App
 
 from stockade.tui.forms.base import FormScreen, FormSpec
 
@@ -28,5 +31,5 @@ def make_form(name: str) -> FormScreen:
     raise KeyError(name)
 
 
-def open_form(app, name: str, done: Callable[[str | None], None]) -> None:
+def open_form(app: App[Any], name: str, done: Callable[[str | None], None]) -> None:
     app.push_screen(make_form(name), done)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
@@ -29,12 +29,14 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import Filled
+from stockade.core.commands.grammar import Kind
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.choice_list import ChoiceList
+from stockade.tui.forms.pick_screen import PickScreen
 from stockade.tui.forms.picker import UnitPicker
 from stockade.tui.forms.tick_box import TickBox
 from stockade.tui.table_app import table_app
@@ -43,33 +45,69 @@ if TYPE_CHECKING:
     from stockade.core.book.game import Game
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
+# What a field holds: a picked unit or a typed word (str), units (list), a tick (bool).
+FieldValue = str | list[str] | bool
+
+
+class FormValues(dict[str, FieldValue]):
+    """The form's values by field name (a slot's name for a verb's field), read as
+    what each kind of field holds."""
+
+    def text(self, name: str) -> str:
+        """A text, number or choice field's words ("" when empty)."""
+        value = self.get(name, "")
+        return value if isinstance(value, str) else ""
+
+    def units(self, name: str) -> list[str]:
+        """A unit field's handles (one field: at most one)."""
+        value = self.get(name)
+        if isinstance(value, list):
+            return list(value)
+        return [value] if isinstance(value, str) and value else []
+
+    def ticked(self, name: str) -> bool:
+        return self.get(name) is True
+
+
 # A unit field's list: the core's ranked Choices, given the state and the form's values.
-UnitChoices = Callable[[GameState, dict], list[Choice]]
+UnitChoices = Callable[[GameState, FormValues], list[Choice]]
+
+# Which widget shows a field of each of the grammar's kinds (any other: a text line).
+PICK_ONE = frozenset({Kind.UNIT, Kind.TAKEOVER, Kind.PAIR})  # the roster picker
+PICK_MANY = frozenset({Kind.UNITS})  # the roster picker, ticking
+LISTED = frozenset({Kind.SIDE, Kind.CHOICE, Kind.ONE_OF, Kind.CAUSE, Kind.PHASE})
 
 
 @dataclass
 class Field:
+    """A form's field: a verb's slot (``choices.slot_fields``) or one of a form's own
+    questions, with the grammar's ``Kind`` and whether the form must have it."""
+
     name: str
     label: str
-    kind: str = "text"  # text / int / unit / units / choice / check
+    kind: Kind = Kind.TEXT
     choices: Choices | UnitChoices | None = None  # unit kinds: UnitChoices
     placeholder: str = ""
-    value: str | bool = ""
+    value: FieldValue = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
-    required: bool | None = None  # None: optional when its label says so
+    required: bool = True  # a verb's field: its slot's ``required``
 
     @property
     def optional(self) -> bool:
         """The form does not stop at it when moving on, nor ask for it."""
-        return not self.required if self.required is not None else "optional" in self.label
+        return not self.required
+
+    @property
+    def picks_units(self) -> bool:
+        return self.kind in PICK_ONE or self.kind in PICK_MANY
 
 
 # The command a form's values say: None while the form cannot say one yet (a question
 # still open); a Refusal names the field still to fill or the value it cannot read.
-Build = Callable[[dict, GameState], Command | None]
+Build = Callable[[FormValues, GameState], Command | None]
 # The core's values for the empty fields when the game allows only one (None: it allows
 # none or several, or it cannot tell yet).
-Fill = Callable[[dict, GameState], Filled | None]
+Fill = Callable[[FormValues, GameState], Filled | None]
 
 
 @dataclass
@@ -146,6 +184,8 @@ class FormScreen(ModalScreen[str | None]):
     FormScreen #more { height: 1; color: $warning; text-style: bold; }
     FormScreen #pinned { height: auto; max-height: 9; }
     FormScreen Label { width: 1fr; margin-top: 0; color: $text-muted; }
+    FormScreen Label.-focused { color: $text; text-style: bold; }
+    FormScreen Checkbox:focus > .toggle--label { text-style: bold reverse; }
     FormScreen Input { padding: 0 1; background: $boost; }
     FormScreen Input:focus { background: $primary 30%; }
     FormScreen Checkbox { padding: 0; height: 1; }
@@ -194,15 +234,15 @@ class FormScreen(ModalScreen[str | None]):
 
     def _field(self, f: Field, state: GameState) -> ComposeResult:
         wid = f"f-{f.name}"
-        if f.kind == "check":
+        if f.kind is Kind.FLAG:
             yield TickBox(f.label, bool(f.value), id=wid, compact=True)
             return
         yield Label(f.label, id=f"l-{f.name}")
-        if f.kind in ("unit", "units"):
-            yield UnitPicker(f.label, f.kind == "units", str(f.value or ""), id=wid)
+        if f.picks_units:
+            yield UnitPicker(f.label, f.kind in PICK_MANY, str(f.value or ""), id=wid)
             return
         options = cast(Choices, f.choices)(state) if f.choices else []
-        if f.kind == "choice":
+        if f.kind in LISTED:
             if not options:
                 yield Static("(none in the book now)", classes="none")
             yield ChoiceList(options, str(f.value or ""), id=wid)
@@ -213,7 +253,7 @@ class FormScreen(ModalScreen[str | None]):
                 placeholder=placeholder,
                 id=wid,
                 compact=True,
-                type="integer" if f.kind == "int" else "text",
+                type="integer" if f.kind is Kind.NUMBER else "text",
             )
 
     def on_mount(self) -> None:
@@ -249,10 +289,10 @@ class FormScreen(ModalScreen[str | None]):
         # always once laid out: the fields' height read now may still be the last one's
         self.call_after_refresh(self._show_more)
 
-    def _show_more_later(self, *_args) -> None:
+    def _show_more_later(self, *_args: object) -> None:
         self.call_after_refresh(self._show_more)
 
-    def _show_more(self, *_args) -> None:
+    def _show_more(self, *_args: object) -> None:
         """Name the fields below the fold (80x24: the body scrolls, the verdict stays)."""
         try:
             fields = self.query_one("#fields", VerticalScroll)
@@ -283,7 +323,7 @@ class FormScreen(ModalScreen[str | None]):
         state = self.game.state
         values = self.values()
         for f in self.spec.fields:
-            if f.kind not in ("unit", "units") or f.choices is None:
+            if not f.picks_units or f.choices is None:
                 continue
             picker = self.query_one(f"#f-{f.name}", UnitPicker)
             picker.set_choices(cast(UnitChoices, f.choices)(state, values))
@@ -325,9 +365,20 @@ class FormScreen(ModalScreen[str | None]):
             with widget.prevent(Input.Changed):
                 widget.value = str(value)
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused field's label is pointed at (▶) and bold: a shade alone is lost
+        on some terminals, and a key typed into the wrong field records the wrong unit."""
+        focused = event.widget.id or ""
+        for f in self.spec.fields:
+            with suppress(NoMatches):  # a tick box has no label of its own
+                label = self.query_one(f"#l-{f.name}", Label)
+                here = focused == f"f-{f.name}"
+                label.set_class(here, "-focused")
+                label.update(f"▶ {f.label}" if here else f.label)
+
     # ------------------------------------------------------------------ values
-    def values(self) -> dict:
-        out: dict = {}
+    def values(self) -> FormValues:
+        out = FormValues()
         for f in self.spec.fields:
             widget = self.query_one(f"#f-{f.name}")
             if isinstance(widget, (UnitPicker, ChoiceList, Checkbox)):
@@ -394,7 +445,7 @@ class FormScreen(ModalScreen[str | None]):
         return sum(
             1
             for f in self.spec.fields
-            if f.kind != "check" and not f.optional and self.query_one(f"#f-{f.name}").display
+            if f.kind is not Kind.FLAG and not f.optional and self.query_one(f"#f-{f.name}").display
         )
 
     def _missing(self) -> list[str]:
@@ -445,6 +496,14 @@ class FormScreen(ModalScreen[str | None]):
         target.scroll_visible()
         if empty and isinstance(target, UnitPicker) and target.choices:
             target.action_pick()  # a unit still to pick: straight on to the roster
+
+    @on(UnitPicker.PickWanted)
+    def _open_picker(self, event: UnitPicker.PickWanted) -> None:
+        picker = event.picker
+        ticked = list(picker.value) if picker.multi else []
+        self.app.push_screen(
+            PickScreen(picker.title, picker.choices, picker.multi, ticked), picker.picked
+        )
 
     @on(Input.Submitted)
     def _enter(self, event: Input.Submitted) -> None:

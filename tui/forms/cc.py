@@ -9,6 +9,7 @@ from rich.text import Text
 
 from stockade.core.commands.command import Command, Pair
 from stockade.core.commands.fill import from_fields
+from stockade.core.commands.grammar import Kind
 from stockade.core.commands.verbs_capture import Capture
 from stockade.core.commands.words import counter
 from stockade.core.model.errors import Refusal
@@ -23,7 +24,7 @@ from stockade.core.rules.cc_table import (
     defenders_in,
     odds_of,
 )
-from stockade.tui.forms.base import Field, FormScreen, FormSpec
+from stockade.tui.forms.base import Field, FormScreen, FormSpec, FormValues
 from stockade.tui.forms.choices import slot_fields
 
 
@@ -48,14 +49,14 @@ SPEC = FormSpec(
             "capture", ("by", "units"), labels={"units": "Defenders"}, required=("units",)
         ),
         Field("odds", "Odds column or FP totals", placeholder="1-2  or  8:12", required=False),
-        Field("dr", "Original DR", "int", placeholder="2-12", required=False),
-        Field("drms", "Other DRMs (not the capture DRM)", "int", value="0"),
-        Field("hth", "Hand-to-Hand CC (+2 Kill Number)", "check"),
+        Field("dr", "Original DR", Kind.NUMBER, placeholder="2-12", required=False),
+        Field("drms", "Other DRMs (not the capture DRM)", Kind.NUMBER, value="0"),
+        Field("hth", "Hand-to-Hand CC (+2 Kill Number)", Kind.FLAG),
         Field(
             "choice",
             "At the Kill Number: the defender's choice",
-            "unit",
-            lambda s, v: queries.capture_defenders(s, str(v.get("by") or "")),
+            Kind.UNIT,
+            lambda s, v: queries.capture_defenders(s, v.text("by")),
             required=False,  # asked only when the helper's results say so
         ),
         Field(
@@ -76,7 +77,7 @@ class CaptureForm(FormScreen):
         self.results: list[DefenderResult] = []
         self.problem = ""
 
-    def _results(self, v: dict):
+    def _results(self, v: FormValues) -> list[DefenderResult]:
         self.problem = ""
         if bool(v["odds"]) != bool(v["dr"]):
             self.problem = (
@@ -87,13 +88,13 @@ class CaptureForm(FormScreen):
         if not (v["units"] and v["odds"] and v["dr"]):
             return []
         try:
-            defenders = defenders_in(self.game.state, list(v["units"]))
+            defenders = defenders_in(self.game.state, v.units("units"))
             return capture_result(
-                odds_of(v["odds"]),
-                int(v["dr"]),
-                int(v["drms"] or 0),
+                odds_of(v.text("odds")),
+                int(v.text("dr")),
+                int(v.text("drms") or 0),
                 defenders,
-                hand_to_hand=bool(v["hth"]),
+                hand_to_hand=v.ticked("hth"),
             )
         except (ValueError, ZeroDivisionError, Refusal) as exc:
             self.problem = str(exc)
@@ -108,14 +109,14 @@ class CaptureForm(FormScreen):
             if not v["units"]:
                 return None
             return capture_command(
-                CaptureEntry(tuple(v["units"]), "", False), v["by"], self.game.state
+                CaptureEntry(tuple(v.units("units")), "", False), v.text("by"), self.game.state
             )
         if not results:
             return None
-        entry = capture_entry(results, v["choice"])
+        entry = capture_entry(results, v.text("choice"))
         if entry.empty or (entry.several_at_kill_number and not v["choice"]):
             return None
-        return capture_command(entry, v["by"], self.game.state, v["hs_counter"])
+        return capture_command(entry, v.text("by"), self.game.state, v.text("hs_counter"))
 
     def extra_verdict(self) -> Text | None:
         if self.problem:

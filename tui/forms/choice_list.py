@@ -7,9 +7,11 @@ marked ● (the others ○), so it reads without colour.
 
 from __future__ import annotations
 
+import math
+
 from rich.text import Text
 from textual import on
-from textual.events import Focus, Key
+from textual.events import Focus, Key, Show
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -31,6 +33,7 @@ class ChoiceList(OptionList):
     def __init__(self, options: list[tuple[str, str]], value: str = "", id: str = "") -> None:
         self.labels = [(label, word) for label, word in options]
         self._value = value if value in {w for _l, w in self.labels} else ""
+        self.drawn_at = math.inf  # when it was last drawn (``Message.time``)
         super().__init__(*[self._option(label, word) for label, word in self.labels], id=id)
 
     def _option(self, label: str, word: str) -> Option:
@@ -61,8 +64,18 @@ class ChoiceList(OptionList):
         if self.highlighted is None and self.option_count:
             self.highlighted = self.get_option_index(self._value) if self._value else 0
 
+    @on(Show)
+    def _drawn(self, event: Show) -> None:  # beside OptionList's own on_show
+        self.drawn_at = event.time
+
     def on_key(self, event: Key) -> None:
-        """A letter picks the next word that starts with it, and stays in the list."""
+        """A letter picks the next word that starts with it, and stays in the list; a
+        key typed before the list was drawn (it appears when another field asks for
+        it) picks nothing."""
+        if event.time < self.drawn_at:
+            event.stop()
+            event.prevent_default()
+            return
         char = event.character
         if not char or not char.isalnum():
             return

@@ -14,23 +14,9 @@ from stockade.core.commands.command import Command
 from stockade.core.commands.fill import Filled, filled, from_fields
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
-from stockade.tui.forms.base import Build, Field, Fill, UnitChoices
+from stockade.tui.forms.base import PICK_MANY, PICK_ONE, Build, Field, Fill, FormValues, UnitChoices
 
 Choices = Callable[[GameState], list[tuple[str, str]]]
-
-_KINDS = {
-    Kind.UNIT: "unit",
-    Kind.TAKEOVER: "unit",
-    Kind.PAIR: "unit",
-    Kind.UNITS: "units",
-    Kind.SIDE: "choice",
-    Kind.CHOICE: "choice",
-    Kind.ONE_OF: "choice",
-    Kind.CAUSE: "choice",
-    Kind.PHASE: "choice",
-    Kind.FLAG: "check",
-    Kind.NUMBER: "int",
-}
 
 
 def sides(state: GameState) -> list[tuple[str, str]]:
@@ -61,9 +47,8 @@ def slot_fields(
     spec = VERBS[verb]
     out = []
     for slot in [spec.slot(n) for n in names] if names else spec.slots:
-        kind = _KINDS.get(slot.kind, "text")
         choices: Choices | UnitChoices | None
-        if kind in ("unit", "units"):
+        if slot.kind in PICK_ONE or slot.kind in PICK_MANY:  # ASSIGN: typed
             choices = slot.offers()
         elif lists and slot.name in lists:
             choices = lists[slot.name]
@@ -77,10 +62,10 @@ def slot_fields(
             Field(
                 slot.name,
                 (labels or {}).get(slot.name, slot.label),
-                kind,
+                slot.kind,
                 choices,
                 (placeholders or {}).get(slot.name, ""),
-                (values or {}).get(slot.name, False if kind == "check" else ""),
+                (values or {}).get(slot.name, False if slot.kind is Kind.FLAG else ""),
                 slot.name in auto,
                 required=slot.required or slot.name in required,
             )
@@ -91,7 +76,7 @@ def slot_fields(
 def of_verb(verb: str) -> Build:
     """The form's values are the verb's slots: the core builds its command from them."""
 
-    def build(values: dict, state: GameState) -> Command | None:
+    def build(values: FormValues, state: GameState) -> Command | None:
         return from_fields(verb, values, state)
 
     return build
@@ -101,7 +86,7 @@ def fill_of(verb: str) -> Fill:
     """The fields of ``verb`` the core fills when the game allows one value (its slots
     declared ``fill_when_single``), as the command bar fills them when left out."""
 
-    def fill(values: dict, state: GameState) -> Filled | None:
+    def fill(values: FormValues, state: GameState) -> Filled | None:
         return filled(verb, values, state)
 
     return fill

@@ -37,6 +37,13 @@ class UnitPicker(Static, can_focus=True):
             super().__init__()
             self.picker = picker
 
+    class PickWanted(Message):
+        """The player asked for the unit list: the screen opens the picker."""
+
+        def __init__(self, picker: UnitPicker) -> None:
+            super().__init__()
+            self.picker = picker
+
     def __init__(self, title: str, multi: bool, value: str | list[str] = "", id: str = "") -> None:
         super().__init__(id=id)
         self.title = title
@@ -87,16 +94,16 @@ class UnitPicker(Static, can_focus=True):
 
     # ---------------------------------------------------------------- actions
     def action_pick(self) -> None:
-        from stockade.tui.screens.roster import PickScreen
+        """Ask for the roster picker: the form's screen opens it (``PickWanted``) and
+        hands the pick back through ``picked``."""
+        self.post_message(self.PickWanted(self))
 
-        def picked(handles: list[str] | None) -> None:
-            self.focus()
-            if handles is not None:
-                self.value = handles if self.multi else handles[:1]
-                self.post_message(self.Done(self))
-
-        ticked = list(self._value) if self.multi else []
-        self.app.push_screen(PickScreen(self.title, self.choices, self.multi, ticked), picked)
+    def picked(self, handles: list[str] | None) -> None:
+        """The picker closed: ``handles`` picked (None: cancelled)."""
+        self.focus()
+        if handles is not None:
+            self.value = handles if self.multi else handles[:1]
+            self.post_message(self.Done(self))
 
     def action_confirm(self) -> None:
         """Enter: the unit list while nothing is picked, else on to the next field."""

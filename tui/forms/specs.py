@@ -10,9 +10,10 @@ from __future__ import annotations
 from stockade.core.commands import COMMANDS
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
+from stockade.core.commands.grammar import Kind
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.tui.forms.base import Field, FormSpec
+from stockade.tui.forms.base import Field, FormSpec, FormValues
 from stockade.tui.forms.choices import fill_of, of_verb, slot_fields, words
 
 CAUSES = words(
@@ -39,18 +40,18 @@ STATUS = words(
 OFF = "-off"  # the verb's "off": it clears what the verb sets
 
 
-def _status(values: dict, state: GameState) -> Command | None:
+def _status(values: FormValues, state: GameState) -> Command | None:
     """The status verb picked in the list, on the units picked."""
-    word = str(values.get("verb") or "")
+    word = values.text("verb")
     verb = word.removesuffix(OFF)
     if verb not in COMMANDS:
         raise InputRefusal("still to fill: Status")
     return from_fields(verb, {"units": values.get("units"), "off": word.endswith(OFF)}, state)
 
 
-def _fire(values: dict, state: GameState) -> Command | None:
+def _fire(values: FormValues, state: GameState) -> Command | None:
     """Casualty Reduction or elimination, as the Result field says."""
-    verb = str(values.get("result") or "")
+    verb = values.text("result")
     if verb not in ("reduce", "eliminate"):
         return None
     fields = {"unit": values.get("unit"), "by": values.get("by")}
@@ -59,7 +60,7 @@ def _fire(values: dict, state: GameState) -> Command | None:
     return from_fields(verb, fields, state)
 
 
-def _end(values: dict, state: GameState) -> Command | None:
+def _end(values: FormValues, state: GameState) -> Command | None:
     return from_fields("end", {}, state) if values.get("sure") else None
 
 
@@ -84,7 +85,7 @@ SPECS: list[FormSpec] = [
         "(a broken or Melee Guard is what lets its prisoners attempt escape, A20.55).",
         [
             *slot_fields("break", ("units",), labels={"units": "Units"}),
-            Field("verb", "Status", "choice", STATUS),
+            Field("verb", "Status", Kind.CHOICE, STATUS),
         ],
         _status,
         key="u",
@@ -219,7 +220,7 @@ SPECS: list[FormSpec] = [
             Field(
                 "result",
                 "Result",
-                "choice",
+                Kind.CHOICE,
                 words(("Casualty Reduction", "reduce"), ("eliminated", "eliminate")),
             ),
             *slot_fields(
@@ -262,7 +263,7 @@ SPECS: list[FormSpec] = [
         "end",
         "End the game",
         "The last entry: prisoners still guarded count double (A20.1). Undo takes it back.",
-        [Field("sure", "the scenario is over", "check")],
+        [Field("sure", "the scenario is over", Kind.FLAG)],
         _end,
         key="z",
     ),

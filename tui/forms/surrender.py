@@ -14,9 +14,10 @@ from textual.css.query import NoMatches
 
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
+from stockade.core.commands.grammar import Kind
 from stockade.core.model.state import GameState
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
-from stockade.tui.forms.base import Field, FormScreen, FormSpec
+from stockade.tui.forms.base import Field, FormScreen, FormSpec, FormValues
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.choices import slot_fields, words
 
@@ -31,7 +32,7 @@ REASONS = words(
 ANSWERS = words(("accept the surrender", "accept"), ("reject it: No Quarter (A20.3)", "reject"))
 
 
-def _build(v: dict, state: GameState) -> Command | None:
+def _build(v: FormValues, state: GameState) -> Command | None:
     if not v["units"] or not v["to"]:
         return None
     if verdict_of(v)[0] is not True:
@@ -43,9 +44,10 @@ def _build(v: dict, state: GameState) -> Command | None:
     return from_fields("surrender", {name: v[name] for name in names}, state)
 
 
-def verdict_of(v: dict) -> tuple[bool | None, str]:
+def verdict_of(v: FormValues) -> tuple[bool | None, str]:
     """The board questions' verdict, from the core (the TUI holds no rule)."""
-    return board_verdict(v["reason"], v)
+    answers = {name: value for name, value in v.items() if isinstance(value, str)}
+    return board_verdict(v.text("reason"), answers)
 
 
 SPEC = FormSpec(
@@ -58,8 +60,8 @@ SPEC = FormSpec(
         *slot_fields(
             "surrender", ("reason",), lists={"reason": REASONS}, values={"reason": "rtph"}
         ),
-        *[Field(q.name, q.text, "choice", YES_NO) for q in QUESTIONS],
-        Field("answer", "The captor", "choice", ANSWERS, value="accept"),
+        *[Field(q.name, q.text, Kind.CHOICE, YES_NO) for q in QUESTIONS],
+        Field("answer", "The captor", Kind.CHOICE, ANSWERS, value="accept"),
         *slot_fields("surrender", ("free", "merges"), placeholders={"merges": "g2+g3"}),
     ],
     _build,
@@ -86,9 +88,9 @@ class SurrenderForm(FormScreen):
             for wid in (f"#f-{q.name}", f"#l-{q.name}"):
                 self.query_one(wid).display = shown
 
-    def values(self) -> dict:
+    def values(self) -> FormValues:
         v = super().values()
-        captor = self.game.state.units.get(v["to"])
+        captor = self.game.state.units.get(v.text("to"))
         v["captor_side"] = captor.side if captor else ""
         return v
 

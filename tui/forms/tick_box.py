@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Checkbox
 
 from stockade.tui.bindings import bindings as key_bindings
@@ -16,7 +18,7 @@ class TickBox(Checkbox):
 
     BINDINGS = key_bindings("tick")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.BUTTON_INNER = TICK if self.value else NO_TICK
 

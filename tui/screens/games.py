@@ -8,6 +8,7 @@ dismiss with the path of the game to open; the app switches to it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,6 +21,9 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
 from stockade.tui.plain import plain
+
+if TYPE_CHECKING:  # the list is read in a worker, on first use
+    from stockade.tui.recent import GameSummary
 
 SIDE_FIELDS = ("name", "nationality", "elr")
 
@@ -152,10 +156,11 @@ class NewGameScreen(GameModal):
                 try:
                     sides.append(side_spec(*(self._value(f"new-side{n}-{f}") for f in SIDE_FIELDS)))
                 except Refusal as refusal:
-                    raise InputRefusal(f"side {n}: {refusal.text}") from None
+                    raise InputRefusal(f"side {n}: {refusal.text}", refusal.hint) from None
             path = resolve_game_file(self._value("new-file"), scenario or "game")
             path.parent.mkdir(parents=True, exist_ok=True)
-            game = create_game(path, scenario, sides, attacker)
+            strict = bool(getattr(self.app, "new_games_strict", False))
+            game = create_game(path, scenario, sides, attacker, strict=strict)
         except JournalError as exc:
             self.say(str(exc), refusal=True)
             return
@@ -207,7 +212,7 @@ class OpenGameScreen(GameModal):
         games = recent_games()
         self.app.call_from_thread(self._show_games, games)
 
-    def _show_games(self, games) -> None:
+    def _show_games(self, games: list[GameSummary]) -> None:
         options = self.query_one(OptionList)
         options.clear_options()
         current = getattr(getattr(self.app, "game", None), "path", None)

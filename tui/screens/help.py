@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.events import Click
 from textual.screen import ModalScreen
@@ -14,7 +16,7 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
 
 
-def keys_tables(app) -> list[Table]:
+def keys_tables(app: App[Any]) -> list[Table]:
     """Every key, one table per place it works, as bound now (after the player's
     keymap), with the id to remap it by: all read from ``tui.bindings``."""
     from stockade.tui.bindings import SCOPES, in_scope, keys_of

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -9,12 +11,15 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
+from stockade.core.book.game import Game
+from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.board import TOO_SMALL, compose_board
+from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
@@ -25,16 +30,24 @@ from stockade.tui.widgets.status_line import StatusLine
 from stockade.tui.widgets.verdict_bar import VerdictBar
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
-GAME_ACTIONS = {"next_phase", "prev_phase", "next_a20_phase", "next_turn", "forms", "form"}
+GAME_ACTIONS = {
+    "next_phase",
+    "prev_phase",
+    "next_a20_phase",
+    "next_turn",
+    "forms",
+    "form",
+    "accept_offer",
+}
 
 
-def history_lines(game) -> list[Line]:
+def history_lines(game: Game) -> list[Line]:
     """The history's lines: every domain entry, with its status and reason (the whole
     game: the views rewrite only the lines each ``Change`` names)."""
     return all_lines(game)
 
 
-class MainScreen(Screen):
+class MainScreen(Screen[None]):
     BINDINGS = key_bindings("main")
 
     def __init__(self) -> None:
@@ -42,6 +55,9 @@ class MainScreen(Screen):
         self._phase: tuple[int, str] | None = None
         self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
+        # what the last refusal offered (the entries that record a board fact that
+        # may have changed since it was recorded) and the line it refused
+        self._offer: tuple[tuple[Command, ...], str] | None = None
         self._size_classes()
 
     def _size_classes(self) -> None:
@@ -67,7 +83,7 @@ class MainScreen(Screen):
         return table_app(self)
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.table.game
 
     def compose(self) -> ComposeResult:
@@ -198,16 +214,45 @@ class MainScreen(Screen):
             return True if game.can_undo() and not game.read_only else None
         if action == "redo":
             return True if game.can_redo() and not game.read_only else None
+        if action == "accept_offer":
+            return True if self._offer is not None else None
         return True
 
     def _run(self, text: str) -> bool:
+        from stockade.core.commands.implied import StaleBoardFact
+
+        had_offer = self._offer is not None
+        self._offer = None
         try:
             message = self.table.run_command(text)
+        except StaleBoardFact as refusal:
+            self._offer = (refusal.offers, text)
+            key = hint(self.app, ("stockade.accept_offer", "record " + "; ".join(refusal.lines)))
+            # the key says what the refusal's hint says: the hint is left out
+            self.status.say(f"{refusal.rule}: {refusal.text} · {key}", "refusal")
+            self.refresh_bindings()
+            return False
         except Refusal as refusal:
             self.status.say(str(refusal), "refusal")
             return False
+        finally:
+            if had_offer and self._offer is None:
+                self.refresh_bindings()
         self._page_if_rules(text, message)
         return True
+
+    def action_accept_offer(self) -> None:
+        """Record the entries the last refusal offered, then the line it refused."""
+        if self._offer is None:
+            return
+        offers, text = self._offer
+        for offer in offers:
+            if not self._run(str(offer)):
+                return
+        if self._run(text):
+            bar = self.query_one(CommandBar)
+            if bar.input.value.strip() == text:
+                bar.close()
 
     def _page_if_rules(self, text: str, message: str) -> None:
         """``help A20.55``: the section's requirements get a page of their own."""
@@ -229,6 +274,25 @@ class MainScreen(Screen):
             )
             return True
         return False
+
+    @on(VerdictBar.EndOffered)
+    def _offer_the_end(self, event: VerdictBar.EndOffered) -> None:
+        self.app.push_screen(
+            ConfirmScreen(
+                "Victory Conditions met",
+                f"{event.headline}.\n\nEnd the game now? (recorded as an entry; "
+                "undo takes it back)",
+            ),
+            self._end_answered,
+        )
+
+    def _end_answered(self, answer: str | None) -> None:
+        if answer is None:
+            return
+        try:
+            table_app(self).run_command("end")
+        except Refusal as refusal:
+            self.app.notify(str(refusal), severity="error", markup=False)
 
     def action_next_phase(self) -> None:
         if not self._after_the_end():
@@ -318,7 +382,7 @@ class MainScreen(Screen):
             return
         self._game_chosen(path)
 
-    def _game_chosen(self, path) -> None:
+    def _game_chosen(self, path: Path | None) -> None:
         if path is None:
             self.focus_board()
             return
@@ -352,9 +416,12 @@ class MainScreen(Screen):
     def _command_text(self, text: str) -> None:
         # Recorded: the bar empties and stays open for the next command, so what is
         # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
-        # the text stays in the bar to be corrected.
+        # the text stays in the bar, selected: typing replaces it, an arrow edits it.
+        bar = self.query_one(CommandBar)
         if self._run(text):
-            self.query_one(CommandBar).open()
+            bar.open()
+        else:
+            bar.input.select_all()
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:

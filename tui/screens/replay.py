@@ -14,8 +14,10 @@ from textual.widgets import OptionList, Static
 from textual.worker import get_current_worker
 
 from stockade.core.book.change import Change, consequences, totals_of
+from stockade.core.book.game import Game
 from stockade.core.book.tally import tally
 from stockade.core.model.errors import Refusal
+from stockade.core.model.state import GameState
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -30,7 +32,7 @@ from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     BINDINGS = key_bindings("replay")
 
     def __init__(self, seq: int | None = None) -> None:
@@ -42,7 +44,7 @@ class ReplayScreen(Screen):
         self._note: tuple[int | None, str, str] | None = None
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return table_app(self).game
 
     def compose(self) -> ComposeResult:
@@ -88,7 +90,7 @@ class ReplayScreen(Screen):
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_state, seq, state)
 
-    def _show_state(self, seq: int, state) -> None:
+    def _show_state(self, seq: int, state: GameState) -> None:
         self.shown_seq = seq
         history = self.query_one(HistoryView)
         # "of" the last entry number shown, not the count of lines: undo records are

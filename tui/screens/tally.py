@@ -19,6 +19,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from stockade.core.book.game import Game
 from stockade.core.book.tally import SideTally, Tally, tally, to_html, to_markdown, verdict_lines
 from stockade.core.log.files import atomic_write
 from stockade.core.reads.tally_formats import to_bbcode, to_csv
@@ -122,7 +123,7 @@ def side_table(side: SideTally, ended: bool) -> Group:
     return Group(*body)
 
 
-class TallyScreen(Screen):
+class TallyScreen(Screen[None]):
     DEFAULT_CSS = """
     TallyScreen #tally-sides { height: 1fr; }
     TallyScreen .tally-side { width: 1fr; height: auto; border: round $panel; padding: 0 1; }
@@ -137,7 +138,7 @@ class TallyScreen(Screen):
         self.exported: dict[str, Path] = {}
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return table_app(self).game
 
     def compose(self) -> ComposeResult:

@@ -9,6 +9,7 @@ text to the core and shows the core's refusal, rule first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -16,7 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
+from textual.widgets.input import Selection
 
+from stockade.core.commands.lexer import next_word_start, previous_word_start
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
 from stockade.tui.widgets.offer_list import OfferList
@@ -59,7 +62,7 @@ def leave_keys(app: object) -> list[str]:
 class CommandInput(Input):
     BINDINGS = key_bindings("command")
 
-    def __init__(self, candidates: Callable[[str], list[str]], **kwargs) -> None:
+    def __init__(self, candidates: Callable[[str], list[str]], **kwargs: Any) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
         self.candidates = candidates
         self.can_focus = False  # only ``CommandBar.open`` (the : key, a click) enters it
@@ -95,6 +98,32 @@ class CommandInput(Input):
             self.cursor_position = len(self.value)
             if not self.value.endswith(" "):
                 self.insert_text_at_cursor(" ")
+
+    # Word jumps and deletes by the command language's words: Input's own stop at
+    # every '-', inside a counter (4-4-7) or a leader (9-1).
+    def action_cursor_right_word(self, select: bool = False) -> None:
+        self._word_to(next_word_start(self.value, self.cursor_position), select)
+
+    def action_cursor_left_word(self, select: bool = False) -> None:
+        self._word_to(previous_word_start(self.value, self.cursor_position), select)
+
+    def _word_to(self, target: int, select: bool) -> None:
+        if select:
+            self.selection = Selection(self.selection.start, target)
+        else:
+            self.cursor_position = target
+
+    def action_delete_left_word(self) -> None:
+        if self.selection.is_empty:
+            self.delete(previous_word_start(self.value, self.cursor_position), self.cursor_position)
+        else:
+            self.delete_selection()
+
+    def action_delete_right_word(self) -> None:
+        if self.selection.is_empty:
+            self.delete(self.cursor_position, next_word_start(self.value, self.cursor_position))
+        else:
+            self.delete_selection()
 
     def action_recall(self, step: int) -> None:
         offers = self.offers
@@ -209,7 +238,7 @@ class CommandBar(Vertical):
         self,
         candidates: Callable[[str], list[str]],
         run: Callable[[str], object] | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self._candidates = candidates

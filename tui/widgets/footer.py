@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
@@ -60,7 +62,7 @@ def _live_key_class(base: type[Widget]) -> type[Any]:
 def _live(key: Widget) -> Widget:
     """``key`` made again as a ``LiveFooterKey``, with the same key, words and classes."""
     disabled = key.has_class("-disabled")
-    live = _live_key_class(type(key))(
+    live: Widget = _live_key_class(type(key))(
         key.key,  # type: ignore[attr-defined]  # FooterKey's public attributes
         key.key_display,  # type: ignore[attr-defined]
         key.description,  # type: ignore[attr-defined]
@@ -85,7 +87,7 @@ def _registry_order(key: Widget) -> int:
 
 
 class StockadeFooter(Footer):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending = False
         self._layout: tuple[_Shown, ...] | None = None
@@ -93,7 +95,7 @@ class StockadeFooter(Footer):
         self.recomposes = 0  # how many times the keys were laid out (tests read it)
         self.restyles = 0  # how many times only their enabled states changed (the same)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         # A compact footer's keys are made compact from the start (the data binding
         # would add the class after mounting: one restyle per key at every layout).
         # Keys come in the registry's order: a remapped key keeps its place.
@@ -124,7 +126,7 @@ class StockadeFooter(Footer):
                 enabled.setdefault(binding.action, on)
         return tuple(layout), enabled
 
-    def bindings_changed(self, screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.is_attached and screen is self.screen and not self._pending:
             self._pending = True
             self.call_after_refresh(self._update_keys)

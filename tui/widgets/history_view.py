@@ -36,6 +36,7 @@ from textual.worker import Worker, WorkerState
 
 from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence, sentence_for
+from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.table_app import GameUpdate, table_app, watch_game
@@ -95,14 +96,14 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
     return out
 
 
-def can_word(game, seq: int) -> bool:
+def can_word(game: Game, seq: int) -> bool:
     """Can entry ``seq`` be worded now without replaying the log on this thread: it
     folded in this process (its names are kept), or the replay is built. An undo /
     redo / strike record names no unit: it is worded at once."""
     return seq in game.when or game.names_then_ready
 
 
-def entry_line(game, record: ev.Record) -> Line:
+def entry_line(game: Game, record: ev.Record) -> Line:
     status, reason = game.entry_status(record)
     seq = record.seq
     timeline = game.timeline
@@ -116,7 +117,7 @@ def entry_line(game, record: ev.Record) -> Line:
     return Line(seq, status, sentence_for(standing, game), reason, False, heading, amended_by)
 
 
-def all_lines(game) -> list[Line]:
+def all_lines(game: Game) -> list[Line]:
     """Every record's line (a first fill); the entries whose names are still to be
     read from the log say so (``PENDING``) instead."""
     return [
@@ -142,7 +143,7 @@ def all_lines(game) -> list[Line]:
     ]
 
 
-def lines_for_change(game, change: Change, shown: list[int]) -> list[Line]:
+def lines_for_change(game: Game, change: Change, shown: list[int]) -> list[Line]:
     """The lines ``change`` touched, read off the change (never by comparing records):
     the records it appended (undo / redo / strike records too); the entries it added,
     undid, struck, restored or left behind; the whole command groups of its undo /
@@ -182,7 +183,7 @@ class HistoryView(OptionList):
 
     BINDINGS = key_bindings("list")
 
-    def __init__(self, follow_changes: bool = True, **kwargs) -> None:
+    def __init__(self, follow_changes: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._entries: dict[int, Line] = {}
         self._index: dict[int, int] = {}  # seq -> option index
@@ -199,7 +200,7 @@ class HistoryView(OptionList):
         self._number = ""  # the entry number being typed
         self._number_at = 0.0  # when its last digit was typed
 
-    def sync_game(self, game, follow: bool = True) -> None:
+    def sync_game(self, game: Game, follow: bool = True) -> None:
         """Fill the list from the whole history (first fill, or another game)."""
         lines = all_lines(game)
         if self._entries and set(self._entries) - {line.seq for line in lines}:
@@ -211,7 +212,7 @@ class HistoryView(OptionList):
         self._game, self._records, self._seen = game, game.records, len(game.records)
         self.sync(lines, follow)
 
-    def apply_change(self, game, change: Change, follow: bool | None = None) -> None:
+    def apply_change(self, game: Game, change: Change, follow: bool | None = None) -> None:
         """Rewrite the lines ``change`` names. A change that does not follow what the
         list shows (another game, a log re-read) refills it instead."""
         follow = self.follow_changes if follow is None else follow
@@ -225,7 +226,7 @@ class HistoryView(OptionList):
         self._seen += len(change.appended)
         self.sync(lines_for_change(game, change, self._order), follow)
 
-    def shows(self, game) -> bool:
+    def shows(self, game: Game) -> bool:
         """Is the list up to date with ``game`` (as far as changes were reported)?"""
         records = self._records
         return game is self._game and game.records is records and len(records or ()) == self._seen
@@ -274,7 +275,7 @@ class HistoryView(OptionList):
             self._read_names(self._game)
 
     # ------------------------------------------ names of never-folded entries
-    def _read_names(self, game) -> None:
+    def _read_names(self, game: Game) -> None:
         """Build the log's replay (``Game.names_then``) in a thread, then word the
         PENDING lines. Another view asking meanwhile (the replay screen) waits for the
         same build: the core lets one caller build it."""

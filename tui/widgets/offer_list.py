@@ -8,6 +8,8 @@ bar with it (tab); a click fills the bar too.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
@@ -34,7 +36,7 @@ class OfferList(OptionList, can_focus=False):
             super().__init__()
             self.line = line
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.lines: list[tuple[str, str]] = []  # (line, rule)
 

@@ -6,6 +6,8 @@ the same in any theme and without colour.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.widget import Widget
 
@@ -22,12 +24,12 @@ class PhaseBar(Widget):
     }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._state: GameState | None = None
         self._flags: list[str] = []
         self._note = ""
-        self._shown: tuple | None = None
+        self._shown: tuple[object, ...] | None = None
 
     def show(self, state: GameState, flags: list[str] | None = None, note: str = "") -> None:
         """Show ``state``; repainted only if what the bar says changed (a resize or a

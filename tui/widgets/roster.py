@@ -7,18 +7,20 @@ reason of the highlighted row on the line below the list.
 
 Keys: type to filter (handle, counter, kind, hex, side or status word), backspace to
 unfilter, up/down/pgup/pgdn to move; in a picker enter picks, and in a multi-pick
-space ticks (enter with nothing ticked takes the highlighted row).
+space ticks (enter with nothing ticked takes the highlighted row). A picking key typed
+before the list was drawn picks nothing.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.events import Key
+from textual.events import Key, Show
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -26,6 +28,16 @@ from textual.widgets.option_list import Option
 from stockade.core.reads.queries import Choice
 from stockade.core.reads.roster import RosterRow
 from stockade.tui.plain import plain
+
+# The layout of a modal that shows the roster: the roster screen and the forms' picker.
+ROSTER_CSS = """
+{cls} {{ align: center middle; }}
+{cls} > Vertical {{
+    width: 80; max-width: 100%; height: auto; max-height: 100%;
+    border: thick $primary; background: $surface; padding: 0 1;
+}}
+{cls} #roster-keys {{ color: $text-muted; height: 1; }}
+"""
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,9 @@ class RosterItem:
     why: str = ""  # the rule and reason it may not be picked, shown on focus
     note: str = ""  # a legal pick's caveat (over capacity: free or exchange the excess)
 
+
+# The keys that pick or tick in a picker (enter, space, *): never from a list not yet drawn.
+PICK_KEYS = ("enter", "space", "asterisk")
 
 # The columns before and after the counter: handle 5, side 10, kind 7 | Location 6.
 _FIXED = 5 + 10 + 7 + 6
@@ -99,6 +114,7 @@ class Roster(Vertical, can_focus=False):
         self.ticked: list[str] = list(ticked or [])
         self.filter = ""
         self._shown: list[RosterItem] = []
+        self.drawn_at = math.inf  # when it was last drawn (``Message.time``)
 
     def compose(self) -> ComposeResult:
         yield Static(id="roster-filter")
@@ -174,7 +190,17 @@ class Roster(Vertical, can_focus=False):
     def _highlighted(self) -> None:
         self._explain()
 
+    def on_show(self, event: Show) -> None:
+        self.drawn_at = event.time
+
     def on_key(self, event: Key) -> None:
+        if self.picking and event.key in PICK_KEYS and event.time < self.drawn_at:
+            # Typed before the list was drawn (an enter meant for the field before,
+            # typed ahead of a list that opens by itself): it never picks from it.
+            # Letters typed ahead still filter it.
+            event.stop()
+            event.prevent_default()
+            return
         if event.character == " " and self.multi:
             self.action_tick()
         elif event.character == "*" and self.multi:

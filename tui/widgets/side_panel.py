@@ -8,18 +8,26 @@ State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never col
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from stockade.core.model.tracked_unit import Unit
+from stockade.core.reads.views import (
+    EscapeView,
+    GuardView,
+    HeldView,
+    RearmView,
+    UnarmedView,
+    origin_text,
+)
 from stockade.core.reads.views import SidePanel as PanelData
-from stockade.core.reads.views import origin_text
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
@@ -30,7 +38,7 @@ def _head(text: str, style: str) -> Text:
     return Text(text, style=f"bold underline {style}")
 
 
-def _line(text: str, indent: int = 0, style: str = "", mark: str = ""):
+def _line(text: str, indent: int = 0, style: str = "", mark: str = "") -> Text | Padding:
     """One line; wrapped lines hang under the first (indent kept)."""
     out = Text(no_wrap=False)
     if mark:
@@ -51,7 +59,7 @@ def _guard_head(label: str, usage: str, usage_style: str) -> Table:
     return grid
 
 
-def _was(u) -> str:
+def _was(u: Unit) -> str:
     """A prisoner by what it was: ``g2: 4-6-7 squad`` (its counter is an unarmed one)."""
     return f"{u.handle}: {origin_text(u) or u.counter}"
 
@@ -75,13 +83,13 @@ def _grouped(
     return [(handles, k) for k, handles in groups.items()]
 
 
-def _escape_text(e, muted: str) -> Text:
+def _escape_text(e: EscapeView, muted: str) -> Text:
     if e.allowed:
         return Text.assemble(("✓ may: ", "bold"), e.why)
     return Text.assemble(("✗ not now: ", "bold"), (e.why, muted))
 
 
-def _rearm_text(r, muted: str, wide: bool) -> Text:
+def _rearm_text(r: RearmView, muted: str, wide: bool) -> Text:
     out = Text()
     if r.now:
         for i, way in enumerate(r.now):
@@ -96,7 +104,7 @@ def _rearm_text(r, muted: str, wide: bool) -> Text:
     return out
 
 
-def _table(*columns: tuple[str, dict]) -> Table:
+def _table(*columns: tuple[str, dict[str, Any]]) -> Table:
     table = Table(
         box=None,
         expand=True,
@@ -111,108 +119,161 @@ def _table(*columns: tuple[str, dict]) -> Table:
 
 
 def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = False) -> Group:
-    """The panel's text, top to bottom, most urgent first.
+    """The panel's text, top to bottom, most urgent first: one part per view it shows.
 
     Wide (the -wide breakpoint): the enemy-held prisoners and the unarmed units are
     tables with an **escape** column and a **rearm** column, every rule in full. Narrow:
     the same as sections, one line per verdict (units sharing it are named together).
     """
-    parts: list = []
-    cvp = Text()
-    if data.ended:  # the final count: guarded prisoners already doubled (A20.1)
-        cvp.append(f"CVP {data.cvp}", style="bold")
-        cvp.append(" final (the game has ended)", style="")
-    else:
-        cvp.append(f"CVP {data.cvp}", style="bold")
-        cvp.append(f" banked, {data.cvp_if_ended} if ended now", style="")
-    parts.append(cvp)
-    flags = Text("⚑ " + " · ".join(data.flags), style="bold" if len(data.flags) > 1 else "")
-    parts.append(flags)
-    if data.guards:
-        parts.append(_head("Guards", accent))
-        for g in data.guards:
-            over = g.used > g.capacity
-            parts.append(
-                _guard_head(g.label, g.usage + (" ⚠ OVER" if over else ""), "bold" if over else "")
-            )
-            for p in g.prisoners:
-                parts.append(_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ "))
-            if wide:
-                for limit in g.limits:
-                    parts.append(_line(limit, 4, muted, "· "))
-            elif g.limits and g.used > g.unit.us:
-                parts.append(_line(g.limits[0], 4, muted, "· "))
-    escape = {e.unit.handle: e for e in data.escape}
-    if data.prisoners_held_by_enemy and wide:
-        parts.append(_head("Held by the enemy", accent))
-        table = _table(("prisoner, held by", {"ratio": 2}), ("escape now?", {"ratio": 3}))
-        for h in data.prisoners_held_by_enemy:
-            u = h.prisoner.unit
-            where = f" in {u.location}" if u.location else ""
-            e = escape.get(u.handle)
-            table.add_row(
-                Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
-                _escape_text(e, muted) if e else Text(""),
-            )
-        parts.append(table)
-    elif data.prisoners_held_by_enemy:
-        parts.append(_head("Held by the enemy", accent))
-        for h in data.prisoners_held_by_enemy:
-            where = f" in {h.prisoner.unit.location}" if h.prisoner.unit.location else ""
-            parts.append(
-                _line(
-                    f"{_was(h.prisoner.unit)}, held by {h.prisoner.unit.guard}{where}", 0, "", "⛓ "
-                )
-            )
-        parts.append(_head("Escape", accent))
-        for handles, (allowed, why) in _grouped(data.escape, lambda e: (e.allowed, e.why)):
-            mark = "✓ may: " if allowed else "✗ not now: "
-            parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0, "" if allowed else muted))
-    rearm = {r.unit.handle: r for r in data.rearm}
-    if data.unarmed and wide:
-        parts.append(_head("Unarmed", accent))
-        table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
-        for unarmed in data.unarmed:
-            cell = Text("○ " + unarmed.label)
-            if unarmed.protection:
-                cell.append(f"\n· {unarmed.protection}", style=muted)
-            r = rearm.get(unarmed.unit.handle)
-            table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
-        parts.append(table)
-    elif data.unarmed:
-        parts.append(_head("Unarmed", accent))
-        for unarmed in data.unarmed:
-            parts.append(_line(unarmed.label, 0, "", "○ "))
-            if unarmed.protection:
-                parts.append(_line(unarmed.protection, 4, muted, "· "))
-        parts.append(_head("Rearm", accent))
-        for handles, (now, later) in _grouped(data.rearm, lambda r: (tuple(r.now), tuple(r.later))):
-            if now:
-                for way in now:
-                    parts.append(_line(f"{' '.join(handles)} ✓ now: {way}", 0))
-            else:
-                parts.append(_line(f"{' '.join(handles)} ✗ not now", 0, muted))
-                for way in later[:1]:
-                    parts.append(_line(f"later: {way}", 4, muted, "· "))
-    if data.eliminated:
-        parts.append(_head("Eliminated", accent))
-        parts.extend(_line(label, 0, muted, "✝ ") for label in data.eliminated)
-    if data.escorted:
-        parts.append(_head("Escorted off", accent))
-        parts.extend(_line(label, 0, muted, "⇥ ") for label in data.escorted)
-    if data.exited:
-        parts.append(_head("Exited (Exit VP)", accent))
-        parts.extend(_line(label, 0, muted, "⇥ ") for label in data.exited)
-    if not (
-        data.guards
-        or data.prisoners_held_by_enemy
-        or data.unarmed
-        or data.eliminated
-        or data.escorted
-        or data.exited
-    ):
-        parts.append(Text("no prisoners, unarmed or lost units yet", style=muted))
-    return Group(*parts)
+    held = _held_table if wide else _held_lines
+    unarmed = _unarmed_table if wide else _unarmed_lines
+    return Group(
+        _cvp_line(data),
+        _flags_line(data.flags),
+        *_guards(data.guards, accent, muted, wide),
+        *held(data.prisoners_held_by_enemy, data.escape, accent, muted),
+        *unarmed(data.unarmed, data.rearm, accent, muted),
+        *_lost("Eliminated", "✝ ", data.eliminated, accent, muted),
+        *_lost("Escorted off", "⇥ ", data.escorted, accent, muted),
+        *_lost("Exited (Exit VP)", "⇥ ", data.exited, accent, muted),
+        *_nothing_yet(data, muted),
+    )
+
+
+def _cvp_line(data: PanelData) -> Text:
+    """``CVP 4 banked, 6 if ended now``; once the game has ended, the final count
+    (guarded prisoners already doubled, A20.1)."""
+    cvp = (f"CVP {data.cvp}", "bold")
+    if data.ended:
+        return Text.assemble(cvp, " final (the game has ended)")
+    return Text.assemble(cvp, f" banked, {data.cvp_if_ended} if ended now")
+
+
+def _flags_line(flags: list[str]) -> Text:
+    return Text("⚑ " + " · ".join(flags), style="bold" if len(flags) > 1 else "")
+
+
+def _guards(guards: list[GuardView], accent: str, muted: str, wide: bool) -> list[RenderableType]:
+    """Each Guard, its usage (⚠ OVER past its capacity), its prisoners under it, and its
+    limits: all of them when wide, the first when it guards more than its own US#."""
+    if not guards:
+        return []
+    parts: list[RenderableType] = [_head("Guards", accent)]
+    for g in guards:
+        over = g.used > g.capacity
+        parts.append(
+            _guard_head(g.label, g.usage + (" ⚠ OVER" if over else ""), "bold" if over else "")
+        )
+        parts += [_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ ") for p in g.prisoners]
+        limits = g.limits if wide else g.limits[:1] if g.used > g.unit.us else []
+        parts += [_line(limit, 4, muted, "· ") for limit in limits]
+    return parts
+
+
+def _held_table(
+    held: list[HeldView], escape: list[EscapeView], accent: str, muted: str
+) -> list[RenderableType]:
+    """Wide: the side's men held by the enemy, each beside whether it may escape now."""
+    if not held:
+        return []
+    verdicts = {e.unit.handle: e for e in escape}
+    table = _table(("prisoner, held by", {"ratio": 2}), ("escape now?", {"ratio": 3}))
+    for h in held:
+        u = h.prisoner.unit
+        where = f" in {u.location}" if u.location else ""
+        e = verdicts.get(u.handle)
+        table.add_row(
+            Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
+            _escape_text(e, muted) if e else Text(""),
+        )
+    return [_head("Held by the enemy", accent), table]
+
+
+def _held_lines(
+    held: list[HeldView], escape: list[EscapeView], accent: str, muted: str
+) -> list[RenderableType]:
+    """Narrow: the side's men held by the enemy, then one line per escape verdict."""
+    if not held:
+        return []
+    parts: list[RenderableType] = [_head("Held by the enemy", accent)]
+    for h in held:
+        u = h.prisoner.unit
+        where = f" in {u.location}" if u.location else ""
+        parts.append(_line(f"{_was(u)}, held by {u.guard}{where}", 0, "", "⛓ "))
+    parts.append(_head("Escape", accent))
+    for handles, (allowed, why) in _grouped(escape, lambda e: (e.allowed, e.why)):
+        mark = "✓ may: " if allowed else "✗ not now: "
+        parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0, "" if allowed else muted))
+    return parts
+
+
+def _unarmed_table(
+    unarmed: list[UnarmedView], rearm: list[RearmView], accent: str, muted: str
+) -> list[RenderableType]:
+    """Wide: the side's unarmed units, each beside how it may rearm or scrounge."""
+    if not unarmed:
+        return []
+    ways = {r.unit.handle: r for r in rearm}
+    table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
+    for u in unarmed:
+        cell = Text("○ " + u.label)
+        if u.protection:
+            cell.append(f"\n· {u.protection}", style=muted)
+        r = ways.get(u.unit.handle)
+        table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
+    return [_head("Unarmed", accent), table]
+
+
+def _unarmed_lines(
+    unarmed: list[UnarmedView], rearm: list[RearmView], accent: str, muted: str
+) -> list[RenderableType]:
+    """Narrow: the side's unarmed units, then one line per rearm verdict."""
+    if not unarmed:
+        return []
+    parts: list[RenderableType] = [_head("Unarmed", accent)]
+    for u in unarmed:
+        parts.append(_line(u.label, 0, "", "○ "))
+        if u.protection:
+            parts.append(_line(u.protection, 4, muted, "· "))
+    parts.append(_head("Rearm", accent))
+    for handles, (now, later) in _grouped(rearm, lambda r: (tuple(r.now), tuple(r.later))):
+        parts += _rearm_lines(" ".join(handles), now, later, muted)
+    return parts
+
+
+def _rearm_lines(
+    handles: str, now: tuple[str, ...], later: tuple[str, ...], muted: str
+) -> list[RenderableType]:
+    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now`` and the next way."""
+    if now:
+        return [_line(f"{handles} ✓ now: {way}", 0) for way in now]
+    return [
+        _line(f"{handles} ✗ not now", 0, muted),
+        *(_line(f"later: {way}", 4, muted, "· ") for way in later[:1]),
+    ]
+
+
+def _lost(
+    title: str, mark: str, labels: list[str], accent: str, muted: str
+) -> list[RenderableType]:
+    """The side's units gone from play one way (eliminated, escorted off, exited)."""
+    if not labels:
+        return []
+    return [_head(title, accent), *(_line(label, 0, muted, mark) for label in labels)]
+
+
+def _nothing_yet(data: PanelData, muted: str) -> list[RenderableType]:
+    shown = (
+        data.guards,
+        data.prisoners_held_by_enemy,
+        data.unarmed,
+        data.eliminated,
+        data.escorted,
+        data.exited,
+    )
+    if any(shown):
+        return []
+    return [Text("no prisoners, unarmed or lost units yet", style=muted)]
 
 
 class SidePanelView(VerticalScroll, can_focus=True):
@@ -232,14 +293,14 @@ class SidePanelView(VerticalScroll, can_focus=True):
     """
     BINDINGS = key_bindings("panel")
 
-    def __init__(self, side: str, **kwargs) -> None:
+    def __init__(self, side: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.side = side
         self.data: PanelData | None = None
-        self._shown: tuple | None = None
+        self._shown: tuple[object, ...] | None = None
         self._subtitle = ""
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield Static(id=f"panel-{self.side_id}")
 
     @property

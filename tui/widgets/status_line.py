@@ -8,6 +8,8 @@ it nor out of the keyboard's reach.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
@@ -25,7 +27,7 @@ class StatusLine(Static):
     StatusLine.-refusal { background: $error 25%; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.kind = "info"
         self.message = ""
@@ -57,7 +59,7 @@ class StatusLine(Static):
         width = self.content_region.width or max(1, self.app.size.width - 2)
         return list(self._text.wrap(self.app.console, width))
 
-    def render(self):
+    def render(self) -> Text:
         lines = self._lines()
         if len(lines) <= ROWS:
             return self._text
