@@ -252,6 +252,7 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.replay_strike", "replay", "x", "strike", "Strike", "strike", True),
     Key("stockade.replay_unstrike", "replay", "X", "unstrike", "Unstrike", "unstrike", True),
+    Key("stockade.replay_amend", "replay", "a", "amend", "Amend", "amend it where it stands", True),
     Key("stockade.replay_quit", "replay", "q", "app.quit", "Quit", "quit"),
     # ---------------------------------------------------------------- tally
     Key(

@@ -47,6 +47,7 @@ class LaterEntry(msgspec.Struct, frozen=True):
     sentence: str  # the entry as the history shows it (after the change)
     differences: list[str]  # one phrase per difference: "now frees g1 (a1 held it)"
     conflict: str = ""  # why it no longer holds, when it now conflicts
+    in_part: str = ""  # what part of it no longer holds, when the rest still does
 
 
 class VerdictShift(msgspec.Struct, frozen=True):
@@ -59,7 +60,7 @@ class VerdictShift(msgspec.Struct, frozen=True):
 
 
 class Change(msgspec.Struct, frozen=True, kw_only=True):
-    action: str  # submit / undo / redo / undo_to / strike / unstrike
+    action: str  # submit / undo / redo / undo_to / strike / unstrike / amend
     preview: bool = False  # True: nothing was written; this is what the write would do
     target: int = 0  # the entry (strike, unstrike, undo_to) or group (undo, redo) acted on
     appended: list[int] = []  # seqs of the records written
@@ -67,6 +68,7 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     undone: list[int] = []  # entries newly undone
     struck: list[int] = []  # entries newly struck
     restored: list[int] = []  # entries back in the effective history (redo, unstrike)
+    amended: list[int] = []  # entries whose event is another now (amend, and its undo/redo)
     abandoned: list[int] = []  # undone entries a new entry left behind (no redo now)
     later: list[LaterEntry] = []  # later entries whose outcome differs
     units: list[UnitChange] = []

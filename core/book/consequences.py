@@ -87,6 +87,7 @@ class Observer:
     # a game with Victory Conditions: its conditions, Exit VP and control, and whether
     # it had ended, before the change (the CVP before is the CVP after less the delta)
     victory_before: tuple[VictoryBook, bool] | None = None
+    in_part: dict[int, str] | None = None  # watched entries that now hold in part: why
 
     def __init__(self, state: GameState, involved: list[Any], effects: bool = False):
         self.state = state
@@ -154,9 +155,20 @@ class Observer:
             self.saw = True
 
     # ------------------------------------------------------------------ fold
-    def folded(self, record: ev.Record, entry: tuple[Any, ...], conflicts: dict[Any, Any]) -> None:
-        """Call after each event folded by the change, with its undo entry."""
+    def folded(
+        self,
+        record: ev.Record,
+        entry: tuple[Any, ...],
+        conflicts: dict[Any, Any],
+        partial: dict[int, str] | None = None,
+    ) -> None:
+        """Call after each event folded by the change, with its undo entry (and the
+        entries that hold in part, ``core.rules.partial``)."""
         seq = record.seq
+        if partial and seq in partial and seq in self.watch:
+            if self.in_part is None:
+                self.in_part = {}
+            self.in_part[seq] = partial[seq]
         if seq in conflicts:
             if self.conflicted is None:
                 self.conflicted = []
@@ -345,7 +357,11 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
             from stockade.core.book.describe import sentence_for
 
             sentence = sentence_for(game.records[seq - 1], game)
-            later.append(LaterEntry(seq, sentence, differences(before, after), conflict))
+            said = differences(before, after)
+            part = (obs.in_part or {}).get(seq, "")
+            if part:
+                said = [f"holds in part: {part}", *said]
+            later.append(LaterEntry(seq, sentence, said, conflict, part))
     was, now = obs.conflicts_before or {}, game.conflicts
     new = (
         sorted(

@@ -103,6 +103,8 @@ def _control(record: ev.ControlRecord) -> str:
         return f"redo of entry {record.target}"
     if isinstance(record, ev.Strike):
         return f"struck entry {record.target}" + (f" ({record.reason})" if record.reason else "")
+    if isinstance(record, ev.Amend):
+        return f"amended entry {record.target}" + (f" ({record.reason})" if record.reason else "")
     assert isinstance(record, ev.Unstrike)  # the last kind of control record
     return f"unstruck entry {record.target}"
 

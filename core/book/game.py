@@ -139,7 +139,9 @@ class Game(Writer):
         """Every record as an entry; one that never folded here has its time from
         ``names_then`` (``then=False``: 0/"", no replay: the TUI's event loop)."""
         folded = self.when
-        entries = _history.entries(self.records, self.timeline, self.conflicts, folded)
+        entries = _history.entries(
+            self.records, self.timeline, self.conflicts, folded, self.projection.partial
+        )
         never = [i for i, e in enumerate(entries) if e.seq not in folded and e.status != "control"]
         if then and never:
             when = self.names_then().when

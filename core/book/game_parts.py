@@ -22,6 +22,7 @@ def parts_from_store(store: LogStore) -> Parts:
     the bytes it read (``store.log_data``) match one, else whole."""
     timeline = build_timeline(store.records)
     fold = Projection(timeline.effective_of(store.records), fold=False)
+    fold.snapshots = not timeline.amends
     log_data, path = store.take_log_data(), store.path
     if log_data is None or path is None or not fold.from_snapshot(path, log_data):
         fold.fold_all()

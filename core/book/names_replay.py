@@ -120,6 +120,11 @@ class _LazyReplay:
             timeline.add(record)
         except Refusal:
             return  # a control record that no longer applies: ignored, as on opening
+        if isinstance(record, ev.Amend) or (
+            isinstance(record, ev.Undo | ev.Redo) and record.target in timeline.replacements
+        ):
+            self._restore()  # another event stands at the amended place: fold from there
+            return
         if isinstance(record, ev.Undo):
             self._cut(max(leaving, 0))
         elif isinstance(record, ev.Redo):
@@ -160,8 +165,9 @@ class _LazyReplay:
         self._back_to(position)
 
     def _restore(self) -> None:
-        """An unstrike puts an entry back in its place: the history is made again from
-        the timeline (rare), and the fold taken back to where the two first differ."""
+        """An unstrike puts an entry back in its place (an amendment, or its undo or
+        redo, puts another event there): the history is made again from the timeline
+        (rare), and the fold taken back to where the two first differ."""
         effective = self.timeline.effective()
         folded = self.fold.effective
         same = 0

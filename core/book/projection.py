@@ -34,6 +34,7 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
 from stockade.core.model.state import GameState, Side
 from stockade.core.model.tracked_unit import ChangeTracker, Unit, clone_unit, copy_obj
+from stockade.core.rules.partial import part_that_holds
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the scrounged set
@@ -52,12 +53,17 @@ class Projection:
         self.seqs = [r.seq for r in effective]
         self.state = GameState()
         self.conflicts: dict[int, Refusal] = {}
+        # entries that hold in part (``core.rules.partial``): seq -> what was dropped, why
+        self.partial: dict[int, str] = {}
         self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
         self._when: tuple[int, str, str] = (0, "", "")  # the last one made (shared)
         self.names = NameBook()  # seq -> the names its units had then (core.model.names)
         self.undo: list[Any] = []
         self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
+        # False once an entry is amended: a snapshot is keyed by the seqs of the prefix
+        # it covers, which an amendment (its event takes the entry's seq) leaves alike
+        self.snapshots = True
         if fold:
             self.fold_all()
 
@@ -66,7 +72,7 @@ class Projection:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
         undo journal: reaching into them first completes it (``complete_journal``)."""
-        if len(self.effective) < snapcache.MIN_EVENTS:
+        if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
         found = snapcache.read(path, log_data, self.seqs)
         if found is None:
@@ -91,7 +97,8 @@ class Projection:
         n = len(self.effective)
         position = n - snapcache.TAIL
         if (
-            content is None
+            not self.snapshots
+            or content is None
             or n < snapcache.MIN_EVENTS
             or position <= 0
             or position - self.snap_position < snapcache.REFRESH
@@ -126,6 +133,7 @@ class Projection:
         with gc_paused():
             full = Projection(self.effective)
         self.state, self.conflicts, self.undo = full.state, full.conflicts, full.undo
+        self.partial = full.partial
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
         self.names.current = full.names.current
@@ -135,6 +143,7 @@ class Projection:
         """Fold the whole effective history into a fresh state."""
         self.state = GameState()
         self.conflicts = {}
+        self.partial = {}
         self.undo = []
         self.names.current.clear()
         self.fold_many(self.effective)
@@ -160,6 +169,8 @@ class Projection:
             when_of[event.seq] = when
             missing = before(state, event) if type(event) in MENTIONS else None
             refusal = step_recorded(event, undo)
+            if refusal is not None:
+                refusal = self.hold_in_part(event, undo, refusal)
             if missing:
                 after(state, event, missing)
             if refusal is not None:
@@ -205,6 +216,21 @@ class Projection:
             entries.append(
                 (added_units, added_cas, scr_before if added_scr else None, added_sides, *ops)
             )
+        return None
+
+    def hold_in_part(self, event: ev.Record, undo: list[Any], refusal: Refusal) -> Refusal | None:
+        """``event`` did not hold (its undo entry is the last of ``undo``): fold the part
+        of it that holds instead, if one does (``core.rules.partial``), and keep what
+        was dropped in ``partial``; else the refusal, as it was."""
+        part = part_that_holds(self.state, event)
+        if part is None:
+            return refusal
+        self.unapply(undo.pop())
+        if self.step_recorded(part[0], undo) is not None:  # the check said it would hold
+            self.unapply(undo.pop())
+            self.step_recorded(event, undo)
+            return refusal
+        self.partial[event.seq] = part[1]
         return None
 
     def unapply(self, entry: tuple[Any, ...]) -> None:
@@ -255,6 +281,7 @@ class Projection:
             record = effective.pop()
             seqs.pop()
             conflicts.pop(record.seq, None)
+            self.partial.pop(record.seq, None)
             self.unapply(undo.pop())
 
     def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:
@@ -266,11 +293,13 @@ class Projection:
         if named:
             refusal = self.step_recorded(record, self.undo)
             if refusal is not None:
+                refusal = self.hold_in_part(record, self.undo, refusal)
+            if refusal is not None:
                 self.conflicts[record.seq] = refusal
         else:
             self.fold_one(record)
         if obs is not None:
-            obs.folded(record, self.undo[-1], self.conflicts)
+            obs.folded(record, self.undo[-1], self.conflicts, self.partial)
 
     def replace_tail(
         self, position: int, tail: list[ev.Record], obs: Observer | None = None
@@ -398,6 +427,7 @@ class Projection:
         """Fold ``new_tail`` instead of ``tail`` from ``position`` while the block runs
         (a preview), then put everything back as it was."""
         before = dict(self.conflicts)
+        partial = dict(self.partial)
         touched = {r.seq for r in tail} | {r.seq for r in new_tail}
         when = {s: self.when[s] for s in touched if s in self.when}
         names = {s: self.names.by_seq[s] for s in touched if s in self.names.by_seq}
@@ -410,6 +440,7 @@ class Projection:
             self.names.by_seq.update(names)
             if self.conflicts.keys() == before.keys():
                 self.conflicts = before  # the very same Refusal objects as before
+            self.partial = partial
 
 
 @contextlib.contextmanager

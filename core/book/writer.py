@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from stockade.core.book import names_replay
+from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
@@ -52,7 +53,7 @@ __all__ = ["Writer", "now", "within_bounds"]
 _SEQ_OF = operator.attrgetter("seq")
 
 
-class Writer(WriteRecovery):
+class Writer(WriteRecovery, Amending):
     def __init__(self, store: LogStore, timeline: Timeline, projection: Projection):
         self.store = store
         self.timeline = timeline
@@ -153,7 +154,14 @@ class Writer(WriteRecovery):
             # open or write: what is derived from it is no longer keyed by them
             self.store.content = None
             self.records.append(record)
-            if isinstance(record, ev.Undo):
+            if isinstance(record, ev.Amend):
+                self.named.clear()
+                self.refold_from(record.target, self.timeline, "amend", record.target, [])
+            elif isinstance(record, ev.Undo | ev.Redo) and self.amended_place(record.target):
+                self.named.clear()
+                place = self.amended_place(record.target)
+                self.refold_from(place, self.timeline, "undo", record.target, [])
+            elif isinstance(record, ev.Undo):
                 fold.rollback(fold.keep_upto_group(record.target - 1))
             elif isinstance(record, ev.Redo):
                 for redone in self.timeline.groups.get(record.target, []):
@@ -282,6 +290,10 @@ class Writer(WriteRecovery):
             raise HistoryRefusal("undo", "nothing to undo")
         written = self._control(ev.Undo, target)
         tl.undo(target)
+        place = self.amended_place(target)
+        if place:  # an amendment: the entry reads as it was, the tail folds again
+            self.named.clear()
+            return self.refold_from(place, tl, "undo", target, [written], amended=[place])
         self.named.add(target)
         effective = self.projection.effective
         keep = len(effective)  # keep_upto_group(target - 1), inline: most often one step
@@ -298,10 +310,26 @@ class Writer(WriteRecovery):
         self._append_records(stamped)
         self.named.update(targets)
         keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
+        places = [p for p in map(self.amended_place, targets) if p]
+        if places:  # amendments taken back: fold again from the first place they mended
+            self.named.clear()
+            start = min(keep, *(self.projection.position_of(p)[0] for p in places))
+            written = [r.seq for r in stamped]
+            return self.refold_from(
+                seq, self.timeline, "undo_to", seq, written, at=start, amended=places
+            )
         return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
 
     def preview_undo_to(self, seq: int) -> Change:
-        _history.undo_to_plan(self.timeline, self.records, seq)
+        targets = _history.undo_to_plan(self.timeline, self.records, seq)
+        places = [p for p in map(self.amended_place, targets) if p]
+        if places:
+            trial = self.timeline.copy()
+            for grp in targets:
+                trial.undo(grp)
+            keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
+            at = min(keep, *(self.projection.position_of(p)[0] for p in places))
+            return self.refold_from(seq, trial, "undo_to", seq, [], True, at, amended=places)
         fold = self.projection
         with fold.lock:
             keep = fold.keep_upto_group(self.records[seq - 1].grp)
@@ -315,6 +343,10 @@ class Writer(WriteRecovery):
             raise HistoryRefusal("redo", "nothing to redo")
         written = self._control(ev.Redo, target)
         tl.redo(target)
+        place = self.amended_place(target)
+        if place:
+            self.named.clear()
+            return self.refold_from(place, tl, "redo", target, [written], amended=[place])
         named = target in self.named
         self.named.discard(target)
         fold = self.projection
@@ -369,7 +401,7 @@ class Writer(WriteRecovery):
         with fold.lock:
             position, present = fold.position_of(seq)
             tail = fold.effective[position:]
-            record = self.records[seq - 1]
+            record = self.timeline.standing(self.records[seq - 1])  # as amended
             if action == "strike" and present:
                 how, new_tail = "struck", tail[1:]
             elif action == "unstrike" and not present and record.grp not in self.timeline.undone:

@@ -35,6 +35,12 @@ def game_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
     game_commands.register(sub)
 
 
+def amend_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
+    from stockade.core.cli import amend_command
+
+    amend_command.register(sub)
+
+
 def read_group(sub: SubParsers[argparse.ArgumentParser]) -> None:
     from stockade.core.cli import read_commands
 
@@ -92,6 +98,7 @@ SUBCOMMANDS: dict[str, Group] = {
     "redo": game_group,
     "strike": game_group,
     "unstrike": game_group,
+    "amend": amend_group,
     "tally": read_group,
     "history": read_group,
     "check": log_group,

@@ -1,4 +1,5 @@
-"""Subcommands that write one game: new, do, run, undo, redo, strike, unstrike. Each
+"""Subcommands that write one game: new, do, run, undo, redo, strike, unstrike (amend
+is ``core.cli.amend_command``, which takes its reply from here). Each
 handler takes ``(args, ui)`` and returns the exit code."""
 
 from __future__ import annotations

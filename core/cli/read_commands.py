@@ -141,6 +141,7 @@ MARKS = {
     "struck": "x",
     "conflict": "!",
     "control": "·",
+    "amended": "~",  # an entry in effect that an amendment mended
 }
 
 
@@ -162,6 +163,8 @@ def cmd_history(args: Namespace, ui: object) -> int:
                 "attacker": entry.attacker,
                 "sentence": sentence(entry, game),
                 "record": jsonout.record(entry.record),
+                "amended_by": entry.amended_by,
+                "was": jsonout.record(entry.was) if entry.was is not None else None,
             }
             for entry in game.history()
         )
@@ -170,9 +173,14 @@ def cmd_history(args: Namespace, ui: object) -> int:
         )
         return 0
     for entry in game.history():
-        line = f"{entry.seq:>5} {MARKS.get(entry.status, '?')} {sentence(entry, game)}"
+        mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
+        line = f"{entry.seq:>5} {mark or MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):
             line += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
+        elif entry.reason:  # it holds in part (core/rules/partial.py)
+            line += f"  <holds in part: {entry.reason}>"
+        if entry.amended_by:
+            line += f"  <amended by entry {entry.amended_by}>"
         print(line)
     return 0
 

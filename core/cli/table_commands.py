@@ -127,7 +127,7 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     print(f"sides named on the added entries: {named}")
     if controls:
         print(
-            f"and {controls} undo, redo or strike record(s), listed under '-': the log does "
+            f"and {controls} undo, redo, strike or amend record(s), listed under '-': the log does "
             "not say who made them"
         )
     return Exit.OK

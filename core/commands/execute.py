@@ -12,7 +12,7 @@ from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
-from stockade.core.commands.verbs_control import Help
+from stockade.core.commands.verbs_control import Amend, Help
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -107,6 +107,8 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
 def _control(game: Game, parsed: Parsed) -> Outcome:
     if isinstance(parsed.command, Help):
         return Outcome(parsed.command.text(), [])
+    if isinstance(parsed.command, Amend):
+        return amend(game, parsed.command.target, parsed.command.line)
     return control(game, parsed.verb, parsed.target, parsed.reason)
 
 
@@ -137,7 +139,55 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
+def amendment(game: Game, seq: int, line: str) -> ev.Record:
+    """The event ``line`` records when read against the game as it stood at entry
+    ``seq``'s place (the handles, phase and Guards of then); the Refusal if the entry
+    may not be amended or ``line`` records no single event there."""
+    was, then = game.place(seq)
+    parsed = plan(line, then, first_attacker(game))
+    if parsed.control:
+        raise InputRefusal(
+            f"'amend' takes what entry {seq} should have recorded, not '{parsed.verb}'"
+        )
+    events = parsed.events
+    if parsed.clock_moved is not None and events and isinstance(events[0], ev.PhaseSet):
+        raise InputRefusal(
+            f"'{line}' belongs to another phase than entry {seq} "
+            f"({describe_clock(then.turn, then.attacker, then.phase)})",
+            "amend an entry with what happened in its own phase",
+        )
+    if len(events) != 1:
+        said = "nothing" if not events else f"{len(events)} events"
+        raise InputRefusal(
+            f"'amend' puts one event in entry {seq}'s place; '{line}' records {said}",
+            f"strike entry {seq} and enter it again",
+        )
+    if type(events[0]) is not type(was) and isinstance(was, ev.PhaseSet | ev.UnitEntered):
+        raise InputRefusal(
+            f"entry {seq} sets the clock or enters a unit: it is amended by the same kind of entry",
+            f"strike entry {seq} and enter it again",
+        )
+    return events[0]
+
+
+def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:
+    """Amend entry ``seq`` by what ``line`` records there (``preview``: say what it
+    would do, writing nothing), with the message the player sees."""
+    event = amendment(game, seq, line)
+    was = sentence_for(game.timeline.standing(game.records[seq - 1]), game, with_time=False)
+    change = game.amend(seq, event, preview=preview)
+    if preview:
+        return Outcome(f"amend entry {seq} ({was}) to: {line}", [], change)
+    now = sentence_for(game.timeline.standing(game.records[seq - 1]), game, with_time=False)
+    text = f"amended entry {seq}: {now} (was: {was})"
+    full = text + _conflicts(game, change.new_conflicts)
+    return Outcome(full, game.records[-1:], change, brief=text)
+
+
 def _group_summary(game: Game, grp: int) -> str:
+    event = game.timeline.replacements.get(grp)
+    if event is not None:
+        return f"the amendment of entry {event.seq}"
     records = game.timeline.groups.get(grp, [])
     return "; ".join(sentence_for(r, game, with_time=False) for r in records) or "nothing"
 

@@ -627,6 +627,18 @@ _SPECS = [
         ),
     ),
     VerbSpec(
+        "amend",
+        "amend N COMMAND...",
+        "mend entry N where it stands: COMMAND's event takes its place; later entries "
+        "are checked again, those that still hold stay",
+        "amend 12 transfer g1 to a3",
+        ("fix",),
+        (
+            Slot("target", Kind.NUMBER, label="Entry", required=True),
+            Slot("line", Kind.TEXT, label="What it should have been (a command)", required=True),
+        ),
+    ),
+    VerbSpec(
         "unstrike",
         "unstrike N",
         "bring back a struck entry",
@@ -647,7 +659,7 @@ _SPECS = [
 
 VERBS: dict[str, VerbSpec] = {spec.name: spec for spec in _SPECS}
 ALIASES: dict[str, str] = {alias: spec.name for spec in _SPECS for alias in spec.aliases}
-CONTROL_VERBS = frozenset({"undo", "redo", "strike", "unstrike", "help"})
+CONTROL_VERBS = frozenset({"undo", "redo", "strike", "unstrike", "amend", "help"})
 
 # Words that can never be a handle: every keyword and flag of every verb.
 RESERVED_WORDS = frozenset(

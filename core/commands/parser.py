@@ -64,6 +64,7 @@ _CLASSES: tuple[type[Command], ...] = (
     control.Redo,
     control.Strike,
     control.Unstrike,
+    control.Amend,
     control.Help,
 )
 COMMANDS: dict[str, type[Command]] = {cls.verb: cls for cls in _CLASSES}

@@ -1,8 +1,10 @@
-"""The control verbs: undo, redo, strike, unstrike (they write control records, not
-events), and help (it writes nothing)."""
+"""The control verbs: undo, redo, strike, unstrike, amend (they write control records,
+not events), and help (it writes nothing)."""
 
 from __future__ import annotations
 
+import re
+import shlex
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command
@@ -56,6 +58,43 @@ class Strike(Control, frozen=True):
         if not words:
             raise InputRefusal("'strike' needs the entry number", cls.spec().example)
         return cls(target=number(words[0], "the entry number"), reason=" ".join(words[1:]))
+
+
+class Amend(Control, frozen=True):
+    """``amend N COMMAND``: COMMAND is read against the game as it stood at entry N's
+    place (``core.commands.execute.amend``), not as it stands now."""
+
+    verb: ClassVar[str] = "amend"
+    whole_line: ClassVar[bool] = True  # the command's own keywords are its own
+    target: int
+    line: str
+
+    @classmethod
+    def read(cls, ctx: Context, sections: Sections) -> Self:
+        words = sections.positional
+        if len(words) < 2:
+            raise InputRefusal(
+                "'amend' needs the entry number and what it should have been",
+                cls.spec().example,
+            )
+        # one word: the line as given whole (quoted); else the words, each read again
+        # as it was typed
+        line = words[1] if len(words) == 2 else " ".join(map(_quoted, words[1:]))
+        command = cls(target=number(words[0], "the entry number"), line=line)
+        command.check(ctx)
+        return command
+
+    def check(self, ctx: Context) -> None:
+        if not self.line.strip():
+            raise InputRefusal("'amend' needs what the entry should have been", self.spec().example)
+
+
+def _quoted(word: str) -> str:
+    """``word`` as the lexer reads it back as one word (quoted only when it must be)."""
+    return shlex.quote(word) if not word or _SPECIAL.search(word) else word
+
+
+_SPECIAL = re.compile(r"[\s'\"#\\]")
 
 
 class Unstrike(Control, frozen=True):

@@ -15,9 +15,10 @@ stood when the record was written: only the records before it.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
-from stockade.core.log.game_timeline import CONTROLS, Timeline, strikable
+from stockade.core.log.game_timeline import CONTROLS, Timeline, amendable, strikable
 from stockade.core.log.salvage import is_stand_in
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, Refusal
@@ -41,7 +42,12 @@ class ControlProblem:
         return f"line {self.line}: {self.message}"
 
 
-_VERBS: dict[type, str] = {ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike"}
+_VERBS: dict[type, str] = {
+    ev.Undo: "undo",
+    ev.Redo: "redo",
+    ev.Strike: "strike",
+    ev.Amend: "amend",
+}
 
 
 def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
@@ -58,7 +64,9 @@ def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
         reason = _why_not(timeline, records, record, verb, target)
         if reason:
             out.append(ControlProblem(record.seq, verb, target, reason))
-        else:
+            continue
+        # moot (a stand-in's, or an amendment of a line repair left out): ignored
+        with contextlib.suppress(Refusal):
             timeline.add(record)
     return out
 
@@ -76,11 +84,28 @@ def _why_not(
         elif verb == "redo":
             if timeline.redoable() != target:
                 raise HistoryRefusal("redo", f"entry {target} is not the last undone entry")
+        elif verb == "amend":
+            _amendment(timeline, records, record, target)
         else:
             strikable(timeline, records, target, verb)
     except Refusal as refusal:
         return refusal.text
     return ""
+
+
+def _amendment(
+    timeline: Timeline, records: list[ev.Record], record: ev.Record, target: int
+) -> None:
+    """An amendment mends an event in effect, and its event stands in that entry's
+    place: the entry's seq and command group (``Game.amend``)."""
+    if is_stand_in(records[target - 1]):
+        return  # the line it mends was lost and left out by ``stockade repair``: moot
+    was = amendable(timeline, records, target)
+    event = getattr(record, "event", None)
+    if event is None or event.seq != target or event.grp != was.grp:
+        raise HistoryRefusal(
+            "amend", f"its event does not carry entry {target}'s place (seq and group)"
+        )
 
 
 def _undoable(timeline: Timeline, target: int) -> None:

@@ -17,7 +17,13 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
 
 CONTROLS = shared.Controls(
-    actions={ev.Undo: "undo", ev.Redo: "redo", ev.Strike: "strike", ev.Unstrike: "unstrike"},
+    actions={
+        ev.Undo: "undo",
+        ev.Redo: "redo",
+        ev.Strike: "strike",
+        ev.Unstrike: "unstrike",
+        ev.Amend: "amend",
+    },
     error=lambda verb, text: LogRefusal(text) if verb == "log" else HistoryRefusal(verb, text),
     refused=Refusal,
 )
@@ -42,12 +48,19 @@ class HistoryEntry:
     phase: str = ""
     attacker: str = ""
     rule: str = ""  # a conflict's rule id, as a field (``reason`` is the whole message)
+    # amended: the seq of the amendment in effect, and the record it replaced
+    # (``record`` is then what stands in its place)
+    amended_by: int = 0
+    was: ev.Record | None = None
 
 
 def entry_status(
     record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict[int, Refusal]
 ) -> tuple[str, str]:
-    """How ``record`` stands in the effective history now, and why."""
+    """How ``record`` stands in the effective history now, and why (an amendment is a
+    command group of its own: undone or abandoned like any)."""
+    if isinstance(record, ev.Amend) and record.grp in timeline.undone:
+        return ("abandoned" if record.grp in timeline.abandoned else "undone"), ""
     if ev.is_control(record):
         return "control", ""
     if record.grp in timeline.abandoned:
@@ -66,18 +79,30 @@ def entries(
     timeline: Timeline,
     conflicts: dict[int, Refusal],
     when: dict[int, tuple[int, str, str]],
+    partial: dict[int, str] | None = None,
 ) -> list[HistoryEntry]:
-    """Every record as a history entry: its status, and when it happened."""
+    """Every record as a history entry: its status, and when it happened (an entry
+    that holds in part, ``partial``: its reason says what was dropped)."""
     out = []
+    amends = timeline.amends
     for record in records:
         turn, phase, attacker = when.get(record.seq, (0, "", ""))
         status, reason = entry_status(record, timeline, records, conflicts)
         rule = conflicts[record.seq].rule if status == "conflict" else ""
-        out.append(
-            HistoryEntry(
-                record.seq, record.grp, record, status, reason, turn, phase, attacker, rule
-            )
+        entry = HistoryEntry(
+            record.seq, record.grp, record, status, reason, turn, phase, attacker, rule
         )
+        if partial and status == "ok" and record.seq in partial:
+            entry.reason = partial[record.seq]
+        if amends and record.seq in amends:
+            amendment = timeline.amendment_of(record.seq)
+            if amendment:
+                entry.record, entry.amended_by, entry.was = (
+                    timeline.replacements[amendment],
+                    amendment,
+                    record,
+                )
+        out.append(entry)
     return out
 
 
@@ -96,6 +121,24 @@ def undo_to_plan(timeline: Timeline, records: list[ev.Record], seq: int) -> list
     if not targets:
         raise HistoryRefusal("undo", f"nothing after entry {seq} to undo")
     return targets
+
+
+def amendable(timeline: Timeline, records: list[ev.Record], seq: int) -> ev.Record:
+    """Entry ``seq`` as it stands, if it may be amended; else the Refusal saying why
+    not (an amendment mends an event in effect: not a control record, not the game
+    header, not an entry undone or struck)."""
+    if not 1 <= seq <= len(records):
+        raise HistoryRefusal("amend", f"there is no entry {seq}")
+    record = records[seq - 1]
+    if ev.is_control(record):
+        raise HistoryRefusal("amend", f"entry {seq} is an undo/redo/strike record, not an event")
+    if isinstance(record, ev.GameCreated):
+        raise HistoryRefusal("amend", "the game header cannot be amended")
+    if record.grp in timeline.undone:
+        raise HistoryRefusal("amend", f"entry {seq} is undone; redo it first")
+    if seq in timeline.struck:
+        raise HistoryRefusal("amend", f"entry {seq} is struck; unstrike it first")
+    return timeline.standing(record)
 
 
 def strikable(timeline: Timeline, records: list[ev.Record], seq: int, verb: str) -> ev.Record:

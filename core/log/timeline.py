@@ -8,6 +8,9 @@ Nothing is ever deleted from a log. Records come in command groups: ``grp`` is t
 the header's group); a redo puts back the group most recently undone, until a new
 group is made, after which the undone groups stay in the file as an abandoned branch.
 A strike takes one record out of the effective history, an unstrike puts it back.
+An amendment puts another event in one record's place: it is a command group of its own
+(undo and redo act on it like any group) holding no event at its own place; while that
+group is in effect, the effective history holds its event where the record stood.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Generic, Literal, Protocol, TypeVar, cast
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
 
-Action = Literal["undo", "redo", "strike", "unstrike"]
+Action = Literal["undo", "redo", "strike", "unstrike", "amend"]
 Refused = Literal["undo", "redo", "log"]  # what a timeline refuses: a control, or a group
 
 
@@ -35,6 +38,11 @@ class Sequenced(Protocol):
 class _Targeted(Sequenced, Protocol):
     @property
     def target(self) -> int: ...
+
+
+class _Amending(_Targeted, Protocol):
+    @property
+    def event(self) -> Sequenced: ...
 
 
 R = TypeVar("R", bound=Sequenced)
@@ -67,6 +75,9 @@ class Timeline(Generic[R]):
     redo_stack: list[int] = field(default_factory=list)  # undone groups, last on top
     struck: dict[int, int] = field(default_factory=dict)  # struck seq -> strike seq
     abandoned: set[int] = field(default_factory=set)  # undone groups a new entry left behind
+    # amended seq -> the amendments of it, in log order (the last in effect stands)
+    amends: dict[int, list[int]] = field(default_factory=dict)
+    replacements: dict[int, R] = field(default_factory=dict)  # amendment seq -> its event
 
     def add(self, record: R) -> None:
         """Take one record, in log order, into account; refuse one that cannot apply."""
@@ -81,8 +92,48 @@ class Timeline(Generic[R]):
             self.redo(target)
         elif action == "strike":
             self.strike(target, record.seq)
+        elif action == "amend":
+            self.amend(cast(_Amending, record))
         else:
             self.unstrike(target)
+
+    def _open_group(self, grp: int) -> None:
+        self.active.append(grp)
+        if self.redo_stack:
+            self.abandoned.update(self.redo_stack)
+            self.redo_stack.clear()
+
+    def amend(self, record: _Amending) -> None:
+        """Record ``record`` putting its event in the place of entry ``target``: a new
+        group of its own. Refused when the event is not one for that place (it must
+        carry the seq and group of a domain event before it)."""
+        target, event = record.target, record.event
+        if not 1 <= target < record.seq or event.seq != target:
+            raise self.controls.error("log", f"an amendment of entry {target} that fits no entry")
+        if not any(r.seq == target for r in self.groups.get(event.grp, ())):
+            raise self.controls.error("log", f"entry {target} is not an event of group {event.grp}")
+        self.groups[record.seq] = []
+        self._open_group(record.seq)
+        self.amends.setdefault(target, []).append(record.seq)
+        self.replacements[record.seq] = cast(R, event)
+
+    def standing(self, record: R) -> R:
+        """What stands in ``record``'s place: the event of its last amendment in
+        effect, or the record itself."""
+        made = self.amends.get(record.seq)
+        if made:
+            undone = self.undone
+            for seq in reversed(made):
+                if seq not in undone:
+                    return self.replacements[seq]
+        return record
+
+    def amendment_of(self, seq: int) -> int:
+        """The seq of the amendment in effect of entry ``seq`` (0: none)."""
+        for amendment in reversed(self.amends.get(seq, ())):
+            if amendment not in self.undone:
+                return amendment
+        return 0
 
     def _add_event(self, record: R) -> None:
         grp = record.grp
@@ -96,10 +147,7 @@ class Timeline(Generic[R]):
         if check and grp != record.seq:
             raise self.controls.error("log", f"a new group must start at its own seq, not {grp}")
         self.groups[grp] = [record]
-        self.active.append(grp)
-        if self.redo_stack:
-            self.abandoned.update(self.redo_stack)
-            self.redo_stack.clear()
+        self._open_group(grp)
 
     def undo(self, target: int) -> None:
         active = self.active
@@ -138,6 +186,8 @@ class Timeline(Generic[R]):
             list(self.redo_stack),
             dict(self.struck),
             set(self.abandoned),
+            {seq: list(made) for seq, made in self.amends.items()},
+            dict(self.replacements),
         )
 
     # -- questions --------------------------------------------------------------
@@ -160,10 +210,17 @@ class Timeline(Generic[R]):
         if not struck:
             for grp in self.active:
                 out += groups[grp]
-            return out
-        for grp in self.active:
-            out.extend(r for r in groups[grp] if r.seq not in struck)
-        return out
+        else:
+            for grp in self.active:
+                out.extend(r for r in groups[grp] if r.seq not in struck)
+        return self._amended(out)
+
+    def _amended(self, records: list[R]) -> list[R]:
+        """``records`` with each amended entry's standing event in its place."""
+        if not self.amends:
+            return records
+        amends, standing = self.amends, self.standing
+        return [standing(r) if r.seq in amends else r for r in records]
 
     def count(self) -> int:
         """How many records ``effective()`` holds."""
@@ -187,7 +244,7 @@ class Timeline(Generic[R]):
         grps = [r.grp for r in out]
         if grps != sorted(grps):
             return self.effective()
-        return out
+        return self._amended(out)
 
 
 def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -> Timeline[R]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar, Literal
 
-HistoryAction = Literal["undo", "redo", "strike", "unstrike"]
+HistoryAction = Literal["undo", "redo", "strike", "unstrike", "amend"]
 
 
 class Refusal(Exception):

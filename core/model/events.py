@@ -9,7 +9,8 @@ so renaming a class never breaks an old log. Every record carries:
   and redo act on the whole group. It is the ``seq`` of the group's first record.
 
 Two families: *domain events* (what happened at the table) and *control records*
-(undo, redo, strike, unstrike) which act on earlier records and are never folded.
+(undo, redo, strike, unstrike, amend) which act on earlier records and are never folded
+themselves (an amendment's event is folded in the place of the entry it mends).
 """
 
 from __future__ import annotations
@@ -399,9 +400,53 @@ DomainEvent = (
     | Exited
     | LocationControlled
 )
-ControlRecord = Undo | Redo | Strike | Unstrike
+# What an amendment may put in an entry's place: any event but the game header.
+AmendableEvent = (
+    UnitEntered
+    | PhaseSet
+    | StatusChanged
+    | NoQuarterInvoked
+    | GameEnded
+    | Surrendered
+    | SurrenderRejected
+    | Captured
+    | MutualCapture
+    | Recaptured
+    | Transferred
+    | Exchanged
+    | PrisonerSplit
+    | Deployed
+    | Abandoned
+    | EscortedOff
+    | Eliminated
+    | CasualtyReduced
+    | Massacred
+    | EscapeAttempted
+    | EscapedBy
+    | Rearmed
+    | Scrounged
+    | VictorySet
+    | Exited
+    | LocationControlled
+)
+
+
+class Amend(Record, tag="amend", frozen=True):
+    """Entry ``target`` is mended where it stands: ``event`` takes its place in the
+    effective history, carrying the target's ``seq`` and ``grp``, so every later entry
+    is folded after it as if it had been typed so at first. The amendment is its own
+    command group: one undo takes it back and the entry reads as it was. Nothing is
+    deleted: the original record stays in the log, and a later amendment of the same
+    entry stands over an earlier one."""
+
+    target: b.Seq
+    event: AmendableEvent
+    reason: b.Text = ""
+
+
+ControlRecord = Undo | Redo | Strike | Unstrike | Amend
 AnyRecord = DomainEvent | ControlRecord
-CONTROL_TYPES = (Undo, Redo, Strike, Unstrike)
+CONTROL_TYPES = (Undo, Redo, Strike, Unstrike, Amend)
 
 KIND_TAGS: tuple[str, ...] = tuple(cls.__struct_config__.tag for cls in get_args(AnyRecord))
 

@@ -128,6 +128,8 @@ def _handles_in(tp: Any) -> Extract | None:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         held = [a for a in args if a is not type(None)]
+        if len(held) > 1 and all(_is_tagged_struct(a) for a in held):
+            return _tagged_handles(held)
         inner = _handles_in(held[0]) if len(held) == 1 else None
         if inner is None:
             if any(_handles_in(a) for a in held):  # pragma: no cover - no such field yet
@@ -153,6 +155,30 @@ def _handles_in(tp: Any) -> Extract | None:
             return None
         return lambda values: nested(list(values))
     return None
+
+
+def _is_tagged_struct(tp: Any) -> bool:
+    return (
+        isinstance(tp, type)
+        and issubclass(tp, msgspec.Struct)
+        and tp.__struct_config__.tag is not None
+    )
+
+
+def _tagged_handles(members: list[Any]) -> Extract:
+    """The handles held by values of a tagged union of records (an amendment's event):
+    each value is read by the fields of its own type (None: the type holds none)."""
+    by_type = {cls: _struct_handles(cls) for cls in members}
+
+    def extract(values: Iterable[Any]) -> Iterable[str]:
+        out: list[str] = []
+        for value in values:
+            inner = by_type.get(type(value))
+            if inner is not None:
+                out += inner([value])
+        return out
+
+    return extract
 
 
 def _struct_handles(cls: type[msgspec.Struct]) -> Callable[[list[Any]], Iterable[str]] | None:

@@ -28,6 +28,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import label, mentioned
 from stockade.core.model.state import GameState
+from stockade.core.rules.partial import part_that_holds
 from tests.book.kit import SCENARIO
 from tests.rules.machine import PICK, PrisonerBook, dump, pick
 
@@ -67,7 +68,12 @@ def reference_effects(effective: list[ev.Record]) -> tuple[dict[int, dict], Game
         try:
             rules.step(state, record)
         except Refusal as refusal:
-            effect[("conflict",)] = str(refusal)
+            # an entry that holds in part folds that part (core/rules/partial.py)
+            part = part_that_holds(state, record)
+            if part is None:
+                effect[("conflict",)] = str(refusal)
+            else:
+                rules.step(state, part[0])
         for h, u in state.units.items():
             if h not in units:
                 effect[(("unit", h), "+")] = dict(u.__dict__)

@@ -23,6 +23,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
+from stockade.core.rules.partial import part_that_holds
 
 
 def dump(state) -> dict:
@@ -45,7 +46,11 @@ def fresh_fold(records: list[ev.Record]) -> tuple[GameState, set[int]]:
         try:
             rules.step(state, record)
         except Refusal:
-            conflicts.add(record.seq)
+            part = part_that_holds(state, record)  # it may hold in part (core/rules/partial.py)
+            if part is None:
+                conflicts.add(record.seq)
+            else:
+                rules.step(state, part[0])
     return state, conflicts
 
 

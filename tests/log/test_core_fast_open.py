@@ -91,17 +91,33 @@ def _records(name: str, handle: str) -> list[dict]:
             "guard": "a1",
             "merges": [{"parts": [handle, "h2"], "into": "s9"}],
         },
+        {  # an amendment: the handles and text of the event it holds are checked too
+            "kind": "amend",
+            "target": 3,
+            "reason": name,
+            "event": {
+                "kind": "transfer",
+                "units": [handle],
+                "to_guard": "a1",
+                "seq": 3,
+                "v": 1,
+                "grp": 3,
+                "at": name,
+            },
+        },
     ]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=TEXT, handle=TEXT, ascii_only=st.booleans(), which=st.integers(0, 5))
+@given(name=TEXT, handle=TEXT, ascii_only=st.booleans(), which=st.integers(0, 6))
 @example(name="M6\x1b[2J", handle="a9", ascii_only=False, which=0)
 @example(name="M6\u202e", handle="a9", ascii_only=False, which=0)
 @example(name="4-6-7\x9b", handle="a9", ascii_only=False, which=1)
 @example(name="ok", handle="z 1", ascii_only=True, which=1)
 @example(name="ok", handle="z\u2066", ascii_only=False, which=4)
 @example(name="ok\n", handle="z1\n", ascii_only=True, which=1)  # a last \n: refused
+@example(name="ok", handle="z 1", ascii_only=True, which=6)  # in an amendment's event
+@example(name="M6\u202e", handle="a9", ascii_only=False, which=6)
 def test_a_line_reads_as_the_strict_decoder_reads_it(name, handle, ascii_only, which):
     body = _records(name, handle)[which]
     line = _line({**body, "seq": 6, "v": 1, "grp": 6, "at": ""}, ascii_only)
@@ -124,9 +140,10 @@ def test_a_line_reads_as_the_strict_decoder_reads_it(name, handle, ascii_only, w
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(name=TEXT, handle=TEXT, ascii_only=st.booleans(), which=st.integers(0, 5))
+@given(name=TEXT, handle=TEXT, ascii_only=st.booleans(), which=st.integers(0, 6))
 @example(name="O4\x1b[2J", handle="a9", ascii_only=False, which=0)
 @example(name="ok", handle="[link]x", ascii_only=True, which=2)
+@example(name="ok", handle="z 1", ascii_only=True, which=6)
 def test_a_log_reads_as_the_strict_decoder_reads_it(tmp_path, name, handle, ascii_only, which):
     """The whole-file path: one suspicious line among good ones is refused at its line
     with the strict decoder's words; an innocent one is read like the rest."""

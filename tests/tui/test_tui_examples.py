@@ -5,6 +5,7 @@ over), undo a wrong entry, replay, read and export the tally."""
 
 from __future__ import annotations
 
+from stockade.core.model import events as ev
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms.base import FormScreen
@@ -86,10 +87,10 @@ async def test_example_15_undo_replay_and_tally(tmp_path):
         await pilot.press("h")
         replay = app.screen
         assert replay.__class__.__name__ == "ReplayScreen"
-        await pilot.press("k", "k")
+        await pilot.press("k")  # one step: over the PFPh heading, to the surrender
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert replay.shown_seq is not None and replay.shown_seq < len(game.records)
+        assert isinstance(game.records[(replay.shown_seq or 0) - 1], ev.Surrendered)
         panel = next(p for p in replay.query("SidePanelView") if p.side == "American")
         assert [g.unit.handle for g in panel.data.guards] == ["a1"]
         await pilot.press("escape")

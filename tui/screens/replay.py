@@ -1,6 +1,6 @@
 """History and replay (``h``): step through the history with the panels showing the
-state after the selected entry; undo to here; strike / unstrike an entry after seeing
-what it would break; back to the present.
+state after the selected entry; undo to here; strike / unstrike an entry, or amend it
+where it stands, after seeing what it would break; back to the present.
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ class ReplayScreen(Screen[None]):
             ("stockade.replay_undo_to", "undo to here"),
             "stockade.replay_strike",
             "stockade.replay_unstrike",
+            ("stockade.replay_amend", "amend"),
             ("stockade.replay_present", "present"),
         )
         self.query_one(StatusLine).say(
@@ -126,14 +127,14 @@ class ReplayScreen(Screen[None]):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("undo_to_here", "strike", "unstrike"):
+        if action in ("undo_to_here", "strike", "unstrike", "amend"):
             if self.game.read_only or self.selected is None:
                 return None
             line = self.query_one(HistoryView).line(self.selected)
             status = line.status if line else ""
             if action == "unstrike":
                 return True if status == "struck" else None
-            if action == "strike":
+            if action in ("strike", "amend"):
                 return True if status in ("ok", "conflict") and self.selected > 1 else None
             return True if status in ("ok", "conflict") and self._to_undo() else None
         return True
@@ -260,3 +261,46 @@ class ReplayScreen(Screen[None]):
                 self._control("unstrike", seq)
 
         self.app.push_screen(ConfirmScreen("Unstrike", body), unstrike_if_confirmed)
+
+    def action_amend(self) -> None:
+        """Ask what the entry should have been, show what that would change (the
+        core's preview), and only then write the amendment."""
+        seq = self.selected
+        if seq is None:
+            return
+        line = self.query_one(HistoryView).line(seq)
+        body = Text()
+        body.append(f"Entry {seq}: {line.text if line else ''}\n", style="bold")
+        body.append(
+            "Type what it should have been, as in the command bar (e.g. transfer g1 to a3). "
+            "The next question shows what it changes; nothing is written before."
+        )
+        self.app.push_screen(
+            ConfirmScreen(f"Amend entry {seq}", body, ask="the entry as it should have been"),
+            lambda text: self._amend_typed(seq, text),
+        )
+
+    def _amend_typed(self, seq: int, text: str | None) -> None:
+        from stockade.core.commands.execute import amend
+
+        if not text or not text.strip():
+            return
+        try:
+            preview = amend(self.game, seq, text.strip(), preview=True)
+        except Refusal as refusal:
+            self.query_one(StatusLine).say(str(refusal), "refusal")
+            return
+        assert preview.change is not None
+        body = self._preview_body(preview.message, preview.change)
+
+        def amend_if_confirmed(answer: str | None) -> None:
+            if answer is None:
+                return
+            try:
+                outcome = amend(self.game, seq, text.strip())
+            except Refusal as refusal:
+                self._resync(str(refusal), "refusal")
+                return
+            self._resync(outcome.message.splitlines()[0], change=outcome.change)
+
+        self.app.push_screen(ConfirmScreen("Amend an entry", body), amend_if_confirmed)

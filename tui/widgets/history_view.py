@@ -8,6 +8,11 @@ alone. Undo / redo / strike records have their own lines ("41 · undo of entry 4
 in ``stockade history``, so the numbers run without a gap and the player sees why an
 entry reads undone or abandoned.
 
+It reads like the side record: a phase change is a dim heading between the entries
+("── 12 Turn 2, German RtPh"), not an entry line; ↑/↓ step over the entries only, and
+typing an entry's number goes to it. An amended entry reads as amended (its new
+sentence, "amended by entry M"); one that holds in part says which part it lost.
+
 An entry that never folded in this process (undone, abandoned or struck before the log
 was opened) is worded from a replay of the log (``core.book.names_replay``), which takes a
 whole fold of it: the view never runs that on the event loop. Such an entry shows a
@@ -18,11 +23,13 @@ sentence, which never changes again; every other entry is worded at once.
 from __future__ import annotations
 
 import bisect
+import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
@@ -53,6 +60,7 @@ STYLES = {
 
 
 PENDING = "reading the log…"  # what a line says until its names are read (see above)
+NUMBER_PAUSE = 1.0  # seconds: digits typed further apart start a new entry number
 
 
 @dataclass(frozen=True)
@@ -62,17 +70,29 @@ class Line:
     text: str
     reason: str = ""
     pending: bool = False  # the names of its units are still being read from the log
+    heading: bool = False  # a phase change: a heading between the entries, not an entry
+    amended_by: int = 0  # the amendment that mended it (its sentence is the amendment's)
 
 
 def line_prompt(line: Line, error_style: str = "") -> Text:
     mark, word = MARKS.get(line.status, ("? ", line.status))
     out = Text(no_wrap=False)
+    if line.heading:
+        style = "dim strike" if line.status == "struck" else "dim"
+        out.append(f"── {line.seq} {line.text}", style=style)
+        if word:
+            out.append(f"  [{word}{': ' + line.reason if line.reason else ''}]", style="dim italic")
+        return out
     out.append(f"{line.seq:>3} ", style="dim")
     out.append(mark, style=error_style if line.status == "conflict" else "")
     out.append(line.text, style="dim italic" if line.pending else STYLES.get(line.status, ""))
     if word:
         out.append(f"  [{word}", style="bold " + (error_style if line.status == "conflict" else ""))
         out.append(f": {line.reason}]" if line.reason else "]", style="italic")
+    elif line.reason:  # an entry in effect that holds in part (core/rules/partial.py)
+        out.append(f"  [holds in part: {line.reason}]", style="italic")
+    if line.amended_by:
+        out.append(f"  [amended by entry {line.amended_by}]", style="italic")
     return out
 
 
@@ -85,18 +105,40 @@ def can_word(game: Game, seq: int) -> bool:
 
 def entry_line(game: Game, record: ev.Record) -> Line:
     status, reason = game.entry_status(record)
-    if not (ev.is_control(record) or can_word(game, record.seq)):
-        return Line(record.seq, status, PENDING, reason, pending=True)
-    return Line(record.seq, status, sentence_for(record, game), reason)
+    seq = record.seq
+    timeline = game.timeline
+    amended_by = timeline.amendment_of(seq) if seq in timeline.amends else 0
+    if status == "ok" and not reason:
+        reason = game.projection.partial.get(seq, "")
+    heading = isinstance(record, ev.PhaseSet)
+    if not (ev.is_control(record) or can_word(game, seq)):
+        return Line(seq, status, PENDING, reason, True, heading, amended_by)
+    standing = timeline.standing(record)
+    return Line(seq, status, sentence_for(standing, game), reason, False, heading, amended_by)
 
 
 def all_lines(game: Game) -> list[Line]:
     """Every record's line (a first fill); the entries whose names are still to be
     read from the log say so (``PENDING``) instead."""
     return [
-        Line(entry.seq, entry.status, sentence(entry, game), entry.reason)
+        Line(
+            entry.seq,
+            entry.status,
+            sentence(entry, game),
+            entry.reason,
+            heading=isinstance(entry.record, ev.PhaseSet),
+            amended_by=entry.amended_by,
+        )
         if entry.status == "control" or can_word(game, entry.seq)
-        else Line(entry.seq, entry.status, PENDING, entry.reason, pending=True)
+        else Line(
+            entry.seq,
+            entry.status,
+            PENDING,
+            entry.reason,
+            pending=True,
+            heading=isinstance(entry.record, ev.PhaseSet),
+            amended_by=entry.amended_by,
+        )
         for entry in game.history(then=False)
     ]
 
@@ -119,6 +161,7 @@ def lines_for_change(game: Game, change: Change, shown: list[int]) -> list[Line]
         *change.abandoned,
         *change.new_conflicts,
         *change.resolved_conflicts,
+        *change.amended,
         *(later.seq for later in change.later),
     }
     groups = game.timeline.groups
@@ -126,8 +169,12 @@ def lines_for_change(game: Game, change: Change, shown: list[int]) -> list[Line]
         record = records[s - 1]
         if isinstance(record, (ev.Undo, ev.Redo)):
             seqs.update(r.seq for r in groups.get(record.target, ()))
+            if record.target in game.timeline.replacements:  # an amendment's own line
+                seqs.add(record.target)
     if change.action in ("strike", "unstrike") and change.target:
         seqs.update(shown[bisect.bisect_left(shown, change.target) :])
+    if change.amended:  # folded again from the first entry it mended
+        seqs.update(shown[bisect.bisect_left(shown, min(change.amended)) :])
     return [entry_line(game, records[s - 1]) for s in sorted(seqs) if 0 < s <= len(records)]
 
 
@@ -150,6 +197,8 @@ class HistoryView(OptionList):
         self._pending: set[int] = set()  # seqs shown as PENDING
         self._reading: tuple[Any, Worker[Any]] | None = None  # (game, its names worker)
         self.rebuilds = 0  # how many lines were rewritten in place (tests read it)
+        self._number = ""  # the entry number being typed
+        self._number_at = 0.0  # when its last digit was typed
 
     def sync_game(self, game: Game, follow: bool = True) -> None:
         """Fill the list from the whole history (first fill, or another game)."""
@@ -204,7 +253,8 @@ class HistoryView(OptionList):
                 self._entries[line.seq] = line
                 self._index[line.seq] = self.option_count + len(new)
                 self._order.append(line.seq)
-                new.append(Option(line_prompt(line, error), id=str(line.seq)))
+                prompt = line_prompt(line, error)
+                new.append(Option(prompt, id=str(line.seq), disabled=line.heading))
             elif old != line:
                 self._entries[line.seq] = line
                 self._rewrite(self._index[line.seq], line_prompt(line, error))
@@ -216,7 +266,8 @@ class HistoryView(OptionList):
         if new:
             self.add_options(new)
         if follow and (new or self.highlighted is None) and self.option_count:
-            self.highlighted = self.option_count - 1
+            self.highlighted = self._last_entry()
+            self.call_after_refresh(self.scroll_end, animate=False)  # a heading below it
         elif follow and lines and self.highlighted is not None:
             # a rewritten line (an undo marks the newest entry): keep it in view
             self.call_after_refresh(self._keep_in_view)
@@ -279,6 +330,40 @@ class HistoryView(OptionList):
     def select_seq(self, seq: int) -> None:
         if seq in self._index:
             self.highlighted = self._index[seq]
+
+    def _last_entry(self) -> int:
+        """The index of the last line that is an entry (not a phase heading)."""
+        for index in range(self.option_count - 1, -1, -1):
+            if not self.get_option_at_index(index).disabled:
+                return index
+        return self.option_count - 1
+
+    def go_to_entry(self, seq: int) -> bool:
+        """Highlight entry ``seq``; a phase heading's number goes to the first entry
+        under it. False when there is none."""
+        order = self._order
+        for s in order[bisect.bisect_left(order, seq) :]:
+            index = self._index[s]
+            if not self.get_option_at_index(index).disabled:
+                self.highlighted = index
+                return True
+        return False
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing a number goes to that entry: digits typed within ``NUMBER_PAUSE`` of
+        each other make one number, unless it would be past the last entry (then the
+        digit starts a new one)."""
+        digit = event.character
+        if digit is None or not digit.isdigit():
+            return
+        now = time.monotonic()
+        number = "" if now - self._number_at > NUMBER_PAUSE else self._number
+        number += digit
+        if self._order and int(number) > self._order[-1]:
+            number = digit
+        self._number, self._number_at = number, now
+        event.stop()
+        self.go_to_entry(int(number))
 
     def line(self, seq: int) -> Line | None:
         return self._entries.get(seq)

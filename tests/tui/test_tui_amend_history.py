@@ -1,0 +1,111 @@
+"""The history reads like the side record, and an entry is mended where it stands.
+
+A phase change is a dim heading, not an entry: ↑/↓ step over it; typing an entry's
+number goes to it. In history and replay (h), ``a`` asks what the entry should have
+been, shows what that changes (the core's preview: nothing written yet), and writes
+the amendment on yes; the entry then reads as amended, and one undo takes it back."""
+
+from __future__ import annotations
+
+import pytest
+
+from stockade.core.commands import run_script
+from stockade.core.model import events as ev
+from stockade.tui.app import StockadeApp
+from stockade.tui.screens.confirm import ConfirmScreen
+from stockade.tui.widgets.history_view import HistoryView
+from tests.tui.support import new_game, sync
+
+SIDES = [("American", "American", 4), ("German", "German", 3)]
+SCRIPT = [
+    "add American 6-6-7 6-6-7 6-6-7 at Q4",
+    "add German 4-6-7 4-6-7 at Q5 broken",
+    "phase RtPh 1 American",  # entry 7
+    "surrender g1 g2 to a1",  # entry 8
+    "next",  # entry 9: APh
+    "transfer g1 to a2",  # entry 10
+    "move a1 R4",
+    "move a1 Q4",
+    "next",  # 13
+    "next",  # 14
+    "eliminate a2 by enemy takeover a1",  # entry 15
+]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+    # digits typed by the test make one number however slowly a loaded machine runs it
+    monkeypatch.setattr("stockade.tui.widgets.history_view.NUMBER_PAUSE", 600.0)
+
+
+@sync
+async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
+    game = new_game(tmp_path, "Amend", SIDES)
+    run_script(game, SCRIPT)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        history = app.screen.query_one(HistoryView)
+        history.focus()
+        assert history.selected_seq == 15
+        heading = history.line(14)
+        assert heading is not None and heading.heading and not history.line(15).heading
+        assert str(history.get_option("14").prompt).startswith("── 14 Turn 1, German RPh")
+        await pilot.press("up")
+        assert history.selected_seq == 12  # over the two clock lines 13 and 14
+        await pilot.press("down")
+        assert history.selected_seq == 15
+        await pilot.press("8")
+        assert history.selected_seq == 8
+        await pilot.press("1", "0")  # 81 is past the last entry: 1 starts a new number
+        assert history.selected_seq == 10
+        await pilot.press("9")  # 109 is past the last entry: 9, a heading: its first entry
+        assert history.selected_seq == 10
+        await pilot.press("1", "2")
+        assert history.selected_seq == 12
+    game.close()
+
+
+@sync
+async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_path):
+    game = new_game(tmp_path, "Amend", SIDES)
+    run_script(game, SCRIPT)
+    n = len(game.records)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        history = app.screen.query_one(HistoryView)
+        await pilot.press("1", "0")
+        await pilot.pause()
+        assert history.selected_seq == 10
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        app.screen.query_one("#confirm-input").value = "transfer g1 to a3"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)  # the preview: nothing written yet
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert "holds in part: a2 eliminated; the takeover by a1 is dropped" in body
+        assert len(game.records) == n
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(game.records) == n + 1 and isinstance(game.records[-1], ev.Amend)
+        history = app.screen.query_one(HistoryView)
+        line = history.line(10)
+        assert line is not None and line.amended_by == n + 1 and "(a3)" in line.text
+        assert "holds in part" in str(history.get_option("15").prompt)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("u")  # one undo takes it back
+        await pilot.pause()
+        history = app.screen.query_one(HistoryView)
+        line = history.line(10)
+        assert line is not None and line.amended_by == 0 and "(a2)" in line.text
+        assert history.line(n + 1).status == "undone"
+        assert game.state.units["g1"].guard == "a1"
+    game.close()
