@@ -9,6 +9,7 @@ deliberate change, and look at the report before committing.
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Input
 
 from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
@@ -89,6 +90,8 @@ def test_form_80x24(app, snap_compare, name):
             await _settle(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, FormScreen)
+        for text_field in screen.query(Input):  # a blinking cursor is drawn by the clock
+            text_field.cursor_blink = False
         lists = [
             (w.option_count if isinstance(w, ChoiceList) else len(w.choices), w)
             for w in screen.query("ChoiceList, UnitPicker")
