@@ -35,19 +35,9 @@ class Escape(Command, frozen=True):
         outcome: ev.EscapeOutcome = (
             "escaped" if self.guard_dies else "melee" if self.melee else "no-effect"
         )
-        units = ctx.units(list(self.units))
-        attacked = set(units) - set(self.ntcfail) - set(self.killed)
-        if outcome == "no-effect" and attacked:
-            # How the attack ended is a fact of the board only the players know.
-            raise InputRefusal(
-                f"say how {', '.join(sorted(attacked))}'s attack on its Guard ended: "
-                "guard-dies (the Guard was eliminated), melee (it survived: a Melee), "
-                "ntcfail H (failed the NTC: no attack) or killed H (eliminated attacking)",
-                f"escape {' '.join(units)} guard-dies",
-            )
         return [
             ev.EscapeAttempted(
-                units=units,
+                units=ctx.units(list(self.units)),
                 ntc_failed=list(self.ntcfail),
                 killed=list(self.killed),
                 guard_eliminated=self.guard_dies,

@@ -121,11 +121,16 @@ def check_escape(state: GameState, ev: EscapeAttempted) -> None:
             "remains, none is left to kill them",
         )
     elif survivors:
+        # How the attack ended is a fact of the board only the players know: an escape
+        # that does not say is asked, naming every outcome, never read as one of them.
+        names = ", ".join(sorted(survivors))
         require(
             ev.outcome == "melee",
             "A20.55",
-            "the Guard survived the prisoners' attack, so the Location is now in Melee (A20.55 EX)",
-            "outcome melee",
+            f"say how {names}'s attack on its Guard ended: guard-dies (the Guard was "
+            "eliminated), melee (it survived: a Melee, A20.55 EX), ntcfail H (failed the "
+            "NTC: no attack) or killed H (eliminated attacking)",
+            f"escape {' '.join(ev.units)} melee",
         )
     else:
         require(

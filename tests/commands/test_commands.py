@@ -327,9 +327,7 @@ def test_reduce_and_massacre(game):
 
 # --------------------------------------------------------------------- escape
 def test_escape_flags(game):
-    assert one_event("escape g1 ntcfail g1", game) == ev.EscapeAttempted(
-        units=["g1"], ntc_failed=["g1"]
-    )
+    assert one_event("escape g1", game) == ev.EscapeAttempted(units=["g1"])
     event = one_event("escape g1 ntcfail g1 killed g4 guard-dies own-borders", game)
     assert (
         event.ntc_failed,
