@@ -370,36 +370,6 @@ class Unstrike(Record, tag="unstrike", frozen=True):
     target: b.Seq
 
 
-# msgspec decodes a tagged union of Structs; the tag is each class's ``tag=``.
-DomainEvent = (
-    GameCreated
-    | UnitEntered
-    | PhaseSet
-    | StatusChanged
-    | NoQuarterInvoked
-    | GameEnded
-    | Surrendered
-    | SurrenderRejected
-    | Captured
-    | MutualCapture
-    | Recaptured
-    | Transferred
-    | Exchanged
-    | PrisonerSplit
-    | Deployed
-    | Abandoned
-    | EscortedOff
-    | Eliminated
-    | CasualtyReduced
-    | Massacred
-    | EscapeAttempted
-    | EscapedBy
-    | Rearmed
-    | Scrounged
-    | VictorySet
-    | Exited
-    | LocationControlled
-)
 # What an amendment may put in an entry's place: any event but the game header.
 AmendableEvent = (
     UnitEntered
@@ -429,6 +399,8 @@ AmendableEvent = (
     | Exited
     | LocationControlled
 )
+# msgspec decodes a tagged union of Structs; the tag is each class's ``tag=``.
+DomainEvent = GameCreated | AmendableEvent
 
 
 class Amend(Record, tag="amend", frozen=True):
