@@ -158,3 +158,21 @@ def record_game(path: Path, pad: int = 0) -> Book:
     book.write(book.game.undo)  # left undone: redoable, never folded after reopening
     assert {"abandoned", "undone", "struck"} <= {e.status for e in book.game.history()}
     return book
+
+
+# ---------------------------------------------- an entry to amend, with later entries
+# The transfer (entry 10) amended to another Guard, the later elimination with its
+# takeover (entry 15) checked again: tests/log, tests/cli and tests/tui's amend tests.
+AMEND_SCRIPT = [
+    "add American 6-6-7 6-6-7 6-6-7 at Q4",
+    "add German 4-6-7 4-6-7 at Q5 broken",
+    "phase RtPh 1 American",  # entry 7
+    "surrender g1 g2 to a1",  # entry 8
+    "next",  # entry 9: APh
+    "transfer g1 to a2",  # entry 10
+    "move a1 R4",
+    "move a1 Q4",
+    "next",  # 13
+    "next",  # 14
+    "eliminate a2 by enemy takeover a1",  # entry 15
+]

@@ -6,21 +6,8 @@ from __future__ import annotations
 
 import json
 
+from tests.book.kit import AMEND_SCRIPT
 from tests.cli.support import cli
-
-SCRIPT = [
-    "add American 6-6-7 6-6-7 6-6-7 at Q4",
-    "add German 4-6-7 4-6-7 at Q5 broken",
-    "phase RtPh 1 American",
-    "surrender g1 g2 to a1",
-    "next",
-    "transfer g1 to a2",  # entry 10
-    "move a1 R4",
-    "move a1 Q4",
-    "next",
-    "next",
-    "eliminate a2 by enemy takeover a1",  # entry 15
-]
 
 
 def game_file(tmp_path, capsys):
@@ -38,7 +25,7 @@ def game_file(tmp_path, capsys):
     )
     assert code == 0, err
     script = tmp_path / "s.txt"
-    script.write_text("\n".join(SCRIPT) + "\n")
+    script.write_text("\n".join(AMEND_SCRIPT) + "\n")
     assert cli(capsys, "run", path, script, "-q")[0] == 0
     return path
 

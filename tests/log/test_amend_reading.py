@@ -20,6 +20,7 @@ from stockade.core.cli import main
 from stockade.core.log import game_log
 from stockade.core.log.reader import load as careful_load
 from stockade.core.model import events as ev
+from tests.book.kit import AMEND_SCRIPT
 from tests.rules.machine import dump
 
 # The log format as it was: the strict records decode every line, nothing in bulk.
@@ -31,20 +32,6 @@ STRICT_ONLY = dataclasses.replace(
     header=STRICT_HEADER,
     strict=None,
 )
-
-SCRIPT = [
-    "add American 6-6-7 6-6-7 6-6-7 at Q4",
-    "add German 4-6-7 4-6-7 at Q5 broken",
-    "phase RtPh 1 American",
-    "surrender g1 g2 to a1",
-    "next",
-    "transfer g1 to a2",  # entry 10
-    "move a1 R4",
-    "move a1 Q4",
-    "next",
-    "next",
-    "eliminate a2 by enemy takeover a1",  # entry 15
-]
 
 
 def amended_log(tmp_path: Path, capsys) -> Path:
@@ -65,7 +52,7 @@ def amended_log(tmp_path: Path, capsys) -> Path:
         == 0
     )
     script = tmp_path / "s.txt"
-    script.write_text("\n".join(SCRIPT) + "\n")
+    script.write_text("\n".join(AMEND_SCRIPT) + "\n")
     assert main(["run", str(path), str(script), "-q"]) == 0
     assert main(["amend", str(path), "10", "transfer g1 to a3"]) == 0
     capsys.readouterr()

@@ -14,22 +14,10 @@ from stockade.core.model import events as ev
 from stockade.tui.app import StockadeApp
 from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.widgets.history_view import HistoryView
+from tests.book.kit import AMEND_SCRIPT
 from tests.tui.support import new_game, sync
 
 SIDES = [("American", "American", 4), ("German", "German", 3)]
-SCRIPT = [
-    "add American 6-6-7 6-6-7 6-6-7 at Q4",
-    "add German 4-6-7 4-6-7 at Q5 broken",
-    "phase RtPh 1 American",  # entry 7
-    "surrender g1 g2 to a1",  # entry 8
-    "next",  # entry 9: APh
-    "transfer g1 to a2",  # entry 10
-    "move a1 R4",
-    "move a1 Q4",
-    "next",  # 13
-    "next",  # 14
-    "eliminate a2 by enemy takeover a1",  # entry 15
-]
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +31,7 @@ def _dirs(tmp_path, monkeypatch):
 @sync
 async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
     game = new_game(tmp_path, "Amend", SIDES)
-    run_script(game, SCRIPT)
+    run_script(game, AMEND_SCRIPT)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -71,7 +59,7 @@ async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
 @sync
 async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_path):
     game = new_game(tmp_path, "Amend", SIDES)
-    run_script(game, SCRIPT)
+    run_script(game, AMEND_SCRIPT)
     n = len(game.records)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
