@@ -26,6 +26,9 @@ import pytest
 
 from tests.cli.support import CLI_CHILD
 
+# One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the corpus is run once.
+pytestmark = pytest.mark.xdist_group("test_hostile_corpus")
+
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "hostile"
 EXPECTED: dict[str, dict] = json.loads((CORPUS / "expected.json").read_text())
 MEMORY_MB = 200  # the bound for tally on the huge-turn log; every command meets it
