@@ -13,8 +13,6 @@ Two families: *domain events* (what happened at the table) and *control records*
 themselves (an amendment's event is folded in the place of the entry it mends).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, TypeGuard, get_args
 
 import msgspec
