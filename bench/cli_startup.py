@@ -7,6 +7,7 @@ bare interpreter are printed.
     python -m bench.cli_startup                  # 40 runs each
     python -m bench.cli_startup --runs 100 --json out.json
     python -m bench.cli_startup --base ../main   # also that checkout (its own .venv), interleaved
+    python -m bench.cli_startup --tally-only     # python -c pass and the 1k tally rows only
 
 Goals (docs/performance.md): ``stockade tally`` on a 1k-entry log answered from the
 derived store <= 1.5x ``python -c pass``; a tally that folds <= 3x; ``stockade do`` on
@@ -29,6 +30,7 @@ the two are the cost of keeping, interleaved.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -157,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
         help="another checkout (with its own .venv) measured in the same rounds: its rows "
         "are marked 'base'",
     )
+    parser.add_argument(
+        "--tally-only",
+        action="store_true",
+        help="only `python -c pass` and the 1k tally rows (from the store, folding): the "
+        "start goals, in a few minutes on a busy machine",
+    )
     args = parser.parse_args(argv)
     small, big = ensure_log(1_000), ensure_log(10_000)
     with tempfile.TemporaryDirectory() as tmp:
@@ -168,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
             (Path(tmp) / "base").mkdir()
             python = str(args.base.resolve() / ".venv" / "bin" / "python")
             trees["base "] = tree_commands(python, Path(tmp) / "base", small, big, env)
+        if args.tally_only:
+            trees = {
+                mark: {name: c for name, c in rows.items() if name in TALLY_ONLY}
+                for mark, rows in trees.items()
+            }
         commands = {
             f"{mark}{name}": command
             for mark, rows in trees.items()
@@ -185,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"runs": args.runs, "medians": everything}, indent=1))
     return 0
+
+
+TALLY_ONLY = ("python -c pass", "stockade tally (1k)", "stockade tally (1k, folds)")
 
 
 def report(medians: dict[str, tuple[float, float]], title: str) -> None:
@@ -226,7 +242,8 @@ def report(medians: dict[str, tuple[float, float]], title: str) -> None:
             ),
         ),
     ):
-        print(f"\n{what}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x", end="")
+        with contextlib.suppress(KeyError):  # --tally-only: a row not measured
+            print(f"\n{what}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x", end="")
     print()
 
 
