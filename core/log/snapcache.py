@@ -35,6 +35,7 @@ import msgspec
 
 from stockade.core.log import derived
 from stockade.core.model.errors import Refusal
+from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
@@ -211,7 +212,7 @@ def _to_state(snap: Snapshot) -> GameState:
         units[unit.handle] = unit
     d["units"] = units
     d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
-    d["scrounged"] = set(snap.scrounged)
+    d["scrounged"] = Scroungings(snap.scrounged)
     d["vc"] = snap.vc
     return state
 
@@ -354,7 +355,7 @@ def write(
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
-        scrounged=sorted(state.scrounged),
+        scrounged=list(state.scrounged.order),
         vc=state.vc,
         conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
         when_seqs=known,
