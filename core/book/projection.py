@@ -68,16 +68,23 @@ class Projection:
             self.fold_all()
 
     # ------------------------------------------- snapshot cache (core/log/snapcache.py)
-    def from_snapshot(self, path: Path, log_data: bytes) -> bool:
+    def from_snapshot(
+        self, path: Path, log_data: bytes, content: derived.Content | None = None
+    ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
-        undo journal: reaching into them first completes it (``complete_journal``)."""
+        undo journal: reaching into them first completes it (``complete_journal``).
+        ``content``: the digest the log store is making of the very bytes ``log_data``
+        begins with (``derived.Content``), which checks the snapshot's prefix in the
+        same pass."""
         if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
-        found = snapcache.read(path, log_data, self.seqs)
+        found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
             self.fold_all()
-            self.save_snapshot(path, derived.Content(log_data).key())
+            if content is None or content.size != len(log_data):
+                content = derived.Content(log_data)
+            self.save_snapshot(path, content.key())
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
