@@ -49,11 +49,16 @@ class Scroungings(set[Key]):
             self.discard(key)
 
     def first(self, count: int) -> Scroungings:
-        """A copy of the first ``count`` keys added (a replay view)."""
-        return Scroungings(self.order[:count])
+        """A copy of the first ``count`` keys added (a replay view; in C: no ``add``
+        per key)."""
+        keys = self.order[:count]
+        new = Scroungings.__new__(Scroungings)
+        set.update(new, keys)
+        new.order = keys
+        return new
 
     def copy(self) -> Scroungings:
-        return Scroungings(self.order)
+        return self.first(len(self.order))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Scroungings, (list(self.order),))
