@@ -40,9 +40,9 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
 from stockade.core.model.victory import VictoryBook
 
-# An undo entry (see core.book.projection): (added units, added casualty lines, scrounged
-# set before or None, added sides, then (object, attribute, old value) triples).
-_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
+# An undo entry (see core.book.projection): (added units, added casualty lines, the
+# Scroungings added or None, added sides, then (object, attribute, old value) triples).
+_ADDED_UNITS, _ADDED_CAS, _SCR_ADDED, _OPS = 0, 1, 2, 4
 
 WATCHED = ("status", "guard", "location", "counter", "melee")
 _KEPT = (*WATCHED, "unarmed_how", "side", "origins")

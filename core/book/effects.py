@@ -18,9 +18,9 @@ from stockade.core.model import events as ev
 from stockade.core.model.state import GameState, Side
 from stockade.core.model.tracked_unit import UNARMED, Unit
 
-# An undo entry (see core.book.projection): (added units, added casualty lines, scrounged
-# set before or None, added sides, then (object, attribute, old value) triples).
-_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _OPS = 0, 1, 2, 4
+# An undo entry (see core.book.projection): (added units, added casualty lines, the
+# Scroungings added or None, added sides, then (object, attribute, old value) triples).
+_ADDED_UNITS, _ADDED_CAS, _SCR_ADDED, _OPS = 0, 1, 2, 4
 
 Effect = dict[tuple[Any, ...], tuple[Any, Any]]  # key -> (old value, new value); compared on new
 
@@ -69,7 +69,6 @@ def effects_backward(
     out: dict[int, Effect] = {}
     taken = 0
     cas, end = state.casualties, len(state.casualties)
-    scr_after = state.scrounged
     for record, e in zip(reversed(records), reversed(entries), strict=True):
         k = e[_ADDED_UNITS] if e[_ADDED_UNITS] > 0 else 0
         mine = added[taken : taken + k]
@@ -91,14 +90,12 @@ def effects_backward(
                 eff[(("unit", u.handle), "+")] = (None, snap)
             if e[_ADDED_CAS]:
                 eff[("cas",)] = (None, [_line(c) for c in cas[end - e[_ADDED_CAS] : end]])
-            if e[_SCR_BEFORE] is not None:
-                eff[("scr",)] = (None, set(scr_after) - e[_SCR_BEFORE])
+            if e[_SCR_ADDED] is not None:
+                eff[("scr",)] = (None, set(e[_SCR_ADDED]))
             if record.seq in conflicts:
                 eff[("conflict",)] = (None, str(conflicts[record.seq]))
             out[record.seq] = eff
         end -= e[_ADDED_CAS]
-        if e[_SCR_BEFORE] is not None:
-            scr_after = e[_SCR_BEFORE]
         for (oid, name), (_obj, _, old) in firsts.items():
             after.setdefault(oid, {})[name] = old
     return out
@@ -126,8 +123,8 @@ def effect_forward(
     if e[_ADDED_CAS]:
         cas = state.casualties
         eff[("cas",)] = (None, [_line(c) for c in cas[len(cas) - e[_ADDED_CAS] :]])
-    if e[_SCR_BEFORE] is not None:
-        eff[("scr",)] = (None, set(state.scrounged) - e[_SCR_BEFORE])
+    if e[_SCR_ADDED] is not None:
+        eff[("scr",)] = (None, set(e[_SCR_ADDED]))
     if record.seq in conflicts:
         eff[("conflict",)] = (None, str(conflicts[record.seq]))
     return eff

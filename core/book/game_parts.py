@@ -24,8 +24,16 @@ def parts_from_store(store: LogStore) -> Parts:
     fold = Projection(timeline.effective_of(store.records), fold=False)
     fold.snapshots = not timeline.amends
     log_data, path = store.take_log_data(), store.path
-    if log_data is None or path is None or not fold.from_snapshot(path, log_data):
-        fold.fold_all()
+    try:
+        if (
+            log_data is None
+            or path is None
+            or not fold.from_snapshot(path, log_data, store.content)
+        ):
+            fold.fold_all()
+    finally:
+        if store.content is not None:
+            store.content.settle()  # hashed now: the bytes read are not kept
     return store, timeline, fold
 
 

@@ -37,12 +37,12 @@ from stockade.core.model.tracked_unit import ChangeTracker, Unit, clone_unit, co
 from stockade.core.rules.partial import part_that_holds
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
-# tuple: how many units, casualty lines and sides the event added; the scrounged set
-# as it was before, if the event added to it (else None); then flat (object,
-# attribute, old value) triples: the pre-images of every attribute the event's rules
-# set on a Unit, Side or GameState. Taking the event back restores them newest first
-# and trims what was added: O(what the event changed), not O(game).
-_ADDED_UNITS, _ADDED_CAS, _SCR_BEFORE, _ADDED_SIDES, _OPS = range(5)
+# tuple: how many units, casualty lines and sides the event added; the Scroungings it
+# added (a tuple of keys, the last of ``GameState.scrounged``; else None); then flat
+# (object, attribute, old value) triples: the pre-images of every attribute the event's
+# rules set on a Unit, Side or GameState. Taking the event back restores them newest
+# first and trims what was added: O(what the event changed), not O(game).
+_ADDED_UNITS, _ADDED_CAS, _SCR_ADDED, _ADDED_SIDES, _OPS = range(5)
 _OPAQUE = -1  # in _ADDED_UNITS: the event changed something its entry cannot take back
 _ADDED_UNITS_OF = operator.itemgetter(_ADDED_UNITS)
 
@@ -68,16 +68,23 @@ class Projection:
             self.fold_all()
 
     # ------------------------------------------- snapshot cache (core/log/snapcache.py)
-    def from_snapshot(self, path: Path, log_data: bytes) -> bool:
+    def from_snapshot(
+        self, path: Path, log_data: bytes, content: derived.Content | None = None
+    ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
-        undo journal: reaching into them first completes it (``complete_journal``)."""
+        undo journal: reaching into them first completes it (``complete_journal``).
+        ``content``: the digest the log store is making of the very bytes ``log_data``
+        begins with (``derived.Content``), which checks the snapshot's prefix in the
+        same pass."""
         if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
-        found = snapcache.read(path, log_data, self.seqs)
+        found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
             self.fold_all()
-            self.save_snapshot(path, derived.Content(log_data).key())
+            if content is None or content.size != len(log_data):
+                content = derived.Content(log_data)
+            self.save_snapshot(path, content.key())
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
@@ -184,7 +191,6 @@ class Projection:
         state = self.state
         units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
-        scr_before = set(scr) if type(event) is ev.Scrounged else None
         ops: list[Any] = []
         try:
             tracker = state._tracker or state.tracker  # the slot: no property call
@@ -210,12 +216,12 @@ class Projection:
                 or added_units < 0
                 or added_cas < 0
                 or added_sides < 0
-                or (added_scr and scr_before is None)
+                or added_scr < 0
+                or len(scr.order) != n_scr + added_scr  # changed but by ``add``
             ):
                 added_units = _OPAQUE  # a rule changed what the entry cannot restore
-            entries.append(
-                (added_units, added_cas, scr_before if added_scr else None, added_sides, *ops)
-            )
+            scr_added = scr.added_since(n_scr) if added_scr > 0 else None
+            entries.append((added_units, added_cas, scr_added, added_sides, *ops))
         return None
 
     def hold_in_part(self, event: ev.Record, undo: list[Any], refusal: Refusal) -> Refusal | None:
@@ -250,9 +256,8 @@ class Projection:
                 current.pop(h, None)
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
-        if entry[_SCR_BEFORE] is not None:
-            state.scrounged.clear()
-            state.scrounged.update(entry[_SCR_BEFORE])
+        if entry[_SCR_ADDED] is not None:
+            state.scrounged.take_back(entry[_SCR_ADDED])
         if entry[_ADDED_UNITS]:
             state.drop_last_units(entry[_ADDED_UNITS])
         for _ in range(entry[_ADDED_SIDES]):
@@ -360,10 +365,10 @@ class Projection:
                 return Projection(self.effective[:position]).state
             n_cas = len(live.casualties) - sum(e[_ADDED_CAS] for e in tail)
             vd["casualties"] = live.casualties[:n_cas]
-            scrounged = next(
-                (e[_SCR_BEFORE] for e in tail if e[_SCR_BEFORE] is not None), live.scrounged
+            scr = live.scrounged
+            vd["scrounged"] = scr.first(
+                len(scr) - sum(len(e[_SCR_ADDED]) for e in tail if e[_SCR_ADDED] is not None)
             )
-            vd["scrounged"] = set(scrounged)
             copies: dict[int, object] = {}
             live_sides = {id(s): n for n, s in live.sides.items()}
             # the live book's rows change in place: the view has its own, taken back

@@ -99,19 +99,49 @@ def entry_path(folder: str, resolved: str, kind: str) -> str:
 # ------------------------------------------------------------------ the content
 class Content:
     """The length and BLAKE2b of a log's bytes as this process read or wrote them:
-    ``Content(data)`` for bytes read, ``extend`` for each append made after them."""
+    ``Content(data)`` for bytes read, ``extend`` for each append made after them.
 
-    __slots__ = ("_hash", "size")
+    ``later=True`` holds the bytes read and hashes them on first need, so that the
+    snapshot's check of a prefix of the same bytes (``prefix_digest``) is a step of
+    the one pass over them, not a second pass; ``settle`` finishes it (the opener
+    calls it once the fold is made, so the bytes are not kept)."""
 
-    def __init__(self, data: bytes | memoryview = b"") -> None:
-        self._hash = blake2b(data, digest_size=32)
+    __slots__ = ("_hash", "size", "_pending", "_done")
+
+    def __init__(self, data: bytes | memoryview = b"", *, later: bool = False) -> None:
         self.size = len(data)
+        self._done = 0
+        if later and data:
+            self._hash = blake2b(digest_size=32)
+            self._pending: bytes | memoryview | None = data
+        else:
+            self._hash = blake2b(data, digest_size=32)
+            self._pending = None
+
+    def settle(self) -> None:
+        """Hash whatever of the bytes read is not hashed yet, and let them go."""
+        pending = self._pending
+        if pending is not None:
+            self._hash.update(memoryview(pending)[self._done :])
+            self._pending = None
+
+    def prefix_digest(self, n: int) -> str | None:
+        """The digest of the first ``n`` bytes read, made on the way to the whole;
+        None when they are no longer held or were hashed past already."""
+        pending = self._pending
+        if pending is None or not self._done <= n <= len(pending):
+            return None
+        self._hash.update(memoryview(pending)[self._done : n])
+        self._done = n
+        return str(self._hash.copy().hexdigest())
 
     def extend(self, data: bytes) -> None:
+        self.settle()
         self._hash.update(data)
         self.size += len(data)
 
     def digest(self) -> str:
+        self.settle()
         return str(self._hash.hexdigest())
 
     def key(self) -> tuple[int, str]:

@@ -35,15 +35,17 @@ import msgspec
 
 from stockade.core.log import derived
 from stockade.core.model.errors import Refusal
+from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 9  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 10  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
-# MAC), the log hashed with BLAKE2b
+# MAC), the log hashed with BLAKE2b; 10: each entry's time as an index into a table of
+# the distinct times (decoded into the tuples the fold shares)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -160,10 +162,11 @@ class Snapshot(msgspec.Struct):
     casualties: list[CasualtyRow]
     scrounged: list[tuple[int, str, str]]
     conflicts: list[tuple[int, str, list[str]]]  # seq, the refusal's kind and arguments
-    when_seqs: list[int]  # when: seq -> (turn, phase, attacker), as columns
-    when_turns: list[int]
-    when_phases: list[str]
-    when_attackers: list[str]
+    # when: seq -> (turn, phase, attacker). A time stands for many entries (a phase):
+    # each distinct one once (``when_table``), then per entry its seq and the index
+    when_table: list[When]
+    when_seqs: list[int]
+    when_index: list[int]
     # the names each entry's units had then. Most entries name one unit, and a unit's
     # name is the same over many entries: each distinct name once (``name_table``),
     # then per such entry its seq and the name's index; entries naming none or several
@@ -211,7 +214,7 @@ def _to_state(snap: Snapshot) -> GameState:
         units[unit.handle] = unit
     d["units"] = units
     d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
-    d["scrounged"] = set(snap.scrounged)
+    d["scrounged"] = Scroungings(snap.scrounged)
     d["vc"] = snap.vc
     return state
 
@@ -240,13 +243,23 @@ def _hash_bytes(data: bytes | memoryview) -> str:
     return derived.Content(data).digest()
 
 
+def _prefix_digest(data: bytes, n: int, content: derived.Content | None) -> str:
+    """The digest of ``data[:n]``: from ``content`` (the same bytes, on its one pass)
+    when it can give it, else hashed here."""
+    found = content.prefix_digest(n) if content is not None else None
+    return found if found is not None else _hash_bytes(memoryview(data)[:n])
+
+
 def effective_hash(seqs: list[int], position: int) -> str:
     return _hash_bytes(array("q", seqs[:position]).tobytes())
 
 
-def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
+def read(
+    log: Path, log_data: bytes, seqs: list[int], content: derived.Content | None = None
+) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
-    seqs ``seqs``), or None."""
+    seqs ``seqs``), or None. ``content``: the digest being made of the same bytes (a
+    ``later`` one): the prefix is hashed on its way, not in a pass of its own."""
     if not enabled():
         return None
     raw = derived.read_entry(_resolved(log), KIND, None)
@@ -259,28 +272,16 @@ def read(log: Path, log_data: bytes, seqs: list[int]) -> Restored | None:
             or not 0 < snap.position <= len(seqs)
             or not 0 < snap.log_bytes <= len(log_data)
             or effective_hash(seqs, snap.position) != snap.effective_hash
-            or _hash_bytes(memoryview(log_data)[: snap.log_bytes]) != snap.log_hash
+            or _prefix_digest(log_data, snap.log_bytes, content) != snap.log_hash
         ):
             return None
-        if (
-            len(
-                {
-                    len(snap.when_seqs),
-                    len(snap.when_turns),
-                    len(snap.when_phases),
-                    len(snap.when_attackers),
-                }
-            )
-            != 1
-        ):
+        if len(snap.when_seqs) != len(snap.when_index):
             return None
         conflicts = {seq: Refusal.from_row(kind, args) for seq, kind, args in snap.conflicts}
+        # one shared tuple per time, as the fold makes them (an index out of the table
+        # raises IndexError: a miss)
         when = dict(
-            zip(
-                snap.when_seqs,
-                zip(snap.when_turns, snap.when_phases, snap.when_attackers, strict=True),
-                strict=True,
-            )
+            zip(snap.when_seqs, map(snap.when_table.__getitem__, snap.when_index), strict=True)
         )
         names = dict(snap.names)  # decoded as tuples already
         if len(snap.one_name_seqs) != len(snap.one_name_index):
@@ -333,6 +334,8 @@ def write(
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
     known = [s for s in seqs[:position] if s in when]
+    times: dict[When, int] = {}
+    when_index = [times.setdefault(when[s], len(times)) for s in known]
     snap = Snapshot(
         version=VERSION,
         log_bytes=content[0],
@@ -354,13 +357,12 @@ def write(
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
-        scrounged=sorted(state.scrounged),
+        scrounged=list(state.scrounged.order),
         vc=state.vc,
         conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
+        when_table=list(times),
         when_seqs=known,
-        when_turns=[when[s][0] for s in known],
-        when_phases=[when[s][1] for s in known],
-        when_attackers=[when[s][2] for s in known],
+        when_index=when_index,
         name_table=name_table,
         one_name_seqs=one_seqs,
         one_name_index=one_index,

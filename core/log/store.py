@@ -113,7 +113,9 @@ class LogStore:
         journal = settle_torn_tail(path, loaded, journal, warnings)
         content = None
         if clean and derived.cache_dir() is not None and not os.path.lexists(group_marker(path)):
-            content = Content(loaded.data)  # the very bytes the records were read from
+            # the very bytes the records were read from, hashed in one pass with the
+            # snapshot's check of their prefix (``parts_from_store`` settles it)
+            content = Content(loaded.data, later=True)
         log_data = None
         if len(loaded.records) >= snapcache.MIN_EVENTS and snapcache.enabled():
             # the bytes already read (the file was only ever cut back to good_bytes

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from stockade.core.model.events import PHASES
+from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.tracked_unit import (
     ACTIVE,
     DIRTY_LIMIT,
@@ -75,7 +76,7 @@ class GameState(Tracked):
     strict: bool = False  # the game's header: no entry implies a board fact
     units: dict[str, Unit] = field(default_factory=dict)
     casualties: list[Casualty] = field(default_factory=list)
-    scrounged: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, attacker, hex)
+    scrounged: Scroungings = field(default_factory=Scroungings)  # (turn, attacker, hex)
     last_seq: int = 0
     # the Victory Conditions, Exit VP and Location control: frozen, replaced whole
     vc: VictoryBook = field(default_factory=VictoryBook)
@@ -286,7 +287,7 @@ class GameState(Tracked):
         d["cvp_overrides"] = dict(self.cvp_overrides)
         d["units"] = {handle: clone_unit(u) for handle, u in self.units.items()}
         d["casualties"] = list(self.casualties)
-        d["scrounged"] = set(self.scrounged)
+        d["scrounged"] = self.scrounged.copy()
         vc = self.vc  # frozen (a new holder is enough) but for its control rows
         d["vc"] = vc.with_rows() if vc.has_rows() else msgspec.structs.replace(vc)
         new.tracker  # noqa: B018  a tracker of its own, tying its units and sides to it

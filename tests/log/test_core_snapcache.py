@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Any
 
 import pytest
 
@@ -254,3 +255,55 @@ def test_the_real_fingerprint_covers_every_core_module():
     root = derived.core_root()
     assert os.path.isdir(os.path.join(root, "rules"))
     assert derived.code_fingerprint() is not None
+
+
+# -- the log's bytes hashed once: the snapshot's check of its prefix is a step of the
+# pass that makes the log's digest (the derived store's key), not a second pass. Counted,
+# not timed: the bytes given to the log's BLAKE2b (the keyless 32-byte digests of
+# ``derived.Content``) while a game opens from its snapshot after entries were added
+# past it (the usual case: the snapshot is rewritten only every ``REFRESH`` entries).
+class _Counting:
+    """A BLAKE2b that adds the bytes it hashes to ``seen`` (keyless 32-byte ones)."""
+
+    real: Any = vars(derived)["blake2b"]
+
+    def __init__(self, data: Any = b"", seen: list[int] | None = None, **kw: Any) -> None:
+        self._h = self.real(data, **kw)
+        self.seen = seen if kw.get("digest_size") == 32 and "key" not in kw else None
+        if self.seen is not None:
+            self.seen.append(len(data))
+
+    def update(self, data: Any) -> None:
+        if self.seen is not None:
+            self.seen.append(len(data))
+        self._h.update(data)
+
+    def copy(self) -> _Counting:
+        twin = object.__new__(_Counting)
+        twin._h, twin.seen = self._h.copy(), self.seen
+        return twin
+
+    def hexdigest(self) -> str:
+        return str(self._h.hexdigest())
+
+    def digest(self) -> bytes:
+        return bytes(self._h.digest())
+
+
+def test_the_log_is_hashed_once_when_it_opens_from_its_snapshot(cache, log, monkeypatch):
+    Game.open(log, read_only=True).close()  # folds all, writes the snapshot
+    game = Game.open(log)
+    driver = Driver(game, seed=5)
+    for _ in range(25):  # entries past the snapshot: its prefix is not the whole log
+        driver.step()
+    game.close()
+    seen: list[int] = []
+    monkeypatch.setattr(derived, "blake2b", lambda *a, **kw: _Counting(*a, seen=seen, **kw))
+    game = Game.open(log, read_only=True)
+    monkeypatch.undo()
+    position = game.projection.snap_position
+    assert position > 0 and game.projection.undo[0] is None
+    seqs_hashed = 8 * position  # the snapshot's effective seqs, 8 bytes each
+    # a second pass over the prefix made it ~2x the log
+    assert sum(seen) - seqs_hashed == log.stat().st_size, seen
+    same(game, fresh(log))
