@@ -140,7 +140,7 @@ def all_lines(game: Game) -> list[Line]:
             heading=isinstance(entry.record, ev.PhaseSet),
             amended_by=entry.amended_by,
         )
-        for entry in game.history(then=False)
+        for entry in game.iter_history(then=False)
     ]
 
 
