@@ -6,6 +6,7 @@ insides cannot silently change what the player sees. Counted from the source: ev
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import inspect
 import re
@@ -19,6 +20,14 @@ PRIVATE = re.compile(r"\bself\.(_[a-z][a-z0-9_]*)\b|^\s*(?:async\s+)?def\s+(_[a-
 
 def private_names(source: str) -> set[str]:
     return {a or b for line in source.splitlines() for a, b in PRIVATE.findall(line)}
+
+
+@functools.cache
+def private_names_of_class(cls: type) -> frozenset[str]:
+    """The private names in one Textual class's own source. Many of our classes share
+    bases (Widget, DOMNode, MessagePump): each base's source is read and scanned once,
+    not once per subclass (``inspect.getsource`` re-parses the whole module each call)."""
+    return frozenset(private_names(inspect.getsource(cls)))
 
 
 def textual_private() -> set[str]:
@@ -72,7 +81,7 @@ def test_no_private_textual_name_is_overridden():
             if not isinstance(cls, type):
                 continue
             bases = [b for b in cls.__mro__[1:] if b.__module__.split(".")[0] == "textual"]
-            theirs = set().union(*(private_names(inspect.getsource(b)) for b in bases))
+            theirs = set().union(*(private_names_of_class(b) for b in bases))
             mine = {
                 n.name
                 for n in ast.walk(node)

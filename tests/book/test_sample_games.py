@@ -15,6 +15,10 @@ import pytest
 
 from stockade.sample_games import catalog
 
+# One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the sample games
+# are built once.
+pytestmark = pytest.mark.xdist_group("test_sample_games")
+
 NAMES = catalog.names()
 EXAMPLES = ("ex05", "ex09", "ex10", "ex11", "ex13", "ex15", "ex16", "ex17", "ex19", "a20_55")
 

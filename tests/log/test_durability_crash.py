@@ -19,7 +19,9 @@ from stockade.core.model import events as ev
 
 SERVER = Path(__file__).resolve().parents[1] / "fixtures" / "crash_child.py"
 ROOT = Path(__file__).resolve().parents[2]
-KILLS = 60
+# Kills per run. tests/log/test_portable_lock.py re-runs this file with fewer (each kill
+# leaves the portable lock's file behind for the next worker to break, from the first).
+KILLS = int(os.environ.get("STOCKADE_TEST_CRASH_KILLS", "60"))
 
 
 class ForkServer:

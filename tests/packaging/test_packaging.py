@@ -23,6 +23,10 @@ from pathlib import Path
 
 import pytest
 
+# One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the sdist and wheel are
+# built once and the venv made once.
+pytestmark = pytest.mark.xdist_group("test_packaging")
+
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = {"core": "stockade.core", "tui": "stockade.tui", "themes": "stockade.themes"}
 FOLDERS["sample_games"] = "stockade.sample_games"
@@ -89,16 +93,22 @@ def _site_packages(python: Path) -> Path:
 def installed(dists, tmp_path_factory) -> dict:
     """A fresh venv with someone else's ``core`` and ``tui`` in it, then the wheel."""
     venv = tmp_path_factory.mktemp("venv") / "v"
-    made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
+    # No pip inside it (ensurepip would install one just to be run once): this venv's pip
+    # installs into it with --python, and --no-compile skips byte-compiling the
+    # dependencies, which nothing here needs (Python compiles what it imports).
+    made = subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True
+    )
     if made.returncode != 0:
-        pytest.skip(f"this Python cannot create a venv with pip: {made.stderr.strip()[-300:]}")
+        pytest.skip(f"this Python cannot create a venv: {made.stderr.strip()[-300:]}")
     python = _venv_python(venv)
     site = _site_packages(python)
     for name in ("core", "tui"):  # another project's top-level packages
         (site / name).mkdir()
         (site / name / "__init__.py").write_text(f"WHO = 'other {name}'\n", encoding="utf-8")
     before = {p.name for p in site.iterdir()}
-    _run([str(python), "-m", "pip", "install", "--quiet", str(dists["wheel"])])
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    _run([*pip, "install", "--quiet", "--no-compile", str(dists["wheel"])])
     after = {p.name for p in site.iterdir()}
     script = venv / ("Scripts/stockade.exe" if os.name == "nt" else "bin/stockade")
     return {"python": python, "site": site, "gained": after - before, "script": script}
