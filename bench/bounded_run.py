@@ -3,6 +3,7 @@ CPU seconds and peak memory of each command, one process per run.
 
     python -m bench.bounded_run --base /work/wt/bounded-base LOG...
     python -m bench.bounded_run --base ... --control 1000 2000 4000 8000
+    python -m bench.bounded_run --base ... --shape pingpong 350000 --runs 1
 
 Each LOG (or each ``control N`` shape from ``bench/hostile_shapes.py``, made under
 /tmp/stockade-bench/) is read by every command below, by this build's interpreter and
@@ -31,6 +32,8 @@ OUT = Path(tempfile.gettempdir()) / "stockade-bench"
 
 def commands(log: Path) -> list[tuple[str, list[str]]]:
     repaired = OUT / "repaired.jsonl"
+    with open(log, "rb") as f:
+        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 22), b""))
     return [
         ("tally", ["tally", str(log)]),
         ("check", ["check", str(log)]),
@@ -39,6 +42,7 @@ def commands(log: Path) -> list[tuple[str, list[str]]]:
         ("show", ["show", str(log)]),
         ("verify", ["verify", str(log), str(log)]),
         ("repair", ["repair", str(log), "-o", str(repaired), "--force"]),
+        ("watch", ["watch", str(log), "--until", str(lines)]),  # opens, prints, stops
     ]
 
 
@@ -64,11 +68,16 @@ def run(python: Path, args: list[str]) -> tuple[float, float, int]:
 
 
 def control_log(python: Path, count: int) -> Path:
-    path = OUT / f"control-{count}.jsonl"
+    return shaped_log(python, "control", count)
+
+
+def shaped_log(python: Path, shape: str, count: int) -> Path:
+    """``bench.hostile_shapes SHAPE COUNT``, made once under /tmp/stockade-bench/."""
+    path = OUT / f"{shape}-{count}.jsonl"
     if not path.exists():
         OUT.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [str(python), "-m", "bench.hostile_shapes", "control", str(count), str(path)],
+            [str(python), "-m", "bench.hostile_shapes", shape, str(count), str(path)],
             cwd=HERE,
             check=True,
             stdout=subprocess.DEVNULL,
@@ -81,11 +90,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("logs", nargs="*", type=Path)
     parser.add_argument("--base", type=Path, required=True, help="a checkout with its .venv")
     parser.add_argument("--control", type=int, nargs="*", default=[])
+    parser.add_argument(
+        "--shape",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("SHAPE", "N"),
+        help="a bench.hostile_shapes log (pingpong 350000 is ~91 MB; added N, strikes N)",
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", nargs="*", help="command names to run (default: all)")
     args = parser.parse_args(argv)
     mine, base = Path(sys.executable), args.base / ".venv" / "bin" / "python"
     logs = [*args.logs, *(control_log(mine, n) for n in args.control)]
+    logs += [shaped_log(mine, shape, int(n)) for shape, n in args.shape]
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.runs} runs, interleaved")
     print(f"{'log':<22} {'command':<15} {'CPU s':>7} {'base':>7} {'MB':>6} {'base':>6}  exit")
     for log in logs:

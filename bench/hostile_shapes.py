@@ -34,7 +34,7 @@ def strikes(count: int) -> list[ev.Record]:
         )
     for n in range(count):
         game.strike(2 + n, "wrong counter")
-    return game.records
+    return list(game.records)
 
 
 def pingpong(count: int) -> list[ev.Record]:
@@ -49,7 +49,7 @@ def pingpong(count: int) -> list[ev.Record]:
     for _ in range(count):
         game.undo()
         game.redo()
-    return game.records
+    return list(game.records)
 
 
 def added(count: int) -> list[ev.Record]:
@@ -66,7 +66,7 @@ def added(count: int) -> list[ev.Record]:
                 )
             ]
         )
-    return game.records
+    return list(game.records)
 
 
 def control(count: int) -> list[ev.Record]:
@@ -76,7 +76,7 @@ def control(count: int) -> list[ev.Record]:
     sides = ("Germans", "Americans")
     for n in range(count):
         game.submit([ev.LocationControlled(location=f"X{n}", side=sides[n % 2])])
-    return game.records
+    return list(game.records)
 
 
 SHAPES = {"strikes": strikes, "pingpong": pingpong, "added": added, "control": control}

@@ -22,7 +22,7 @@ from stockade.core.book.projection import Projection
 from stockade.core.book.stamping import encoded_within_bounds, now, stamp
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_timeline import Timeline
-from stockade.core.log.store import LogStore
+from stockade.core.log.store import GameRecords, LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, LogRefusal
 from stockade.core.model.state import GameState
@@ -37,7 +37,7 @@ class Amending:
     named: set[int]
 
     @property
-    def records(self) -> list[ev.Record]:  # pragma: no cover - the Writer's
+    def records(self) -> GameRecords:  # pragma: no cover - the Writer's
         raise NotImplementedError
 
     def _after_write_error(self) -> str:  # pragma: no cover - WriteRecovery's

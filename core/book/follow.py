@@ -180,7 +180,7 @@ class GameFollower:
         held = len(self.game.records)
         self.game = Game.open(self.path, read_only=True)
         self._follower = self._follower_for(self.game)
-        return self.game.records[held:], why
+        return list(self.game.records[held:]), why
 
 
 def _good_bytes(path: Path, n_lines: int) -> int:

@@ -17,6 +17,7 @@ read (history, entry status, views).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
 from stockade.core import rules
@@ -27,6 +28,7 @@ from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.log.journal import Journal
+from stockade.core.log.records import LogRecords
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -138,19 +140,19 @@ class Game(Writer):
     def history(self, *, then: bool = True) -> list[HistoryEntry]:
         """Every record as an entry; one that never folded here has its time from
         ``names_then`` (``then=False``: 0/"", no replay: the TUI's event loop)."""
+        return list(self.iter_history(then=then))
+
+    def iter_history(self, *, then: bool = True) -> Iterator[HistoryEntry]:
+        """``history``, one entry at a time (a long log's is never held whole): the
+        replay is built at the first entry that needs it, as ``history`` builds it."""
         folded = self.when
-        entries = _history.entries(
+        for entry in _history.iter_entries(
             self.records, self.timeline, self.conflicts, folded, self.projection.partial
-        )
-        never = [i for i, e in enumerate(entries) if e.seq not in folded and e.status != "control"]
-        if then and never:
-            when = self.names_then().when
-            for i in never:
-                turn, phase, attacker = when.get(entries[i].seq, (0, "", ""))
-                entries[i] = dataclasses.replace(
-                    entries[i], turn=turn, phase=phase, attacker=attacker
-                )
-        return entries
+        ):
+            if then and entry.seq not in folded and entry.status != "control":
+                turn, phase, attacker = self.names_then().when.get(entry.seq, (0, "", ""))
+                entry = dataclasses.replace(entry, turn=turn, phase=phase, attacker=attacker)
+            yield entry
 
     @property
     def names_then_ready(self) -> bool:
@@ -160,8 +162,9 @@ class Game(Writer):
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""
         when, records = self.when, self.records
+        domain = records.held() if isinstance(records, LogRecords) else records
         return not self.names_then_ready and any(
-            r.seq not in when for r in records if not ev.is_control(r)
+            r.seq not in when for r in domain if not ev.is_control(r)
         )
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from stockade.core.book.projection import Projection, gc_paused
+from stockade.core.log import snapcache
 from stockade.core.log.game_timeline import Timeline, build_timeline
+from stockade.core.log.records import LogRecords
 from stockade.core.log.store import LogStore
 
 Parts = tuple[LogStore, Timeline, Projection]
@@ -20,10 +22,15 @@ Parts = tuple[LogStore, Timeline, Projection]
 def parts_from_store(store: LogStore) -> Parts:
     """The parts of the game ``store`` holds: folded from the snapshot cache when
     the bytes it read (``store.log_data``) match one, else whole."""
-    timeline = build_timeline(store.records)
-    fold = Projection(timeline.effective_of(store.records), fold=False)
+    records = store.records
+    timeline = store.take_timeline()
+    if timeline is None:
+        timeline = build_timeline(records)
+    held = records.held() if isinstance(records, LogRecords) else records
+    fold = Projection(timeline.effective_of(held), fold=False)
     fold.snapshots = not timeline.amends
-    log_data, path = store.take_log_data(), store.path
+    wanted = fold.snapshots and len(fold.effective) >= snapcache.MIN_EVENTS
+    log_data, path = store.take_log_data(wanted), store.path
     try:
         if (
             log_data is None

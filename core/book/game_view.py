@@ -8,6 +8,7 @@ satisfy, so neither module imports them (they import these two).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from stockade.core.model import events as ev
@@ -29,7 +30,7 @@ class Replayed(Protocol):
 
 class GameView(Protocol):
     @property
-    def records(self) -> list[ev.Record]: ...
+    def records(self) -> Sequence[ev.Record]: ...
 
     @property
     def conflicts(self) -> dict[int, Refusal]: ...

@@ -36,6 +36,8 @@ log (500 strikes: 13 s -> well under one; see docs/performance.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from stockade.core.book.projection import Projection, gc_paused
 from stockade.core.log.game_timeline import CONTROLS, Timeline
 from stockade.core.model import events as ev
@@ -50,7 +52,7 @@ class NamesThen:
 
     __slots__ = ("names", "when")
 
-    def __init__(self, records: list[ev.Record]):
+    def __init__(self, records: Sequence[ev.Record]):
         """Replay ``records``, in order, each as the write it was."""
         self.names = NameBook()
         self.when: dict[int, When] = {}

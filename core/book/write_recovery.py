@@ -88,7 +88,7 @@ class WriteRecovery:
         group that never reached the file): folded again from memory."""
         store = self.store
         fresh = parts_from_store(
-            LogStore(store.records[:keep], store.journal, store.path, store.warnings, store.problem)
+            LogStore(store.prefix(keep), store.journal, store.path, store.warnings, store.problem)
         )
         self.store, self.timeline, self.projection = fresh
         self.named = set()

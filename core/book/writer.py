@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import operator
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -41,7 +41,8 @@ from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal import Journal
-from stockade.core.log.store import LogStore
+from stockade.core.log.records import LogRecords
+from stockade.core.log.store import GameRecords, LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
 from stockade.core.model.names import NameBook
@@ -73,7 +74,7 @@ class Writer(WriteRecovery, Amending):
     @classmethod
     def load(
         cls,
-        records: list[ev.Record],
+        records: Sequence[ev.Record],
         journal: Journal | None = None,
         path: Path | None = None,
         warnings: list[str] | None = None,
@@ -82,7 +83,9 @@ class Writer(WriteRecovery, Amending):
     ) -> Self:
         """The parts of a game holding ``records`` (in memory when ``path`` is None)."""
         path = Path(path) if path else None
-        store = LogStore(list(records), journal, path, list(warnings or []), problem)
+        # a long log's records stay as they are (read again from the file when asked)
+        held = records.copy() if isinstance(records, LogRecords) else list(records)
+        store = LogStore(held, journal, path, list(warnings or []), problem)
         store.log_data = log_data
         return cls.from_store(store)
 
@@ -102,7 +105,7 @@ class Writer(WriteRecovery, Amending):
 
     # what the change of a write and ``describe.sentence_for`` read: the game as it is now
     @property
-    def records(self) -> list[ev.Record]:
+    def records(self) -> GameRecords:
         return self.store.records
 
     @property
@@ -130,7 +133,8 @@ class Writer(WriteRecovery, Amending):
             with self.replay_lock:
                 built = self.replayed
                 if built is None:
-                    records = list(self.records)
+                    held = self.records  # a long log's: its slots, not its records
+                    records = held.copy() if isinstance(held, LogRecords) else list(held)
                     with gc_paused():
                         built = names_replay.NamesThen(records)
                     self.replayed = built

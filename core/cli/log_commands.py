@@ -9,8 +9,10 @@ import json
 import os
 import sys
 from argparse import Namespace
+from collections.abc import Callable, Sequence
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
@@ -20,10 +22,14 @@ from stockade.core.log import chain
 from stockade.core.log.control_check import control_problems
 from stockade.core.log.files import atomic_write
 from stockade.core.log.game_log import load
-from stockade.core.log.log_lines import read_lines
+from stockade.core.log.log_lines import iter_lines
 from stockade.core.log.reader import lines_of
 from stockade.core.log.salvage import SHOWN_DROPS, Salvage, salvage
 from stockade.core.model.errors import Refusal
+
+if TYPE_CHECKING:
+    from stockade.core.book.game import Game
+    from stockade.core.model import events as ev
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -95,10 +101,14 @@ def cmd_check(args: Namespace, ui: object) -> int:
     entries that no longer hold (exit 4). Only ever reads."""
     from stockade.core.book.game import Game
     from stockade.core.log.game_log import load
+    from stockade.core.log.store import LogStore
 
     path: Path = args.file
-    loaded = load(path)
     report: dict[str, Any] = {"file": str(path), "sound": False, "problem": None, "conflicts": []}
+    sound = LogStore.read_sound(path)  # a long sound log, read a piece at a time
+    if sound is not None:
+        return _check_records(args, path, report, sound.records, lambda: Game.from_store(sound))
+    loaded = load(path)
     if loaded.problem:
         report["problem"] = {"line": loaded.problem.line, "message": loaded.problem.message}
         return _check_failed(args, report, f"{path}: {loaded.problem}", Exit.DAMAGED)
@@ -113,7 +123,21 @@ def cmd_check(args: Namespace, ui: object) -> int:
             "or 'stockade repair' writes a copy without it",
             Exit.DAMAGED,
         )
-    link = chain.walk([line.data for line in read_lines(path).lines[: len(loaded.records)]])
+    records = loaded.records
+    del loaded  # the bytes read
+    return _check_records(args, path, report, records, lambda: Game.load(records))
+
+
+def _check_records(
+    args: Namespace,
+    path: Path,
+    report: dict[str, Any],
+    records: Sequence[ev.Record],
+    game_of: Callable[[], Game],
+) -> int:
+    """``check`` of a log whose every line is whole and sound: its chain, its control
+    records, then its fold (``game_of``)."""
+    link = chain.walk(islice(iter_lines(path), len(records)))
     report["chain"] = {"intact": link.intact, "summary": link.summary()}
     if not link.intact:
         report["problem"] = {"line": link.broken_at, "message": link.why}
@@ -123,7 +147,7 @@ def cmd_check(args: Namespace, ui: object) -> int:
             f"{path}: line {link.broken_at}: {link.why} (the hash chain; see docs/verify.md)",
             Exit.DAMAGED,
         )
-    problems = control_problems(loaded.records)
+    problems = control_problems(records)
     if problems:
         report["problem"] = {"line": problems[0].line, "message": problems[0].message}
         report["control"] = [
@@ -136,10 +160,10 @@ def cmd_check(args: Namespace, ui: object) -> int:
         where = "in 'control'" if args.json else "above"
         more = f" (and {len(problems) - 1} more, {where})" if len(problems) > 1 else ""
         return _check_failed(args, report, f"{path}: {problems[0]}{more}", Exit.DAMAGED)
-    game = Game.load(loaded.records)
+    game = game_of()
     state = game.state
     report.update(
-        records=len(loaded.records),
+        records=len(records),
         units=len(state.units),
         turn=state.turn,
         attacker=state.attacker,
@@ -166,7 +190,7 @@ def cmd_check(args: Namespace, ui: object) -> int:
         jsonout.emit("check", **report)
         return 0
     print(
-        f"{path}: sound: {len(loaded.records)} records, {len(state.units)} units, "
+        f"{path}: sound: {len(records)} records, {len(state.units)} units, "
         f"Turn {state.turn} {state.attacker} {state.phase}"
         + (", game ended" if state.ended else "")
         + f"; {link.summary()}"
@@ -195,9 +219,16 @@ def cmd_repair(args: Namespace, ui: object) -> int:
     just that entry (and the lines written with it). The original is left untouched.
     """
 
+    from stockade.core.log import reader
+    from stockade.core.log.game_log import GAME
+
     path: Path = args.file
-    loaded = load(path)
-    if loaded.problem is None and loaded.torn_tail is None:
+    # a sound log, read a piece at a time and nothing of it held, needs no repair
+    sound = reader.stream(path, GAME, keep=lambda record: False)
+    if sound is not None:
+        sound.records.close()
+    loaded = load(path) if sound is None else None
+    if loaded is None or loaded.problem is None and loaded.torn_tail is None:
         if args.json:
             jsonout.emit("repair", file=str(path), repaired=False, output=None)
         else:

@@ -166,13 +166,13 @@ def cmd_history(args: Namespace, ui: object) -> int:
                 "amended_by": entry.amended_by,
                 "was": jsonout.record(entry.was) if entry.was is not None else None,
             }
-            for entry in game.history()
+            for entry in game.iter_history()
         )
         jsonout.emit_stream(
             "history", "entries", entries, file=str(args.file), problem=_problem(game)
         )
         return 0
-    for entry in game.history():
+    for entry in game.iter_history():
         mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
         line = f"{entry.seq:>5} {mark or MARKS.get(entry.status, '?')} {sentence(entry, game)}"
         if entry.status not in ("ok", "control"):

@@ -118,24 +118,24 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         change = game.undo()
         grp = change.target
         text = f"undone: entry {grp} ({_group_summary(game, grp)})"
-        return Outcome(text, game.records[-1:], change)
+        return Outcome(text, [game.records[-1]], change)
     if verb == "redo":
         change = game.redo()
         grp = change.target
         text = f"redone: entry {grp} ({_group_summary(game, grp)})"
-        return Outcome(text, game.records[-1:], change)
+        return Outcome(text, [game.records[-1]], change)
     if target is None:
         raise InputRefusal(f"'{verb}' needs the entry number")
     if verb == "strike":
         change = game.strike(target, reason)
         text = f"struck entry {target}" + (f" ({reason})" if reason else "")
         full = text + _conflicts(game, change.new_conflicts)
-        return Outcome(full, game.records[-1:], change, brief=text)
+        return Outcome(full, [game.records[-1]], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
         text = f"unstruck entry {target}"
         full = text + _conflicts(game, change.new_conflicts)
-        return Outcome(full, game.records[-1:], change, brief=text)
+        return Outcome(full, [game.records[-1]], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
@@ -181,7 +181,7 @@ def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:
     now = sentence_for(game.timeline.standing(game.records[seq - 1]), game, with_time=False)
     text = f"amended entry {seq}: {now} (was: {was})"
     full = text + _conflicts(game, change.new_conflicts)
-    return Outcome(full, game.records[-1:], change, brief=text)
+    return Outcome(full, [game.records[-1]], change, brief=text)
 
 
 def _group_summary(game: Game, grp: int) -> str:

@@ -21,7 +21,8 @@ recompute every link of an edited log.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -82,7 +83,8 @@ def chained(lines: list[bytes], head: str | None = None) -> list[bytes]:
 class ChainReport:
     """What walking a log's chain found."""
 
-    links: list[str] = field(default_factory=list)  # the link of every line walked
+    walked: int = 0  # lines walked and found linked
+    head: str | None = None  # the link of the last of them (None: none yet)
     unchained: int = 0  # lines after the first that predate the chain (an older Stockade)
     broken_at: int = 0  # 1-based number of the first line that breaks it; 0 = intact
     why: str = ""
@@ -94,7 +96,7 @@ class ChainReport:
     def summary(self) -> str:
         if not self.intact:
             return f"line {self.broken_at}: {self.why}"
-        n = len(self.links)
+        n = self.walked
         if self.unchained and self.unchained >= n - 1:
             return f"no line carries a link yet ({n} lines from before the chain)"
         if self.unchained:
@@ -105,7 +107,7 @@ class ChainReport:
         return f"hash chain intact over {n} lines"
 
 
-def walk(lines: list[bytes]) -> ChainReport:
+def walk(lines: Iterable[bytes]) -> ChainReport:
     """Check the chain of ``lines`` (whole lines, no newlines); stop at the first break."""
     report = ReportBuilder()
     for line in lines:
@@ -123,12 +125,12 @@ class ReportBuilder:
 
     @property
     def head(self) -> str | None:
-        return self.report.links[-1] if self.report.links else None
+        return self.report.head
 
     def add(self, line: bytes) -> bool:
         """Take the next line; False (and the report says why) if it breaks the chain."""
         report = self.report
-        number = len(report.links) + 1
+        number = report.walked + 1
         before = self.head
         has = FIELD in line
         value = stored_link(line) if has else None
@@ -152,7 +154,8 @@ class ReportBuilder:
             )
         else:
             self._chained = True
-        report.links.append(link_of(line, before))
+        report.head = link_of(line, before)
+        report.walked = number
         return True
 
     def _break(self, number: int, why: str) -> bool:

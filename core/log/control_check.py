@@ -16,6 +16,7 @@ stood when the record was written: only the records before it.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stockade.core.log.game_timeline import CONTROLS, Timeline, amendable, strikable
@@ -50,7 +51,7 @@ _VERBS: dict[type, str] = {
 }
 
 
-def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
+def control_problems(records: Sequence[ev.Record]) -> list[ControlProblem]:
     """Every control record of ``records`` (a whole log, in order) whose target does
     not exist before it or cannot be acted on then, in log order."""
     timeline = Timeline(CONTROLS)
@@ -72,7 +73,7 @@ def control_problems(records: list[ev.Record]) -> list[ControlProblem]:
 
 
 def _why_not(
-    timeline: Timeline, records: list[ev.Record], record: ev.Record, verb: str, target: int
+    timeline: Timeline, records: Sequence[ev.Record], record: ev.Record, verb: str, target: int
 ) -> str:
     if is_stand_in(record):
         return ""  # ``stockade repair``'s stand-in for a lost line (core/log/salvage.py)
@@ -94,7 +95,7 @@ def _why_not(
 
 
 def _amendment(
-    timeline: Timeline, records: list[ev.Record], record: ev.Record, target: int
+    timeline: Timeline, records: Sequence[ev.Record], record: ev.Record, target: int
 ) -> None:
     """An amendment mends an event in effect, and its event stands in that entry's
     place: the entry's seq and command group (``Game.amend``)."""

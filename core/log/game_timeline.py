@@ -10,6 +10,7 @@ history; every later event is checked again when the state is folded (see
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from stockade.core.log import timeline as shared
@@ -30,7 +31,7 @@ CONTROLS = shared.Controls(
 Timeline = shared.Timeline[ev.Record]
 
 
-def build_timeline(records: list[ev.Record]) -> Timeline:
+def build_timeline(records: Iterable[ev.Record]) -> Timeline:
     """The game's timeline of ``records``; a control record that no longer applies
     (written by a buggy or hand-edited log) is ignored rather than losing the game."""
     return shared.build(CONTROLS, records)
@@ -55,7 +56,10 @@ class HistoryEntry:
 
 
 def entry_status(
-    record: ev.Record, timeline: Timeline, records: list[ev.Record], conflicts: dict[int, Refusal]
+    record: ev.Record,
+    timeline: Timeline,
+    records: Sequence[ev.Record],
+    conflicts: dict[int, Refusal],
 ) -> tuple[str, str]:
     """How ``record`` stands in the effective history now, and why (an amendment is a
     command group of its own: undone or abandoned like any)."""
@@ -75,7 +79,7 @@ def entry_status(
 
 
 def entries(
-    records: list[ev.Record],
+    records: Sequence[ev.Record],
     timeline: Timeline,
     conflicts: dict[int, Refusal],
     when: dict[int, tuple[int, str, str]],
@@ -83,7 +87,17 @@ def entries(
 ) -> list[HistoryEntry]:
     """Every record as a history entry: its status, and when it happened (an entry
     that holds in part, ``partial``: its reason says what was dropped)."""
-    out = []
+    return list(iter_entries(records, timeline, conflicts, when, partial))
+
+
+def iter_entries(
+    records: Sequence[ev.Record],
+    timeline: Timeline,
+    conflicts: dict[int, Refusal],
+    when: dict[int, tuple[int, str, str]],
+    partial: dict[int, str] | None = None,
+) -> Iterator[HistoryEntry]:
+    """``entries``, one at a time: a long log's history is never held whole."""
     amends = timeline.amends
     for record in records:
         turn, phase, attacker = when.get(record.seq, (0, "", ""))
@@ -102,12 +116,11 @@ def entries(
                     amendment,
                     record,
                 )
-        out.append(entry)
-    return out
+        yield entry
 
 
 # ------------------------------------------------- what undo-to and strike may act on
-def undo_to_plan(timeline: Timeline, records: list[ev.Record], seq: int) -> list[int]:
+def undo_to_plan(timeline: Timeline, records: Sequence[ev.Record], seq: int) -> list[int]:
     """The command groups "undo to entry ``seq``" undoes, last first; the Refusal if
     there are none (the replay screen and ``Game.undo_to`` both ask this)."""
     if not 1 <= seq <= len(records):
@@ -123,7 +136,7 @@ def undo_to_plan(timeline: Timeline, records: list[ev.Record], seq: int) -> list
     return targets
 
 
-def amendable(timeline: Timeline, records: list[ev.Record], seq: int) -> ev.Record:
+def amendable(timeline: Timeline, records: Sequence[ev.Record], seq: int) -> ev.Record:
     """Entry ``seq`` as it stands, if it may be amended; else the Refusal saying why
     not (an amendment mends an event in effect: not a control record, not the game
     header, not an entry undone or struck)."""
@@ -141,7 +154,7 @@ def amendable(timeline: Timeline, records: list[ev.Record], seq: int) -> ev.Reco
     return timeline.standing(record)
 
 
-def strikable(timeline: Timeline, records: list[ev.Record], seq: int, verb: str) -> ev.Record:
+def strikable(timeline: Timeline, records: Sequence[ev.Record], seq: int, verb: str) -> ev.Record:
     """Entry ``seq``, if it may be struck (``verb`` "strike") or unstruck; else the
     Refusal saying why not."""
     if not 1 <= seq <= len(records):

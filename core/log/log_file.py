@@ -33,8 +33,9 @@ class LogFileRefused(Exception):
         self.errno = errno
 
 
-def read_log_bytes(path: str, limit: int = MAX_LOG_BYTES) -> bytes:
-    """The whole content of the log at ``path``, read once, after the checks above."""
+def open_log(path: str, limit: int = MAX_LOG_BYTES) -> int:
+    """A descriptor of the log at ``path``, opened for reading after the checks above
+    (the caller closes it; ``read_log_bytes`` reads it whole)."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
@@ -56,6 +57,19 @@ def read_log_bytes(path: str, limit: int = MAX_LOG_BYTES) -> bytes:
             )
         if st.st_size > limit:
             raise LogFileRefused(_too_large(path, st.st_size, limit))
+    except OSError as exc:
+        os.close(fd)
+        raise LogFileRefused(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_log_bytes(path: str, limit: int = MAX_LOG_BYTES) -> bytes:
+    """The whole content of the log at ``path``, read once, after the checks above."""
+    fd = open_log(path, limit)
+    try:
         parts: list[bytes] = []
         total = 0
         while True:  # to the end as it is now (a log may grow while read), never past

@@ -8,11 +8,13 @@ follower read a log this way without opening a ``Journal``.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.log_file import LogFileRefused, read_log_bytes
+from stockade.core.log.log_file import LogFileRefused, open_log, read_log_bytes
 
 # Refuse a line longer than this before parsing it: a log received from an opponent
 # must not be able to make us allocate or parse without bound. A real record is a few
@@ -41,6 +43,34 @@ def read_bytes(path: Path) -> bytes:
         return read_log_bytes(str(path))
     except LogFileRefused as exc:
         raise JournalError(str(exc), exc.errno) from None
+
+
+def iter_lines(path: Path, chunk: int = 4 << 20) -> Iterator[bytes]:
+    """The whole lines of the file at ``path`` (without their newlines), read a piece
+    at a time: never the whole file at once. A torn tail is not a line. Raises
+    JournalError if the file cannot be read."""
+    try:
+        fd = open_log(str(path))
+    except LogFileRefused as exc:
+        raise JournalError(str(exc), exc.errno) from None
+    try:
+        carry = b""
+        while True:
+            try:
+                part = os.read(fd, chunk)
+            except OSError as exc:
+                raise JournalError(f"{path}: cannot read ({exc.strerror})", exc.errno) from None
+            if not part:
+                return
+            data = carry + part if carry else part
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                carry = data
+                continue
+            carry = data[cut + 1 :]
+            yield from data[:cut].split(b"\n")
+    finally:
+        os.close(fd)
 
 
 def split_lines(blob: bytes) -> tuple[list[bytes], bytes]:

@@ -19,6 +19,7 @@ says which of these it is, and the message tells the player exactly that:
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class OnDisk:
 _SHOWN = 80  # bytes of a foreign line shown in the message
 
 
-def examine(path: Path, held: list[ev.Record], size: int, attempt: bytes) -> OnDisk:
+def examine(path: Path, held: Sequence[ev.Record], size: int, attempt: bytes) -> OnDisk:
     """What ``path`` holds now, against the game's records ``held`` (written up to byte
     ``size``) and the bytes ``attempt`` it tried to write after them (b"" when nothing
     was written: the change was found before writing). Raises JournalError if the file
@@ -54,11 +55,11 @@ def examine(path: Path, held: list[ev.Record], size: int, attempt: bytes) -> OnD
     loaded = load(path)
     records = loaded.records
     n = len(held)
-    if records[:n] != held:
-        first = next(
-            (i for i, (a, b) in enumerate(zip(records, held, strict=False)) if a != b),
-            min(len(records), n),
-        )
+    # record by record: ``held`` may be a long log's records, read again from the
+    # descriptor the game opened (core/log/records.py), never a list to compare whole
+    differ = next((i for i, (a, b) in enumerate(zip(records, held, strict=False)) if a != b), -1)
+    if differ >= 0 or len(records) < n:
+        first = differ if differ >= 0 else len(records)
         return OnDisk(Found.LOST, line=first + 1, lost=n - first)
     tail = loaded.data[size:]
     if not tail:

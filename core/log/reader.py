@@ -23,6 +23,7 @@ write, and are called only by an opener that holds the write lock.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -34,7 +35,10 @@ import msgspec
 
 from stockade.core.log.files import write_new_file
 from stockade.core.log.journal import Journal
+from stockade.core.log.journal_errors import JournalError
+from stockade.core.log.log_file import MAX_LOG_BYTES, LogFileRefused, open_log
 from stockade.core.log.log_lines import MAX_LINE_BYTES, read_bytes
+from stockade.core.log.records import LogRecords
 from stockade.core.log.timeline import Controls
 from stockade.core.model.bounds import explain
 from stockade.core.model.record_bounds import Strict
@@ -217,6 +221,131 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
         else:
             result.problem = LogProblem(1, f"empty file: not a {fmt.what}")
     return result
+
+
+# A long log is read in pieces of about this many bytes (whole lines each).
+STREAM_CHUNK = 4 << 20
+
+
+@dataclass
+class StreamedLog(Generic[R]):
+    """A sound log read piece by piece (``stream``): its records held or dropped."""
+
+    records: LogRecords[R]
+    size: int  # the bytes read: every line whole and sound
+
+
+def stream(
+    path: Path,
+    fmt: LogFormat[R],
+    keep: Callable[[R], bool],
+    on_bytes: Callable[[bytes], None] | None = None,
+    on_records: Callable[[list[R]], None] | None = None,
+) -> StreamedLog[R] | None:
+    """A sound log -- every line current, whole, in order, within its bounds, the
+    header on line 1 only -- read a piece at a time, never whole: the checks of the
+    fast path (``_fast_load``) made on each piece, each record kept only if ``keep``
+    says so (the rest are read again from the file when asked for: ``LogRecords``).
+    ``on_bytes`` sees every byte read, in order (a digest of what was read), and
+    ``on_records`` every record, a piece at a time (a timeline built as it is read),
+    each only once its piece is checked whole. None for
+    anything else -- a torn tail, a bad or old line --, before a byte is trusted: the
+    caller then reads it whole with ``load``, which names the line. Raises JournalError
+    if the file cannot be read at all."""
+    try:
+        fd = open_log(str(path))
+    except LogFileRefused as exc:
+        raise JournalError(str(exc), exc.errno) from None
+    # A line read again is the very bytes checked here (its block's CRC says so), and
+    # every line passed is current: the decoder alone gives the record it gave then.
+    records: LogRecords[R] = LogRecords(fd, str(path), fmt.decoder.decode)
+    check = _PieceCheck(fmt)
+    carry = b""
+    try:
+        while True:
+            part = os.read(fd, STREAM_CHUNK)
+            if not part:
+                break
+            if records.size + len(carry) + len(part) > MAX_LOG_BYTES:
+                break  # the careful path says it is too large
+            data = carry + part if carry else part
+            cut = data.rfind(b"\n") + 1
+            if not cut:
+                if len(data) > MAX_LINE_BYTES:
+                    break
+                carry = data
+                continue
+            piece, carry = data[:cut], data[cut:]
+            decoded = check.piece(piece)
+            if decoded is None:
+                break
+            records.extend_read(decoded, keep, piece)
+            if on_bytes is not None:
+                on_bytes(piece)
+            if on_records is not None:
+                on_records(decoded)
+        if part or carry or not check.whole():
+            records.close()
+            return None
+    except OSError as exc:
+        records.close()
+        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
+    except BaseException:
+        records.close()
+        raise
+    return StreamedLog(records, records.size)
+
+
+class _PieceCheck(Generic[R]):
+    """``_fast_load``'s checks, one piece of whole lines at a time."""
+
+    def __init__(self, fmt: LogFormat[R]) -> None:
+        self.fmt = fmt
+        self.expected = 1
+        self.headers = 0
+
+    def piece(self, blob: bytes) -> list[R] | None:
+        """The records of ``blob`` if every line passes; else None."""
+        fmt = self.fmt
+        if not blob.endswith(b"}\n") or not blob.startswith(b"{"):
+            return None
+        if _BAD_LINE_BREAK(blob) or not _lines_fit(blob):
+            return None
+        try:
+            records = fmt.decoder.decode_lines(blob)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
+            return None
+        if len(records) != blob.count(b"\n"):
+            return None
+        if self.expected == 1 and not isinstance(records[0], fmt.header):
+            return None
+        current, header, strict = fmt.version, fmt.header, fmt.strict
+        handles: set[str] = set()
+        expected = self.expected
+        for start in range(0, len(records), _SLICE):
+            by_type: dict[type, list[R]] = {}
+            group_of = by_type.get
+            for record in records[start : start + _SLICE]:
+                if record.seq != expected or record.v != current:
+                    return None
+                expected += 1
+                group = group_of(type(record))
+                if group is None:
+                    by_type[type(record)] = [record]
+                else:
+                    group.append(record)
+            self.headers += len(by_type.get(header, ()))
+            if strict is not None:
+                strict.collect_handles(by_type, handles)
+        if self.headers != 1:
+            return None
+        if strict is not None and not strict.vouch_collected(blob, handles):
+            return None
+        self.expected = expected
+        return records
+
+    def whole(self) -> bool:
+        return self.headers == 1
 
 
 def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
@@ -476,4 +605,6 @@ __all__ = [
     "parse_line",
     "set_aside",
     "settle_torn_tail",
+    "stream",
+    "StreamedLog",
 ]

@@ -15,25 +15,41 @@ from __future__ import annotations
 import errno
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-from stockade.core.log import chain, derived, snapcache
+from stockade.core.log import chain, derived, reader, snapcache
 from stockade.core.log.derived import Content
 from stockade.core.log.files import group_marker, read_marker, write_new_file
-from stockade.core.log.game_log import LoadedLog, LogProblem, load
+from stockade.core.log.game_log import GAME, LoadedLog, LogProblem, load
+from stockade.core.log.game_timeline import CONTROLS, Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
 from stockade.core.log.on_disk import Found, OnDisk, examine
 from stockade.core.log.reader import set_aside, settle_torn_tail
+from stockade.core.log.records import LogRecords
+from stockade.core.log.timeline import extend as extend_timeline
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
 
 
+# A record the game holds anyway (a domain event: the timeline and the fold hold it);
+# a long log's other records are read again from the file when asked for.
+def _held(record: ev.Record) -> bool:
+    return not ev.is_control(record)
+
+
+# Logs this long or longer are read piece by piece (``core.log.reader.stream``).
+STREAM_FROM = 1 << 20
+
+GameRecords = list[ev.Record] | LogRecords[ev.Record]
+
+
 @dataclass
 class LogStore:
-    records: list[ev.Record]
+    records: GameRecords
     journal: Journal | None = None
     path: Path | None = None
     warnings: list[str] = field(default_factory=list)
@@ -47,16 +63,30 @@ class LogStore:
     # torn tail or an unfinished group set aside, a failed write).
     content: Content | None = field(default=None, repr=False, compare=False)
 
+    # A long log's timeline, built as it was read (``take_timeline``).
+    timeline: Timeline | None = field(default=None, repr=False, compare=False)
+
     # While a group is held (``hold``): the lines written since, not yet in the file.
     held: list[bytes] | None = field(default=None, repr=False, compare=False)
     # How many of ``records`` the file held when the group began: the rest are the
     # group's, in memory only until it is written.
     held_at: int = field(default=0, repr=False, compare=False)
 
-    def take_log_data(self) -> bytes | None:
-        """The bytes read at open, once: kept no longer than the fold needs them."""
+    def take_log_data(self, wanted: bool = True) -> bytes | None:
+        """The bytes read at open, once: kept no longer than the fold needs them
+        (``wanted``: does the fold use them? A long log read piece by piece is read
+        again for them, and only then)."""
         data, self.log_data = self.log_data, None
-        return data
+        records = self.records
+        if (
+            wanted
+            and data is None
+            and isinstance(records, LogRecords)
+            and len(records) >= snapcache.MIN_EVENTS
+            and snapcache.enabled()
+        ):
+            data = records.read_bytes()
+        return data if wanted else None
 
     @property
     def read_only(self) -> bool:
@@ -87,9 +117,13 @@ class LogStore:
         path = Path(path)
         journal = Journal.open(path, want_write=not read_only)
         journal.chained = True  # every appended line links to the one before (core/log/chain.py)
+        unfinished = ""
         try:
             if not journal.read_only:
                 unfinished = _settle_unfinished_group(path, journal)
+            streamed = _stream(path)
+            if streamed is not None:
+                return cls._streamed(path, journal, read_only, unfinished, *streamed)
             loaded: LoadedLog = load(path)
         except BaseException:
             journal.close()
@@ -124,6 +158,52 @@ class LogStore:
         store = cls(loaded.records, journal, path, warnings, log_data=log_data, content=content)
         store._follow_writes()
         return store
+
+    @classmethod
+    def read_sound(cls, path: Path) -> LogStore | None:
+        """A long sound log read piece by piece, with no journal (nothing is written,
+        nothing is locked: ``check`` and ``verify`` read a log as it is); None when it
+        is short, or anything but sound (read it whole with ``load``)."""
+        streamed = _stream(Path(path))
+        if streamed is None:
+            return None
+        records, _content, timeline = streamed
+        store = cls(records, None, Path(path))
+        store.timeline = timeline
+        return store
+
+    @classmethod
+    def _streamed(
+        cls,
+        path: Path,
+        journal: Journal,
+        read_only: bool,
+        unfinished: str,
+        records: LogRecords[ev.Record],
+        content: Content | None,
+        timeline: Timeline,
+    ) -> LogStore:
+        """The store of a sound long log read piece by piece: nothing torn, nothing
+        damaged (else it is read whole), so only the notes of opening are said."""
+        warnings = [unfinished] if unfinished else []
+        if journal.read_only and journal.why_read_only and not read_only:
+            warnings.append(journal.why_read_only)
+        if warnings:
+            content = None
+        store = cls(records, journal, path, warnings, content=content)
+        store.timeline = timeline
+        store._follow_writes()
+        return store
+
+    def prefix(self, keep: int) -> GameRecords:
+        """The first ``keep`` records (a game as it was before a group never written)."""
+        records = self.records
+        return records.prefix(keep) if isinstance(records, LogRecords) else records[:keep]
+
+    def take_timeline(self) -> Timeline | None:
+        """The timeline built as the log was read piece by piece (once), or None."""
+        timeline, self.timeline = self.timeline, None
+        return timeline
 
     def write(
         self,
@@ -228,7 +308,7 @@ class LogStore:
         }
         return found, said[found.found]
 
-    def _keep_copy(self, records: list[ev.Record]) -> str:
+    def _keep_copy(self, records: Sequence[ev.Record]) -> str:
         """``records`` as a log (hash-chained, as the journal writes one) in a new side
         file beside this one: where it went, or why it could not be written."""
         assert self.path is not None
@@ -268,6 +348,33 @@ class LogStore:
     def close(self) -> None:
         if self.journal:
             self.journal.close()
+        if isinstance(self.records, LogRecords):
+            self.records.close()
+
+
+def _stream(
+    path: Path,
+) -> tuple[LogRecords[ev.Record], Content | None, Timeline] | None:
+    """A long sound log read piece by piece, the digest of its bytes (None when no
+    derived store keys anything by it) and its timeline, built as it was read; None
+    when it is short, damaged, torn or has a group not yet accepted (``load`` reads
+    it whole and says what it found)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None  # ``load`` names the problem
+    if size < STREAM_FROM or os.path.lexists(group_marker(path)):
+        return None
+    content = Content() if derived.cache_dir() is not None else None
+    timeline = Timeline(CONTROLS)
+    read = reader.stream(
+        path,
+        GAME,
+        _held,
+        content.extend if content is not None else None,
+        partial(extend_timeline, timeline),
+    )
+    return None if read is None else (read.records, content, timeline)
 
 
 def _settle_unfinished_group(path: Path, journal: Journal) -> str:

@@ -228,7 +228,7 @@ class Timeline(Generic[R]):
             return sum(len(self.groups[grp]) for grp in self.active)
         return len(self.effective())
 
-    def effective_of(self, records: list[R]) -> list[R]:
+    def effective_of(self, records: Iterable[R]) -> list[R]:
         """``effective()``, given every record this timeline was built from, in order.
 
         Faster for a long log: one filtering pass over the records, used when it
@@ -253,6 +253,14 @@ def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -
     of its non-fold time here). With ``skip_refused`` a control record that no longer
     applies (a buggy or hand-edited log) is ignored rather than losing the game."""
     timeline: Timeline[R] = Timeline(controls)
+    extend(timeline, records, skip_refused)
+    return timeline
+
+
+def extend(timeline: Timeline[R], records: Iterable[R], skip_refused: bool = True) -> None:
+    """``build``'s loop: take ``records`` into ``timeline``, in order (a long log is
+    taken in a piece at a time, as it is read)."""
+    controls = timeline.controls
     actions = controls.actions
     if controls.check_groups:
         for record in records:
@@ -260,7 +268,7 @@ def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -
                 _add_control(timeline, record, skip_refused)
             else:
                 timeline.add(record)
-        return timeline
+        return
     groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
     for record in records:
         if type(record) in actions:
@@ -276,7 +284,6 @@ def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -
                 redo_stack.clear()
         else:
             group.append(record)
-    return timeline
 
 
 def _add_control(timeline: Timeline[R], record: R, skip_refused: bool) -> None:

@@ -9,12 +9,15 @@ explains what this does and does not prove.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from stockade.core.log import chain
 from stockade.core.log.game_log import load
-from stockade.core.log.log_lines import read_lines
+from stockade.core.log.log_lines import iter_lines
+from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 
@@ -49,7 +52,12 @@ class Verdict:
         return self.rewritten_at == 0
 
 
-def _sound_lines(path: Path) -> tuple[list[bytes], list[ev.Record]]:
+def _sound_records(path: Path) -> Sequence[ev.Record]:
+    """The records of a sound log (a long one read a piece at a time, its records read
+    again from the file when asked for: ``LogStore.read_sound``); Unreadable else."""
+    store = LogStore.read_sound(path)
+    if store is not None:
+        return store.records
     loaded = load(path)
     if loaded.problem:
         raise Unreadable(f"{path}: {loaded.problem}")
@@ -58,37 +66,44 @@ def _sound_lines(path: Path) -> tuple[list[bytes], list[ev.Record]]:
             f"{path}: line {len(loaded.records) + 1}: the last entry is unfinished or "
             "damaged; a mailed log must be whole (stockade repair writes a copy without it)"
         )
-    raw = read_lines(path)
-    return [line.data for line in raw.lines[: len(loaded.records)]], loaded.records
+    return loaded.records
+
+
+def _lines(path: Path, count: int) -> Iterator[bytes]:
+    """The first ``count`` lines of ``path`` (its sound ones), a piece at a time."""
+    return islice(iter_lines(path), count)
 
 
 def compare(old_path: Path, new_path: Path) -> Verdict:
-    """Compare two logs of (supposedly) one game. Raises Unreadable for a bad log."""
-    old, _ = _sound_lines(old_path)
-    new, records = _sound_lines(new_path)
-    verdict = Verdict(old_lines=len(old), new_lines=len(new))
-    for number, (was, now) in enumerate(zip(old, new, strict=False), 1):
+    """Compare two logs of (supposedly) one game. Raises Unreadable for a bad log.
+    Both are read a piece at a time, line against line: never whole."""
+    old_count = len(_sound_records(old_path))
+    records = _sound_records(new_path)
+    new_count = len(records)
+    verdict = Verdict(old_lines=old_count, new_lines=new_count)
+    pairs = zip(_lines(old_path, old_count), _lines(new_path, new_count), strict=False)
+    for number, (was, now) in enumerate(pairs, 1):
         if was != now:
             verdict.rewritten_at = number
             verdict.why = _how_differs(number)
             return verdict
-    if len(new) < len(old):
-        verdict.rewritten_at = len(new) + 1
+    if new_count < old_count:
+        verdict.rewritten_at = new_count + 1
         verdict.why = (
-            f"NEW stops after line {len(new)}: OLD's lines {len(new) + 1}-{len(old)} are "
+            f"NEW stops after line {new_count}: OLD's lines {new_count + 1}-{old_count} are "
             "missing from it (entries were removed)"
         )
         return verdict
-    report = chain.walk(new)
+    report = chain.walk(_lines(new_path, new_count))
     verdict.chain = report.summary()
     if not report.intact:
         # OLD's lines are NEW's first lines byte for byte, so a break among them is in
         # the copy you kept too; a break after them is in what was added.
-        where = "in the lines both logs share" if report.broken_at <= len(old) else "added"
+        where = "in the lines both logs share" if report.broken_at <= old_count else "added"
         verdict.rewritten_at = report.broken_at
         verdict.why = f"the hash chain breaks at line {report.broken_at} ({where}): {report.why}"
         return verdict
-    verdict.added = added_entries(records, len(old))
+    verdict.added = added_entries(records, old_count)
     return verdict
 
 
@@ -101,7 +116,7 @@ def _how_differs(number: int) -> str:
     )
 
 
-def added_entries(records: list[ev.Record], kept: int) -> list[Added]:
+def added_entries(records: Sequence[ev.Record], kept: int) -> list[Added]:
     """The entries after the first ``kept``, each with the side it names as acting,
     read against the state before it (every effective event with a smaller seq).
 
@@ -112,6 +127,8 @@ def added_entries(records: list[ev.Record], kept: int) -> list[Added]:
     from stockade.core.book.game import Game
     from stockade.core.book.projection import Projection
 
+    if kept >= len(records):
+        return []  # nothing added: nothing to fold for
     game = Game.load(records)  # in memory
     effective = game.effective
     entered = _sides_as_entered(records)
@@ -136,7 +153,7 @@ def _added(
     number: int,
     record: ev.Record,
     state: GameState,
-    records: list[ev.Record],
+    records: Sequence[ev.Record],
     entered: dict[str, str],
 ) -> Added:
     side = acting_side(record, state, records, entered)
@@ -145,7 +162,7 @@ def _added(
     return Added(number, record, side)
 
 
-def _sides_as_entered(records: list[ev.Record]) -> dict[str, str]:
+def _sides_as_entered(records: Iterable[ev.Record]) -> dict[str, str]:
     """Each handle's side as its first unit entry gave it."""
     entered: dict[str, str] = {}
     for record in records:
@@ -176,7 +193,7 @@ _ACTOR_SIDE = {"unit": "side", "nq": "side", "reject": "by_side", "phase": "atta
 def acting_side(
     record: ev.Record,
     state: GameState,
-    records: list[ev.Record],
+    records: Sequence[ev.Record],
     entered: dict[str, str] | None = None,
 ) -> str:
     """The side an entry names as acting; "" when it names none (the header, the end

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -139,7 +140,7 @@ def all_lines(game: Game) -> list[Line]:
             heading=isinstance(entry.record, ev.PhaseSet),
             amended_by=entry.amended_by,
         )
-        for entry in game.history(then=False)
+        for entry in game.iter_history(then=False)
     ]
 
 
@@ -189,7 +190,7 @@ class HistoryView(OptionList):
         self._index: dict[int, int] = {}  # seq -> option index
         self._order: list[int] = []  # the seqs shown, ascending
         self._game: Any = None
-        self._records: list[ev.Record] | None = (
+        self._records: Sequence[ev.Record] | None = (
             None  # game.records when last filled (recover() replaces it)
         )
         self._seen = 0  # records taken into account

@@ -1,0 +1,264 @@
+"""A long log's records without holding them all: the file on disk is the store.
+
+Opening a long log decodes every line once (``core.log.reader.stream``), keeps the
+records the game holds anyway (its domain events: the timeline and the fold hold
+them) and drops the rest (undo, redo, strike, unstrike). What a dropped record said
+is read again from the file when something asks for it (the history, an undo-to's
+anchor, a strike's reason): every ``BLOCK`` lines, the index keeps where the block
+starts and a CRC-32 of its bytes, so a record is one short read and one decode away,
+and a block changed on disk since it was read is refused by name, never decoded as
+if it were the same (nothing in a log is rewritten in place; another program could).
+
+The file is read through a descriptor opened once, before the first byte was read:
+a file put in the log's place afterwards (a rename) is never read as this one.
+
+A record appended after opening (the game's own writes) is held, as a list holds it.
+Memory: one pointer a line (the slot of a record held or dropped) and 12 bytes a
+block, against ~200 bytes a line for a decoded undo record and its time stamp.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import weakref
+import zlib
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate
+from typing import Generic, TypeVar, overload
+
+from stockade.core.log.journal_errors import JournalError
+
+R = TypeVar("R")
+
+BLOCK = 64  # lines a block of the index covers (one read of ~8-20 KB re-reads a line)
+
+
+class LogRecords(Sequence[R], Generic[R]):
+    """Records by line (index 0 is line 1), held or read again from the file."""
+
+    def __init__(self, fd: int, path: str, decode: Callable[[bytes], R]) -> None:
+        self._file = _Descriptor(fd)  # shared by prefixes and copies: closed with the last
+        self._fd = fd
+        self._path = path
+        self._decode = decode
+        self._items: list[R | None] = []
+        self._starts = array("q")  # file offset where each block of BLOCK lines starts
+        self._sums = array("I")  # CRC-32 of each block's bytes
+        self._end = 0  # offset after the last line read from the file
+        self._on_file = 0  # lines read from the file (the rest were appended)
+        self._cached: tuple[int, list[bytes]] = (-1, [])  # the last block read again
+
+    # ------------------------------------------------------------- building
+    def extend_read(self, records: list[R], keep: Callable[[R], bool], data: bytes) -> None:
+        """``records``, decoded from ``data`` (whole lines, one each, read from the file
+        right after the lines before): each held if ``keep`` says so, else dropped."""
+        offset, n = self._end, self._on_file
+        lengths = map(len, data.split(b"\n")[:-1])
+        starts = list(accumulate(map((1).__add__, lengths), initial=0))
+        view = memoryview(data)
+        first = -n % BLOCK  # the chunk's first line that starts a block
+        if first and self._sums:  # the block begun in the chunk before goes on here
+            self._sums[-1] = zlib.crc32(view[: starts[min(first, len(records))]], self._sums[-1])
+        for k in range(first, len(records), BLOCK):
+            self._starts.append(offset + starts[k])
+            self._sums.append(zlib.crc32(view[starts[k] : starts[min(k + BLOCK, len(records))]]))
+        self._items.extend([r if keep(r) else None for r in records])
+        self._on_file = n + len(records)
+        self._end = offset + len(data)
+
+    def append(self, record: R) -> None:
+        self._items.append(record)
+
+    def truncate(self, keep: int) -> None:
+        """Keep only the first ``keep`` records (a group never accepted goes)."""
+        if keep >= len(self._items):
+            return
+        if keep < self._on_file:
+            end = self._line_end(keep) if keep else 0
+            blocks = -(-keep // BLOCK)
+            del self._starts[blocks:]
+            del self._sums[blocks:]
+            self._on_file, self._end = keep, end
+            if keep % BLOCK:  # the last block is partial now: its sum covers fewer lines
+                self._sums[-1] = zlib.crc32(self._raw(self._starts[-1], end))
+            self._cached = (-1, [])
+        del self._items[keep:]
+
+    def close(self) -> None:
+        """Close the descriptor now (the game is closed): a record not held can no
+        longer be read, by this sequence or any copy of it."""
+        self._file.close()
+
+    # ------------------------------------------------------------- reading
+    @property
+    def size(self) -> int:
+        """Bytes read from the file: up to the end of its last line read."""
+        return self._end
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> R: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[R]: ...
+
+    def __getitem__(self, index: int | slice) -> R | Sequence[R]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self._items))
+            if step != 1:
+                raise ValueError("a log's records are sliced in order only")
+            if start == 0:
+                return self.prefix(stop)
+            return _OffsetView(self, start, stop)
+        item = self._items[index]
+        if item is not None:
+            return item
+        n = index if index >= 0 else len(self._items) + index
+        return self._read(n)
+
+    def __iter__(self) -> Iterator[R]:
+        """Every record in order; a dropped one decoded from its block, read once."""
+        items = self._items
+        n = 0
+        while n < len(items):
+            item = items[n]
+            if item is not None:
+                yield item
+                n += 1
+                continue
+            block = n // BLOCK
+            lines = self._block_lines(block)
+            first = block * BLOCK
+            stop = min(first + len(lines), len(items))
+            while n < stop:
+                got = items[n]
+                yield got if got is not None else self._decoded(n, lines[n - first])
+                n += 1
+
+    def held(self) -> Iterator[R]:
+        """The records held (every one but those read again when asked for), in order."""
+        return (item for item in self._items if item is not None)
+
+    def copy(self) -> LogRecords[R]:
+        return self.prefix(len(self._items))
+
+    def prefix(self, stop: int) -> LogRecords[R]:
+        """The first ``stop`` records as a sequence of their own: the index is copied
+        (12 bytes a block), the slots too (a pointer each); the descriptor is shared."""
+        out: LogRecords[R] = LogRecords.__new__(LogRecords)
+        out._file, out._fd, out._path, out._decode = self._file, self._fd, self._path, self._decode
+        out._cached = (-1, [])
+        out._items = self._items[:stop]
+        out._starts, out._sums = array("q", self._starts), array("I", self._sums)
+        out._on_file, out._end = self._on_file, self._end
+        if stop < self._on_file:
+            out.truncate(stop)
+        return out
+
+    def _read(self, n: int) -> R:
+        if n >= self._on_file:
+            raise IndexError(n)
+        block = n // BLOCK
+        return self._decoded(n, self._block_lines(block)[n - block * BLOCK])
+
+    def _decoded(self, n: int, line: bytes) -> R:
+        try:
+            return self._decode(line)
+        except ValueError as exc:
+            raise JournalError(f"{self._path}: line {n + 1}: {exc}") from None
+
+    def _raw(self, start: int, end: int) -> bytes:
+        try:
+            return os.pread(self._fd, end - start, start)
+        except OSError as exc:
+            raise JournalError(f"{self._path}: cannot read it again ({exc.strerror})") from None
+
+    def _block_lines(self, block: int) -> list[bytes]:
+        """The lines of ``block`` as read again now, checked against its sum."""
+        cached_block, lines = self._cached
+        if cached_block == block:
+            return lines
+        start = self._starts[block]
+        end = self._starts[block + 1] if block + 1 < len(self._starts) else self._end
+        data = self._raw(start, end)
+        if len(data) != end - start or zlib.crc32(data) != self._sums[block]:
+            first = block * BLOCK + 1
+            raise JournalError(
+                f"{self._path}: lines {first}-{min(first + BLOCK, self._on_file + 1) - 1} "
+                "are no longer what was read when the game was opened (another program "
+                "changed the log); open it again"
+            )
+        lines = data.split(b"\n")[:-1]
+        self._cached = (block, lines)
+        return lines
+
+    def _line_end(self, keep: int) -> int:
+        """The offset after line ``keep`` (1-based) of the file."""
+        block = (keep - 1) // BLOCK
+        lines = self._block_lines(block)[: keep - block * BLOCK]
+        return self._starts[block] + sum(len(line) + 1 for line in lines)
+
+    def read_bytes(self) -> bytes:
+        """The file's bytes up to the end of the last line read from it."""
+        chunks = []
+        pos = 0
+        while pos < self._end:
+            part = os.pread(self._fd, min(1 << 22, self._end - pos), pos)
+            if not part:
+                break
+            chunks.append(part)
+            pos += len(part)
+        return b"".join(chunks)
+
+
+class _OffsetView(Sequence[R]):
+    """``records[start:stop]`` of a ``LogRecords``, read through it."""
+
+    def __init__(self, parent: LogRecords[R], start: int, stop: int) -> None:
+        self._parent, self._start, self._stop = parent, start, max(start, stop)
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> R: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[R]: ...
+
+    def __getitem__(self, index: int | slice) -> R | Sequence[R]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                raise ValueError("a log's records are sliced in order only")
+            return _OffsetView(self._parent, self._start + start, self._start + stop)
+        n = index if index >= 0 else len(self) + index
+        if not 0 <= n < len(self):
+            raise IndexError(index)
+        return self._parent[self._start + n]
+
+    def __iter__(self) -> Iterator[R]:
+        parent = self._parent  # by index: a block read again serves its every line
+        for n in range(self._start, min(self._stop, len(parent))):
+            yield parent[n]
+
+
+class _Descriptor:
+    """The file's descriptor, closed when the last sequence reading it is gone."""
+
+    __slots__ = ("__weakref__", "close")
+
+    def __init__(self, fd: int) -> None:
+        self.close = weakref.finalize(self, _close, fd)
+
+
+def _close(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
+
+
+__all__ = ["BLOCK", "LogRecords"]
