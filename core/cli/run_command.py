@@ -32,37 +32,34 @@ from stockade.core.model.visible import visible
 MAX_SCRIPT_LINE = 1 << 16
 
 
-def open_script(name: str) -> IO[str]:
+def open_script(name: str) -> IO[bytes] | IO[str]:
     """The script, opened to be read a line at a time ('-': stdin)."""
     if name == "-":
-        return sys.stdin
+        return getattr(sys.stdin, "buffer", sys.stdin)  # bytes: decoded a line at a time
     try:
-        return open(name, encoding="utf-8")
+        return open(name, "rb")
     except FileNotFoundError:
         raise CliError(f"{name}: no such script") from None
     except OSError as exc:
         raise CliError(f"{name}: cannot read the script ({exc})") from None
 
 
-def script_lines(stream: IO[str]) -> Iterator[str]:
-    """The script's lines as ``str.splitlines`` of the whole text gives them, read a
-    line at a time; a line that is not text, or too long to be a command, is refused
-    (``InputRefusal``; the caller names its number)."""
-    number = 0
+def script_lines(stream: IO[bytes] | IO[str]) -> Iterator[str]:
+    """The script's lines as ``str.splitlines`` of its whole text gives them, read and
+    decoded (UTF-8) a line at a time, so a line that is not text is told by its own
+    number; a line too long to be a command is refused before it is held
+    (``InputRefusal``; the caller names the line)."""
     while True:
         try:
-            text = stream.readline(MAX_SCRIPT_LINE + 1)
+            read = stream.readline(MAX_SCRIPT_LINE + 1)
+            text = read.decode("utf-8") if isinstance(read, bytes) else read
         except UnicodeDecodeError as exc:
             raise InputRefusal(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         if not text:
             return
-        if len(text) > MAX_SCRIPT_LINE and not text.endswith("\n"):
-            raise InputRefusal(
-                f"longer than {MAX_SCRIPT_LINE:,} characters: no command is that long"
-            )
-        for line in text.splitlines():
-            number += 1
-            yield line
+        if len(read) > MAX_SCRIPT_LINE and not text.endswith("\n"):
+            raise InputRefusal(f"longer than {MAX_SCRIPT_LINE:,} bytes: no command is that long")
+        yield from text.splitlines()
 
 
 class Replies:
@@ -110,11 +107,11 @@ def cmd_run(args: Namespace, ui: object) -> int:
     try:
         return _run(args, script)
     finally:
-        if script is not sys.stdin:
+        if args.script != "-":
             script.close()
 
 
-def _run(args: Namespace, script: IO[str]) -> int:
+def _run(args: Namespace, script: IO[bytes] | IO[str]) -> int:
     label = "stdin" if args.script == "-" else args.script
     game = open_to_write(args.file)
     try:
