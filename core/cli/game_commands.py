@@ -8,7 +8,7 @@ import argparse
 import json
 from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -18,8 +18,9 @@ from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
-from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
+from stockade.core.cli.read_commands import keep_after_write, open_to_read
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.writing import open_to_write, reply_of
 from stockade.core.commands import (
     Outcome,
     control,
@@ -147,26 +148,6 @@ def print_consequences(game: Game, change: Change | None, standing: Tally | None
         print(f"  {line}")
 
 
-def open_to_write(path: Path) -> Game:
-    """Open a log for writing; refuse, naming why, when it cannot be written."""
-    game = Game.open(path)
-    if game.read_only:  # one line saying why, not the warnings and then the refusal
-        game.close()
-        why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
-        code = (
-            Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
-        )
-        repair = f" (stockade repair {path} writes a repaired copy)" if game.problem else ""
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded{repair}", code)
-    for message in game.warnings:
-        warn(message)
-    return game
-
-
-def _held_elsewhere(game: Game) -> bool:
-    return bool(game.journal and game.journal.lock_held_elsewhere)
-
-
 # ------------------------------------------------------------------------- new
 def parse_side(text: str) -> ev.SideSpec:
     parts = text.split(":")
@@ -254,16 +235,6 @@ def cmd_run(args: Namespace, ui: object) -> int:
     from stockade.core.cli.run_command import cmd_run as run  # imported when run
 
     return run(args, ui)
-
-
-def reply_of(outcome: Outcome) -> dict[str, Any]:
-    """A do/run/undo/... reply: what the player would read, and the records written."""
-    return {
-        "message": outcome.message,
-        "records": [jsonout.record(r) for r in outcome.records],
-        # what the write did (core.book.change.Change): later entries, units, CVP deltas
-        "change": msgspec.to_builtins(outcome.change) if outcome.change else None,
-    }
 
 
 # ------------------------------------------------------------ undo, redo, strike

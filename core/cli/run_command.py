@@ -21,8 +21,8 @@ from typing import IO, Any
 
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
-from stockade.core.cli.game_commands import open_to_write, reply_of
 from stockade.core.cli.read_commands import keep_after_write
+from stockade.core.cli.writing import open_to_write, reply_of
 from stockade.core.commands import Outcome, ScriptRefusal, script_outcomes
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.visible import visible

@@ -15,6 +15,7 @@ import sys
 import textwrap
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from stockade.core.book.game import Game
 from stockade.core.cli import main
@@ -22,7 +23,7 @@ from stockade.core.log import staging
 from stockade.core.log.files import group_marker
 from stockade.core.model import events as ev
 
-execute_module = importlib.import_module("stockade.core.commands.execute")
+execute_module: Any = importlib.import_module("stockade.core.commands.execute")
 SIDES = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
 # the last line is refused by a rule: g1 is already a1's prisoner
 REFUSED_LAST = ["add German 4-6-7 as g1 at Q6", "surrender g1 to a1", "capture g1 by a1"]
@@ -60,7 +61,7 @@ class _Stdin(io.TextIOBase):
     def readable(self) -> bool:
         return True
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         if self.given == len(self._lines):
             return ""
         self.given += 1
