@@ -182,13 +182,14 @@ class Writer(WriteRecovery, Amending):
     # ------------------------------------------------------------------- writing
     @contextlib.contextmanager
     def one_write(self) -> Iterator[None]:
-        """Every change made inside the block reaches the file at its end in one write
-        and one fsync, or none does (``stockade run``: a script is one group). The
+        """Every change made inside the block reaches the file at its end as one group
+        (staged beside the log meanwhile, ``core.log.staging``), or none does
+        (``stockade run``: a script is one group). The
         changes are checked and folded as they are made; a refusal or error inside the
         block, or a failed write at its end, puts the game back to what it held before
         (nothing written) and is raised."""
         store = self.store
-        if store.held is not None:
+        if store.holding:
             raise RuntimeError("one_write blocks do not nest")
         keep = len(store.records)
         store.hold()

@@ -11,10 +11,11 @@ import msgspec
 
 from stockade.core.book.change import consequences, totals_of
 from stockade.core.cli import jsonout
-from stockade.core.cli.game_commands import answer, open_to_write
+from stockade.core.cli.game_commands import answer
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import open_to_read
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.writing import open_to_write
 from stockade.core.commands.execute import amend
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from argparse import Namespace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -19,21 +18,20 @@ from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
-from stockade.core.cli.read_commands import keep_after_write, open_to_read, warn
+from stockade.core.cli.read_commands import keep_after_write, open_to_read
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.writing import open_to_write, reply_of
 from stockade.core.commands import (
     Outcome,
-    ScriptRefusal,
     control,
     execute,
-    run_script,
     writes_nothing,
 )
 from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
-from stockade.core.model.visible import json_visible, visible
+from stockade.core.model.visible import json_visible
 
 if TYPE_CHECKING:
     from stockade.core.book.tally import Tally
@@ -150,26 +148,6 @@ def print_consequences(game: Game, change: Change | None, standing: Tally | None
         print(f"  {line}")
 
 
-def open_to_write(path: Path) -> Game:
-    """Open a log for writing; refuse, naming why, when it cannot be written."""
-    game = Game.open(path)
-    if game.read_only:  # one line saying why, not the warnings and then the refusal
-        game.close()
-        why = game.problem or (game.journal.why_read_only if game.journal else "read-only")
-        code = (
-            Exit.DAMAGED if game.problem else Exit.LOCKED if _held_elsewhere(game) else Exit.REFUSED
-        )
-        repair = f" (stockade repair {path} writes a repaired copy)" if game.problem else ""
-        raise CliError(f"{path}: cannot record into it ({why}); nothing was recorded{repair}", code)
-    for message in game.warnings:
-        warn(message)
-    return game
-
-
-def _held_elsewhere(game: Game) -> bool:
-    return bool(game.journal and game.journal.lock_held_elsewhere)
-
-
 # ------------------------------------------------------------------------- new
 def parse_side(text: str) -> ev.SideSpec:
     parts = text.split(":")
@@ -253,63 +231,10 @@ def cmd_do(args: Namespace, ui: object) -> int:
     return answer(args, "do", game, outcome, standing)
 
 
-def read_script(name: str) -> list[str]:
-    if name == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        return Path(name).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise CliError(f"{name}: no such script") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"{name}: cannot read the script ({exc})") from None
-
-
 def cmd_run(args: Namespace, ui: object) -> int:
-    lines = read_script(args.script)
-    label = "stdin" if args.script == "-" else args.script
-    game = open_to_write(args.file)
-    try:
-        # the script is tried on the open game and written as one group at its end: a
-        # refused line, a failed write or a kill leaves the log as it was
-        with game.one_write():
-            outcomes = run_script(game, lines)
-        keep_after_write(args.file, game)  # written; before close: the lock is still held
-    except ScriptRefusal as refusal:
-        return _run_failed(args, f"{label} {refusal}; nothing was recorded", refusal)
-    except Refusal as refusal:  # the write itself failed
-        return _run_failed(args, f"{label}: {refusal}; nothing was recorded", refusal)
-    finally:
-        game.close()
-    if args.json:
-        replies = [{"line": n, **_reply(o)} for n, o in enumerate(outcomes, 1) if o.records]
-        jsonout.emit("run", outcomes=replies, recorded=sum(len(o.records) for o in outcomes))
-        return 0
-    if not args.quiet:
-        for outcome in outcomes:
-            if outcome.message:
-                print(outcome.message)
-    return 0
+    from stockade.core.cli.run_command import cmd_run as run  # imported when run
 
-
-def _run_failed(args: Namespace, message: str, refusal: Refusal) -> int:
-    """A run that recorded nothing: one line on stderr; with ``--json`` the reply says
-    so too (no outcomes, ``recorded``: 0)."""
-    if args.json:
-        jsonout.emit_error(
-            "run", Exit.REFUSED, message, refusal.rule, refusal.kind, outcomes=[], recorded=0
-        )
-    print(visible(f"stockade: {message}"), file=sys.stderr)
-    return Exit.REFUSED
-
-
-def _reply(outcome: Outcome) -> dict[str, Any]:
-    """A do/run/undo/... reply: what the player would read, and the records written."""
-    return {
-        "message": outcome.message,
-        "records": [jsonout.record(r) for r in outcome.records],
-        # what the write did (core.book.change.Change): later entries, units, CVP deltas
-        "change": msgspec.to_builtins(outcome.change) if outcome.change else None,
-    }
+    return run(args, ui)
 
 
 # ------------------------------------------------------------ undo, redo, strike
@@ -351,7 +276,7 @@ def answer(
     the history that no longer hold, whether typed as ``do 'strike 2'`` or ``strike``."""
     code = Exit.CONFLICTS if outcome.change and outcome.change.leaves_conflicts else Exit.OK
     if args.json:
-        reply = _reply(outcome)
+        reply = reply_of(outcome)
         if code != Exit.OK:  # "ok" is true exactly when the exit code is 0
             n = outcome.change.conflicts if outcome.change else 0
             reply["error"] = {

@@ -18,7 +18,8 @@ Public API:
 * ``vocabulary``: the words players use for each verb and the A20 terms with the
   verbs that record them (the parser, ``help``, completion and ``meanings`` read it);
 * ``run_script(game, lines) -> list[Outcome]``: stops at the first refusal, raised
-  as a ``ScriptRefusal`` whose message starts "line N: ".
+  as a ``ScriptRefusal`` whose message starts "line N: "; ``script_outcomes``: the
+  same a line at a time, nothing kept (``stockade run``);
 
 The language is described in docs/commands.md.
 """
@@ -32,6 +33,7 @@ from stockade.core.commands.execute import (
     execute,
     first_attacker,
     run_script,
+    script_outcomes,
 )
 from stockade.core.commands.grammar import VERBS, Kind, Slot, VerbSpec, verb_named
 from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan, writes_nothing
@@ -47,6 +49,7 @@ __all__ = [
     "Slot",
     "complete",
     "run_script",
+    "script_outcomes",
     "Outcome",
     "Parsed",
     "VERBS",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from stockade.core.book.change import Change
@@ -204,15 +205,28 @@ def _conflicts(game: Game, seqs: list[int]) -> str:
 def run_script(game: Game, lines: Iterable[str]) -> list[Outcome]:
     """Execute each line in turn; stop at the first refusal and raise it with its line.
 
-    Lines already executed stay recorded (the CLI dry-runs a script first so that a
-    refused ``stockade run`` leaves the log untouched).
+    Lines already executed stay recorded, unless the caller holds them as one group
+    (``Game.one_write``: ``stockade run`` leaves the log untouched when a line is refused).
     """
-    outcomes = []
-    for number, line in enumerate(lines, 1):
+    return [outcome for _, outcome in script_outcomes(game, lines)]
+
+
+def script_outcomes(game: Game, lines: Iterable[str]) -> Iterator[tuple[int, Outcome]]:
+    """``run_script`` a line at a time: each line's number and outcome as it is
+    executed, nothing kept (``stockade run`` reads and checks its script as a stream).
+    A refusal of line N, or of reading it, is raised as ``ScriptRefusal`` naming N."""
+    it = iter(lines)
+    for number in itertools.count(1):
         try:
-            outcomes.append(execute(game, line))
+            line = next(it)
+        except StopIteration:
+            return
+        except Refusal as refusal:  # the line could not be read
+            raise ScriptRefusal(number, refusal) from None
+        try:
+            outcome = execute(game, line)
         except ScriptRefusal:
             raise
         except Refusal as refusal:
             raise ScriptRefusal(number, refusal) from None
-    return outcomes
+        yield number, outcome

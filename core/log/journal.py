@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from stockade.core.log import chain, writelock
@@ -52,6 +52,7 @@ from stockade.core.log.journal_errors import (
     JournalWriteError,
 )
 from stockade.core.log.log_lines import MAX_LINE_BYTES
+from stockade.core.log.staging import StagedGroup
 
 
 class Journal:
@@ -226,18 +227,32 @@ class Journal:
         data, head = self._prepared(lines)
         self._write_data(data, head)
 
-    def append_group(self, lines: list[bytes]) -> None:
-        """:meth:`append_many` for a group too large to trust to one ``write`` (a
-        script: ``stockade run``): a kill can stop the kernel part way through a write
-        of many pages. A marker beside the log (:func:`group_marker`) is made durable
-        before the write and removed, durably, after its fsync: removing it is what
-        accepts the group. Opening a log whose marker is still there cuts the file back
-        to where the group began (``core.log.store``), so a kill or a failed write at
-        any point leaves the log as it was, or with the whole group accepted."""
-        data, head = self._prepared(lines)
+    def stage_group(self) -> StagedGroup:
+        """A group to stage lines in (``core.log.staging``: a spill file beside the log),
+        linked as this journal would link them now; :meth:`append_group` writes it."""
+        self._writable()
+        head = self.chain_head() if self.chained else None
+        return StagedGroup(parent_of(self.path), self._size, head, self.chained)
+
+    def append_group(self, group: StagedGroup) -> None:
+        """Append a staged group (a script: ``stockade run``), too large to trust to one
+        ``write``: a kill can stop the kernel part way through a write of many pages,
+        and the group is copied from its spill a chunk at a time. A marker beside the
+        log (:func:`group_marker`) is made durable before the first write and removed,
+        durably, after the fsync: removing it is what accepts the group. Opening a log
+        whose marker is still there cuts the file back to where the group began
+        (``core.log.store``), so a kill or a failed write at any point leaves the log as
+        it was, or with the whole group accepted."""
+        self._writable()
+        if group.start != self._size or group.chained != self.chained:
+            raise JournalWriteError(
+                f"{self.path}: the log moved on since the entries were staged; nothing written"
+            )
+        self._check_unchanged()
+        group.finish()
         marker = group_marker(self.path)
         try:
-            write_marker(marker, self._size, self._size + len(data))
+            write_marker(marker, self._size, self._size + group.size)
         except OSError as exc:
             raise JournalWriteError(
                 f"{marker}: cannot mark the start of the write ({os_error(exc)}); "
@@ -245,7 +260,7 @@ class Journal:
                 exc.errno,
             ) from None
         try:
-            self._write_data(data, head)
+            self._write_chunks(group.chunks(), group.size, group.head, group.data)
         except JournalWriteError:
             if self._rolled_back:
                 remove_quietly(marker)
@@ -255,7 +270,7 @@ class Journal:
             fsync_dir(parent_of(marker))
         except OSError as exc:
             # not accepted: take the group back, as for a failed write
-            self._size -= len(data)
+            self._size -= group.size
             self._poisoned = True
             self._rolled_back = self._roll_back()
             raise JournalWriteError(
@@ -263,9 +278,11 @@ class Journal:
                 f"({os_error(exc)}); it was NOT recorded",
                 exc.errno,
             ) from None
+        if self.on_written is not None:
+            for chunk in group.chunks():
+                self.on_written(chunk)
 
-    def _prepared(self, lines: list[bytes]) -> tuple[bytes, str | None]:
-        """The bytes that append ``lines`` (links added), and the chain's head after."""
+    def _writable(self) -> None:
         if self.read_only or self._fd is None:
             raise JournalWriteError(f"{self.path}: {self.why_read_only or 'read-only'}")
         if self._poisoned:
@@ -273,6 +290,10 @@ class Journal:
                 f"{self.path}: an earlier write failed; the log must be re-read before "
                 "anything more is written"
             )
+
+    def _prepared(self, lines: list[bytes]) -> tuple[bytes, str | None]:
+        """The bytes that append ``lines`` (links added), and the chain's head after."""
+        self._writable()
         for line in lines:
             if b"\n" in line:
                 raise ValueError("a journal record must not contain a newline")
@@ -286,17 +307,31 @@ class Journal:
         return b"".join(line + b"\n" for line in lines), head
 
     def _write_data(self, data: bytes, head: str | None) -> None:
+        self._write_chunks([data], len(data), head, lambda: data)
+        if self.on_written is not None:
+            self.on_written(data)
+
+    def _write_chunks(
+        self, chunks: Iterable[bytes], size: int, head: str | None, attempt: Callable[[], bytes]
+    ) -> None:
+        """Write ``chunks`` (``size`` bytes in all), then fsync; on any failure cut the
+        file back and poison the journal. ``attempt()``: the bytes tried, kept after a
+        failure for the writer to look for in the file (``last_attempt``)."""
         assert self._fd is not None
-        self.last_attempt = data
         self._rolled_back = False
         try:
-            written = self._write(self._fd, data)
-            if written != len(data):
-                raise short_write(self._fd, written, len(data))
+            for chunk in chunks:
+                written = self._write(self._fd, chunk)
+                if written != len(chunk):
+                    raise short_write(self._fd, written, len(chunk))
             self._fsync(self._fd)
         except BaseException as exc:
             self._poisoned = True
             self._rolled_back = rolled_back = self._roll_back()
+            try:
+                self.last_attempt = attempt()
+            except OSError:
+                self.last_attempt = b""
             if not isinstance(exc, OSError):
                 raise
             state = (
@@ -309,14 +344,12 @@ class Journal:
                 f"({os_error(exc)}); it was NOT recorded ({state})",
                 exc.errno,
             ) from None
-        self._size += len(data)
+        self._size += size
         self._head = head
         self.last_attempt = b""
-        if self.on_written is not None:
-            self.on_written(data)
 
-    def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
-        """The lines with their ``prev`` links, and the link of the last of them."""
+    def chain_head(self) -> str | None:
+        """The link of the log's last line: what the next appended line carries."""
         if not self._head_known:
             try:
                 self._head = chain.head_of_file(self.path, self._size)
@@ -327,7 +360,11 @@ class Journal:
                     exc.errno,
                 ) from None
             self._head_known = True
-        head, out = self._head, []
+        return self._head
+
+    def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
+        """The lines with their ``prev`` links, and the link of the last of them."""
+        head, out = self.chain_head(), []
         for line in lines:
             if head is not None:
                 line = chain.stamp(line, head)

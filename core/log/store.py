@@ -30,6 +30,7 @@ from stockade.core.log.journal_errors import JournalDamaged, JournalError, Journ
 from stockade.core.log.on_disk import Found, OnDisk, examine
 from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.log.records import LogRecords
+from stockade.core.log.staging import StagedGroup
 from stockade.core.log.timeline import extend as extend_timeline
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
@@ -66,8 +67,10 @@ class LogStore:
     # A long log's timeline, built as it was read (``take_timeline``).
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
 
-    # While a group is held (``hold``): the lines written since, not yet in the file.
-    held: list[bytes] | None = field(default=None, repr=False, compare=False)
+    # While a group is held (``hold``): the lines written since, staged beside the log
+    # (``core.log.staging``), not yet in it; None when nothing would be written.
+    held: StagedGroup | None = field(default=None, repr=False, compare=False)
+    holding: bool = field(default=False, repr=False, compare=False)
     # How many of ``records`` the file held when the group began: the rest are the
     # group's, in memory only until it is written.
     held_at: int = field(default=0, repr=False, compare=False)
@@ -221,45 +224,67 @@ class LogStore:
             return  # an in-memory game (tests, previews)
         lines = lines or [ev.encode(r) for r in records]
         if self.held is not None:
-            self.held += lines  # written with the rest of the group (``write_held``)
+            try:  # written with the rest of the group (``write_held``)
+                self.held.add(lines)
+            except JournalError as failed:  # the log is not touched while a group is held
+                raise LogRefusal(str(failed) + _disk_hint(failed)) from None
             return
-        self._append(lines, after_error, group=False)
+        self._append(lines, after_error)
 
     def hold(self) -> None:
-        """Hold every write back until ``write_held`` (or ``drop_held``): one group."""
-        self.held = []
+        """Hold every write back until ``write_held`` (or ``drop_held``): one group,
+        staged beside the log (``core.log.staging``), not in memory."""
+        if self.journal is not None and not self.read_only:
+            try:
+                self.held = self.journal.stage_group()
+            except JournalError as failed:
+                raise LogRefusal(str(failed) + _disk_hint(failed)) from None
+        else:
+            self.held = None  # nothing is written: ``write`` refuses or keeps it in memory
+        self.holding = True
         self.held_at = len(self.records)
 
     def drop_held(self) -> None:
-        self.held = None
+        if self.held is not None:
+            self.held.close()
+        self.held, self.holding = None, False
 
     def write_held(self, after_error: Callable[[], str]) -> int:
-        """Write every held line in one write and one fsync, or none (a kill midway
-        leaves the file as it was, or whole: ``Journal.append_group``); returns how
-        many lines were written."""
-        lines = self.held or []
+        """Write every held line, or none (a kill midway leaves the file as it was, or
+        whole: ``Journal.append_group``); returns how many lines were written."""
+        group = self.held
         try:
-            if lines and self.journal is not None:
-                self._append(lines, after_error, group=True)
+            if group is not None and group.lines and self.journal is not None:
+                self._append_group(group, after_error)
+            return group.lines if group is not None else 0
         finally:
-            self.held = None
-        return len(lines)
+            self.drop_held()
 
-    def _append(self, lines: list[bytes], after_error: Callable[[], str], group: bool) -> None:
+    def _append_group(self, group: StagedGroup, after_error: Callable[[], str]) -> None:
         assert self.journal is not None
         try:
-            if group:
-                self.journal.append_group(lines)
-            else:
-                self.journal.append_many(lines)
+            self.journal.append_group(group)
         except BaseException as failed:
-            # what the file holds now is for a re-read to say, never this store's digest
-            self.content, self.journal.on_written = None, None
-            if isinstance(failed, JournalReplaced):
-                raise LogRefusal(self._stop_writing(f"{failed}; nothing written")) from None
-            if isinstance(failed, JournalError):
-                raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
+            self._failed(failed, after_error)
             raise
+
+    def _append(self, lines: list[bytes], after_error: Callable[[], str]) -> None:
+        assert self.journal is not None
+        try:
+            self.journal.append_many(lines)
+        except BaseException as failed:
+            self._failed(failed, after_error)
+            raise
+
+    def _failed(self, failed: BaseException, after_error: Callable[[], str]) -> None:
+        """Raise the refusal a failed write gets (the caller raises anything else)."""
+        assert self.journal is not None
+        # what the file holds now is for a re-read to say, never this store's digest
+        self.content, self.journal.on_written = None, None
+        if isinstance(failed, JournalReplaced):
+            raise LogRefusal(self._stop_writing(f"{failed}; nothing written")) from None
+        if isinstance(failed, JournalError):
+            raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
 
     def what_reached_the_file(self) -> tuple[OnDisk, str]:
         """After a failed or refused write: what the file holds now (``core.log.on_disk``,
@@ -269,7 +294,7 @@ class LogStore:
         read."""
         assert self.journal is not None and self.path is not None
         journal, path = self.journal, self.path
-        on_file = self.records[: self.held_at] if self.held is not None else self.records
+        on_file = self.records[: self.held_at] if self.holding else self.records
         found = examine(path, on_file, journal.size, journal.last_attempt)
         if found.found is Found.FOREIGN:
             return found, self._stop_writing(
