@@ -374,23 +374,37 @@ import asyncio, json, os, sys
 sys.path.insert(0, {root!r})
 """
 
+# The first paint is taken where each app's first screen has been refreshed (Textual's
+# ``call_after_refresh``): for Stockade, the frame it paints while the game is read
+# (the frame calls ``start_reading`` then); for the bare app, its Header and Footer.
+# Stockade's panels are filled when the main screen has replaced the frame and been
+# refreshed in its turn.
 _COLD_STOCKADE = (
     _COLD_PRELUDE
     + """\
-from stockade.core.book.game import Game
+from pathlib import Path
 from stockade.tui.app import StockadeApp
-from stockade.tui.screens.main import MainScreen
+
+def clocks():
+    return time.perf_counter() - t_import, time.process_time()
 
 async def main():
-    game = Game.open({path!r})
-    app = StockadeApp(game)
+    app = StockadeApp(Path({path!r}))
+    marks = {{}}
+    start_reading = app.start_reading
+
+    def painted():
+        marks["painted"], marks["cpu"] = clocks()
+        start_reading()
+
+    app.start_reading = painted
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        painted = time.perf_counter()
-        cpu = time.process_time()
-        assert isinstance(app.screen, MainScreen), app.screen
-        print(json.dumps({{"painted": painted - t_import, "cpu": cpu}}), flush=True)
-    game.close()
+        while type(app.screen).__name__ != "MainScreen":
+            await asyncio.sleep(0.001)
+        await app.screen.wait_for_refresh()
+        marks["filled"], marks["filled_cpu"] = clocks()
+        print(json.dumps(marks), flush=True)
+    app.game.close()
 
 asyncio.run(main())
 """
@@ -402,18 +416,25 @@ _COLD_BARE = (
 from textual.app import App
 from textual.widgets import Footer, Header
 
+marks = {{}}
+
 class Bare(App):
     def compose(self):
         yield Header()
         yield Footer()
 
+    def on_mount(self):
+        self.call_after_refresh(self.painted)
+
+    def painted(self):
+        marks["painted"], marks["cpu"] = time.perf_counter() - t_import, time.process_time()
+
 async def main():
     app = Bare()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        painted = time.perf_counter()
-        cpu = time.process_time()
-        print(json.dumps({{"painted": painted - t_import, "cpu": cpu}}), flush=True)
+        while not marks:
+            await asyncio.sleep(0.001)
+        print(json.dumps(marks), flush=True)
 
 asyncio.run(main())
 """
@@ -446,7 +467,9 @@ def _cold_once(code: str, env: dict) -> dict:
     if proc.returncode or not line.strip():
         raise RuntimeError(f"TUI child failed ({proc.returncode}): {err.strip()[-400:]}")
     out = json.loads(line)
-    out["spawn"] = spawn
+    # the line comes once the panels are filled: the spawn to the first paint is less
+    # the child's own time from the paint to the line
+    out["spawn"] = spawn - (out.get("filled", out["painted"]) - out["painted"])
     return out
 
 
@@ -601,7 +624,7 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
             cold["stockade"].append(_cold_once(stock_code, env))
             cold["bare"].append(_cold_once(bare_code, env))
         med = {
-            k: {m: median([r[m] for r in v]) for m in ("spawn", "painted", "cpu")}
+            k: {m: median([r[m] for r in v]) for m in v[0] if isinstance(v[0][m], float)}
             for k, v in cold.items()
         }
         results["cold"] = med
@@ -613,6 +636,23 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
             s, b = med["stockade"][metric], med["bare"][metric]
             rows.append(
                 [f"cold start ({label})", fmt(s), fmt(b), f"{s / b:.2f}x", _verdict(s / b, 1.2)]
+            )
+        # the panels filled after the first paint: the same run's own differences
+        for metric, since, label in (
+            ("filled_cpu", "cpu", "CPU"),
+            ("filled", "painted", "wall"),
+        ):
+            gaps = [r[metric] - r[since] for r in cold["stockade"]]
+            gap = median(gaps)
+            verdict = "met" if gap <= 0.100 else f"missed (+{gap * 1000:.0f} ms)"
+            rows.append(
+                [
+                    f"demo's panels filled after the first paint ({label})",
+                    f"+{fmt(gap)}",
+                    "",
+                    "",
+                    verdict,
+                ]
             )
 
         # (b) undo with panels updated vs one DataTable cell update

@@ -13,14 +13,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.theme import Theme
+from textual.worker import Worker, WorkerState
 
-from stockade.core.book.change import Change
-from stockade.core.book.game import Game
-from stockade.core.model.errors import InternalRefusal, Refusal
 from stockade.core.model.visible import visible
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
@@ -28,11 +27,16 @@ from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_t
 from stockade.tui.escape_keys import EscapeThenKey
 from stockade.tui.palette import StockadeCommands
 from stockade.tui.paths import config_dir, remember_last_game
-from stockade.tui.screens.main import MainScreen
-from stockade.tui.table_app import GameUpdate
+from stockade.tui.reading import QUIT_KEYS, GameRead, TypeAhead, again, read_game, settled
+from stockade.tui.screens.opening import OpeningScreen
 
 if TYPE_CHECKING:
+    # The core and the main screen load in the reading thread (tui/reading.py): the
+    # frame paints before them.
+    from stockade.core.book.change import Change
+    from stockade.core.book.game import Game
     from stockade.core.commands.command import Command
+    from stockade.tui.table_app import GameUpdate
 
 LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
 
@@ -48,9 +52,19 @@ class StockadeApp(EscapeThenKey):
     COMMANDS = App.COMMANDS | {StockadeCommands}
     BINDINGS = key_bindings("app")
 
-    def __init__(self, game: Game, notes: list[str] | None = None, remember: bool = True) -> None:
+    def __init__(
+        self, game: Game | Path, notes: list[str] | None = None, remember: bool = True
+    ) -> None:
+        """``game`` is an open game, or the path of one: then the app paints its frame
+        first and reads the game in a thread (``tui.reading``)."""
         super().__init__()
-        self.game = game
+        self.path: Path | None = game if isinstance(game, Path) else None
+        self._game: Game | None = None if isinstance(game, Path) else game
+        self.problem = ""  # why the game at ``path`` could not be read
+        # the keys typed while the game is read (None once it is shown)
+        self.type_ahead: TypeAhead | None = None
+        self._reader: Worker[GameRead] | None = None
+        self._handed: events.Event | None = None  # the kept key being handed on
         self.notes = list(notes or [])
         self.remember = remember
         self.stockade_themes: list[Theme] = []
@@ -59,6 +73,20 @@ class StockadeApp(EscapeThenKey):
         self._theme_ready = False
         self._problems: list[str] = []
         self._setup_themes_and_keys()
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            raise RuntimeError("the game is still being read")
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self._game = game
+
+    @property
+    def game_is_open(self) -> bool:
+        return self._game is not None
 
     # ------------------------------------------------------------------ set-up
     def _setup_themes_and_keys(self) -> None:
@@ -124,17 +152,102 @@ class StockadeApp(EscapeThenKey):
                 self.set_keymap(keys)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self._theme_ready = True
-        if self.remember and self.game.path:
-            problem = remember_last_game(self.game.path)
-            if problem:
-                self._problems.append(problem)
-        self.push_screen(MainScreen())
-        self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
-        self._follow_if_read_only()
-        for note in self.notes + list(self.game.warnings):
-            self.notify(note, title="Stockade", timeout=8, markup=False)
+        if self.path is not None:
+            self.type_ahead = TypeAhead()
+            self.push_screen(OpeningScreen(self.path, self.start_reading))
+        else:
+            from stockade.tui.screens.main import MainScreen
+
+            self.push_screen(MainScreen())
+            self._game_shown()
         for problem in self._problems:
             self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
+
+    # --------------------------------------------- reading the game, typing ahead
+    def start_reading(self) -> None:
+        """Read the game at ``path`` in a thread (called once the frame is painted)."""
+        if self.path is not None and self._reader is None:
+            self._reader = self.run_worker(
+                partial(read_game, self.path),
+                name="read-game",
+                group="read-game",
+                thread=True,
+                exit_on_error=False,
+            )
+
+    async def on_event(self, event: events.Event) -> None:
+        """While the game is read, every key and paste is kept (the quit keys act),
+        shown on the frame, and handed on in order once the main screen is up."""
+        ahead = self.type_ahead
+        if (
+            ahead is not None
+            and event is not self._handed
+            and isinstance(event, (events.Key, events.Paste))
+            and not event.is_forwarded
+            and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)
+        ):
+            ahead.keep(event)
+            if isinstance(self.screen, OpeningScreen):
+                self.screen.typed = ahead.words()
+            return
+        await super().on_event(event)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker is not self._reader or event.state not in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+        ):
+            return
+        read = worker.result
+        if event.state == WorkerState.ERROR or read is None:
+            self._not_read(f"cannot open {self.path}: the core failed ({worker.error!r})")
+        elif read.game is None:
+            self._not_read(read.problem)
+        else:
+            await self._show_read_game(read.game)
+
+    async def _show_read_game(self, game: Game) -> None:
+        """The main screen replaces the frame, then the keys typed meanwhile reach it."""
+        from stockade.tui.screens.main import MainScreen
+
+        self.game = game
+        await self.switch_screen(MainScreen())
+        self._game_shown()
+        self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
+
+    async def _hand_on_typed(self) -> None:
+        """Each key kept, in order, in the app's turn as the terminal's keys come, once
+        the app is idle again after the one before (as a player's next key finds it:
+        a command entered, a form open). Keys typed meanwhile are kept behind them."""
+        ahead = self.type_ahead
+        while ahead is not None and ahead.kept:
+            await settled()
+            self._handed = again(ahead.kept.pop(0))
+            self.post_message(self._handed)
+        self.type_ahead = None
+
+    def _not_read(self, problem: str) -> None:
+        """The reason is shown on the frame, with what was typed (kept, not entered)."""
+        self.problem = visible(problem)
+        if isinstance(self.screen, OpeningScreen):
+            self.screen.problem = self.problem
+
+    def typed_ahead(self) -> str:
+        """What was typed while the game was read and is not entered yet."""
+        return self.type_ahead.words() if self.type_ahead is not None else ""
+
+    def _game_shown(self) -> None:
+        """What follows the game once the main screen shows it."""
+        game = self.game
+        if self.remember and game.path:
+            problem = remember_last_game(game.path)
+            if problem:
+                self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
+        self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
+        self._follow_if_read_only()
+        for note in self.notes + list(game.warnings):
+            self.notify(note, title="Stockade", timeout=8, markup=False)
 
     def watch_log(self) -> None:
         """Every few seconds: is the log still the file this game writes? A deleted or
@@ -194,6 +307,7 @@ class StockadeApp(EscapeThenKey):
         only after the entry is safe on disk.
         """
         from stockade.core.commands import execute  # the command language: loaded on first use
+        from stockade.core.model.errors import InternalRefusal, Refusal
 
         try:
             outcome = execute(self.game, text)
@@ -211,7 +325,9 @@ class StockadeApp(EscapeThenKey):
     async def switch_game(self, path: Path) -> bool:
         """Close this game and open the one at ``path`` on a fresh main screen; the
         "last game" memory follows. On failure the current game stays open."""
+        from stockade.core.book.game import Game
         from stockade.core.log.journal_errors import JournalError
+        from stockade.tui.screens.main import MainScreen
 
         path = Path(path)
         if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
@@ -238,23 +354,26 @@ class StockadeApp(EscapeThenKey):
     def game_changed(self, message: str = "", change: Change | None = None) -> None:
         """Tell every screen and widget that watches the game (``game_update``):
         ``change`` (the core's ``Change``) says which history lines to rewrite."""
+        from stockade.tui.table_app import GameUpdate
+
         self.game_update = GameUpdate(change, message)
 
 
 def run_app(path: Path, notes: list[str] | None = None) -> int:
-    """Open the game at ``path`` and run the app; returns the exit code."""
-    from stockade.core.log.journal_errors import JournalError
-
-    try:
-        game = Game.open(Path(path))
-    except (JournalError, OSError) as exc:
-        print(visible(f"stockade: cannot open {path}: {exc}"), file=sys.stderr)
-        return 1
-    app = StockadeApp(game, notes)
+    """Run the app on the game at ``path`` (read once the frame is painted); returns
+    the exit code. A game that cannot be read is said on the frame, then here."""
+    app = StockadeApp(Path(path), notes)
     try:
         result = app.run()
+        if app.problem:
+            print(visible(f"stockade: {app.problem}"), file=sys.stderr)
+            typed = app.typed_ahead()
+            if typed:
+                print(visible(f"stockade: typed, not entered: {typed}"), file=sys.stderr)
+            return 1
         # return_code, not run()'s value: an app that died of an exception must not
         # exit 0 (run() returns None after a MemoryError, say).
         return app.return_code or (result if isinstance(result, int) else 0)
     finally:
-        app.game.close()  # the game open at the end (the player may have switched)
+        if app.game_is_open:
+            app.game.close()  # the game open at the end (the player may have switched)

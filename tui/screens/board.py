@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from stockade.core.book.game import Game
+from stockade.tui.screens.too_small import TOO_SMALL
 from stockade.tui.widgets.history_view import HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 
-TOO_SMALL = "terminal too small: need 80x24\n(make the window larger, or the font smaller)"
+__all__ = ["TOO_SMALL", "compose_board"]
 
 
 def compose_board(game: Game) -> ComposeResult:

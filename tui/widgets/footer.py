@@ -133,8 +133,8 @@ class StockadeFooter(Footer):
 
     def _update_keys(self) -> None:
         self._pending = False
-        if not self.is_attached or not self.app.app_focus:
-            return  # Footer lays nothing out then either: asked again on focus
+        if not self.is_attached:
+            return
         layout, enabled = self._keys()
         if layout == self._layout and enabled == self._enabled:
             return
@@ -149,3 +149,8 @@ class StockadeFooter(Footer):
         self._layout, self._enabled = layout, enabled
         self.recomposes += 1
         super().bindings_changed(self.screen)  # Footer's own: lays the keys out again
+        if not self.app.app_focus:
+            # Footer's own lays nothing out while the app is blurred (a browser tab in
+            # the background when the main screen comes up, after the frame): the
+            # keys are laid out all the same, not left blank until a focus.
+            self.call_after_refresh(self.recompose)
