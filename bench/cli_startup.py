@@ -6,6 +6,8 @@ bare interpreter are printed.
 
     python -m bench.cli_startup                  # 40 runs each
     python -m bench.cli_startup --runs 100 --json out.json
+    python -m bench.cli_startup --base ../main   # also that checkout (its own .venv), interleaved
+    python -m bench.cli_startup --tally-only     # python -c pass and the 1k tally rows only
 
 Goals (docs/performance.md): ``stockade tally`` on a 1k-entry log answered from the
 derived store <= 1.5x ``python -c pass``; a tally that folds <= 3x; ``stockade do`` on
@@ -28,6 +30,7 @@ the two are the cost of keeping, interleaved.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -47,13 +50,13 @@ from bench.run import ensure_log  # noqa: E402  (after the path fix above)
 from stockade.core.log import derived  # noqa: E402
 
 
-def stockade_script() -> list[str]:
-    """The installed console script beside this interpreter, as a player runs it; the
+def stockade_script(python: str = sys.executable) -> list[str]:
+    """The installed console script beside ``python``, as a player runs it; the
     launcher module itself when there is none (a tree that was never installed)."""
-    script = Path(sys.executable).with_name("stockade")
+    script = Path(python).with_name("stockade")
     if script.is_file():
         return [str(script)]
-    return [sys.executable, "-m", "stockade.tui.launcher"]
+    return [python, "-m", "stockade.tui.launcher"]
 
 
 def _children_cpu() -> float:
@@ -99,16 +102,17 @@ game.close()
 
 
 def measure(
-    commands: dict[str, list[str]], runs: int, env: dict[str, str]
+    commands: dict[str, tuple[list[str], dict[str, str]]], runs: int
 ) -> dict[str, tuple[float, float]]:
-    """Median wall and CPU time of each command. On a shared machine the CPU time is the
-    steadier of the two: waiting for a core does not count in it."""
-    for command in commands.values():  # warm-up: bytecode written, files in the page cache
+    """Median wall and CPU time of each command (run in its own environment). On a
+    shared machine the CPU time is the steadier of the two: waiting for a core does not
+    count in it."""
+    for command, env in commands.values():  # warm-up: bytecode written, files in the page cache
         once(command, env)
         once(command, env)
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(runs):
-        for name, command in commands.items():
+        for name, (command, env) in commands.items():
             times[name].append(once(command, env))
     return {
         name: (statistics.median(t[0] for t in ts), statistics.median(t[1] for t in ts))
@@ -116,42 +120,94 @@ def measure(
     }
 
 
+def tree_commands(
+    python: str, tmp: Path, small: Path, big: Path, env: dict[str, str]
+) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """The commands measured for the checkout whose interpreter is ``python``, each with
+    the environment it runs in (the checkout's own config, data and cache folders under
+    ``tmp``: two checkouts never share a derived store)."""
+    env = dict(env)
+    for name in ("CONFIG", "DATA", "CACHE"):
+        env[f"STOCKADE_{name}_DIR"] = str(tmp / name.lower())
+    stockade = stockade_script(python)
+    # `do` writes: each run records 'next' into its own copy of the 10k log; the
+    # copy grows by one entry a run, which is noise next to 10,000.
+    target, plain = tmp / "do.jsonl", tmp / "do-conflict.jsonl"
+    shutil.copyfile(big, target)
+    shutil.copyfile(big, plain)
+    subprocess.run([python, "-c", STRIKE_CONFLICTS, str(target)], env=env, check=True)
+    return {
+        "python -c pass": ([python, "-c", "pass"], env),
+        "stockade --version": ([*stockade, "--version"], env),
+        "stockade tally (1k)": ([*stockade, "tally", str(small)], env),
+        "stockade tally (1k, folds)": ([*stockade, "tally", str(small), FOLDS], env),
+        "stockade tally (10k)": ([*stockade, "tally", str(big)], env),
+        "stockade tally (10k, folds)": ([*stockade, "tally", str(big), FOLDS], env),
+        "stockade do next (10k)": ([*stockade, "do", str(target), "next"], env),
+        "stockade tally (10k, after do)": ([*stockade, "tally", str(target)], env),
+        "stockade do next (10k, keeps nothing)": ([*stockade, "do", str(plain), "next"], env),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--json", type=Path, help="also write the medians here")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        help="another checkout (with its own .venv) measured in the same rounds: its rows "
+        "are marked 'base'",
+    )
+    parser.add_argument(
+        "--tally-only",
+        action="store_true",
+        help="only `python -c pass` and the 1k tally rows (from the store, folding): the "
+        "start goals, in a few minutes on a busy machine",
+    )
     args = parser.parse_args(argv)
-    stockade = stockade_script()
     small, big = ensure_log(1_000), ensure_log(10_000)
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
         env.pop("PYTHONDONTWRITEBYTECODE")  # bytecode on, as an installed program runs
-        for name in ("CONFIG", "DATA", "CACHE"):
-            env[f"STOCKADE_{name}_DIR"] = str(Path(tmp) / name.lower())
-        # `do` writes: each run records 'next' into its own copy of the 10k log; the
-        # copy grows by one entry a run, which is noise next to 10,000.
-        target, plain = Path(tmp) / "do.jsonl", Path(tmp) / "do-conflict.jsonl"
-        shutil.copyfile(big, target)
-        shutil.copyfile(big, plain)
-        subprocess.run([sys.executable, "-c", STRIKE_CONFLICTS, str(target)], env=env, check=True)
+        (Path(tmp) / "this").mkdir()
+        trees = {"": tree_commands(sys.executable, Path(tmp) / "this", small, big, env)}
+        if args.base:
+            (Path(tmp) / "base").mkdir()
+            python = str(args.base.resolve() / ".venv" / "bin" / "python")
+            trees["base "] = tree_commands(python, Path(tmp) / "base", small, big, env)
+        if args.tally_only:
+            trees = {
+                mark: {name: c for name, c in rows.items() if name in TALLY_ONLY}
+                for mark, rows in trees.items()
+            }
         commands = {
-            "python -c pass": [sys.executable, "-c", "pass"],
-            "stockade --version": [*stockade, "--version"],
-            "stockade tally (1k)": [*stockade, "tally", str(small)],
-            "stockade tally (1k, folds)": [*stockade, "tally", str(small), FOLDS],
-            "stockade tally (10k)": [*stockade, "tally", str(big)],
-            "stockade tally (10k, folds)": [*stockade, "tally", str(big), FOLDS],
-            "stockade do next (10k)": [*stockade, "do", str(target), "next"],
-            "stockade tally (10k, after do)": [*stockade, "tally", str(target)],
-            "stockade do next (10k, keeps nothing)": [*stockade, "do", str(plain), "next"],
+            f"{mark}{name}": command
+            for mark, rows in trees.items()
+            for name, command in rows.items()
         }
-        medians = measure(commands, args.runs, env)
-    bare_wall, bare_cpu = medians["python -c pass"]
+        everything = measure(commands, args.runs)
     load = os.getloadavg()[0]
     print(
         f"{args.runs} interleaved runs each, medians; bytecode on; {os.cpu_count()} CPUs; "
         f"load average {load:.1f} at the end\n"
     )
+    for mark, rows in trees.items():
+        title = mark.strip() or "this checkout"
+        report({name: everything[f"{mark}{name}"] for name in rows}, title)
+    if args.json:
+        args.json.write_text(json.dumps({"runs": args.runs, "medians": everything}, indent=1))
+    return 0
+
+
+TALLY_ONLY = ("python -c pass", "stockade tally (1k)", "stockade tally (1k, folds)")
+
+
+def report(medians: dict[str, tuple[float, float]], title: str) -> None:
+    """The table of one checkout's medians against its own ``python -c pass``, and the
+    ratios of the goals."""
+    print(f"\n{title}:\n")
+    bare_wall, bare_cpu = medians["python -c pass"]
     print("| command | wall | / python -c pass | CPU | / python -c pass |")
     print("|---|---:|---:|---:|---:|")
     for name, (wall, cpu) in medians.items():
@@ -186,11 +242,9 @@ def main(argv: list[str] | None = None) -> int:
             ),
         ),
     ):
-        print(f"\n{what}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x", end="")
+        with contextlib.suppress(KeyError):  # --tally-only: a row not measured
+            print(f"\n{what}: wall {ratio(0):.2f}x, CPU {ratio(1):.2f}x", end="")
     print()
-    if args.json:
-        args.json.write_text(json.dumps({"runs": args.runs, "medians": medians}, indent=1))
-    return 0
 
 
 if __name__ == "__main__":

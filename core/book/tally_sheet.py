@@ -4,15 +4,14 @@ JSON here, BBCode and CSV in core/reads/tally_formats.py.
 The data is built by a fold (``core.book.tally.tally``) or read back from the derived
 store (core/cli/tally_report.py), and rendered by this same code either way. So that a
 tally read from the store renders without loading msgspec or the model, this module
-imports only ``html``: the rows are plain classes (``__slots__``; ``dataclasses`` alone
-costs more than the interpreter's start), each with its row for the store
+imports nothing at its top (``html``, with its table of entities, is loaded by the
+HTML writer, which escapes with it): the rows are plain classes (``__slots__``;
+``dataclasses`` alone costs more than the interpreter's start), each with its row for the store
 (``row`` / ``from_row``), and the verdict is held as its JSON object, the shape
 ``tally --json`` documents (``core.book.verdict.Verdict`` as builtins).
 """
 
 from __future__ import annotations
-
-import html
 
 # typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
@@ -312,6 +311,8 @@ tr.projected td{font-style:italic}
 
 
 def to_html(t: Tally) -> str:
+    import html
+
     e = html.escape
     title = f"CVP tally: {t.scenario or 'untitled'}"
     out = [

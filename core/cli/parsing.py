@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
+from stockade.core.cli import argspec
 from stockade.core.cli.errors import USAGE, CliError
 
-# typing costs ~2 ms to import, and the tally read from the store reads its arguments
-# through this module; mypy reads a TYPE_CHECKING of our own the same way
+# typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
@@ -130,15 +129,11 @@ def add_command(
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="reply with one JSON object (shape: docs/commands.md, JSON replies)",
-    )
+    argspec.JSON.add_to(parser)
 
 
 def add_file(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, metavar="FILE", help="the game log (.jsonl)")
+    argspec.FILE.add_to(parser)
 
 
 __all__ = ["OneLineParser", "VersionAction", "add_command", "add_file", "add_json"]

@@ -1,65 +1,58 @@
-"""The ``tally`` command's arguments, defined once: the command line proper
-(core/cli/read_commands.py) builds its ``tally`` from ``add_arguments``, and the tally
-answered from the derived store (core/cli/stored_tally.py) reads its command line with
-the same arguments (``parse``), so the two can never read one command line two ways.
+"""The ``tally`` command's arguments, defined once, as data (core/cli/argspec.py): the
+command line proper (core/cli/read_commands.py) hands them to argparse
+(``add_arguments``), and the tally answered from the derived store
+(core/cli/stored_tally.py) reads its command line with the same declarations
+(``parse``), which answers only a line argparse is certain to read the same way.
 
-Imports argparse and the parser's pieces only (no model, no msgspec).
+Imports no argparse, no model, no msgspec.
 """
 
 from __future__ import annotations
 
-import argparse
-
-from stockade.core.cli.parsing import HelpFormatter, add_file, add_json
+from stockade.core.cli import argspec
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any
 
 FORMATS = ("text", "md", "html", "bbcode", "csv")
 DEFAULT_FORMAT = "text"
 SUMMARY = "the CVP tally, every line explained"
 EXAMPLES = ["stockade tally game.jsonl", "stockade tally game.jsonl --format bbcode --at 40"]
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``tally``'s arguments: FILE, --json, --at N, --format F."""
-    add_file(parser)
-    add_json(parser)
-    parser.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
-    parser.add_argument(
+ARGUMENTS = (
+    argspec.FILE,
+    argspec.JSON,
+    argspec.Option("--at", "as it stood after entry N", type=int, metavar="N"),
+    argspec.Option(
         "--format",
+        "text (default), md (Markdown), html, bbcode (forums) or csv",
         choices=FORMATS,
         default=DEFAULT_FORMAT,
-        help="text (default), md (Markdown), html, bbcode (forums) or csv",
-    )
+    ),
+)
 
 
-class _NotPlain(Exception):
-    """The command line is one only the command line proper answers (an error, help)."""
+def add_arguments(parser: Any) -> None:
+    """``tally``'s arguments (an argparse parser): FILE, --json, --at N, --format F."""
+    for argument in ARGUMENTS:
+        argument.add_to(parser)
 
 
-class _QuietParser(argparse.ArgumentParser):
-    """Says nothing and exits nowhere: any error or exit is the full path's to make."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _NotPlain(message)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        raise _NotPlain(message or "")
-
-
-def parse(argv: list[str]) -> argparse.Namespace | None:
+def parse(argv: list[str]) -> argspec.Namespace | None:
     """``tally``'s arguments (``argv`` after the word ``tally``) as the command line
-    proper reads them, or None for one it would refuse or answer with help (the
-    quiet parser has no ``--help``: such a line is the full path's to answer)."""
-    parser = _QuietParser(prog="stockade tally", add_help=False, formatter_class=HelpFormatter)
-    add_arguments(parser)
-    try:
-        return parser.parse_args(argv)
-    except _NotPlain:
-        return None
+    proper reads them, or None for a line only argparse may read (an error, help, an
+    option written in a way the strict reader does not take)."""
+    return argspec.read(argv, ARGUMENTS)
 
 
-__all__ = ["DEFAULT_FORMAT", "EXAMPLES", "FORMATS", "SUMMARY", "add_arguments", "parse"]
+__all__ = [
+    "ARGUMENTS",
+    "DEFAULT_FORMAT",
+    "EXAMPLES",
+    "FORMATS",
+    "SUMMARY",
+    "add_arguments",
+    "parse",
+]

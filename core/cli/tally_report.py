@@ -24,6 +24,8 @@ TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same 
 if TYPE_CHECKING:
     from argparse import Namespace
 
+    from stockade.core.cli import argspec
+
 KIND = "tally"  # its kind in the derived store
 VERSION = 1  # of the payload below
 MAX_ENTRIES = 16  # (FILE as given, --at) pairs kept per log
@@ -85,7 +87,7 @@ def tally_text(result: Tally, fmt: str) -> str:
     return render(result).rstrip("\n") + "\n"
 
 
-def render(report: TallyReport, args: Namespace) -> tuple[str, str]:
+def render(report: TallyReport, args: Namespace | argspec.Namespace) -> tuple[str, str]:
     """What ``stockade tally`` with ``args`` prints for ``report``: (stderr, stdout),
     before ``visible`` (the caller prints through it)."""
     err = warnings_text(report.warnings, report.conflicts)

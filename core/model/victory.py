@@ -19,8 +19,9 @@ units exited (Exit VP) and the Location control the players have set. It is froz
 replaced whole by each change, so undo restores it like any other field.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: msgspec reads these classes' annotations
+# (every game record holds the conditions), and one written as a string costs it a
+# compile and an eval each.
 from collections.abc import Iterator, Sequence
 from typing import Annotated, Literal
 
@@ -122,7 +123,7 @@ class VictoryBook(msgspec.Struct, frozen=True, kw_only=True):
         key = location.upper()
         return next((side for loc, side in rows if loc.upper() == key), "")
 
-    def settled(self) -> VictoryBook:
+    def settled(self) -> "VictoryBook":
         """This book as it stands now, never changed after."""
         return msgspec.structs.replace(self, exits=tuple(self.exits), control=tuple(self.held()))
 
@@ -130,7 +131,7 @@ class VictoryBook(msgspec.Struct, frozen=True, kw_only=True):
         """Does the fold change this book's exits and control in place?"""
         return type(self.control) is ControlRows and type(self.exits) is AppendRows
 
-    def with_rows(self) -> VictoryBook:
+    def with_rows(self) -> "VictoryBook":
         """This book with exits and control the fold may change in place (its own)."""
         return msgspec.structs.replace(
             self, exits=AppendRows(self.exits), control=ControlRows(self.control)

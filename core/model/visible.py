@@ -25,8 +25,9 @@ _HIDDEN = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
 # In JSON text every C0 character is already escaped by json.dumps; DEL and C1 are
-# not, and JSON has no \x escape, so they get \u escapes there.
-_JSON_HIDDEN = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# not, and JSON has no \x escape, so they get \u escapes there. Kept as the pattern's
+# text: ``re`` compiles it on the first JSON reply (and keeps it), not on every start.
+_JSON_HIDDEN = "[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 
 
 def _shown(match: re.Match[str]) -> str:
@@ -45,4 +46,4 @@ def visible(text: str) -> str:
 
 def json_visible(text: str) -> str:
     """JSON text (from json.dumps) with DEL and C1 escaped the JSON way: still valid."""
-    return _JSON_HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_JSON_HIDDEN, lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -104,17 +104,20 @@ def section_text(rule: str) -> str | None:
         return None
     lines = []
     for section in chosen:
-        lines.append(f"{section.rule} {section.title}")
+        lines.append(f"{section.rule} {section.title} (each sentence by its first words)")
         for r in requirements():
             if r.rule == section.rule:
                 how = r.note + (f" (ruling: {r.ruling})" if r.ruling else "")
                 note = f": {how.strip()}" if how.strip() else ""
-                lines.append(f"  {r.number}. {r.words} ... [{r.status}]{note}")
+                lines.append(f"  {r.number}. “{r.words} …” [{r.status}]{note}")
     deeper = [s.rule for s in sections() if s.rule.startswith(wanted) and s not in chosen]
     deeper = [s for s in deeper if not s.endswith(" EX")]
     if deeper:
         lines.append("see also: " + ", ".join(deeper))
-    lines.append("(the whole matrix, with the tests that prove each line: docs/conformance.md)")
+    lines.append(
+        "(Stockade quotes only each sentence's first words: the rulebook has the whole "
+        "text; the whole matrix, with the tests that prove each line: docs/conformance.md)"
+    )
     return "\n".join(lines)
 
 

@@ -88,10 +88,10 @@ def _sw_left(state: GameState, handles: list[str]) -> list[str]:
     if not handles:
         return []
     where = sorted({_where(state.units.get(h)) for h in handles})
-    owners = " and ".join(f"{h}'s" for h in handles)
+    owners = " or ".join(handles)
     return [
-        f"{owners} SW stay in {', '.join(where)}, unpossessed: the captor must Recover them "
-        "(A20.24)"
+        f"any SW {owners} had stay in {', '.join(where)}, unpossessed: the captor must "
+        "Recover them (A20.24)"
     ]
 
 

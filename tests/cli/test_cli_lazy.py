@@ -75,9 +75,13 @@ def test_a_kept_tally_imports_neither_msgspec_nor_the_model_nor_the_command_line
         "stockade.core.book.tally_sheet"
     }
     assert "stockade.core.cli.stored_tally" in modules
-    # argparse reads tally's own arguments (core/cli/tally_args.py); not typing, nor the
-    # OpenSSL that hashlib loads (the venv's site may import pathlib and re for an
-    # editable install, so those are not counted here)
+    # tally's own declarations (core/cli/tally_args.py) are read without argparse (nor
+    # its gettext and locale); the HTML writer's entities only when it writes; not
+    # typing, nor the OpenSSL that hashlib loads (the venv's site may import pathlib and
+    # re for an editable install, so those are not counted here)
+    assert "stockade.core.cli.tally_args" in modules
+    taken_off = {"argparse", "gettext", "locale", "html", "html.entities"}
+    assert not taken_off & modules, sorted(taken_off & modules)
     assert not {"hashlib", "_hashlib", "platformdirs", "typing", "dataclasses"} & modules
 
 

@@ -15,7 +15,7 @@ def test_stockade_rules_section_lists_its_requirements_with_their_status(capsys)
     escape = [r for r in requirements() if r.rule == "A20.55"]
     assert len(escape) >= 10
     for r in escape:
-        assert f"{r.number}. {r.words} ... [{r.status}]" in out
+        assert f"{r.number}. “{r.words} …” [{r.status}]" in out
     assert "A20.55 EX" in out
 
 

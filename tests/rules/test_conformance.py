@@ -152,4 +152,7 @@ def test_section_text_lists_each_requirement_with_its_status():
     assert text.startswith("A20.55 ESCAPE")
     assert "Escape is successful only if there are no enemy units" in text
     assert "[enforced]" in text and "A20.55 EX" in text and "see also: A20.551" in text
+    # each sentence is quoted by its first words, and the text says the rest is the book's
+    assert "“Escape is successful only if there are no enemy units" in text
+    assert "the rulebook has the whole text" in text
     assert conformance.section_text("A20.9") is None

@@ -349,10 +349,10 @@ def test_a20_24_surrender_and_capture_replies_remind_of_the_sw_left_behind():
     execute(game, "add German 4-6-7 at P4")
     execute(game, "phase rtph")
     message = execute(game, "surrender g1 to a1").message
-    assert "g1's SW stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
+    assert "any SW g1 had stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
     execute(game, "phase ccph")
     message = execute(game, "capture g2 by a2").message
-    assert "g2's SW stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
+    assert "any SW g2 had stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
 
 
 # ------------------------------------------------ Stockade's ruling: a captured Guard

@@ -30,6 +30,12 @@ async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_p
         assert shown.startswith("↑ ")
         await pilot.press("ctrl+up")  # back to the top, from the keyboard
         assert not str(status.render()).startswith("↑ ")
+        status.say(" ".join(f"w{n}" for n in range(200)), "hint")
+        lines = [line.plain.split() for line in status.wrapped_lines()]
+        await pilot.press("ctrl+down")  # a key turns a whole page of three lines
+        assert str(status.render()).split()[:2] == ["↑", lines[3][0]]
+        await pilot.press("ctrl+up")
+        status.say("word " * 80, "hint")
         await pilot.press("colon")  # and from inside the command bar
         await pilot.press("ctrl+down", "ctrl+down")
         assert str(status.render()).startswith("↑ ")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -56,22 +58,19 @@ def verbs_table() -> Table:
     return table
 
 
-def rulings_table() -> Table:
-    """Where the rules are silent, what Stockade decided (core/data/rulings.toml)."""
+def rulings_block() -> Group:
+    """Where the rules are silent, what Stockade decided (core/data/rulings.toml): each
+    topic on a line of its own and its ruling below it, so a long topic never squeezes
+    the ruling into a narrow column at 80 columns."""
     from stockade.core.reads.rulings import rulings
 
-    table = Table(
-        title="Stockade's rulings where the rules are silent (docs/rulings.md)",
-        title_justify="left",
-        show_header=False,
-        box=None,
-        expand=True,
-    )
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column(ratio=1)
+    parts: list[RenderableType] = [
+        Text("Stockade's rulings where the rules are silent (docs/rulings.md)", style="italic")
+    ]
     for ruling in rulings():
-        table.add_row(f"{ruling.topic} ({ruling.rule})", ruling.ruling)
-    return table
+        parts.append(Text(f"{ruling.topic} ({ruling.rule})", style="bold"))
+        parts.append(Padding(Text(ruling.ruling), (0, 0, 0, 2)))
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -104,7 +103,7 @@ class HelpScreen(ModalScreen[None]):
             for table in keys_tables(self.app):
                 yield Static(table)
             yield Static(verbs_table())
-            yield Static(rulings_table())
+            yield Static(rulings_block())
 
     def action_close(self) -> None:
         self.dismiss(None)

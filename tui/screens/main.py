@@ -311,7 +311,7 @@ class MainScreen(Screen[None]):
             self._run("turn")
 
     def action_reply(self, step: int) -> None:
-        self.status.scroll_lines(step)
+        self.status.scroll_pages(step)
 
     def action_undo(self) -> None:
         self._run("undo")

@@ -2,7 +2,7 @@
 
 A refusal is marked with a symbol and the word "refused" as well as colour. It shows
 at most three lines; a longer message ends its third line with "↓ more" and the key
-that scrolls it (ctrl+down, or the mouse wheel), so nothing is cut without a sign of
+that pages it (ctrl+down; the mouse wheel scrolls a line), so nothing is cut without a sign of
 it nor out of the keyboard's reach.
 """
 
@@ -55,12 +55,12 @@ class StatusLine(Static):
         text = Text(KINDS.get(kind, "") + message)
         return len(text.wrap(self.app.console, width)) <= ROWS
 
-    def _lines(self) -> list[Text]:
+    def wrapped_lines(self) -> list[Text]:
         width = self.content_region.width or max(1, self.app.size.width - 2)
         return list(self._text.wrap(self.app.console, width))
 
     def render(self) -> Text:
-        lines = self._lines()
+        lines = self.wrapped_lines()
         if len(lines) <= ROWS:
             return self._text
         self._top = max(0, min(self._top, len(lines) - ROWS))
@@ -79,9 +79,14 @@ class StatusLine(Static):
 
     def scroll_lines(self, step: int) -> None:
         """Show the message ``step`` wrapped lines further down (up, if negative)."""
-        last_top = max(0, len(self._lines()) - ROWS)
+        last_top = max(0, len(self.wrapped_lines()) - ROWS)
         self._top = max(0, min(self._top + step, last_top))
         self.refresh()
+
+    def scroll_pages(self, step: int) -> None:
+        """Show the message ``step`` pages further down: a key turns a whole page of the
+        three lines, the wheel one line, so a long help reads in a few presses."""
+        self.scroll_lines(step * ROWS)
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
