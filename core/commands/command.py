@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import msgspec
 
@@ -37,6 +37,9 @@ from stockade.core.commands.words import assignment, counter, number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.tracked_unit import Unit
+
+if TYPE_CHECKING:
+    from stockade.core.reads.queries import Choice
 
 Handle = str  # a unit's handle as the game spells it
 Side = str  # a side's full name
@@ -268,7 +271,7 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
         for c in slot.offers()(ctx.state, values)
         if c.handle in units and units[c.handle].location.lower() == place.lower()
     ]
-    fit = [c.handle for c in here if c.legal]
+    fit = as_the_book_stands(here)
     if not fit:
         there = [u for u in units.values() if u.on_board and u.location.lower() == place.lower()]
         if not there:
@@ -294,6 +297,14 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
     # the Location as the board names it, however it was typed
     ctx.notes.append(f"{STACK_MARK}{units[fit[0]].location}: " + " ".join(fit))
     return fit
+
+
+def as_the_book_stands(choices: list[Choice]) -> list[Handle]:
+    """The handles of ``queries.book_picks``: the legal picks implying no board fact
+    (those that do only when no other is legal)."""
+    from stockade.core.reads.queries import book_picks
+
+    return [c.handle for c in book_picks(choices)]
 
 
 def _listed(units: Iterable[Unit]) -> str:
@@ -340,7 +351,7 @@ def _ways(
     if slot.is_unit:
         offered = slot.offers()(ctx.state, values)
         whys += [c.why for c in offered if not c.legal and c.same_location and c.why][:1]
-        options: list[Any] = [c.handle for c in offered if c.legal]
+        options: list[Any] = as_the_book_stands(offered)
     else:
         options = list(slot.choices)
     return [

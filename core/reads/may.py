@@ -4,8 +4,10 @@ fact naming its units, gathered once for the status line's sentences
 (``core.commands.offers``).
 
 Every judgement comes from ``core.rules`` (guard_refusal, accept_refusal,
-never_surrenders, may_massacre, escape_refusal, needs_ntc, rearm_refusal via
-``views.rearm_ways``); this module only gathers and groups.
+never_surrenders, may_massacre, needs_ntc, rearm_refusal via ``views.rearm_ways``);
+an escape or a capture is judged as the command would record it, with the board facts
+it implies (``core.rules.implying``, the one judge of the pickers too); this module
+only gathers and groups.
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from stockade.core.model import events as ev
-from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
-from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways
-from stockade.core.rules import check
-from stockade.core.rules.escape import escape_refusal, needs_ntc
+from stockade.core.reads.queries import capture_targets
+from stockade.core.reads.views import (
+    armed_by_location,
+    escape_attempt,
+    rearm_sources,
+    rearm_ways,
+)
+from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
+from stockade.core.rules.implying import Judge
 from stockade.core.rules.losses import may_massacre
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
@@ -47,12 +54,14 @@ class MayTransfer:
 
 @dataclass(frozen=True)
 class MayEscape:
-    """Prisoners of one Guard that may attempt escape, after a NTC or not (A20.55)."""
+    """Prisoners of one Guard that may attempt escape, after a NTC or not (A20.55);
+    ``implied``: the board facts the entry records with it (``a1 broken``), or ""."""
 
     units: tuple[Unit, ...]
     side: str
     guard: str
     ntc: bool
+    implied: str = ""
 
 
 @dataclass(frozen=True)
@@ -172,36 +181,29 @@ def _rph_aph(state: GameState) -> list[May]:
 
 
 def _cc(state: GameState) -> list[May]:
-    may = []
+    """Escapes the escape rule accepts now, as entered (with the board facts the entry
+    implies: ``core.rules.implying``), and captures back (A20.221)."""
+    judge, may = Judge(state), []
     for p in (u for u in state.units.values() if u.status == PRISONER):
-        if escape_refusal(state, p) is None:
-            may.append(((p.side, p.guard or "", needs_ntc(state, p)), p))
+        verdict = judge([escape_attempt(p)])
+        if verdict.accepted:
+            may.append(((p.side, p.guard or "", needs_ntc(state, p), verdict.facts_said), p))
     escapes: list[May] = [
-        MayEscape(units, side, guard, ntc) for (side, guard, ntc), units in _together(may)
+        MayEscape(units, side, guard, ntc, implied)
+        for (side, guard, ntc, implied), units in _together(may)
     ]
-    return escapes + _capture_back(state)
+    return escapes + _capture_back(state, judge)
 
 
-def _capture_back(state: GameState) -> list[May]:
+def _capture_back(state: GameState, judge: Judge) -> list[May]:
     out: list[May] = []
     for p in (u for u in state.units.values() if captured_this_ccph(state, u)):
         where = p.captured_at or p.location
-        targets = tuple(
-            e.handle
-            for e in state.active_at(where)
-            if e.side != p.side and e.location == where and _may_capture(state, p, e)
-        )
+        enemies = [e for e in state.active_at(where) if e.location == where]
+        targets, _ = capture_targets(judge, p, enemies)
         if targets:
-            out.append(MayCaptureBack(p, targets))
+            out.append(MayCaptureBack(p, tuple(t.unit.handle for t in targets)))
     return out
-
-
-def _may_capture(state: GameState, captor: Unit, target: Unit) -> bool:
-    try:
-        check(state, ev.Captured(guard=captor.handle, units=[target.handle]))
-    except Refusal:
-        return False
-    return True
 
 
 def _rearm(state: GameState) -> list[May]:
@@ -343,12 +345,13 @@ def sentence(fact: May, state: GameState) -> str:
                 f"Guard {guard.handle} may transfer{to} or abandon "
                 f"{_names(prisoners)} this {state.phase} (A20.5)"
             )
-        case MayEscape(units=units, side=side, guard=guard, ntc=ntc):
+        case MayEscape(units=units, side=side, guard=guard, ntc=ntc, implied=implied):
             after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
             its = "its" if len(units) == 1 else "their"
+            records = f"; the entry records {implied}" if implied else ""
             return (
                 f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} "
-                "(A20.55)"
+                f"(A20.55{records})"
             )
         case MayCaptureBack(unit=p, targets=targets):
             return (

@@ -3,8 +3,9 @@
 Each query returns every candidate unit as a ``Choice``: whether the rules allow it,
 the rule that decides, and for an illegal one the reason, worded by the rule check
 itself. Nothing here re-implements a rule: each candidate is judged by building the
-event it would make and calling ``core.rules.check`` (catching its ``Refusal``), or by
-the ``*_refusal`` helper the rule check itself uses.
+event it would make and asking ``core.rules.implying.Judge`` (the rule check, as the
+command would record it: with the board facts it implies), or by the ``*_refusal``
+helper the rule check itself uses.
 
 Choices come legal first, then those in the anchor's Location, then by handle (g2
 before g10): the order every picker shows.
@@ -21,12 +22,12 @@ from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
-from stockade.core.rules import check
 from stockade.core.rules.cc_capture import capture_attacker_refusal
-from stockade.core.rules.escape import escape_refusal, rearm_refusal
+from stockade.core.rules.escape import rearm_refusal
 from stockade.core.rules.guarding import guard_refusal
+from stockade.core.rules.implying import Judge, Verdict
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
-from stockade.core.rules.timing import judged_in
+from stockade.core.rules.surrender import left_out_of_stack
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
 # frees the excess or exchanges HS pairs (A20.21, A20.51); the form's verdict says how.
@@ -44,6 +45,10 @@ class Choice:
     reason: str  # why it may not be picked; "" when it may
     same_location: bool = False  # in the Location of the unit the question is about
     note: str = ""  # a legal pick the entry must still fit (capacity: free or exchange)
+    # a legal pick only with the board facts the entry would record with it ("a1
+    # broken"): a stack (@P4) or a slot filled for the player takes such a unit only
+    # when none fits as the book stands
+    implies: str = ""
 
     @property
     def why(self) -> str:
@@ -59,23 +64,50 @@ def natural(handle: str) -> tuple[object, ...]:
 
 
 def ranked(choices: Iterable[Choice]) -> list[Choice]:
-    """Legal first, then same Location, then by handle."""
-    return sorted(choices, key=lambda c: (not c.legal, not c.same_location, natural(c.handle)))
+    """Legal first (those that imply no board fact before those that do), then same
+    Location, then by handle."""
+    return sorted(
+        choices,
+        key=lambda c: (not c.legal, bool(c.implies), not c.same_location, natural(c.handle)),
+    )
 
 
-def _judged(state: GameState, u: Unit, event: ev.Record, where: str, fallback_rule: str) -> Choice:
-    """``u`` judged by the rulebook's own check of ``event``, in the phase the entry would
-    be recorded in (``judged_in``: a capture typed in the APh moves the clock to the
-    CCPh first), so a pick list agrees with the command."""
+def book_picks(choices: Iterable[Choice]) -> list[Choice]:
+    """The legal picks an entry takes as the book stands, implying no board fact; those
+    that would imply one only when no other is legal. What a stack (``@P4``), a slot
+    filled for the player and "tick all" take: ``surrender @P4`` is the stack's broken
+    units, not every unit there, broken by implication."""
+    legal = [c for c in choices if c.legal]
+    return [c for c in legal if not c.implies] or legal
+
+
+def _judged(judge: Judge, u: Unit, event: ev.Record, where: str, fallback_rule: str) -> Choice:
+    """``u`` judged as the command would record ``event``: in the phase the clock would
+    move it to (a capture typed in the APh is recorded in the CCPh), with the board
+    facts it implies (``core.rules.implying``), so a pick list agrees with the command."""
     same = bool(where) and u.location == where
-    try:
-        check(judged_in(state, [event]), event)
-    except Refusal as refusal:
+    verdict = judge([event], follow_clock=True)
+    refusal = verdict.refusal
+    if refusal is not None:
         text = refusal.text + (f" ({refusal.hint})" if refusal.hint else "")
         if refusal.rule in FIXABLE:
             return Choice(u.handle, unit_label(u), True, refusal.rule, "", same, note=text)
         return Choice(u.handle, unit_label(u), False, refusal.rule, text, same)
-    return Choice(u.handle, unit_label(u), True, fallback_rule, "", same)
+    return Choice(
+        u.handle,
+        unit_label(u),
+        True,
+        fallback_rule,
+        "",
+        same,
+        note=_implied(verdict),
+        implies=verdict.facts_said,
+    )
+
+
+def _implied(verdict: Verdict) -> str:
+    """A legal pick's note: the board facts the entry records with it, if any."""
+    return f"the entry records {verdict.facts_said} (implied)" if verdict.implied else ""
 
 
 def _from_reason(u: Unit, reason: Refusal | None, where: str, rule: str) -> Choice:
@@ -123,9 +155,10 @@ def surrender_captors(
     side = state.units[stack[0]].side
     where = _location_of(state, stack)
     candidates = _active(state) if among is None else list(among)
+    judge = Judge(state)
     return ranked(
         _judged(
-            state, u, ev.Surrendered(units=stack, guard=u.handle, reason=reason), where, "A20.21"
+            judge, u, ev.Surrendered(units=stack, guard=u.handle, reason=reason), where, "A20.21"
         )
         for u in candidates
         if u.status == ACTIVE and u.side != side
@@ -133,17 +166,37 @@ def surrender_captors(
 
 
 def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
-    """Units that could surrender: broken or Disrupted units on the board first; with
-    ``captor`` known, only the enemy's."""
-    side = state.units[captor].side if captor in state.units else ""
+    """Infantry that could surrender, judged as the command would record the surrender
+    of its stack (A20.21) to ``captor``, or (none named yet) to the first enemy that
+    may take it: with the board facts the entry implies (the unit broken), so a unit in
+    Good Order in the book is offered unless the game is strict."""
+    judge, named = Judge(state), state.units.get(captor)
+    active = _active(state)
     out = []
-    for u in _active(state, lambda u: u.is_infantry):
-        ok = u.broken or u.disrupted
-        why = "" if ok else f"{u.handle} is not broken; only broken units surrender"
-        if ok and u.side == side:
-            ok, why = False, f"{u.handle} is on the side of {captor}, the captor"
-        out.append(Choice(u.handle, unit_label(u), ok, "A20.21", why))
+    for u in (u for u in active if u.is_infantry):
+        if named is not None and named.side == u.side:
+            why = f"{u.handle} is on the side of {captor}, the captor"
+            out.append(Choice(u.handle, unit_label(u), False, "A20.21", why))
+            continue
+        captors = [named] if named is not None else [c for c in active if c.side != u.side]
+        out.append(_surrendering(judge, u, captors))
     return ranked(out)
+
+
+def _surrendering(judge: Judge, u: Unit, captors: list[Unit]) -> Choice:
+    """``u`` judged as surrendering with its stack to the first of ``captors`` whose
+    surrender check accepts it (the first refusal, if none does)."""
+    first: Choice | None = None
+    for captor in captors:
+        stack = [u, *left_out_of_stack(judge.state, [u], captor.side, "rtph")]
+        event = ev.Surrendered(units=[s.handle for s in stack], guard=captor.handle)
+        choice = _judged(judge, u, event, "", "A20.21")
+        if choice.legal:
+            return choice
+        first = first or choice
+    if first is None:
+        return Choice(u.handle, unit_label(u), False, "A20.21", "no enemy unit to surrender to")
+    return first
 
 
 def recapture_guards(
@@ -185,8 +238,8 @@ def _new_guards(
     candidates = _active(state) if among is None else [u for u in among if u.status == ACTIVE]
     if not units:
         return _unjudged(candidates)
-    where = _location_of(state, units)
-    return ranked(_judged(state, u, entry(units, u.handle), where, rule) for u in candidates)
+    where, judge = _location_of(state, units), Judge(state)
+    return ranked(_judged(judge, u, entry(units, u.handle), where, rule) for u in candidates)
 
 
 def takeover_guards(
@@ -196,10 +249,10 @@ def takeover_guards(
     guard = state.units.get(dying)
     if guard is None:
         return _unjudged(_active(state))
-    where = guard.location
+    where, judge = guard.location, Judge(state)
     return ranked(
         _judged(
-            state,
+            judge,
             u,
             ev.Eliminated(handle=dying, cause=cause, takeover=u.handle),
             where,
@@ -214,57 +267,96 @@ def capture_defenders(state: GameState, attacker: str) -> list[Choice]:
     captor = state.units.get(attacker)
     if captor is None:
         return _unjudged(u for u in _active(state))
+    judge = Judge(state)
     return ranked(
-        _judged(state, u, ev.Captured(guard=attacker, units=[u.handle]), captor.location, "A20.22")
+        _judged(judge, u, ev.Captured(guard=attacker, units=[u.handle]), captor.location, "A20.22")
         for u in state.units.values()
         if u.on_board and u.handle != attacker
     )
 
 
 def capture_attackers(state: GameState) -> list[Choice]:
-    """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): armed units
-    that may guard and are not broken, free unarmed units, rearmed by the capture
-    (A20.551), and units captured in this CCPh, whose own attack of that simultaneous
-    CC is still made (A20.221)."""
+    """Who may attempt a CC capture at all (A20.22, A20.2, A20.5, A11.16): those with an
+    enemy the capture's own check lets them take (``capture_targets``), as the command
+    would record it; armed units that may guard, free unarmed units (rearmed by the
+    capture, A20.551), and units captured in this CCPh, whose own attack of that
+    simultaneous CC is still made (A20.221)."""
+    judge = Judge(state)
     on_board = [u for u in state.units.values() if u.on_board]
     at: dict[str, list[Unit]] = {}
     for u in on_board:
         at.setdefault(u.location, []).append(u)
     return ranked(
-        _from_reason(
-            u,
-            capture_attacker_refusal(u, state)
-            or _nothing_to_capture(state, u, at.get(u.location, [])),
-            "",
-            "A20.22",
-        )
+        _capture_attacker(judge, u, at)
         for u in on_board
         if u.status in (ACTIVE, UNARMED) or captured_this_ccph(state, u)
     )
 
 
-def _nothing_to_capture(state: GameState, u: Unit, here: list[Unit]) -> Refusal | None:
-    """Why ``u`` has no enemy in its Location to capture, judged by the capture check
-    itself (in the phase the entry would be recorded in), or None when one may be. The
-    check refuses an enemy in another Location, so only those here are asked (all of
-    them when ``u`` has no Location). A refusal for want of input (a rearm counter to
-    give) or over capacity (fixed by the entry) leaves the pick open."""
-    enemies = [e for e in (here if u.location else state.units.values()) if e.side != u.side]
+def _capture_attacker(judge: Judge, u: Unit, at: dict[str, list[Unit]]) -> Choice:
+    """``u`` as an attacker: legal with an enemy in its Location it may capture, else
+    with an armed enemy in another Location that the entry would have it advance into
+    (an implied board fact; the first such enemy is asked, so that a long game's list
+    costs one copy of the units per attacker at most)."""
+    state = judge.state
+    here = at.get(u.location, []) if u.location else list(state.units.values())
+    targets, first = capture_targets(judge, u, here)
+    if not targets and u.location:  # one armed enemy elsewhere is asked, no more
+        elsewhere = next(
+            (
+                e
+                for where, units in at.items()
+                if where and where != u.location
+                for e in units
+                if e.side != u.side and e.status == ACTIVE
+            ),
+            None,
+        )
+        targets, _ = capture_targets(judge, u, [elsewhere] if elsewhere else [], 1)
+    if targets:
+        implies = min((t.implies for t in targets), key=bool)  # as the book stands, if any
+        return Choice(u.handle, unit_label(u), True, "A20.22", "", implies=implies)
+    where = f" in {u.location}" if u.location else ""
+    reason = capture_attacker_refusal(u, state)
+    if reason is None and first is None:
+        reason = RuleRefusal("A20.22", f"no enemy unit{where} to attack in CC")
+    elif reason is None and first is not None:
+        reason = RuleRefusal(first.rule, f"no enemy{where} it may capture: {first.text}")
+    return _from_reason(u, reason, "", "A20.22")
+
+
+@dataclass(frozen=True)
+class Target:
+    """An enemy a unit may capture in CC, and the board facts the entry implies ("")."""
+
+    unit: Unit
+    implies: str
+
+
+def capture_targets(
+    judge: Judge, u: Unit, enemies: Iterable[Unit], enough: int = 0, follow_clock: bool = True
+) -> tuple[list[Target], Refusal | None]:
+    """The units of ``enemies`` (those not of ``u``'s side) that ``u`` may capture in CC
+    as the command would record it (``Judge``: in the phase the clock would move it
+    to, with the board facts it implies), and the first refusal of the others.
+
+    A refusal for want of input (a rearm counter to give) or over capacity (the entry
+    frees the excess) leaves the capture open. ``enough``: stop after that many (0:
+    ask every one)."""
+    targets: list[Target] = []
     first: Refusal | None = None
     for enemy in enemies:
-        event = ev.Captured(guard=u.handle, units=[enemy.handle])
-        try:
-            check(judged_in(state, [event]), event)
-        except Refusal as refusal:
-            if not isinstance(refusal, RuleRefusal) or refusal.rule in FIXABLE:
-                return None
-            first = first or refusal
+        if enemy.side == u.side:
+            continue
+        verdict = judge([ev.Captured(guard=u.handle, units=[enemy.handle])], follow_clock)
+        refusal = verdict.refusal
+        if refusal is None or not isinstance(refusal, RuleRefusal) or refusal.rule in FIXABLE:
+            targets.append(Target(enemy, verdict.facts_said))
+            if len(targets) == enough:
+                break
         else:
-            return None
-    where = f" in {u.location}" if u.location else ""
-    if first is None:
-        return RuleRefusal("A20.22", f"no enemy unit{where} to attack in CC")
-    return RuleRefusal(first.rule, f"no enemy{where} it may capture: {first.text}")
+            first = first or refusal
+    return targets, first
 
 
 def rearm_enemies(state: GameState, handle: str, how: str = "cc") -> list[Choice]:
@@ -319,16 +411,22 @@ def _no_rearm(u: Unit) -> Choice:
 
 
 def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:
-    """Which prisoners may attempt escape (A20.55), in the phase the attempt would be
-    recorded in (typed in the PFPh, it moves the clock to the CCPh: ``judged_in``)."""
-    prisoners = [p for p in state.units.values() if p.status == PRISONER]
-    if not prisoners:
-        return []
-    attempt = ev.EscapeAttempted(units=[prisoners[0].handle], own_borders=own_borders)
-    then = judged_in(state, [attempt])
-    return ranked(
-        _from_reason(p, escape_refusal(then, p, own_borders), "", "A20.55") for p in prisoners
-    )
+    """Which prisoners may attempt escape (A20.55), as the command would record the
+    attempt: in the phase the clock would move it to (typed in the PFPh, it moves the
+    clock to the CCPh), with the board facts it implies (its Guard broken)."""
+    judge = Judge(state)
+    out = []
+    for p in (p for p in state.units.values() if p.status == PRISONER):
+        attempt = ev.EscapeAttempted(units=[p.handle], outcome="melee", own_borders=own_borders)
+        verdict = judge([attempt], follow_clock=True)
+        if verdict.refusal is None:
+            note, implies = _implied(verdict), verdict.facts_said
+            out.append(
+                Choice(p.handle, unit_label(p), True, "A20.55", "", note=note, implies=implies)
+            )
+        else:
+            out.append(_from_reason(p, verdict.refusal, "", "A20.55"))
+    return ranked(out)
 
 
 def prisoners_of_guard(state: GameState, guard: str) -> list[Choice]:

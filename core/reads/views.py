@@ -1,8 +1,10 @@
 """What the side panels show: plain dataclasses the TUI and the CLI render.
 
-Every rule judgement here comes from ``core.rules`` (capacity, escape_refusal,
-needs_ntc, rearm_refusal); this module only gathers and words them. What A20 allows in
-the current phase is ``core.reads.may``. State is always said in words, never left to colour.
+Every rule judgement here comes from ``core.rules`` (capacity, needs_ntc,
+rearm_refusal; an escape is judged as the command would record it, with the board
+facts it implies: ``core.rules.implying``); this module only gathers and words them.
+What A20 allows in the current phase is ``core.reads.may``. State is always said in
+words, never left to colour.
 """
 
 from __future__ import annotations
@@ -22,13 +24,9 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.escape import (
-    escape_refusal,
-    needs_ntc,
-    rearm_refusal,
-    withdrawal_refusal,
-)
+from stockade.core.rules.escape import needs_ntc, rearm_refusal, withdrawal_refusal
 from stockade.core.rules.guarding import capacity
+from stockade.core.rules.implying import Judge
 
 UNARMED_COUNTER = "(1)-0-6"
 
@@ -207,8 +205,15 @@ def _unarmed_view(state: GameState, u: Unit) -> UnarmedView:
     return UnarmedView(u, unit_label(u), u.unarmed_how, protection)
 
 
-def _escape_view(state: GameState, p: Unit) -> EscapeView:
-    refusal = escape_refusal(state, p)
+def escape_attempt(p: Unit) -> ev.EscapeAttempted:
+    """The entry that says ``p`` attacked its Guard and the Guard survived (a Melee):
+    the attempt asked of the escape rule, whatever its outcome will be (A20.55)."""
+    return ev.EscapeAttempted(units=[p.handle], outcome="melee")
+
+
+def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
+    verdict = judge([escape_attempt(p)])
+    refusal = verdict.refusal
     if refusal is None:
         ntc = needs_ntc(state, p)
         if ntc:
@@ -220,6 +225,8 @@ def _escape_view(state: GameState, p: Unit) -> EscapeView:
                 "in Melee: attacks without a NTC; Withdrawal only in a later CCPh than the "
                 "one its Melee began in (A20.55)"
             )
+        if verdict.implied:
+            what += f"; the entry records {verdict.facts_said} (implied)"
         return EscapeView(p, unit_label(p), True, ntc, what)
     why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)
@@ -349,8 +356,9 @@ def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, S
         else {}
     )
     active_at = armed_by_location(state) if sources else {}
+    judge = Judge(state)
     return {
-        side: _side_panel(state, side, by_side[side], counted, sources, active_at)
+        side: _side_panel(state, side, by_side[side], counted, sources, active_at, judge)
         for side in wanted
     }
 
@@ -362,6 +370,7 @@ def _side_panel(
     sides: dict[str, SideTally],
     sources: dict[str, list[tuple[int, Unit]]],
     active_at: dict[str, list[Unit]],
+    judge: Judge,
 ) -> SidePanel:
     s = state.sides[side]
     held = [u for u in mine if u.status == PRISONER]
@@ -378,7 +387,7 @@ def _side_panel(
             HeldView(_prisoner_view(p), unit_label(_guard_of(state, p))) for p in held
         ],
         unarmed=[_unarmed_view(state, u) for u in free],
-        escape=[_escape_view(state, p) for p in held],
+        escape=[_escape_view(state, p, judge) for p in held],
         rearm=[_rearm_view(state, u, sources, active_at) for u in free],
         eliminated=[unit_label(u) for u in mine if u.status == ELIMINATED],
         escorted=[unit_label(u) for u in mine if u.status == ESCORTED],

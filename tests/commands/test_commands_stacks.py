@@ -14,26 +14,36 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 
 
-def new_game(lines: list[str]) -> Game:
+def new_game(lines: list[str], strict: bool = False) -> Game:
     game = Game.in_memory(
-        "stacks", [ev.SideSpec("British", "British", 4), ev.SideSpec("German", "German", 3)]
+        "stacks",
+        [ev.SideSpec("British", "British", 4), ev.SideSpec("German", "German", 3)],
+        strict=strict,
     )
     run_script(game, lines)
     return game
+
+
+BOARD = [
+    "add German 8-1 4-6-7 2-4-7 hs at P4",
+    "add British 6-4-7 4-4-7 at Q4",
+    "add British 4-5-7 at R5",
+    "add German 4-6-7 4-6-7 at R5",
+]
 
 
 @pytest.fixture
 def game() -> Game:
     """German 8-1 g1, 4-6-7 g2, 2-4-7 HS g3 in P4; British 6-4-7 b1, 4-4-7 b2 in Q4;
     British 4-5-7 b3 and German 4-6-7 g4, g5 in R5 (a CC Location)."""
-    return new_game(
-        [
-            "add German 8-1 4-6-7 2-4-7 hs at P4",
-            "add British 6-4-7 4-4-7 at Q4",
-            "add British 4-5-7 at R5",
-            "add German 4-6-7 4-6-7 at R5",
-        ]
-    )
+    return new_game(BOARD)
+
+
+@pytest.fixture
+def strict_game() -> Game:
+    """``game``, where no entry implies a board fact: a surrender takes only units
+    broken in the book."""
+    return new_game(BOARD, strict=True)
 
 
 def reads_back(text: str, game: Game) -> tuple[str, ...]:
@@ -102,7 +112,8 @@ def test_a_location_holding_both_sides_is_refused_naming_them_by_side(game):
     assert "German g4 (4-6-7@R5), g5 (4-6-7@R5)" in text
 
 
-def test_a_location_with_nothing_that_fits_is_refused_saying_why(game):
+def test_a_location_with_nothing_that_fits_is_refused_saying_why(strict_game):
+    game = strict_game
     with pytest.raises(InputRefusal, match="no unit stands in Z9"):
         parse("break @Z9", game.state)
     run_script(game, ["phase RtPh"])
@@ -277,7 +288,8 @@ def test_completion_offers_the_stacks_a_units_slot_may_take(game):
             parse(f"break {offer}", game.state)  # each offer reads
 
 
-def test_completion_offers_only_stacks_the_picks_allow(game):
+def test_completion_offers_only_stacks_the_picks_allow(strict_game):
+    game = strict_game
     assert not [w for w in complete("surrender ", game.state) if w.startswith("@")]
     run_script(game, ["break g2 g3", "phase RtPh"])
     # the 8-1 in P4 is not broken: P4's stack is g2 and g3, and it is offered

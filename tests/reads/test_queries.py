@@ -38,7 +38,7 @@ def by_handle(choices):
 
 
 def test_cc_capture_never_offers_the_attackers_own_side_or_itself():
-    game = game_with(*UNITS, "phase CCPh 1 American")
+    game = game_with(*UNITS, "phase CCPh 1 American", strict=True)  # g3 moves by no entry
     choices = queries.capture_defenders(game.state, "a1")
     found = by_handle(choices)
     assert "a1" not in found  # the attacker itself
@@ -54,6 +54,7 @@ def test_takeover_offers_only_friendly_units_in_the_location():
         "add American 6-6-6 as a4 at Q4 broken",
         "phase RtPh 1 American",
         "surrender g2 to a1",
+        strict=True,  # a3 (in T1) and a4 (broken) are taken as the book holds them
     )
     found = by_handle(queries.takeover_guards(game.state, "a1"))
     legal = {h for h, c in found.items() if c.legal}
@@ -96,7 +97,9 @@ def test_surrender_captors_are_the_other_side_with_the_rule():
 
 
 def test_transfer_guards_judged_by_the_transfer_check():
-    game = game_with(*UNITS, "phase RtPh 1 American", "surrender g2 to a1", "phase APh 1 American")
+    game = game_with(
+        *UNITS, "phase RtPh 1 American", "surrender g2 to a1", "phase APh 1 American", strict=True
+    )
     found = by_handle(queries.transfer_guards(game.state, ["g2"]))
     assert found["a2"].legal and found["a2"].same_location
     assert not found["a1"].legal  # already guards it
@@ -173,9 +176,11 @@ def test_cc_capture_attackers_leave_out_broken_units_and_offer_free_unarmed_ones
         raise AssertionError("a broken unit captured")
 
 
-def _british_game(*lines: str) -> Game:
+def _british_game(*lines: str, strict: bool = False) -> Game:
     game = Game.in_memory(
-        "test", [ev.SideSpec("British", "British", 3), ev.SideSpec("German", "German", 3)]
+        "test",
+        [ev.SideSpec("British", "British", 3), ev.SideSpec("German", "German", 3)],
+        strict=strict,
     )
     for line in lines:
         execute(game, line)
@@ -201,7 +206,7 @@ def test_cc_capture_lists_judge_in_the_ccph_the_entry_moves_the_clock_to():
 def test_cc_capture_attackers_are_only_units_with_an_enemy_they_may_capture():
     """b1 and b2 in Q5 stand only with their own prisoners (not in Melee): the list
     offered them, and all 5 units; only R5 holds a CC now."""
-    game = _british_game(*PLAYTHROUGH_APH)
+    game = _british_game(*PLAYTHROUGH_APH, strict=True)  # b1, b2 advance by no entry
     found = by_handle(queries.capture_attackers(game.state))
     assert {h for h, c in found.items() if c.legal} == {"b3", "g4", "g5"}
     assert found["b1"].rule == "A20.22" and "Q5" in found["b1"].reason
@@ -210,7 +215,12 @@ def test_cc_capture_attackers_are_only_units_with_an_enemy_they_may_capture():
 
 def test_recapture_guards_judged_by_the_recapture_check():
     game = game_with(
-        *UNITS, "phase RtPh 1 American", "surrender g2 to a1", "phase APh 1 American", "abandon g2"
+        *UNITS,
+        "phase RtPh 1 American",
+        "surrender g2 to a1",
+        "phase APh 1 American",
+        "abandon g2",
+        strict=True,  # a3 in T1 advances by no entry
     )
     found = by_handle(queries.recapture_guards(game.state, ["g2"]))
     assert found["a2"].legal and found["a2"].same_location  # judged in the CCPh it moves to

@@ -11,8 +11,8 @@ from stockade.core.reads.views import side_panel, unit_label
 US, DE = "US", "DE"
 
 
-def new_game(us: str = "American", de: str = "German") -> Game:
-    return Game.in_memory("Views", [ev.SideSpec(US, us, 3), ev.SideSpec(DE, de, 3)])
+def new_game(us: str = "American", de: str = "German", strict: bool = False) -> Game:
+    return Game.in_memory("Views", [ev.SideSpec(US, us, 3), ev.SideSpec(DE, de, 3)], strict=strict)
 
 
 def add(
@@ -36,9 +36,10 @@ def surrender(game: Game, units: list[str], guard: str, captor: str = US, **kw) 
     game.submit([ev.Surrendered(units=units, guard=guard, **kw)])
 
 
-def prisoners_game(de: str = "German") -> Game:
-    """US HS a1 in Q4 guards a German crew (g1); a US squad a2 stands in Q4 too."""
-    game = new_game(de=de)
+def prisoners_game(de: str = "German", strict: bool = False) -> Game:
+    """US HS a1 in Q4 guards a German crew (g1); a US squad a2 stands in Q4 too.
+    ``strict``: no entry implies a board fact (an escape, a1 broken)."""
+    game = new_game(de=de, strict=strict)
     add(game, "a1", US, "hs", "3-4-7")
     add(game, "a2", US, "squad", "6-6-6")
     add(game, "g1", DE, "crew", "2-2-8", "Q5", broken=True)
@@ -106,7 +107,7 @@ def test_berserk_guard_must_massacre_and_status_is_in_words():
 
 
 def test_prisoners_held_by_enemy_and_escape_column():
-    game = prisoners_game()
+    game = prisoners_game(strict=True)
     panel = side_panel(game.state, DE)
     [held] = panel.prisoners_held_by_enemy
     assert held.prisoner.unit.handle == "g1" and held.guard.startswith("a1: HS 3-4-7")
@@ -228,7 +229,7 @@ def test_rph_aph_hints_name_who_may_transfer_or_abandon():
 
 
 def test_ccph_hints_name_prisoners_who_may_escape():
-    game = prisoners_game()
+    game = prisoners_game(strict=True)
     phase(game, "CCPh", DE)
     assert phase_hints(game.state) == []
     game.submit([ev.StatusChanged(handle="a1", broken=True)])

@@ -21,10 +21,16 @@ def sample_copy(tmp_path: Path, name: str = "demo") -> Path:
 
 
 def new_game(
-    tmp_path: Path, scenario: str, sides: list[tuple[str, str, int]], first: str = ""
+    tmp_path: Path,
+    scenario: str,
+    sides: list[tuple[str, str, int]],
+    first: str = "",
+    strict: bool = False,
 ) -> Game:
     specs = [SideSpec(name, nat, elr) for name, nat, elr in sides]
-    return Game.create(tmp_path / "game.jsonl", scenario, specs, first_attacker=first)
+    return Game.create(
+        tmp_path / "game.jsonl", scenario, specs, first_attacker=first, strict=strict
+    )
 
 
 async def type_command(pilot, text: str) -> None:

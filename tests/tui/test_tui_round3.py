@@ -24,8 +24,9 @@ SETUP = [
 ]
 
 
-def _game(tmp_path, lines=SETUP):
-    game = new_game(tmp_path, "Round 3", [("American", "American", 3), ("German", "German", 3)])
+def _game(tmp_path, lines=SETUP, strict=False):
+    sides = [("American", "American", 3), ("German", "German", 3)]
+    game = new_game(tmp_path, "Round 3", sides, strict=strict)
     for line in lines:
         execute(game, line)
     return game
@@ -41,8 +42,9 @@ def _rows(app) -> list[str]:
 @sync
 async def test_greyed_rows_line_up_with_the_legal_ones(tmp_path):
     """The surrender picker: g1, g2 may be picked, a1, a2 (greyed, ✗) may not. Their
-    Location column starts at the same place (the ✗ used to push greyed rows right)."""
-    game = _game(tmp_path)
+    Location column starts at the same place (the ✗ used to push greyed rows right).
+    Strict: a1 and a2, in Good Order, are not broken by a surrender's implication."""
+    game = _game(tmp_path, strict=True)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -32,7 +32,7 @@ from stockade.core.commands.fill import Filled
 from stockade.core.commands.grammar import Kind
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
-from stockade.core.reads.queries import Choice
+from stockade.core.reads.queries import Choice, book_picks
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of
 from stockade.tui.forms.choice_list import ChoiceList
@@ -327,9 +327,10 @@ class FormScreen(ModalScreen[str | None]):
                 continue
             picker = self.query_one(f"#f-{f.name}", UnitPicker)
             picker.set_choices(cast(UnitChoices, f.choices)(state, values))
-            if f.auto and not picker.value and len(picker.legal) == 1:
+            single = book_picks(picker.choices)
+            if f.auto and not picker.value and len(single) == 1:
                 with picker.prevent(UnitPicker.Changed):
-                    picker.value = picker.legal[0].handle
+                    picker.value = single[0].handle
 
     def fill_single(self) -> None:
         """Fill the fields the game leaves one value for (``spec.fill``); a value filled

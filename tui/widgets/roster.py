@@ -46,6 +46,7 @@ class RosterItem:
     legal: bool = True
     why: str = ""  # the rule and reason it may not be picked, shown on focus
     note: str = ""  # a legal pick's caveat (over capacity: free or exchange the excess)
+    implies: bool = False  # legal with a board fact the entry records (``Choice.implies``)
 
 
 # The keys that pick or tick in a picker (enter, space, *): never from a list not yet drawn.
@@ -76,7 +77,13 @@ def items_for(rows: list[RosterRow], choices: list[Choice] | None = None) -> lis
         return [RosterItem(r) for r in rows]
     by_handle = {r.handle: r for r in rows}
     return [
-        RosterItem(by_handle[c.handle], c.legal, c.why, f"{c.rule}: {c.note}" if c.note else "")
+        RosterItem(
+            by_handle[c.handle],
+            c.legal,
+            c.why,
+            f"{c.rule}: {c.note}" if c.note else "",
+            bool(c.implies),
+        )
         for c in choices
         if c.handle in by_handle
     ]
@@ -231,8 +238,11 @@ class Roster(Vertical, can_focus=False):
         self.rows.highlighted = index
 
     def action_tick_all(self) -> None:
-        """Tick every unit shown that may be picked (a whole stack: filter, then *)."""
-        legal = [i.row.handle for i in self._shown if i.legal]
+        """Tick every unit shown that may be picked as the book stands (a whole stack:
+        filter, then *); those legal only by a board fact the entry would imply, when
+        no other is (as ``core.reads.queries.book_picks``)."""
+        shown = [i for i in self._shown if i.legal]
+        legal = [i.row.handle for i in [i for i in shown if not i.implies] or shown]
         for handle in legal:
             if handle not in self.ticked:
                 self.ticked.append(handle)
