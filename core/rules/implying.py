@@ -109,7 +109,22 @@ def _refuse_if_only(
 
 
 def _stepped_refusal(state: GameState, records: list[ev.Record]) -> Refusal | None:
-    """Why ``records``, folded in turn into a copy of ``state``, are refused, or None."""
+    """Why ``records``, folded in turn into a copy of ``state``, are refused, or None.
+
+    An entry of one event after a clock's move and facts (what a picker asks of each
+    candidate) is judged in a ``sandbox`` that copies only the units the facts set, as
+    ``Judge`` does: a whole ``clone`` per candidate made a long campaign's capture list
+    take seconds."""
+    before, last = records[:-1], records[-1:]
+    if last and all(isinstance(r, (ev.PhaseSet, ev.StatusChanged)) for r in before):
+        ahead = sandbox(state, tuple(before))
+        try:
+            for record in before:
+                rules.step(ahead, record)
+            rules.check(ahead, last[0])
+        except Refusal as refusal:
+            return refusal
+        return None
     copy = state.clone()
     try:
         for record in records:

@@ -170,3 +170,17 @@ def test_a_trial_leaves_the_game_as_it_was() -> None:
     assert queries.capture_attackers(game.state)
     assert {h: dict(u.__dict__) for h, u in game.state.units.items()} == before
     assert all(u._tracker is tracker for u in game.state.units.values())
+
+
+def test_a_picker_copies_no_whole_game_per_candidate(monkeypatch) -> None:
+    """Each attacker the capture list asks of is judged in a copy of the units its
+    implied facts set, never a copy of every unit (a long campaign took seconds)."""
+    from stockade.core.model.state import GameState
+
+    game = demo()
+    copies = []
+    whole = GameState.clone
+    monkeypatch.setattr(GameState, "clone", lambda self: copies.append(1) or whole(self))
+    picks = queries.capture_attackers(game.state)
+    assert any(p.legal for p in picks)
+    assert copies == []
