@@ -178,9 +178,14 @@ def test_a_picker_copies_no_whole_game_per_candidate(monkeypatch) -> None:
     from stockade.core.model.state import GameState
 
     game = demo()
-    copies = []
+    copies: list[GameState] = []
     whole = GameState.clone
-    monkeypatch.setattr(GameState, "clone", lambda self: copies.append(1) or whole(self))
+
+    def counted(self: GameState) -> GameState:
+        copies.append(self)
+        return whole(self)
+
+    monkeypatch.setattr(GameState, "clone", counted)
     picks = queries.capture_attackers(game.state)
     assert any(p.legal for p in picks)
     assert copies == []
