@@ -13,6 +13,8 @@ redo puts it back, each folding again from N's place. ``Writer`` takes these met
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from stockade.core import rules
@@ -22,7 +24,7 @@ from stockade.core.book.projection import Projection
 from stockade.core.book.stamping import encoded_within_bounds, now, stamp
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_timeline import Timeline
-from stockade.core.log.store import GameRecords, LogStore
+from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, LogRefusal
 from stockade.core.model.state import GameState
@@ -37,7 +39,7 @@ class Amending:
     named: set[int]
 
     @property
-    def records(self) -> GameRecords:  # pragma: no cover - the Writer's
+    def records(self) -> Sequence[ev.Record]:  # pragma: no cover - the Writer's
         raise NotImplementedError
 
     def _after_write_error(self) -> str:  # pragma: no cover - WriteRecovery's
@@ -58,7 +60,7 @@ class Amending:
         lines = encoded_within_bounds([record])
         self._holds_in_place(record)
         self.store.write([record], self._after_write_error, lines)
-        self.records.append(record)
+        self.store.records.append(record)
         self.timeline.add(record)
         self.named.clear()  # what an undone group folds on may differ now
         return self.refold_from(seq, self.timeline, "amend", seq, [record.seq], amended=[seq])

@@ -42,7 +42,7 @@ from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.records import LogRecords
-from stockade.core.log.store import GameRecords, LogStore
+from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
 from stockade.core.model.names import NameBook
@@ -105,7 +105,7 @@ class Writer(WriteRecovery, Amending):
 
     # what the change of a write and ``describe.sentence_for`` read: the game as it is now
     @property
-    def records(self) -> GameRecords:
+    def records(self) -> Sequence[ev.Record]:
         return self.store.records
 
     @property
@@ -157,7 +157,7 @@ class Writer(WriteRecovery, Amending):
             # records taken in from bytes this store did not read through its own
             # open or write: what is derived from it is no longer keyed by them
             self.store.content = None
-            self.records.append(record)
+            self.store.records.append(record)
             if isinstance(record, ev.Amend):
                 self.named.clear()
                 self.refold_from(record.target, self.timeline, "amend", record.target, [])
@@ -216,7 +216,7 @@ class Writer(WriteRecovery, Amending):
     def _append_records(self, stamped: list[ev.Record]) -> None:
         self.store.write(stamped, self._after_write_error)
         for record in stamped:
-            self.records.append(record)
+            self.store.records.append(record)
             self.timeline.add(record)
 
     def _control(
@@ -254,7 +254,7 @@ class Writer(WriteRecovery, Amending):
             self.named.clear()  # abandoned: never redone
         self.store.write(stamped, self._after_write_error, lines)
         fold = self.projection
-        records = self.records
+        records = self.store.records
         with fold.lock:
             obs = Observer(fold.state, stamped)
             for record in stamped:

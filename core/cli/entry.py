@@ -66,10 +66,10 @@ def _offers(refusal: Exception) -> str:
     """The entries a refusal offers (a board fact recorded earlier that the board may
     since have changed), each on a line of its own, ready to paste."""
     from stockade.core.commands.execute import ScriptRefusal
-    from stockade.core.commands.implied import StaleBoardFact
+    from stockade.core.commands.implied import BoardFactChoice, StaleBoardFact
 
     cause = refusal.cause if isinstance(refusal, ScriptRefusal) else refusal
-    if not isinstance(cause, StaleBoardFact):
+    if not isinstance(cause, StaleBoardFact | BoardFactChoice):
         return ""
     return "".join(f"\nready to paste: {line}" for line in cause.lines)
 

@@ -12,11 +12,11 @@ move, an unarmed unit never breaks nor enters a Known enemy-occupied Location.
 from __future__ import annotations
 
 from stockade.core.commands.command import Command
-from stockade.core.commands.verbs_setup import Break, Move, Rally
+from stockade.core.commands.verbs_setup import Break, Melee, Move, Rally
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.rules.board_facts import Fact, Wanted
-from stockade.core.rules.implying import StaleFacts, fact_said, with_facts
+from stockade.core.rules.implying import FactChoice, StaleFacts, fact_said, with_facts
 
 IMPLIED = "implied"
 
@@ -39,15 +39,43 @@ class StaleBoardFact(StaleFacts):
         return [str(c) for c in self.offers]
 
 
+class BoardFactChoice(FactChoice):
+    """Refused because more than one board fact would each make the entry legal (the
+    Guard broken, or in Melee): the book never guesses between them. ``offers`` are
+    the entries that record each one, as typed; the players record the one the board
+    shows, then the entry again."""
+
+    def __init__(self, rule: str, text: str, hint: str = "", offers: tuple[Command, ...] = ()):
+        self.offers = offers
+        super().__init__(rule, text, hint)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (BoardFactChoice, (self.rule, self.text, self.hint, self.offers))
+
+    @property
+    def lines(self) -> list[str]:
+        """Each alternative as a typed line, ready to paste."""
+        return [str(c) for c in self.offers]
+
+
 def with_board_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Record], int]:
     """``events`` with the board facts they imply recorded before them (after the
     clock's move, if they lead with one), and how many were added
     (``core.rules.implying.with_facts``).
 
     Raises ``StaleBoardFact`` when a fact the players recorded earlier is the only
-    obstacle, offering the entries that record the change."""
+    obstacle, offering the entries that record the change, and ``BoardFactChoice``
+    when several facts would each do, offering each."""
     try:
         return with_facts(state, events)
+    except FactChoice as choice:
+        offers = tuple(offer_for(w) for w in choice.wanted)
+        raise BoardFactChoice(
+            choice.rule,
+            choice.text,
+            "record the one the board shows first: " + " | ".join(str(c) for c in offers),
+            offers,
+        ) from None
     except StaleFacts as stale:
         offers = tuple(offer_for(w) for w in stale.wanted)
         raise StaleBoardFact(
@@ -62,6 +90,8 @@ def offer_for(want: Wanted) -> Command:
     """The entry that records ``want`` as the players would type it."""
     if want.fact is Fact.WITH:
         return Move(units=(want.handle,), to=want.location)
+    if want.fact is Fact.MELEE:
+        return Melee(units=(want.handle, want.other))
     if want.fact is Fact.BROKEN:
         return Break(units=(want.handle,))
     return Rally(units=(want.handle,))

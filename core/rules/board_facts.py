@@ -29,6 +29,7 @@ class Fact(Enum):
     BROKEN = "broken"
     GOOD_ORDER = "Good Order"
     WITH = "with"  # stands in the Location of the other units the row names
+    MELEE = "in Melee"  # in Melee with the unit ``Wanted.other`` names
 
 
 # Which units of an entry a row is about: its role in the entry.
@@ -104,6 +105,9 @@ class Need:
     # whose Player Turn it is (only the ATTACKER moves in its MPh and advances in its
     # APh); else the units of ``role``.
     mover: Role | None = None
+    # A Melee with an armed enemy unit in the same Location would make the entry legal
+    # as well as ``fact``: the two are alternatives, and the players say which is so.
+    or_melee: bool = False
 
 
 CC_WHY = "a broken unit may not attack in CC (A11.16)"
@@ -172,6 +176,7 @@ NEEDS: dict[type[ev.Record], tuple[Need, ...]] = {
             "A20.55",
             "outside Melee prisoners attack only a broken Guard",
             _outside_melee,
+            or_melee=True,
         ),
     ),
     ev.Eliminated: (
@@ -198,12 +203,17 @@ class Wanted:
     location: str  # Fact.WITH: the Location it must stand in
     rule: str
     why: str
+    other: str = ""  # Fact.MELEE: the enemy unit it is in Melee with
 
     @property
     def said(self) -> str:
-        """The fact as the reply says it: ``g4 broken``, ``a1 in K5``."""
-        what = f"in {self.location}" if self.fact is Fact.WITH else self.fact.value
-        return f"{self.handle} {what}"
+        """The fact as the reply says it: ``g4 broken``, ``a1 in K5``, ``a1 in Melee
+        with g4``."""
+        if self.fact is Fact.WITH:
+            return f"{self.handle} in {self.location}"
+        if self.fact is Fact.MELEE:
+            return f"{self.handle} in Melee with {self.other}"
+        return f"{self.handle} {self.fact.value}"
 
 
 def _board_unit(u: Unit | None) -> bool:
@@ -228,6 +238,27 @@ def needed(state: GameState, event: ev.Record) -> list[Wanted]:
             if u.broken != (need.fact is Fact.BROKEN):
                 out.append(Wanted(handle, need.fact, "", need.rule, need.why))
     return out
+
+
+def alternatives(state: GameState, event: ev.Record, want: Wanted) -> list[Wanted]:
+    """The other board facts that would each make ``event`` legal instead of ``want``:
+    for an escape outside Melee (A20.55), the Guard in Melee with each armed enemy unit
+    in its Location, where the Guard need not be broken. Empty when ``want`` is the
+    only fact that fits."""
+    rows = [n for n in NEEDS.get(type(event), ()) if n.or_melee and n.fact is want.fact]
+    if not rows or not any(want.handle in n.role(state, event) for n in rows):
+        return []
+    u = state.units[want.handle]
+    if not u.location:
+        return []
+    return [
+        Wanted(u.handle, Fact.MELEE, u.location, rows[0].rule, MELEE_WHY, other=o.handle)
+        for o in state.active_at(u.location)
+        if o.side != u.side and o.location == u.location and o.status == ACTIVE and o.armed
+    ]
+
+
+MELEE_WHY = "in Melee prisoners attack their Guard, broken or not"
 
 
 def _wanted_with(state: GameState, event: ev.Record, need: Need) -> list[Wanted]:

@@ -28,7 +28,14 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal, RuleRefusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ChangeTracker, clone_unit, copy_obj
-from stockade.core.rules.board_facts import NEEDS, Fact, Wanted, held_refusal, needed
+from stockade.core.rules.board_facts import (
+    NEEDS,
+    Fact,
+    Wanted,
+    alternatives,
+    held_refusal,
+    needed,
+)
 from stockade.core.rules.lookup import clock, raise_reason
 from stockade.core.rules.timing import judged_in, phase_to_move_to
 
@@ -44,6 +51,29 @@ class StaleFacts(RuleRefusal):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.rule, self.text, self.hint, self.wanted))
+
+
+class FactChoice(RuleRefusal):
+    """Refused because more than one board fact would each make the entry legal (the
+    Guard broken, or in Melee): the book never guesses between them. ``wanted`` are
+    the facts that fit, each enough on its own."""
+
+    def __init__(self, rule: str, text: str, hint: str = "", wanted: tuple[Wanted, ...] = ()):
+        self.wanted = wanted
+        super().__init__(rule, text, hint)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.rule, self.text, self.hint, self.wanted))
+
+
+def fact_records(want: Wanted, implied: str = "") -> list[ev.StatusChanged]:
+    """The records that make ``want`` so: a Melee marks both of its units."""
+    if want.fact is Fact.MELEE:
+        return [
+            ev.StatusChanged(handle=h, melee=True, implied=implied)
+            for h in (want.handle, want.other)
+        ]
+    return [fact_record(want, implied)]
 
 
 def fact_record(want: Wanted, implied: str = "") -> ev.StatusChanged:
@@ -69,6 +99,7 @@ def with_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Recor
     now = clock(view)
     implied: list[Wanted] = []
     stale: list[tuple[Wanted, str]] = []
+    asked: list[tuple[Wanted, ev.Record]] = []
     for event in body:
         for want in needed(view, event):
             raise_reason(held_refusal(view, want))
@@ -80,10 +111,50 @@ def with_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Recor
                 stale.append((want, told))
             elif want not in implied:
                 implied.append(want)
-    facts = [fact_record(w, implied=f"{w.rule}: {w.why}") for w in implied]
+                asked.append((want, event))
+    for want, event in asked:
+        rivals = alternatives(view, event, want)
+        if rivals:
+            others = [w for w in implied if w != want]
+            implied[implied.index(want)] = _one_that_fits(
+                state, events[:lead], others, want, rivals, body
+            )
+    facts = [r for w in implied for r in fact_records(w, implied=f"{w.rule}: {w.why}")]
     if stale:
         _refuse_if_only(state, events[:lead], facts + body, stale)
     return events[:lead] + facts + body, len(facts)
+
+
+def _one_that_fits(
+    state: GameState,
+    lead: list[ev.Record],
+    others: list[Wanted],
+    want: Wanted,
+    rivals: list[Wanted],
+    body: list[ev.Record],
+) -> Wanted:
+    """The one of ``want`` and its ``rivals`` that makes the entry legal; ``FactChoice``
+    naming each when more than one does (never a guess between board facts); ``want``
+    when none does (the entry's own check then says why)."""
+    before = [r for w in others for r in fact_records(w)]
+    fitting = [
+        w
+        for w in [want, *rivals]
+        if _stepped_refusal(state, [*lead, *before, *fact_records(w), *body]) is None
+    ]
+    if len(fitting) == 1:
+        return fitting[0]
+    if not fitting:
+        return want
+    u = state.units[want.handle]
+    raise FactChoice(
+        want.rule,
+        f"this entry needs one of: {' or '.join(w.said for w in fitting)} "
+        f"({'; '.join(dict.fromkeys(w.why for w in fitting))}); the book does not hold "
+        f"which, and does not guess: record what the board shows of {u.side} {u.counter} "
+        f"({u.handle}), then this entry",
+        wanted=tuple(fitting),
+    )
 
 
 def _refuse_if_only(
@@ -156,6 +227,8 @@ def fact_said(record: ev.StatusChanged) -> str:
     """One implied fact: ``a1 broken``, ``g1 Good Order``, ``g1 in L4``."""
     if record.location is not None:
         return f"{record.handle} in {record.location}"
+    if record.melee:
+        return f"{record.handle} in Melee"
     return f"{record.handle} {'broken' if record.broken else 'Good Order'}"
 
 

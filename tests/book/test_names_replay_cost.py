@@ -37,7 +37,7 @@ def writer_replay(records: list[ev.Record]) -> tuple[dict, dict]:
             except ValueError:
                 if not ev.is_control(record):
                     break
-                replay.records.append(record)
+                replay.store.records.append(record)
     return replay.names.by_seq, replay.when
 
 

@@ -277,3 +277,44 @@ def test_an_escape_that_does_not_say_how_the_attack_ended_asks_for_it() -> None:
     assert len(game.state.units) == before
     execute(game, "escape r1 melee")
     assert game.state.units["r1"].melee
+
+
+def test_an_escape_never_guesses_between_a_broken_guard_and_a_melee() -> None:
+    """g1 guards r3 in L4 where r4 stands armed: the Guard broken or in Melee with r4
+    would each let r3 attack it (A20.55). The entry is refused naming the rule, with
+    each fact offered as a ready entry, and nothing is recorded."""
+    from stockade.core.commands.implied import BoardFactChoice
+    from stockade.core.commands.verbs_setup import Melee
+
+    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "move r1 L4"])
+    held = len(game.records)
+    with pytest.raises(BoardFactChoice) as refused:
+        execute(game, "escape r3 melee")
+    choice = refused.value
+    assert choice.rule == "A20.55"
+    assert choice.offers == (Break(units=("g1",)), Melee(units=("g1", "r1")))
+    assert choice.lines == ["break g1", "melee g1 r1"]
+    assert len(game.records) == held
+    # either offer, then the entry: accepted, implying nothing more
+    execute(game, choice.offers[1])
+    outcome = execute(game, "escape r3 melee")
+    assert "implied" not in outcome.message
+
+
+def test_an_escape_with_no_enemy_beside_the_guard_still_implies_it_broken() -> None:
+    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn"])
+    outcome = execute(game, "escape r3 guard-dies")
+    assert "implied: g1 broken (A20.55" in outcome.message
+
+
+def test_the_cli_prints_each_alternative_ready_to_paste(tmp_path):
+    from stockade.sample_games import catalog
+
+    path = tmp_path / "g.jsonl"
+    args = ["--scenario", "t", "--side", "German:German", "--side", "Russian:Russian"]
+    assert catalog.cli("new", str(path), *args)[0] == 0
+    for line in [*SETUP, "capture r3 by g1", "turn", "move r1 L4"]:
+        assert catalog.cli("do", str(path), line)[0] == 0
+    code, _out, err = catalog.cli("do", str(path), "escape r3 melee")
+    assert code != 0
+    assert err.splitlines()[-2:] == ["ready to paste: break g1", "ready to paste: melee g1 r1"]
