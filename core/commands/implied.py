@@ -14,6 +14,7 @@ from __future__ import annotations
 from stockade.core.commands.command import Command
 from stockade.core.commands.verbs_setup import Break, Melee, Move, Rally
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.rules.board_facts import Fact, Wanted
 from stockade.core.rules.implying import FactChoice, StaleFacts, fact_said, with_facts
@@ -21,17 +22,16 @@ from stockade.core.rules.implying import FactChoice, StaleFacts, fact_said, with
 IMPLIED = "implied"
 
 
-class StaleBoardFact(StaleFacts):
-    """Refused only for a board fact the players recorded in an earlier phase, which
-    the board may since have changed: ``offers`` are the entries that record the
-    change; with them, the refused entry would be accepted."""
+class _Offering(Refusal):
+    """A refusal that holds the entries which would let the refused one through,
+    ``offers``, as typed Commands (``lines``: ready to paste)."""
 
     def __init__(self, rule: str, text: str, hint: str = "", offers: tuple[Command, ...] = ()):
         self.offers = offers
         super().__init__(rule, text, hint)
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (StaleBoardFact, (self.rule, self.text, self.hint, self.offers))
+        return (type(self), (self.rule, self.text, self.hint, self.offers))
 
     @property
     def lines(self) -> list[str]:
@@ -39,23 +39,17 @@ class StaleBoardFact(StaleFacts):
         return [str(c) for c in self.offers]
 
 
-class BoardFactChoice(FactChoice):
+class StaleBoardFact(_Offering, StaleFacts):
+    """Refused only for a board fact the players recorded in an earlier phase, which
+    the board may since have changed: ``offers`` are the entries that record the
+    change; with them, the refused entry would be accepted."""
+
+
+class BoardFactChoice(_Offering, FactChoice):
     """Refused because more than one board fact would each make the entry legal (the
     Guard broken, or in Melee): the book never guesses between them. ``offers`` are
     the entries that record each one, as typed; the players record the one the board
     shows, then the entry again."""
-
-    def __init__(self, rule: str, text: str, hint: str = "", offers: tuple[Command, ...] = ()):
-        self.offers = offers
-        super().__init__(rule, text, hint)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (BoardFactChoice, (self.rule, self.text, self.hint, self.offers))
-
-    @property
-    def lines(self) -> list[str]:
-        """Each alternative as a typed line, ready to paste."""
-        return [str(c) for c in self.offers]
 
 
 def with_board_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Record], int]:

@@ -319,26 +319,15 @@ class _PieceCheck(Generic[R]):
             return None
         if self.expected == 1 and not isinstance(records[0], fmt.header):
             return None
-        current, header, strict = fmt.version, fmt.header, fmt.strict
         handles: set[str] = set()
-        expected = self.expected
-        for start in range(0, len(records), _SLICE):
-            by_type: dict[type, list[R]] = {}
-            group_of = by_type.get
-            for record in records[start : start + _SLICE]:
-                if record.seq != expected or record.v != current:
-                    return None
-                expected += 1
-                group = group_of(type(record))
-                if group is None:
-                    by_type[type(record)] = [record]
-                else:
-                    group.append(record)
-            self.headers += len(by_type.get(header, ()))
-            if strict is not None:
-                strict.collect_handles(by_type, handles)
+        counted = _in_order(fmt, records, self.expected, handles)
+        if counted is None:
+            return None
+        expected, headers = counted
+        self.headers += headers
         if self.headers != 1:
             return None
+        strict = fmt.strict
         if strict is not None and not strict.vouch_collected(blob, handles):
             return None
         self.expected = expected
@@ -346,6 +335,36 @@ class _PieceCheck(Generic[R]):
 
     def whole(self) -> bool:
         return self.headers == 1
+
+
+def _in_order(
+    fmt: LogFormat[R], records: list[R], expected: int, handles: set[str]
+) -> tuple[int, int] | None:
+    """The seq after ``records`` and how many headers they hold, when each is current
+    and numbered from ``expected`` on (collecting their handles for the bulk check into
+    ``handles``); None as soon as one is not.
+
+    By slices: a slice's records are grouped by type (for the bulk check) and their
+    handles collected while they are still in the CPU cache; one pass over all of a
+    long log's records, then another, missed the cache for each."""
+    current, header, strict = fmt.version, fmt.header, fmt.strict
+    headers = 0
+    for start in range(0, len(records), _SLICE):
+        by_type: dict[type, list[R]] = {}
+        group_of = by_type.get
+        for record in records[start : start + _SLICE]:
+            if record.seq != expected or record.v != current:
+                return None
+            expected += 1
+            group = group_of(type(record))
+            if group is None:
+                by_type[type(record)] = [record]
+            else:
+                group.append(record)
+        headers += len(by_type.get(header, ()))
+        if strict is not None:
+            strict.collect_handles(by_type, handles)
+    return expected, headers
 
 
 def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
@@ -367,29 +386,10 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
         return None
     if len(records) != lines or not isinstance(records[0], fmt.header):
         return None
-    current, header, strict = fmt.version, fmt.header, fmt.strict
+    strict = fmt.strict
     handles: set[str] = set()
-    headers = 0
-    expected = 1
-    # By slices: a slice's records are grouped by type (for the bulk check) and their
-    # handles collected while they are still in the CPU cache; one pass over all of a
-    # long log's records, then another, missed the cache for each.
-    for start in range(0, len(records), _SLICE):
-        by_type: dict[type, list[R]] = {}
-        group_of = by_type.get
-        for record in records[start : start + _SLICE]:
-            if record.seq != expected or record.v != current:
-                return None
-            expected += 1
-            group = group_of(type(record))
-            if group is None:
-                by_type[type(record)] = [record]
-            else:
-                group.append(record)
-        headers += len(by_type.get(header, ()))
-        if strict is not None:
-            strict.collect_handles(by_type, handles)
-    if headers != 1:  # a second header in the middle of the log
+    counted = _in_order(fmt, records, 1, handles)
+    if counted is None or counted[1] != 1:  # out of order, or a second header
         return None
     if strict is not None and not strict.vouch_collected(blob, handles):
         return None  # a string the bulk check cannot clear: the careful path decides
