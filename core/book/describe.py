@@ -290,7 +290,8 @@ class _Words:
         becomes = f" as {r.counter}" if r.counter else ""
         why = {
             "cc": f"having eliminated or captured {self.unit(r.enemy)} in CC",
-            "alone": f"alone in its Location once {self.unit(r.enemy)} was eliminated",
+            "alone": f"with no other enemy unit in its Location once {self.unit(r.enemy)} "
+            "was eliminated",
             "surrender": f"when {self.unit(r.enemy)} surrendered",
         }.get(r.how, f"({r.how}, {r.enemy})")
         return f"{self.unit(r.handle)} rearmed{becomes}{split}, {why}"

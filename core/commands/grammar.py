@@ -83,6 +83,7 @@ class Slot:
     picks: p.Picks | None = None  # the core query for its picker; None: the ``which`` filter
     required: bool = False
     choices: tuple[str, ...] = ()  # CHOICE / ONE_OF: the words it takes
+    meanings: tuple[str, ...] = ()  # what each of ``choices`` says happened, in order
     # Required, yet a line may leave it out when the game allows only one value: the
     # parser fills it from ``choices`` / ``picks`` (``command.fill_left_out``). Only a
     # trailing positional slot can be seen to be missing, so only those take it.
@@ -550,6 +551,12 @@ _SPECS = [
                 label="How",
                 required=True,
                 choices=REARM_HOWS,
+                meanings=(
+                    "it eliminated or captured the armed enemy in CC",
+                    "the armed enemy was eliminated by other means and no other enemy "
+                    "unit is in its Location",
+                    "the armed enemy in its Location surrendered to a friendly armed unit",
+                ),
                 fill_when_single=True,
             ),
             Slot(

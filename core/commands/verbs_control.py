@@ -191,15 +191,26 @@ def term_help(term: Term) -> str:
 
 
 def _outcome_words(spec: VerbSpec) -> list[str]:
-    """The words of a verb that say what happened (escape's ntcfail, guard-dies...)."""
-    words = [
-        word
-        for slot in spec.slots
-        for word in (slot.keywords or slot.choices)
-        if slot.kind in (Kind.FLAG, Kind.ONE_OF, Kind.CHOICE, Kind.CAUSE)
-        or (slot.keyword and slot.kind is Kind.UNITS)
-    ]
-    return [f"  outcome words: {', '.join(words)}"] if len(words) > 1 else []
+    """The words of a verb that say what happened (escape's ntcfail, guard-dies...),
+    each with what it means: a flag's or a keyword's label, a choice's meaning."""
+    words: list[tuple[str, str]] = []
+    for slot in spec.slots:
+        if not (
+            slot.kind in (Kind.FLAG, Kind.ONE_OF, Kind.CHOICE, Kind.CAUSE)
+            or (slot.keyword and slot.kind is Kind.UNITS)
+        ):
+            continue
+        if slot.keywords:
+            meaning = slot.label.replace("(optional)", "").strip()
+            words += [(word, meaning) for word in slot.keywords]
+        else:
+            meanings = slot.meanings or ("",) * len(slot.choices)
+            words += list(zip(slot.choices, meanings, strict=True))
+    if len(words) < 2:
+        return []
+    lines = ["  outcome words:"]
+    lines += [f"    {word}: {meaning}" if meaning else f"    {word}" for word, meaning in words]
+    return lines
 
 
 def _related(spec: VerbSpec) -> list[str]:

@@ -230,7 +230,9 @@ def test_the_rearm_reply_says_what_the_unit_became():
         ]
     )
     outcome = execute(game, "rearm g1")
-    assert "(g1) rearmed as 4-3-6, alone in its Location once" in outcome.message, outcome.message
+    assert (
+        "(g1) rearmed as 4-3-6, with no other enemy unit in its Location once" in outcome.message
+    ), outcome.message
     assert game.records[-1].counter == "4-3-6"
 
 

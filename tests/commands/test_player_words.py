@@ -8,7 +8,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.commands import VERBS, complete, help_text, parse, run_script
-from stockade.core.commands.grammar import ALIASES, verb_at
+from stockade.core.commands.grammar import ALIASES, Kind, verb_at
 from stockade.core.commands.handles import check_new_handle
 from stockade.core.commands.vocabulary import PLAYER_WORDS, TERMS
 from stockade.core.model import events as ev
@@ -203,3 +203,18 @@ def test_completion_of_help_offers_the_a20_terms(game):
 
 def test_completion_after_a_players_phrase_reads_its_verb(game):
     assert complete("escort off ", game.state)[0] == "a2"
+
+
+@pytest.mark.parametrize("verb", ["escape", "rearm"])
+def test_help_on_a_verb_says_what_each_outcome_word_means(verb):
+    """A new player met `rearm g1 cc|alone|surrender` and `escape ... guard-dies` with
+    no word of what each means: every outcome word has its meaning on its own line."""
+    text = help_text(verb)
+    spec = VERBS[verb]
+    words = [
+        w for s in spec.slots if s.kind in (Kind.FLAG, Kind.CHOICE) for w in s.keywords or s.choices
+    ]
+    assert words
+    for word in words:
+        line = next(line for line in text.splitlines() if line.strip().startswith(f"{word}:"))
+        assert len(line.split(":", 1)[1].split()) >= 3, line  # a meaning, not the word again
