@@ -232,7 +232,16 @@ def read_slot(ctx: Context, spec: VerbSpec, slot: Slot, words: list[str]) -> Any
         return new_handle(ctx, word)
     if kind is Kind.CAUSE:
         low = word.lower()
-        return low if low in slot.choices or low in CAUSES else ctx.side(word)
+        if low in slot.choices or low in CAUSES:
+            return low
+        try:
+            return ctx.side(word)
+        except InputRefusal as refusal:
+            raise InputRefusal(
+                f"'{word}' is neither a cause ({', '.join(slot.choices or CAUSES)}) nor a side "
+                "in this game",
+                refusal.hint,
+            ) from None
     if kind is Kind.CHOICE:
         if word.lower() not in slot.choices:
             raise InputRefusal(f"'{word}' is not one of: " + ", ".join(slot.choices))

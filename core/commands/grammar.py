@@ -22,7 +22,8 @@ from stockade.core.commands.lexer import FLAG, MANY, ONE
 from stockade.core.commands.vocabulary import PLAYER_WORDS
 from stockade.core.model import events as ev
 
-CAUSES = ("own", "enemy", "cc", "sniper", "rout", "other")
+# ``by WORD`` of an elimination; "fire" is the players' word for enemy fire
+CAUSES = ("own", "enemy", "fire", "cc", "sniper", "rout", "other")
 SURRENDER_REASONS: tuple[ev.SurrenderReason, ...] = ("disrupted", "encircled", "hob", "mopup")
 REARM_HOWS: tuple[ev.RearmHow, ...] = ("cc", "alone", "surrender")
 NO_TAKEOVER = "-"
@@ -428,7 +429,8 @@ _SPECS = [
     # ---------------------------------------------------------------------- losses
     VerbSpec(
         "eliminate",
-        "eliminate H [by own|enemy|cc|sniper|rout|other|SIDE] [takeover G|takeover -] [keep H...]",
+        "eliminate H [by own|enemy|fire|cc|sniper|rout|other|SIDE] [takeover G|takeover -] "
+        "[keep H...]",
         "a unit is eliminated; a Guard's prisoners pass on or go free (A20.5)",
         "eliminate a1 by sniper takeover a2",
         ("elim",),

@@ -14,6 +14,7 @@ from stockade.core.model.errors import InputRefusal
 _CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {
     "own": ("fire-own", "own"),
     "enemy": ("fire-enemy", "enemy"),
+    "fire": ("fire-enemy", "enemy"),
     "cc": ("cc", "enemy"),
     "sniper": ("sniper", "enemy"),
     "rout": ("rout", ""),

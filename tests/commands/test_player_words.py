@@ -218,3 +218,15 @@ def test_help_on_a_verb_says_what_each_outcome_word_means(verb):
     for word in words:
         line = next(line for line in text.splitlines() if line.strip().startswith(f"{word}:"))
         assert len(line.split(":", 1)[1].split()) >= 3, line  # a meaning, not the word again
+
+
+def test_by_fire_is_the_players_word_for_enemy_fire(game):
+    """`eliminate g2 by fire` was refused "no side 'fire' in this game"."""
+    from stockade.core.commands import execute
+
+    execute(game, "eliminate g2 by fire")
+    record = game.records[-1]
+    assert isinstance(record, ev.Eliminated)
+    assert (record.cause, record.by_side) == ("fire-enemy", "American")
+    with pytest.raises(InputRefusal, match="'flak' is neither a cause .*fire.* nor a side"):
+        execute(game, "eliminate g3 by flak")
