@@ -178,36 +178,12 @@ def load_records(data: bytes, tmp_path: Path) -> list[ev.Record]:
 # ----------------------------------------------------------------- killed runs
 CHILD = textwrap.dedent(
     """
-    import os, signal, sys
+    import sys
+    sys.path.insert(0, sys.argv[4])
     from stockade.core.cli import main
-    from stockade.core.log import files, journal
+    from tests.cli.kill_steps import arm
 
-    step, at = 0, int(sys.argv[3])
-
-    def kill_here():
-        global step
-        step += 1
-        if step == at:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    real_write_all, real_fsync_dir = files.write_all, files.fsync_dir
-    def write_all(fd, data):
-        kill_here(); real_write_all(fd, data); kill_here()
-    def fsync_dir(path):
-        kill_here(); real_fsync_dir(path); kill_here()
-    files.write_all, files.fsync_dir, journal.fsync_dir = write_all, fsync_dir, fsync_dir
-    init = journal.Journal.__init__
-    def patched(self, *a, **k):
-        init(self, *a, **k)
-        def write(fd, data):
-            kill_here()
-            half = os.write(fd, memoryview(data)[: len(data) // 2])
-            kill_here()  # half of the group in the file
-            return half + os.write(fd, memoryview(data)[half:])
-        def fsync(fd):
-            kill_here(); os.fsync(fd); kill_here()
-        self._write, self._fsync = write, fsync
-    journal.Journal.__init__ = patched
+    arm(int(sys.argv[3]), half_writes=True)
     sys.exit(main(["run", sys.argv[1], sys.argv[2], "--json"]))
     """
 )
@@ -215,7 +191,7 @@ CHILD = textwrap.dedent(
 
 def _child(path: Path, script: Path, at: int) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), str(script), str(at)],
+        [sys.executable, "-c", CHILD, str(path), str(script), str(at), str(ROOT)],
         cwd=ROOT,
         capture_output=True,
         text=True,

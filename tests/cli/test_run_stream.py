@@ -236,36 +236,18 @@ def test_a_group_written_in_many_chunks_is_the_group_written_in_one(tmp_path, mo
     assert logs[0] == logs[1] and len(logs[1]) - len(start) > 10 * 1000
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
 CHILD = textwrap.dedent(
     """
-    import os, signal, sys
+    import sys
+    sys.path.insert(0, sys.argv[4])
     from stockade.core.cli import main
-    from stockade.core.log import files, journal, staging
+    from stockade.core.log import staging
+    from tests.cli.kill_steps import arm
 
     staging.CHUNK_BYTES = 1000  # many writes, each a moment to be killed at
-    step, at = 0, int(sys.argv[3])
-
-    def kill_here():
-        global step
-        step += 1
-        if step == at:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-    real_write_all, real_fsync_dir = files.write_all, files.fsync_dir
-    def write_all(fd, data):
-        kill_here(); real_write_all(fd, data); kill_here()
-    def fsync_dir(path):
-        kill_here(); real_fsync_dir(path); kill_here()
-    files.write_all, files.fsync_dir, journal.fsync_dir = write_all, fsync_dir, fsync_dir
-    init = journal.Journal.__init__
-    def patched(self, *a, **k):
-        init(self, *a, **k)
-        def write(fd, data):
-            kill_here(); n = os.write(fd, data); kill_here(); return n
-        def fsync(fd):
-            kill_here(); os.fsync(fd); kill_here()
-        self._write, self._fsync = write, fsync
-    journal.Journal.__init__ = patched
+    arm(int(sys.argv[3]))
     sys.exit(main(["run", sys.argv[1], sys.argv[2], "--json"]))
     """
 )
@@ -282,7 +264,7 @@ def test_a_run_written_in_chunks_killed_at_every_step_leaves_none_or_all(tmp_pat
         path = _log(tmp_path)
         before = len(Game.open(path, read_only=True).records)
         done = subprocess.run(
-            [sys.executable, "-c", CHILD, str(path), str(script), str(at)],
+            [sys.executable, "-c", CHILD, str(path), str(script), str(at), str(ROOT)],
             capture_output=True,
             text=True,
             timeout=120,
