@@ -120,6 +120,7 @@ class Projection:
             return
         with self.lock:
             state = self.state_at(self.seqs[position - 1])
+            self._table = None  # not kept for views to come: an open game holds no copy
             if snapcache.write(
                 path,
                 content,

@@ -15,7 +15,7 @@ import tracemalloc
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
@@ -135,7 +135,12 @@ def test_views_at_random_depths_equal_fresh_folds_and_never_move(campaign):
     moved: Counter[str] = Counter()
     refused: Counter[str] = Counter()
 
+    # one sequence that gives every op something to act on, run beside the random ones
+    every_op = [(op, 3, [2, 40, 7]) for op in ("submit", "undo", "redo", "strike", "unstrike")]
+    every_op.append(("undo_to", 5, [0, 120]))
+
     @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+    @example(steps=every_op)
     @given(
         steps=st.lists(
             st.tuples(
