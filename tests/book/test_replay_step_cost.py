@@ -183,7 +183,7 @@ def test_a_view_is_read_only():
     game = _game(100)
     view = game.state_at(game.effective[-5].seq)
     with pytest.raises(TypeError):
-        view.units["zz"] = view.units["u0"]  # type: ignore[index]
+        view.units["zz"] = view.units["u0"]
     with pytest.raises((TypeError, AttributeError)):
         view.casualties.append(view.casualties[0])
     mine = view.clone()  # a clone is the caller's to change
