@@ -22,12 +22,11 @@ import operator
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from stockade.core import rules
-from stockade.core.book.consequences import Observer
 from stockade.core.log import derived, snapcache
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -36,6 +35,9 @@ from stockade.core.model.shared_table import LinesAt, SharedTable, UnitsAt
 from stockade.core.model.state import GameState, Side
 from stockade.core.model.tracked_unit import Unit, clone_unit, copy_obj
 from stockade.core.rules.partial import part_that_holds
+
+if TYPE_CHECKING:  # a write's observer; a fold for a read has none
+    from stockade.core.book.consequences import Observer
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the Scroungings it

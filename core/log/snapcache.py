@@ -25,6 +25,7 @@ never touched.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import typing
 from array import array
@@ -139,14 +140,19 @@ Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location)
 # Every GameState field is in a snapshot; if one is added and not here, no snapshot
 # is read or written (rather than a state missing it). Likewise for the rows.
 _COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", "vc", *_STATE_SCALARS}
-if {f.name for f in dataclasses.fields(GameState)} != _COVERED:  # pragma: no cover
-    ENABLED = False
-if not (
-    _mirrors(OriginRow, Origin, {})
-    and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
-    and _mirrors(CasualtyRow, Casualty, {})
-):  # pragma: no cover
-    ENABLED = False
+
+
+@functools.cache  # the code does not change while it runs: once per process
+def rows_mirror_state() -> bool:
+    """Does a snapshot hold every field of the state and of its rows? Checked the first
+    time a snapshot would be read or written (``enabled``), not at import: evaluating
+    the dataclasses' annotations costs every command that never uses a snapshot (a game
+    under ``MIN_EVENTS`` entries)."""
+    return {f.name for f in dataclasses.fields(GameState)} == _COVERED and (
+        _mirrors(OriginRow, Origin, {})
+        and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
+        and _mirrors(CasualtyRow, Casualty, {})
+    )
 
 
 class Snapshot(msgspec.Struct):
@@ -232,7 +238,7 @@ KIND = "snap"  # its kind in the derived store
 
 def enabled() -> bool:
     """Are snapshots read and written (the store on, and the state's fields all here)?"""
-    return ENABLED and derived.cache_dir() is not None
+    return ENABLED and derived.cache_dir() is not None and rows_mirror_state()
 
 
 def _resolved(log: Path) -> str:

@@ -178,7 +178,7 @@ def test_the_rows_mirror_the_state_dataclasses():
     assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
     assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
     assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
-    assert snapcache.ENABLED
+    assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
 
 def test_a_row_that_drifts_from_its_dataclass_is_caught():
