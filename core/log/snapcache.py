@@ -37,7 +37,7 @@ from stockade.core.log import derived
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
-from stockade.core.model.tracked_unit import Origin, Unit
+from stockade.core.model.tracked_unit import Origin, Unit, make_unit
 from stockade.core.model.victory import VictoryBook
 
 VERSION = 10  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
@@ -208,9 +208,11 @@ def _to_state(snap: Snapshot) -> GameState:
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units: dict[str, Unit] = {}
+    origins_at = _UNIT_FIELDS.index("origins")
     for row in snap.units:
-        unit = _build(Unit, row)
-        unit.__dict__["origins"] = [_build(Origin, o) for o in row.origins]
+        values = list(msgspec.structs.astuple(row))
+        values[origins_at] = [Origin(*msgspec.structs.astuple(o)) for o in row.origins]
+        unit = make_unit(values)
         units[unit.handle] = unit
     d["units"] = units
     d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
