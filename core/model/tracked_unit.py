@@ -12,7 +12,7 @@ import dataclasses
 import operator
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
@@ -284,18 +284,59 @@ class _Bare(_Fields):
     __slots__ = _UNIT_FIELDS
 
 
-def _filler() -> Callable[[Any, Iterable[Any]], None]:
-    """One unpacking store of every slot, made as dataclasses makes an ``__init__``."""
-    made: dict[str, Any] = {}
-    exec(
-        "def fill(o, values):\n    " + ", ".join(f"o.{n}" for n in _UNIT_FIELDS) + ", = values",
-        made,
-    )
-    fill: Callable[[Any, Iterable[Any]], None] = made["fill"]
-    return fill
+def _fill_slots(o: Any, values: Iterable[Any]) -> None:
+    """One unpacking store of every slot (the fields in order, written out: ``_fill``
+    checks them against the dataclass's)."""
+    (
+        o.handle,
+        o.side,
+        o.unit_kind,
+        o.counter,
+        o.created,
+        o.cvp,
+        o.origins,
+        o.traits,
+        o.status,
+        o.armed,
+        o.broken,
+        o.pinned,
+        o.berserk,
+        o.melee,
+        o.disrupted,
+        o.location,
+        o.guard,
+        o.unarmed_how,
+        o.abandoned_by,
+        o.captured_seq,
+        o.captured_how,
+        o.captured_at,
+        o.captured_clock,
+        o.captured_traits,
+        o.captured_broken,
+        o.surrendered_to,
+        o.rearm_spent,
+        o.cc_attackers,
+        o.lost_clock,
+        o.lost_in_cc,
+        o.melee_clock,
+        o.escape_clock,
+        o.melee_end_seq,
+        o.split_from,
+        o.ended_seq,
+        o.broken_told,
+        o.location_told,
+        o.placed_clock,
+        o.note,
+    ) = values
 
 
-_fill = _filler()
+def _fill_each(o: Any, values: Iterable[Any]) -> None:
+    for name, value in zip(_UNIT_FIELDS, values, strict=True):
+        _set_field(o, name, value)
+
+
+# the written-out store if it names every field in order, else one set a field
+_fill = _fill_slots if _fill_slots.__code__.co_names == _UNIT_FIELDS else _fill_each
 
 
 def unit_values(u: Unit) -> tuple[Any, ...]:

@@ -28,6 +28,7 @@ from stockade.core.log import game_log as logfile
 from stockade.core.log import reader as logread
 from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
+from stockade.core.model import tracked_unit
 from stockade.core.model.record_bounds import suspicious_lines
 from stockade.core.model.tracked_unit import Origin, Unit
 
@@ -198,6 +199,9 @@ def test_unit_init_takes_the_dataclass_fields_and_defaults():
     # CPython shares between instances: ~1.6 KB a unit)
     assert Unit.__dictoffset__ == 0
     assert sys.getsizeof(u) <= 16 + 8 * (len(fields) + 1) + 16
+    # a unit is filled by one written-out store of every field (a field added to the
+    # dataclass and not there: one set a field, ~6x slower)
+    assert tracked_unit._fill is tracked_unit._fill_slots
 
 
 @pytest.mark.parametrize(
