@@ -179,6 +179,31 @@ class Snapshot(msgspec.Struct):
     vc: VictoryBook = VictoryBook()
 
 
+class _Written(Snapshot):
+    """The snapshot as ``write`` encodes it: the same bytes, with the units encoded a
+    row at a time (``_encoded_units``), never a row object for every unit at once."""
+
+    units: msgspec.Raw  # type: ignore[assignment]
+
+
+def _array_header(n: int) -> bytes:
+    """MessagePack's header of an array of ``n`` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+def _encoded_units(units: Collection[Unit]) -> msgspec.Raw:
+    """``units`` as the MessagePack array of their rows, encoded one row at a time."""
+    encoder = msgspec.msgpack.Encoder()
+    out = bytearray(_array_header(len(units)))
+    for u in units:
+        encoder.encode_into(_unit_row(u), out, -1)
+    return msgspec.Raw(out)
+
+
 class Restored(typing.NamedTuple):
     """What a verified snapshot gives back: the state after its first ``position``
     effective events, and the projection's tables for those events."""
@@ -338,7 +363,7 @@ def write(
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
     when_index = [times.setdefault(when[s], len(times)) for s in known]
-    snap = Snapshot(
+    snap = _Written(
         version=VERSION,
         log_bytes=content[0],
         log_hash=content[1],
@@ -355,7 +380,7 @@ def write(
         ),
         sides=list(state.sides.values()),
         cvp_overrides=dict(state.cvp_overrides),
-        units=[_unit_row(u) for u in state.units.values()],
+        units=_encoded_units(state.units.values()),
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],

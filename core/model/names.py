@@ -167,7 +167,11 @@ class NameBook:
             if u is not None:
                 extra.append(self._make(h, u))
         if extra:
-            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
+            had = self.by_seq.get(record.seq, ())
+            if not had and len(extra) == 1:  # one unit entered: the 1-tuple _make kept
+                self.by_seq[record.seq] = self.current[extra[0][0]][4]
+            else:
+                self.by_seq[record.seq] = had + tuple(extra)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

@@ -264,10 +264,12 @@ _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
 _UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
 _AT = {name: i for i, name in enumerate(_UNIT_FIELDS)}
 _NO_VALUE = object()
-_DEFAULTS: list[Any] = []
-for _f in dataclasses.fields(Unit):
-    assert _f.default_factory is dataclasses.MISSING, "a factory default: not made here"
-    _DEFAULTS.append(_NO_VALUE if _f.default is dataclasses.MISSING else _f.default)
+assert all(f.default_factory is dataclasses.MISSING for f in dataclasses.fields(Unit)), (
+    "a factory default: not made here"
+)
+_DEFAULTS: tuple[Any, ...] = tuple(
+    _NO_VALUE if f.default is dataclasses.MISSING else f.default for f in dataclasses.fields(Unit)
+)
 _N_REQUIRED = sum(value is _NO_VALUE for value in _DEFAULTS)  # the first ones
 # the required fields from the n-th on, which keyword arguments must give
 _REQUIRED_FROM = [frozenset(_UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
@@ -366,7 +368,7 @@ def set_fields(u: Unit, values: Iterable[Any]) -> None:
 
 
 def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
-    values = _DEFAULTS.copy()
+    values = list(_DEFAULTS)
     if args:
         if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(_UNIT_FIELDS[: len(args)]):
             raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
