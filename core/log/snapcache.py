@@ -358,8 +358,23 @@ def write(
     False."""
     if not enabled() or position <= 0:
         return False
+    payload = _payload(content, seqs, position, state, conflicts, when, names or {})
+    # the snapshot's rows and tables are gone before the file is written
+    return payload is not None and derived.write_entry(_resolved(log), KIND, None, payload)
+
+
+def _payload(
+    content: tuple[int, str],
+    seqs: list[int],
+    position: int,
+    state: GameState,
+    conflicts: Mapping[int, Refusal],
+    when: Mapping[int, When],
+    names: Mapping[int, Names],
+) -> bytes | None:
+    """The snapshot ``write`` keeps, encoded (None: it does not encode)."""
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
-    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
+    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
     when_index = [times.setdefault(when[s], len(times)) for s in known]
@@ -396,7 +411,6 @@ def write(
         names=rest,
     )
     try:
-        payload = msgspec.msgpack.encode(snap)
+        return msgspec.msgpack.encode(snap)
     except (ValueError, TypeError, msgspec.MsgspecError):
-        return False
-    return derived.write_entry(_resolved(log), KIND, None, payload)
+        return None
