@@ -39,9 +39,13 @@ DIRTY_LIMIT = 200_000
 
 
 class TrackedView(Protocol):
-    """What the tracker needs of a read-only view made by ``state_at`` (a ``GameState``)."""
+    """What the tracker needs of what read-only views share with the live state (the
+    ``SharedTable`` of ``core.model.shared_table``): its unit table, and a word when a
+    unit in it was replaced by its copy."""
 
     units: dict[str, Unit]
+
+    def unit_replaced(self) -> None: ...
 
 
 class ChangeTracker:
@@ -58,8 +62,8 @@ class ChangeTracker:
       lazily by the state's prisoner index, and those whose ``status`` or ``location``
       changed (``moved``), read by its Location index;
     * keep read-only views made by ``state_at`` still: they share unchanged Unit
-      objects with the live state, and a unit about to change is first copied into
-      every registered view that still holds it.
+      objects with the live state (through a ``SharedTable``), and a unit about to
+      change is first copied into every registered table that still holds it.
 
     Clones get a tracker of their own, so nothing passes between states.
     """
@@ -93,8 +97,7 @@ class ChangeTracker:
             units = view.units
             if units.get(unit.handle) is unit:
                 units[unit.handle] = clone_unit(unit)
-                # its prisoner index holds Unit objects: this one is no longer the view's
-                view.__dict__.pop("_prisoner_index", None)
+                view.unit_replaced()  # indexes that held the old object rebuild
         if dead:
             with self.lock:
                 self.views[:] = [ref for ref in self.views if ref() is not None]
