@@ -66,6 +66,7 @@ class Projection:
         self.undo: list[Any] = []
         self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
+        self.restored = False  # this state was read from a verified snapshot
         # False once an entry is amended: a snapshot is keyed by the seqs of the prefix
         # it covers, which an amendment (its event takes the entry's seq) leaves alike
         self.snapshots = True
@@ -98,6 +99,7 @@ class Projection:
         self.names.by_seq.update(names)
         self.undo = [None] * position
         self.snap_position = position
+        self.restored = True
         for event in self.effective[position:]:
             self.fold_one(event)
         return True
@@ -145,7 +147,8 @@ class Projection:
         covered (once per open game, only when an undo, strike or replay reaches
         into them)."""
         with gc_paused():
-            full = Projection(self.effective)
+            full = Projection(self.effective, fold=False)
+            full.fold_all(journal=True)
         self.state, self.conflicts, self.undo = full.state, full.conflicts, full.undo
         self._table = None
         self.partial = full.partial
@@ -154,25 +157,37 @@ class Projection:
         self.names.current = full.names.current
 
     # --------------------------------------------------------------------- fold
-    def fold_all(self) -> None:
-        """Fold the whole effective history into a fresh state."""
+    def fold_all(self, journal: bool = False) -> None:
+        """Fold the whole effective history into a fresh state. A long game (one a
+        snapshot would cover) keeps the undo journal of its last ``snapcache.TAIL``
+        events only, as an open from its snapshot does: the events an undo usually
+        reaches. Reaching further completes it (``complete_journal``); ``journal``:
+        keep every event's."""
         self.state = GameState()
         self._table = None
         self.conflicts = {}
         self.partial = {}
         self.undo = []
         self.names.current.clear()
-        self.fold_many(self.effective)
+        n = len(self.effective)
+        cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
+        if cut > 0:
+            self.fold_many(self.effective[:cut], journal=False)
+            self.fold_many(self.effective[cut:])
+        else:
+            self.fold_many(self.effective)
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
         undo entry."""
         self.fold_many((event,))
 
-    def fold_many(self, events: Iterable[ev.Record]) -> None:
+    def fold_many(self, events: Iterable[ev.Record], journal: bool = True) -> None:
         """Fold effective events in turn (already in ``effective``), recording each
-        one's undo entry. One loop with what it uses held in locals: a call and a dozen
-        attribute lookups an event fewer than ``fold_one`` per event."""
+        one's undo entry (``journal`` False: None in its place, a gap that
+        ``complete_journal`` fills when an undo reaches it). One loop with what it uses
+        held in locals: a call and a dozen attribute lookups an event fewer than
+        ``fold_one`` per event."""
         state = self.state  # the rules change it in place: never replaced while folding
         when_of, names, undo, conflicts = self.when, self.names, self.undo, self.conflicts
         before, after, step_recorded = names.before, names.after, self.step_recorded
@@ -189,6 +204,8 @@ class Projection:
                 refusal = self.hold_in_part(event, undo, refusal)
             if missing:
                 after(state, event, missing)
+            if not journal:
+                undo[-1] = None
             if refusal is not None:
                 # A later event that no longer holds is kept, flagged and skipped until
                 # the player resolves it (docs/history.md).
@@ -407,7 +424,7 @@ class Projection:
                             mine = own[obj.handle] = clone_unit(obj)
                         elif base.get(obj.handle) is not obj:
                             continue
-                        mine.__dict__[name] = old
+                        object.__setattr__(mine, name, old)  # no hook: a view records nothing
                     elif id(obj) in live_sides:
                         sides[live_sides[id(obj)]].__dict__[name] = old
                     elif any(obj is r for r in live_rows):
