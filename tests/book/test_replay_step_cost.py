@@ -22,7 +22,7 @@ from bench.generate import generate
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from tests.book.test_core_undo_journal import check_index, dump, fresh_fold
+from tests.book.state_kit import check_index, dump, fresh_fold
 
 SIDES = [ev.SideSpec("German", "German"), ev.SideSpec("Russian", "Russian")]
 TAIL = 24
