@@ -7,10 +7,10 @@ cores idle. So tests/conftest.py moves the tests named here to the front of the
 collection, heaviest first; every other test keeps its place. Only the order changes:
 no test is added, dropped or altered.
 
-``SECONDS`` holds what ``pytest --durations`` measured for each (``-n 0``; only their
-order matters, so the figures need not be of a quiet machine). A key is a test's node id
-without its parameters (every case of a parametrized test weighs the same). A key that
-names no collected test is reported by the full run (:func:`stale`), so a renamed test
+``WEIGHTS`` holds, by module, what ``pytest --durations`` measured for each (``-n 0``; only their
+order matters, so the figures need not be of a quiet machine). A test is named
+without its parameters (every case of a parametrized test weighs the same). A name that
+is no collected test is reported by the full run (:func:`stale`), so a renamed test
 does not quietly fall to the back again.
 """
 
@@ -18,13 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-SECONDS: dict[str, float] = {
-    "tests/log/test_portable_lock.py::test_journal_suites_pass_with_fcntl_hidden": 4.0,
-    "tests/log/test_repair_salvage.py::test_a_flipped_byte_anywhere_in_one_line_costs_at_most_that_line": 3.0,
-    "tests/log/test_durability_crash.py::test_sigkill_never_loses_an_accepted_record": 3.0,
-    "tests/log/test_core_fast_open.py::test_a_line_reads_as_the_strict_decoder_reads_it": 2.5,
-    "tests/log/test_repair_salvage.py::test_bad_lines_at_the_end_leave_no_stand_ins_and_millions_cost_little": 2.0,
+WEIGHTS: dict[str, dict[str, float]] = {
+    "tests/log/test_portable_lock.py": {
+        "test_journal_suites_pass_with_fcntl_hidden": 4.0,
+    },
+    "tests/log/test_repair_salvage.py": {
+        "test_a_flipped_byte_anywhere_in_one_line_costs_at_most_that_line": 3.0,
+        "test_bad_lines_at_the_end_leave_no_stand_ins_and_millions_cost_little": 2.0,
+    },
+    "tests/log/test_durability_crash.py": {
+        "test_sigkill_never_loses_an_accepted_record": 3.0,
+    },
+    "tests/log/test_core_fast_open.py": {
+        "test_a_line_reads_as_the_strict_decoder_reads_it": 2.5,
+    },
 }
+SECONDS = {f"{module}::{test}": s for module, tests in WEIGHTS.items() for test, s in tests.items()}
 
 
 def key(nodeid: str) -> str:
