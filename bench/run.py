@@ -446,6 +446,7 @@ def _tui_env(tmp: Path) -> dict:
     env["STOCKADE_CONFIG_DIR"] = str(tmp / "config")
     env["STOCKADE_DATA_DIR"] = str(tmp / "data")
     env["STOCKADE_CACHE_DIR"] = str(tmp / "cache")  # snapshots of the temp copies
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode on, as an installed program runs
     return env
 
 

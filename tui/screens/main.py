@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,7 +13,6 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.book.game import Game
-from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
@@ -28,6 +28,10 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 from stockade.tui.widgets.verdict_bar import VerdictBar
+
+if TYPE_CHECKING:
+    # for the type alone: the command language loads on the first command
+    from stockade.core.commands.command import Command
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {
