@@ -37,7 +37,6 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -71,15 +70,7 @@ class HistoryView(ScrollView, can_focus=True):
     """The numbered history. Arrows and j/k move over the entries; ``highlighted`` is
     the row of the entry selected (its seq less one)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("pagedown", "page_down", "Page Down", show=False),
-        Binding("pageup", "page_up", "Page Up", show=False),
-        *key_bindings("list"),
-    ]
+    BINDINGS = key_bindings("list")
     COMPONENT_CLASSES: ClassVar[set[str]] = {"history-view--cursor"}
 
     highlighted: reactive[int | None] = reactive(None, init=False)
@@ -282,7 +273,10 @@ class HistoryView(ScrollView, can_focus=True):
         if cursor is not None and 0 <= cursor < self._seen and self.size.width:
             tall = len(self._cursor_lines(cursor))
         self._cursor_rows = tall
-        self.virtual_size = Size(self._width(), self._seen + tall - 1)
+        size = Size(self._width(), self._seen + tall - 1)
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self.refresh(layout=True)
 
     def _cursor_lines(self, row: int) -> list[list[Segment]]:
         console = self.app.console
