@@ -446,15 +446,18 @@ def _tui_env(tmp: Path) -> dict:
     env["STOCKADE_CONFIG_DIR"] = str(tmp / "config")
     env["STOCKADE_DATA_DIR"] = str(tmp / "data")
     env["STOCKADE_CACHE_DIR"] = str(tmp / "cache")  # snapshots of the temp copies
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode on, as an installed program runs
     return env
 
 
-def _cold_once(code: str, env: dict) -> dict:
-    """Wall time from spawn to the child's "painted" line, plus the child's own clocks."""
+def _cold_once(code: str, env: dict, tree: Path = ROOT) -> dict:
+    """Wall time from spawn to the child's "painted" line, plus the child's own clocks.
+    ``tree`` is the checkout run (another one runs with its own .venv)."""
     start = time.perf_counter()
+    python = sys.executable if tree == ROOT else str(tree / ".venv" / "bin" / "python")
     proc = subprocess.Popen(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
+        [python, "-c", code],
+        cwd=tree,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -517,7 +520,7 @@ def _undo_child(path: str, repeat: int) -> None:
                 app.game_changed("bench", outcome.change)
                 await pilot.pause()
                 before = history.rebuilds
-                count = history.option_count
+                count = history.line_count
                 t = clocks()
                 main.action_undo()
                 s = time.perf_counter() - t[0]
@@ -525,7 +528,7 @@ def _undo_child(path: str, repeat: int) -> None:
                 w, c = since(t)
                 assert f"zz{i}" not in game.state.units, "undo did not happen"
                 # the undone entry's line stays (marked undone); the undo gets its own line
-                assert history.option_count == count + 1 and history.rebuilds == before + 1
+                assert history.line_count == count + 1 and history.rebuilds == before + 1
                 t = clocks()
                 await pilot.pause()
                 iw, ic = since(t)
@@ -600,8 +603,12 @@ def _verdict(ratio: float, goal: float) -> str:
     return "met" if ratio <= goal else f"missed ({ratio / goal:.2f}x over)"
 
 
-def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, dict]:
-    """Cold start vs bare Header+Footer app; undo with panels vs one DataTable cell."""
+def bench_tui(
+    repeat: int, extra_sizes: list[int] | None = None, base: Path | None = None
+) -> tuple[str, dict]:
+    """Cold start vs bare Header+Footer app; undo with panels vs one DataTable cell.
+    ``base``: another checkout (its own .venv) whose cold start is measured in the same
+    rounds, on the same copy of the demo game."""
     if not (ROOT / "tui" / "app.py").exists():
         return "not measured: tui/app.py does not exist yet", {}
     import shutil
@@ -619,9 +626,17 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
         cold: dict[str, list[dict[str, float]]] = {"stockade": [], "bare": []}
         stock_code = _COLD_STOCKADE.format(root=str(ROOT), path=str(game_path))
         bare_code = _COLD_BARE.format(root=str(ROOT))
+        base_code = ""
+        if base is not None:
+            base = base.resolve()
+            base_code = _COLD_STOCKADE.format(root=str(base), path=str(game_path))
+            cold["base"] = []
+            _cold_once(base_code, env, base)
         _cold_once(stock_code, env), _cold_once(bare_code, env)  # warm the page cache
         for _ in range(repeat):
             cold["stockade"].append(_cold_once(stock_code, env))
+            if base is not None:
+                cold["base"].append(_cold_once(base_code, env, base))
             cold["bare"].append(_cold_once(bare_code, env))
         med = {
             k: {m: median([r[m] for r in v]) for m in v[0] if isinstance(v[0][m], float)}
@@ -633,27 +648,38 @@ def bench_tui(repeat: int, extra_sizes: list[int] | None = None) -> tuple[str, d
             ("painted", "wall, before imports → first paint"),
             ("cpu", "CPU of the process up to first paint"),
         ):
-            s, b = med["stockade"][metric], med["bare"][metric]
-            rows.append(
-                [f"cold start ({label})", fmt(s), fmt(b), f"{s / b:.2f}x", _verdict(s / b, 1.2)]
-            )
+            b = med["bare"][metric]
+            for who in [k for k in cold if k != "bare"]:
+                s = med[who][metric]
+                mark = " [base]" if who == "base" else ""
+                rows.append(
+                    [
+                        f"cold start ({label}){mark}",
+                        fmt(s),
+                        fmt(b),
+                        f"{s / b:.2f}x",
+                        _verdict(s / b, 1.2),
+                    ]
+                )
         # the panels filled after the first paint: the same run's own differences
         for metric, since, label in (
             ("filled_cpu", "cpu", "CPU"),
             ("filled", "painted", "wall"),
         ):
-            gaps = [r[metric] - r[since] for r in cold["stockade"]]
-            gap = median(gaps)
-            verdict = "met" if gap <= 0.100 else f"missed (+{gap * 1000:.0f} ms)"
-            rows.append(
-                [
-                    f"demo's panels filled after the first paint ({label})",
-                    f"+{fmt(gap)}",
-                    "",
-                    "",
-                    verdict,
-                ]
-            )
+            for who in [k for k in cold if k != "bare"]:
+                gaps = [r[metric] - r[since] for r in cold[who]]
+                gap = median(gaps)
+                verdict = "met" if gap <= 0.100 else f"missed (+{gap * 1000:.0f} ms)"
+                mark = " [base]" if who == "base" else ""
+                rows.append(
+                    [
+                        f"demo's panels filled after the first paint ({label}){mark}",
+                        f"+{fmt(gap)}",
+                        "",
+                        "",
+                        verdict,
+                    ]
+                )
 
         # (b) undo with panels updated vs one DataTable cell update
         games = [("demo", game_path)]
@@ -705,6 +731,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="EVENTS",
         help="also time TUI undo on the generated log of EVENTS events",
     )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        help="another checkout (with its own .venv): its TUI cold start is measured in the "
+        "same rounds (rows marked [base])",
+    )
     args = parser.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)  # a fresh clone has no bench/out yet
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
@@ -716,7 +748,7 @@ def main(argv: list[str] | None = None) -> int:
         f"msgspec {m['msgspec']}, {m['os']}\n"
     )
     if args.tui_only:
-        tui_table, _ = bench_tui(repeat, [args.tui_big] if args.tui_big else [])
+        tui_table, _ = bench_tui(repeat, [args.tui_big] if args.tui_big else [], args.base)
         print("## TUI (headless `App.run_test()`, 120x40; medians)\n")
         print(tui_table)
         return 0

@@ -18,6 +18,7 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.theme import Theme
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from stockade.core.model.visible import visible
@@ -64,6 +65,8 @@ class StockadeApp(EscapeThenKey):
         # the keys typed while the game is read (None once it is shown)
         self.type_ahead: TypeAhead | None = None
         self._reader: Worker[GameRead] | None = None
+        self._reading_path: Path | None = None  # what the reader reads
+        self._following: Timer | None = None  # polls the log another window writes
         self._handed: events.Event | None = None  # the kept key being handed on
         self.notes = list(notes or [])
         self.remember = remember
@@ -164,11 +167,15 @@ class StockadeApp(EscapeThenKey):
             self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
 
     # --------------------------------------------- reading the game, typing ahead
-    def start_reading(self) -> None:
-        """Read the game at ``path`` in a thread (called once the frame is painted)."""
-        if self.path is not None and self._reader is None:
+    def start_reading(self, path: Path | None = None) -> None:
+        """Read the game at ``path`` (the app's, at the first open) in a thread (called
+        once the frame is painted)."""
+        path = path or self.path
+        first = self._reader is None and not self.game_is_open
+        if path is not None and (first or self.game_is_open):
+            self._reading_path = path
             self._reader = self.run_worker(
-                partial(read_game, self.path),
+                partial(read_game, path),
                 name="read-game",
                 group="read-game",
                 thread=True,
@@ -199,13 +206,22 @@ class StockadeApp(EscapeThenKey):
             WorkerState.ERROR,
         ):
             return
-        read = worker.result
+        read, path = worker.result, self._reading_path
+        switching = self.game_is_open  # a game is open: the player opened another
         if event.state == WorkerState.ERROR or read is None:
-            self._not_read(f"cannot open {self.path}: the core failed ({worker.error!r})")
+            problem = f"cannot open {path}: the core failed ({worker.error!r})"
         elif read.game is None:
-            self._not_read(read.problem)
+            problem = read.problem
+        elif switching and path is not None:
+            await self._show_switched(read.game, path)
+            return
         else:
             await self._show_read_game(read.game)
+            return
+        if switching:
+            await self._not_switched(visible(problem))
+        else:
+            self._not_read(problem)
 
     async def _show_read_game(self, game: Game) -> None:
         """The main screen replaces the frame, then the keys typed meanwhile reach it."""
@@ -268,7 +284,7 @@ class StockadeApp(EscapeThenKey):
         from stockade.core.book.follow import GameFollower
 
         self._follower = GameFollower(game.path, game)
-        self.set_interval(0.5, self._follow_writer, name="follow-writer")
+        self._following = self.set_interval(0.5, self._follow_writer, name="follow-writer")
 
     def _follow_writer(self) -> None:
         try:
@@ -323,33 +339,56 @@ class StockadeApp(EscapeThenKey):
         return message
 
     async def switch_game(self, path: Path) -> bool:
-        """Close this game and open the one at ``path`` on a fresh main screen; the
-        "last game" memory follows. On failure the current game stays open."""
-        from stockade.core.book.game import Game
-        from stockade.core.log.journal_errors import JournalError
-        from stockade.tui.screens.main import MainScreen
-
+        """Close this game and open the one at ``path`` on a fresh main screen, read
+        as the first one was: the frame shows while a worker thread reads it, the keys
+        typed meanwhile are kept and handed to the new game's screen (never to this
+        game's). On failure this game stays open and the kept keys are said, not
+        entered. False when nothing is read (the game open now, or a read under way)."""
         path = Path(path)
         if self.game.path is not None and Path(self.game.path).resolve() == path.resolve():
             self.notify(f"{path.name} is the game open now", title="Stockade", markup=False)
             return False
-        try:
-            game = Game.open(path)
-        except (JournalError, OSError) as exc:
-            self.notify(f"cannot open {path}: {exc}", severity="error", timeout=10, markup=False)
+        if self._reader is not None and self._reader.state in (
+            WorkerState.PENDING,
+            WorkerState.RUNNING,
+        ):
+            self.notify("a game is being read already", title="Stockade", markup=False)
             return False
-        old, self.game = self.game, game
         while len(self.screen_stack) > 2:  # the default screen, then the main screen
+            await self.pop_screen()
+        self.type_ahead = TypeAhead()
+        await self.push_screen(OpeningScreen(path, partial(self.start_reading, path)))
+        return True
+
+    async def _show_switched(self, game: Game, path: Path) -> None:
+        """The game read replaces the open one: a fresh main screen, then the keys."""
+        from stockade.tui.screens.main import MainScreen
+
+        old, self.game = self.game, game
+        if self._following is not None:  # the old game's writer is followed no more
+            self._following.stop()
+            self._following = None
+        while len(self.screen_stack) > 2:  # the frame
             await self.pop_screen()
         await self.switch_screen(MainScreen())
         old.close()
+        self._follow_if_read_only()
         if self.remember:
             problem = remember_last_game(path)
             if problem:
                 self.notify(problem, title="Config", severity="warning", markup=False)
         for note in [f"opened {path}", *game.warnings]:
             self.notify(note, title="Stockade", timeout=6, markup=False)
-        return True
+        self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
+
+    async def _not_switched(self, problem: str) -> None:
+        """The game open stays, its screen back; the keys kept are said, not entered."""
+        typed = self.typed_ahead()
+        self.type_ahead = None
+        if isinstance(self.screen, OpeningScreen):
+            await self.pop_screen()
+        said = f"{problem}; typed, not entered: {typed}" if typed else problem
+        self.notify(said, severity="error", timeout=10, markup=False)
 
     def game_changed(self, message: str = "", change: Change | None = None) -> None:
         """Tell every screen and widget that watches the game (``game_update``):

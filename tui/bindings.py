@@ -211,8 +211,12 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("stockade.quit", "main", "q", "quit", "Quit", "quit", True, "Quit"),
     # ---------------------------------------------------------------- lists, panels
-    Key("stockade.list_down", "list", "j", "cursor_down", "Down", "move down"),
-    Key("stockade.list_up", "list", "k", "cursor_up", "Up", "move up"),
+    Key("stockade.list_down", "list", "j,down", "cursor_down", "Down", "move down"),
+    Key("stockade.list_up", "list", "k,up", "cursor_up", "Up", "move up"),
+    Key("stockade.list_page_down", "list", "pagedown", "page_down", "Page down", "a page down"),
+    Key("stockade.list_page_up", "list", "pageup", "page_up", "Page up", "a page up"),
+    Key("stockade.list_first", "list", "home", "first", "First", "the first entry"),
+    Key("stockade.list_last", "list", "end", "last", "Last", "the last entry"),
     Key("stockade.panel_down", "panel", "j", "scroll_down", "Down", "scroll down"),
     Key("stockade.panel_up", "panel", "k", "scroll_up", "Up", "scroll up"),
     # ---------------------------------------------------------------- command bar

@@ -40,7 +40,7 @@ async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
         assert history.selected_seq == 15
         heading = history.line(14)
         assert heading is not None and heading.heading and not history.line(15).heading
-        assert str(history.get_option("14").prompt).startswith("── 14 Turn 1, German RPh")
+        assert str(history.prompt(14)).startswith("── 14 Turn 1, German RPh")
         await pilot.press("up")
         assert history.selected_seq == 12  # over the two clock lines 13 and 14
         await pilot.press("down")
@@ -86,7 +86,7 @@ async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_pat
         history = app.screen.query_one(HistoryView)
         line = history.line(10)
         assert line is not None and line.amended_by == n + 1 and "(a3)" in line.text
-        assert "holds in part" in str(history.get_option("15").prompt)
+        assert "holds in part" in str(history.prompt(15))
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("u")  # one undo takes it back

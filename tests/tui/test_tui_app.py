@@ -39,15 +39,15 @@ async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path, s
         await type_command(pilot, "add German 4-6-7 as g1 at Q4")
         await pilot.press("escape")
         history = app.screen.query_one(HistoryView)
-        count = history.option_count
+        count = history.line_count
         assert app.screen.check_action("undo", ()) is True
         await pilot.press("u")
         assert "g1" not in game.state.units
         # marked, not removed; the undo record has its own line ("3 · undo of entry 2")
-        assert history.option_count == count + 1
+        assert history.line_count == count + 1
         assert history.line(3).text == "undo of entry 2"
         assert history.line(2).status == "undone"
-        assert "undone" in str(history.get_option_at_index(1).prompt)
+        assert "undone" in str(history.prompt(2))
         assert history.rebuilds == 1
         await pilot.press("ctrl+y")
         assert "g1" in game.state.units and history.line(2).status == "ok"

@@ -76,7 +76,7 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         history = app.screen.query_one(HistoryView)
-        count = history.option_count
+        count = history.line_count
 
         def whole(*_a, **_k):
             raise AssertionError("the whole history was recomputed")
@@ -86,17 +86,17 @@ async def test_undo_redo_and_new_entries_never_walk_the_whole_history(tmp_path, 
         side = next(iter(game.state.sides))
         app.run_command(f"add {side} 4-6-7 as zz1 at Q4")
         await pilot.pause()
-        assert history.option_count == count + 1
+        assert history.line_count == count + 1
         rebuilds = history.rebuilds
         await pilot.press("u")
         assert "zz1" not in game.state.units
-        assert history.option_count == count + 2  # the undo record has its own line
+        assert history.line_count == count + 2  # the undo record has its own line
         undo = history.line(history.selected_seq or 0)
         assert undo is not None and undo.text == f"undo of entry {count + 1}"
         assert history.rebuilds == rebuilds + 1  # the one undone line, marked in place
         await pilot.press("r")
         assert "zz1" in game.state.units and history.rebuilds == rebuilds + 2
-        assert history.option_count == count + 3
+        assert history.line_count == count + 3
         await pilot.pause()
     game.close()
 

@@ -94,7 +94,7 @@ async def test_the_history_follows_after_resizes(tmp_path):
 
         def newest_in_view() -> bool:
             return (
-                history.highlighted == history.option_count - 1
+                history.highlighted == history.line_count - 1
                 and history.scroll_y == history.max_scroll_y
             )
 
@@ -106,7 +106,7 @@ async def test_the_history_follows_after_resizes(tmp_path):
         await type_command(pilot, "add American 6-6-6 at R1")
         await pilot.press("escape")
         await pilot.pause()
-        assert newest_in_view() and history.option_count == 61
+        assert newest_in_view() and history.line_count == 61
         await pilot.press("u")
         await pilot.pause()
         await pilot.pause()

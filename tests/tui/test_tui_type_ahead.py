@@ -14,6 +14,7 @@ import pytest
 from textual.widgets import Static
 
 import stockade.tui.app as app_module
+from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.reading import read_game
 from stockade.tui.screens.opening import OpeningScreen
@@ -134,3 +135,64 @@ asyncio.run(main())
     loaded = set(json.loads(out.stdout))
     for module in ("stockade.core.book.game", "stockade.core.rules", "stockade.core.log.store"):
         assert module not in loaded, sorted(loaded)
+
+
+@sync
+async def test_another_game_is_read_in_a_thread_and_the_keys_typed_meanwhile_reach_it(
+    tmp_path, gate
+):
+    """Opening another game (the open-game screen's choice) reads it as the first one
+    was: the frame, the read in a thread, the keys kept for the new game's screen,
+    never entered in the game open meanwhile."""
+    opened, readers = gate
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first_path, other = sample_copy(tmp_path / "a"), sample_copy(tmp_path / "b")
+    before_first, before_other = entries(first_path), entries(other)
+    app = StockadeApp(Game.open(first_path), remember=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.call_later(app.switch_game, other)  # as the open-game screen hands it on
+        await until(pilot, lambda: bool(readers), "the read started")
+        assert isinstance(app.screen, OpeningScreen)
+        await pilot.press("n")
+        assert frame_text(app, "bar") == "typed: n"
+        opened.set()
+        await until(
+            pilot,
+            lambda: app.type_ahead is None and app.game.path == other,
+            "the other game shown and the typed key handed on",
+        )
+        await pilot.pause()
+    app.game.close()
+    assert readers[0] is not threading.main_thread()  # never on the event loop
+    assert [entry["kind"] for entry in entries(other)[len(before_other) :]] == ["phase"]
+    assert entries(first_path) == before_first  # the key never reached the first game
+
+
+@sync
+async def test_a_game_that_cannot_be_read_leaves_the_open_one_and_says_what_was_typed(
+    tmp_path, gate
+):
+    opened, readers = gate
+    path = sample_copy(tmp_path)
+    before = entries(path)
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not a log\n")
+    game = Game.open(path)
+    app = StockadeApp(game, remember=False)
+    said: list[str] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        real_notify = app.notify
+        app.notify = lambda message, **kw: (said.append(message), real_notify(message, **kw))
+        app.call_later(app.switch_game, junk)
+        await until(pilot, lambda: bool(readers), "the read started")
+        await pilot.press("n")
+        opened.set()
+        await until(pilot, lambda: app.type_ahead is None, "the read ended")
+        await pilot.pause()
+        assert app.game is game and type(app.screen).__name__ == "MainScreen"
+        assert any("junk.jsonl" in s and "typed, not entered: n" in s for s in said), said
+    game.close()
+    assert entries(path) == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,9 +13,7 @@ from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
 from stockade.core.book.game import Game
-from stockade.core.commands.command import Command
 from stockade.core.model.errors import Refusal
-from stockade.core.reads.may import May, may_now, sentence
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -28,6 +27,12 @@ from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
 from stockade.tui.widgets.verdict_bar import VerdictBar
+
+if TYPE_CHECKING:
+    # for the type alone: the command language loads on the first command
+    from stockade.core.commands.command import Command
+    from stockade.core.model.state import GameState
+    from stockade.core.reads.may import May
 
 HINT_PHASES = ("RPh", "APh", "CCPh", "RtPh")
 GAME_ACTIONS = {
@@ -45,6 +50,20 @@ def history_lines(game: Game) -> list[Line]:
     """The history's lines: every domain entry, with its status and reason (the whole
     game: the views rewrite only the lines each ``Change`` names)."""
     return all_lines(game)
+
+
+# What A20 allows now (core.reads.may, ~10% of the main screen's imports) is asked when
+# a phase opens or the bar lists entries, never for the screen to show: loaded then.
+def what_may_happen(state: GameState) -> list[May]:
+    from stockade.core.reads.may import may_now
+
+    return may_now(state)
+
+
+def worded(facts: list[May], state: GameState) -> list[str]:
+    from stockade.core.reads.may import sentence
+
+    return [sentence(fact, state) for fact in facts]
 
 
 class MainScreen(Screen[None]):
@@ -173,7 +192,7 @@ class MainScreen(Screen[None]):
         opened = now != self._phase
         # what A20 allows now: worded on the status line when a phase opens, and listed
         # as entries by the bar (when a phase opens, and while it is open and empty)
-        facts = may_now(state) if opened or bar.listing else []
+        facts = what_may_happen(state) if opened or bar.listing else []
         if opened or bar.listing:
             bar.list_offers(self._offer_lines(facts), now=True if opened else None)
         if opened:
@@ -181,7 +200,7 @@ class MainScreen(Screen[None]):
             if state.ended and message:
                 pass  # the entry that ended the game already says so, and why (A20.1)
             elif state.phase in HINT_PHASES or state.ended:
-                hints = [sentence(fact, state) for fact in facts] or ["nothing A20 asks for now"]
+                hints = worded(facts, state) or ["nothing A20 asks for now"]
         if hints:
             text = " · ".join(([message] if message else []) + hints)
             # (not while typing in the bar: there the key is a letter, not "next")
@@ -321,7 +340,7 @@ class MainScreen(Screen[None]):
 
     def action_command(self) -> None:
         bar = self.query_one(CommandBar)
-        bar.list_offers(self._offer_lines(may_now(self.game.state)))
+        bar.list_offers(self._offer_lines(what_may_happen(self.game.state)))
         bar.open()
 
     def _offer_lines(self, facts: list[May]) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from stockade.core.book.change import Change, consequences, totals_of
@@ -69,7 +69,7 @@ class ReplayScreen(Screen[None]):
     def selected(self) -> int | None:
         return self.query_one(HistoryView).selected_seq
 
-    @on(OptionList.OptionHighlighted)
+    @on(HistoryView.Highlighted)
     def _moved(self) -> None:
         self._show_selected()
 
@@ -93,10 +93,7 @@ class ReplayScreen(Screen[None]):
     def _show_state(self, seq: int, state: GameState) -> None:
         self.shown_seq = seq
         history = self.query_one(HistoryView)
-        # "of" the last entry number shown, not the count of lines: undo records are
-        # numbered too but not listed, so the count falls behind the numbers.
-        count = history.option_count
-        last = int(history.get_option_at_index(count - 1).id or seq) if count else seq
+        last = history.last_seq or seq
         line = history.line(seq)
         self.query_one(PhaseBar).show(state, note=f"REPLAY: {seq} of {last}")
         wide = self.has_class("-wide")
@@ -168,11 +165,10 @@ class ReplayScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_first(self) -> None:
-        self.query_one(HistoryView).highlighted = 0
+        self.query_one(HistoryView).action_first()
 
     def action_last(self) -> None:
-        history = self.query_one(HistoryView)
-        history.highlighted = history.option_count - 1
+        self.query_one(HistoryView).action_last()
 
     def _to_undo(self) -> list[int]:
         """The command groups "undo to here" would undo (the core decides)."""

@@ -19,7 +19,6 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label
 from textual.widgets.input import Selection
 
-from stockade.core.commands.lexer import next_word_start, previous_word_start
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
 from stockade.tui.widgets.offer_list import OfferList
@@ -42,6 +41,22 @@ def first_completion(candidates: Callable[[str], list[str]], value: str) -> str 
         if full != value and full.startswith(value):
             return full
     return None
+
+
+# The command language (core.commands, ~25 ms of imports) loads when the player first
+# moves by a word or enters a command, never for the main screen to show.
+def word_after(text: str, at: int) -> int:
+    """Where the word after ``at`` starts, by the command language's words."""
+    from stockade.core.commands.lexer import next_word_start
+
+    return next_word_start(text, at)
+
+
+def word_before(text: str, at: int) -> int:
+    """Where the word before ``at`` starts, by the command language's words."""
+    from stockade.core.commands.lexer import previous_word_start
+
+    return previous_word_start(text, at)
 
 
 class CoreSuggester(Suggester):
@@ -102,10 +117,10 @@ class CommandInput(Input):
     # Word jumps and deletes by the command language's words: Input's own stop at
     # every '-', inside a counter (4-4-7) or a leader (9-1).
     def action_cursor_right_word(self, select: bool = False) -> None:
-        self._word_to(next_word_start(self.value, self.cursor_position), select)
+        self._word_to(word_after(self.value, self.cursor_position), select)
 
     def action_cursor_left_word(self, select: bool = False) -> None:
-        self._word_to(previous_word_start(self.value, self.cursor_position), select)
+        self._word_to(word_before(self.value, self.cursor_position), select)
 
     def _word_to(self, target: int, select: bool) -> None:
         if select:
@@ -115,13 +130,13 @@ class CommandInput(Input):
 
     def action_delete_left_word(self) -> None:
         if self.selection.is_empty:
-            self.delete(previous_word_start(self.value, self.cursor_position), self.cursor_position)
+            self.delete(word_before(self.value, self.cursor_position), self.cursor_position)
         else:
             self.delete_selection()
 
     def action_delete_right_word(self) -> None:
         if self.selection.is_empty:
-            self.delete(self.cursor_position, next_word_start(self.value, self.cursor_position))
+            self.delete(self.cursor_position, word_after(self.value, self.cursor_position))
         else:
             self.delete_selection()
 

@@ -1,12 +1,19 @@
-"""The event history: one numbered sentence per entry, marked by status.
+"""The event history: one numbered sentence per record, marked by status.
+
+A window on the log, not a list of it: the panel has a row per record (row ``i`` is
+entry ``i + 1``) but words only the rows in view, reading each record from the game
+when it comes into view (a long log's records are re-read from the file by offset,
+``core.log.records``), and keeps the words of a few screens' worth. A game of 700,000
+records costs the panel what a game of 30 does. The highlighted entry is shown whole
+(wrapped over as many rows as it needs); every other row is one line, cut with "…".
 
 Updated from the core's ``Change``: every write returns one, the app publishes it as a
-``GameUpdate`` (``tui.table_app``) that the view watches, and it rewrites exactly the lines it names
-(an undo marks its group's lines; it never rebuilds the list, recomputes the whole
-history or compares records). Status is shown by a word and a symbol, never by colour
-alone. Undo / redo / strike records have their own lines ("41 · undo of entry 40"), as
-in ``stockade history``, so the numbers run without a gap and the player sees why an
-entry reads undone or abandoned.
+``GameUpdate`` (``tui.table_app``) that the view watches, and it words again only the
+lines the change names that it holds (an undo marks its group's lines; it never
+recomputes the whole history or compares records). Status is shown by a word and a
+symbol, never by colour alone. Undo / redo / strike records have their own lines ("41 ·
+undo of entry 40"), as in ``stockade history``, so the numbers run without a gap and the
+player sees why an entry reads undone or abandoned.
 
 It reads like the side record: a phase change is a dim heading between the entries
 ("── 12 Turn 2, German RtPh"), not an entry line; ↑/↓ step over the entries only, and
@@ -22,200 +29,90 @@ sentence, which never changes again; every other entry is worded at once.
 
 from __future__ import annotations
 
-import bisect
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import events
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.worker import Worker, WorkerState
 
 from stockade.core.book.change import Change
-from stockade.core.book.describe import sentence, sentence_for
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.table_app import GameUpdate, table_app, watch_game
+from stockade.tui.widgets.history_lines import (
+    PENDING,
+    Line,
+    all_lines,
+    entry_line,
+    line_prompt,
+    lines_for_change,
+    refolded_from,
+    touched,
+)
 
-MARKS = {
-    "ok": ("  ", ""),
-    "undone": ("↶ ", "undone"),
-    "abandoned": ("⑂ ", "abandoned branch"),
-    "struck": ("✗ ", "struck"),
-    "conflict": ("⚠ ", "CONFLICT"),
-    "control": ("· ", ""),
-}
-STYLES = {
-    "ok": "",
-    "undone": "dim italic",
-    "abandoned": "dim italic",
-    "struck": "dim strike",
-    "conflict": "bold",
-    "control": "dim",
-}
+__all__ = ["PENDING", "HistoryView", "Line", "all_lines", "line_prompt", "lines_for_change"]
 
-
-PENDING = "reading the log…"  # what a line says until its names are read (see above)
 NUMBER_PAUSE = 1.0  # seconds: digits typed further apart start a new entry number
+KEPT_SCREENS = 4  # the words of this many screens' worth of rows are kept
 
 
-@dataclass(frozen=True)
-class Line:
-    seq: int
-    status: str
-    text: str
-    reason: str = ""
-    pending: bool = False  # the names of its units are still being read from the log
-    heading: bool = False  # a phase change: a heading between the entries, not an entry
-    amended_by: int = 0  # the amendment that mended it (its sentence is the amendment's)
-
-
-def line_prompt(line: Line, error_style: str = "") -> Text:
-    mark, word = MARKS.get(line.status, ("? ", line.status))
-    out = Text(no_wrap=False)
-    if line.heading:
-        style = "dim strike" if line.status == "struck" else "dim"
-        out.append(f"── {line.seq} {line.text}", style=style)
-        if word:
-            out.append(f"  [{word}{': ' + line.reason if line.reason else ''}]", style="dim italic")
-        return out
-    out.append(f"{line.seq:>3} ", style="dim")
-    out.append(mark, style=error_style if line.status == "conflict" else "")
-    out.append(line.text, style="dim italic" if line.pending else STYLES.get(line.status, ""))
-    if word:
-        out.append(f"  [{word}", style="bold " + (error_style if line.status == "conflict" else ""))
-        out.append(f": {line.reason}]" if line.reason else "]", style="italic")
-    elif line.reason:  # an entry in effect that holds in part (core/rules/partial.py)
-        out.append(f"  [holds in part: {line.reason}]", style="italic")
-    if line.amended_by:
-        out.append(f"  [amended by entry {line.amended_by}]", style="italic")
-    return out
-
-
-def can_word(game: Game, seq: int) -> bool:
-    """Can entry ``seq`` be worded now without replaying the log on this thread: it
-    folded in this process (its names are kept), or the replay is built. An undo /
-    redo / strike record names no unit: it is worded at once."""
-    return seq in game.when or game.names_then_ready
-
-
-def entry_line(game: Game, record: ev.Record) -> Line:
-    status, reason = game.entry_status(record)
-    seq = record.seq
-    timeline = game.timeline
-    amended_by = timeline.amendment_of(seq) if seq in timeline.amends else 0
-    if status == "ok" and not reason:
-        reason = game.projection.partial.get(seq, "")
-    heading = isinstance(record, ev.PhaseSet)
-    if not (ev.is_control(record) or can_word(game, seq)):
-        return Line(seq, status, PENDING, reason, True, heading, amended_by)
-    standing = timeline.standing(record)
-    return Line(seq, status, sentence_for(standing, game), reason, False, heading, amended_by)
-
-
-def all_lines(game: Game) -> list[Line]:
-    """Every record's line (a first fill); the entries whose names are still to be
-    read from the log say so (``PENDING``) instead."""
-    return [
-        Line(
-            entry.seq,
-            entry.status,
-            sentence(entry, game),
-            entry.reason,
-            heading=isinstance(entry.record, ev.PhaseSet),
-            amended_by=entry.amended_by,
-        )
-        if entry.status == "control" or can_word(game, entry.seq)
-        else Line(
-            entry.seq,
-            entry.status,
-            PENDING,
-            entry.reason,
-            pending=True,
-            heading=isinstance(entry.record, ev.PhaseSet),
-            amended_by=entry.amended_by,
-        )
-        for entry in game.iter_history(then=False)
-    ]
-
-
-def lines_for_change(game: Game, change: Change, shown: list[int]) -> list[Line]:
-    """The lines ``change`` touched, read off the change (never by comparing records):
-    the records it appended (undo / redo / strike records too); the entries it added,
-    undid, struck, restored or left behind; the whole command groups of its undo /
-    redo records; the entries whose conflict came or went; and
-    after a strike or unstrike every shown entry from its target on (they were folded
-    again: their Location words and conflicts may read otherwise). ``shown`` are the
-    seqs on the list, ascending."""
-    records = game.records
-    seqs = {
-        *change.appended,
-        *change.added,
-        *change.undone,
-        *change.struck,
-        *change.restored,
-        *change.abandoned,
-        *change.new_conflicts,
-        *change.resolved_conflicts,
-        *change.amended,
-        *(later.seq for later in change.later),
-    }
-    groups = game.timeline.groups
-    for s in change.appended:
-        record = records[s - 1]
-        if isinstance(record, (ev.Undo, ev.Redo)):
-            seqs.update(r.seq for r in groups.get(record.target, ()))
-            if record.target in game.timeline.replacements:  # an amendment's own line
-                seqs.add(record.target)
-    if change.action in ("strike", "unstrike") and change.target:
-        seqs.update(shown[bisect.bisect_left(shown, change.target) :])
-    if change.amended:  # folded again from the first entry it mended
-        seqs.update(shown[bisect.bisect_left(shown, min(change.amended)) :])
-    return [entry_line(game, records[s - 1]) for s in sorted(seqs) if 0 < s <= len(records)]
-
-
-class HistoryView(OptionList):
-    """The numbered history. Arrows and j/k move; the option id is the entry's seq."""
+class HistoryView(ScrollView, can_focus=True):
+    """The numbered history. Arrows and j/k move over the entries; ``highlighted`` is
+    the row of the entry selected (its seq less one)."""
 
     BINDINGS = key_bindings("list")
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"history-view--cursor"}
+
+    highlighted: reactive[int | None] = reactive(None, init=False)
+
+    class Highlighted(Message):
+        """Another entry was selected (by a key, a click or the program)."""
+
+        def __init__(self, view: HistoryView, seq: int) -> None:
+            super().__init__()
+            self.view = view
+            self.seq = seq
+
+        @property
+        def control(self) -> HistoryView:
+            return self.view
 
     def __init__(self, follow_changes: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._entries: dict[int, Line] = {}
-        self._index: dict[int, int] = {}  # seq -> option index
-        self._order: list[int] = []  # the seqs shown, ascending
-        self._game: Any = None
-        self._records: Sequence[ev.Record] | None = (
-            None  # game.records when last filled (recover() replaces it)
-        )
-        self._seen = 0  # records taken into account
         self.follow_changes = follow_changes  # the main view follows; replay does not
-        self._pending: set[int] = set()  # seqs shown as PENDING
-        self._reading: tuple[Any, Worker[Any]] | None = None  # (game, its names worker)
-        self.rebuilds = 0  # how many lines were rewritten in place (tests read it)
+        self._game: Game | None = None
+        # game.records when last filled (recover() replaces it)
+        self._records: Sequence[ev.Record] | None = None
+        self._seen = 0  # records taken into account: the rows
+        self._worded: dict[int, tuple[Line, Text]] = {}  # seq -> its line, as shown
+        self._reading: tuple[Game, Worker[Any]] | None = None  # (game, its names worker)
+        self._cursor_rows = 1  # rows the highlighted entry takes, wrapped
+        self.rebuilds = 0  # how many lines held were worded again (tests read it)
         self._number = ""  # the entry number being typed
         self._number_at = 0.0  # when its last digit was typed
 
+    # ------------------------------------------------------------ the game
     def sync_game(self, game: Game, follow: bool = True) -> None:
-        """Fill the list from the whole history (first fill, or another game)."""
-        lines = all_lines(game)
-        if self._entries and set(self._entries) - {line.seq for line in lines}:
-            self._entries.clear()  # another game, or a log re-read shorter: refill
-            self._pending.clear()
-            self._index.clear()
-            self._order.clear()
-            self.clear_options()
+        """Show ``game``'s whole history (first fill, or another game, or re-read)."""
         self._game, self._records, self._seen = game, game.records, len(game.records)
-        self.sync(lines, follow)
+        self._worded.clear()
+        if game.needs_names_then():  # some entry's names are to be read from the log
+            self._read_names(game)
+        self._grown(follow, new=True)
 
     def apply_change(self, game: Game, change: Change, follow: bool | None = None) -> None:
-        """Rewrite the lines ``change`` names. A change that does not follow what the
-        list shows (another game, a log re-read) refills it instead."""
+        """Word again the lines ``change`` names that are held. A change that does not
+        follow what the list shows (another game, a log re-read) refills it instead."""
         follow = self.follow_changes if follow is None else follow
         first = change.appended[0] if change.appended else self._seen + 1
         current = game is self._game and game.records is self._records
@@ -225,61 +122,88 @@ class HistoryView(OptionList):
             self.sync_game(game, follow)
             return
         self._seen += len(change.appended)
-        self.sync(lines_for_change(game, change, self._order), follow)
+        refolded = refolded_from(change)
+        again = touched(game, change) | {s for s in self._worded if refolded and s >= refolded}
+        for seq in sorted(again & self._worded.keys()):
+            old = self._worded.pop(seq)[0]
+            if self._word(seq)[0] != old:
+                self.rebuilds += 1
+        self._grown(follow, new=bool(change.appended))
 
     def shows(self, game: Game) -> bool:
         """Is the list up to date with ``game`` (as far as changes were reported)?"""
         records = self._records
         return game is self._game and game.records is records and len(records or ()) == self._seen
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        if self.follow_changes:  # the main view; replay's is told by its screen
-            watch_game(self, self._game_updated)
+    @property
+    def line_count(self) -> int:
+        """The rows of the list: one per record."""
+        return self._seen
 
-    def _game_updated(self, update: GameUpdate) -> None:
-        game = table_app(self).game
-        if update.change is not None:
-            self.apply_change(game, update.change)
-        elif not self.shows(game):
-            self.sync_game(game)
+    @property
+    def last_seq(self) -> int:
+        return self._seen
 
-    def sync(self, lines: list[Line], follow: bool = True) -> None:
-        """Take ``lines`` (some or all): append new ones, rewrite changed ones in place."""
-        error = self.app.theme_variables.get("error", "")
-        new: list[Option] = []
-        for line in lines:
-            old = self._entries.get(line.seq)
-            if old is None:
-                self._entries[line.seq] = line
-                self._index[line.seq] = self.option_count + len(new)
-                self._order.append(line.seq)
-                prompt = line_prompt(line, error)
-                new.append(Option(prompt, id=str(line.seq), disabled=line.heading))
-            elif old != line:
-                self._entries[line.seq] = line
-                self._rewrite(self._index[line.seq], line_prompt(line, error))
-                self.rebuilds += 1
-            if line.pending:
-                self._pending.add(line.seq)
-            else:
-                self._pending.discard(line.seq)
-        if new:
-            self.add_options(new)
-        if follow and (new or self.highlighted is None) and self.option_count:
-            self.highlighted = self._last_entry()
-            self.call_after_refresh(self.scroll_end, animate=False)  # a heading below it
-        elif follow and lines and self.highlighted is not None:
-            # a rewritten line (an undo marks the newest entry): keep it in view
-            self.call_after_refresh(self._keep_in_view)
-        if self._pending and (self._reading is None or self._reading[0] is not self._game):
-            self._read_names(self._game)
+    def line(self, seq: int) -> Line | None:
+        """Entry ``seq``'s line as the list words it (read from the game if not held)."""
+        if not 0 < seq <= self._seen:
+            return None
+        return self._word(seq)[0]
+
+    def prompt(self, seq: int) -> Text | None:
+        """Entry ``seq``'s line as it is shown, styled."""
+        if not 0 < seq <= self._seen:
+            return None
+        return self._word(seq)[1]
+
+    def _word(self, seq: int) -> tuple[Line, Text]:
+        """Entry ``seq``'s line, kept while it is near the rows in view."""
+        held = self._worded.get(seq)
+        if held is not None:
+            return held
+        game, records = self._game, self._records
+        assert game is not None and records is not None
+        line = entry_line(game, records[seq - 1])
+        worded = (line, line_prompt(line, self.app.theme_variables.get("error", "")))
+        self._worded[seq] = worded
+        if line.pending:
+            self._read_names(game)
+        return worded
+
+    def _grown(self, follow: bool, new: bool) -> None:
+        """After a fill or a change: the rows, the followed entry, a repaint."""
+        self._forget_far()
+        if follow and (new or self.highlighted is None) and self._seen:
+            self._select(self._last_entry())
+            self.call_after_refresh(self._follow_end)
+        elif self.highlighted is not None and self.highlighted >= self._seen:
+            self._select(self._last_entry() if self._seen else None)
+        else:
+            self._measure()
+            if follow and self.highlighted is not None:
+                # a rewritten line (an undo marks the newest entry): keep it in view
+                self.call_after_refresh(self._keep_in_view)
+        self.refresh()
+
+    def _forget_far(self) -> None:
+        """Keep the words of the rows near the view only: the list's memory is the
+        window's, whatever the length of the log."""
+        keep = KEPT_SCREENS * max(self.size.height, 8)
+        if len(self._worded) <= keep:
+            return
+        top = self.scroll_offset.y
+        near = range(top - keep // 2, top + keep // 2)
+        cursor = (self.highlighted or 0) + 1
+        for seq in [s for s in self._worded if s - 1 not in near and s != cursor]:
+            del self._worded[seq]
 
     # ------------------------------------------ names of never-folded entries
     def _read_names(self, game: Game) -> None:
         """Build the log's replay (``Game.names_then``) in a thread, then word the
-        PENDING lines. Another view asking meanwhile (the replay screen) waits for the
-        same build: the core lets one caller build it."""
+        PENDING lines again. Another view asking meanwhile (the replay screen) waits for
+        the same build: the core lets one caller build it."""
+        if self._reading is not None and self._reading[0] is game:
+            return
         worker = self.run_worker(
             partial(game.names_then), thread=True, name="names-then", exit_on_error=False
         )
@@ -293,62 +217,187 @@ class HistoryView(OptionList):
             return
         event.stop()
         game, _ = self._reading
-        self._reading = None
-        if game is not self._game or game.records is not self._records or not self._pending:
+        if game is not self._game or game.records is not self._records:
+            self._reading = None
             return  # another game, or the log re-read: its refill asks again
-        records = self._records or []  # game.records, as the check above found it
+        pending = [s for s, (line, _) in self._worded.items() if line.pending]
         if event.state == WorkerState.ERROR:  # the replay failed: say so, once
+            # (kept as the reader of this game: the lines say why, no new build)
             self.log.error(f"reading the history's names failed: {worker.error!r}")
             text = f"(could not read this entry's names from the log: {worker.error})"
-            lines = []
-            for s in sorted(self._pending):
-                status, reason = game.entry_status(records[s - 1])
-                lines.append(Line(s, status, text, reason))
+            error = self.app.theme_variables.get("error", "")
+            for s in pending:
+                old = self._worded[s][0]
+                line = Line(s, old.status, text, old.reason, heading=old.heading)
+                self._worded[s] = (line, line_prompt(line, error))
         else:
-            lines = [entry_line(game, records[s - 1]) for s in sorted(self._pending)]
-        self.sync(lines, follow=False)
+            self._reading = None
+            for s in pending:
+                del self._worded[s]
+        self._measure()
+        self.refresh()
 
-    def _rewrite(self, index: int, prompt: Text) -> None:
-        """Replace one option's prompt (Textual's own way: no OptionList internals)."""
-        self.replace_option_prompt_at_index(index, prompt)
+    # ------------------------------------------------------------ the rows
+    def _is_heading(self, row: int) -> bool:
+        records = self._records
+        return records is not None and isinstance(records[row], ev.PhaseSet)
 
-    def on_resize(self) -> None:
-        # A new width re-wraps every line: once laid out again, the followed line
-        # (the newest entry) must still be in view, at any size, after any resize.
-        self.call_after_refresh(self._keep_in_view)
+    def _last_entry(self) -> int:
+        """The row of the last line that is an entry (not a phase heading)."""
+        for row in range(self._seen - 1, -1, -1):
+            if not self._is_heading(row):
+                return row
+        return self._seen - 1
+
+    def _row_at(self, y: int) -> tuple[int, int]:
+        """The row at line ``y`` of the list, and which of its lines (the highlighted
+        entry takes ``_cursor_rows`` lines, every other one line)."""
+        cursor, tall = self.highlighted, self._cursor_rows
+        if cursor is None or y < cursor:
+            return y, 0
+        if y < cursor + tall:
+            return cursor, y - cursor
+        return y - tall + 1, 0
+
+    def _y_of(self, row: int) -> int:
+        cursor = self.highlighted
+        return row if cursor is None or row <= cursor else row + self._cursor_rows - 1
+
+    def _width(self) -> int:
+        return max(1, self.scrollable_content_region.width)
+
+    def _measure(self) -> None:
+        """The list's size: a line per row, and the highlighted entry's wrapped lines."""
+        cursor = self.highlighted
+        tall = 1
+        if cursor is not None and 0 <= cursor < self._seen and self.size.width:
+            tall = len(self._cursor_lines(cursor))
+        self._cursor_rows = tall
+        size = Size(self._width(), self._seen + tall - 1)
+        if size != self.virtual_size:
+            self.virtual_size = size
+            self.refresh(layout=True)
+
+    def _cursor_lines(self, row: int) -> list[list[Segment]]:
+        console = self.app.console
+        style = self.get_component_rich_style("history-view--cursor")
+        options = console.options.update_width(self._width())
+        return console.render_lines(self._word(row + 1)[1], options, style=style, pad=True)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self._width()
+        row, part = self._row_at(y + scroll_y)
+        if self._records is None or row >= self._seen:
+            return Strip.blank(width, self.rich_style)
+        if row == self.highlighted:
+            lines = self._cursor_lines(row)
+            segments = lines[part] if part < len(lines) else []
+            return Strip(segments, width).crop(scroll_x, scroll_x + width)
+        text = self._word(row + 1)[1].copy()
+        text.no_wrap, text.overflow = True, "ellipsis"
+        console = self.app.console
+        options = console.options.update_width(width)
+        line = console.render_lines(text, options, style=self.rich_style, pad=True)[0]
+        return Strip(line, width).crop(scroll_x, scroll_x + width)
+
+    # ------------------------------------------------------------ selection
+    def _select(self, row: int | None) -> None:
+        self.highlighted = row
+        self._measure()
+
+    def watch_highlighted(self, row: int | None) -> None:
+        self._measure()
+        self._keep_in_view()
+        self._forget_far()
+        self.refresh()
+        if row is not None and 0 <= row < self._seen:
+            self.post_message(self.Highlighted(self, row + 1))
 
     def _keep_in_view(self) -> None:
-        if self.highlighted is not None:
-            self.scroll_to_highlight()
+        row = self.highlighted
+        if row is not None:
+            region = Region(0, self._y_of(row), self._width(), self._cursor_rows)
+            self.scroll_to_region(region, animate=False, force=True)
+
+    def _follow_end(self) -> None:
+        """The newest entry followed: the end in view (a heading below it too), unless
+        another entry was selected meanwhile (replay opens on the one it was asked)."""
+        if self.highlighted == self._last_entry():
+            self.scroll_end(animate=False)
+        else:
+            self._keep_in_view()
+
+    def on_resize(self) -> None:
+        # A new width re-wraps the highlighted entry: once laid out again, it must
+        # still be in view, at any size, after any resize.
+        self._measure()
+        self.call_after_refresh(self._keep_in_view)
 
     @property
     def selected_seq(self) -> int | None:
-        if self.highlighted is None or not self.option_count:
-            return None
-        option = self.get_option_at_index(self.highlighted)
-        return int(option.id) if option.id else None
+        row = self.highlighted
+        return row + 1 if row is not None and 0 <= row < self._seen else None
 
     def select_seq(self, seq: int) -> None:
-        if seq in self._index:
-            self.highlighted = self._index[seq]
-
-    def _last_entry(self) -> int:
-        """The index of the last line that is an entry (not a phase heading)."""
-        for index in range(self.option_count - 1, -1, -1):
-            if not self.get_option_at_index(index).disabled:
-                return index
-        return self.option_count - 1
+        if 0 < seq <= self._seen:
+            self.highlighted = seq - 1
 
     def go_to_entry(self, seq: int) -> bool:
         """Highlight entry ``seq``; a phase heading's number goes to the first entry
         under it. False when there is none."""
-        order = self._order
-        for s in order[bisect.bisect_left(order, seq) :]:
-            index = self._index[s]
-            if not self.get_option_at_index(index).disabled:
-                self.highlighted = index
+        for row in range(max(seq, 1) - 1, self._seen):
+            if not self._is_heading(row):
+                self.highlighted = row
                 return True
         return False
+
+    def _step(self, start: int, step: int) -> None:
+        """To the first entry from ``start`` on in the direction of ``step``."""
+        row = start
+        while 0 <= row < self._seen:
+            if not self._is_heading(row):
+                self.highlighted = row
+                return
+            row += step
+
+    def action_cursor_down(self) -> None:
+        row = self.highlighted
+        self._step(0 if row is None else row + 1, 1)
+
+    def action_cursor_up(self) -> None:
+        row = self.highlighted
+        self._step(self._seen - 1 if row is None else row - 1, -1)
+
+    def action_first(self) -> None:
+        self._step(0, 1)
+
+    def action_last(self) -> None:
+        self._step(self._seen - 1, -1)
+
+    def action_page_down(self) -> None:
+        row = self.highlighted or 0
+        target = row + max(1, self.scrollable_content_region.height - 1)
+        if target < self._last_entry():
+            self._step(target, 1)
+        else:
+            self.action_last()
+
+    def action_page_up(self) -> None:
+        row = self.highlighted or 0
+        target = row - max(1, self.scrollable_content_region.height - 1)
+        if target > 0:
+            self._step(target, -1)
+        else:
+            self.action_first()
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row, _ = self._row_at(offset.y + self.scroll_offset.y)
+        if row < self._seen and not self._is_heading(row):
+            self.highlighted = row
 
     def on_key(self, event: events.Key) -> None:
         """Typing a number goes to that entry: digits typed within ``NUMBER_PAUSE`` of
@@ -360,11 +409,20 @@ class HistoryView(OptionList):
         now = time.monotonic()
         number = "" if now - self._number_at > NUMBER_PAUSE else self._number
         number += digit
-        if self._order and int(number) > self._order[-1]:
+        if self._seen and int(number) > self._seen:
             number = digit
         self._number, self._number_at = number, now
         event.stop()
         self.go_to_entry(int(number))
 
-    def line(self, seq: int) -> Line | None:
-        return self._entries.get(seq)
+    # ------------------------------------------------------------ following
+    def on_mount(self) -> None:
+        if self.follow_changes:  # the main view; replay's is told by its screen
+            watch_game(self, self._game_updated)
+
+    def _game_updated(self, update: GameUpdate) -> None:
+        game = table_app(self).game
+        if update.change is not None:
+            self.apply_change(game, update.change)
+        elif not self.shows(game):
+            self.sync_game(game)
