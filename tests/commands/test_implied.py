@@ -93,8 +93,8 @@ ROWS = [
     ),
     pytest.param(
         ev.EscapeAttempted,
-        ["capture r3 by g1"],
-        ADVANCED,
+        ["capture r3 by g1", "turn"],  # not in the CCPh of its capture (A20.55)
+        [*ADVANCED, "turn"],
         "escape r3 guard-dies",
         "implied: g1 broken (A20.55",
         "A20.55",
