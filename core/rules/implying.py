@@ -222,6 +222,18 @@ class Verdict:
         """The implied facts as a reader sees them: ``a1 broken, g1 in L4``."""
         return ", ".join(fact_said(f) for f in self.implied)
 
+    @property
+    def records_too(self) -> str:
+        """``this entry also records a1 broken``, or "" (``records_too``)."""
+        return records_too(self.facts_said)
+
+
+def records_too(facts_said: str) -> str:
+    """The board facts an entry would record with itself, said as what it will do
+    (never "the entry records g1 broken", which reads as if g1 were broken already);
+    "" when it implies none."""
+    return f"this entry also records {facts_said}" if facts_said else ""
+
 
 def fact_said(record: ev.StatusChanged) -> str:
     """One implied fact: ``a1 broken``, ``g1 Good Order``, ``g1 in L4``."""
