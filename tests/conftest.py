@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tests import processes
+from tests import processes, schedule
 
 
 @dataclass(frozen=True)
@@ -80,3 +80,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     processes.release_children()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On xdist workers, the longest tests first (tests/schedule.py): a long test handed
+    out last would run alone while the other cores idle."""
+    nodeids = [item.nodeid for item in items]
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        gone = schedule.stale(nodeids)
+        if gone and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
+            config.issue_config_time_warning(
+                pytest.PytestWarning(f"tests/schedule.py weighs tests that are gone: {gone}"),
+                stacklevel=2,
+            )
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items[:] = [items[i] for i in schedule.heaviest_first(nodeids)]

@@ -53,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         from stockade.core.cli import stored_tally
 
         code = stored_tally.answer(args)
+        if code is None:
+            # else folded, without the command line proper when tally's own reader
+            # takes the line (core/cli/folded_tally.py)
+            from stockade.core.cli import folded_tally
+
+            code = folded_tally.answer(args)
         if code is not None:
             return code
     from stockade.core.cli import main as cli_main

@@ -18,7 +18,7 @@ Everything here is O(what the change touched), never O(game).
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from itertools import islice
 from typing import Any
 
@@ -306,7 +306,7 @@ def _shown_at(fields: Fields | None, i: int) -> str:
     return "" if value is None else str(value)
 
 
-def _shown(fields: dict[str, Any] | None, name: str) -> str:
+def _shown(fields: Mapping[str, Any] | None, name: str) -> str:
     """The same for a unit's ``__dict__`` (tests/book/test_change.py words its reference so)."""
     return _shown_at(None if fields is None else _kept_of(fields), _KEPT_AT[name])
 

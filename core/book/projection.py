@@ -22,19 +22,22 @@ import operator
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from stockade.core import rules
-from stockade.core.book.consequences import Observer
 from stockade.core.log import derived, snapcache
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
+from stockade.core.model.shared_table import LinesAt, SharedTable, UnitsAt
 from stockade.core.model.state import GameState, Side
-from stockade.core.model.tracked_unit import ChangeTracker, Unit, clone_unit, copy_obj
+from stockade.core.model.tracked_unit import Unit, clone_unit, copy_obj
 from stockade.core.rules.partial import part_that_holds
+
+if TYPE_CHECKING:  # a write's observer; a fold for a read has none
+    from stockade.core.book.consequences import Observer
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the Scroungings it
@@ -52,6 +55,8 @@ class Projection:
         self.effective = effective
         self.seqs = [r.seq for r in effective]
         self.state = GameState()
+        # what the replay views share while the live state stands still (state_at)
+        self._table: SharedTable | None = None
         self.conflicts: dict[int, Refusal] = {}
         # entries that hold in part (``core.rules.partial``): seq -> what was dropped, why
         self.partial: dict[int, str] = {}
@@ -61,6 +66,7 @@ class Projection:
         self.undo: list[Any] = []
         self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
+        self.restored = False  # this state was read from a verified snapshot
         # False once an entry is amended: a snapshot is keyed by the seqs of the prefix
         # it covers, which an amendment (its event takes the entry's seq) leaves alike
         self.snapshots = True
@@ -88,10 +94,12 @@ class Projection:
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
+        self._table = None
         self.when.update(when)
         self.names.by_seq.update(names)
         self.undo = [None] * position
         self.snap_position = position
+        self.restored = True
         for event in self.effective[position:]:
             self.fold_one(event)
         return True
@@ -116,6 +124,7 @@ class Projection:
             return
         with self.lock:
             state = self.state_at(self.seqs[position - 1])
+            self._table = None  # not kept for views to come: an open game holds no copy
             if snapcache.write(
                 path,
                 content,
@@ -138,32 +147,47 @@ class Projection:
         covered (once per open game, only when an undo, strike or replay reaches
         into them)."""
         with gc_paused():
-            full = Projection(self.effective)
+            full = Projection(self.effective, fold=False)
+            full.fold_all(journal=True)
         self.state, self.conflicts, self.undo = full.state, full.conflicts, full.undo
+        self._table = None
         self.partial = full.partial
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
         self.names.current = full.names.current
 
     # --------------------------------------------------------------------- fold
-    def fold_all(self) -> None:
-        """Fold the whole effective history into a fresh state."""
+    def fold_all(self, journal: bool = False) -> None:
+        """Fold the whole effective history into a fresh state. A long game (one a
+        snapshot would cover) keeps the undo journal of its last ``snapcache.TAIL``
+        events only, as an open from its snapshot does: the events an undo usually
+        reaches. Reaching further completes it (``complete_journal``); ``journal``:
+        keep every event's."""
         self.state = GameState()
+        self._table = None
         self.conflicts = {}
         self.partial = {}
         self.undo = []
         self.names.current.clear()
-        self.fold_many(self.effective)
+        n = len(self.effective)
+        cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
+        if cut > 0:
+            self.fold_many(self.effective[:cut], journal=False)
+            self.fold_many(self.effective[cut:])
+        else:
+            self.fold_many(self.effective)
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
         undo entry."""
         self.fold_many((event,))
 
-    def fold_many(self, events: Iterable[ev.Record]) -> None:
+    def fold_many(self, events: Iterable[ev.Record], journal: bool = True) -> None:
         """Fold effective events in turn (already in ``effective``), recording each
-        one's undo entry. One loop with what it uses held in locals: a call and a dozen
-        attribute lookups an event fewer than ``fold_one`` per event."""
+        one's undo entry (``journal`` False: None in its place, a gap that
+        ``complete_journal`` fills when an undo reaches it). One loop with what it uses
+        held in locals: a call and a dozen attribute lookups an event fewer than
+        ``fold_one`` per event."""
         state = self.state  # the rules change it in place: never replaced while folding
         when_of, names, undo, conflicts = self.when, self.names, self.undo, self.conflicts
         before, after, step_recorded = names.before, names.after, self.step_recorded
@@ -180,6 +204,8 @@ class Projection:
                 refusal = self.hold_in_part(event, undo, refusal)
             if missing:
                 after(state, event, missing)
+            if not journal:
+                undo[-1] = None
             if refusal is not None:
                 # A later event that no longer holds is kept, flagged and skipped until
                 # the player resolves it (docs/history.md).
@@ -189,6 +215,7 @@ class Projection:
         """``rules.step`` on the live state, appending the event's undo entry to
         ``entries`` (also when the step raises). Returns the Refusal, if any."""
         state = self.state
+        self._table = None  # the live state changes: views made after it share a new copy
         units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
         n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
         ops: list[Any] = []
@@ -242,6 +269,7 @@ class Projection:
     def unapply(self, entry: tuple[Any, ...]) -> None:
         """Take one event back: restore its pre-images, newest first, trim the rest."""
         state = self.state
+        self._table = None  # the live state changes: views made after it share a new copy
         for i in range(len(entry) - 3, _OPS - 1, -3):
             obj = entry[i]
             if type(obj) is GameState or type(obj) is Side:
@@ -340,10 +368,15 @@ class Projection:
     def state_at(self, seq: int) -> GameState:
         """The state after every effective event up to and including ``seq``.
 
-        O(what the later events changed), not O(game): a view that shares the units
-        no later event changed with the live state (a unit the live state changes
-        afterwards is first copied into the view, so the view never moves). The view
-        is for reading; ``clone()`` it to change it.
+        O(what the later events changed), not O(game): the view reads the unit table
+        and casualty lines through one frozen copy of the live ones (a ``SharedTable``,
+        ``core.model.shared_table``), made for the first view after the live state
+        changed and shared by every view made until it changes again, with its own
+        copies of the units the later events changed. The table shares its units with
+        the live state: a unit the live state changes afterwards is first copied into
+        it, so no view ever moves. The view is for reading (its ``units`` is a
+        read-only Mapping, its ``casualties`` a read-only Sequence); ``clone()`` it to
+        change it.
         """
         with self.lock:
             position = bisect.bisect_right(self.seqs, seq)
@@ -351,66 +384,89 @@ class Projection:
                 return GameState()
             if self.journal_gap(position):
                 self.complete_journal()
-            live = self.state
-            view: GameState = copy_obj(live)
-            view._track(ChangeTracker())  # its own: the units it shares stay the live state's
-            vd = view.__dict__  # written directly: no undo hook may record the view
-            vd.pop("_prisoner_index", None)
-            vd.pop("_location_index", None)
-            vd["units"] = units = dict(live.units)
-            vd["sides"] = sides = {n: copy_obj(s) for n, s in live.sides.items()}
-            vd["cvp_overrides"] = dict(live.cvp_overrides)
             tail = self.undo[position:]
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
                 return Projection(self.effective[:position]).state
-            n_cas = len(live.casualties) - sum(e[_ADDED_CAS] for e in tail)
-            vd["casualties"] = live.casualties[:n_cas]
+            live = self.state
+            table = self._shared_table()
+            view: GameState = copy_obj(live)
+            view._track(table.tracker)  # the table's: it records nothing, and tells of copies
+            vd = view.__dict__  # written directly: no undo hook may record the view
+            vd.pop("_prisoner_index", None)
+            vd.pop("_location_index", None)
+            vd["sides"] = sides = {n: copy_obj(s) for n, s in live.sides.items()}
+            vd["cvp_overrides"] = dict(live.cvp_overrides)
+            n_cas = len(table.casualties) - sum(e[_ADDED_CAS] for e in tail)
+            lines = table.casualties
+            vd["casualties"] = lines if n_cas == len(lines) else LinesAt(lines, n_cas)
             scr = live.scrounged
-            vd["scrounged"] = scr.first(
-                len(scr) - sum(len(e[_SCR_ADDED]) for e in tail if e[_SCR_ADDED] is not None)
-            )
-            copies: dict[int, object] = {}
+            n_scr = len(scr) - sum(len(e[_SCR_ADDED]) for e in tail if e[_SCR_ADDED] is not None)
+            vd["scrounged"] = table.scrounged if n_scr == len(scr) else scr.first(n_scr)
+            base = table.units
+            own: dict[str, Unit] = {}
             live_sides = {id(s): n for n, s in live.sides.items()}
-            # the live book's rows change in place: the view has its own, taken back
+            # the live book's rows change in place: the view has its own where its later
+            # events changed them, else the table's copy
             book = live.vc
             live_rows = book.rows() if book.has_rows() else ()
-            mine_rows = {id(r): r.copy() for r in live_rows}
+            mine_rows: dict[int, Any] = {}
             for e in reversed(tail):
                 for i in range(len(e) - 3, _OPS - 1, -3):
                     obj, name, old = e[i], e[i + 1], e[i + 2]
                     if obj is live:
                         vd[name] = old
                         continue
-                    rows = mine_rows.get(id(obj))
-                    if rows is not None:
-                        rows.restore(name, old)
-                        continue
-                    mine = copies.get(id(obj))
-                    if mine is None:
-                        if isinstance(obj, Unit):
-                            if units.get(obj.handle) is not obj:
+                    if type(obj) is Unit:
+                        mine = own.get(obj.handle)
+                        if mine is None:
+                            if base.get(obj.handle) is not obj:
                                 continue  # not in this state (a scratch or temporary unit)
-                            mine = units[obj.handle] = clone_unit(obj)
-                        elif id(obj) in live_sides:
-                            mine = sides[live_sides[id(obj)]]
-                        else:
+                            mine = own[obj.handle] = clone_unit(obj)
+                        elif base.get(obj.handle) is not obj:
                             continue
-                        copies[id(obj)] = mine
-                    mine.__dict__[name] = old
-            if live_rows and vd["vc"].has_rows():  # else: a book from before the rows
-                exits, control = vd["vc"].rows()
-                mine_exits, mine_control = mine_rows.get(id(exits)), mine_rows.get(id(control))
-                vd["vc"] = msgspec.structs.replace(
-                    vd["vc"],
-                    exits=exits.copy() if mine_exits is None else mine_exits,
-                    control=control.copy() if mine_control is None else mine_control,
-                )
-            for _ in range(sum(e[_ADDED_UNITS] for e in tail)):
-                units.popitem()
+                        object.__setattr__(mine, name, old)  # no hook: a view records nothing
+                    elif id(obj) in live_sides:
+                        sides[live_sides[id(obj)]].__dict__[name] = old
+                    elif any(obj is r for r in live_rows):
+                        rows = mine_rows.get(id(obj))
+                        if rows is None:
+                            rows = mine_rows[id(obj)] = obj.copy()
+                        rows.restore(name, old)
+            vc = vd["vc"]
+            if live_rows and vc.has_rows():  # else: a book from before the rows
+                if vc is book and not mine_rows:
+                    vd["vc"] = table.book(book)
+                else:
+                    exits, control = vc.rows()
+                    mine_exits, mine_control = mine_rows.get(id(exits)), mine_rows.get(id(control))
+                    vd["vc"] = msgspec.structs.replace(
+                        vc,
+                        exits=exits.copy() if mine_exits is None else mine_exits,
+                        control=control.copy() if mine_control is None else mine_control,
+                    )
+            dropped = sum(e[_ADDED_UNITS] for e in tail)
+            gone = frozenset(itertools.islice(reversed(base), dropped)) if dropped else frozenset()
+            for h in gone:
+                own.pop(h, None)
+            vd["units"] = UnitsAt(table, own, gone)
             for _ in range(sum(e[_ADDED_SIDES] for e in tail)):
                 sides.popitem()
-            live.tracker.register_view(view)
             return view
+
+    def _shared_table(self) -> SharedTable:
+        """The frozen copy of the live unit table and lines the views share: the one
+        made before if the live state has not changed since (``step_recorded``,
+        ``unapply`` and a new state drop it), else a new one."""
+        live = self.state
+        table = self._table
+        if (
+            table is None
+            or len(table.units) != len(live.units)
+            or len(table.casualties) != len(live.casualties)
+        ):
+            table = self._table = SharedTable(live.units, live.casualties, live.scrounged.copy())
+            live.tracker.register_view(table)
+        return table
 
     # ------------------------------------------------- strike / unstrike / undo-to
     def position_of(self, seq: int) -> tuple[int, bool]:

@@ -10,17 +10,15 @@ from argparse import Namespace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stockade.core.cli import jsonout, tally_args
+from stockade.core.cli import folded_tally, jsonout, tally_args
 from stockade.core.cli.errors import CliError
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.tally_report import (
     TallyReport,
     conflicts_warning,
     keep,
-    render,
     tally_text,
     warning_line,
-    warnings_text,
 )
 from stockade.core.cli.types import SubParsers
 
@@ -81,32 +79,9 @@ def state_to_read(path: Path, at: int | None) -> GameState:
 
 
 def cmd_tally(args: Namespace, ui: object) -> int:
-    """The tally, folded, printed from its report (``tally_report.render``, as the
-    answer from the store prints it), and the report kept in the log's derived store
-    under the digest of the very bytes this fold read."""
-    try:
-        from stockade.core.book import tally as tallying
-        from stockade.core.book.game import Game
-    except ImportError as exc:
-        raise CliError(f"the tally is not available in this build ({exc})") from None
-    game = Game.open(args.file, read_only=True)
-    warnings = [m for m in game.warnings if m != "opened read-only"]
-    conflicts = sorted(game.conflicts)
-    state = game.state
-    if args.at is not None:
-        last = len(game.records)
-        if not 1 <= args.at <= last:
-            sys.stderr.write(warnings_text(warnings, conflicts))
-            raise CliError(f"--at {args.at}: the log has entries 1 to {last}")
-        state = game.state_at(args.at)
-    report = TallyReport(tallying.tally(state), warnings, conflicts)
-    err, out = render(report, args)
-    sys.stderr.write(err)
-    sys.stdout.write(out)
-    content = game.store.content_key()
-    if content is not None:
-        keep(os.path.realpath(args.file), str(args.file), args.at, content, report)
-    return 0
+    """The tally, folded (core/cli/folded_tally.py, which the console script also runs
+    without the command line proper)."""
+    return folded_tally.fold(args)
 
 
 def keep_after_write(path: Path, game: Game) -> Tally | None:

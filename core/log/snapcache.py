@@ -25,6 +25,7 @@ never touched.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import typing
 from array import array
@@ -37,7 +38,7 @@ from stockade.core.log import derived
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
-from stockade.core.model.tracked_unit import Origin, Unit
+from stockade.core.model.tracked_unit import Origin, Unit, make_unit
 from stockade.core.model.victory import VictoryBook
 
 VERSION = 10  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
@@ -139,14 +140,19 @@ Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location)
 # Every GameState field is in a snapshot; if one is added and not here, no snapshot
 # is read or written (rather than a state missing it). Likewise for the rows.
 _COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", "vc", *_STATE_SCALARS}
-if {f.name for f in dataclasses.fields(GameState)} != _COVERED:  # pragma: no cover
-    ENABLED = False
-if not (
-    _mirrors(OriginRow, Origin, {})
-    and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
-    and _mirrors(CasualtyRow, Casualty, {})
-):  # pragma: no cover
-    ENABLED = False
+
+
+@functools.cache  # the code does not change while it runs: once per process
+def rows_mirror_state() -> bool:
+    """Does a snapshot hold every field of the state and of its rows? Checked the first
+    time a snapshot would be read or written (``enabled``), not at import: evaluating
+    the dataclasses' annotations costs every command that never uses a snapshot (a game
+    under ``MIN_EVENTS`` entries)."""
+    return {f.name for f in dataclasses.fields(GameState)} == _COVERED and (
+        _mirrors(OriginRow, Origin, {})
+        and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
+        and _mirrors(CasualtyRow, Casualty, {})
+    )
 
 
 class Snapshot(msgspec.Struct):
@@ -179,6 +185,31 @@ class Snapshot(msgspec.Struct):
     vc: VictoryBook = VictoryBook()
 
 
+class _Written(Snapshot):
+    """The snapshot as ``write`` encodes it: the same bytes, with the units encoded a
+    row at a time (``_encoded_units``), never a row object for every unit at once."""
+
+    units: msgspec.Raw  # type: ignore[assignment]
+
+
+def _array_header(n: int) -> bytes:
+    """MessagePack's header of an array of ``n`` items."""
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + n.to_bytes(2, "big")
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+def _encoded_units(units: Collection[Unit]) -> msgspec.Raw:
+    """``units`` as the MessagePack array of their rows, encoded one row at a time."""
+    encoder = msgspec.msgpack.Encoder()
+    out = bytearray(_array_header(len(units)))
+    for u in units:
+        encoder.encode_into(_unit_row(u), out, -1)
+    return msgspec.Raw(out)
+
+
 class Restored(typing.NamedTuple):
     """What a verified snapshot gives back: the state after its first ``position``
     effective events, and the projection's tables for those events."""
@@ -208,9 +239,11 @@ def _to_state(snap: Snapshot) -> GameState:
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units: dict[str, Unit] = {}
+    origins_at = _UNIT_FIELDS.index("origins")
     for row in snap.units:
-        unit = _build(Unit, row)
-        unit.__dict__["origins"] = [_build(Origin, o) for o in row.origins]
+        values = list(msgspec.structs.astuple(row))
+        values[origins_at] = [Origin(*msgspec.structs.astuple(o)) for o in row.origins]
+        unit = make_unit(values)
         units[unit.handle] = unit
     d["units"] = units
     d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
@@ -232,7 +265,7 @@ KIND = "snap"  # its kind in the derived store
 
 def enabled() -> bool:
     """Are snapshots read and written (the store on, and the state's fields all here)?"""
-    return ENABLED and derived.cache_dir() is not None
+    return ENABLED and derived.cache_dir() is not None and rows_mirror_state()
 
 
 def _resolved(log: Path) -> str:
@@ -331,12 +364,27 @@ def write(
     False."""
     if not enabled() or position <= 0:
         return False
+    payload = _payload(content, seqs, position, state, conflicts, when, names or {})
+    # the snapshot's rows and tables are gone before the file is written
+    return payload is not None and derived.write_entry(_resolved(log), KIND, None, payload)
+
+
+def _payload(
+    content: tuple[int, str],
+    seqs: list[int],
+    position: int,
+    state: GameState,
+    conflicts: Mapping[int, Refusal],
+    when: Mapping[int, When],
+    names: Mapping[int, Names],
+) -> bytes | None:
+    """The snapshot ``write`` keeps, encoded (None: it does not encode)."""
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
-    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names or {})
+    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
     when_index = [times.setdefault(when[s], len(times)) for s in known]
-    snap = Snapshot(
+    snap = _Written(
         version=VERSION,
         log_bytes=content[0],
         log_hash=content[1],
@@ -353,7 +401,7 @@ def write(
         ),
         sides=list(state.sides.values()),
         cvp_overrides=dict(state.cvp_overrides),
-        units=[_unit_row(u) for u in state.units.values()],
+        units=_encoded_units(state.units.values()),
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
@@ -369,7 +417,6 @@ def write(
         names=rest,
     )
     try:
-        payload = msgspec.msgpack.encode(snap)
+        return msgspec.msgpack.encode(snap)
     except (ValueError, TypeError, msgspec.MsgspecError):
-        return False
-    return derived.write_entry(_resolved(log), KIND, None, payload)
+        return None

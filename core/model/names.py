@@ -14,6 +14,7 @@ per entry).
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -67,9 +68,10 @@ def mentioned(record: ev.Record) -> list[str]:
 
 
 def label(u: Unit) -> str:
+    """ "side counter": interned, as many units share one (a name is kept per entry)."""
     origins = u.origins
     if len(origins) == 1:  # most counters: no " + ".join over a generator
-        return f"{u.side} {origins[0].counter}"
+        return sys.intern(f"{u.side} {origins[0].counter}")
     counters = " + ".join(o.counter for o in origins) if origins else u.counter
     return f"{u.side} {counters}"
 
@@ -106,18 +108,17 @@ class NameBook:
             if u is None:
                 self.by_seq[record.seq] = ()
                 return [value] if value else None
-            d = u.__dict__
             made = self.current.get(value)
             if (
                 made is None
-                or made[1] is not d["side"]
-                or made[2] is not d["counter"]
-                or made[3] is not d["origins"]
+                or made[1] is not u.side
+                or made[2] is not u.counter
+                or made[3] is not u.origins
             ):
                 self._make(value, u)
                 made = self.current[value]
-            elif made[0][2] != d["location"]:
-                name = made[0] = (value, made[0][1], d["location"])
+            elif made[0][2] != u.location:
+                name = made[0] = (value, made[0][1], u.location)
                 made[4] = (name,)
             self.by_seq[record.seq] = made[4]
             return None
@@ -142,26 +143,19 @@ class NameBook:
     def _name_of(self, h: str, u: Unit) -> Name:
         """``u``'s name now: the last one made while its side, counter and origins are
         the very same objects, with its Location as it stands."""
-        d = u.__dict__
         made = self.current.get(h)
-        if (
-            made is not None
-            and made[1] is d["side"]
-            and made[2] is d["counter"]
-            and made[3] is d["origins"]
-        ):
+        if made is not None and made[1] is u.side and made[2] is u.counter and made[3] is u.origins:
             name: Name = made[0]
-            if name[2] != d["location"]:
-                made[0] = name = (h, name[1], d["location"])
+            if name[2] != u.location:
+                made[0] = name = (h, name[1], u.location)
                 made[4] = (name,)
             return name
         return self._make(h, u)
 
     def _make(self, h: str, u: Unit) -> Name:
         """A new label for ``u`` (its side, counter or origins changed, or first use)."""
-        d = u.__dict__
-        name = (h, label(u), d["location"])
-        self.current[h] = [name, d["side"], d["counter"], d["origins"], (name,)]
+        name = (h, label(u), u.location)
+        self.current[h] = [name, u.side, u.counter, u.origins, (name,)]
         return name
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
@@ -173,7 +167,11 @@ class NameBook:
             if u is not None:
                 extra.append(self._make(h, u))
         if extra:
-            self.by_seq[record.seq] = self.by_seq.get(record.seq, ()) + tuple(extra)
+            had = self.by_seq.get(record.seq, ())
+            if not had and len(extra) == 1:  # one unit entered: the 1-tuple _make kept
+                self.by_seq[record.seq] = self.current[extra[0][0]][4]
+            else:
+                self.by_seq[record.seq] = had + tuple(extra)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

@@ -181,13 +181,39 @@ def _tagged_handles(members: list[Any]) -> Extract:
     return extract
 
 
+def field_types(cls: type[msgspec.Struct]) -> list[tuple[str, Any]]:
+    """Each field of ``cls`` and its type, in order: as written in the classes'
+    annotations when every one of them is an object (the records write them so), else
+    as ``msgspec.structs.fields`` evaluates them (its evaluation of every annotation,
+    objects too, was most of what building the handle finder cost)."""
+    written: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        written.update(klass.__dict__.get("__annotations__", {}))
+    found = [(name, written.get(name, _UNWRITTEN)) for name in cls.__struct_fields__]
+    if all(_evaluated(tp) for _name, tp in found):
+        return found
+    return [(f.name, f.type) for f in msgspec.structs.fields(cls)]
+
+
+_UNWRITTEN = "?"  # a field whose annotation was not found: a string, so evaluated
+
+
+def _evaluated(tp: Any) -> bool:
+    """Is ``tp`` a type with no annotation left as text anywhere in it?"""
+    if isinstance(tp, str | typing.ForwardRef):
+        return False
+    if typing.get_origin(tp) is typing.Literal:
+        return True  # its values are values, strings among them
+    return all(_evaluated(arg) for arg in typing.get_args(tp) if not isinstance(arg, Meta))
+
+
 def _struct_handles(cls: type[msgspec.Struct]) -> Callable[[list[Any]], Iterable[str]] | None:
     """The handles held by a list of ``cls`` objects, field by field."""
     parts: list[tuple[Callable[[Any], Any], Extract]] = []
-    for f in msgspec.structs.fields(cls):
-        inner = _handles_in(f.type)
+    for name, tp in field_types(cls):
+        inner = _handles_in(tp)
         if inner is not None:
-            parts.append((operator.attrgetter(f.name), inner))
+            parts.append((operator.attrgetter(name), inner))
     if not parts:
         return None
     return lambda values: itertools.chain.from_iterable(
@@ -255,11 +281,19 @@ class Strict:
 
     def __init__(self, union: Any) -> None:
         self._members: tuple[Any, ...] = typing.get_args(union) or (union,)
-        self._handles: dict[type, Callable[[list[Any]], Iterable[str]]] = {}
-        for cls in self._members:
-            extract = _struct_handles(cls)
-            if extract is not None:
-                self._handles[cls] = extract
+        # each member's handle finder, made the first time a record of it is read (a
+        # log holds a few of the record types; every run of ``stockade`` imports this)
+        self._handles: dict[type, Callable[[list[Any]], Iterable[str]] | None] = {}
+        self._member_set = frozenset(self._members)
+
+    def handles_of(self, cls: type) -> Callable[[list[Any]], Iterable[str]] | None:
+        """The handle finder of member ``cls`` (None: it holds no handle, or is not a
+        member)."""
+        try:
+            return self._handles[cls]
+        except KeyError:
+            extract = _struct_handles(cls) if cls in self._member_set else None
+            return self._handles.setdefault(cls, extract)
 
     # The twin types are made on first use (a suspicious line, the careful path, a
     # command's bounds round trip), not at import: making them is not free, most runs
@@ -276,7 +310,7 @@ class Strict:
     def collect_handles(self, by_type: Mapping[type, list[Any]], into: set[str]) -> None:
         """Add every handle the records (grouped by type) hold to ``into``."""
         for cls, group in by_type.items():
-            extract = self._handles.get(cls)
+            extract = self.handles_of(cls)
             if extract is not None:
                 into.update(extract(group))
 

@@ -9,9 +9,12 @@ views make. ``GameState`` and ``Side`` are built on it; the indexes read its lis
 from __future__ import annotations
 
 import dataclasses
+import operator
 import threading
 import weakref
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
 from stockade.core.model.units import INFANTRY_KINDS, SMC_KINDS, us_number
@@ -36,9 +39,13 @@ DIRTY_LIMIT = 200_000
 
 
 class TrackedView(Protocol):
-    """What the tracker needs of a read-only view made by ``state_at`` (a ``GameState``)."""
+    """What the tracker needs of what read-only views share with the live state (the
+    ``SharedTable`` of ``core.model.shared_table``): its unit table, and a word when a
+    unit in it was replaced by its copy."""
 
     units: dict[str, Unit]
+
+    def unit_replaced(self) -> None: ...
 
 
 class ChangeTracker:
@@ -55,8 +62,8 @@ class ChangeTracker:
       lazily by the state's prisoner index, and those whose ``status`` or ``location``
       changed (``moved``), read by its Location index;
     * keep read-only views made by ``state_at`` still: they share unchanged Unit
-      objects with the live state, and a unit about to change is first copied into
-      every registered view that still holds it.
+      objects with the live state (through a ``SharedTable``), and a unit about to
+      change is first copied into every registered table that still holds it.
 
     Clones get a tracker of their own, so nothing passes between states.
     """
@@ -90,8 +97,7 @@ class ChangeTracker:
             units = view.units
             if units.get(unit.handle) is unit:
                 units[unit.handle] = clone_unit(unit)
-                # its prisoner index holds Unit objects: this one is no longer the view's
-                view.__dict__.pop("_prisoner_index", None)
+                view.unit_replaced()  # indexes that held the old object rebuild
         if dead:
             with self.lock:
                 self.views[:] = [ref for ref in self.views if ref() is not None]
@@ -121,7 +127,7 @@ class Tracked:
         object.__setattr__(self, "_tracker", tracker)
 
 
-@dataclass
+@dataclass(slots=True)  # one or more per unit: no ``__dict__`` each
 class Origin:
     """What a prisoner counter stands for, for VP: a crew stays a crew (A20.5)."""
 
@@ -131,8 +137,24 @@ class Origin:
     cvp: int
 
 
-@dataclass
-class Unit(Tracked):
+class _Fields(Tracked):
+    """A slotted object's fields read as a mapping: ``obj.__dict__`` is a read-only
+    copy of them, in their order (readers written for a dataclass's ``__dict__`` keep
+    working; a write through it raises, never lost silently)."""
+
+    __slots__ = ()
+
+    @property
+    def __dict__(self) -> Mapping[str, Any]:  # type: ignore[override]
+        names = type(self).__slots__
+        return MappingProxyType(dict(zip(names, _GETTERS[names](self), strict=True)))
+
+
+# A Unit's fields are slots: a campaign holds one per counter, and a ``__dict__`` of its
+# 39 fields is past what CPython shares between instances (30 keys), so each unit paid
+# a table of its own (~1.6 KB); slots cost 8 bytes a field.
+@dataclass(slots=True)
+class Unit(_Fields):
     handle: str
     side: str  # the side that owns it (for a prisoner: its original side)
     unit_kind: str
@@ -210,67 +232,158 @@ class Unit(Tracked):
         return sum(o.cvp for o in self.origins)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        d = self.__dict__
         try:
             t = self._tracker
         except AttributeError:  # untracked: being built, or a temporary
-            d[name] = value
-            return
-        if t is None:
-            d[name] = value
-            return
-        if name in d:
-            old = d[name]
-            if t.views:
-                t.preserve(self)  # a state_at view still shares this unit: give it a copy
-            rec = t.rec
-            if rec is not None and old is not value:
-                rec.extend((self, name, old))  # pre-image, for undo (core.book.projection)
-        # the state's prisoner and Location indexes refile it lazily
-        if name == "location":
-            t.moved.append(self)
-        elif name == "status":
-            t.dirty.append(self)
-            t.moved.append(self)
-        elif name == "guard":
-            t.dirty.append(self)
-        d[name] = value
+            t = None
+        if t is not None:
+            try:
+                old = _get_field(self, name)
+            except AttributeError:  # not set yet: no pre-image
+                pass
+            else:
+                if t.views:
+                    t.preserve(self)  # a state_at view still shares this unit: give it a copy
+                rec = t.rec
+                if rec is not None and old is not value:
+                    rec.extend((self, name, old))  # pre-image, for undo (core.book.projection)
+            # the state's prisoner and Location indexes refile it lazily
+            if name == "location":
+                t.moved.append(self)
+            elif name == "status":
+                t.dirty.append(self)
+                t.moved.append(self)
+            elif name == "guard":
+                t.dirty.append(self)
+        _set_field(self, name, value)
 
 
-# A new Unit is untracked, so its dataclass ``__init__`` setting each of its 29 fields
-# through ``__setattr__`` only paid 29 Python calls (~4.7 µs a unit; a campaign's fold
-# makes one per counter). This one copies a template's ``__dict__`` (every field, in
-# the dataclass's order, with its default) and sets the given fields over it: the same
-# fields, defaults and errors (tests/log/test_core_fast_open.py holds it to the
-# dataclass), and a key-sharing ``__dict__`` as small as the dataclass's (a
-# ``dict.update`` from a plain dict made a combined one: ~830 bytes, not ~300).
+# A new Unit is untracked, so a dataclass ``__init__`` setting each of its 39 fields
+# through ``__setattr__`` paid 39 Python calls (a campaign's fold makes one per
+# counter). This one fills a list of every field (the defaults, then the given ones) and
+# sets the slots from it with ``set_fields``: the same fields, defaults and errors
+# (tests/log/test_core_fast_open.py holds it to the dataclass).
 _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
 _UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
+_AT = {name: i for i, name in enumerate(_UNIT_FIELDS)}
 _NO_VALUE = object()
-_TEMPLATE = Unit.__new__(Unit)
-for _f in dataclasses.fields(Unit):
-    assert _f.default_factory is dataclasses.MISSING, "a factory default: not made here"
-    _default = _NO_VALUE if _f.default is dataclasses.MISSING else _f.default
-    object.__setattr__(_TEMPLATE, _f.name, _default)  # in order: the shared keys
-_N_REQUIRED = sum(value is _NO_VALUE for value in _TEMPLATE.__dict__.values())  # the first
+assert all(f.default_factory is dataclasses.MISSING for f in dataclasses.fields(Unit)), (
+    "a factory default: not made here"
+)
+_DEFAULTS: tuple[Any, ...] = tuple(
+    _NO_VALUE if f.default is dataclasses.MISSING else f.default for f in dataclasses.fields(Unit)
+)
+_N_REQUIRED = sum(value is _NO_VALUE for value in _DEFAULTS)  # the first ones
 # the required fields from the n-th on, which keyword arguments must give
 _REQUIRED_FROM = [frozenset(_UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
+_GETTERS = {_UNIT_FIELDS: operator.attrgetter(*_UNIT_FIELDS)}
+_set_field = object.__setattr__
+_get_field = object.__getattribute__
+
+
+class _Bare(_Fields):
+    """A Unit's slots without its hooks: a unit is filled as one (plain slot stores,
+    ~6x faster than calling each slot's setter) and then made a Unit (the same
+    layout, so ``__class__`` may be set)."""
+
+    __slots__ = _UNIT_FIELDS
+
+
+def _fill_slots(o: Any, values: Iterable[Any]) -> None:
+    """One unpacking store of every slot (the fields in order, written out: ``_fill``
+    checks them against the dataclass's)."""
+    (
+        o.handle,
+        o.side,
+        o.unit_kind,
+        o.counter,
+        o.created,
+        o.cvp,
+        o.origins,
+        o.traits,
+        o.status,
+        o.armed,
+        o.broken,
+        o.pinned,
+        o.berserk,
+        o.melee,
+        o.disrupted,
+        o.location,
+        o.guard,
+        o.unarmed_how,
+        o.abandoned_by,
+        o.captured_seq,
+        o.captured_how,
+        o.captured_at,
+        o.captured_clock,
+        o.captured_traits,
+        o.captured_broken,
+        o.surrendered_to,
+        o.rearm_spent,
+        o.cc_attackers,
+        o.lost_clock,
+        o.lost_in_cc,
+        o.melee_clock,
+        o.escape_clock,
+        o.melee_end_seq,
+        o.split_from,
+        o.ended_seq,
+        o.broken_told,
+        o.location_told,
+        o.placed_clock,
+        o.note,
+    ) = values
+
+
+def _fill_each(o: Any, values: Iterable[Any]) -> None:
+    for name, value in zip(_UNIT_FIELDS, values, strict=True):
+        _set_field(o, name, value)
+
+
+# the written-out store if it names every field in order, else one set a field
+_fill = _fill_slots if _fill_slots.__code__.co_names == _UNIT_FIELDS else _fill_each
+
+
+def unit_values(u: Unit) -> tuple[Any, ...]:
+    """Every field of ``u``, in the dataclass's order."""
+    values: tuple[Any, ...] = _GETTERS[_UNIT_FIELDS](u)
+    return values
+
+
+def make_unit(values: Iterable[Any]) -> Unit:
+    """An untracked Unit with ``values`` as its fields (in the dataclass's order),
+    made without the hooks (no one else holds it yet)."""
+    bare: Any = _Bare.__new__(_Bare)
+    _fill(bare, values)  # ValueError unless there is one value a field
+    bare.__class__ = Unit
+    unit: Unit = bare
+    return unit
+
+
+def set_fields(u: Unit, values: Iterable[Any]) -> None:
+    """Set every field of ``u`` from ``values`` (in the dataclass's order), without
+    the hooks: for a unit being made, which no one else holds yet."""
+    _set_field(u, "__class__", _Bare)
+    try:
+        _fill(u, values)
+    finally:
+        _set_field(u, "__class__", Unit)
 
 
 def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
-    d = self.__dict__
-    d.update(_TEMPLATE.__dict__)
+    values = list(_DEFAULTS)
     if args:
-        named = _UNIT_FIELDS[: len(args)]
-        if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(named):
+        if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(_UNIT_FIELDS[: len(args)]):
             raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
-        d.update(zip(named, args, strict=True))
+        values[: len(args)] = args
     if not kwargs.keys() <= _UNIT_FIELD_SET:
         raise TypeError(f"Unit() got unexpected fields {sorted(kwargs.keys() - _UNIT_FIELD_SET)}")
-    d.update(kwargs)
+    for name, value in kwargs.items():
+        values[_AT[name]] = value
     if not _REQUIRED_FROM[min(len(args), _N_REQUIRED)] <= kwargs.keys():
-        missing = [name for name in _UNIT_FIELDS if d[name] is _NO_VALUE]
+        missing = [n for n, value in zip(_UNIT_FIELDS, values, strict=True) if value is _NO_VALUE]
         raise TypeError(f"Unit() missing required arguments {missing}")
+    set_fields(self, values)
 
 
 Unit.__init__ = _unit_init  # type: ignore[method-assign]  # callers see the dataclass's
@@ -307,7 +420,8 @@ def copy_obj(obj: _T) -> _T:
 
 
 def clone_unit(u: Unit) -> Unit:
-    clone = object.__new__(Unit)
-    clone.__dict__.update(u.__dict__)
-    clone.origins = [copy_obj(o) for o in u.origins]
+    """An untracked copy of ``u`` with copies of its origins."""
+    clone = make_unit(_GETTERS[_UNIT_FIELDS](u))
+    origins = [Origin(o.handle, o.unit_kind, o.counter, o.cvp) for o in u.origins]
+    _set_field(clone, "origins", origins)
     return clone

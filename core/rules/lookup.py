@@ -3,6 +3,8 @@ the simple checks on them every rule makes first."""
 
 from __future__ import annotations
 
+import sys
+
 from stockade.core.model.errors import InputRefusal, Refusal, require_input
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
@@ -64,5 +66,6 @@ def raise_reason(reason: Refusal | None, hint: str = "") -> None:
 
 
 def clock(state: GameState) -> str:
-    """The phase now, as "turn/ATTACKER/phase": what "during that phase" compares."""
-    return f"{state.turn}/{state.attacker}/{state.phase}"
+    """The phase now, as "turn/ATTACKER/phase": what "during that phase" compares.
+    Interned: units keep it (placed, lost, in Melee...), one string a phase."""
+    return sys.intern(f"{state.turn}/{state.attacker}/{state.phase}")

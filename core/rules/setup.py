@@ -34,6 +34,8 @@ from stockade.core.rules.lookup import (
 from stockade.core.rules.melee import start_melee
 from stockade.core.rules.movement import move_refusal
 
+_NO_TRAITS: frozenset[str] = frozenset()  # what a unit without traits shares
+
 
 def check_game(state: GameState, ev: GameCreated) -> None:
     require_input(not state.sides, "this game is already set up")
@@ -82,7 +84,7 @@ def apply_unit(state: GameState, ev: UnitEntered) -> None:
         ev.unit_kind,
         ev.counter,
         ev.seq,
-        traits=frozenset(ev.traits),
+        traits=frozenset(ev.traits) if ev.traits else _NO_TRAITS,  # one shared empty set
         location=ev.location,
         broken=ev.broken,
         placed_clock=clock(state) if ev.location else "",

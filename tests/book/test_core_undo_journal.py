@@ -8,9 +8,6 @@ live game changes afterwards.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import operator
 import random
 from collections import Counter
 
@@ -19,96 +16,22 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
-from stockade.core import rules
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
-from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import PRISONER
-from stockade.core.rules.partial import part_that_holds
+from tests.book.state_kit import check_index, dump, fresh_fold
 
 # One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the
-# 1,500-entry campaign is generated once.
+# campaigns are generated once.
 pytestmark = pytest.mark.xdist_group("test_core_undo_journal")
 
-_LEAF = (str, int, float, bool, type(None), frozenset)
 
-
-@functools.cache
-def _fields_of(cls: type) -> operator.attrgetter:
-    return operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
-
-
-def plain(value):
-    """A copy of ``value`` made of tuples, lists and immutable leaves, equal where
-    ``dataclasses.asdict`` would be equal and held apart from the live state as its
-    deep copy is, at a fraction of its cost (this test dumps 1,500-entry states
-    hundreds of times): a dataclass becomes its type and field values, in field order."""
-    if isinstance(value, _LEAF):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        values = _fields_of(type(value))(value)
-        if not isinstance(values, tuple):  # attrgetter of one name
-            values = (values,)
-        return (type(value).__name__, *(v if isinstance(v, _LEAF) else plain(v) for v in values))
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, set):
-        return frozenset(value)
-    raise TypeError(f"dump cannot copy a {type(value).__name__}")
-
-
-def dump(state) -> dict:
-    """Everything a state holds, in order (unit order matters: rules iterate it)."""
-    return {
-        "units": [(h, plain(u)) for h, u in state.units.items()],
-        "sides": [(n, plain(s)) for n, s in state.sides.items()],
-        "casualties": [plain(c) for c in state.casualties],
-        "clock": (state.turn, state.attacker, state.phase, state.ended, state.last_seq),
-        "scenario": state.scenario,
-        "cvp": dict(state.cvp_overrides),
-        "scrounged": sorted(state.scrounged),
-    }
-
-
-def fresh_fold(records: list[ev.Record]) -> tuple[GameState, set[int]]:
-    """The state and the conflicting seqs after folding ``records`` from scratch."""
-    state, conflicts = GameState(), set()
-    for record in records:
-        try:
-            rules.step(state, record)
-        except Refusal:
-            part = part_that_holds(state, record)  # it may hold in part (core/rules/partial.py)
-            if part is None:
-                conflicts.add(record.seq)
-            else:
-                rules.step(state, part[0])
-    return state, conflicts
-
-
-def check_index(state: GameState) -> None:
-    """The prisoner and Location indexes equal a scan of every unit."""
-    for where in {u.location for u in state.units.values()} | {"", "nowhere"}:
-        assert state.active_at(where) == [
-            u for u in state.units.values() if u.location == where and u.status == "active"
-        ]
-    scan = [u for u in state.units.values() if u.status == PRISONER]
-    assert state._prisoners() == scan
-    assert all(u.guard is not None for u in scan), "a prisoner without a Guard"
-    for guard in {u.guard for u in scan if u.guard is not None} | set(list(state.units)[:50]):
-        assert state.prisoners_of(guard) == [u for u in scan if u.guard == guard]
-    held = {u.guard for u in scan}
-    assert state.guards() == [state.units[h] for h in state.units if h in held]
-
-
-@pytest.fixture(scope="module")
-def big():
-    """A generated campaign (undo/redo/strike included) of 1,500 entries, with surrenders
-    struck until three later entries no longer hold: the conflicts a fresh fold must
-    find at the same entries (a campaign without any would compare two empty sets)."""
-    game = generate(1500, seed=11)
+def _campaign(entries: int) -> Game:
+    """A generated campaign (undo/redo/strike included) of ``entries`` entries, with
+    surrenders struck until three later entries no longer hold: the conflicts a fresh
+    fold must find at the same entries (a campaign without any would compare two empty
+    sets)."""
+    game = generate(entries, seed=11)
     for record in list(game.effective):
         if isinstance(record, ev.Surrendered) and record.seq > 100:
             game.strike(record.seq, "to make later entries conflict")
@@ -116,6 +39,20 @@ def big():
                 break
     assert len(game.conflicts) >= 3, game.conflicts
     return game
+
+
+@pytest.fixture(scope="module")
+def big():
+    """1,500 entries: rollbacks and views across the old 256-event snapshot boundaries."""
+    return _campaign(1500)
+
+
+@pytest.fixture(scope="module")
+def campaign():
+    """600 entries, for the random history ops: every op reaches at most 400 entries
+    back (:func:`_history_op`), so each of its targets is in reach as in a longer
+    campaign, and the fresh fold after every op costs less than half as much."""
+    return _campaign(600)
 
 
 def test_rollback_at_random_depths_equals_a_fresh_fold(big):
@@ -199,7 +136,7 @@ def test_multi_event_check_leaves_the_state_as_it_was(big):
 HISTORY_OPS = ("undo", "redo", "strike", "unstrike", "undo_to", "state_at", "preview")
 
 
-def test_random_history_ops_equal_a_fresh_fold(big):
+def test_random_history_ops_equal_a_fresh_fold(campaign):
     """Random undo, redo, strike, unstrike, undo_to, state_at and preview_strike: after
     each, the game equals a fresh fold of its records. An op the game refuses proves
     nothing, so the test counts what was accepted: each kind at least once, and more
@@ -220,7 +157,7 @@ def test_random_history_ops_equal_a_fresh_fold(big):
         )
     )
     def ops_equal_a_fresh_fold(ops):
-        game = Game.load(big.records)
+        game = Game.load(campaign.records)
         for op, i in ops:
             try:
                 if _history_op(game, op, i):

@@ -268,8 +268,11 @@ def test_watch_prints_new_entries_and_the_tally_delta(tmp_path):
     path = tmp_path / "game.jsonl"
     path.write_bytes(b"".join(full[:9]))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # Ctrl-C in a terminal reaches a process that takes SIGINT; a run started in the
+    # background of a script inherits it ignored, and the watch would never end.
+    interruptible = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
     watch = subprocess.Popen(
-        [sys.executable, "-c", CLI_CHILD, "watch", str(path), "--last", "1"],
+        [sys.executable, "-c", interruptible + CLI_CHILD, "watch", str(path), "--last", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -47,7 +47,9 @@ TOKENS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=3000, deadline=None)
+# 1,000 lines: each reader bug planted (a flag taking =value, an Option at the end of the
+# line with no value, a choice not checked) failed on every seed tried.
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(TOKENS | st.text(max_size=6), max_size=6))
 def test_the_reader_answers_only_as_argparse_does(argv):
     mine = tally_args.parse(argv)

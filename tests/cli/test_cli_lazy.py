@@ -47,13 +47,14 @@ GROUP_MODULES = {
     "stockade.core.cli.rules_command",
     "stockade.core.camp.cli",
 }
-OTHER_GROUPS = GROUP_MODULES - {"stockade.core.cli.read_commands"}
 
 
 def test_tally_imports_its_own_subcommand_and_nothing_it_does_not_use():
     modules = imported_by("tally", str(DEMO))
-    assert "stockade.core.cli.read_commands" in modules
-    assert not modules & OTHER_GROUPS, sorted(modules & OTHER_GROUPS)
+    # folded by its own command (core/cli/folded_tally.py), without the command line
+    # proper: no group of subcommands, its own included (tests/cli/test_folding_tally.py)
+    assert "stockade.core.cli.folded_tally" in modules
+    assert not modules & GROUP_MODULES, sorted(modules & GROUP_MODULES)
     # the command language, the history's sentences, the installed metadata (--version)
     for unused in ("stockade.core.commands", "stockade.core.book.describe", "importlib.metadata"):
         assert unused not in modules, unused

@@ -71,9 +71,7 @@ def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
     assert len(list(cache.glob("*.snap"))) == 1
     before = (log.read_bytes(), os.stat(log).st_mtime_ns)
     game = Game.open(log, read_only=True)
-    assert (
-        game.projection.snap_position > 0 and game.projection.undo[0] is None
-    )  # really from the snapshot
+    assert game.projection.restored and game.projection.undo[0] is None  # really from the snapshot
     assert (log.read_bytes(), os.stat(log).st_mtime_ns) == before  # the log untouched
     same(game, fresh(log))
 
@@ -110,7 +108,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     game.close()
     snap.write_bytes(good)  # the old snapshot, as if the game had not been closed
     reopened = Game.open(log, read_only=True)
-    assert reopened.projection.snap_position == 0 or reopened.projection.undo[0] is not None
+    assert not reopened.projection.restored
     same(reopened, fresh(log))
 
     # the log's bytes changed inside the prefix (a hand edit keeping it valid)
@@ -120,7 +118,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     assert edited != data
     log.write_bytes(edited)
     game = Game.open(log, read_only=True)
-    assert game.projection.snap_position == 0 or game.projection.undo[0] is not None
+    assert not game.projection.restored
     same(game, fresh(log))
 
     # damaged snapshot files, and snapshots from other code
@@ -130,7 +128,7 @@ def test_a_snapshot_that_does_not_match_is_ignored(cache, log, monkeypatch):
     Game.open(log, read_only=True)
     monkeypatch.setattr(derived, "code_fingerprint", lambda: "other code")
     game = Game.open(log, read_only=True)
-    assert game.projection.undo[0] is not None
+    assert not game.projection.restored
     same(game, fresh(log))
 
 
@@ -152,7 +150,7 @@ def test_cache_off(tmp_path, log, monkeypatch):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
     monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
     game = Game.open(log, read_only=True)
-    assert game.projection.undo[0] is not None
+    assert not game.projection.restored
     assert not (tmp_path / "off").exists()
 
 
@@ -178,7 +176,7 @@ def test_the_rows_mirror_the_state_dataclasses():
     assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
     assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
     assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
-    assert snapcache.ENABLED
+    assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
 
 def test_a_row_that_drifts_from_its_dataclass_is_caught():

@@ -34,3 +34,27 @@ def test_no_record_annotation_is_written_as_text():
         if isinstance(written, str)
     ]
     assert as_text == []
+
+
+def test_the_handle_finder_reads_each_field_as_msgspec_evaluates_it():
+    """``record_bounds.field_types`` reads the annotations as written (no evaluation);
+    for every record and every struct it holds, that is what msgspec evaluates."""
+    from stockade.core.model import record_bounds
+
+    seen: set[type] = set()
+    _structs(events.AnyRecord, seen)
+    for cls in seen:
+        evaluated = [(f.name, f.type) for f in msgspec.structs.fields(cls)]
+        assert record_bounds.field_types(cls) == evaluated, cls
+
+
+def test_a_field_written_as_text_is_evaluated_by_msgspec():
+    from stockade.core.model import record_bounds
+
+    namespace: dict[str, object] = {}
+    exec(
+        "import msgspec\nclass Later(msgspec.Struct):\n    n: 'int'\n    names: list['str']\n",
+        namespace,
+    )
+    later = namespace["Later"]
+    assert record_bounds.field_types(later) == [("n", int), ("names", list[str])]

@@ -1,0 +1,79 @@
+"""What an open game holds, counted with tracemalloc (bytes, never time).
+
+A unit in play costs its record, its ``Unit``, its names and its undo entry; a long
+game keeps the undo journal of its last ``snapcache.TAIL`` entries only (an undo that
+reaches further folds the journal once, as an open from the snapshot does). The
+bounds are the figures of this code with room to spare, and well under what the code
+before held (3,466 bytes a unit; a campaign 5.5x its log's size)."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from bench.generate import generate, write_log
+from bench.hostile_shapes import added
+from stockade.core.book.game import Game
+from stockade.core.log import snapcache
+from stockade.core.log.chain import chained
+from stockade.core.model import events as ev
+
+
+@pytest.fixture(autouse=True)
+def long_games(monkeypatch):
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")  # a cold open: every entry folded
+    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)  # "long" from 200 entries on
+    monkeypatch.setattr(snapcache, "TAIL", 30)
+
+
+def held_by_open(path: Path) -> int:
+    """Bytes still allocated after ``Game.open`` of ``path`` returned (the game)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        game = Game.open(path, read_only=True)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    game.close()
+    return held
+
+
+def added_log(tmp_path: Path, units: int) -> Path:
+    path = tmp_path / f"added-{units}.jsonl"
+    lines = chained([ev.encode(r) for r in added(units)])
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    return path
+
+
+def test_a_unit_in_play_costs_under_2000_bytes(tmp_path):
+    small, big = added_log(tmp_path, 500), added_log(tmp_path, 1500)
+    per_unit = (held_by_open(big) - held_by_open(small)) / 1000
+    assert per_unit < 2000, per_unit  # 3,466 before: a 39-key __dict__ a unit, and more
+
+
+def test_a_long_campaign_holds_under_4_5_times_its_log(tmp_path):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    ratio = held_by_open(path) / path.stat().st_size
+    assert ratio < 4.5, ratio  # 5.5x before
+
+
+def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    game = Game.open(path)
+    undo = game.projection.undo
+    n = len(game.effective)
+    assert undo[: n - snapcache.TAIL] == [None] * (n - snapcache.TAIL)
+    assert None not in undo[n - snapcache.TAIL :]
+    reference = Game.open(path, read_only=True)
+    reference.projection.complete_journal()  # every entry's journal, folded from the start
+    deep = game.effective[n // 3].seq
+    assert game.state_at(deep) == reference.state_at(deep)
+    assert None not in game.projection.undo  # reaching into the gap folded it once
