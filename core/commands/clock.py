@@ -91,7 +91,12 @@ def describe_move(state_before_phase: str, move: ClockMove) -> str:
     """The reply's line for a clock the entry moved: one line at 80 columns, so that
     the entry's own sentence is not pushed off the app's three-line status. The Game
     Turn and ATTACKER go unsaid: the clock never leaves the Player Turn by itself."""
-    return f"clock: {state_before_phase} -> {move.phase}, where this entry happens ({move.rule})"
+    line = f"clock: {state_before_phase} -> {move.phase}, where this entry happens ({move.rule})"
+    if move.skipped:
+        line += (
+            f"; passed {', '.join(move.skipped)}, where A20 had something waiting (prev goes back)"
+        )
+    return line
 
 
 def next_a20_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:

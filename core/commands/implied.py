@@ -93,4 +93,11 @@ def offer_for(want: Wanted) -> Command:
 
 def said(record: ev.StatusChanged) -> str:
     """The reply's line for a fact the entry implied."""
-    return f"{IMPLIED}: {fact_said(record)} ({record.implied})"
+    # a Location is said as a fact of the board ("g1 is in L4"), never read as a
+    # Location's name beside a handle
+    fact = (
+        f"{record.handle} is in {record.location}"
+        if record.location is not None
+        else fact_said(record)
+    )
+    return f"{IMPLIED}: {fact} ({record.implied})"

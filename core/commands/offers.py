@@ -18,10 +18,13 @@ from stockade.core.commands import verbs_escape as escape
 from stockade.core.commands import verbs_guards as guards
 from stockade.core.commands import verbs_losses as losses
 from stockade.core.commands.command import Command
+from stockade.core.commands.handles import Context
+from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
 from stockade.core.reads import may as m
 from stockade.core.reads import queries as q
+from stockade.core.rules.implying import Judge
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,16 @@ def _transfer(fact: m.MayTransfer) -> list[Offer]:
 
 
 def _escape(fact: m.MayEscape) -> list[Offer]:
+    """How the attack ended only the board knows: one whole line per outcome, the
+    likeliest first (the NTC failed: no attack); ``offers`` keeps those the escape's
+    own check accepts. A line stopping before the outcome word would be refused."""
     units = _handles(fact.units)
-    # How the attack ended only the board knows: the line stops for the outcome word.
-    out = [Offer(escape.Escape(units=units), "A20.55", left="ntcfail")]
-    if fact.ntc:  # the likeliest outcome to record: the NTC failed, no attack
-        out.append(Offer(escape.Escape(units=units, ntcfail=units), "A20.55"))
-    return out
+    outcomes = [escape.Escape(units=units, ntcfail=units)] if fact.ntc else []
+    outcomes += [
+        escape.Escape(units=units, melee=True),
+        escape.Escape(units=units, guard_dies=True),
+    ]
+    return [Offer(command, "A20.55") for command in outcomes]
 
 
 def _recapture(state: GameState, fact: m.MayRecapture) -> list[Offer]:
@@ -134,9 +141,21 @@ def offers(state: GameState, facts: list[m.May] | None = None) -> list[Offer]:
     (from ``facts``, ``may_now(state)`` when the caller has them already)."""
     seen: set[str] = set()
     out = []
+    judge = Judge(state)
     for fact in m.may_now(state) if facts is None else facts:
         for offer in _offers(state, fact):
-            if offer.line not in seen:
+            if offer.line not in seen and (offer.left or _accepted(state, judge, offer.command)):
                 seen.add(offer.line)
                 out.append(offer)
     return out
+
+
+def _accepted(state: GameState, judge: Judge, command: Command) -> bool:
+    """Would ``command``, entered as offered, be recorded? Asked of the judge the
+    command itself answers to (``core.rules.implying``): with the board facts it
+    implies, in the phase the clock's move would take it to."""
+    try:
+        events = command.events(Context(state))
+    except Refusal:
+        return False
+    return judge(events, follow_clock=command.follows_clock).accepted

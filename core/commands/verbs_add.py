@@ -15,7 +15,14 @@ from stockade.core.commands.lexer import Sections
 from stockade.core.commands.lexer import words as split_words
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
-from stockade.core.model.units import KIND_WORDS, TRAITS, infer_kind, parse_counter, vehicle_name
+from stockade.core.model.units import (
+    KIND_WORDS,
+    TRAITS,
+    infer_kind,
+    nationality_flags,
+    parse_counter,
+    vehicle_name,
+)
 
 _REPEAT = re.compile(r"^[x\*](\d+)$")
 _CVP = re.compile(r"^cvp=(\d+)$")
@@ -292,8 +299,12 @@ def _kinds_told_before(ctx: Context, side: str, drafts: list[Draft]) -> list[Dra
     """A counter the player left without a kind where its print is ambiguous (a 2-4-7
     may be a HS, a crew or a hero) takes the kind it was given earlier, in this line
     or for this side's units already in the game, when that was one kind: told once,
-    never guessed."""
+    never guessed. A print the side's nationality has only as a HS (an American
+    3-3-6, ``half_squads`` in core/data/nationalities.toml) is told by the table."""
     told: dict[str, set[str]] = {}
+    nationality = ctx.state.sides[side].nationality if side in ctx.state.sides else ""
+    for print_ in nationality_flags(nationality).get("half_squads", ()):
+        told[print_] = {"hs"}  # the nationality's own HS print: nothing else reads so
     for unit in ctx.state.units.values():
         if unit.side == side:
             told.setdefault(unit.counter, set()).add(unit.unit_kind)

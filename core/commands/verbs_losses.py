@@ -8,7 +8,8 @@ from stockade.core.commands.command import Command, Counter, Handle
 from stockade.core.commands.grammar import NO_TAKEOVER
 from stockade.core.commands.handles import Context
 from stockade.core.model import events as ev
-from stockade.core.model.errors import InputRefusal
+from stockade.core.model.errors import InputRefusal, RuleRefusal
+from stockade.core.rules.timing import FIRE_PHASES
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
 _CAUSES: dict[str, tuple[ev.EliminationCause, str]] = {
@@ -52,6 +53,15 @@ class Eliminate(Command, frozen=True):
     def check(self, ctx: Context) -> None:
         if self.keep and self.takeover in (None, NO_TAKEOVER):
             raise InputRefusal("'keep' names what the new Guard keeps: add 'takeover G'")
+        cause, _side = read_cause(ctx, ctx.unit(self.unit), self.by, "other")
+        later = ev.PHASES[ev.PHASES.index(ctx.state.phase) :]
+        if cause in ("fire-own", "fire-enemy") and not set(later) & set(FIRE_PHASES):
+            raise RuleRefusal(
+                "A7",
+                f"no fire attack is made in the {ctx.state.phase} nor later in this Player "
+                "Turn (fire: " + ", ".join(FIRE_PHASES) + ")",
+                "if it was eliminated in CC: by cc; else by other",
+            )
 
     def events(self, ctx: Context) -> list[ev.Record]:
         handle = ctx.unit(self.unit)

@@ -28,7 +28,7 @@ from stockade.core.reads.views import (
 )
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
-from stockade.core.rules.implying import Judge
+from stockade.core.rules.implying import Judge, records_too
 from stockade.core.rules.losses import may_massacre
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
@@ -348,7 +348,7 @@ def sentence(fact: May, state: GameState) -> str:
         case MayEscape(units=units, side=side, guard=guard, ntc=ntc, implied=implied):
             after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
             its = "its" if len(units) == 1 else "their"
-            records = f"; the entry records {implied}" if implied else ""
+            records = f"; {records_too(implied)}" if implied else ""
             return (
                 f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} "
                 f"(A20.55{records})"

@@ -107,7 +107,7 @@ def _judged(judge: Judge, u: Unit, event: ev.Record, where: str, fallback_rule: 
 
 def _implied(verdict: Verdict) -> str:
     """A legal pick's note: the board facts the entry records with it, if any."""
-    return f"the entry records {verdict.facts_said} (implied)" if verdict.implied else ""
+    return verdict.records_too
 
 
 def _from_reason(u: Unit, reason: Refusal | None, where: str, rule: str) -> Choice:

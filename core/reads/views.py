@@ -226,7 +226,7 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
                 "one its Melee began in (A20.55)"
             )
         if verdict.implied:
-            what += f"; the entry records {verdict.facts_said} (implied)"
+            what += f"; {verdict.records_too}"
         return EscapeView(p, unit_label(p), True, ntc, what)
     why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)

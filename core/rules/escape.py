@@ -28,6 +28,7 @@ from stockade.core.rules.lookup import (
 )
 from stockade.core.rules.losses import takeover_candidates
 from stockade.core.rules.melee import armed_units_of, start_melee
+from stockade.core.rules.simultaneous_cc import captured_this_ccph
 
 
 # ------------------------------------------------------------ who may escape
@@ -61,6 +62,14 @@ def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refu
     if state.phase != "CCPh":
         return RuleRefusal(
             "A20.55", f"prisoners attack their Guard only in the CCPh (now {state.phase})"
+        )
+    if captured_this_ccph(state, p):
+        return RuleRefusal(
+            "A20.55",
+            f"{describe(p)} was captured in this CCPh: its CC of this phase was "
+            "simultaneous with its capture (if it took its captor too: capture "
+            f"{p.guard} by {p.handle}, A20.221); it may attack its Guard from a later "
+            "CCPh (Stockade's ruling)",
         )
     if p.escape_clock == clock(state):
         return RuleRefusal(

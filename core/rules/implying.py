@@ -92,7 +92,12 @@ def with_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Recor
     to the checks (the entry is then refused as it is)."""
     lead = 1 if events and isinstance(events[0], ev.PhaseSet) else 0
     body = events[lead:]
-    if state.strict or not any(type(e) in NEEDS for e in body):
+    if state.strict:
+        return events, 0
+    advance = [fact_record(w, implied=f"{w.rule}: {w.why}") for w in melee_advance(state, body)]
+    if advance:
+        return events[:lead] + advance + body, len(advance)
+    if not any(type(e) in NEEDS for e in body):
         return events, 0
     # judged where the entry is recorded: the phase the clock's move leads it to
     view = judged_in(state, body) if lead else state
@@ -123,6 +128,57 @@ def with_facts(state: GameState, events: list[ev.Record]) -> tuple[list[ev.Recor
     if stale:
         _refuse_if_only(state, events[:lead], facts + body, stale)
     return events[:lead] + facts + body, len(facts)
+
+
+MELEE_RULE = "A11"
+MELEE_WHY = "Melee is fought within one Location, which the ATTACKER advanced into in its APh"
+
+
+def melee_advance(state: GameState, body: list[ev.Record]) -> list[Wanted]:
+    """The advance a Melee across two Locations implies (A11: CC, and so Melee, is
+    within one Location). In the APh or CCPh only the ATTACKER advances: its units
+    went into the DEFENDER's Location, which is implied, as a CC capture implies it.
+    In another phase the Melee may be one that began in an earlier Player Turn: who
+    advanced is not known, and ``FactChoice`` offers each advance (never a guess).
+    Empty when the units share a Location; the Melee's own check refuses the rest."""
+    named = [
+        e.handle for e in body if isinstance(e, ev.StatusChanged) and e.melee and not e.implied
+    ]
+    units = [state.units[h] for h in dict.fromkeys(named) if h in state.units]
+    units = [u for u in units if u.on_board and u.location and not u.melee]
+    if len({u.location for u in units}) < 2 or len({u.side for u in units}) != 2:
+        return []
+    attackers = [u for u in units if u.side == state.attacker]
+    defenders = [u for u in units if u.side != state.attacker]
+    into = {u.location for u in defenders}
+    if state.phase in ("APh", "CCPh") and len(into) == 1:
+        (there,) = into
+        wants = [
+            Wanted(u.handle, Fact.WITH, there, MELEE_RULE, MELEE_WHY)
+            for u in attackers
+            if u.location != there
+        ]
+        for want in wants:
+            raise_reason(held_refusal(state, want))
+        return wants
+    why = "Melee is fought within one Location"
+    either = tuple(
+        Wanted(u.handle, Fact.WITH, place, MELEE_RULE, why)
+        for movers, places in ((attackers, into), (defenders, {u.location for u in attackers}))
+        if len(places) == 1
+        for place in places
+        for u in movers
+        if u.location != place
+    )
+    raise FactChoice(
+        MELEE_RULE,
+        f"{why}, and "
+        + ", ".join(f"{u.handle} is in {u.location}" for u in units)
+        + f"; in the {state.phase} the book does not know which side advanced into the "
+        "other's Location, and does not guess: record the one the board shows, then "
+        "this entry",
+        wanted=either,
+    )
 
 
 def _one_that_fits(
@@ -221,6 +277,18 @@ class Verdict:
     def facts_said(self) -> str:
         """The implied facts as a reader sees them: ``a1 broken, g1 in L4``."""
         return ", ".join(fact_said(f) for f in self.implied)
+
+    @property
+    def records_too(self) -> str:
+        """``this entry also records a1 broken``, or "" (``records_too``)."""
+        return records_too(self.facts_said)
+
+
+def records_too(facts_said: str) -> str:
+    """The board facts an entry would record with itself, said as what it will do
+    (never "the entry records g1 broken", which reads as if g1 were broken already);
+    "" when it implies none."""
+    return f"this entry also records {facts_said}" if facts_said else ""
 
 
 def fact_said(record: ev.StatusChanged) -> str:

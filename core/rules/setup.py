@@ -13,7 +13,7 @@ from stockade.core.model.events import (
     UnitEntered,
 )
 from stockade.core.model.state import GameState, Side
-from stockade.core.model.tracked_unit import PRISONER, Unit
+from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Unit
 from stockade.core.model.units import (
     KINDS,
     TRAITS,
@@ -128,6 +128,8 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
         require_rally_allowed(state, u)
     if ev.location is not None and ev.location != u.location and u.status != PRISONER:
         raise_reason(move_refusal(state, u, ev.location))
+    if ev.melee and not u.melee and (ev.location or u.location):
+        require_melee_foe(state, u, ev.location or u.location)
     if u.status == PRISONER:
         require(
             not ev.pinned,
@@ -140,6 +142,25 @@ def check_status(state: GameState, ev: StatusChanged) -> None:
             "A20.53",
             f"{describe(u)} moves only with its Guard {u.guard}, as one stack",
         )
+
+
+def require_melee_foe(state: GameState, u: Unit, where: str) -> None:
+    """Melee is CC within one Location (A11): a unit goes into Melee only with an enemy
+    unit in the Location it stands in (``where``: after the entry's own move): an armed
+    one, a free unarmed one (a failed recapture, A20.54), or its own prisoners."""
+    foes = [
+        o
+        for o in state.on_board_at(where)
+        if o.side != u.side
+        and o.location == where
+        and (o.status in (ACTIVE, UNARMED) or (o.status == PRISONER and o.guard == u.handle))
+    ]
+    require(
+        bool(foes),
+        "A11",
+        f"Melee is fought within one Location: no enemy unit stands with {describe(u)} in {where}",
+        "record the advance into the Location first (move)",
+    )
 
 
 def require_rally_allowed(state: GameState, u: Unit) -> None:

@@ -18,6 +18,11 @@ from stockade.core.rules.escape import will_escape_refusal
 from stockade.core.rules.losses import may_massacre
 from stockade.core.rules.surrender import may_surrender_to, rtph_captor_refusal
 
+# The phases in which fire attacks are made: Prep Fire, Defensive First Fire in the
+# MPh, Defensive Fire, Advancing Fire, and Interdiction of routing units in the RtPh.
+# None in the RPh, APh or CCPh (CC is not fire).
+FIRE_PHASES: tuple[ev.Phase, ...] = ("PFPh", "MPh", "DFPh", "AFPh", "RtPh")
+
 
 @dataclass(frozen=True)
 class Window:
@@ -68,6 +73,12 @@ def window(state: GameState, event: ev.Record) -> Window | None:
         # a scenario ends with its last Player Turn (``end now``: sudden death, where
         # the clock is: End in core/commands/verbs_setup.py)
         return Window(("CCPh",), "the scenario ends after the CCPh")
+    if isinstance(event, ev.Eliminated):
+        if event.cause == "cc":
+            return Window(("CCPh",), "A11")
+        if event.cause in ("fire-own", "fire-enemy"):
+            return Window(FIRE_PHASES, "A7")
+        return None
     if isinstance(event, ev.EscapeAttempted):
         return Window(("CCPh",), "A20.55")
     if isinstance(event, ev.EscapedBy):
@@ -98,6 +109,9 @@ class ClockMove:
 
     phase: ev.Phase
     rule: str
+    # the phases between now and ``phase`` in which A20 had something waiting
+    # (``a20_can_act``): the reply names them, as the clock passed them by
+    skipped: tuple[ev.Phase, ...] = ()
 
 
 def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | None:
@@ -115,7 +129,9 @@ def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | N
         if all(phase in w.phases for w in windows):
             if phase == state.phase:
                 return None
-            return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)))
+            between = ev.PHASES[now + 1 : ev.PHASES.index(phase)]
+            skipped = tuple(p for p in between if a20_can_act(state, p, state.attacker))
+            return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)), skipped)
     return None
 
 

@@ -173,6 +173,6 @@ AMEND_SCRIPT = [
     "move a1 R4",
     "move a1 Q4",
     "next",  # 13
-    "next",  # 14
+    "phase PFPh 1 German",  # 14: fire is made in a fire phase (A7)
     "eliminate a2 by enemy takeover a1",  # entry 15
 ]

@@ -44,6 +44,7 @@ def script(transfer: str, elimination: str) -> list[str]:
         *FILL,
         "next",
         "next",
+        "next",  # the German PFPh: an elimination by fire is made in a fire phase (A7)
         elimination,
         "phase MPh 2 American",
         "escort a1",
@@ -118,11 +119,11 @@ def test_the_preview_says_exactly_what_the_amendment_does_and_writes_nothing():
     # the escort that takes one prisoner fewer, the CVP
     assert any("holds in part: a2 eliminated; the takeover by a1 is dropped" in s for s in said)
     assert any(
-        s.startswith("entry 36 (") and "would change: no longer makes g1 escorted" in s
+        s.startswith("entry 37 (") and "would change: no longer makes g1 escorted" in s
         for s in said
     )
     assert "American banked CVP 8 -> 4" in said
-    assert [x.seq for x in preview.later] == [34, 36]
+    assert [x.seq for x in preview.later] == [35, 37]
 
 
 def _fields(change) -> dict:
@@ -244,7 +245,7 @@ def test_the_bar_says_what_it_amended():
     outcome = execute(game, "amend 11 transfer g1 to a3")
     assert outcome.message.startswith("amended entry 11: German 4-6-7 (g1) transferred to ")
     assert "(was: German 4-6-7 (g1) transferred to American 6-6-7 (a2)" in outcome.message
-    assert execute(game, "undo").message == "undone: entry 37 (the amendment of entry 11)"
+    assert execute(game, "undo").message == "undone: entry 38 (the amendment of entry 11)"
 
 
 def test_a_window_following_the_log_takes_in_amend_undo_and_redo(tmp_path):

@@ -113,7 +113,7 @@ def test_multi_event_check_leaves_the_state_as_it_was(big):
     # accepted pair: checked on the live state, then taken back
     game.check(
         [
-            ev.StatusChanged(handle=active[0].handle, location="ZZ1", melee=True),
+            ev.StatusChanged(handle=active[0].handle, location="ZZ1", broken=True),
             ev.StatusChanged(handle=active[1].handle, pinned=True),
         ]
     )

@@ -18,8 +18,8 @@ BOARD_VERBS = ("phase", "next", "prev", "skip", "break", "rally", "move", "mv", 
 # Each A20 event the game must hold, and what its reply must say it implied.
 IMPLIED = {
     "surrender r1 to g4": "implied: r1 broken (A20.21",
-    "capture r3 by g1": "implied: g1 in L4 (A20.22",
-    "transfer r3 to g3": "implied: g3 in L4 (A20.5",
+    "capture r3 by g1": "implied: g1 is in L4 (A20.22",
+    "transfer r3 to g3": "implied: g3 is in L4 (A20.5",
     "reject g5 by Russian": "implied: g5 broken (A20.3",
     "escape r3 guard-dies": "implied: g3 broken (A20.55",
 }
@@ -94,7 +94,7 @@ def test_each_reply_names_what_the_entry_implied(tmp_path, entry):
     assert code == 0, err
     said = [line for line in out.splitlines() if line.startswith("implied:")]
     assert said and said[0].startswith(IMPLIED[entry]), out
-    assert re.match(r"implied: \w+ (broken|in \w+) \(A20\.\d+: .+\)$", said[0])
+    assert re.match(r"implied: \w+ (broken|is in \w+) \(A20\.\d+: .+\)$", said[0])
 
 
 @pytest.mark.parametrize("entry", sorted(IMPLIED))
@@ -126,7 +126,7 @@ def _typed_facts(out: str) -> list[tuple[str, str]]:
     """(entry line's verb phrase, the board line that types what it implied)."""
     facts = []
     for line in out.splitlines():
-        found = re.match(r"implied: (\w+) (broken|in (\w+))", line)
+        found = re.match(r"implied: (\w+) (broken|is in (\w+))", line)
         if found:
             handle, what, where = found.groups()
             facts.append((handle, f"move {handle} {where}" if where else f"break {handle}"))

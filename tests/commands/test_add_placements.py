@@ -139,3 +139,16 @@ def test_a_trait_given_twice_is_refused() -> None:
     game = new_game()
     with pytest.raises(InputRefusal, match="'\\+fanatic' is given twice for 4-6-7"):
         parse("add g 4-6-7 +fanatic +fanatic P4", game.state)
+
+
+def test_a_nationality_s_half_squad_print_is_read_as_its_hs() -> None:
+    """An American 3-3-6 can only be the 6-6-6's HS (core/data/nationalities.toml
+    lists the HS prints of a nationality); a German 3-3-6 is still asked."""
+    game = Game.in_memory(
+        "hs", [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(game, ["add American 3-3-6 at O5"])
+    [a5] = game.state.units.values()
+    assert a5.unit_kind == "hs"
+    with pytest.raises(InputRefusal, match="may be a squad, a HS, a crew or a hero"):
+        parse("add German 3-3-6 at Q5", game.state)

@@ -69,7 +69,7 @@ ROWS = [
         [],
         [],
         "capture r3 by g1",
-        "implied: g1 in L4 (A20.22",
+        "implied: g1 is in L4 (A20.22",
         "A20.22",
         id="capture",
     ),
@@ -78,7 +78,7 @@ ROWS = [
         ["turn"],
         ["turn"],
         "capture g1 by r3",
-        "implied: r3 in K4 (A20.22",
+        "implied: r3 is in K4 (A20.22",
         "A20.22",
         id="capture-by-defender",
     ),
@@ -87,14 +87,14 @@ ROWS = [
         ["capture r3 by g1", "turn", "turn"],
         [*ADVANCED, "turn", "turn"],
         "transfer r3 to g2",
-        "implied: g2 in L4 (A20.5",
+        "implied: g2 is in L4 (A20.5",
         "A20.5",
         id="transfer",
     ),
     pytest.param(
         ev.EscapeAttempted,
-        ["capture r3 by g1"],
-        ADVANCED,
+        ["capture r3 by g1", "turn"],  # not in the CCPh of its capture (A20.55)
+        [*ADVANCED, "turn"],
         "escape r3 guard-dies",
         "implied: g1 broken (A20.55",
         "A20.55",
@@ -105,7 +105,7 @@ ROWS = [
         ["capture r3 by g1", "turn", "turn", "abandon r3"],
         [*ADVANCED, "turn", "turn", "abandon r3"],
         "recapture r3 by g2",
-        "implied: g2 in L4 (A20.54",
+        "implied: g2 is in L4 (A20.54",
         "A20.54",
         id="recapture",
     ),
@@ -114,7 +114,7 @@ ROWS = [
         ["capture r3 by g1", "turn"],
         [*ADVANCED, "turn"],
         "eliminate g1 by enemy takeover g2",
-        "implied: g2 in L4 (A20.5",
+        "implied: g2 is in L4 (A20.5",
         "A20.5",
         id="takeover",
     ),
@@ -318,3 +318,66 @@ def test_the_cli_prints_each_alternative_ready_to_paste(tmp_path):
     code, _out, err = catalog.cli("do", str(path), "escape r3 melee")
     assert code != 0
     assert err.splitlines()[-2:] == ["ready to paste: break g1", "ready to paste: melee g1 r1"]
+
+
+def test_a_melee_in_the_ccph_implies_the_attackers_advance() -> None:
+    """Melee is within one Location (A11): the ATTACKER advanced into the DEFENDER's
+    Location in its APh, so a Melee recorded in the CCPh across two Locations implies
+    the attackers there, as a CC capture does; never a Melee across two Locations."""
+    game = new_game(lines=[*SETUP, "phase CCPh"])
+    outcome = execute(game, "melee g1 r1")
+    assert "implied: g1 is in L5 (A11" in outcome.message
+    assert game.state.units["g1"].location == "L5"
+    assert game.state.units["g1"].melee and game.state.units["r1"].melee
+
+
+def test_a_melee_outside_the_aph_and_ccph_asks_who_advanced() -> None:
+    from stockade.core.commands.implied import BoardFactChoice
+
+    game = new_game()
+    held = len(game.records)
+    with pytest.raises(BoardFactChoice) as refused:
+        execute(game, "melee g1 r1")
+    assert refused.value.rule == "A11"
+    assert refused.value.offers == (Move(units=("g1",), to="L5"), Move(units=("r1",), to="K4"))
+    assert len(game.records) == held
+    assert not game.state.units["g1"].melee
+
+
+def test_a_strict_game_refuses_a_melee_across_two_locations() -> None:
+    game = new_game(strict=True, lines=[*SETUP, "phase CCPh"])
+    with pytest.raises(Refusal) as refused:
+        execute(game, "melee g1 r1")
+    assert refused.value.rule == "A11"
+    assert not game.state.units["g1"].melee
+
+
+def test_an_elimination_in_cc_moves_the_clock_to_the_ccph() -> None:
+    game = new_game(lines=[*SETUP, "phase MPh"])
+    outcome = execute(game, "eliminate r1 by cc")
+    assert "clock: MPh -> CCPh" in outcome.message
+    assert game.state.phase == "CCPh"
+
+
+def test_an_elimination_by_fire_is_read_and_never_recorded_in_a_phase_without_fire() -> None:
+    game = new_game()
+    outcome = execute(game, "eliminate r1 by fire")
+    assert "clock: RPh -> PFPh" in outcome.message
+    last = game.records[-1]
+    assert isinstance(last, ev.Eliminated) and last.cause == "fire-enemy"
+    execute(game, "phase APh")
+    with pytest.raises(Refusal) as refused:
+        execute(game, "eliminate r2 by fire")
+    assert refused.value.rule == "A7"
+    with pytest.raises(Refusal) as refused:
+        execute(game, "eliminate r2 by flames")
+    assert "cc" in str(refused.value) and "German" in str(refused.value)
+
+
+def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
+    """A broken r1 beside the German Guard could surrender in the RtPh; a transfer
+    typed in the MPh moves the clock to the APh past it, and the reply says so."""
+    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "phase MPh"])
+    outcome = execute(game, "abandon r3")
+    assert "clock: MPh -> APh" in outcome.message
+    assert "passed" in outcome.message and "RtPh" in outcome.message

@@ -4,7 +4,7 @@ commands ready to complete, each one the game would accept as it stands."""
 from __future__ import annotations
 
 from stockade.core.book.game import Game
-from stockade.core.commands import parse, plan, run_script
+from stockade.core.commands import execute, parse, run_script
 from stockade.core.commands.offers import offers
 from stockade.core.model import events as ev
 
@@ -18,13 +18,16 @@ def lines(game: Game) -> list[str]:
 
 
 def assert_each_whole_offer_is_accepted_as_it_stands(game: Game) -> None:
-    """A whole offer is a command: its line reads back to it, and it plans (the rules
-    check it) without a refusal."""
+    """A whole offer is a command: its line reads back to it, and entered as offered it
+    is recorded (then undone), never refused."""
     for offer in offers(game.state):
         if offer.left:
             continue
         assert parse(offer.line, game.state) == offer.command
-        plan(offer.command, game.state)  # raises Refusal if the game would not take it
+        held = len(game.records)
+        execute(game, offer.line)  # raises Refusal if the game would not take it
+        execute(game, "undo")
+        assert len(game.records) > held
 
 
 def test_rtph_offers_surrender_to_a_captor_and_the_captors_reject():
@@ -86,7 +89,29 @@ def test_ccph_offers_an_escape_and_its_likeliest_outcome():
             "break r1",
         ],
     )
-    assert lines(game) == ["escape g1 ", "escape g1 ntcfail g1"]
+    # whole lines, one per outcome the escape's own check accepts: none stops short of
+    # the outcome word (a bare "escape g1" is refused, asking how the attack ended)
+    assert lines(game) == ["escape g1 ntcfail g1", "escape g1 melee", "escape g1 guard-dies"]
+    assert not [o for o in offers(game.state) if o.left]
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
+def test_an_escape_is_offered_only_with_the_outcomes_its_check_accepts():
+    """In Melee (no NTC) and with another Russian beside the Guard, the escape cannot
+    end with the Guard dead and no enemy left (A20.55): only the Melee line is offered."""
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "phase CCPh 1 German",
+            "melee r1 g1",
+        ],
+    )
+    assert lines(game) == ["escape g1 melee"]
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 

@@ -224,6 +224,7 @@ def test_by_fire_is_the_players_word_for_enemy_fire(game):
     """`eliminate g2 by fire` was refused "no side 'fire' in this game"."""
     from stockade.core.commands import execute
 
+    execute(game, "phase AFPh")  # fire is made in a fire phase (A7)
     execute(game, "eliminate g2 by fire")
     record = game.records[-1]
     assert isinstance(record, ev.Eliminated)

@@ -189,3 +189,22 @@ def test_a_picker_copies_no_whole_game_per_candidate(monkeypatch) -> None:
     picks = queries.capture_attackers(game.state)
     assert any(p.legal for p in picks)
     assert copies == []
+
+
+def test_an_implied_fact_is_said_as_what_this_entry_will_record() -> None:
+    """ "(the entry records a1 broken)" read as if a1 were broken already: the panel,
+    the status line's hint and the picker say the entry will record it, in one
+    wording."""
+    from stockade.core.reads.may import sentence
+
+    game = demo()
+    _allowed, why = escape_view(game, "g2")
+    hint = next(
+        sentence(f, game.state)
+        for f in may_now(game.state)
+        if isinstance(f, MayEscape) and "g2" in {u.handle for u in f.units}
+    )
+    g2 = next(c for c in queries.escapers(game.state) if c.handle == "g2")
+    for said in (why, hint, g2.note):
+        assert "this entry also records a1 broken" in said, said
+        assert "the entry records" not in said

@@ -39,7 +39,9 @@ def test_a20_21_surrender_makes_the_unit_that_captors_prisoner_and_says_so():
 
 def test_a20_21_failure_to_rout_is_no_no_quarter():
     game = new_game()
-    add(game, "a1", US, "squad", "6-6-7", melee=True)
+    add(game, "a1", US, "squad", "6-6-7")
+    add(game, "g2", DE, "squad", "4-6-7")  # in Melee with a1 in Q4 (A11)
+    status(game, "a1", melee=True)
     add(game, "g1", DE, "squad", "4-6-7", "Q5", broken=True)
     phase(game, "RtPh")
     refused(game, ev.Surrendered(units=["g1"], guard="a1"), "A20.21")  # captor in Melee

@@ -17,6 +17,7 @@ from tests.rules.kit import (
     ok,
     phase,
     refused,
+    status,
     u,
     with_prisoners,
 )
@@ -153,10 +154,12 @@ def test_freeing_a_unit_that_fits_is_refused():
 
 
 # ---------------------------------------------------- who may take prisoners
-def _rtph_pair(**guard_status):
+def _rtph_pair(melee=False, **guard_status):
     game = new_game()
     add(game, "a1", US, "squad", "6-6-7", **guard_status)
     add(game, "g1", DE, "squad", "4-6-7", broken=True)
+    if melee:  # with an enemy in its Location (A11): g1 stands there
+        status(game, "a1", melee=True)
     phase(game, "RtPh")
     return game
 
@@ -316,11 +319,13 @@ def test_rejection_only_of_a_rtph_or_disrupted_surrender():
 
 
 # --------------------------------------------------------------- CC capture
-def _cc(**guard_status):
+def _cc(melee=False, **guard_status):
     game = new_game()
     add(game, "a1", US, "squad", "6-6-7", **guard_status)
     add(game, "g1", DE, "squad", "4-6-7")
     add(game, "g2", DE, "squad", "4-2-6")
+    if melee:  # with an enemy in its Location (A11)
+        status(game, "a1", melee=True)
     phase(game, "CCPh")
     return game
 

@@ -317,3 +317,38 @@ def test_a_prisoner_does_not_scrounge():
     game = with_prisoners()
     phase(game, "MPh", attacker=DE, turn=1)
     refused(game, ev.Scrounged(handle="g1", roll=2), "A20.552")
+
+
+# ------------------------------------------- no escape in the CCPh of the capture
+def _captured_this_ccph(melee: bool = False):
+    """g1 taken by a1's CC capture in this American CCPh; a1 then broken (or in Melee
+    with another German), so that only the phase of the capture stands in the way."""
+    game = new_game()
+    add(game, "a1", US, "squad", "6-6-6")
+    add(game, "g1", DE, "squad", "4-6-7")
+    phase(game, "CCPh")
+    ok(game, ev.Captured(guard="a1", units=["g1"]))
+    status(game, "a1", melee=True) if melee else status(game, "a1", broken=True)
+    return game
+
+
+@pytest.mark.parametrize("melee", [False, True])
+def test_no_escape_in_the_ccph_of_the_capture(melee):
+    """A20.55 with A20.221 (docs/rulings.md): the prisoner's CC of this phase was
+    simultaneous with its capture (recorded as `capture a1 by g1`); it attacks its
+    Guard from a later CCPh on."""
+    game = _captured_this_ccph(melee)
+    why = refused(game, ev.EscapeAttempted(units=["g1"], outcome="melee"), "A20.55")
+    assert "captured in this CCPh" in str(why) and "later CCPh" in str(why)
+    phase(game, "CCPh", attacker=DE)
+    ok(game, ev.EscapeAttempted(units=["g1"], outcome="melee"))
+
+
+def test_a_prisoner_captured_this_ccph_is_not_offered_escape():
+    from stockade.core.commands.offers import offers
+    from stockade.core.reads.queries import escapers
+
+    game = _captured_this_ccph()
+    assert not [o.line for o in offers(game.state) if o.line.startswith("escape")]
+    [g1] = [c for c in escapers(game.state) if c.handle == "g1"]
+    assert not g1.legal and "captured in this CCPh" in g1.why

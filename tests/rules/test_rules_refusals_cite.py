@@ -71,6 +71,7 @@ abandon g2
 phase RPh 2 German
 eliminate g5
 pin a2
+move g3 Q5
 melee g3 a3
 """
 

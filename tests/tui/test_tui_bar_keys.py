@@ -1,4 +1,4 @@
-"""The command bar's keys as a player types them: a refused line kept and selected,
+"""The command bar's keys as a player types them: a refused line kept to be fixed,
 Esc then a key sent together by the terminal, word jumps over a counter."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ def _game(tmp_path):
 
 
 @sync
-async def test_a_refused_line_stays_selected_and_the_next_typing_replaces_it(tmp_path):
+async def test_a_refused_line_stays_to_be_fixed_and_the_next_typing_adds_to_it(tmp_path):
+    """A refused line is kept, cursor at its end, nothing selected: typing fixes it
+    (a new player expects to correct the line, not to lose it to the next key)."""
     game = _game(tmp_path)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -24,9 +26,9 @@ async def test_a_refused_line_stays_selected_and_the_next_typing_replaces_it(tmp
         await type_command(pilot, "refuse g4")
         bar = app.screen.query_one(CommandInput)
         assert bar.has_focus and bar.value == "refuse g4"  # kept, to be corrected
-        assert bar.selected_text == "refuse g4"
-        await pilot.press("r")
-        assert bar.value == "r"  # replaced, not "refuse g4r"
+        assert bar.selected_text == "" and bar.cursor_position == len("refuse g4")
+        await pilot.press("backspace", "1")
+        assert bar.value == "refuse g1"  # fixed in place, not replaced
     game.close()
 
 

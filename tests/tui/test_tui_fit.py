@@ -48,6 +48,30 @@ async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_p
 
 
 @sync
+async def test_paging_a_long_reply_shows_every_word_whole(tmp_path):
+    """The "↓ more" and "↑" marks take room of their own: no word of a long reply (help
+    escape) is cut to make room for them, on any page."""
+    game = Game.open(sample_copy(tmp_path))
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        status = app.screen.query_one(StatusLine)
+        words = [f"word{n}" for n in range(300)]
+        status.say(" ".join(words), "hint")
+        await pilot.pause()
+        seen: set[str] = set()
+        for _ in range(len(words)):
+            shown = str(status.render())
+            assert "…" not in shown
+            seen.update(shown.split())
+            if "more" not in shown:
+                break
+            await pilot.press("ctrl+down")
+        assert set(words) <= seen
+    game.close()
+
+
+@sync
 async def test_a_panel_that_does_not_fit_says_how_much_is_below(tmp_path):
     game = Game.open(sample_copy(tmp_path))
     app = StockadeApp(game, remember=False)

@@ -435,12 +435,13 @@ class MainScreen(Screen[None]):
     def _command_text(self, text: str) -> None:
         # Recorded: the bar empties and stays open for the next command, so what is
         # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
-        # the text stays in the bar, selected: typing replaces it, an arrow edits it.
+        # the text stays in the bar, the cursor at its end and nothing selected, so the
+        # next keys fix the line the refusal names (ctrl+u clears it).
         bar = self.query_one(CommandBar)
         if self._run(text):
             bar.open()
         else:
-            bar.input.select_all()
+            bar.input.cursor_position = len(bar.input.value)
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:

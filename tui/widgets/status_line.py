@@ -55,9 +55,18 @@ class StatusLine(Static):
         text = Text(KINDS.get(kind, "") + message)
         return len(text.wrap(self.app.console, width)) <= ROWS
 
+    def _more(self) -> str:
+        return MORE.format(key=key_of(self.app, "stockade.reply_more"))
+
     def wrapped_lines(self) -> list[Text]:
+        """The message's lines: at the full width when it fits in the three rows; else
+        narrower by the "↓ more" mark, so that the marks ("↑ " first, "↓ more" last)
+        sit beside a line and never cut a word of it."""
         width = self.content_region.width or max(1, self.app.size.width - 2)
-        return list(self._text.wrap(self.app.console, width))
+        lines = list(self._text.wrap(self.app.console, width))
+        if len(lines) <= ROWS:
+            return lines
+        return list(self._text.wrap(self.app.console, max(1, width - len(self._more()))))
 
     def render(self) -> Text:
         lines = self.wrapped_lines()
@@ -65,16 +74,12 @@ class StatusLine(Static):
             return self._text
         self._top = max(0, min(self._top, len(lines) - ROWS))
         shown = [line.copy() for line in lines[self._top : self._top + ROWS]]
-        width = self.content_region.width or max(1, self.app.size.width - 2)
         if self._top > 0:
             shown[0] = Text("↑ ", style="bold").append_text(shown[0])
-            shown[0].truncate(width, overflow="ellipsis")
         if self._top + ROWS < len(lines):
-            more = MORE.format(key=key_of(self.app, "stockade.reply_more"))
             last = shown[-1]
             last.rstrip()
-            last.truncate(max(1, width - len(more)), overflow="ellipsis")
-            last.append(more, style="bold reverse")
+            last.append(self._more(), style="bold reverse")
         return Text("\n").join(shown)
 
     def scroll_lines(self, step: int) -> None:
