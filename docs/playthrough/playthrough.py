@@ -68,9 +68,9 @@ STEPS: list[tuple[str, str, list[str]]] = [
     # how (in CC) and the enemy (a4) are the only way the game allows: the form fills them
     ("rearm: g4 from a4, killed in CC", "rearm", ["f", "r", "Enter", "C-s"]),
     (
-        "takeover: a1 eliminated, a2 (picked of a2, a3) takes its prisoners",
+        "takeover: a1 eliminated in CC, a2 (picked of a2, a3) takes its prisoners",
         "takeover",
-        ["f", "l", "Enter", "e", "Enter", "Enter", "C-s"],
+        ["f", "l", "Enter", "c", "Enter", "Enter", "C-s"],
     ),
     ("strike the takeover entry from the history", "strike", ["h", "x", "=wrong unit", "Enter"]),
     ("back to the present; undo: the last entry (the takeover) is taken back", "", ["Escape", "u"]),

@@ -40,7 +40,7 @@ async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
         assert history.selected_seq == 15
         heading = history.line(14)
         assert heading is not None and heading.heading and not history.line(15).heading
-        assert str(history.prompt(14)).startswith("── 14 Turn 1, German RPh")
+        assert str(history.prompt(14)).startswith("── 14 Turn 1, German PFPh")
         await pilot.press("up")
         assert history.selected_seq == 12  # over the two clock lines 13 and 14
         await pilot.press("down")

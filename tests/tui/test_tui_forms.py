@@ -93,12 +93,12 @@ CASES = {
     ),
     "massacre": (BASE + TAKEN, ["enter", "enter"], "A20.4"),  # Americans may not
     "fire": (
-        BASE + TAKEN,
+        BASE + TAKEN + ["phase DFPh 2 American"],  # fire is made in a fire phase (A7)
         ["e", "enter", "enter", "o", "enter"],
         lambda s: units(s, "g1").status == ELIMINATED,
     ),
     "eliminate": (
-        BASE + TAKEN,
+        BASE + TAKEN + ["phase DFPh 2 American"],
         ["enter", "e", "enter"],
         lambda s: units(s, "g1").guard == "a2" and units(s, "a1").status == ELIMINATED,
     ),

@@ -21,7 +21,7 @@ ONE_WAY = [
     "phase CCPh",
     "capture g1 g2 by a1",
     "break a1",
-    "phase CCPh 1 German",
+    "phase CCPh 1 American",  # a later CCPh than the capture's (Stockade's ruling on A20.55)
     "escape g1 g2 ntcfail g2 guard-dies",
 ]
 # a1, their Guard, eliminated in CC and no other enemy there: in CC or alone both fit
