@@ -18,30 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate, new_game, write_log
+from bench.generate import generate, write_log
 from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.log import store as log_store
-from stockade.core.log.chain import chained
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.records import BLOCK, LogRecords
 from stockade.core.model import events as ev
-
-
-def _pingpong(path: Path, pairs: int) -> Path:
-    """One unit entered, then ``pairs`` undo/redo pairs of it: the state stays the same
-    whatever the number of lines."""
-    game = new_game()
-    game.submit([ev.UnitEntered(handle="u1", side="Americans", unit_kind="squad", counter="4-6-7")])
-    records = list(game.records)
-    at = "2026-01-01T00:00:00+00:00"
-    for _ in range(pairs):
-        seq = len(records) + 1
-        records.append(ev.Undo(seq=seq, grp=seq, at=at, target=2))
-        records.append(ev.Redo(seq=seq + 1, grp=seq + 1, at=at, target=2))
-    data = b"".join(line + b"\n" for line in chained([ev.encode(r) for r in records]))
-    path.write_bytes(data)
-    return path
+from tests.log.kit import pingpong_log
 
 
 def _held_after_open(path: Path) -> int:
@@ -60,8 +44,8 @@ def _held_after_open(path: Path) -> int:
 
 
 def test_bytes_held_after_opening_grow_with_the_state_not_the_lines(tmp_path):
-    small = _pingpong(tmp_path / "small.jsonl", 6_000)
-    large = _pingpong(tmp_path / "large.jsonl", 12_000)
+    small = pingpong_log(tmp_path / "small.jsonl", 6_000)
+    large = pingpong_log(tmp_path / "large.jsonl", 12_000)
     assert small.stat().st_size >= log_store.STREAM_FROM  # both read a piece at a time
     lines = 2 * (12_000 - 6_000)
     grown = _held_after_open(large) - _held_after_open(small)
@@ -166,7 +150,7 @@ def test_undo_redo_strike_amend_after_a_streamed_open_write_what_a_whole_open_do
 
 
 def test_a_block_changed_on_disk_is_refused_by_its_lines(tmp_path, monkeypatch):
-    path = _pingpong(tmp_path / "log.jsonl", 500)
+    path = pingpong_log(tmp_path / "log.jsonl", 500)
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     game = Game.open(path, read_only=True)
     line = 3 * BLOCK + 5
@@ -183,17 +167,17 @@ def test_a_block_changed_on_disk_is_refused_by_its_lines(tmp_path, monkeypatch):
 
 
 def test_a_file_put_in_the_logs_place_is_never_read_as_it(tmp_path, monkeypatch):
-    path = _pingpong(tmp_path / "log.jsonl", 500)
+    path = pingpong_log(tmp_path / "log.jsonl", 500)
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     game = Game.open(path, read_only=True)
     want = game.records[400]
-    other = _pingpong(tmp_path / "other.jsonl", 700)
+    other = pingpong_log(tmp_path / "other.jsonl", 700)
     other.replace(path)  # renamed over it: the descriptor opened still reads the first
     assert game.records[400] == want
 
 
 def test_a_prefix_reads_on_after_the_records_it_came_from_are_gone(tmp_path, monkeypatch):
-    path = _pingpong(tmp_path / "log.jsonl", 500)
+    path = pingpong_log(tmp_path / "log.jsonl", 500)
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     game = Game.open(path, read_only=True)
     want = [game.records[n] for n in (299, 301)]

@@ -9,7 +9,8 @@ from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets import history_view
 from stockade.tui.widgets.history_view import HistoryView
-from tests.tui.support import pingpong_log, sync
+from tests.log.kit import pingpong_log
+from tests.tui.support import sync
 
 PAIRS = 50_000  # 100,002 records
 
