@@ -4,7 +4,7 @@ fact naming its units, gathered once for the status line's sentences
 (``core.commands.offers``).
 
 Every judgement comes from ``core.rules`` (guard_refusal, accept_refusal,
-never_surrenders, may_massacre, needs_ntc, rearm_refusal via ``views.rearm_ways``);
+never_surrenders, fit_to_massacre, needs_ntc, rearm_refusal via ``views.rearm_ways``);
 an escape or a capture is judged as the command would record it, with the board facts
 it implies (``core.rules.implying``, the one judge of the pickers too); this module
 only gathers and groups.
@@ -29,7 +29,7 @@ from stockade.core.reads.views import (
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
 from stockade.core.rules.implying import Judge, records_too
-from stockade.core.rules.losses import may_massacre
+from stockade.core.rules.losses import fit_to_massacre
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
 
@@ -272,7 +272,7 @@ def _fire(state: GameState) -> list[May]:
         key = tuple(v.handle for v in victims)
         if u.berserk:
             berserk.append((key, u))
-        elif may_massacre(state, u) and not u.melee:
+        elif fit_to_massacre(state, u):
             may.append((key, u))
     out: list[May] = [MayMassacre(units, handles, True) for handles, units in _together(berserk)]
     return out + [MayMassacre(units, handles, False) for handles, units in _together(may)]

@@ -300,6 +300,12 @@ def may_massacre(state: GameState, u: Unit) -> bool:
     return bool(nationality_flags(nationality).get("massacre")) or "ss" in u.traits or u.berserk
 
 
+def fit_to_massacre(state: GameState, u: Unit) -> bool:
+    """Whether ``u`` may Massacre as it stands (A20.4): of a side or kind that may, not in
+    Melee, and not broken (a Massacre is made as if using a SW)."""
+    return may_massacre(state, u) and not u.melee and not u.broken
+
+
 def check_massacre(state: GameState, ev: Massacred) -> None:
     by = unit(state, ev.by)
     require(
@@ -315,6 +321,12 @@ def check_massacre(state: GameState, ev: Massacred) -> None:
         f"may Massacre; {describe(by)} is {state.sides[by.side].nationality}",
     )
     require(not by.melee, "A20.4", f"{describe(by)} is in Melee and may not Massacre")
+    require(
+        not by.broken,
+        "A20.4",
+        f"{describe(by)} is broken: a Massacre is made as if using a SW, and a broken unit "
+        "cannot fire (rally it first)",
+    )
     own_fire = ("PFPh", "AFPh") if state.attacker == by.side else ("DFPh",)
     require(
         state.phase in own_fire,

@@ -131,6 +131,23 @@ def test_fire_phase_offers_the_massacre_the_rules_allow():
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 
+def test_a_broken_guard_is_not_offered_a_massacre():
+    """A Massacre is made as if using a SW (A20.4): a broken Guard cannot make it."""
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "phase PFPh 2 Russian",
+            "break r1",
+        ],
+    )
+    assert not [line for line in lines(game) if line.startswith("massacre")]
+
+
 def test_mph_scrounge_leaves_the_dr_to_the_player_and_recapture_names_who_may():
     game = new_game()
     run_script(

@@ -223,6 +223,14 @@ def test_massacre_not_in_melee():
     refused(game, ev.Massacred(units=["a1"], by="g1"), "A20.4")
 
 
+def test_a_broken_unit_may_not_massacre():
+    game = _massacre_game("Russian")
+    phase(game, "PFPh", attacker=DE, turn=2)
+    status(game, "g1", broken=True)
+    refused(game, ev.Massacred(units=["a1"], by="g1"), "A20.4")
+    assert u(game, "a1").status != ELIMINATED and not game.state.sides[DE].massacred
+
+
 @pytest.mark.parametrize(
     "name,attacker,allowed",
     [
