@@ -115,18 +115,19 @@ def test_an_escape_is_offered_only_with_the_outcomes_its_check_accepts():
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 
+# a Russian Guard r1 with its prisoner g1 in its own fire phase
+GUARD_IN_ITS_PFPH = [
+    "add Russian 4-4-7 at Q4",
+    "add German 4-6-7 at Q5 broken",
+    "phase RtPh",
+    "surrender g1 to r1",
+    "phase PFPh 2 Russian",
+]
+
+
 def test_fire_phase_offers_the_massacre_the_rules_allow():
     game = new_game()
-    run_script(
-        game,
-        [
-            "add Russian 4-4-7 at Q4",
-            "add German 4-6-7 at Q5 broken",
-            "phase RtPh",
-            "surrender g1 to r1",
-            "phase PFPh 2 Russian",
-        ],
-    )
+    run_script(game, GUARD_IN_ITS_PFPH)
     assert lines(game) == ["massacre g1 by r1"]
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
@@ -134,17 +135,7 @@ def test_fire_phase_offers_the_massacre_the_rules_allow():
 def test_a_broken_guard_is_not_offered_a_massacre():
     """A Massacre is made as if using a SW (A20.4): a broken Guard cannot make it."""
     game = new_game()
-    run_script(
-        game,
-        [
-            "add Russian 4-4-7 at Q4",
-            "add German 4-6-7 at Q5 broken",
-            "phase RtPh",
-            "surrender g1 to r1",
-            "phase PFPh 2 Russian",
-            "break r1",
-        ],
-    )
+    run_script(game, [*GUARD_IN_ITS_PFPH, "break r1"])
     assert not [line for line in lines(game) if line.startswith("massacre")]
 
 
