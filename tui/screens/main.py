@@ -156,6 +156,9 @@ class MainScreen(Screen[None]):
             return
         self.show_game()
 
+    def on_screen_suspend(self) -> None:
+        self._shown_by_mount = False  # covered before its first resume: show it then
+
     def _game_updated(self, update: GameUpdate) -> None:
         self.show_game(update.message, update.change)
 
