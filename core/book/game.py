@@ -17,7 +17,7 @@ read (history, entry status, views).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from stockade.core import rules
@@ -28,7 +28,6 @@ from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.log.journal import Journal
-from stockade.core.log.records import LogRecords
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -65,7 +64,7 @@ class Game(Writer):
         return self.store.read_only
 
     @property
-    def effective(self) -> list[ev.Record]:
+    def effective(self) -> Sequence[ev.Record]:
         return self.projection.effective
 
     # ------------------------------------------------------------------ opening
@@ -161,10 +160,9 @@ class Game(Writer):
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""
-        when, records = self.when, self.records
-        domain = records.held() if isinstance(records, LogRecords) else records
+        when, timeline = self.when, self.timeline
         return not self.names_then_ready and any(
-            r.seq not in when for r in domain if not ev.is_control(r)
+            seq not in when for grp in timeline.groups for seq in timeline.group_seqs(grp)
         )
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:

@@ -20,7 +20,7 @@ import gc
 import itertools
 import operator
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ import msgspec
 
 from stockade.core import rules
 from stockade.core.log import derived, snapcache
+from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
@@ -51,9 +52,12 @@ _ADDED_UNITS_OF = operator.itemgetter(_ADDED_UNITS)
 
 
 class Projection:
-    def __init__(self, effective: list[ev.Record], fold: bool = True):
-        self.effective = effective
-        self.seqs = [r.seq for r in effective]
+    def __init__(self, effective: Sequence[ev.Record], fold: bool = True):
+        # a long log's places hold the seq of their line, read when asked for
+        self.effective: EffectiveRecords[ev.Record] = (
+            effective if isinstance(effective, EffectiveRecords) else EffectiveRecords(effective)
+        )
+        self.seqs = self.effective.seqs()
         self.state = GameState()
         # what the replay views share while the live state stands still (state_at)
         self._table: SharedTable | None = None
@@ -100,7 +104,7 @@ class Projection:
         self.undo = [None] * position
         self.snap_position = position
         self.restored = True
-        for event in self.effective[position:]:
+        for event in self.effective.records(position):
             self.fold_one(event)
         return True
 
@@ -172,10 +176,10 @@ class Projection:
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
         if cut > 0:
-            self.fold_many(self.effective[:cut], journal=False)
-            self.fold_many(self.effective[cut:])
+            self.fold_many(self.effective.records(0, cut), journal=False)
+            self.fold_many(self.effective.records(cut))
         else:
-            self.fold_many(self.effective)
+            self.fold_many(self.effective.records())
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
@@ -311,10 +315,10 @@ class Projection:
             return
         effective, seqs, undo, conflicts = self.effective, self.seqs, self.undo, self.conflicts
         while len(effective) > position:
-            record = effective.pop()
-            seqs.pop()
-            conflicts.pop(record.seq, None)
-            self.partial.pop(record.seq, None)
+            effective.pop()  # (by its seq: a place read from the file is not read again)
+            seq = seqs.pop()
+            conflicts.pop(seq, None)
+            self.partial.pop(seq, None)
             self.unapply(undo.pop())
 
     def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:

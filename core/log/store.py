@@ -40,10 +40,10 @@ if TYPE_CHECKING:  # a write's: what a failed write left (on_disk), a staged gro
     from stockade.core.log.staging import StagedGroup
 
 
-# A record the game holds anyway (a domain event: the timeline and the fold hold it);
-# a long log's other records are read again from the file when asked for.
+# A long log's records are read again from the file when asked for: the timeline and
+# the fold hold each by its seq (``Timeline.lines``, ``core.log.effective_records``).
 def _held(record: ev.Record) -> bool:
-    return not ev.is_control(record)
+    return False
 
 
 # Logs this long or longer are read piece by piece (``core.log.reader.stream``).
@@ -286,7 +286,7 @@ class LogStore:
         # what the file holds now is for a re-read to say, never this store's digest
         self.content, self.journal.on_written = None, None
         if isinstance(failed, JournalReplaced):
-            raise LogRefusal(self._stop_writing(f"{failed}; nothing written")) from None
+            raise LogRefusal(self.stop_writing(f"{failed}; nothing written")) from None
         if isinstance(failed, JournalError):
             raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
 
@@ -303,7 +303,7 @@ class LogStore:
         on_file = self.records[: self.held_at] if self.holding else self.records
         found = examine(path, on_file, journal.size, journal.last_attempt)
         if found.found is Found.FOREIGN:
-            return found, self._stop_writing(
+            return found, self.stop_writing(
                 f"{path}: line {found.line} was not written by this game (another program "
                 f"wrote it while the game was open: {found.text!r}); it is not taken into "
                 f"the game, and stockade check {path.name} shows where the log stops being "
@@ -363,11 +363,12 @@ class LogStore:
         if self.journal is None or self.journal.read_only:
             return ""
         gone = self.journal.changed_on_disk()
-        return self._stop_writing(gone) if gone else ""
+        return self.stop_writing(gone) if gone else ""
 
-    def _stop_writing(self, what: str) -> str:
-        """Another file (or none) is at the path: re-reading it would quietly carry this
-        window on in a different game, so it stops writing instead."""
+    def stop_writing(self, what: str) -> str:
+        """Another file (or none) is at the path, or another program changed what this
+        store read: re-reading it would quietly carry this window on in a different
+        game, so it stops writing instead (the reason, as the player reads it)."""
         assert self.journal is not None
         self.journal.read_only = True
         self.journal.why_read_only = (
@@ -397,7 +398,8 @@ def _stream(
     if size < STREAM_FROM or os.path.lexists(group_marker(path)):
         return None
     content = Content() if derived.cache_dir() is not None else None
-    timeline = Timeline(CONTROLS)
+    # groups hold seqs from the first record on; the records by line are the stream's
+    timeline = Timeline(CONTROLS, lines=[])
     read = reader.stream(
         path,
         GAME,
@@ -405,7 +407,10 @@ def _stream(
         content.extend if content is not None else None,
         partial(extend_timeline, timeline),
     )
-    return None if read is None else (read.records, content, timeline)
+    if read is None:
+        return None
+    timeline.lines = read.records
+    return read.records, content, timeline
 
 
 def _settle_unfinished_group(path: Path, journal: Journal) -> str:
