@@ -23,6 +23,7 @@ from pathlib import Path
 from stockade.core import rules
 from stockade.core.book import writer as _writer
 from stockade.core.book.change import Change
+from stockade.core.book.game_parts import lines_of
 from stockade.core.book.writer import Writer, within_bounds
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
@@ -119,7 +120,9 @@ class Game(Writer):
 
     def close(self) -> None:
         if self.path is not None and self.problem is None:
-            self.projection.save_snapshot(self.path, self.store.content_key())
+            store, timeline = self.store, self.timeline
+            lines = lambda: lines_of(store, timeline)  # noqa: E731 - made only if written
+            self.projection.save_snapshot(self.path, store.content_key(), lines)
         self.store.close()
 
     def records_of(self, change: Change) -> list[ev.Record]:

@@ -32,12 +32,18 @@ def parts_from_store(store: LogStore) -> Parts:
     fold = Projection(_effective(timeline, records), fold=False)
     fold.snapshots = not timeline.amends
     wanted = fold.snapshots and len(fold.effective) >= snapcache.MIN_EVENTS
-    log_data, path = store.take_log_data(wanted), store.path
+    path, snapshot = store.path, store.take_snapshot()
+    found = snapcache.restore(snapshot, fold.seqs) if snapshot is not None and wanted else None
+    log_data = store.take_log_data(wanted and found is None)
     try:
-        if (
+        if found is not None:
+            fold.restore(found)  # the log was read past its prefix: nothing to verify twice
+        elif (
             log_data is None
             or path is None
-            or not fold.from_snapshot(path, log_data, store.content)
+            or not fold.from_snapshot(
+                path, log_data, store.content, lambda: lines_of(store, timeline)
+            )
         ):
             fold.fold_all()
     finally:
@@ -60,6 +66,15 @@ def _effective(timeline: Timeline, records: GameRecords) -> EffectiveRecords[ev.
             if amendment:
                 items[n] = timeline.replacements[amendment]
     return EffectiveRecords(items, lines)
+
+
+def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
+    """How many lines the log holds as ``store`` read and wrote it, and their timeline
+    (a snapshot keeps them, to read past those lines); None when not known."""
+    rows = snapcache.timeline_rows(timeline)
+    if rows is None or store.holding:
+        return None
+    return len(store.records), rows
 
 
 def open_parts(path: Path, read_only: bool = False) -> Parts:

@@ -20,7 +20,7 @@ import gc
 import itertools
 import operator
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -79,14 +79,19 @@ class Projection:
 
     # ------------------------------------------- snapshot cache (core/log/snapcache.py)
     def from_snapshot(
-        self, path: Path, log_data: bytes, content: derived.Content | None = None
+        self,
+        path: Path,
+        log_data: bytes,
+        content: derived.Content | None = None,
+        lines: Callable[[], snapcache.Lines | None] | None = None,
     ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
         undo journal: reaching into them first completes it (``complete_journal``).
         ``content``: the digest the log store is making of the very bytes ``log_data``
         begins with (``derived.Content``), which checks the snapshot's prefix in the
-        same pass."""
+        same pass. ``lines``: how many lines the log holds and their timeline (kept in
+        a snapshot written here)."""
         if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
         found = snapcache.read(path, log_data, self.seqs, content)
@@ -94,8 +99,13 @@ class Projection:
             self.fold_all()
             if content is None or content.size != len(log_data):
                 content = derived.Content(log_data)
-            self.save_snapshot(path, content.key())
+            self.save_snapshot(path, content.key(), lines)
             return True
+        self.restore(found)
+        return True
+
+    def restore(self, found: snapcache.Restored) -> None:
+        """Start from a verified snapshot, folding only the events after it."""
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
         self._table = None
@@ -106,9 +116,13 @@ class Projection:
         self.restored = True
         for event in self.effective.records(position):
             self.fold_one(event)
-        return True
 
-    def save_snapshot(self, path: Path, content: tuple[int, str] | None) -> None:
+    def save_snapshot(
+        self,
+        path: Path,
+        content: tuple[int, str] | None,
+        lines: Callable[[], snapcache.Lines | None] | None = None,
+    ) -> None:
         """Write the snapshot if the game is long and has outgrown its snapshot.
         ``content``: the length and digest of the log's bytes as this process read or
         wrote them (``LogStore.content_key``), never read again for it: another program
@@ -138,6 +152,7 @@ class Projection:
                 self.conflicts,
                 self.when,
                 self.names.by_seq,
+                lines() if lines is not None else None,
             ):
                 self.snap_position = position
 

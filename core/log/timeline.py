@@ -245,15 +245,13 @@ class Timeline(Generic[R]):
         standing event has the seq of the entry it stands for), none of them read."""
         if self.lines is None:
             return [r.seq for r in self.effective()]
-        out: list[int] = []
         groups, struck = cast(dict[int, list[int]], self.groups), self.struck
         if not struck:
+            out: list[int] = []
             for grp in self.active:
                 out += groups[grp]
-        else:
-            for grp in self.active:
-                out.extend(seq for seq in groups[grp] if seq not in struck)
-        return out
+            return out
+        return [seq for grp in self.active for seq in groups[grp] if seq not in struck]
 
     def _amended(self, records: list[R]) -> list[R]:
         """``records`` with each amended entry's standing event in its place."""
