@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
@@ -246,12 +247,8 @@ class Timeline(Generic[R]):
         if self.lines is None:
             return [r.seq for r in self.effective()]
         groups, struck = cast(dict[int, list[int]], self.groups), self.struck
-        if not struck:
-            out: list[int] = []
-            for grp in self.active:
-                out += groups[grp]
-            return out
-        return [seq for grp in self.active for seq in groups[grp] if seq not in struck]
+        seqs = list(chain.from_iterable(map(groups.__getitem__, self.active)))
+        return [seq for seq in seqs if seq not in struck] if struck else seqs
 
     def _amended(self, records: list[R]) -> list[R]:
         """``records`` with each amended entry's standing event in its place."""
@@ -327,6 +324,8 @@ def extend(timeline: Timeline[R], records: Iterable[R], skip_refused: bool = Tru
         group = groups.get(grp)
         item: R | int = record.seq if by_seq else record
         if group is None:
+            if by_seq and grp == item:
+                grp = item  # a group's id is its first seq: one int held for both
             groups[grp] = [item]
             active.append(grp)
             if redo_stack:
