@@ -228,15 +228,16 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
 STREAM_CHUNK = 1 << 18
 
 
-@dataclass(frozen=True)
 class Proven:
     """A prefix of a log proven to be the bytes once read whole and sound (a snapshot
     of it is keyed by their digest): ``size`` bytes, ``lines`` lines, read without
-    decoding a line, then ``holds()`` (have the bytes read the digest that proves it?)."""
+    decoding a line, then ``holds()`` (have the bytes read the digest that proves it?).
+    A plain class: a dataclass is made at import, which every command pays."""
 
-    size: int
-    lines: int
-    holds: Callable[[], bool]
+    __slots__ = ("holds", "lines", "size")
+
+    def __init__(self, size: int, lines: int, holds: Callable[[], bool]) -> None:
+        self.size, self.lines, self.holds = size, lines, holds
 
 
 @dataclass
