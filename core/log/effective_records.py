@@ -6,8 +6,8 @@ piece by piece (``core.log.records.LogRecords``) and none of its records is kept
 place of the history then holds the seq of the line its record is read from when asked
 for (one block read and one decode; a block changed on disk since it was read is
 refused by name, never decoded as if it were the same). A record put in a place later
-(an entry written in this process, an amendment's event, a record folded again) is held,
-as a list holds it.
+is held by its seq too when its line holds it (a record folded again), else held as a
+list holds it (an entry written in this process, an amendment's event).
 
 Memory: a pointer a place (an int shared with the projection's ``seqs``), against
 ~350 bytes a place for a decoded record and its strings.
@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Generic, Protocol, TypeVar, overload
+
+from stockade.core.log.journal_errors import JournalError
 
 
 class _Sequenced(Protocol):
@@ -79,6 +81,19 @@ class EffectiveRecords(Sequence[R], Generic[R]):
 
     # ------------------------------------------------------------- changing
     def append(self, record: R) -> None:
+        """Put ``record`` in the next place: by its seq when it is the record its line
+        holds (one folded again after a strike or a redo), so that folding a long
+        history again never leaves it held decoded; else held (a new entry, an
+        amendment's event, or a line that can no longer be read as it was)."""
+        lines, seq = self._lines, record.seq
+        if lines is not None and 0 < seq <= len(lines):
+            try:
+                same = lines[seq - 1] == record
+            except JournalError:
+                same = False
+            if same:
+                self._items.append(seq)
+                return
         self._items.append(record)
 
     def pop(self) -> None:

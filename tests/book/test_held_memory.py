@@ -95,3 +95,15 @@ def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streame
     assert len(effective) > 800 and effective.held() == 0  # each read by its seq
     assert [r.seq for r in effective] == game.projection.seqs
     assert list(game.effective) == Game.load(list(game.records)).effective[:]
+
+
+def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streamed):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    game = Game.open(path)
+    effective = game.projection.effective
+    deep = effective[len(effective) // 4].seq
+    game.strike(deep, "a mistaken entry")  # folds the three quarters after it again
+    game.unstrike(deep)
+    assert effective.held() == 0  # each place again by its seq (main: a list of records)
+    assert list(game.effective) == list(Game.load(list(game.records)).effective)
