@@ -51,6 +51,9 @@ WEIGHTS: dict[str, dict[str, float]] = {
     "tests/cli/test_store_property.py": {
         "test_tally_always_prints_what_a_fresh_fold_prints": 17.0,
     },
+    "tests/tui/test_tui_snapshots_forms.py": {
+        "test_form_80x24": 18.0,
+    },
     "tests/camp/test_camp_tui.py": {
         "test_a_campaign_with_typed_dice_from_capture_to_escape": 16.0,
     },
