@@ -214,13 +214,17 @@ def recapture_guards(
     )
 
 
-def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
-    """Who may guard ``prisoners`` handed over by their Guard (A20.5, A20.51)."""
+def transfer_guards(
+    state: GameState, prisoners: list[str], among: Iterable[Unit] | None = None
+) -> list[Choice]:
+    """Who (of ``among``, when given) may guard ``prisoners`` handed over by their
+    Guard (A20.5, A20.51)."""
     return _new_guards(
         state,
         prisoners,
         lambda taken, guard: ev.Transferred(units=taken, to_guard=guard),
         "A20.5",
+        among,
     )
 
 
