@@ -165,6 +165,23 @@ def surrender_captors(
     )
 
 
+def rejecting_side(state: GameState, stack: list[str]) -> str:
+    """The side that rejects the surrender of ``stack`` (A20.3) when only one may: of the
+    sides other than the stack's, the one the rejection's own check accepts; "" when
+    none or several do (the player says which)."""
+    units = _known(state, stack)
+    if not units:
+        return ""
+    own, judge = state.units[units[0]].side, Judge(state)
+    sides = [
+        side
+        for side in state.sides
+        if side != own
+        and judge([ev.SurrenderRejected(units=units, by_side=side)], follow_clock=True).accepted
+    ]
+    return sides[0] if len(sides) == 1 else ""
+
+
 def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
     """Infantry that could surrender, judged as the command would record the surrender
     of its stack (A20.21) to ``captor``, or (none named yet) to the first enemy that
@@ -244,6 +261,19 @@ def _new_guards(
         return _unjudged(candidates)
     where, judge = _location_of(state, units), Judge(state)
     return ranked(_judged(judge, u, entry(units, u.handle), where, rule) for u in candidates)
+
+
+def massacre_units(state: GameState, victims: list[str]) -> list[Choice]:
+    """Who may Massacre the unarmed ``victims`` (A20.4), each judged by the massacre's
+    own check as the command would record it (in the fire phase it belongs to)."""
+    units = _known(state, victims)
+    if not units:
+        return _unjudged(_active(state))
+    where, judge = _location_of(state, units), Judge(state)
+    return ranked(
+        _judged(judge, u, ev.Massacred(units=units, by=u.handle), where, "A20.4")
+        for u in _active(state)
+    )
 
 
 def takeover_guards(

@@ -54,6 +54,16 @@ def will_escape_refusal(state: GameState, p: Unit, own_borders: bool = False) ->
     return None
 
 
+def own_borders_asked(state: GameState) -> bool:
+    """Whether the Axis Minor own-borders exception (A20.55 EXC, A25.82) can matter in
+    this game: only Axis Minor prisoners of a Russian captor may claim it, so it is
+    asked only in a game with an Axis Minor side and a Russian side."""
+    nationalities = [side.nationality for side in state.sides.values()]
+    return "Russian" in nationalities and any(
+        nationality_flags(n).get("axis_minor") for n in nationalities
+    )
+
+
 def escape_refusal(state: GameState, p: Unit, own_borders: bool = False) -> Refusal | None:
     """Why prisoner ``p`` may not attempt escape now, or None (A20.55)."""
     why = will_escape_refusal(state, p, own_borders)
