@@ -129,15 +129,24 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         raise InputRefusal(f"'{verb}' needs the entry number")
     if verb == "strike":
         change = game.strike(target, reason)
-        text = f"struck entry {target}" + (f" ({reason})" if reason else "")
+        text = f"struck {_entries(change.struck, target)}" + (f" ({reason})" if reason else "")
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck entry {target}"
+        text = f"unstruck {_entries(change.restored, target)}"
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
+
+
+def _entries(acted: list[int], target: int) -> str:
+    """``entry 7``, or ``entries 7 and 8`` when a strike took an entry with the board
+    facts it implied (the change's consequences say why)."""
+    if len(acted) <= 1:
+        return f"entry {target}"
+    *rest, last = acted
+    return f"entries {', '.join(map(str, rest))} and {last}"
 
 
 def amendment(game: Game, seq: int, line: str) -> ev.Record:
