@@ -23,9 +23,9 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules.cc_capture import capture_attacker_refusal
-from stockade.core.rules.escape import rearm_refusal
 from stockade.core.rules.guarding import guard_refusal
 from stockade.core.rules.implying import Judge, Verdict
+from stockade.core.rules.rearming import rearm_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import left_out_of_stack
 

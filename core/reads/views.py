@@ -24,9 +24,11 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.escape import needs_ntc, rearm_refusal, withdrawal_refusal
+from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge
+from stockade.core.rules.rearming import rearm_refusal
+from stockade.core.rules.withdrawal import withdrawal_refusal
 
 UNARMED_COUNTER = "(1)-0-6"
 
