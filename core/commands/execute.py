@@ -11,9 +11,11 @@ from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
+from stockade.core.commands.implied import entry_for
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
+from stockade.core.log.game_timeline import struck_together
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -166,6 +168,8 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
             f"({describe_clock(then.turn, then.attacker, then.phase)})",
             "amend an entry with what happened in its own phase",
         )
+    if len(events) > 1 and all(_implied(e) for e in events[:-1]):
+        raise _implies_more(game, seq, line, [e for e in events[:-1] if _implied(e)])
     if len(events) != 1:
         said = "nothing" if not events else f"{len(events)} events"
         raise InputRefusal(
@@ -178,6 +182,33 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
             f"strike entry {seq} and enter it again",
         )
     return events[0]
+
+
+def _implied(record: ev.Record) -> bool:
+    return isinstance(record, ev.StatusChanged) and bool(record.implied)
+
+
+def _implies_more(game: Game, seq: int, line: str, facts: list[ev.StatusChanged]) -> InputRefusal:
+    """An amendment whose line implies board facts at entry ``seq``'s place: it says
+    them, with their rule, and how to record them where they stand. When entry ``seq``
+    was entered with as many implied facts, each is amended first (in its place, by the
+    entry the players would type), then the entry; else it is struck (its implied facts
+    go with it) and entered again."""
+    said = "; ".join(implied_line(f) for f in facts)
+    text = (
+        f"'{line}' at entry {seq}'s place records with it {said}; an amendment puts one "
+        f"event in entry {seq}'s place"
+    )
+    had = [s for s in struck_together(game.timeline, game.records, seq, "strike") if s != seq]
+    entries = [entry_for(f) for f in facts]
+    if had and len(had) == len(facts) and all(entries):
+        steps = "; ".join(f"amend {s} {c}" for s, c in zip(had, entries, strict=True))
+        return InputRefusal(
+            text, f"amend the facts entry {seq} implied first ({steps}), then amend {seq}"
+        )
+    return InputRefusal(
+        text, f"strike entry {seq} (the facts it implied go with it) and enter it again"
+    )
 
 
 def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:
