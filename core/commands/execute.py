@@ -169,7 +169,8 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
             "amend an entry with what happened in its own phase",
         )
     if len(events) > 1 and all(_implied(e) for e in events[:-1]):
-        raise _implies_more(game, seq, line, [e for e in events[:-1] if _implied(e)])
+        facts = [e for e in events[:-1] if isinstance(e, ev.StatusChanged) and e.implied]
+        raise _implies_more(game, seq, line, facts)
     if len(events) != 1:
         said = "nothing" if not events else f"{len(events)} events"
         raise InputRefusal(
