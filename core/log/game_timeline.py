@@ -189,7 +189,8 @@ def struck_together(
     record = records[seq - 1]
     entries: list[list[int]] = []
     run: list[int] = []
-    for member in timeline.groups.get(record.grp, ()):
+    for held in timeline.groups.get(record.grp, ()):
+        member = records[held - 1] if isinstance(held, int) else held  # held by its line
         run.append(member.seq)
         if not (isinstance(member, ev.StatusChanged) and member.implied):
             entries.append(run)
