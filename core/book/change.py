@@ -113,6 +113,19 @@ def consequences(change: Change, totals: dict[str, tuple[int, int]] | None = Non
     later entries whose outcome differs, new and resolved conflicts, CVP."""
     would = change.preview
     out: list[str] = []
+    together = [s for s in (*change.struck, *change.restored) if s != change.target]
+    if together:  # an entry and the board facts it implied: one entry to the player
+        strike = change.action == "strike"
+        verb = (
+            ("would also strike" if strike else "would also bring back")
+            if would
+            else ("also struck" if strike else "also brought back")
+        )
+        out.append(
+            f"{verb} entr{'y' if len(together) == 1 else 'ies'} "
+            f"{', '.join(map(str, together))}: an entry and the board facts it implied "
+            "stand or fall together, as one undo takes them"
+        )
     shift = change.verdict
     if shift is not None:
         before, after = shift.before or "no Victory Conditions", shift.after or "none"

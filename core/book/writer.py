@@ -384,6 +384,9 @@ class Writer(WriteRecovery, Amending):
     @stops_on_a_changed_log
     def strike(self, seq: int, reason: str = "") -> Change:
         self._strikable(seq)
+        together = _history.struck_together(self.timeline, self.records, seq, "strike")
+        if len(together) > 1:
+            return self._together(seq, together, "strike", reason)
         written = self._control(ev.Strike, seq, reason)
         self.timeline.strike(seq, written)
         self.named.clear()  # what an undone group folds on may differ now
@@ -392,6 +395,9 @@ class Writer(WriteRecovery, Amending):
     @stops_on_a_changed_log
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
+        together = _history.struck_together(self.timeline, self.records, seq, "unstrike")
+        if len(together) > 1:
+            return self._together(seq, together, "unstrike")
         written = self._control(ev.Unstrike, seq)
         self.timeline.unstrike(seq)
         self.named.clear()
@@ -399,11 +405,76 @@ class Writer(WriteRecovery, Amending):
 
     def preview_strike(self, seq: int) -> Change:
         self._strikable(seq)
+        together = _history.struck_together(self.timeline, self.records, seq, "strike")
+        if len(together) > 1:
+            return self._together(seq, together, "strike", preview=True)
         return self._refold(seq, "strike", [], preview=True)
 
     def preview_unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
+        together = _history.struck_together(self.timeline, self.records, seq, "unstrike")
+        if len(together) > 1:
+            return self._together(seq, together, "unstrike", preview=True)
         return self._refold(seq, "unstrike", [], preview=True)
+
+    def _together(
+        self, seq: int, together: list[int], action: str, reason: str = "", preview: bool = False
+    ) -> Change:
+        """Strike (or unstrike) an entry with the board facts it implied: one record
+        each, written in one write (a crash leaves all of them or none), then the tail
+        folded again once from the first of them."""
+        fold = self.projection
+        with fold.lock:
+            position = fold.position_of(together[0])[0]
+            tail = fold.effective[position:]
+            if action == "strike":
+                gone = set(together)
+                new_tail = [r for r in tail if r.seq not in gone]
+                lists = {"struck": together}
+            else:
+                undone = self.timeline.undone
+                back = [self.timeline.standing(self.records[s - 1]) for s in together]
+                back = [r for r in back if r.grp not in undone]
+                new_tail = sorted([*tail, *back], key=lambda r: (r.grp, r.seq))
+                lists = {"restored": [r.seq for r in back]}
+            if preview:
+                return self._preview(position, tail, new_tail, action, seq, **lists)
+            return self._write_together(
+                seq, together, action, reason, position, tail, new_tail, lists
+            )
+
+    def _write_together(
+        self,
+        seq: int,
+        together: list[int],
+        action: str,
+        reason: str,
+        position: int,
+        tail: list[ev.Record],
+        new_tail: list[ev.Record],
+        lists: dict[str, list[int]],
+    ) -> Change:
+        fold = self.projection
+        first, at = len(self.records) + 1, now()
+        controls: list[ev.Record] = [
+            ev.Strike(target=s, reason=reason) if action == "strike" else ev.Unstrike(target=s)
+            for s in together
+        ]
+        stamped = [stamp(c, first + i, first + i, at) for i, c in enumerate(controls)]
+        if reason:
+            within_bounds(stamped)
+        self._append_records(stamped)  # the timeline takes each strike as it is added
+        self.named.clear()
+        obs = Observer(fold.state, tail + new_tail, True)
+        fold.replace_tail(position, new_tail, obs)
+        change = Change(
+            action=action,
+            target=seq,
+            appended=[r.seq for r in stamped],
+            conflicts=len(fold.conflicts),
+            **lists,  # type: ignore[arg-type]
+        )
+        return finish(obs, self, change) if obs.saw else change
 
     def _refold(self, seq: int, action: str, written: list[int], preview: bool = False) -> Change:
         """Entry ``seq`` leaves (strike) or rejoins (unstrike) the effective history:

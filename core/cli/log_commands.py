@@ -14,6 +14,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from stockade.core.book.conflicts import conflict_line
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
@@ -176,8 +177,8 @@ def _check_records(
             for seq, refusal in sorted(game.conflicts.items())
         ]
         if not args.json:
-            for seq, refusal in sorted(game.conflicts.items()):
-                print(f"entry {seq} no longer holds: {refusal}")
+            for seq in sorted(game.conflicts):
+                print(conflict_line(game, seq))
         return _check_failed(
             args,
             report,

@@ -11,9 +11,11 @@ from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
+from stockade.core.commands.implied import entry_for
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
+from stockade.core.log.game_timeline import struck_together
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -129,15 +131,24 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         raise InputRefusal(f"'{verb}' needs the entry number")
     if verb == "strike":
         change = game.strike(target, reason)
-        text = f"struck entry {target}" + (f" ({reason})" if reason else "")
+        text = f"struck {_entries(change.struck, target)}" + (f" ({reason})" if reason else "")
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck entry {target}"
+        text = f"unstruck {_entries(change.restored, target)}"
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
+
+
+def _entries(acted: list[int], target: int) -> str:
+    """``entry 7``, or ``entries 7 and 8`` when a strike took an entry with the board
+    facts it implied (the change's consequences say why)."""
+    if len(acted) <= 1:
+        return f"entry {target}"
+    *rest, last = acted
+    return f"entries {', '.join(map(str, rest))} and {last}"
 
 
 def amendment(game: Game, seq: int, line: str) -> ev.Record:
@@ -157,6 +168,9 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
             f"({describe_clock(then.turn, then.attacker, then.phase)})",
             "amend an entry with what happened in its own phase",
         )
+    if len(events) > 1 and all(_implied(e) for e in events[:-1]):
+        facts = [e for e in events[:-1] if isinstance(e, ev.StatusChanged) and e.implied]
+        raise _implies_more(game, seq, line, facts)
     if len(events) != 1:
         said = "nothing" if not events else f"{len(events)} events"
         raise InputRefusal(
@@ -169,6 +183,33 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
             f"strike entry {seq} and enter it again",
         )
     return events[0]
+
+
+def _implied(record: ev.Record) -> bool:
+    return isinstance(record, ev.StatusChanged) and bool(record.implied)
+
+
+def _implies_more(game: Game, seq: int, line: str, facts: list[ev.StatusChanged]) -> InputRefusal:
+    """An amendment whose line implies board facts at entry ``seq``'s place: it says
+    them, with their rule, and how to record them where they stand. When entry ``seq``
+    was entered with as many implied facts, each is amended first (in its place, by the
+    entry the players would type), then the entry; else it is struck (its implied facts
+    go with it) and entered again."""
+    said = "; ".join(implied_line(f) for f in facts)
+    text = (
+        f"'{line}' at entry {seq}'s place records with it {said}; an amendment puts one "
+        f"event in entry {seq}'s place"
+    )
+    had = [s for s in struck_together(game.timeline, game.records, seq, "strike") if s != seq]
+    entries = [entry_for(f) for f in facts]
+    if had and len(had) == len(facts) and all(entries):
+        steps = "; ".join(f"amend {s} {c}" for s, c in zip(had, entries, strict=True))
+        return InputRefusal(
+            text, f"amend the facts entry {seq} implied first ({steps}), then amend {seq}"
+        )
+    return InputRefusal(
+        text, f"strike entry {seq} (the facts it implied go with it) and enter it again"
+    )
 
 
 def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:

@@ -14,6 +14,7 @@ To add a verb: a ``VerbSpec`` here, a ``Command`` subclass with one field per sl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -21,6 +22,8 @@ from stockade.core.commands import picks as p
 from stockade.core.commands.lexer import FLAG, MANY, ONE
 from stockade.core.commands.vocabulary import PLAYER_WORDS
 from stockade.core.model import events as ev
+from stockade.core.model.state import GameState
+from stockade.core.rules.escape import own_borders_asked
 
 # ``by WORD`` of an elimination; "fire" is the players' word for enemy fire
 CAUSES = ("own", "enemy", "fire", "cc", "sniper", "rout", "other")
@@ -89,6 +92,9 @@ class Slot:
     # parser fills it from ``choices`` / ``picks`` (``command.fill_left_out``). Only a
     # trailing positional slot can be seen to be missing, so only those take it.
     fill_when_single: bool = False
+    # Whether the slot's question applies to this game at all (None: always); a form
+    # shows the field only where it does.
+    asked: Callable[[GameState], bool] | None = None
 
     @property
     def arity(self) -> str:
@@ -476,7 +482,9 @@ _SPECS = [
         (),
         (
             _units("units", "Unarmed units", "captive"),
-            Slot("by", Kind.UNIT, "by", "By", which="active", required=True),
+            Slot(
+                "by", Kind.UNIT, "by", "By", which="active", picks=p.massacre_units, required=True
+            ),
         ),
     ),
     # ---------------------------------------------------------------------- escape
@@ -511,7 +519,13 @@ _SPECS = [
             ),
             Slot("guard_dies", Kind.FLAG, "guard-dies", "the Guard was eliminated"),
             Slot("melee", Kind.FLAG, "melee", "a Melee formed"),
-            Slot("own_borders", Kind.FLAG, "own-borders", "Axis Minor within own borders"),
+            Slot(
+                "own_borders",
+                Kind.FLAG,
+                "own-borders",
+                "Axis Minor within own borders",
+                asked=own_borders_asked,
+            ),
         ),
     ),
     VerbSpec(

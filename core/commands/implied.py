@@ -101,3 +101,13 @@ def said(record: ev.StatusChanged) -> str:
         else fact_said(record)
     )
     return f"{IMPLIED}: {fact} ({record.implied})"
+
+
+def entry_for(record: ev.StatusChanged) -> Command | None:
+    """The entry the players would type for an implied fact (a move, a break, a rally);
+    None for one no single entry of theirs records (a Melee names two units)."""
+    if record.location is not None:
+        return Move(units=(record.handle,), to=record.location)
+    if record.broken is not None and not record.melee:
+        return Break(units=(record.handle,)) if record.broken else Rally(units=(record.handle,))
+    return None

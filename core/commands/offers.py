@@ -74,15 +74,18 @@ def _surrender(state: GameState, fact: m.MaySurrender) -> list[Offer]:
     return out
 
 
-def _transfer(fact: m.MayTransfer) -> list[Offer]:
+def _transfer(state: GameState, fact: m.MayTransfer) -> list[Offer]:
+    """A transfer only to a unit the transfer's own check accepts (A20.5: a friendly,
+    armed, unbroken unit in the prisoners' Location takes them "as a SW"): with no
+    such taker, no transfer line is offered at all, only the abandonment."""
     prisoners = _handles(fact.prisoners)
-    # one in the Guard's Location that may accept them, else the board must say who
-    to = fact.takers[0].handle if fact.takers else ""
-    transfer = guards.Transfer(units=prisoners, to=to)
-    return [
-        Offer(transfer, "A20.5", left="" if to else "to"),
-        Offer(guards.Abandon(units=prisoners), "A20.5"),
-    ]
+    to = (
+        _first_legal(q.transfer_guards(state, list(prisoners), among=fact.takers))
+        if fact.takers
+        else ""
+    )
+    transfer = [Offer(guards.Transfer(units=prisoners, to=to), "A20.5")] if to else []
+    return [*transfer, Offer(guards.Abandon(units=prisoners), "A20.5")]
 
 
 def _escape(fact: m.MayEscape) -> list[Offer]:
@@ -118,7 +121,7 @@ def _offers(state: GameState, fact: m.May) -> list[Offer]:
         case m.MaySurrender():
             return _surrender(state, fact)
         case m.MayTransfer():
-            return _transfer(fact)
+            return _transfer(state, fact)
         case m.MayEscape():
             return _escape(fact)
         case m.MayCaptureBack(unit=p, targets=targets):

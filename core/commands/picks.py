@@ -140,6 +140,12 @@ def transfer_guards(state: GameState, values: Values) -> list[Choice]:
     return queries.transfer_guards(state, handles_in(values, "units"))
 
 
+def massacre_units(state: GameState, values: Values) -> list[Choice]:
+    from stockade.core.reads import queries
+
+    return queries.massacre_units(state, handles_in(values, "units"))
+
+
 def takeover_guards(state: GameState, values: Values) -> list[Choice]:
     from stockade.core.reads import queries
 

@@ -13,7 +13,7 @@ from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.tracked_unit import UNARMED, Unit
-from stockade.core.rules.escape import rearmed_as
+from stockade.core.rules.rearming import rearmed_as
 
 
 class Escape(Command, frozen=True):

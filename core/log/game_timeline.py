@@ -175,3 +175,28 @@ def strikable(timeline: Timeline, records: Sequence[ev.Record], seq: int, verb: 
     if verb == "strike" and record.grp in timeline.undone:
         raise HistoryRefusal("strike", f"entry {seq} is undone; nothing to strike")
     return record
+
+
+def struck_together(
+    timeline: Timeline, records: Sequence[ev.Record], seq: int, verb: str
+) -> list[int]:
+    """The entries a strike (``verb`` "strike") or unstrike of entry ``seq`` acts on: the
+    player's entry with the board facts it implied, recorded with it in its group just
+    before it (``implied`` on a status record), as one undo takes them back together.
+    Striking an implied fact alone would leave the entry it made legal in conflict, and
+    striking the entry alone would leave a fact only it implied: so each strikes both.
+    Only those not already struck (or, to unstrike, struck) are named."""
+    record = records[seq - 1]
+    entries: list[list[int]] = []
+    run: list[int] = []
+    for held in timeline.groups.get(record.grp, ()):
+        member = records[held - 1] if isinstance(held, int) else held  # held by its line
+        run.append(member.seq)
+        if not (isinstance(member, ev.StatusChanged) and member.implied):
+            entries.append(run)
+            run = []
+    if run:
+        entries.append(run)
+    mine = next((entry for entry in entries if seq in entry), [seq])
+    struck = timeline.struck
+    return [s for s in mine if s == seq or (s in struck) == (verb == "unstrike")]

@@ -23,9 +23,9 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules.cc_capture import capture_attacker_refusal
-from stockade.core.rules.escape import rearm_refusal
 from stockade.core.rules.guarding import guard_refusal
 from stockade.core.rules.implying import Judge, Verdict
+from stockade.core.rules.rearming import rearm_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import left_out_of_stack
 
@@ -165,6 +165,23 @@ def surrender_captors(
     )
 
 
+def rejecting_side(state: GameState, stack: list[str]) -> str:
+    """The side that rejects the surrender of ``stack`` (A20.3) when only one may: of the
+    sides other than the stack's, the one the rejection's own check accepts; "" when
+    none or several do (the player says which)."""
+    units = _known(state, stack)
+    if not units:
+        return ""
+    own, judge = state.units[units[0]].side, Judge(state)
+    sides = [
+        side
+        for side in state.sides
+        if side != own
+        and judge([ev.SurrenderRejected(units=units, by_side=side)], follow_clock=True).accepted
+    ]
+    return sides[0] if len(sides) == 1 else ""
+
+
 def surrendering_units(state: GameState, captor: str = "") -> list[Choice]:
     """Infantry that could surrender, judged as the command would record the surrender
     of its stack (A20.21) to ``captor``, or (none named yet) to the first enemy that
@@ -214,13 +231,17 @@ def recapture_guards(
     )
 
 
-def transfer_guards(state: GameState, prisoners: list[str]) -> list[Choice]:
-    """Who may guard ``prisoners`` handed over by their Guard (A20.5, A20.51)."""
+def transfer_guards(
+    state: GameState, prisoners: list[str], among: Iterable[Unit] | None = None
+) -> list[Choice]:
+    """Who (of ``among``, when given) may guard ``prisoners`` handed over by their
+    Guard (A20.5, A20.51)."""
     return _new_guards(
         state,
         prisoners,
         lambda taken, guard: ev.Transferred(units=taken, to_guard=guard),
         "A20.5",
+        among,
     )
 
 
@@ -240,6 +261,19 @@ def _new_guards(
         return _unjudged(candidates)
     where, judge = _location_of(state, units), Judge(state)
     return ranked(_judged(judge, u, entry(units, u.handle), where, rule) for u in candidates)
+
+
+def massacre_units(state: GameState, victims: list[str]) -> list[Choice]:
+    """Who may Massacre the unarmed ``victims`` (A20.4), each judged by the massacre's
+    own check as the command would record it (in the fire phase it belongs to)."""
+    units = _known(state, victims)
+    if not units:
+        return _unjudged(_active(state))
+    where, judge = _location_of(state, units), Judge(state)
+    return ranked(
+        _judged(judge, u, ev.Massacred(units=units, by=u.handle), where, "A20.4")
+        for u in _active(state)
+    )
 
 
 def takeover_guards(

@@ -24,15 +24,12 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.escape import (
-    needs_ntc,
-    rearm_refusal,
-    rearm_source_now,
-    withdrawal_refusal,
-)
+from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge
 from stockade.core.rules.lookup import clock
+from stockade.core.rules.rearming import rearm_refusal, rearm_source_now
+from stockade.core.rules.withdrawal import withdrawal_refusal
 
 UNARMED_COUNTER = "(1)-0-6"
 
@@ -222,6 +219,20 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
     refusal = verdict.refusal
     if refusal is None:
         ntc = needs_ntc(state, p)
+        if ntc and verdict.implied:
+            # the Guard is in Good Order in the book: the tick is for the entry, which
+            # records the break A20.55 needs, so the break is said first (a cut line
+            # still shows it) and the Guard is never called broken before it is
+            guard = _guard_of(state, p).handle
+            because = "; ".join(dict.fromkeys(f.implied for f in verdict.implied))
+            return EscapeView(
+                p,
+                unit_label(p),
+                True,
+                ntc,
+                f"{verdict.records_too} ({because}); then it must pass a NTC and "
+                f"attack {guard} in CC",
+            )
         if ntc:
             what = "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
         elif withdrawal_refusal(state, _guard_of(state, p), [p]) is None:

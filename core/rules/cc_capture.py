@@ -22,7 +22,6 @@ from stockade.core.rules.counters import (
     rearm_unit,
     retire,
 )
-from stockade.core.rules.escape import size_words
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
 from stockade.core.rules.lookup import (
     describe,
@@ -32,6 +31,7 @@ from stockade.core.rules.lookup import (
     unit,
 )
 from stockade.core.rules.melee import armed_units_of, start_melee
+from stockade.core.rules.rearming import size_words
 from stockade.core.rules.simultaneous_cc import (
     Outcome,
     capture_back,

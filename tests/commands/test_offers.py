@@ -76,6 +76,28 @@ def test_aph_offers_transfer_abandon_and_escort():
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 
+def test_a_transfer_is_offered_only_to_a_unit_that_may_take_the_prisoners():
+    """A20.5: a bare ``transfer g1`` with nobody there to take g1 is no entry to
+    offer; a taker that may not accept (pinned) is none either."""
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add Russian 4-4-7 at R9",
+            "add German 4-6-7 at Q5 broken",
+            "phase RtPh",
+            "surrender g1 to r1",
+            "next",
+        ],
+    )
+    assert game.state.phase == "APh"
+    assert lines(game) == ["abandon g1", "escort r1"]
+    run_script(game, ["move r2 Q4", "pin r2"])
+    assert not any(line.startswith("transfer") for line in lines(game))
+    assert_each_whole_offer_is_accepted_as_it_stands(game)
+
+
 def test_ccph_offers_an_escape_and_its_likeliest_outcome():
     game = new_game()
     run_script(

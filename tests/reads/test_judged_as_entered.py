@@ -208,3 +208,18 @@ def test_an_implied_fact_is_said_as_what_this_entry_will_record() -> None:
     for said in (why, hint, g2.note):
         assert "this entry also records a1 broken" in said, said
         assert "the entry records" not in said
+
+
+def test_the_panel_says_first_that_the_escape_records_a_good_order_guard_broken() -> None:
+    """A20.55: outside Melee prisoners attack only a broken Guard. g2's Guard a1 is in
+    Good Order in the book: the panel's tick is for the entry, which records the break,
+    so it says so first (a line cut at 80x24 still shows it) and never calls a1 "its
+    broken Guard"; g3's Guard a3 is broken and reads as before."""
+    game = demo()
+    allowed, why = escape_view(game, "g2")
+    assert allowed
+    assert why.startswith("this entry also records a1 broken (A20.55: "), why
+    assert "broken Guard in CC" not in why and why.endswith("attack a1 in CC")
+    allowed, why = escape_view(game, "g3")
+    assert allowed
+    assert why == "must pass a NTC first, then attack its broken Guard in CC (A20.55)"

@@ -20,8 +20,8 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import UNARMED, Unit
 from stockade.core.reads import views
-from stockade.core.rules.escape import rearm_refusal
 from stockade.core.rules.lookup import clock
+from stockade.core.rules.rearming import rearm_refusal
 
 WAYS: tuple[ev.RearmHow, ...] = ("surrender", "alone", "cc")
 

@@ -20,22 +20,23 @@ async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_p
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         status = app.screen.query_one(StatusLine)
-        status.say("word " * 80, "hint")
+        status.say("word " * 300, "hint")
         await pilot.pause()
         shown = str(status.render())
-        assert len(shown.splitlines()) == 3 and shown.endswith("↓ more (^↓)")
+        assert len(shown.splitlines()) == 24 // 3  # a long reply: a third of the screen
+        assert shown.endswith("↓ more (^↓)")
         status.post_message(MouseScrollDown(status, 1, 1, 0, 1, 0, False, False, False))
         await pilot.pause()
         shown = str(status.render())
         assert shown.startswith("↑ ")
         await pilot.press("ctrl+up")  # back to the top, from the keyboard
         assert not str(status.render()).startswith("↑ ")
-        status.say(" ".join(f"w{n}" for n in range(200)), "hint")
+        status.say(" ".join(f"w{n}" for n in range(400)), "hint")
         lines = [line.plain.split() for line in status.wrapped_lines()]
-        await pilot.press("ctrl+down")  # a key turns a whole page of three lines
-        assert str(status.render()).split()[:2] == ["↑", lines[3][0]]
+        await pilot.press("ctrl+down")  # a key turns a whole page of the lines shown
+        assert str(status.render()).split()[:2] == ["↑", lines[24 // 3][0]]
         await pilot.press("ctrl+up")
-        status.say("word " * 80, "hint")
+        status.say("word " * 300, "hint")
         await pilot.press("colon")  # and from inside the command bar
         await pilot.press("ctrl+down", "ctrl+down")
         assert str(status.render()).startswith("↑ ")

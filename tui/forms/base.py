@@ -91,6 +91,9 @@ class Field:
     value: FieldValue = ""
     auto: bool = False  # a unit field: pick the only legal unit by itself
     required: bool = True  # a verb's field: its slot's ``required``
+    # the core's word on whether the question applies to this game (None: always);
+    # a field that does not is never shown, and keeps its empty value
+    asked: Callable[[GameState], bool] | None = None
 
     @property
     def optional(self) -> bool:
@@ -219,7 +222,10 @@ class FormScreen(ModalScreen[str | None]):
             # that takes the focus scrolls itself into view.
             with VerticalScroll(id="fields", can_focus=False):
                 for f in self.spec.fields:
-                    yield from self._field(f, state)
+                    shown = f.asked is None or f.asked(state)
+                    for widget in self._field(f, state):
+                        widget.display = shown
+                        yield widget
             yield Static(id="more")
             with VerticalScroll(id="pinned", can_focus=False):
                 yield Static(id="preview")

@@ -68,6 +68,7 @@ def slot_fields(
                 (values or {}).get(slot.name, False if slot.kind is Kind.FLAG else ""),
                 slot.name in auto,
                 required=slot.required or slot.name in required,
+                asked=slot.asked,
             )
         )
     return out

@@ -206,7 +206,7 @@ SPECS: list[FormSpec] = [
         "Massacre",
         "A20.4: eliminating unarmed units in the Location, as "
         "if using a SW: enemy ELR +1 (once) and No Quarter.",
-        slot_fields("massacre"),
+        slot_fields("massacre", auto=("by",)),
         of_verb("massacre"),
         key="m",
     ),

@@ -16,6 +16,7 @@ from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
 from stockade.core.commands.grammar import Kind
 from stockade.core.model.state import GameState
+from stockade.core.reads.queries import rejecting_side
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
 from stockade.tui.forms.base import Field, FormScreen, FormSpec, FormValues
 from stockade.tui.forms.choice_list import ChoiceList
@@ -33,11 +34,12 @@ ANSWERS = words(("accept the surrender", "accept"), ("reject it: No Quarter (A20
 
 
 def _build(v: FormValues, state: GameState) -> Command | None:
-    if not v["units"] or not v["to"]:
-        return None
+    rejected = v["answer"] == "reject"
+    if not v["units"] or not (v["to"] or rejected):
+        return None  # a rejection is a side's: it needs no captor picked
     if verdict_of(v)[0] is not True:
         return None  # no entry until the board questions say it surrenders
-    if v["answer"] == "reject":
+    if rejected:
         fields = {"units": v["units"], "by": v.get("captor_side", "")}
         return from_fields("reject", fields, state)
     names = ("units", "to", "reason", "free", "merges")
@@ -90,8 +92,10 @@ class SurrenderForm(FormScreen):
 
     def values(self) -> FormValues:
         v = super().values()
-        captor = self.game.state.units.get(v.text("to"))
-        v["captor_side"] = captor.side if captor else ""
+        state = self.game.state
+        captor = state.units.get(v.text("to"))
+        # no captor picked: the one side the core says may reject this stack, if one
+        v["captor_side"] = captor.side if captor else rejecting_side(state, v.units("units"))
         return v
 
     def extra_verdict(self) -> Text | None:

@@ -1,9 +1,11 @@
 """The status line: the last outcome, the core's refusal (rule first), or a hint.
 
-A refusal is marked with a symbol and the word "refused" as well as colour. It shows
-at most three lines; a longer message ends its third line with "↓ more" and the key
-that pages it (ctrl+down; the mouse wheel scrolls a line), so nothing is cut without a sign of
-it nor out of the keyboard's reach.
+A refusal is marked with a symbol and the word "refused" as well as colour. A short
+message shows in at most three lines; a longer one (``help escape``) makes the line
+taller, up to a third of the screen, so it reads in fewer presses. What is still longer
+ends its last line with "↓ more" and the key that pages it (ctrl+down, a page of the
+visible height; the mouse wheel scrolls a line), so nothing is cut without a sign of it
+nor out of the keyboard's reach.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ from textual.widgets import Static
 from stockade.tui.bindings import key_of
 
 KINDS = {"ok": "✓ ", "refusal": "✗ refused: ", "hint": "» ", "info": ""}
-ROWS = 3
+ROWS = 3  # a short message's most lines
+TALL_SHARE = 3  # a long message's line grows up to this fraction of the screen (1/3)
 MORE = " ↓ more ({key})"
 
 
 class StatusLine(Static):
     DEFAULT_CSS = """
-    StatusLine { height: auto; max-height: 3; padding: 0 1; background: $panel; }
+    StatusLine { height: auto; padding: 0 1; background: $panel; }
     StatusLine.-refusal { background: $error 25%; }
     """
 
@@ -33,6 +36,7 @@ class StatusLine(Static):
         self.message = ""
         self._text = Text()
         self._top = 0  # the first wrapped line shown
+        self._rows = ROWS  # the lines shown now: ROWS, or more for a long message
 
     def say(self, message: str, kind: str = "info") -> None:
         self.kind, self.message = kind, message
@@ -47,6 +51,10 @@ class StatusLine(Static):
         text.append(KINDS.get(kind, ""), style=f"bold {colour}")
         text.append(message)
         self._text, self._top = text, 0
+        self._rows = ROWS
+        long = len(self.wrapped_lines()) > ROWS
+        self._rows = max(ROWS, self.app.size.height // TALL_SHARE) if long else ROWS
+        self.styles.max_height = self._rows
         self.update(text)
 
     def fits(self, message: str, kind: str = "hint") -> bool:
@@ -64,19 +72,19 @@ class StatusLine(Static):
         sit beside a line and never cut a word of it."""
         width = self.content_region.width or max(1, self.app.size.width - 2)
         lines = list(self._text.wrap(self.app.console, width))
-        if len(lines) <= ROWS:
+        if len(lines) <= self._rows:
             return lines
         return list(self._text.wrap(self.app.console, max(1, width - len(self._more()))))
 
     def render(self) -> Text:
-        lines = self.wrapped_lines()
-        if len(lines) <= ROWS:
+        lines, rows = self.wrapped_lines(), self._rows
+        if len(lines) <= rows:
             return self._text
-        self._top = max(0, min(self._top, len(lines) - ROWS))
-        shown = [line.copy() for line in lines[self._top : self._top + ROWS]]
+        self._top = max(0, min(self._top, len(lines) - rows))
+        shown = [line.copy() for line in lines[self._top : self._top + rows]]
         if self._top > 0:
             shown[0] = Text("↑ ", style="bold").append_text(shown[0])
-        if self._top + ROWS < len(lines):
+        if self._top + rows < len(lines):
             last = shown[-1]
             last.rstrip()
             last.append(self._more(), style="bold reverse")
@@ -84,14 +92,14 @@ class StatusLine(Static):
 
     def scroll_lines(self, step: int) -> None:
         """Show the message ``step`` wrapped lines further down (up, if negative)."""
-        last_top = max(0, len(self.wrapped_lines()) - ROWS)
+        last_top = max(0, len(self.wrapped_lines()) - self._rows)
         self._top = max(0, min(self._top + step, last_top))
         self.refresh()
 
     def scroll_pages(self, step: int) -> None:
         """Show the message ``step`` pages further down: a key turns a whole page of the
-        three lines, the wheel one line, so a long help reads in a few presses."""
-        self.scroll_lines(step * ROWS)
+        lines shown, the wheel one line, so a long help reads in a few presses."""
+        self.scroll_lines(step * self._rows)
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()

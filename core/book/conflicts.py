@@ -1,0 +1,40 @@
+"""What a player reads of the entries that no longer hold (a log written by an older
+version whose rules were looser, or a strike that pulled an entry's ground away): each
+named with its rule, and what to do about it. The game stays usable meanwhile: the fold
+skips each until it is amended or struck."""
+
+from __future__ import annotations
+
+from stockade.core.book.describe import sentence_for
+from stockade.core.book.game import Game
+
+FIX = "amend {seq} with what the board showed, or strike {seq}"
+
+
+def conflict_line(game: Game, seq: int) -> str:
+    """``entry 5 (T1 PFPh: g1 in Melee) no longer holds: A11: ...; to fix it: amend 5
+    with what the board showed, or strike 5``."""
+    refusal = game.conflicts[seq]
+    entry = sentence_for(game.timeline.standing(game.records[seq - 1]), game)
+    return (
+        f"entry {seq} ({entry}) no longer holds: {refusal.rule}: {refusal.text}; "
+        f"to fix it: {FIX.format(seq=seq)}"
+    )
+
+
+def conflicts_notice(game: Game) -> str:
+    """One line for a game opened with entries in conflict, "" when none: how many,
+    the first with its rule, and that the game goes on without them."""
+    seqs = sorted(game.conflicts)
+    if not seqs:
+        return ""
+    first = game.conflicts[seqs[0]]
+    n = len(seqs)
+    which = ", ".join(map(str, seqs[:6])) + (" ..." if n > 6 else "")
+    return (
+        f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
+        f"({which}; entry {seqs[0]}: {first.rule}: {first.text}) and "
+        f"{'is' if n == 1 else 'are'} skipped; the game goes on. To fix "
+        f"{'it' if n == 1 else 'each'}: {FIX.format(seq=seqs[0])} "
+        "(history: a amends, x strikes)"
+    )
