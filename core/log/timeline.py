@@ -16,8 +16,9 @@ group is in effect, the effective history holds its event where the record stood
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Generic, Literal, Protocol, TypeVar, cast
+
+import msgspec
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
 
@@ -48,8 +49,7 @@ class _Amending(_Targeted, Protocol):
 R = TypeVar("R", bound=Sequenced)
 
 
-@dataclass(frozen=True)
-class Controls:
+class Controls(msgspec.Struct, frozen=True):
     """What a log format's control records do, and how its timeline refuses.
 
     ``actions`` maps each control record type (exactly: control types are never
@@ -66,18 +66,18 @@ class Controls:
     check_groups: bool = False
 
 
-@dataclass
-class Timeline(Generic[R]):
+class Timeline(msgspec.Struct, Generic[R]):
     controls: Controls
-    groups: dict[int, list[R]] = field(default_factory=dict)  # grp -> domain events
-    active: list[int] = field(default_factory=list)  # group ids in effect, in order
-    undone: set[int] = field(default_factory=set)
-    redo_stack: list[int] = field(default_factory=list)  # undone groups, last on top
-    struck: dict[int, int] = field(default_factory=dict)  # struck seq -> strike seq
-    abandoned: set[int] = field(default_factory=set)  # undone groups a new entry left behind
+    groups: dict[int, list[R]] = msgspec.field(default_factory=dict)  # grp -> domain events
+    active: list[int] = msgspec.field(default_factory=list)  # group ids in effect, in order
+    undone: set[int] = msgspec.field(default_factory=set)
+    redo_stack: list[int] = msgspec.field(default_factory=list)  # undone groups, last on top
+    struck: dict[int, int] = msgspec.field(default_factory=dict)  # struck seq -> strike seq
+    # undone groups a new entry left behind
+    abandoned: set[int] = msgspec.field(default_factory=set)
     # amended seq -> the amendments of it, in log order (the last in effect stands)
-    amends: dict[int, list[int]] = field(default_factory=dict)
-    replacements: dict[int, R] = field(default_factory=dict)  # amendment seq -> its event
+    amends: dict[int, list[int]] = msgspec.field(default_factory=dict)
+    replacements: dict[int, R] = msgspec.field(default_factory=dict)  # amendment seq -> its event
 
     def add(self, record: R) -> None:
         """Take one record, in log order, into account; refuse one that cannot apply."""
