@@ -17,7 +17,7 @@ import pytest
 from bench.generate import generate, write_log
 from bench.hostile_shapes import added
 from stockade.core.book.game import Game
-from stockade.core.log import snapcache
+from stockade.core.log import snapcache, store
 from stockade.core.log.chain import chained
 from stockade.core.model import events as ev
 
@@ -77,3 +77,33 @@ def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path):
     deep = game.effective[n // 3].seq
     assert game.state_at(deep) == reference.state_at(deep)
     assert None not in game.projection.undo  # reaching into the gap folded it once
+
+
+@pytest.fixture
+def streamed(monkeypatch):
+    """Every log read piece by piece, as a log over ``store.STREAM_FROM`` bytes is."""
+    monkeypatch.setattr(store, "STREAM_FROM", 0)
+
+
+def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streamed):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    ratio = held_by_open(path) / path.stat().st_size
+    assert ratio < 3.0, ratio  # 3.6x when every domain record was held decoded
+    game = Game.open(path, read_only=True)
+    effective = game.projection.effective
+    assert len(effective) > 800 and effective.held() == 0  # each read by its seq
+    assert [r.seq for r in effective] == game.projection.seqs
+    assert list(game.effective) == Game.load(list(game.records)).effective[:]
+
+
+def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streamed):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    game = Game.open(path)
+    effective = game.projection.effective
+    deep = effective[len(effective) // 4].seq
+    game.strike(deep, "a mistaken entry")  # folds the three quarters after it again
+    game.unstrike(deep)
+    assert effective.held() == 0  # each place again by its seq (main: a list of records)
+    assert list(game.effective) == list(Game.load(list(game.records)).effective)
