@@ -16,9 +16,10 @@ read (history, entry status, views).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+import msgspec
 
 from stockade.core import rules
 from stockade.core.book import writer as _writer
@@ -153,7 +154,7 @@ class Game(Writer):
         ):
             if then and entry.seq not in folded and entry.status != "control":
                 turn, phase, attacker = self.names_then().when.get(entry.seq, (0, "", ""))
-                entry = dataclasses.replace(entry, turn=turn, phase=phase, attacker=attacker)
+                entry = msgspec.structs.replace(entry, turn=turn, phase=phase, attacker=attacker)
             yield entry
 
     @property

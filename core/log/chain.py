@@ -22,7 +22,6 @@ recompute every link of an edited log.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -79,8 +78,7 @@ def chained(lines: list[bytes], head: str | None = None) -> list[bytes]:
     return out
 
 
-@dataclass
-class ChainReport:
+class ChainReport(msgspec.Struct):
     """What walking a log's chain found."""
 
     walked: int = 0  # lines walked and found linked

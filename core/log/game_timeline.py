@@ -11,7 +11,8 @@ history; every later event is checked again when the state is folded (see
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from stockade.core.log import timeline as shared
 from stockade.core.model import events as ev
@@ -41,8 +42,7 @@ def build_timeline(
 
 
 # ------------------------------------------------------------ entries, as they stand
-@dataclass
-class HistoryEntry:
+class HistoryEntry(msgspec.Struct):
     seq: int
     grp: int
     record: ev.Record

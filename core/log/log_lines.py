@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.log_file import LogFileRefused, open_log, read_log_bytes
@@ -22,17 +23,15 @@ from stockade.core.log.log_file import LogFileRefused, open_log, read_log_bytes
 MAX_LINE_BYTES = 64 * 1024
 
 
-@dataclass
-class RawLine:
+class RawLine(msgspec.Struct):
     number: int  # 1-based line number in the file
     data: bytes  # without the trailing newline
 
 
-@dataclass
-class ReadResult:
+class ReadResult(msgspec.Struct):
     lines: list[RawLine]
     torn_tail: bytes | None = None  # bytes after the last newline, if any
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)
 
 
 def read_bytes(path: Path) -> bytes:

@@ -27,7 +27,6 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -61,8 +60,7 @@ class LogRecord(Protocol):
 R = TypeVar("R", bound=LogRecord)
 
 
-@dataclass(frozen=True)
-class LogFormat(Generic[R]):
+class LogFormat(msgspec.Struct, Generic[R], frozen=True):
     """One kind of log: its records, its header, its versions and its words."""
 
     union: Any  # the tagged union of every record type (for msgspec.convert)
@@ -87,8 +85,7 @@ class LogFormat(Generic[R]):
     strict: Strict | None = None
 
 
-@dataclass
-class LogProblem:
+class LogProblem(msgspec.Struct):
     line: int
     message: str
 
@@ -96,10 +93,9 @@ class LogProblem:
         return f"line {self.line}: {self.message}"
 
 
-@dataclass
-class LoadedLog(Generic[R]):
+class LoadedLog(msgspec.Struct, Generic[R]):
     records: list[R]
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)
     problem: LogProblem | None = None  # a bad line that stopped loading
     torn_tail: bytes | None = None  # bytes to set aside (they start at good_bytes)
     good_bytes: int = 0  # length of the file up to the end of the last good line
@@ -240,8 +236,7 @@ class Proven:
         self.size, self.lines, self.holds = size, lines, holds
 
 
-@dataclass
-class StreamedLog(Generic[R]):
+class StreamedLog(msgspec.Struct, Generic[R]):
     """A sound log read piece by piece (``stream``): its records held or dropped."""
 
     records: LogRecords[R]

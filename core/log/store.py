@@ -16,9 +16,10 @@ import errno
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+
+import msgspec
 
 from stockade.core.log import chain, derived, reader, snapcache
 from stockade.core.log.derived import Content
@@ -52,35 +53,34 @@ STREAM_FROM = 1 << 20
 GameRecords = list[ev.Record] | LogRecords[ev.Record]
 
 
-@dataclass
-class LogStore:
+class LogStore(msgspec.Struct):
     records: GameRecords
     journal: Journal | None = None
     path: Path | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)
     problem: LogProblem | None = None
     # The bytes the snapshot cache verifies (``LogStore.open``; None for a small log):
     # the writer takes them once to fold from the cache and drops them (``take_log_data``).
-    log_data: bytes | None = field(default=None, repr=False, compare=False)
+    log_data: bytes | None = msgspec.field(default=None)
     # The length and digest of the log as this store read it and then wrote to it (every
     # accepted append added), the key of what is derived from it (core/log/derived.py);
     # None when the store is off, or when what the file holds is not simply that (a
     # torn tail or an unfinished group set aside, a failed write).
-    content: Content | None = field(default=None, repr=False, compare=False)
+    content: Content | None = msgspec.field(default=None)
 
     # A long log's timeline, built as it was read (``take_timeline``).
-    timeline: Timeline | None = field(default=None, repr=False, compare=False)
+    timeline: Timeline | None = msgspec.field(default=None)
     # The snapshot whose prefix the log was read past without decoding it (its bytes
     # hash to the snapshot's key): the fold starts from it (``take_snapshot``).
-    snapshot: snapcache.Snapshot | None = field(default=None, repr=False, compare=False)
+    snapshot: snapcache.Snapshot | None = msgspec.field(default=None)
 
     # While a group is held (``hold``): the lines written since, staged beside the log
     # (``core.log.staging``), not yet in it; None when nothing would be written.
-    held: StagedGroup | None = field(default=None, repr=False, compare=False)
-    holding: bool = field(default=False, repr=False, compare=False)
+    held: StagedGroup | None = msgspec.field(default=None)
+    holding: bool = msgspec.field(default=False)
     # How many of ``records`` the file held when the group began: the rest are the
     # group's, in memory only until it is written.
-    held_at: int = field(default=0, repr=False, compare=False)
+    held_at: int = msgspec.field(default=0)
 
     def take_log_data(self, wanted: bool = True) -> bytes | None:
         """The bytes read at open, once: kept no longer than the fold needs them

@@ -16,9 +16,10 @@ group is in effect, the effective history holds its event where the record stood
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import chain
 from typing import Generic, Literal, Protocol, TypeVar, cast
+
+import msgspec
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
 
@@ -49,8 +50,7 @@ class _Amending(_Targeted, Protocol):
 R = TypeVar("R", bound=Sequenced)
 
 
-@dataclass(frozen=True)
-class Controls:
+class Controls(msgspec.Struct, frozen=True):
     """What a log format's control records do, and how its timeline refuses.
 
     ``actions`` maps each control record type (exactly: control types are never
@@ -67,19 +67,20 @@ class Controls:
     check_groups: bool = False
 
 
-@dataclass
-class Timeline(Generic[R]):
+class Timeline(msgspec.Struct, Generic[R]):
     controls: Controls
     # grp -> its domain events: the records themselves, or (with ``lines``) their seqs
-    groups: dict[int, list[R | int]] = field(default_factory=dict)
-    active: list[int] = field(default_factory=list)  # group ids in effect, in order
-    undone: set[int] = field(default_factory=set)
-    redo_stack: list[int] = field(default_factory=list)  # undone groups, last on top
-    struck: dict[int, int] = field(default_factory=dict)  # struck seq -> strike seq
-    abandoned: set[int] = field(default_factory=set)  # undone groups a new entry left behind
+    groups: dict[int, list[R | int]] = msgspec.field(default_factory=dict)
+    active: list[int] = msgspec.field(default_factory=list)  # group ids in effect, in order
+    undone: set[int] = msgspec.field(default_factory=set)
+    redo_stack: list[int] = msgspec.field(default_factory=list)  # undone groups, last on top
+    struck: dict[int, int] = msgspec.field(default_factory=dict)  # struck seq -> strike seq
+    abandoned: set[int] = msgspec.field(
+        default_factory=set
+    )  # undone groups a new entry left behind
     # amended seq -> the amendments of it, in log order (the last in effect stands)
-    amends: dict[int, list[int]] = field(default_factory=dict)
-    replacements: dict[int, R] = field(default_factory=dict)  # amendment seq -> its event
+    amends: dict[int, list[int]] = msgspec.field(default_factory=dict)
+    replacements: dict[int, R] = msgspec.field(default_factory=dict)  # amendment seq -> its event
     # The log's records by line (seq n at index n - 1) when a group holds only the seqs
     # of its events, each read from ``lines`` when asked for (a long log's records are
     # read again from the file, never all held); None: a group holds its records.

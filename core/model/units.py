@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+import msgspec
 
 from stockade.core.model.errors import InputRefusal
 
@@ -68,8 +69,7 @@ def is_hs_size(kind: str) -> bool:
     return kind in ("hs", "crew")
 
 
-@dataclass(frozen=True)
-class Counter:
+class Counter(msgspec.Struct, frozen=True):  # a Struct: made at import for ~1/25 of a dataclass
     text: str
     fp: int | None = None
     morale: int | None = None

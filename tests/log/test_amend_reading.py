@@ -7,11 +7,11 @@ record acting on nothing."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import get_args
 
+import msgspec
 import pytest
 
 from stockade.core.book.game import Game
@@ -25,7 +25,7 @@ from tests.rules.machine import dump
 
 # The log format as it was: the strict records decode every line, nothing in bulk.
 STRICT_HEADER = next(c for c in get_args(ev.STRICT.union) if c.__struct_config__.tag == "game")
-STRICT_ONLY = dataclasses.replace(
+STRICT_ONLY = msgspec.structs.replace(
     game_log.GAME,
     union=ev.STRICT.union,
     decoder=ev.STRICT.decoder,

@@ -36,7 +36,7 @@ DEMO = Path(__file__).resolve().parents[2] / "sample_games" / "demo.jsonl"
 
 # The log format as it was: the strict records decode every line, nothing in bulk.
 STRICT_HEADER = next(c for c in get_args(ev.STRICT.union) if c.__struct_config__.tag == "game")
-STRICT_ONLY = dataclasses.replace(
+STRICT_ONLY = msgspec.structs.replace(
     logfile.GAME,
     union=ev.STRICT.union,
     decoder=ev.STRICT.decoder,

@@ -11,6 +11,7 @@ import dataclasses
 import os
 from typing import Any
 
+import msgspec
 import pytest
 
 from bench.generate import Driver, generate, write_log
@@ -340,7 +341,7 @@ def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(cache, tmp_path, 
         driver.step()
     game.close()
     seen: list[int] = []
-    counting = dataclasses.replace(GAME, decoder=_CountingDecoder(GAME.decoder, seen))
+    counting = msgspec.structs.replace(GAME, decoder=_CountingDecoder(GAME.decoder, seen))
     monkeypatch.setattr(log_store, "GAME", counting)
     game = Game.open(log, read_only=True)
     assert game.projection.restored

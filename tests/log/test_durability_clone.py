@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 
+import msgspec
+
 from bench.generate import generate
 
 IMMUTABLE = (str, int, float, bool, type(None), frozenset, tuple)
@@ -36,6 +38,9 @@ def _shared(a, b, path="state", seen=None):
     elif dataclasses.is_dataclass(a):
         for f in dataclasses.fields(a):
             out += _shared(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}", seen)
+    elif isinstance(a, msgspec.Struct):
+        for name in a.__struct_fields__:
+            out += _shared(getattr(a, name), getattr(b, name), f"{path}.{name}", seen)
     return out
 
 

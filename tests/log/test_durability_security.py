@@ -4,10 +4,10 @@ bound (issue 4)."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 import stockade.core.log.game_log as logfile
 import stockade.core.log.reader as logread
