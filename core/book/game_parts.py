@@ -30,13 +30,13 @@ def parts_from_store(store: LogStore) -> Parts:
     fold = Projection(timeline.effective_of(held), fold=False)
     fold.snapshots = not timeline.amends
     wanted = fold.snapshots and len(fold.effective) >= snapcache.MIN_EVENTS
-    log_data, path = store.take_log_data(wanted), store.path
+    path = store.path
+    if path is None:
+        store.take_log_data(wanted=False)  # not kept: nothing is read from the cache
     try:
-        if (
-            log_data is None
-            or path is None
-            or not fold.from_snapshot(path, log_data, store.content)
-        ):
+        # the bytes are passed on, never held here: the fold lets them go before it
+        # folds (a long log's bytes are as large as its records)
+        if path is None or not fold.from_snapshot(path, store.take_log_data(wanted), store.content):
             fold.fold_all()
     finally:
         if store.content is not None:

@@ -75,22 +75,25 @@ class Projection:
 
     # ------------------------------------------- snapshot cache (core/log/snapcache.py)
     def from_snapshot(
-        self, path: Path, log_data: bytes, content: derived.Content | None = None
+        self, path: Path, log_data: bytes | None, content: derived.Content | None = None
     ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
         undo journal: reaching into them first completes it (``complete_journal``).
         ``content``: the digest the log store is making of the very bytes ``log_data``
         begins with (``derived.Content``), which checks the snapshot's prefix in the
-        same pass."""
-        if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
+        same pass. The caller passes ``log_data`` without keeping it: a fold without a
+        snapshot lets the bytes go once they are hashed, before it folds."""
+        if log_data is None or len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
         found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
-            self.fold_all()
             if content is None or content.size != len(log_data):
                 content = derived.Content(log_data)
-            self.save_snapshot(path, content.key())
+            key = content.key()  # hashed to the end: the bytes are no longer needed
+            del log_data
+            self.fold_all()
+            self.save_snapshot(path, key)
             return True
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
@@ -154,7 +157,6 @@ class Projection:
         self.partial = full.partial
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
-        self.names.current = full.names.current
 
     # --------------------------------------------------------------------- fold
     def fold_all(self, journal: bool = False) -> None:
@@ -168,7 +170,6 @@ class Projection:
         self.conflicts = {}
         self.partial = {}
         self.undo = []
-        self.names.current.clear()
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
         if cut > 0:
@@ -278,10 +279,6 @@ class Projection:
                 obj.__dict__[entry[i + 1]] = entry[i + 2]
             else:
                 setattr(obj, entry[i + 1], entry[i + 2])  # a Unit's hooks: indexes, views
-        if entry[_ADDED_UNITS] > 0:
-            current = self.names.current  # the names of units dropped below: not needed
-            for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
-                current.pop(h, None)
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_ADDED] is not None:

@@ -337,7 +337,7 @@ def _make_folder(folder: str) -> None:
 
 
 # ------------------------------------------------------------------- the files
-def _mac(key: bytes, header: bytes, payload: bytes) -> bytes:
+def _mac(key: bytes, header: bytes, payload: bytes | bytearray) -> bytes:
     mac = blake2b(key=key, digest_size=MAC_BYTES, person=b"stockade store")
     mac.update(len(header).to_bytes(8, "big"))
     mac.update(header)
@@ -345,15 +345,17 @@ def _mac(key: bytes, header: bytes, payload: bytes) -> bytes:
     return bytes(mac.digest())
 
 
-def write_file(folder: str, name: str, keys: dict[str, object], payload: bytes) -> bool:
+def write_file(folder: str, name: str, keys: dict[str, object], payload: bytes | bytearray) -> bool:
     """Write an entry: ``MAGIC``, the MAC, the header (``keys``, JSON, one line), the
     payload; atomically (a new 0600 file under a random name, O_EXCL|O_NOFOLLOW, then
-    a rename over ``name``). Best effort: False when it could not be written."""
+    a rename over ``name``). Best effort: False when it could not be written. The
+    payload is written as it is, never copied behind the header (a long game's
+    snapshot is tens of MB)."""
     key = _user_key(folder, create=True)
     if key is None:
         return False
     header = json.dumps(keys, separators=(",", ":"), sort_keys=True).encode("ascii")
-    data = MAGIC + _mac(key, header, payload) + header + b"\n" + payload
+    head = MAGIC + _mac(key, header, payload) + header + b"\n"
     tmp = os.path.join(folder, f".{name}.{os.urandom(8).hex()}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | _BINARY
     try:
@@ -362,9 +364,10 @@ def write_file(folder: str, name: str, keys: dict[str, object], payload: bytes) 
         return False
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            for data in (head, payload):
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
         os.replace(tmp, os.path.join(folder, name))
@@ -423,7 +426,9 @@ def read_entry(resolved: str, kind: str, content: tuple[int, str] | None) -> byt
     return read_file(folder, os.path.basename(entry_path(folder, resolved, kind)), keys)
 
 
-def write_entry(resolved: str, kind: str, content: tuple[int, str] | None, payload: bytes) -> bool:
+def write_entry(
+    resolved: str, kind: str, content: tuple[int, str] | None, payload: bytes | bytearray
+) -> bool:
     """Keep ``payload`` as the ``kind`` entry of the log at ``resolved``, derived from
     ``content``; then prune the folder. Best effort."""
     folder = cache_dir()

@@ -185,29 +185,70 @@ class Snapshot(msgspec.Struct):
     vc: VictoryBook = VictoryBook()
 
 
-class _Written(Snapshot):
-    """The snapshot as ``write`` encodes it: the same bytes, with the units encoded a
-    row at a time (``_encoded_units``), never a row object for every unit at once."""
+# The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in one
+# buffer (``_encoded``): the fields before the units (``_Head``), the units a row at a
+# time (never a row object for every unit at once), the fields after them (``_Tail``).
+# A long game's units are most of the snapshot: encoded into a buffer of their own and
+# then copied into the whole, the write held them twice.
+class _Head(msgspec.Struct):
+    version: int
+    log_bytes: int
+    log_hash: str
+    position: int
+    effective_hash: str
+    scalars: Scalars
+    sides: list[Side]
+    cvp_overrides: dict[str, int]
 
-    units: msgspec.Raw  # type: ignore[assignment]
+
+class _Tail(msgspec.Struct):
+    casualties: list[CasualtyRow]
+    scrounged: list[tuple[int, str, str]]
+    conflicts: list[tuple[int, str, list[str]]]
+    when_table: list[When]
+    when_seqs: list[int]
+    when_index: list[int]
+    name_table: list[tuple[str, str, str]]
+    one_name_seqs: list[int]
+    one_name_index: list[int]
+    names: list[tuple[int, Names]]
+    vc: VictoryBook
+
+
+_SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
+assert Snapshot.__struct_fields__ == _SPLIT, "the written halves must be the snapshot's fields"
+
+
+def _header(n: int, fix: int, two: bytes, four: bytes) -> bytes:
+    if n < 16:
+        return bytes((fix | n,))
+    if n < 1 << 16:
+        return two + n.to_bytes(2, "big")
+    return four + n.to_bytes(4, "big")
 
 
 def _array_header(n: int) -> bytes:
     """MessagePack's header of an array of ``n`` items."""
-    if n < 16:
-        return bytes((0x90 | n,))
-    if n < 1 << 16:
-        return b"\xdc" + n.to_bytes(2, "big")
-    return b"\xdd" + n.to_bytes(4, "big")
+    return _header(n, 0x90, b"\xdc", b"\xdd")
 
 
-def _encoded_units(units: Collection[Unit]) -> msgspec.Raw:
-    """``units`` as the MessagePack array of their rows, encoded one row at a time."""
+def _map_header(n: int) -> bytes:
+    """MessagePack's header of a map of ``n`` pairs (a Struct: a map of its fields)."""
+    return _header(n, 0x80, b"\xde", b"\xdf")
+
+
+def _encoded(head: _Head, units: Collection[Unit], tail: _Tail) -> bytearray:
+    """The bytes ``msgspec.msgpack.encode`` gives the ``Snapshot`` of these fields,
+    made in one buffer."""
     encoder = msgspec.msgpack.Encoder()
-    out = bytearray(_array_header(len(units)))
+    out = bytearray(_map_header(len(_SPLIT)))
+    out += encoder.encode(head)[len(_map_header(len(_Head.__struct_fields__))) :]
+    out += encoder.encode("units")
+    out += _array_header(len(units))
     for u in units:
         encoder.encode_into(_unit_row(u), out, -1)
-    return msgspec.Raw(out)
+    out += encoder.encode(tail)[len(_map_header(len(_Tail.__struct_fields__))) :]
+    return out
 
 
 class Restored(typing.NamedTuple):
@@ -377,14 +418,14 @@ def _payload(
     conflicts: Mapping[int, Refusal],
     when: Mapping[int, When],
     names: Mapping[int, Names],
-) -> bytes | None:
+) -> bytearray | None:
     """The snapshot ``write`` keeps, encoded (None: it does not encode)."""
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
     when_index = [times.setdefault(when[s], len(times)) for s in known]
-    snap = _Written(
+    head = _Head(
         version=VERSION,
         log_bytes=content[0],
         log_hash=content[1],
@@ -401,7 +442,8 @@ def _payload(
         ),
         sides=list(state.sides.values()),
         cvp_overrides=dict(state.cvp_overrides),
-        units=_encoded_units(state.units.values()),
+    )
+    tail = _Tail(
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
@@ -417,6 +459,6 @@ def _payload(
         names=rest,
     )
     try:
-        return msgspec.msgpack.encode(snap)
+        return _encoded(head, state.units.values(), tail)
     except (ValueError, TypeError, msgspec.MsgspecError):
         return None

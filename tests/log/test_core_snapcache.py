@@ -11,6 +11,7 @@ import dataclasses
 import os
 from typing import Any
 
+import msgspec
 import pytest
 
 from bench.generate import Driver, generate, write_log
@@ -305,3 +306,19 @@ def test_the_log_is_hashed_once_when_it_opens_from_its_snapshot(cache, log, monk
     # a second pass over the prefix made it ~2x the log
     assert sum(seen) - seqs_hashed == log.stat().st_size, seen
     same(game, fresh(log))
+
+
+def test_the_snapshot_written_in_one_buffer_is_the_bytes_of_its_struct(log):
+    """The snapshot is made in one buffer, its units encoded a row at a time between
+    the fields before and after them: the very bytes msgspec gives the whole."""
+    game = fresh(log)
+    fold = game.projection
+    n = len(fold.seqs)
+    payload = snapcache._payload(
+        (1, "digest"), fold.seqs, n, fold.state, fold.conflicts, fold.when, fold.names.by_seq
+    )
+    assert payload is not None
+    snap = msgspec.msgpack.decode(payload, type=snapcache.Snapshot)
+    assert len(snap.units) == len(fold.state.units) > 50
+    assert snap.name_table and snap.when_table and snap.casualties
+    assert msgspec.msgpack.encode(snap) == payload
