@@ -126,8 +126,8 @@ class Projection:
         if not snapcache.enabled():
             return
         with self.lock:
-            state = self.state_at(self.seqs[position - 1])
-            self._table = None  # not kept for views to come: an open game holds no copy
+            # read before the live state changes again: a view over the live table
+            state = self.state_at(self.seqs[position - 1], still=True)
             if snapcache.write(
                 path,
                 content,
@@ -362,7 +362,7 @@ class Projection:
                         self.unapply(entry)
 
     # -------------------------------------------------------------------- replay
-    def state_at(self, seq: int) -> GameState:
+    def state_at(self, seq: int, still: bool = False) -> GameState:
         """The state after every effective event up to and including ``seq``.
 
         O(what the later events changed), not O(game): the view reads the unit table
@@ -374,6 +374,10 @@ class Projection:
         it, so no view ever moves. The view is for reading (its ``units`` is a
         read-only Mapping, its ``casualties`` a read-only Sequence); ``clone()`` it to
         change it.
+
+        ``still``: the caller reads the view before the live state changes again (and
+        holds ``lock``): the view reads the live table itself, not a copy of it, and
+        no view to come shares it.
         """
         with self.lock:
             position = bisect.bisect_right(self.seqs, seq)
@@ -385,7 +389,10 @@ class Projection:
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
                 return Projection(self.effective[:position]).state
             live = self.state
-            table = self._shared_table()
+            if still:
+                table = SharedTable(live.units, live.casualties, live.scrounged.copy(), copy=False)
+            else:
+                table = self._shared_table()
             view: GameState = copy_obj(live)
             view._track(table.tracker)  # the table's: it records nothing, and tells of copies
             vd = view.__dict__  # written directly: no undo hook may record the view

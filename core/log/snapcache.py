@@ -29,7 +29,7 @@ import functools
 import os
 import typing
 from array import array
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 import msgspec
@@ -237,18 +237,31 @@ def _map_header(n: int) -> bytes:
     return _header(n, 0x80, b"\xde", b"\xdf")
 
 
-def _encoded(head: _Head, units: Collection[Unit], tail: _Tail) -> bytearray:
-    """The bytes ``msgspec.msgpack.encode`` gives the ``Snapshot`` of these fields,
-    made in one buffer."""
+PIECE_BYTES = 1 << 20  # the units are written to the file in pieces of about this size
+
+
+def _pieces(head: _Head, units: Collection[Unit], tail: _Tail) -> Iterator[bytearray | memoryview]:
+    """The bytes ``msgspec.msgpack.encode`` gives the ``Snapshot`` of these fields, in
+    pieces of about ``PIECE_BYTES``, each made once the one before was written (a
+    long game's units were held whole, then again in the whole snapshot). Raises
+    ValueError when a field does not encode."""
     encoder = msgspec.msgpack.Encoder()
-    out = bytearray(_map_header(len(_SPLIT)))
-    out += encoder.encode(head)[len(_map_header(len(_Head.__struct_fields__))) :]
-    out += encoder.encode("units")
-    out += _array_header(len(units))
-    for u in units:
-        encoder.encode_into(_unit_row(u), out, -1)
-    out += encoder.encode(tail)[len(_map_header(len(_Tail.__struct_fields__))) :]
-    return out
+    try:
+        # each half as msgspec encodes it, less its own map header
+        out = bytearray(_map_header(len(_SPLIT)))
+        out += memoryview(encoder.encode(head))[len(_map_header(len(_Head.__struct_fields__))) :]
+        out += encoder.encode("units")
+        out += _array_header(len(units))
+        for u in units:
+            encoder.encode_into(_unit_row(u), out, -1)
+            if len(out) >= PIECE_BYTES:
+                yield out
+                out = bytearray()
+        yield out
+        ending = encoder.encode(tail)
+    except msgspec.MsgspecError as exc:
+        raise ValueError(f"the snapshot does not encode: {exc}") from exc
+    yield memoryview(ending)[len(_map_header(len(_Tail.__struct_fields__))) :]
 
 
 class Restored(typing.NamedTuple):
@@ -405,9 +418,8 @@ def write(
     False."""
     if not enabled() or position <= 0:
         return False
-    payload = _payload(content, seqs, position, state, conflicts, when, names or {})
-    # the snapshot's rows and tables are gone before the file is written
-    return payload is not None and derived.write_entry(_resolved(log), KIND, None, payload)
+    pieces = _payload(content, seqs, position, state, conflicts, when, names or {})
+    return derived.write_entry(_resolved(log), KIND, None, pieces)
 
 
 def _payload(
@@ -418,8 +430,9 @@ def _payload(
     conflicts: Mapping[int, Refusal],
     when: Mapping[int, When],
     names: Mapping[int, Names],
-) -> bytearray | None:
-    """The snapshot ``write`` keeps, encoded (None: it does not encode)."""
+) -> Iterator[bytearray | memoryview]:
+    """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
+    from them when it does not encode: nothing is kept)."""
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
@@ -458,7 +471,4 @@ def _payload(
         one_name_index=one_index,
         names=rest,
     )
-    try:
-        return _encoded(head, state.units.values(), tail)
-    except (ValueError, TypeError, msgspec.MsgspecError):
-        return None
+    return _pieces(head, state.units.values(), tail)

@@ -14,7 +14,6 @@ import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from sys import intern
 from types import MappingProxyType
 from typing import Any, Protocol, TypeVar
 
@@ -257,8 +256,6 @@ class Unit(_Fields):
             # the state's prisoner and Location indexes refile it lazily
             if name == "location":
                 t.moved.append(self)
-                if type(value) is str:  # one string a hex, not one a record that named it
-                    value = intern(value)
             elif name == "status":
                 t.dirty.append(self)
                 t.moved.append(self)
