@@ -383,13 +383,14 @@ _COLD_STOCKADE = (
     _COLD_PRELUDE
     + """\
 from pathlib import Path
-from stockade.tui.app import StockadeApp
+import stockade.tui.app as app_module
 
 def clocks():
     return time.perf_counter() - t_import, time.process_time()
 
 async def main():
-    app = StockadeApp(Path({path!r}))
+    # as the launcher makes it (``launched``), in a tree that has it
+    app = getattr(app_module, "launched", app_module.StockadeApp)(Path({path!r}))
     marks = {{}}
     start_reading = app.start_reading
 

@@ -7,6 +7,7 @@ it records is on disk before the screen changes.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Mapping
 from functools import partial
@@ -398,10 +399,23 @@ class StockadeApp(EscapeThenKey):
         self.game_update = GameUpdate(change, message)
 
 
+def launched(path: Path, notes: list[str] | None = None) -> StockadeApp:
+    """The app as the launcher starts it on the game at ``path``.
+
+    What the process holds before the app is made (the interpreter's, Textual's and
+    Stockade's modules, their classes and functions) lives as long as the process: it
+    is moved out of the cyclic collector's walks (``gc.freeze``), so the full
+    collections that the core's imports and the game's fold set off walk only what
+    was made since. Nothing of the app, the frame or a game is made yet, so nothing
+    that may become garbage is kept from the collector."""
+    gc.freeze()
+    return StockadeApp(Path(path), notes)
+
+
 def run_app(path: Path, notes: list[str] | None = None) -> int:
     """Run the app on the game at ``path`` (read once the frame is painted); returns
     the exit code. A game that cannot be read is said on the frame, then here."""
-    app = StockadeApp(Path(path), notes)
+    app = launched(Path(path), notes)
     try:
         result = app.run()
         if app.problem:

@@ -212,7 +212,7 @@ def _rearm(state: GameState) -> list[May]:
     unarmed = [u for u in state.units.values() if u.status == UNARMED and u.on_board]
     if not unarmed:
         return []
-    sources, active_at = rearm_sources(state), armed_by_location(state)
+    sources, active_at = rearm_sources(state, now_only=True), armed_by_location(state)
     out: list[May] = []
     for u in unarmed:
         ways = rearm_ways(state, u, sources, active_at)

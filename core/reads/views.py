@@ -24,9 +24,15 @@ from stockade.core.model.tracked_unit import (
     Unit,
 )
 from stockade.core.model.units import KIND_NAMES, nationality_flags
-from stockade.core.rules.escape import needs_ntc, rearm_refusal, withdrawal_refusal
+from stockade.core.rules.escape import (
+    needs_ntc,
+    rearm_refusal,
+    rearm_source_now,
+    withdrawal_refusal,
+)
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge
+from stockade.core.rules.lookup import clock
 
 UNARMED_COUNTER = "(1)-0-6"
 
@@ -235,19 +241,26 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
     return EscapeView(p, unit_label(p), False, False, why)
 
 
-def rearm_sources(state: GameState) -> dict[str, list[tuple[int, Unit]]]:
+def rearm_sources(state: GameState, now_only: bool = False) -> dict[str, list[tuple[int, Unit]]]:
     """The units an unarmed unit might rearm from (eliminated or captured, with a known
     Location), by the Location ``rearm_refusal`` compares with the unarmed unit's (""
-    when it has none), each with its position in ``state.units`` (the order kept).
+    when it has none), each with its position in ``state.units`` (the order kept);
+    with ``now_only``, only those that may still rearm someone now (lost in this phase,
+    not spent: ``rearm_source_now``).
 
     ``rearm_refusal`` refuses an enemy whose Location differs from the unarmed unit's
-    before any other test that depends on how it rearms, so looking only at the
-    enemies in the same Location (and those with none) gives the same verdicts as
-    trying every unit of the game, in O(units) once instead of once per unarmed unit.
+    before any other test that depends on how it rearms, and refuses every way to an
+    enemy lost in an earlier phase or already spent, so looking only at this phase's
+    losses in the same Location (and those with none) gives the same verdicts as
+    trying every unit of the game: gathered once, not per unarmed unit, and with
+    ``now_only`` the panels' work grows with this phase's losses, not the campaign's.
     """
+    now = clock(state)
     out: dict[str, list[tuple[int, Unit]]] = {}
     for i, enemy in enumerate(state.units.values()):
         if enemy.status not in (ELIMINATED, PRISONER):
+            continue
+        if now_only and not rearm_source_now(enemy, now):
             continue
         if not (enemy.location or enemy.captured_at):
             continue  # A20.551 rearms only from an enemy known to be in its Location
@@ -288,8 +301,9 @@ def rearm_ways(
             else here or nowhere
         )
     ways = []
+    now = clock(state)
     for _, enemy in candidates:
-        if enemy.side == u.side:
+        if enemy.side == u.side or not rearm_source_now(enemy, now):
             continue
         # Most certain first: a recorded surrender, then no enemy left, then CC
         hows: tuple[ev.RearmHow, ...] = ("surrender", "alone", "cc")
@@ -351,7 +365,7 @@ def side_panels(state: GameState, sides: list[str] | None = None) -> dict[str, S
             mine.append(u)
     counted = tally(state).sides
     sources = (
-        rearm_sources(state)
+        rearm_sources(state, now_only=True)
         if any(u.status == UNARMED for units in by_side.values() for u in units)
         else {}
     )

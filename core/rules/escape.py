@@ -270,6 +270,16 @@ def apply_escaped_by(state: GameState, ev: EscapedBy) -> None:
 IMMEDIATE = frozenset({"cc", "alone", "surrender"})
 
 
+def rearm_source_now(enemy: Unit, now: str) -> bool:
+    """Whether ``enemy`` may still rearm some unarmed unit in the phase ``now`` (its
+    ``clock``) by a way in IMMEDIATE: it has rearmed none yet, and it was lost in this
+    phase (or its loss has no recorded phase). These are the two tests of
+    ``rearm_refusal`` that ask nothing of the unarmed unit or of the way: when either
+    fails, ``rearm_refusal`` refuses every unarmed unit every way in IMMEDIATE, so a
+    reader asking about many units may leave such an enemy out (A20.551)."""
+    return not enemy.rearm_spent and not (enemy.lost_clock and enemy.lost_clock != now)
+
+
 def _lost_words(enemy: Unit) -> str:
     return "eliminated" if enemy.status == ELIMINATED else "captured"
 

@@ -18,7 +18,6 @@ from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.screens.board import TOO_SMALL, compose_board
-from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
@@ -77,6 +76,9 @@ class MainScreen(Screen[None]):
         # what the last refusal offered (the entries that record a board fact that
         # may have changed since it was recorded) and the line it refused
         self._offer: tuple[tuple[Command, ...], str] | None = None
+        # the game was shown when mounted: the resume that follows a push or a switch
+        # (Textual's, right after the mount) has nothing new to show
+        self._shown_by_mount = False
         self._size_classes()
 
     def _size_classes(self) -> None:
@@ -118,6 +120,7 @@ class MainScreen(Screen[None]):
         self._phase = (self.game.state.turn, self.game.state.phase)
         watch_game(self, self._game_updated)
         self.show_game()
+        self._shown_by_mount = True
         self.query_one(HistoryView).focus()
         if self.game.read_only:
             # Said as a fact, not as a refusal: nothing was refused yet.
@@ -148,7 +151,13 @@ class MainScreen(Screen[None]):
             self.show_game()
 
     def on_screen_resume(self) -> None:
+        if self._shown_by_mount:  # the mount's own resume: shown already
+            self._shown_by_mount = False
+            return
         self.show_game()
+
+    def on_screen_suspend(self) -> None:
+        self._shown_by_mount = False  # covered before its first resume: show it then
 
     def _game_updated(self, update: GameUpdate) -> None:
         self.show_game(update.message, update.change)
@@ -296,6 +305,8 @@ class MainScreen(Screen[None]):
 
     @on(VerdictBar.EndOffered)
     def _offer_the_end(self, event: VerdictBar.EndOffered) -> None:
+        from stockade.tui.screens.confirm import ConfirmScreen  # asked once a game
+
         self.app.push_screen(
             ConfirmScreen(
                 "Victory Conditions met",
