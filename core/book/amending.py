@@ -19,6 +19,7 @@ import msgspec
 
 from stockade.core import rules
 from stockade.core.book.change import Change
+from stockade.core.book.changed_log import stops_on_a_changed_log
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.projection import Projection
 from stockade.core.book.stamping import encoded_within_bounds, now, stamp
@@ -46,6 +47,7 @@ class Amending:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ writing
+    @stops_on_a_changed_log
     def amend(
         self, seq: int, event: ev.Record, reason: str = "", *, preview: bool = False
     ) -> Change:

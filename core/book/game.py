@@ -17,18 +17,18 @@ read (history, entry status, views).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from stockade.core import rules
 from stockade.core.book import writer as _writer
 from stockade.core.book.change import Change
+from stockade.core.book.game_parts import lines_of
 from stockade.core.book.writer import Writer, within_bounds
 from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import HistoryEntry
 from stockade.core.log.journal import Journal
-from stockade.core.log.records import LogRecords
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -65,7 +65,7 @@ class Game(Writer):
         return self.store.read_only
 
     @property
-    def effective(self) -> list[ev.Record]:
+    def effective(self) -> Sequence[ev.Record]:
         return self.projection.effective
 
     # ------------------------------------------------------------------ opening
@@ -120,7 +120,9 @@ class Game(Writer):
 
     def close(self) -> None:
         if self.path is not None and self.problem is None:
-            self.projection.save_snapshot(self.path, self.store.content_key())
+            store, timeline = self.store, self.timeline
+            lines = lambda: lines_of(store, timeline)  # noqa: E731 - made only if written
+            self.projection.save_snapshot(self.path, store.content_key(), lines)
         self.store.close()
 
     def records_of(self, change: Change) -> list[ev.Record]:
@@ -161,10 +163,9 @@ class Game(Writer):
 
     def needs_names_then(self) -> bool:
         """Is ``names_then`` unbuilt while some entry never folded here?"""
-        when, records = self.when, self.records
-        domain = records.held() if isinstance(records, LogRecords) else records
+        when, timeline = self.when, self.timeline
         return not self.names_then_ready and any(
-            r.seq not in when for r in domain if not ev.is_control(r)
+            seq not in when for grp in timeline.groups for seq in timeline.group_seqs(grp)
         )
 
     def entry_status(self, record: ev.Record) -> tuple[str, str]:

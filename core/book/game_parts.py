@@ -12,9 +12,11 @@ from pathlib import Path
 
 from stockade.core.book.projection import Projection, gc_paused
 from stockade.core.log import snapcache
+from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.log.game_timeline import Timeline, build_timeline
 from stockade.core.log.records import LogRecords
-from stockade.core.log.store import LogStore
+from stockade.core.log.store import GameRecords, LogStore
+from stockade.core.model import events as ev
 
 Parts = tuple[LogStore, Timeline, Projection]
 
@@ -25,23 +27,56 @@ def parts_from_store(store: LogStore) -> Parts:
     records = store.records
     timeline = store.take_timeline()
     if timeline is None:
-        timeline = build_timeline(records)
-    held = records.held() if isinstance(records, LogRecords) else records
-    fold = Projection(timeline.effective_of(held), fold=False)
+        lines = records if isinstance(records, LogRecords) else None
+        timeline = build_timeline(records, lines)
+    fold = Projection(_effective(timeline, records), fold=False)
     fold.snapshots = not timeline.amends
     wanted = fold.snapshots and len(fold.effective) >= snapcache.MIN_EVENTS
-    path = store.path
-    if path is None:
+    path, snapshot = store.path, store.take_snapshot()
+    found = snapcache.restore(snapshot, fold.seqs) if snapshot is not None and wanted else None
+    if found is not None or path is None:
         store.take_log_data(wanted=False)  # not kept: nothing is read from the cache
     try:
         # the bytes are passed on, never held here: the fold lets them go before it
         # folds (a long log's bytes are as large as its records)
-        if path is None or not fold.from_snapshot(path, store.take_log_data(wanted), store.content):
+        if found is not None:
+            fold.restore(found)  # the log was read past its prefix: nothing to verify twice
+        elif path is None or not fold.from_snapshot(
+            path,
+            store.take_log_data(wanted),
+            store.content,
+            lambda: lines_of(store, timeline),
+        ):
             fold.fold_all()
     finally:
         if store.content is not None:
             store.content.settle()  # hashed now: the bytes read are not kept
     return store, timeline, fold
+
+
+def _effective(timeline: Timeline, records: GameRecords) -> EffectiveRecords[ev.Record]:
+    """The effective history of ``timeline``: a long log's places hold the seqs of
+    their lines (each read when asked for), an amended entry's the event standing in
+    its place; a log held whole, its records."""
+    lines = timeline.lines
+    if lines is None:
+        return EffectiveRecords(timeline.effective_of(records))
+    items: list[ev.Record | int] = list(timeline.effective_seqs())
+    if timeline.amends:
+        for n, seq in enumerate(items):
+            amendment = timeline.amendment_of(seq) if seq in timeline.amends else 0
+            if amendment:
+                items[n] = timeline.replacements[amendment]
+    return EffectiveRecords(items, lines)
+
+
+def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
+    """How many lines the log holds as ``store`` read and wrote it, and their timeline
+    (a snapshot keeps them, to read past those lines); None when not known."""
+    rows = snapcache.timeline_rows(timeline)
+    if rows is None or store.holding:
+        return None
+    return len(store.records), rows
 
 
 def open_parts(path: Path, read_only: bool = False) -> Parts:

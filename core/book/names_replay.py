@@ -130,9 +130,7 @@ class _LazyReplay:
         if isinstance(record, ev.Undo):
             self._cut(max(leaving, 0))
         elif isinstance(record, ev.Redo):
-            back = [
-                r for r in timeline.groups.get(record.target, ()) if r.seq not in timeline.struck
-            ]
+            back = [r for r in timeline.group(record.target) if r.seq not in timeline.struck]
             self.effective += back
             self.seqs += [r.seq for r in back]
         elif isinstance(record, ev.Strike) and leaving >= 0:
@@ -174,7 +172,7 @@ class _LazyReplay:
         folded = self.fold.effective
         same = 0
         for old, new in zip(folded, effective, strict=False):
-            if old is not new:
+            if old is not new and old != new:  # (a record read again is equal, not the same)
                 break
             same += 1
         self.effective, self.seqs = effective, [r.seq for r in effective]

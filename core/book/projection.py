@@ -20,7 +20,7 @@ import gc
 import itertools
 import operator
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ import msgspec
 
 from stockade.core import rules
 from stockade.core.log import derived, snapcache
+from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
@@ -51,9 +52,12 @@ _ADDED_UNITS_OF = operator.itemgetter(_ADDED_UNITS)
 
 
 class Projection:
-    def __init__(self, effective: list[ev.Record], fold: bool = True):
-        self.effective = effective
-        self.seqs = [r.seq for r in effective]
+    def __init__(self, effective: Sequence[ev.Record], fold: bool = True):
+        # a long log's places hold the seq of their line, read when asked for
+        self.effective: EffectiveRecords[ev.Record] = (
+            effective if isinstance(effective, EffectiveRecords) else EffectiveRecords(effective)
+        )
+        self.seqs = self.effective.seqs()
         self.state = GameState()
         # what the replay views share while the live state stands still (state_at)
         self._table: SharedTable | None = None
@@ -75,15 +79,20 @@ class Projection:
 
     # ------------------------------------------- snapshot cache (core/log/snapcache.py)
     def from_snapshot(
-        self, path: Path, log_data: bytes | None, content: derived.Content | None = None
+        self,
+        path: Path,
+        log_data: bytes | None,
+        content: derived.Content | None = None,
+        lines: Callable[[], snapcache.Lines | None] | None = None,
     ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
         undo journal: reaching into them first completes it (``complete_journal``).
         ``content``: the digest the log store is making of the very bytes ``log_data``
         begins with (``derived.Content``), which checks the snapshot's prefix in the
-        same pass. The caller passes ``log_data`` without keeping it: a fold without a
-        snapshot lets the bytes go once they are hashed, before it folds."""
+        same pass. ``lines``: how many lines the log holds and their timeline (kept in
+        a snapshot written here). The caller passes ``log_data`` without keeping it: a
+        fold without a snapshot lets the bytes go once they are hashed, before it folds."""
         if log_data is None or len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
         found = snapcache.read(path, log_data, self.seqs, content)
@@ -93,8 +102,13 @@ class Projection:
             key = content.key()  # hashed to the end: the bytes are no longer needed
             del log_data
             self.fold_all()
-            self.save_snapshot(path, key)
+            self.save_snapshot(path, key, lines)
             return True
+        self.restore(found)
+        return True
+
+    def restore(self, found: snapcache.Restored) -> None:
+        """Start from a verified snapshot, folding only the events after it."""
         position, state, conflicts, when, names = found
         self.state, self.conflicts = state, conflicts
         self._table = None
@@ -103,11 +117,15 @@ class Projection:
         self.undo = [None] * position
         self.snap_position = position
         self.restored = True
-        for event in self.effective[position:]:
+        for event in self.effective.records(position):
             self.fold_one(event)
-        return True
 
-    def save_snapshot(self, path: Path, content: tuple[int, str] | None) -> None:
+    def save_snapshot(
+        self,
+        path: Path,
+        content: tuple[int, str] | None,
+        lines: Callable[[], snapcache.Lines | None] | None = None,
+    ) -> None:
         """Write the snapshot if the game is long and has outgrown its snapshot.
         ``content``: the length and digest of the log's bytes as this process read or
         wrote them (``LogStore.content_key``), never read again for it: another program
@@ -137,6 +155,7 @@ class Projection:
                 self.conflicts,
                 self.when,
                 self.names.by_seq,
+                lines() if lines is not None else None,
             ):
                 self.snap_position = position
 
@@ -173,10 +192,10 @@ class Projection:
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
         if cut > 0:
-            self.fold_many(self.effective[:cut], journal=False)
-            self.fold_many(self.effective[cut:])
+            self.fold_many(self.effective.records(0, cut), journal=False)
+            self.fold_many(self.effective.records(cut))
         else:
-            self.fold_many(self.effective)
+            self.fold_many(self.effective.records())
 
     def fold_one(self, event: ev.Record) -> None:
         """Fold one effective event (already appended to ``effective``), recording its
@@ -308,10 +327,10 @@ class Projection:
             return
         effective, seqs, undo, conflicts = self.effective, self.seqs, self.undo, self.conflicts
         while len(effective) > position:
-            record = effective.pop()
-            seqs.pop()
-            conflicts.pop(record.seq, None)
-            self.partial.pop(record.seq, None)
+            effective.pop()  # (by its seq: a place read from the file is not read again)
+            seq = seqs.pop()
+            conflicts.pop(seq, None)
+            self.partial.pop(seq, None)
             self.unapply(undo.pop())
 
     def append(self, record: ev.Record, obs: Observer | None = None, named: bool = False) -> None:

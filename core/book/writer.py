@@ -26,6 +26,7 @@ from typing import Any, Self
 from stockade.core.book import names_replay
 from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
+from stockade.core.book.changed_log import stops_on_a_changed_log
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
 from stockade.core.book.projection import Projection, gc_paused
@@ -168,7 +169,7 @@ class Writer(WriteRecovery, Amending):
             elif isinstance(record, ev.Undo):
                 fold.rollback(fold.keep_upto_group(record.target - 1))
             elif isinstance(record, ev.Redo):
-                for redone in self.timeline.groups.get(record.target, []):
+                for redone in self.timeline.group(record.target):
                     if redone.seq not in self.timeline.struck:
                         fold.append(redone)
             elif isinstance(record, ev.Strike | ev.Unstrike):
@@ -249,7 +250,7 @@ class Writer(WriteRecovery, Amending):
         lines = encoded_within_bounds(stamped)  # the bytes checked are the bytes written
         self.projection.check(stamped)
         tl = self.timeline
-        left = [r.seq for g in tl.redo_stack for r in tl.groups.get(g, ())]
+        left = [seq for g in tl.redo_stack for seq in tl.group_seqs(g)]
         if left:
             self.named.clear()  # abandoned: never redone
         self.store.write(stamped, self._after_write_error, lines)
@@ -288,6 +289,7 @@ class Writer(WriteRecovery, Amending):
             return finish(obs, self, change) if obs.saw else change
 
     # -------------------------------------------------------------- undo / redo
+    @stops_on_a_changed_log
     def undo(self) -> Change:
         tl = self.timeline
         target = tl.undoable()
@@ -306,6 +308,7 @@ class Writer(WriteRecovery, Amending):
             keep -= 1
         return self._roll_back_to(keep, "undo", target, [written])
 
+    @stops_on_a_changed_log
     def undo_to(self, seq: int) -> Change:
         targets = _history.undo_to_plan(self.timeline, self.records, seq)
         first, at = len(self.records) + 1, now()
@@ -341,6 +344,7 @@ class Writer(WriteRecovery, Amending):
             tail = fold.effective[keep:]
             return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
 
+    @stops_on_a_changed_log
     def redo(self) -> Change:
         tl = self.timeline
         target = tl.redoable()
@@ -358,7 +362,7 @@ class Writer(WriteRecovery, Amending):
         with fold.lock:
             struck = tl.struck
             back = []  # (a loop: a comprehension's frame cost more than one entry's test)
-            for r in tl.groups[target]:
+            for r in tl.group(target):
                 if r.seq not in struck:
                     back.append(r)
             obs = Observer(fold.state, back)
@@ -377,6 +381,7 @@ class Writer(WriteRecovery, Amending):
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
         return _history.strikable(self.timeline, self.records, seq, verb)
 
+    @stops_on_a_changed_log
     def strike(self, seq: int, reason: str = "") -> Change:
         self._strikable(seq)
         written = self._control(ev.Strike, seq, reason)
@@ -384,6 +389,7 @@ class Writer(WriteRecovery, Amending):
         self.named.clear()  # what an undone group folds on may differ now
         return self._refold(seq, "strike", [written])
 
+    @stops_on_a_changed_log
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
         written = self._control(ev.Unstrike, seq)

@@ -189,7 +189,7 @@ def _group_summary(game: Game, grp: int) -> str:
     event = game.timeline.replacements.get(grp)
     if event is not None:
         return f"the amendment of entry {event.seq}"
-    records = game.timeline.groups.get(grp, [])
+    records = game.timeline.group(grp)
     return "; ".join(sentence_for(r, game, with_time=False) for r in records) or "nothing"
 
 

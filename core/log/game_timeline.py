@@ -31,10 +31,13 @@ CONTROLS = shared.Controls(
 Timeline = shared.Timeline[ev.Record]
 
 
-def build_timeline(records: Iterable[ev.Record]) -> Timeline:
+def build_timeline(
+    records: Iterable[ev.Record], lines: Sequence[ev.Record] | None = None
+) -> Timeline:
     """The game's timeline of ``records``; a control record that no longer applies
-    (written by a buggy or hand-edited log) is ignored rather than losing the game."""
-    return shared.build(CONTROLS, records)
+    (written by a buggy or hand-edited log) is ignored rather than losing the game.
+    ``lines``: the records by line, read again when asked for (``Timeline.lines``)."""
+    return shared.build(CONTROLS, records, lines=lines)
 
 
 # ------------------------------------------------------------ entries, as they stand

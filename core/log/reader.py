@@ -28,6 +28,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -224,7 +225,19 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
 
 
 # A long log is read in pieces of about this many bytes (whole lines each).
-STREAM_CHUNK = 4 << 20
+STREAM_CHUNK = 1 << 18
+
+
+class Proven:
+    """A prefix of a log proven to be the bytes once read whole and sound (a snapshot
+    of it is keyed by their digest): ``size`` bytes, ``lines`` lines, read without
+    decoding a line, then ``holds()`` (have the bytes read the digest that proves it?).
+    A plain class: a dataclass is made at import, which every command pays."""
+
+    __slots__ = ("holds", "lines", "size")
+
+    def __init__(self, size: int, lines: int, holds: Callable[[], bool]) -> None:
+        self.size, self.lines, self.holds = size, lines, holds
 
 
 @dataclass
@@ -241,6 +254,7 @@ def stream(
     keep: Callable[[R], bool],
     on_bytes: Callable[[bytes], None] | None = None,
     on_records: Callable[[list[R]], None] | None = None,
+    proven: Proven | None = None,
 ) -> StreamedLog[R] | None:
     """A sound log -- every line current, whole, in order, within its bounds, the
     header on line 1 only -- read a piece at a time, never whole: the checks of the
@@ -251,17 +265,25 @@ def stream(
     each only once its piece is checked whole. None for
     anything else -- a torn tail, a bad or old line --, before a byte is trusted: the
     caller then reads it whole with ``load``, which names the line. Raises JournalError
-    if the file cannot be read at all."""
+    if the file cannot be read at all. ``proven``: a prefix read without decoding
+    it (its lines are decoded when asked for); None when it does not hold (the
+    caller reads the log as it would without it)."""
     try:
         fd = open_log(str(path))
     except LogFileRefused as exc:
         raise JournalError(str(exc), exc.errno) from None
     # A line read again is the very bytes checked here (its block's CRC says so), and
     # every line passed is current: the decoder alone gives the record it gave then.
-    records: LogRecords[R] = LogRecords(fd, str(path), fmt.decoder.decode)
+    decode = fmt.decoder.decode if proven is None else partial(_decode_read, fmt)
+    records: LogRecords[R] = LogRecords(fd, str(path), decode)
     check = _PieceCheck(fmt)
     carry = b""
     try:
+        if proven is not None:
+            if not _read_proven(fd, records, proven, on_bytes):
+                records.close()
+                return None
+            check.expected, check.headers = proven.lines + 1, 1
         while True:
             part = os.read(fd, STREAM_CHUNK)
             if not part:
@@ -294,6 +316,36 @@ def stream(
         records.close()
         raise
     return StreamedLog(records, records.size)
+
+
+def _decode_read(fmt: LogFormat[R], line: bytes) -> R:
+    """A line of a proven prefix, read again: current, or of an older schema (a prefix
+    once read whole may hold one), upgraded as ``load`` upgrades it."""
+    try:
+        return fmt.decoder.decode(line)
+    except msgspec.ValidationError:
+        return parse_line(fmt, line)
+
+
+def _read_proven(
+    fd: int, records: LogRecords[R], proven: Proven, on_bytes: Callable[[bytes], None] | None
+) -> bool:
+    """Read ``proven``'s bytes into ``records`` (indexed, not decoded) and ``on_bytes``;
+    whether they are its lines, whole, and ``proven.holds()`` then."""
+    left, lines, carry = proven.size, 0, b""
+    while left > 0:
+        part = os.read(fd, min(STREAM_CHUNK, left))
+        if not part:
+            return False
+        left -= len(part)
+        data = carry + part if carry else part
+        cut = data.rfind(b"\n") + 1
+        piece, carry = data[:cut], data[cut:]
+        if piece:
+            lines += records.extend_unread(piece)
+            if on_bytes is not None:
+                on_bytes(piece)
+    return not carry and lines == proven.lines and proven.holds()
 
 
 class _PieceCheck(Generic[R]):

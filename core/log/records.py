@@ -25,7 +25,7 @@ import weakref
 import zlib
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Generic, TypeVar, overload
 
 from stockade.core.log.journal_errors import JournalError
@@ -54,19 +54,31 @@ class LogRecords(Sequence[R], Generic[R]):
     def extend_read(self, records: list[R], keep: Callable[[R], bool], data: bytes) -> None:
         """``records``, decoded from ``data`` (whole lines, one each, read from the file
         right after the lines before): each held if ``keep`` says so, else dropped."""
-        offset, n = self._end, self._on_file
-        lengths = map(len, data.split(b"\n")[:-1])
-        starts = list(accumulate(map((1).__add__, lengths), initial=0))
+        self._index(data, data.split(b"\n")[:-1])
+        self._items.extend([r if keep(r) else None for r in records])
+
+    def _index(self, data: bytes, lines: list[bytes]) -> None:
+        """Index ``data``, whose lines are ``lines``: where each block starts, its sum."""
+        offset, n, count = self._end, self._on_file, len(lines)
+        starts = list(accumulate(map((1).__add__, map(len, lines)), initial=0))
         view = memoryview(data)
         first = -n % BLOCK  # the chunk's first line that starts a block
         if first and self._sums:  # the block begun in the chunk before goes on here
-            self._sums[-1] = zlib.crc32(view[: starts[min(first, len(records))]], self._sums[-1])
-        for k in range(first, len(records), BLOCK):
+            self._sums[-1] = zlib.crc32(view[: starts[min(first, count)]], self._sums[-1])
+        for k in range(first, count, BLOCK):
             self._starts.append(offset + starts[k])
-            self._sums.append(zlib.crc32(view[starts[k] : starts[min(k + BLOCK, len(records))]]))
-        self._items.extend([r if keep(r) else None for r in records])
-        self._on_file = n + len(records)
+            self._sums.append(zlib.crc32(view[starts[k] : starts[min(k + BLOCK, count)]]))
+        self._on_file = n + count
         self._end = offset + len(data)
+
+    def extend_unread(self, data: bytes) -> int:
+        """Take in ``data`` (whole lines, read from the file right after the lines
+        before) without decoding a line: each is decoded when asked for. Returns how
+        many lines it holds."""
+        lines = data.split(b"\n")[:-1]
+        self._index(data, lines)
+        self._items.extend(repeat(None, len(lines)))
+        return len(lines)
 
     def append(self, record: R) -> None:
         self._items.append(record)

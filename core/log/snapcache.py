@@ -30,23 +30,26 @@ import os
 import typing
 from array import array
 from collections.abc import Collection, Iterator, Mapping
+from itertools import accumulate
 from pathlib import Path
 
 import msgspec
 
 from stockade.core.log import derived
+from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit, make_unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 10  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 11  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
 # MAC), the log hashed with BLAKE2b; 10: each entry's time as an index into a table of
-# the distinct times (decoded into the tuples the fold shares)
+# the distinct times (decoded into the tuples the fold shares); 11: the timeline of the
+# log's lines it was made from (an open then decodes only the lines after them)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -155,6 +158,61 @@ def rows_mirror_state() -> bool:
     )
 
 
+class TimelineRows(msgspec.Struct, array_like=True):
+    """A timeline (``core.log.timeline``) without amendments, as seqs: each group's id
+    and size, then every group's events' seqs in a row."""
+
+    group_ids: list[int]
+    group_sizes: list[int]
+    group_seqs: list[int]
+    active: list[int]
+    undone: list[int]
+    redo_stack: list[int]
+    struck: list[tuple[int, int]]
+    abandoned: list[int]
+
+
+def timeline_rows(timeline: Timeline[typing.Any]) -> TimelineRows | None:
+    """``timeline`` as rows (None for one with amendments: no snapshot keys them)."""
+    if timeline.amends or timeline.replacements:
+        return None
+    groups = timeline.groups
+    seqs = [r if isinstance(r, int) else r.seq for group in groups.values() for r in group]
+    return TimelineRows(
+        list(groups),
+        list(map(len, groups.values())),
+        seqs,
+        list(timeline.active),
+        sorted(timeline.undone),
+        list(timeline.redo_stack),
+        sorted(timeline.struck.items()),
+        sorted(timeline.abandoned),
+    )
+
+
+def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
+    """Fill ``timeline`` (new, its groups held as seqs) with ``rows``; ValueError when
+    they do not fit together."""
+    if len(rows.group_ids) != len(rows.group_sizes) or sum(rows.group_sizes) != len(
+        rows.group_seqs
+    ):
+        raise ValueError("the timeline's groups do not add up")
+    groups, seqs = timeline.groups, rows.group_seqs
+    starts = list(accumulate(rows.group_sizes, initial=0))
+    slices = map(slice, starts, starts[1:])
+    groups.update(zip(rows.group_ids, map(seqs.__getitem__, slices), strict=True))
+    if not set(rows.active) <= groups.keys():
+        raise ValueError("a group in effect that holds nothing")
+    timeline.active[:] = rows.active
+    timeline.undone.update(rows.undone)
+    timeline.redo_stack[:] = rows.redo_stack
+    timeline.struck.update(rows.struck)
+    timeline.abandoned.update(rows.abandoned)
+
+
+Lines = tuple[int, TimelineRows]  # how many lines a log's bytes hold, and their timeline
+
+
 class Snapshot(msgspec.Struct):
     version: int
     log_bytes: int
@@ -183,13 +241,15 @@ class Snapshot(msgspec.Struct):
     one_name_index: list[int] = []
     names: list[tuple[int, Names]] = []
     vc: VictoryBook = VictoryBook()
+    # the log's first ``lines`` lines are its first ``log_bytes`` bytes, and ``timeline``
+    # their timeline (None: not written with one)
+    lines: int = 0
+    timeline: TimelineRows | None = None
 
 
-# The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in one
-# buffer (``_encoded``): the fields before the units (``_Head``), the units a row at a
+# The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
+# pieces (``_pieces``): the fields before the units (``_Head``), the units a row at a
 # time (never a row object for every unit at once), the fields after them (``_Tail``).
-# A long game's units are most of the snapshot: encoded into a buffer of their own and
-# then copied into the whole, the write held them twice.
 class _Head(msgspec.Struct):
     version: int
     log_bytes: int
@@ -213,6 +273,8 @@ class _Tail(msgspec.Struct):
     one_name_index: list[int]
     names: list[tuple[int, Names]]
     vc: VictoryBook
+    lines: int
+    timeline: TimelineRows | None
 
 
 _SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
@@ -347,6 +409,17 @@ def read(
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
     seqs ``seqs``), or None. ``content``: the digest being made of the same bytes (a
     ``later`` one): the prefix is hashed on its way, not in a pass of its own."""
+    snap = peek(log)
+    if snap is None or not 0 < snap.log_bytes <= len(log_data):
+        return None
+    if _prefix_digest(log_data, snap.log_bytes, content) != snap.log_hash:
+        return None
+    return restore(snap, seqs)
+
+
+def peek(log: Path) -> Snapshot | None:
+    """The snapshot kept for ``log``, its keys and MAC checked, of this VERSION; not
+    yet checked against the log (``restore`` is given the digest of its prefix)."""
     if not enabled():
         return None
     raw = derived.read_entry(_resolved(log), KIND, None)
@@ -354,12 +427,19 @@ def read(
         return None
     try:
         snap = msgspec.msgpack.decode(raw, type=Snapshot)
+    except (ValueError, TypeError, msgspec.MsgspecError):
+        return None
+    return snap if snap.version == VERSION else None
+
+
+def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
+    """What ``snap`` gives back, when the log's first ``snap.log_bytes`` bytes hash to
+    its ``log_hash`` (the caller has checked) and the log's effective seqs are
+    ``seqs``; None when it does not fit them."""
+    try:
         if (
-            snap.version != VERSION
-            or not 0 < snap.position <= len(seqs)
-            or not 0 < snap.log_bytes <= len(log_data)
+            not 0 < snap.position <= len(seqs)
             or effective_hash(seqs, snap.position) != snap.effective_hash
-            or _prefix_digest(log_data, snap.log_bytes, content) != snap.log_hash
         ):
             return None
         if len(snap.when_seqs) != len(snap.when_index):
@@ -377,7 +457,7 @@ def read(
         one = map(singles.__getitem__, snap.one_name_index)
         names.update(zip(snap.one_name_seqs, one, strict=True))
         return Restored(snap.position, _to_state(snap), conflicts, when, names)
-    except (OSError, ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
+    except (ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
         return None
 
 
@@ -411,14 +491,15 @@ def write(
     conflicts: Mapping[int, Refusal],
     when: Mapping[int, When],
     names: Mapping[int, Names] | None = None,
+    lines: Lines | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events of the log whose bytes, as this process read or wrote them, are ``content``:
     their length and digest). Best effort: any error leaves no snapshot and returns
-    False."""
+    False. ``lines``: how many lines those bytes hold and their timeline."""
     if not enabled() or position <= 0:
         return False
-    pieces = _payload(content, seqs, position, state, conflicts, when, names or {})
+    pieces = _payload(content, seqs, position, state, conflicts, when, names or {}, lines)
     return derived.write_entry(_resolved(log), KIND, None, pieces)
 
 
@@ -430,6 +511,7 @@ def _payload(
     conflicts: Mapping[int, Refusal],
     when: Mapping[int, When],
     names: Mapping[int, Names],
+    lines: Lines | None = None,
 ) -> Iterator[bytearray | memoryview]:
     """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
     from them when it does not encode: nothing is kept)."""
@@ -470,5 +552,7 @@ def _payload(
         one_name_seqs=one_seqs,
         one_name_index=one_index,
         names=rest,
+        lines=lines[0] if lines is not None else 0,
+        timeline=lines[1] if lines is not None else None,
     )
     return _pieces(head, state.units.values(), tail)

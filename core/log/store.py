@@ -40,10 +40,10 @@ if TYPE_CHECKING:  # a write's: what a failed write left (on_disk), a staged gro
     from stockade.core.log.staging import StagedGroup
 
 
-# A record the game holds anyway (a domain event: the timeline and the fold hold it);
-# a long log's other records are read again from the file when asked for.
+# A long log's records are read again from the file when asked for: the timeline and
+# the fold hold each by its seq (``Timeline.lines``, ``core.log.effective_records``).
 def _held(record: ev.Record) -> bool:
-    return not ev.is_control(record)
+    return False
 
 
 # Logs this long or longer are read piece by piece (``core.log.reader.stream``).
@@ -70,6 +70,9 @@ class LogStore:
 
     # A long log's timeline, built as it was read (``take_timeline``).
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
+    # The snapshot whose prefix the log was read past without decoding it (its bytes
+    # hash to the snapshot's key): the fold starts from it (``take_snapshot``).
+    snapshot: snapcache.Snapshot | None = field(default=None, repr=False, compare=False)
 
     # While a group is held (``hold``): the lines written since, staged beside the log
     # (``core.log.staging``), not yet in it; None when nothing would be written.
@@ -174,7 +177,7 @@ class LogStore:
         streamed = _stream(Path(path))
         if streamed is None:
             return None
-        records, _content, timeline = streamed
+        records, _content, timeline, _snapshot = streamed
         store = cls(records, None, Path(path))
         store.timeline = timeline
         return store
@@ -189,6 +192,7 @@ class LogStore:
         records: LogRecords[ev.Record],
         content: Content | None,
         timeline: Timeline,
+        snapshot: snapcache.Snapshot | None,
     ) -> LogStore:
         """The store of a sound long log read piece by piece: nothing torn, nothing
         damaged (else it is read whole), so only the notes of opening are said."""
@@ -198,7 +202,7 @@ class LogStore:
         if warnings:
             content = None
         store = cls(records, journal, path, warnings, content=content)
-        store.timeline = timeline
+        store.timeline, store.snapshot = timeline, snapshot
         store._follow_writes()
         return store
 
@@ -206,6 +210,11 @@ class LogStore:
         """The first ``keep`` records (a game as it was before a group never written)."""
         records = self.records
         return records.prefix(keep) if isinstance(records, LogRecords) else records[:keep]
+
+    def take_snapshot(self) -> snapcache.Snapshot | None:
+        """The snapshot the log was read past (once), or None."""
+        snapshot, self.snapshot = self.snapshot, None
+        return snapshot
 
     def take_timeline(self) -> Timeline | None:
         """The timeline built as the log was read piece by piece (once), or None."""
@@ -286,7 +295,7 @@ class LogStore:
         # what the file holds now is for a re-read to say, never this store's digest
         self.content, self.journal.on_written = None, None
         if isinstance(failed, JournalReplaced):
-            raise LogRefusal(self._stop_writing(f"{failed}; nothing written")) from None
+            raise LogRefusal(self.stop_writing(f"{failed}; nothing written")) from None
         if isinstance(failed, JournalError):
             raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
 
@@ -303,7 +312,7 @@ class LogStore:
         on_file = self.records[: self.held_at] if self.holding else self.records
         found = examine(path, on_file, journal.size, journal.last_attempt)
         if found.found is Found.FOREIGN:
-            return found, self._stop_writing(
+            return found, self.stop_writing(
                 f"{path}: line {found.line} was not written by this game (another program "
                 f"wrote it while the game was open: {found.text!r}); it is not taken into "
                 f"the game, and stockade check {path.name} shows where the log stops being "
@@ -363,11 +372,12 @@ class LogStore:
         if self.journal is None or self.journal.read_only:
             return ""
         gone = self.journal.changed_on_disk()
-        return self._stop_writing(gone) if gone else ""
+        return self.stop_writing(gone) if gone else ""
 
-    def _stop_writing(self, what: str) -> str:
-        """Another file (or none) is at the path: re-reading it would quietly carry this
-        window on in a different game, so it stops writing instead."""
+    def stop_writing(self, what: str) -> str:
+        """Another file (or none) is at the path, or another program changed what this
+        store read: re-reading it would quietly carry this window on in a different
+        game, so it stops writing instead (the reason, as the player reads it)."""
         assert self.journal is not None
         self.journal.read_only = True
         self.journal.why_read_only = (
@@ -383,11 +393,13 @@ class LogStore:
             self.records.close()
 
 
-def _stream(
-    path: Path,
-) -> tuple[LogRecords[ev.Record], Content | None, Timeline] | None:
+Streamed = tuple[LogRecords[ev.Record], Content | None, Timeline, snapcache.Snapshot | None]
+
+
+def _stream(path: Path) -> Streamed | None:
     """A long sound log read piece by piece, the digest of its bytes (None when no
-    derived store keys anything by it) and its timeline, built as it was read; None
+    derived store keys anything by it), its timeline, built as it was read, and the
+    snapshot whose prefix it was read past undecoded (``_stream_past``); None
     when it is short, damaged, torn or has a group not yet accepted (``load`` reads
     it whole and says what it found)."""
     try:
@@ -396,8 +408,14 @@ def _stream(
         return None  # ``load`` names the problem
     if size < STREAM_FROM or os.path.lexists(group_marker(path)):
         return None
+    snapshot = snapcache.peek(path) if snapcache.enabled() else None
+    if snapshot is not None and snapshot.timeline is not None and snapshot.log_bytes <= size:
+        past = _stream_past(path, snapshot)
+        if past is not None:
+            return past
     content = Content() if derived.cache_dir() is not None else None
-    timeline = Timeline(CONTROLS)
+    # groups hold seqs from the first record on; the records by line are the stream's
+    timeline = Timeline(CONTROLS, lines=[])
     read = reader.stream(
         path,
         GAME,
@@ -405,7 +423,38 @@ def _stream(
         content.extend if content is not None else None,
         partial(extend_timeline, timeline),
     )
-    return None if read is None else (read.records, content, timeline)
+    if read is None:
+        return None
+    timeline.lines = read.records
+    return read.records, content, timeline, None
+
+
+def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
+    """The log read past the prefix ``snapshot`` was made from, without decoding it:
+    its bytes hashed on the way (the digest the snapshot is keyed by proves them the
+    very bytes once read whole, checked and folded), its timeline the snapshot's,
+    only the lines after it decoded and checked. None when the prefix does not hold
+    (changed, cut short, or not whole lines) or the lines after it are not sound."""
+    rows = snapshot.timeline
+    assert rows is not None
+    if rows.group_seqs and max(rows.group_seqs) > snapshot.lines:
+        return None
+    timeline = Timeline(CONTROLS, lines=[])
+    try:
+        snapcache.timeline_of(rows, timeline)
+    except ValueError:
+        return None
+    content = Content()
+    proven = reader.Proven(
+        snapshot.log_bytes, snapshot.lines, lambda: content.digest() == snapshot.log_hash
+    )
+    read = reader.stream(
+        path, GAME, _held, content.extend, partial(extend_timeline, timeline), proven
+    )
+    if read is None:
+        return None
+    timeline.lines = read.records
+    return read.records, content, timeline, snapshot
 
 
 def _settle_unfinished_group(path: Path, journal: Journal) -> str:

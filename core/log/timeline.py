@@ -15,8 +15,9 @@ group is in effect, the effective history holds its event where the record stood
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
@@ -69,7 +70,8 @@ class Controls:
 @dataclass
 class Timeline(Generic[R]):
     controls: Controls
-    groups: dict[int, list[R]] = field(default_factory=dict)  # grp -> domain events
+    # grp -> its domain events: the records themselves, or (with ``lines``) their seqs
+    groups: dict[int, list[R | int]] = field(default_factory=dict)
     active: list[int] = field(default_factory=list)  # group ids in effect, in order
     undone: set[int] = field(default_factory=set)
     redo_stack: list[int] = field(default_factory=list)  # undone groups, last on top
@@ -78,6 +80,10 @@ class Timeline(Generic[R]):
     # amended seq -> the amendments of it, in log order (the last in effect stands)
     amends: dict[int, list[int]] = field(default_factory=dict)
     replacements: dict[int, R] = field(default_factory=dict)  # amendment seq -> its event
+    # The log's records by line (seq n at index n - 1) when a group holds only the seqs
+    # of its events, each read from ``lines`` when asked for (a long log's records are
+    # read again from the file, never all held); None: a group holds its records.
+    lines: Sequence[R] | None = None
 
     def add(self, record: R) -> None:
         """Take one record, in log order, into account; refuse one that cannot apply."""
@@ -110,7 +116,7 @@ class Timeline(Generic[R]):
         target, event = record.target, record.event
         if not 1 <= target < record.seq or event.seq != target:
             raise self.controls.error("log", f"an amendment of entry {target} that fits no entry")
-        if not any(r.seq == target for r in self.groups.get(event.grp, ())):
+        if target not in self.group_seqs(event.grp):
             raise self.controls.error("log", f"entry {target} is not an event of group {event.grp}")
         self.groups[record.seq] = []
         self._open_group(record.seq)
@@ -139,15 +145,31 @@ class Timeline(Generic[R]):
         grp = record.grp
         group = self.groups.get(grp)
         check = self.controls.check_groups
+        item: R | int = record if self.lines is None else record.seq
         if group is not None:
             if check and grp != self.active[-1]:
                 raise self.controls.error("log", f"group {grp} is not the latest group in effect")
-            group.append(record)
+            group.append(item)
             return
         if check and grp != record.seq:
             raise self.controls.error("log", f"a new group must start at its own seq, not {grp}")
-        self.groups[grp] = [record]
+        self.groups[grp] = [item]
         self._open_group(grp)
+
+    def group(self, grp: int) -> list[R]:
+        """The domain events of group ``grp`` (none if it has none), in log order."""
+        items = self.groups.get(grp, ())
+        lines = self.lines
+        if lines is None:
+            return cast(list[R], list(items))
+        return [lines[cast(int, seq) - 1] for seq in items]
+
+    def group_seqs(self, grp: int) -> list[int]:
+        """The seqs of group ``grp``'s domain events, without reading one."""
+        items = self.groups.get(grp, ())
+        if self.lines is None:
+            return [cast(R, r).seq for r in items]
+        return cast(list[int], list(items))
 
     def undo(self, target: int) -> None:
         active = self.active
@@ -188,6 +210,7 @@ class Timeline(Generic[R]):
             set(self.abandoned),
             {seq: list(made) for seq, made in self.amends.items()},
             dict(self.replacements),
+            self.lines,
         )
 
     # -- questions --------------------------------------------------------------
@@ -205,8 +228,11 @@ class Timeline(Generic[R]):
 
     def effective(self) -> list[R]:
         """The domain events in effect, in group order."""
+        lines = self.lines
+        if lines is not None:
+            return self._amended([lines[seq - 1] for seq in self.effective_seqs()])
         out: list[R] = []
-        groups, struck = self.groups, self.struck
+        groups, struck = cast(dict[int, list[R]], self.groups), self.struck
         if not struck:
             for grp in self.active:
                 out += groups[grp]
@@ -214,6 +240,15 @@ class Timeline(Generic[R]):
             for grp in self.active:
                 out.extend(r for r in groups[grp] if r.seq not in struck)
         return self._amended(out)
+
+    def effective_seqs(self) -> list[int]:
+        """The seqs of the domain events in effect, in group order (an amended entry's
+        standing event has the seq of the entry it stands for), none of them read."""
+        if self.lines is None:
+            return [r.seq for r in self.effective()]
+        groups, struck = cast(dict[int, list[int]], self.groups), self.struck
+        seqs = list(chain.from_iterable(map(groups.__getitem__, self.active)))
+        return [seq for seq in seqs if seq not in struck] if struck else seqs
 
     def _amended(self, records: list[R]) -> list[R]:
         """``records`` with each amended entry's standing event in its place."""
@@ -224,6 +259,8 @@ class Timeline(Generic[R]):
 
     def count(self) -> int:
         """How many records ``effective()`` holds."""
+        if self.lines is not None:
+            return len(self.effective_seqs())
         if not self.struck:
             return sum(len(self.groups[grp]) for grp in self.active)
         return len(self.effective())
@@ -235,6 +272,8 @@ class Timeline(Generic[R]):
         provably gives the same list, i.e. when the kept records' groups never go
         down (each group's records then come together, in group order, as
         ``effective()`` puts them); otherwise ``effective()``."""
+        if self.lines is not None:
+            return self.effective()
         control, undone, struck = self.controls.actions, self.undone, self.struck
         out = [
             r
@@ -247,12 +286,18 @@ class Timeline(Generic[R]):
         return self._amended(out)
 
 
-def build(controls: Controls, records: Iterable[R], skip_refused: bool = True) -> Timeline[R]:
+def build(
+    controls: Controls,
+    records: Iterable[R],
+    skip_refused: bool = True,
+    lines: Sequence[R] | None = None,
+) -> Timeline[R]:
     """A timeline of ``records`` in order: ``Timeline.add`` for each, its domain-event
     branch inlined when groups are not checked (opening a 100k-entry game spends most
     of its non-fold time here). With ``skip_refused`` a control record that no longer
-    applies (a buggy or hand-edited log) is ignored rather than losing the game."""
-    timeline: Timeline[R] = Timeline(controls)
+    applies (a buggy or hand-edited log) is ignored rather than losing the game.
+    ``lines``: the records by line, read again when asked for (``Timeline.lines``)."""
+    timeline: Timeline[R] = Timeline(controls, lines=lines)
     extend(timeline, records, skip_refused)
     return timeline
 
@@ -270,20 +315,24 @@ def extend(timeline: Timeline[R], records: Iterable[R], skip_refused: bool = Tru
                 timeline.add(record)
         return
     groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
+    by_seq = timeline.lines is not None
     for record in records:
         if type(record) in actions:
             _add_control(timeline, record, skip_refused)
             continue
         grp = record.grp
         group = groups.get(grp)
+        item: R | int = record.seq if by_seq else record
         if group is None:
-            groups[grp] = [record]
+            if by_seq and grp == item:
+                grp = item  # a group's id is its first seq: one int held for both
+            groups[grp] = [item]
             active.append(grp)
             if redo_stack:
                 timeline.abandoned.update(redo_stack)
                 redo_stack.clear()
         else:
-            group.append(record)
+            group.append(item)
 
 
 def _add_control(timeline: Timeline[R], record: R, skip_refused: bool) -> None:

@@ -18,9 +18,9 @@ from bench.generate import generate, write_log
 from bench.hostile_shapes import added
 from stockade.core.book.game import Game
 from stockade.core.book.projection import Projection
-from stockade.core.log import snapcache
-from stockade.core.log import store as store_module
+from stockade.core.log import snapcache, store
 from stockade.core.log.chain import chained
+from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 
@@ -93,7 +93,7 @@ def state_held_per_unit(units: int) -> int:
         before = tracemalloc.get_traced_memory()[0]
         records = [ev.decode(line) for line in blob]
         fold = Projection(records)
-        fold.effective.clear()
+        fold.effective = EffectiveRecords([])  # the records let go
         del records
         gc.collect()
         held = tracemalloc.get_traced_memory()[0] - before
@@ -116,16 +116,16 @@ def test_a_fold_without_a_snapshot_lets_the_logs_bytes_go_first(tmp_path, monkey
     (its digest, the check of a snapshot's prefix) and were held through the fold and
     the snapshot's write. Counted at the fold's start: what the open holds then beyond
     what it held once the log was read (its timeline and effective list)."""
-    monkeypatch.setattr(store_module, "STREAM_FROM", 1 << 12)  # read piece by piece
+    monkeypatch.setattr(store, "STREAM_FROM", 1 << 12)  # read piece by piece
     path = added_log(tmp_path, 3000)
     size = path.stat().st_size
     seen: dict[str, int] = {}
     opened, fold_all = LogStore.open, Projection.fold_all
 
     def counted_open(*args, **kwargs):
-        store = opened(*args, **kwargs)
+        read = opened(*args, **kwargs)
         seen["read"] = tracemalloc.get_traced_memory()[0]
-        return store
+        return read
 
     def counted_fold(self, *args, **kwargs):
         seen.setdefault("fold", tracemalloc.get_traced_memory()[0])
@@ -143,3 +143,33 @@ def test_a_fold_without_a_snapshot_lets_the_logs_bytes_go_first(tmp_path, monkey
     game.close()
     grown = seen["fold"] - seen["read"]
     assert grown < size / 2, (grown, size)  # the log's bytes and more before
+
+
+@pytest.fixture
+def streamed(monkeypatch):
+    """Every log read piece by piece, as a log over ``store.STREAM_FROM`` bytes is."""
+    monkeypatch.setattr(store, "STREAM_FROM", 0)
+
+
+def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streamed):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    ratio = held_by_open(path) / path.stat().st_size
+    assert ratio < 3.0, ratio  # 3.6x when every domain record was held decoded
+    game = Game.open(path, read_only=True)
+    effective = game.projection.effective
+    assert len(effective) > 800 and effective.held() == 0  # each read by its seq
+    assert [r.seq for r in effective] == game.projection.seqs
+    assert list(game.effective) == Game.load(list(game.records)).effective[:]
+
+
+def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streamed):
+    path = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), path)
+    game = Game.open(path)
+    effective = game.projection.effective
+    deep = effective[len(effective) // 4].seq
+    game.strike(deep, "a mistaken entry")  # folds the three quarters after it again
+    game.unstrike(deep)
+    assert effective.held() == 0  # each place again by its seq (main: a list of records)
+    assert list(game.effective) == list(Game.load(list(game.records)).effective)

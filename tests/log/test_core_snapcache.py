@@ -17,6 +17,8 @@ import pytest
 from bench.generate import Driver, generate, write_log
 from stockade.core.book.game import Game
 from stockade.core.log import derived, snapcache
+from stockade.core.log import store as log_store
+from stockade.core.log.game_log import GAME
 from stockade.core.model import events as ev
 
 
@@ -59,8 +61,12 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
-@pytest.fixture()
-def log(tmp_path):
+@pytest.fixture(params=["whole", "streamed"])
+def log(tmp_path, request, monkeypatch):
+    """A long game's log, read whole or (as a log over ``STREAM_FROM`` bytes is) piece
+    by piece: then an open from its snapshot reads past the prefix the snapshot covers."""
+    if request.param == "streamed":
+        monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     path = tmp_path / "game.jsonl"
     write_log(generate(900, seed=4), path)
     return path
@@ -345,3 +351,70 @@ def test_a_snapshot_that_does_not_encode_leaves_no_file(cache, log, monkeypatch)
     assert not snapcache.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
     assert derived.read_entry(snapcache._resolved(log), snapcache.KIND, None) is None
     assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]
+
+
+class _CountingDecoder:
+    """A record decoder that counts the lines it decodes."""
+
+    def __init__(self, decoder: Any, seen: list[int]) -> None:
+        self.decoder, self.seen = decoder, seen
+
+    def decode(self, line: bytes) -> Any:
+        self.seen.append(1)
+        return self.decoder.decode(line)
+
+    def decode_lines(self, data: bytes) -> Any:
+        records = self.decoder.decode_lines(data)
+        self.seen.append(len(records))
+        return records
+
+
+def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()  # folds all, writes the snapshot
+    game = Game.open(log)
+    driver = Driver(game, seed=5)
+    for _ in range(20):  # lines past the snapshot's prefix
+        driver.step()
+    game.close()
+    seen: list[int] = []
+    counting = dataclasses.replace(GAME, decoder=_CountingDecoder(GAME.decoder, seen))
+    monkeypatch.setattr(log_store, "GAME", counting)
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored
+    data = log.read_bytes()
+    assert sum(seen) < data.count(b"\n") // 4, sum(seen)  # every line decoded before
+    snap = snapcache.peek(log)
+    assert snap is not None
+    after = data.count(b"\n") - data[: snap.log_bytes].count(b"\n")  # lines past it
+    folded = len(game.effective) - game.projection.snap_position  # events folded after it
+    assert 0 < after < 100 and sum(seen) <= after + folded, (sum(seen), after, folded)
+    monkeypatch.undo()
+    same(game, fresh(log))
+    history = game.history()  # the prefix's records are read from the file when asked
+    assert [e.record for e in history] == list(fresh(log).records)
+
+
+def test_reading_past_the_prefix_keeps_the_slow_paths_promises(cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()  # the snapshot, with its prefix's timeline
+    good = log.read_bytes()
+
+    # a torn last line after the prefix: said as without a snapshot, nothing lost
+    log.write_bytes(good + b'{"kind":"unit","hand')
+    torn = Game.open(log, read_only=True)
+    assert any("unfinished last entry" in w for w in torn.warnings), torn.warnings
+    same(torn, fresh(log))
+
+    # a line inside the prefix changed in place (the same length): a miss, folded whole
+    at = good.index(b'"location":"') + len(b'"location":"')
+    edited = good[:at] + (b"Z" if good[at : at + 1] != b"Z" else b"Y") + good[at + 1 :]
+    log.write_bytes(edited)
+    game = Game.open(log, read_only=True)
+    assert not game.projection.restored
+    same(game, fresh(log))
+    assert list(game.records) == list(fresh(log).records)

@@ -163,11 +163,11 @@ def touched(game: Game, change: Change) -> set[int]:
         *change.amended,
         *(later.seq for later in change.later),
     }
-    groups = game.timeline.groups
+    timeline = game.timeline
     for s in change.appended:
         record = records[s - 1]
         if isinstance(record, (ev.Undo, ev.Redo)):
-            seqs.update(r.seq for r in groups.get(record.target, ()))
+            seqs.update(timeline.group_seqs(record.target))
             if record.target in game.timeline.replacements:  # an amendment's own line
                 seqs.add(record.target)
     return seqs
