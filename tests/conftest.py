@@ -14,7 +14,6 @@ tests/rules/kit.py, tests/book/kit.py, tests/tui/support.py, ...), never in a te
 
 from __future__ import annotations
 
-import compileall
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tests import processes, schedule
+from tests import bytecode, processes, schedule
 
 
 @dataclass(frozen=True)
@@ -73,22 +72,24 @@ def notices(monkeypatch: pytest.MonkeyPatch) -> list[Notice]:
 
 
 ROOT = Path(__file__).resolve().parent.parent
-# The folders a `stockade` process started by a test imports from (the package's rooms
-# and the bench the bench tests run).
-COMPILED = ("core", "tui", "themes", "sample_games", "bench")
+# The folders a `stockade` process started by a test imports from (the package's rooms,
+# the bench the bench tests run, the tests' own kits).
+COMPILED = ("core", "tui", "themes", "sample_games", "bench", "tests")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Every process a test starts dies with the run (tests/processes.py). The first
-    process compiles the package once: hundreds of tests start a fresh interpreter, and
-    where PYTHONDONTWRITEBYTECODE is set (as in some CI images) none of them keeps the
-    bytecode it compiles, so each would compile the modules it imports again (about
-    0.3 s of CPU a process; a fifth of the CLI room's CPU)."""
+    process compiles once what every later one would compile again (tests/bytecode.py):
+    hundreds of tests start a fresh interpreter, and where PYTHONDONTWRITEBYTECODE is set
+    (as in some CI images) none of them keeps the bytecode it compiles, so each would
+    compile the modules it imports again (about 0.3 s of CPU a process; a fifth of the CLI
+    room's CPU); and each xdist worker would rewrite and compile every test module."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         processes.die_with_parent()
     else:
-        for folder in COMPILED:
-            compileall.compile_dir(ROOT / folder, quiet=1)
+        bytecode.compile_plain(ROOT / folder for folder in COMPILED)
+        if config.getoption("numprocesses", None):
+            bytecode.rewrite_once(config, bytecode.test_modules(config))
     processes.guard_children()
 
 

@@ -20,6 +20,7 @@ import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -70,13 +71,42 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory) -> dict[str, Path]:
-    """The sdist, and the wheel built FROM that sdist (so the sdist is proven complete)."""
-    import build  # noqa: F401  (the test extra has it: a missing one fails here, never skips)
+    """The sdist, and the wheel built FROM that sdist (so the sdist is proven complete), as
+    ``python -m build`` makes them: in an environment that holds only the backend that
+    pyproject.toml's ``[build-system] requires`` names, never this checkout's venv. One
+    such environment serves both builds (``python -m build`` makes a second, with pip in
+    it, for the wheel): the sdist declares the same requirements, checked below, so a
+    second environment would hold the same packages."""
+    from pyproject_hooks import quiet_subprocess_runner
+
+    import build  # the test extra has it: a missing one fails here, never skips
 
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)])
-    (sdist,) = out.glob("stockade-*.tar.gz")
-    (wheel,) = out.glob("stockade-*.whl")
+    python = _venv_python(tmp_path_factory.mktemp("build-env") / "v")
+    _run([sys.executable, "-m", "venv", "--without-pip", str(python.parent.parent)])
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
+
+    def backend_for(srcdir: Path, kind: Literal["sdist", "wheel"]) -> build.ProjectBuilder:
+        """The backend of srcdir, with what it asks for to build `kind` installed."""
+        made = build.ProjectBuilder(
+            srcdir, python_executable=str(python), runner=quiet_subprocess_runner
+        )
+        if wanted := made.get_requires_for_build(kind):
+            _run([*pip, *sorted(wanted)])
+        return made
+
+    requires = build.ProjectBuilder(ROOT).build_system_requires
+    _run([*pip, *sorted(requires)])
+    sdist = Path(backend_for(ROOT, "sdist").build("sdist", out))
+    unpacked = tmp_path_factory.mktemp("sdist")
+    with tarfile.open(sdist) as tar:
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 on; build itself does the same
+            tar.extractall(unpacked, filter="data")
+        else:
+            tar.extractall(unpacked)
+    (tree,) = unpacked.iterdir()
+    assert build.ProjectBuilder(tree).build_system_requires == requires
+    wheel = Path(backend_for(tree, "wheel").build("wheel", out))
     return {"sdist": sdist, "wheel": wheel}
 
 

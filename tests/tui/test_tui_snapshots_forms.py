@@ -2,6 +2,10 @@
 (pytest-textual-snapshot, as tests/tui/test_tui_snapshots.py). The game has prisoners, a
 second Guard candidate and units of both sides, so every pick-list has something in it.
 
+The forms are taken one after the other in one app run (tests/tui/screens.py makes
+``snap_compare``'s comparison against each form's own ``test_form_80x24[<form>].svg``):
+starting an app for each cost more than drawing the form.
+
 Update with ``pytest tests/tui/test_tui_snapshots_forms.py --snapshot-update`` after a
 deliberate change, and look at the report before committing.
 """
@@ -14,7 +18,8 @@ from textual.widgets import Input
 from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
-from tests.tui.support import new_game
+from tests.tui.screens import Screens
+from tests.tui.support import new_game, sync
 
 SETUP = [
     "add German 4-6-7 as g1 at Q4 broken",
@@ -71,45 +76,77 @@ def test_capture_defender_picker_80x24(app, snap_compare):
     assert snap_compare(app, terminal_size=(80, 24), run_before=picker)
 
 
-@pytest.mark.parametrize("name", [spec.name for spec in all_specs()])
-def test_form_80x24(app, snap_compare, name):
-    """Each form with its longest list open: a list field's words inside the form, or a
-    unit field's roster."""
-    key = next(spec.key for spec in all_specs() if spec.name == name)
+async def _longest_list_open(pilot, name: str) -> None:
+    """The form ``name`` with its longest list open: a list field's words inside the
+    form, or a unit field's roster. (Opened as its key in the forms menu opens it:
+    tests/tui/test_tui_forms.py presses the keys.)"""
+    from stockade.tui.forms.base import FormScreen
+    from stockade.tui.forms.choice_list import ChoiceList
+    from stockade.tui.forms.pick_screen import PickScreen
+    from stockade.tui.forms.picker import UnitPicker
 
-    async def form(pilot):
-        from stockade.tui.forms.base import FormScreen
-        from stockade.tui.forms.choice_list import ChoiceList
-        from stockade.tui.forms.pick_screen import PickScreen
-        from stockade.tui.forms.picker import UnitPicker
-
-        await pilot.press("f", key)
+    pilot.app.screen.action_form(name)
+    await _settle(pilot)
+    if isinstance(pilot.app.screen, PickScreen):  # the form opens on the roster
+        await pilot.press("escape")
         await _settle(pilot)
-        if isinstance(pilot.app.screen, PickScreen):  # the form opens on the roster
-            await pilot.press("escape")
+    screen = pilot.app.screen
+    assert isinstance(screen, FormScreen)
+    for text_field in screen.query(Input):  # a blinking cursor is drawn by the clock
+        text_field.cursor_blink = False
+    lists: list[tuple[int, ChoiceList | UnitPicker]] = []
+    for w in screen.query("ChoiceList, UnitPicker"):  # in the form's order
+        if isinstance(w, ChoiceList) and w.display:
+            lists.append((w.option_count, w))
+        elif isinstance(w, UnitPicker) and w.display:
+            lists.append((len(w.choices), w))
+    if lists:
+        _size, longest = max(lists, key=lambda pair: pair[0])
+        longest.focus()
+        longest.scroll_visible(animate=False)
+        await _settle(pilot)
+        if isinstance(longest, ChoiceList):  # the list stays inside its form
+            box = screen.query_one("#form").region
+            assert box.contains_region(longest.region), (name, longest.region, box)
+        if isinstance(longest, UnitPicker):
+            await pilot.press("space")
             await _settle(pilot)
-        screen = pilot.app.screen
-        assert isinstance(screen, FormScreen)
-        for text_field in screen.query(Input):  # a blinking cursor is drawn by the clock
-            text_field.cursor_blink = False
-        lists = [
-            (w.option_count if isinstance(w, ChoiceList) else len(w.choices), w)
-            for w in screen.query("ChoiceList, UnitPicker")
-            if w.display
-        ]
-        if lists:
-            _size, longest = max(lists, key=lambda pair: pair[0])
-            longest.focus()
-            longest.scroll_visible(animate=False)
-            await _settle(pilot)
-            if isinstance(longest, ChoiceList):  # the list stays inside its form
-                box = screen.query_one("#form").region
-                assert box.contains_region(longest.region), (longest.region, box)
-            if isinstance(longest, UnitPicker):
-                await pilot.press("space")
-                await _settle(pilot)
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=form)
+
+async def _as_snap_compare_takes_it(pilot) -> None:
+    """What ``take_svg_screenshot`` waits for before it exports the screen."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+async def _back_to_the_main_screen(pilot) -> None:
+    from stockade.tui.screens.main import MainScreen
+
+    for _ in range(5):
+        if isinstance(pilot.app.screen, MainScreen):
+            return
+        await pilot.press("escape")
+        await pilot.pause()
+    raise AssertionError(f"escape did not close {pilot.app.screen!r}")
+
+
+@sync
+async def test_form_80x24(app, snapshot, request):
+    """Each form with its longest list open, one after the other in one app run (the
+    main screen between them), each compared with its own stored SVG."""
+    screens = Screens(snapshot, request)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        for spec in all_specs():
+            await _longest_list_open(pilot, spec.name)
+            await _as_snap_compare_takes_it(pilot)
+            screens.take(app, spec.name)
+            await _back_to_the_main_screen(pilot)
+    assert screens.taken == [spec.name for spec in all_specs()]
+    screens.check()
 
 
 def test_capture_form_with_results_80x24(app, snap_compare):
