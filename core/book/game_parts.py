@@ -34,16 +34,18 @@ def parts_from_store(store: LogStore) -> Parts:
     wanted = fold.snapshots and len(fold.effective) >= snapcache.MIN_EVENTS
     path, snapshot = store.path, store.take_snapshot()
     found = snapcache.restore(snapshot, fold.seqs) if snapshot is not None and wanted else None
-    log_data = store.take_log_data(wanted and found is None)
+    if found is not None or path is None:
+        store.take_log_data(wanted=False)  # not kept: nothing is read from the cache
     try:
+        # the bytes are passed on, never held here: the fold lets them go before it
+        # folds (a long log's bytes are as large as its records)
         if found is not None:
             fold.restore(found)  # the log was read past its prefix: nothing to verify twice
-        elif (
-            log_data is None
-            or path is None
-            or not fold.from_snapshot(
-                path, log_data, store.content, lambda: lines_of(store, timeline)
-            )
+        elif path is None or not fold.from_snapshot(
+            path,
+            store.take_log_data(wanted),
+            store.content,
+            lambda: lines_of(store, timeline),
         ):
             fold.fold_all()
     finally:

@@ -81,7 +81,7 @@ class Projection:
     def from_snapshot(
         self,
         path: Path,
-        log_data: bytes,
+        log_data: bytes | None,
         content: derived.Content | None = None,
         lines: Callable[[], snapcache.Lines | None] | None = None,
     ) -> bool:
@@ -91,15 +91,18 @@ class Projection:
         ``content``: the digest the log store is making of the very bytes ``log_data``
         begins with (``derived.Content``), which checks the snapshot's prefix in the
         same pass. ``lines``: how many lines the log holds and their timeline (kept in
-        a snapshot written here)."""
-        if len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
+        a snapshot written here). The caller passes ``log_data`` without keeping it: a
+        fold without a snapshot lets the bytes go once they are hashed, before it folds."""
+        if log_data is None or len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
             return False
         found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
-            self.fold_all()
             if content is None or content.size != len(log_data):
                 content = derived.Content(log_data)
-            self.save_snapshot(path, content.key(), lines)
+            key = content.key()  # hashed to the end: the bytes are no longer needed
+            del log_data
+            self.fold_all()
+            self.save_snapshot(path, key, lines)
             return True
         self.restore(found)
         return True
@@ -141,8 +144,8 @@ class Projection:
         if not snapcache.enabled():
             return
         with self.lock:
-            state = self.state_at(self.seqs[position - 1])
-            self._table = None  # not kept for views to come: an open game holds no copy
+            # read before the live state changes again: a view over the live table
+            state = self.state_at(self.seqs[position - 1], still=True)
             if snapcache.write(
                 path,
                 content,
@@ -173,7 +176,6 @@ class Projection:
         self.partial = full.partial
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
-        self.names.current = full.names.current
 
     # --------------------------------------------------------------------- fold
     def fold_all(self, journal: bool = False) -> None:
@@ -187,7 +189,6 @@ class Projection:
         self.conflicts = {}
         self.partial = {}
         self.undo = []
-        self.names.current.clear()
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
         if cut > 0:
@@ -297,10 +298,6 @@ class Projection:
                 obj.__dict__[entry[i + 1]] = entry[i + 2]
             else:
                 setattr(obj, entry[i + 1], entry[i + 2])  # a Unit's hooks: indexes, views
-        if entry[_ADDED_UNITS] > 0:
-            current = self.names.current  # the names of units dropped below: not needed
-            for h in itertools.islice(reversed(state.units), entry[_ADDED_UNITS]):
-                current.pop(h, None)
         if entry[_ADDED_CAS]:
             del state.casualties[len(state.casualties) - entry[_ADDED_CAS] :]
         if entry[_SCR_ADDED] is not None:
@@ -384,7 +381,7 @@ class Projection:
                         self.unapply(entry)
 
     # -------------------------------------------------------------------- replay
-    def state_at(self, seq: int) -> GameState:
+    def state_at(self, seq: int, still: bool = False) -> GameState:
         """The state after every effective event up to and including ``seq``.
 
         O(what the later events changed), not O(game): the view reads the unit table
@@ -396,6 +393,10 @@ class Projection:
         it, so no view ever moves. The view is for reading (its ``units`` is a
         read-only Mapping, its ``casualties`` a read-only Sequence); ``clone()`` it to
         change it.
+
+        ``still``: the caller reads the view before the live state changes again (and
+        holds ``lock``): the view reads the live table itself, not a copy of it, and
+        no view to come shares it.
         """
         with self.lock:
             position = bisect.bisect_right(self.seqs, seq)
@@ -407,7 +408,10 @@ class Projection:
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
                 return Projection(self.effective[:position]).state
             live = self.state
-            table = self._shared_table()
+            if still:
+                table = SharedTable(live.units, live.casualties, live.scrounged.copy(), copy=False)
+            else:
+                table = self._shared_table()
             view: GameState = copy_obj(live)
             view._track(table.tracker)  # the table's: it records nothing, and tells of copies
             vd = view.__dict__  # written directly: no undo hook may record the view

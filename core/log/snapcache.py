@@ -29,7 +29,7 @@ import functools
 import os
 import typing
 from array import array
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from itertools import accumulate
 from pathlib import Path
 
@@ -247,29 +247,83 @@ class Snapshot(msgspec.Struct):
     timeline: TimelineRows | None = None
 
 
-class _Written(Snapshot):
-    """The snapshot as ``write`` encodes it: the same bytes, with the units encoded a
-    row at a time (``_encoded_units``), never a row object for every unit at once."""
+# The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
+# pieces (``_pieces``): the fields before the units (``_Head``), the units a row at a
+# time (never a row object for every unit at once), the fields after them (``_Tail``).
+class _Head(msgspec.Struct):
+    version: int
+    log_bytes: int
+    log_hash: str
+    position: int
+    effective_hash: str
+    scalars: Scalars
+    sides: list[Side]
+    cvp_overrides: dict[str, int]
 
-    units: msgspec.Raw  # type: ignore[assignment]
+
+class _Tail(msgspec.Struct):
+    casualties: list[CasualtyRow]
+    scrounged: list[tuple[int, str, str]]
+    conflicts: list[tuple[int, str, list[str]]]
+    when_table: list[When]
+    when_seqs: list[int]
+    when_index: list[int]
+    name_table: list[tuple[str, str, str]]
+    one_name_seqs: list[int]
+    one_name_index: list[int]
+    names: list[tuple[int, Names]]
+    vc: VictoryBook
+    lines: int
+    timeline: TimelineRows | None
+
+
+_SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
+assert Snapshot.__struct_fields__ == _SPLIT, "the written halves must be the snapshot's fields"
+
+
+def _header(n: int, fix: int, two: bytes, four: bytes) -> bytes:
+    if n < 16:
+        return bytes((fix | n,))
+    if n < 1 << 16:
+        return two + n.to_bytes(2, "big")
+    return four + n.to_bytes(4, "big")
 
 
 def _array_header(n: int) -> bytes:
     """MessagePack's header of an array of ``n`` items."""
-    if n < 16:
-        return bytes((0x90 | n,))
-    if n < 1 << 16:
-        return b"\xdc" + n.to_bytes(2, "big")
-    return b"\xdd" + n.to_bytes(4, "big")
+    return _header(n, 0x90, b"\xdc", b"\xdd")
 
 
-def _encoded_units(units: Collection[Unit]) -> msgspec.Raw:
-    """``units`` as the MessagePack array of their rows, encoded one row at a time."""
+def _map_header(n: int) -> bytes:
+    """MessagePack's header of a map of ``n`` pairs (a Struct: a map of its fields)."""
+    return _header(n, 0x80, b"\xde", b"\xdf")
+
+
+PIECE_BYTES = 1 << 20  # the units are written to the file in pieces of about this size
+
+
+def _pieces(head: _Head, units: Collection[Unit], tail: _Tail) -> Iterator[bytearray | memoryview]:
+    """The bytes ``msgspec.msgpack.encode`` gives the ``Snapshot`` of these fields, in
+    pieces of about ``PIECE_BYTES``, each made once the one before was written (a
+    long game's units were held whole, then again in the whole snapshot). Raises
+    ValueError when a field does not encode."""
     encoder = msgspec.msgpack.Encoder()
-    out = bytearray(_array_header(len(units)))
-    for u in units:
-        encoder.encode_into(_unit_row(u), out, -1)
-    return msgspec.Raw(out)
+    try:
+        # each half as msgspec encodes it, less its own map header
+        out = bytearray(_map_header(len(_SPLIT)))
+        out += memoryview(encoder.encode(head))[len(_map_header(len(_Head.__struct_fields__))) :]
+        out += encoder.encode("units")
+        out += _array_header(len(units))
+        for u in units:
+            encoder.encode_into(_unit_row(u), out, -1)
+            if len(out) >= PIECE_BYTES:
+                yield out
+                out = bytearray()
+        yield out
+        ending = encoder.encode(tail)
+    except msgspec.MsgspecError as exc:
+        raise ValueError(f"the snapshot does not encode: {exc}") from exc
+    yield memoryview(ending)[len(_map_header(len(_Tail.__struct_fields__))) :]
 
 
 class Restored(typing.NamedTuple):
@@ -445,9 +499,8 @@ def write(
     False. ``lines``: how many lines those bytes hold and their timeline."""
     if not enabled() or position <= 0:
         return False
-    payload = _payload(content, seqs, position, state, conflicts, when, names or {}, lines)
-    # the snapshot's rows and tables are gone before the file is written
-    return payload is not None and derived.write_entry(_resolved(log), KIND, None, payload)
+    pieces = _payload(content, seqs, position, state, conflicts, when, names or {}, lines)
+    return derived.write_entry(_resolved(log), KIND, None, pieces)
 
 
 def _payload(
@@ -459,14 +512,15 @@ def _payload(
     when: Mapping[int, When],
     names: Mapping[int, Names],
     lines: Lines | None = None,
-) -> bytes | None:
-    """The snapshot ``write`` keeps, encoded (None: it does not encode)."""
+) -> Iterator[bytearray | memoryview]:
+    """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
+    from them when it does not encode: nothing is kept)."""
     upto: Collection[int] = set(seqs[:position]) if conflicts else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
     when_index = [times.setdefault(when[s], len(times)) for s in known]
-    snap = _Written(
+    head = _Head(
         version=VERSION,
         log_bytes=content[0],
         log_hash=content[1],
@@ -483,7 +537,8 @@ def _payload(
         ),
         sides=list(state.sides.values()),
         cvp_overrides=dict(state.cvp_overrides),
-        units=_encoded_units(state.units.values()),
+    )
+    tail = _Tail(
         casualties=[
             CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
         ],
@@ -500,7 +555,4 @@ def _payload(
         lines=lines[0] if lines is not None else 0,
         timeline=lines[1] if lines is not None else None,
     )
-    try:
-        return msgspec.msgpack.encode(snap)
-    except (ValueError, TypeError, msgspec.MsgspecError):
-        return None
+    return _pieces(head, state.units.values(), tail)

@@ -76,25 +76,38 @@ def label(u: Unit) -> str:
     return f"{u.side} {counters}"
 
 
+def _one_name(h: str, u: Unit) -> tuple[Name]:
+    """``u``'s name now, as the 1-tuple it keeps (``Unit._named``): the one made last
+    while its side, counter and origins stand, with its Location as it stands."""
+    try:
+        one = u._named
+    except AttributeError:  # never named (made from a snapshot's row, or a copy)
+        one = None
+    if one is None:
+        one = ((h, label(u), u.location),)
+    elif one[0][2] != u.location:
+        one = ((h, one[0][1], u.location),)
+    else:
+        return one
+    object.__setattr__(u, "_named", one)  # no hook: a cache, never recorded or undone
+    return one
+
+
 class NameBook:
     """Per entry, the names its units had; kept by the fold.
 
-    ``current`` holds, per unit, the last name made and the side, counter and origins
-    its label was made from. A name is reused while the unit still has those very
-    objects (compared by identity: an event that sets one makes the label again) and
-    the same Location (units move all the time: a move costs a new tuple, not a new
-    label). So an entry costs a few dict lookups, an unchanged name is one shared
-    tuple, and nothing needs telling when an event or an undo changes a unit.
+    Each unit keeps its last name on itself (``Unit._named``, a 1-tuple): setting its
+    side, counter or origins drops it (``tracked_unit.NAMED_BY``), so the label is
+    made again only then, and a move (units move all the time) costs a new tuple, not
+    a new label. So an entry costs a slot read, an unchanged name is one shared tuple,
+    and nothing needs telling when an event or an undo changes a unit. (A table of
+    the names by handle cost a unit ~250 bytes: a list, its entry, a dict slot.)
     """
 
-    __slots__ = ("by_seq", "current")
+    __slots__ = ("by_seq",)
 
     def __init__(self) -> None:
         self.by_seq: dict[int, tuple[Name, ...]] = {}
-        # per unit: [last name, side, counter, origins, (last name,)] (a list: a move
-        # replaces the name in place; the one-name tuple is shared by every entry that
-        # names only that unit, unchanged: most of them)
-        self.current: dict[str, list[Any]] = {}
 
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
@@ -108,19 +121,7 @@ class NameBook:
             if u is None:
                 self.by_seq[record.seq] = ()
                 return [value] if value else None
-            made = self.current.get(value)
-            if (
-                made is None
-                or made[1] is not u.side
-                or made[2] is not u.counter
-                or made[3] is not u.origins
-            ):
-                self._make(value, u)
-                made = self.current[value]
-            elif made[0][2] != u.location:
-                name = made[0] = (value, made[0][1], u.location)
-                made[4] = (name,)
-            self.by_seq[record.seq] = made[4]
+            self.by_seq[record.seq] = _one_name(value, u)
             return None
         fields = MENTIONS.get(type(record))
         if fields is None:
@@ -136,42 +137,24 @@ class NameBook:
                 if u is None:
                     missing = [*(missing or ()), h]
                     continue
-                names.append(self._name_of(h, u))
+                names.append(_one_name(h, u)[0])
         self.by_seq[record.seq] = tuple(names)
         return missing
-
-    def _name_of(self, h: str, u: Unit) -> Name:
-        """``u``'s name now: the last one made while its side, counter and origins are
-        the very same objects, with its Location as it stands."""
-        made = self.current.get(h)
-        if made is not None and made[1] is u.side and made[2] is u.counter and made[3] is u.origins:
-            name: Name = made[0]
-            if name[2] != u.location:
-                made[0] = name = (h, name[1], u.location)
-                made[4] = (name,)
-            return name
-        return self._make(h, u)
-
-    def _make(self, h: str, u: Unit) -> Name:
-        """A new label for ``u`` (its side, counter or origins changed, or first use)."""
-        name = (h, label(u), u.location)
-        self.current[h] = [name, u.side, u.counter, u.origins, (name,)]
-        return name
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
         """Name the units ``record`` brought into play, as they stand after it."""
         units = state.units
-        extra: list[Name] = []
+        extra: list[tuple[Name]] = []
         for h in missing:
             u = units.get(h)
             if u is not None:
-                extra.append(self._make(h, u))
+                extra.append(_one_name(h, u))
         if extra:
             had = self.by_seq.get(record.seq, ())
-            if not had and len(extra) == 1:  # one unit entered: the 1-tuple _make kept
-                self.by_seq[record.seq] = self.current[extra[0][0]][4]
+            if not had and len(extra) == 1:  # one unit entered: the 1-tuple it keeps
+                self.by_seq[record.seq] = extra[0]
             else:
-                self.by_seq[record.seq] = had + tuple(extra)
+                self.by_seq[record.seq] = had + tuple(one[0] for one in extra)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

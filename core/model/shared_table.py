@@ -35,9 +35,15 @@ class SharedTable:
     __slots__ = ("units", "casualties", "scrounged", "tracker", "_book", "__weakref__")
 
     def __init__(
-        self, units: dict[str, Unit], casualties: Sequence[Casualty], scrounged: Scroungings
+        self,
+        units: dict[str, Unit],
+        casualties: Sequence[Casualty],
+        scrounged: Scroungings,
+        copy: bool = True,
     ):
-        self.units = dict(units)
+        # ``copy`` False: the live table itself, for a view read before the live
+        # state changes again (a long game's table is tens of MB)
+        self.units = dict(units) if copy else units
         self.casualties = tuple(casualties)  # lines never change once booked
         self.scrounged = scrounged
         # the views' tracker: it records nothing (a view is never folded); its epoch

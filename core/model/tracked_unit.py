@@ -140,9 +140,15 @@ class Origin:
 class _Fields(Tracked):
     """A slotted object's fields read as a mapping: ``obj.__dict__`` is a read-only
     copy of them, in their order (readers written for a dataclass's ``__dict__`` keep
-    working; a write through it raises, never lost silently)."""
+    working; a write through it raises, never lost silently).
 
-    __slots__ = ()
+    ``_named``: the unit's last name as the fold's name book made it (a 1-tuple of
+    ``core.model.names.Name``), unset or None when not made, or dropped because one of
+    the fields the label is made of was set (``NAMED_BY``). Not a field: never
+    copied, recorded, undone or kept in the snapshot; made again from the fields."""
+
+    __slots__ = ("_named",)
+    _named: tuple[tuple[str, str, str]] | None
 
     @property
     def __dict__(self) -> Mapping[str, Any]:  # type: ignore[override]
@@ -255,7 +261,14 @@ class Unit(_Fields):
                 t.moved.append(self)
             elif name == "guard":
                 t.dirty.append(self)
+        if name in NAMED_BY:
+            _set_field(self, "_named", None)  # its label is made again when next named
         _set_field(self, name, value)
+
+
+# The fields a unit's label (``core.model.names.label``) is made of: setting one drops
+# the name kept on the unit (a set, even of an equal value, makes it again).
+NAMED_BY = frozenset(("side", "counter", "origins"))
 
 
 # A new Unit is untracked, so a dataclass ``__init__`` setting each of its 39 fields

@@ -3,6 +3,7 @@ exchanged, created, rearmed (A20.5, A20.51, A20.551)."""
 
 from __future__ import annotations
 
+from sys import intern
 from typing import TypedDict, Unpack
 
 from stockade.core.model.errors import RuleRefusal
@@ -163,6 +164,12 @@ def new_counter(
     origins: list[Origin] | None = None,
     **fields: Unpack[UnitFields],
 ) -> Unit:
+    # the strings many counters share (a side's kinds, counters and hexes) are held
+    # once, not once per counter: each came decoded from its own record
+    side, unit_kind, counter = intern(side), intern(unit_kind), intern(counter)
+    location = fields.get("location")
+    if location:
+        fields["location"] = intern(location)
     cvp = normal_cvp(unit_kind, counter, state.cvp_overrides)
     created = Unit(
         handle=handle,

@@ -17,8 +17,11 @@ import pytest
 from bench.generate import generate, write_log
 from bench.hostile_shapes import added
 from stockade.core.book.game import Game
+from stockade.core.book.projection import Projection
 from stockade.core.log import snapcache, store
 from stockade.core.log.chain import chained
+from stockade.core.log.effective_records import EffectiveRecords
+from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 
 
@@ -77,6 +80,69 @@ def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path):
     deep = game.effective[n // 3].seq
     assert game.state_at(deep) == reference.state_at(deep)
     assert None not in game.projection.undo  # reaching into the gap folded it once
+
+
+def state_held_per_unit(units: int) -> int:
+    """Bytes the fold keeps for ``units`` entered counters, their records decoded
+    inside the count and let go after the fold (as a long log, read by offset, lets
+    them go): the units, their origins and names, and the fold's per-entry tables."""
+    blob = [ev.encode(r) for r in added(units)]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        records = [ev.decode(line) for line in blob]
+        fold = Projection(records)
+        fold.effective = EffectiveRecords([])  # the records let go
+        del records
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(fold.state.units) == units
+    return held
+
+
+def test_the_state_of_a_unit_in_play_costs_under_1000_bytes():
+    # a unit keeps its own name (a table of names by handle cost ~250 bytes a unit),
+    # and the strings counters share (side, kind, counter, hex) are held once, not
+    # once for each record that brought a counter in
+    per_unit = (state_held_per_unit(1500) - state_held_per_unit(500)) / 1000
+    assert per_unit < 1000, per_unit  # 1,211 before
+
+
+def test_a_fold_without_a_snapshot_lets_the_logs_bytes_go_first(tmp_path, monkeypatch):
+    """A long log is read piece by piece; its bytes are read once more for the snapshot
+    (its digest, the check of a snapshot's prefix) and were held through the fold and
+    the snapshot's write. Counted at the fold's start: what the open holds then beyond
+    what it held once the log was read (its timeline and effective list)."""
+    monkeypatch.setattr(store, "STREAM_FROM", 1 << 12)  # read piece by piece
+    path = added_log(tmp_path, 3000)
+    size = path.stat().st_size
+    seen: dict[str, int] = {}
+    opened, fold_all = LogStore.open, Projection.fold_all
+
+    def counted_open(*args, **kwargs):
+        read = opened(*args, **kwargs)
+        seen["read"] = tracemalloc.get_traced_memory()[0]
+        return read
+
+    def counted_fold(self, *args, **kwargs):
+        seen.setdefault("fold", tracemalloc.get_traced_memory()[0])
+        return fold_all(self, *args, **kwargs)
+
+    monkeypatch.setattr(LogStore, "open", counted_open)
+    monkeypatch.setattr(Projection, "fold_all", counted_fold)
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))  # a snapshot to write
+    gc.collect()
+    tracemalloc.start()
+    try:
+        game = Game.open(path, read_only=True)
+    finally:
+        tracemalloc.stop()
+    game.close()
+    grown = seen["fold"] - seen["read"]
+    assert grown < size / 2, (grown, size)  # the log's bytes and more before
 
 
 @pytest.fixture

@@ -314,6 +314,45 @@ def test_the_log_is_hashed_once_when_it_opens_from_its_snapshot(cache, log, monk
     same(game, fresh(log))
 
 
+def test_the_snapshot_written_in_pieces_is_the_bytes_of_its_struct(cache, log, monkeypatch):
+    """The snapshot is written a piece at a time, its units encoded a row at a time
+    between the fields before and after them: the file holds the very bytes msgspec
+    gives the whole, under a MAC that verifies."""
+    monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 10)  # many pieces
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(cache))
+    game = fresh(log)
+    fold = game.projection
+    n = len(fold.seqs)
+    pieces = list(
+        snapcache._payload(
+            (1, "digest"), fold.seqs, n, fold.state, fold.conflicts, fold.when, fold.names.by_seq
+        )
+    )
+    assert len(pieces) > 3
+    payload = b"".join(pieces)
+    snap = msgspec.msgpack.decode(payload, type=snapcache.Snapshot)
+    assert len(snap.units) == len(fold.state.units) > 50
+    assert snap.name_table and snap.when_table and snap.casualties
+    assert msgspec.msgpack.encode(snap) == payload
+    content = (log.stat().st_size, "digest")
+    assert snapcache.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
+    assert derived.read_entry(snapcache._resolved(log), snapcache.KIND, None) is not None
+
+
+def test_a_snapshot_that_does_not_encode_leaves_no_file(cache, log, monkeypatch):
+    monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 10)
+    monkeypatch.setenv("STOCKADE_CACHE_DIR", str(cache))
+    game = fresh(log)
+    fold = game.projection
+    n = len(fold.seqs)
+    last = list(fold.state.units.values())[-1]
+    object.__setattr__(last, "note", object())  # fails in the last piece, after others
+    content = (log.stat().st_size, "digest")
+    assert not snapcache.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
+    assert derived.read_entry(snapcache._resolved(log), snapcache.KIND, None) is None
+    assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]
+
+
 class _CountingDecoder:
     """A record decoder that counts the lines it decodes."""
 
