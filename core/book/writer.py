@@ -381,10 +381,15 @@ class Writer(WriteRecovery, Amending):
     def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
         return _history.strikable(self.timeline, self.records, seq, verb)
 
+    def struck_together(self, seq: int, verb: str = "strike") -> list[int]:
+        """The entries ``strike(seq)`` (``verb`` "unstrike": ``unstrike(seq)``) acts on:
+        the player's entry with the board facts it implied, as one undo takes them."""
+        return _history.struck_together(self.timeline, self.records, seq, verb)
+
     @stops_on_a_changed_log
     def strike(self, seq: int, reason: str = "") -> Change:
         self._strikable(seq)
-        together = _history.struck_together(self.timeline, self.records, seq, "strike")
+        together = self.struck_together(seq)
         if len(together) > 1:
             return self._together(seq, together, "strike", reason)
         written = self._control(ev.Strike, seq, reason)
@@ -395,7 +400,7 @@ class Writer(WriteRecovery, Amending):
     @stops_on_a_changed_log
     def unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
-        together = _history.struck_together(self.timeline, self.records, seq, "unstrike")
+        together = self.struck_together(seq, "unstrike")
         if len(together) > 1:
             return self._together(seq, together, "unstrike")
         written = self._control(ev.Unstrike, seq)
@@ -405,14 +410,14 @@ class Writer(WriteRecovery, Amending):
 
     def preview_strike(self, seq: int) -> Change:
         self._strikable(seq)
-        together = _history.struck_together(self.timeline, self.records, seq, "strike")
+        together = self.struck_together(seq)
         if len(together) > 1:
             return self._together(seq, together, "strike", preview=True)
         return self._refold(seq, "strike", [], preview=True)
 
     def preview_unstrike(self, seq: int) -> Change:
         self._strikable(seq, "unstrike")
-        together = _history.struck_together(self.timeline, self.records, seq, "unstrike")
+        together = self.struck_together(seq, "unstrike")
         if len(together) > 1:
             return self._together(seq, together, "unstrike", preview=True)
         return self._refold(seq, "unstrike", [], preview=True)

@@ -15,7 +15,6 @@ from stockade.core.commands.implied import entry_for
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
-from stockade.core.log.game_timeline import struck_together
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -200,7 +199,7 @@ def _implies_more(game: Game, seq: int, line: str, facts: list[ev.StatusChanged]
         f"'{line}' at entry {seq}'s place records with it {said}; an amendment puts one "
         f"event in entry {seq}'s place"
     )
-    had = [s for s in struck_together(game.timeline, game.records, seq, "strike") if s != seq]
+    had = [s for s in game.struck_together(seq) if s != seq]
     entries = [entry_for(f) for f in facts]
     if had and len(had) == len(facts) and all(entries):
         steps = "; ".join(f"amend {s} {c}" for s, c in zip(had, entries, strict=True))

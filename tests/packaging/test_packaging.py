@@ -77,9 +77,8 @@ def dists(tmp_path_factory) -> dict[str, Path]:
     such environment serves both builds (``python -m build`` makes a second, with pip in
     it, for the wheel): the sdist declares the same requirements, checked below, so a
     second environment would hold the same packages."""
-    from pyproject_hooks import quiet_subprocess_runner
-
     import build  # the test extra has it: a missing one fails here, never skips
+    from pyproject_hooks import quiet_subprocess_runner
 
     out = tmp_path_factory.mktemp("dist")
     python = _venv_python(tmp_path_factory.mktemp("build-env") / "v")
