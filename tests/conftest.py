@@ -77,6 +77,15 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ("core", "tui", "themes", "sample_games", "bench", "tests")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per core the run may use, and one more. Many tests spend
+    part of their time waiting, not computing (a `stockade` child, `pip` fetching the
+    wheel's dependencies, a server's reply, the app's idle pauses); with one worker a
+    core, a core sits idle through each wait, and the extra worker fills it."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Every process a test starts dies with the run (tests/processes.py). The first
     process compiles once what every later one would compile again (tests/bytecode.py):
