@@ -77,6 +77,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMPILED = ("core", "tui", "themes", "sample_games", "bench", "tests")
 
 
+@pytest.hookimpl(optionalhook=True)  # a child pytest may run without xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker per core the run may use, and one more. Many tests spend
     part of their time waiting, not computing (a `stockade` child, `pip` fetching the
