@@ -46,48 +46,52 @@ class TerminalUI:
         return run_camp(path, options)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "tally":
-        code = _tally(args)
-        if code is not None:
-            if argv is None:  # the process's own command line: it ends with this code
-                gc.freeze()
-            return code
-    from stockade.core.cli import main as cli_main
+# Commands whose every object lives until the process ends: one read or one write, then
+# exit (not `run`, `watch` or a screen, which go on making and dropping objects).
+ONE_SHOT = frozenset({"tally", "do"})
 
-    code = cli_main(args, ui=TerminalUI())
-    return code or 0
+
+def main(argv: list[str] | None = None) -> int:
+    """The console script. A one-shot command runs with the cyclic collector off, as the
+    fold already does (``projection.gc_paused``): the imports, the fold and the output
+    make objects that live until the process ends, so a collection finds nothing and
+    only walks them. Run as the process's own command, it then freezes what is left
+    (``gc.freeze``), so the full collections the interpreter makes as it exits skip it
+    too (~5% of a folding tally's instructions, counted with valgrind). Called inside
+    another process, the collector is put back as it was."""
+    args = sys.argv[1:] if argv is None else argv
+    one_shot = bool(args) and args[0] in ONE_SHOT
+    was = gc.isenabled()
+    if one_shot:
+        gc.disable()
+    try:
+        code = _tally(args) if args and args[0] == "tally" else None
+        if code is None:
+            from stockade.core.cli import main as cli_main
+
+            code = cli_main(args, ui=TerminalUI()) or 0
+    finally:
+        if one_shot and was:
+            gc.enable()
+    if one_shot and argv is None:  # the process's own command line: it ends with this code
+        gc.freeze()
+    return code
 
 
 def _tally(args: list[str]) -> int | None:
     """``stockade tally``: from the log's derived store, else folded; None for a line
-    only the command line proper reads.
+    only the command line proper reads."""
+    # A tally already folded from these bytes by this code is rendered from the log's
+    # derived store without loading the fold (core/cli/stored_tally.py).
+    from stockade.core.cli import stored_tally
 
-    The cyclic collector is off for the whole command, as it already is for the fold
-    (``projection.gc_paused``): the imports, the fold and the printing make objects
-    that live until the process ends, so a collection finds nothing and only walks
-    them. ``main`` run as the process's command then freezes what is left
-    (``gc.freeze``), so the full collections the interpreter makes as it exits skip
-    it too (~5% of a folding tally's instructions, counted with valgrind). The
-    collector is put back as it was before the result is returned."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        # A tally already folded from these bytes by this code is rendered from the
-        # log's derived store without loading the fold (core/cli/stored_tally.py).
-        from stockade.core.cli import stored_tally
+    code = stored_tally.answer(args)
+    if code is None:
+        # else folded, without the command line proper when tally's own reader takes
+        # the line (core/cli/folded_tally.py)
+        from stockade.core.cli import folded_tally
 
-        code = stored_tally.answer(args)
-        if code is None:
-            # else folded, without the command line proper when tally's own reader
-            # takes the line (core/cli/folded_tally.py)
-            from stockade.core.cli import folded_tally
-
-            code = folded_tally.answer(args)
-    finally:
-        if was:
-            gc.enable()
+        code = folded_tally.answer(args)
     return code
 
 

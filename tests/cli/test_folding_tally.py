@@ -204,13 +204,17 @@ sys.exit(main())
 """
 
 
-def test_a_folding_tally_leaves_the_cyclic_collector_nothing_to_walk():
-    """Everything a tally makes lives until the process ends: no collection during it
-    (main: 25 young ones during the imports), and the interpreter's full collections at
-    exit find it frozen (main: nothing frozen, every object walked)."""
+@pytest.mark.parametrize("verb", ["tally", "do"])
+def test_a_one_shot_command_leaves_the_cyclic_collector_nothing_to_walk(verb, tmp_path):
+    """Everything a tally or a `do` makes lives until the process ends: no collection
+    during it (main: 25 young ones during a tally's imports), and the interpreter's full
+    collections at exit find it frozen (main: nothing frozen, every object walked)."""
     env = {"PATH": "/usr/bin:/bin", "STOCKADE_CACHE_DIR": "off"}
+    game = tmp_path / "game.jsonl"
+    game.write_bytes(DEMO.read_bytes())
+    args = ["tally", str(game)] if verb == "tally" else ["do", str(game), "next"]
     done = subprocess.run(
-        [sys.executable, "-c", GC_CHILD, "tally", str(DEMO)],
+        [sys.executable, "-c", GC_CHILD, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
