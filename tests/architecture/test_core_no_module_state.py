@@ -14,6 +14,8 @@ import ast
 import re
 from pathlib import Path
 
+from tests.architecture.sources import parsed
+
 CORE = Path(__file__).resolve().parents[2] / "core"
 
 _MUTABLE_NODES = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
@@ -103,7 +105,7 @@ def _mutated_base(node: ast.AST) -> str | None:
 def scan(sources: dict[str, str]) -> list[str]:
     """Every finding in ``sources`` (relative path -> module text)."""
     findings: list[str] = []
-    trees = {path: ast.parse(text) for path, text in sources.items()}
+    trees = {path: parsed(text) for path, text in sources.items()}
     tables: dict[str, list[str]] = {}  # constant-table name -> modules defining it
     for path, tree in trees.items():
         modules: set[str] = set()  # names bound to imported modules

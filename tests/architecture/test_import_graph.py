@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.architecture.sources import walk
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("core", "tui", "themes")
 
@@ -32,7 +34,7 @@ def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
         return name or None
 
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walk(path):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 target = known(f"{node.module}.{alias.name}") or known(node.module)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.architecture import sources
+
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("core", "tui")
 
@@ -61,7 +63,7 @@ def findings() -> list[str]:
     out: list[str] = []
     for room in ROOMS:
         for path in sorted((ROOT / room).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = sources.tree(path)
             for line, what in private_reaches(tree):
                 out.append(f"{path.relative_to(ROOT)}:{line}: {what}")
     return out

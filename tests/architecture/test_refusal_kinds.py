@@ -20,6 +20,7 @@ from stockade.core.model.errors import (
     require,
     require_input,
 )
+from tests.architecture.sources import walk
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +67,7 @@ def test_no_code_raises_the_bare_base_class_or_passes_a_kind_as_a_string():
     found = []
     for folder in ("core", "tui", "themes"):
         for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in walk(path):
                 if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                     continue
                 where = f"{path.relative_to(ROOT)}:{node.lineno}"
@@ -87,7 +88,7 @@ def test_no_code_tells_a_refusal_s_kind_by_comparing_its_rule_with_a_tag():
     found = []
     for folder in ("core", "tui", "themes"):
         for path in (ROOT / folder).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in walk(path):
                 if not isinstance(node, ast.Compare):
                     continue
                 sides = [node.left, *node.comparators]

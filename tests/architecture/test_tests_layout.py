@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.architecture.sources import tree, walk
+
 TESTS = Path(__file__).resolve().parents[1]
 
 
@@ -30,7 +32,7 @@ def test_no_module_imports_a_test_module():
     test would break a second file."""
     wrong = []
     for path in _modules():
-        for line, name in _imported(ast.parse(path.read_text(encoding="utf-8"))):
+        for line, name in _imported(tree(path)):
             parts = name.split(".")
             if parts[0] == "tests" and any(p.startswith("test_") for p in parts[1:]):
                 wrong.append(f"{path.relative_to(TESTS.parent)}:{line} imports {name}")
@@ -42,8 +44,7 @@ def test_a_missing_import_fails_never_skips():
     into a green run; the test extra installs everything the suite imports."""
     wrong = []
     for path in _modules():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in walk(path):
             if isinstance(node, ast.Attribute) and node.attr == "importorskip":
                 wrong.append(f"{path.relative_to(TESTS.parent)}:{node.lineno} importorskip")
             if isinstance(node, ast.ExceptHandler) and "ImportError" in ast.unparse(

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import textual
 
+from tests.architecture import sources
+
 TUI = Path(__file__).resolve().parents[2] / "tui"
 PRIVATE = re.compile(r"\bself\.(_[a-z][a-z0-9_]*)\b|^\s*(?:async\s+)?def\s+(_[a-z][a-z0-9_]*)\(")
 
@@ -38,7 +40,7 @@ def textual_private() -> set[str]:
 
 
 def ours() -> list[tuple[Path, ast.Module]]:
-    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(TUI.rglob("*.py"))]
+    return [(p, sources.tree(p)) for p in sorted(TUI.rglob("*.py"))]
 
 
 def defined_by_us(modules: list[tuple[Path, ast.Module]]) -> set[str]:
