@@ -3,44 +3,13 @@ the book's history tests compare a game against (a plain module, not a test modu
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import operator
-
 from stockade.core import rules
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.rules.partial import part_that_holds
-
-_LEAF = (str, int, float, bool, type(None), frozenset)
-
-
-@functools.cache
-def _fields_of(cls: type) -> operator.attrgetter:
-    return operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
-
-
-def plain(value):
-    """A copy of ``value`` made of tuples, lists and immutable leaves, equal where
-    ``dataclasses.asdict`` would be equal and held apart from the live state as its
-    deep copy is, at a fraction of its cost (this test dumps 1,500-entry states
-    hundreds of times): a dataclass becomes its type and field values, in field order."""
-    if isinstance(value, _LEAF):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        values = _fields_of(type(value))(value)
-        if not isinstance(values, tuple):  # attrgetter of one name
-            values = (values,)
-        return (type(value).__name__, *(v if isinstance(v, _LEAF) else plain(v) for v in values))
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, set):
-        return frozenset(value)
-    raise TypeError(f"dump cannot copy a {type(value).__name__}")
+from tests.model.plain import plain
 
 
 def dump(state) -> dict:

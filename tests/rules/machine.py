@@ -12,7 +12,6 @@ lines add up.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 from hypothesis import HealthCheck, settings
@@ -31,6 +30,7 @@ from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.events import PHASES
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.guarding import capacity
+from tests.model.plain import plain
 
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}
@@ -47,9 +47,9 @@ PICK = st.integers(min_value=0, max_value=10_000)
 
 def dump(state) -> dict:
     return {
-        "units": {h: dataclasses.asdict(u) for h, u in sorted(state.units.items())},
-        "sides": {n: dataclasses.asdict(s) for n, s in sorted(state.sides.items())},
-        "casualties": [dataclasses.asdict(c) for c in state.casualties],
+        "units": {h: plain(u) for h, u in sorted(state.units.items())},
+        "sides": {n: plain(s) for n, s in sorted(state.sides.items())},
+        "casualties": [plain(c) for c in state.casualties],
         "clock": (state.turn, state.attacker, state.phase, state.ended),
         "scrounged": sorted(state.scrounged),
     }
