@@ -21,9 +21,7 @@ import re
 # C0 but tab and newline, DEL, C1, lone surrogates (bytes that were not UTF-8), and the
 # bidirectional embeddings, overrides and isolates, which can make a line read in an
 # order other than the one it has ("Trojan Source"); a log may hold those in a name.
-_HIDDEN = (
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+_HIDDEN = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 # Every one of them is a character ``str.isprintable`` refuses (Cc, Cf, Cs, Zl, Zp): a
 # text printable but for its newlines and tabs holds none, and is shown as it is. The
 # pattern's text is compiled by ``re`` on the first text that is not (and kept): its
