@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from tests.cli.test_folding_tally import CHILD, DEMO, ROOT
+from tests.cli.one_shot import CHILD, DEMO, ROOT
 
 # the state's own classes, which the fold makes for a tally too
 STATE_CLASSES = {
