@@ -18,6 +18,7 @@ import json
 from stockade.core.book.tally_sheet import Tally, to_html, to_json, to_markdown, to_text
 from stockade.core.cli import jsonout
 from stockade.core.log import derived
+from stockade.core.model.plural import agree, no_longer_hold
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
@@ -58,8 +59,8 @@ def conflicts_warning(seqs: list[int]) -> str:
     n = len(seqs)
     shown = ", ".join(str(s) for s in sorted(seqs)[:10])
     return (
-        f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
-        f"({shown}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
+        f"{no_longer_hold(n)} ({shown}{', ...' if n > 10 else ''}): "
+        f"{agree(n, 'it is', 'they are')} skipped until struck or fixed "
         "(stockade check lists them)"
     )
 
