@@ -108,7 +108,7 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
 
 def _control(game: Game, parsed: Parsed) -> Outcome:
     if isinstance(parsed.command, Help):
-        return Outcome(parsed.command.text(), [])
+        return Outcome(parsed.command.text(game.state), [])
     if isinstance(parsed.command, Amend):
         return amend(game, parsed.command.target, parsed.command.line)
     return control(game, parsed.verb, parsed.target, parsed.reason)
