@@ -18,7 +18,6 @@ import json
 from stockade.core.book.tally_sheet import Tally, to_html, to_json, to_markdown, to_text
 from stockade.core.cli import jsonout
 from stockade.core.log import derived
-from stockade.core.model.plural import agree, no_longer_hold
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
@@ -56,6 +55,9 @@ def warning_line(message: str) -> str:
 
 def conflicts_warning(seqs: list[int]) -> str:
     """What ``tally`` and ``history`` say on stderr of entries that no longer hold."""
+    # here, not at the top: a kept tally prints with no module of the model loaded
+    from stockade.core.model.plural import agree, no_longer_hold
+
     n = len(seqs)
     shown = ", ".join(str(s) for s in sorted(seqs)[:10])
     return (
