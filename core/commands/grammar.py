@@ -143,12 +143,14 @@ class VerbSpec:
         """The usage as ``state``'s game asks it: ``usage`` (the slots every game asks),
         then each slot asked only in some games where this one asks it; out of a game
         (``None``), every such slot."""
-        extra = [
-            slot.usage_words
-            for slot in self.slots
-            if slot.asked is not None and (state is None or slot.asked(state))
-        ]
+        extra = [slot.usage_words for slot in self.slots_in(state) if slot.asked is not None]
         return " ".join([self.usage, *extra])
+
+    def slots_in(self, state: GameState | None = None) -> list[Slot]:
+        """The slots ``state``'s game asks (out of a game, ``None``: every one)."""
+        return [
+            slot for slot in self.slots if slot.asked is None or state is None or slot.asked(state)
+        ]
 
     def where_asked(self) -> list[str]:
         """For help out of a game: each slot asked only in some games, and where."""

@@ -157,7 +157,7 @@ def help_text(verb: str = "", state: GameState | None = None) -> str:
         lines = [spec.usage_in(state), f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
         if state is None:
             lines += [f"  {where}" for where in spec.where_asked()]
-        lines += _outcome_words(spec)
+        lines += _outcome_words(spec, state)
         lines += _related(spec)
         if any(slot.kind is Kind.UNITS for slot in spec.slots):
             lines.append(f"  H...: {UNITS_HELP}")
@@ -195,11 +195,12 @@ def term_help(term: Term) -> str:
     return "\n".join(lines)
 
 
-def _outcome_words(spec: VerbSpec) -> list[str]:
+def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[str]:
     """The words of a verb that say what happened (escape's ntcfail, guard-dies...),
-    each with what it means: a flag's or a keyword's label, a choice's meaning."""
+    each with what it means: a flag's or a keyword's label, a choice's meaning (in a
+    game, those it asks)."""
     words: list[tuple[str, str]] = []
-    for slot in spec.slots:
+    for slot in spec.slots_in(state):
         if not (
             slot.kind in (Kind.FLAG, Kind.ONE_OF, Kind.CHOICE, Kind.CAUSE)
             or (slot.keyword and slot.kind is Kind.UNITS)
