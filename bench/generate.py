@@ -27,6 +27,7 @@ if __package__ in (None, ""):
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
+from stockade.core.model.plural import counted
 from stockade.core.model.tracked_unit import ACTIVE
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.losses import takeover_candidates
@@ -144,6 +145,9 @@ class Driver:
                 isinstance(record, ev.StatusChanged)
                 and record.location is not None
                 and record.seq not in game.conflicts
+                # a later entry may stand on the move (A20.5: a unit moved away need
+                # not take over a Guard's prisoners): a log stays legal throughout
+                and not game.preview_strike(record.seq).new_conflicts
             ):
                 game.strike(record.seq, "moved the wrong counter")
                 if self.rng.random() < 0.5:
@@ -354,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         kinds[type(r).__name__] = kinds.get(type(r).__name__, 0) + 1
     print(
         f"{args.out}: {len(game.records)} records, {size} bytes, "
-        f"{len(game.state.units)} units, {len(game.conflicts)} conflicts"
+        f"{len(game.state.units)} units, {counted(len(game.conflicts), 'conflict')}"
     )
     print(", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
     return 0

@@ -22,6 +22,8 @@ from typing import Any
 
 import msgspec
 
+from stockade.core.model.plural import entries
+
 
 class UnitChange(msgspec.Struct, frozen=True):
     """One field of one unit that is different after the change ("" = none / gone)."""
@@ -153,7 +155,7 @@ def consequences(change: Change, totals: dict[str, tuple[int, int]] | None = Non
     if change.conflicts and not would:
         n = change.conflicts
         out.append(
-            f"{n} entr{'y' if n == 1 else 'ies'} in conflict: strike or fix "
+            f"{entries(n)} in conflict: strike or fix "
             f"{'it' if n == 1 else 'them'} (stockade history marks them with '!')"
         )
     return out

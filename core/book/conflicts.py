@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
+from stockade.core.model.errors import Refusal
+from stockade.core.model.plural import no_longer_hold
 
 FIX = "amend {seq} with what the board showed, or strike {seq}"
+
+
+def ruled(refusal: Refusal) -> str:
+    """``A11: text``, or the text alone when the refusal cites no rule."""
+    return f"{refusal.rule}: {refusal.text}" if refusal.rule else refusal.text
 
 
 def conflict_line(game: Game, seq: int) -> str:
@@ -17,8 +24,7 @@ def conflict_line(game: Game, seq: int) -> str:
     refusal = game.conflicts[seq]
     entry = sentence_for(game.timeline.standing(game.records[seq - 1]), game)
     return (
-        f"entry {seq} ({entry}) no longer holds: {refusal.rule}: {refusal.text}; "
-        f"to fix it: {FIX.format(seq=seq)}"
+        f"entry {seq} ({entry}) no longer holds: {ruled(refusal)}; to fix it: {FIX.format(seq=seq)}"
     )
 
 
@@ -32,8 +38,8 @@ def conflicts_notice(game: Game) -> str:
     n = len(seqs)
     which = ", ".join(map(str, seqs[:6])) + (" ..." if n > 6 else "")
     return (
-        f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
-        f"({which}; entry {seqs[0]}: {first.rule}: {first.text}) and "
+        f"{no_longer_hold(n)} "
+        f"({which}; entry {seqs[0]}: {ruled(first)}) and "
         f"{'is' if n == 1 else 'are'} skipped; the game goes on. To fix "
         f"{'it' if n == 1 else 'each'}: {FIX.format(seq=seqs[0])} "
         "(history: a amends, x strikes)"

@@ -8,25 +8,27 @@ rules are checked (``check``), the records stamped and written durably
 (``core.book.consequences``) watching the fold says what it did as a ``Change``. The
 previews fold the same way and put everything back, writing nothing. A failed write
 re-reads the file (``recover``) before anything else is written; a record another
-process appended is taken in with ``absorb``. Building the parts from a log is
-``core.book.game_parts``; re-reading the log after a failed write is
-``core.book.write_recovery``. ``core.book.game.Game`` is the front door
-that serves this to the CLI and the TUI.
+process appended is taken in with ``absorb``. Each role has its module, whose
+methods ``Writer`` takes: undo and redo (``core.book.undoing``), strike and unstrike
+(``core.book.striking``), amendments (``core.book.amending``), following another
+writer (``core.book.absorbing``), re-reading the log after a failed write
+(``core.book.write_recovery``); building the parts from a log is
+``core.book.game_parts``. ``core.book.game.Game`` is the front door that serves this to
+the CLI and the TUI.
 """
 
 from __future__ import annotations
 
 import contextlib
-import operator
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Self
 
 from stockade.core.book import names_replay
+from stockade.core.book.absorbing import Absorbing
 from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
-from stockade.core.book.changed_log import stops_on_a_changed_log
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
 from stockade.core.book.projection import Projection, gc_paused
@@ -37,25 +39,24 @@ from stockade.core.book.stamping import (
     stamp,
     within_bounds,
 )
+from stockade.core.book.striking import Striking
+from stockade.core.book.undoing import Undoing
 from stockade.core.book.write_recovery import WriteRecovery
-from stockade.core.log import game_timeline as _history
 from stockade.core.log.game_log import LogProblem
 from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.records import LogRecords
 from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
-from stockade.core.model.errors import HistoryRefusal, LogRefusal, Refusal
+from stockade.core.model.errors import LogRefusal, Refusal
 from stockade.core.model.names import NameBook
 from stockade.core.model.state import GameState
 
 # ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
 __all__ = ["Writer", "now", "within_bounds"]
 
-_SEQ_OF = operator.attrgetter("seq")
 
-
-class Writer(WriteRecovery, Amending):
+class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
     def __init__(self, store: LogStore, timeline: Timeline, projection: Projection):
         self.store = store
         self.timeline = timeline
@@ -141,45 +142,6 @@ class Writer(WriteRecovery, Amending):
                     self.replayed = built
         return built
 
-    # ------------------------------------------- following another writer (follow.py)
-    def absorb(self, record: ev.Record) -> None:
-        """Take in a record another process appended to the log: the same effect on
-        this game as the call that wrote it there had on the writer's, nothing written
-        (``core.book.follow``: a read-only window following the one that writes). Raises
-        ValueError for a record that does not come next (the caller re-reads)."""
-        if record.seq != len(self.records) + 1 or isinstance(record, ev.GameCreated):
-            raise ValueError(f"entry {record.seq} does not follow entry {len(self.records)}")
-        fold = self.projection
-        with fold.lock:
-            try:
-                self.timeline.add(record)
-            except Refusal as refusal:
-                raise ValueError(f"entry {record.seq}: {refusal}") from None
-            # records taken in from bytes this store did not read through its own
-            # open or write: what is derived from it is no longer keyed by them
-            self.store.content = None
-            self.store.records.append(record)
-            if isinstance(record, ev.Amend):
-                self.named.clear()
-                self.refold_from(record.target, self.timeline, "amend", record.target, [])
-            elif isinstance(record, ev.Undo | ev.Redo) and self.amended_place(record.target):
-                self.named.clear()
-                place = self.amended_place(record.target)
-                self.refold_from(place, self.timeline, "undo", record.target, [])
-            elif isinstance(record, ev.Undo):
-                fold.rollback(fold.keep_upto_group(record.target - 1))
-            elif isinstance(record, ev.Redo):
-                for redone in self.timeline.group(record.target):
-                    if redone.seq not in self.timeline.struck:
-                        fold.append(redone)
-            elif isinstance(record, ev.Strike | ev.Unstrike):
-                self.named.clear()
-                if 1 <= record.target < record.seq:
-                    action = "strike" if isinstance(record, ev.Strike) else "unstrike"
-                    self._refold(record.target, action, [record.seq])
-            else:
-                fold.append(record)
-
     # ------------------------------------------------------------------- writing
     @contextlib.contextmanager
     def one_write(self) -> Iterator[None]:
@@ -239,6 +201,12 @@ class Writer(WriteRecovery, Amending):
         records.append(stamped)
         return n
 
+    def _stamp_controls(self, controls: list[ev.Record]) -> list[ev.Record]:
+        """Control records (undo, strike...) stamped to follow the log, each its own
+        group, at one instant."""
+        first, at = len(self.records) + 1, now()
+        return [stamp(c, first + i, first + i, at) for i, c in enumerate(controls)]
+
     def submit(self, events: list[ev.Record]) -> Change:
         """Check, write durably, then apply one player action."""
         if not events:
@@ -270,264 +238,5 @@ class Writer(WriteRecovery, Amending):
                 added=seqs,
                 abandoned=left,
                 conflicts=len(fold.conflicts),
-            )
-            return finish(obs, self, change)
-
-    def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
-        fold = self.projection
-        with fold.lock:
-            tail = fold.effective[keep:]
-            obs = Observer(fold.state, tail)
-            fold.rollback(keep, obs)
-            change = Change(
-                action=action,
-                target=target,
-                appended=written,
-                undone=list(map(_SEQ_OF, tail)),
-                conflicts=len(fold.conflicts),
-            )
-            return finish(obs, self, change) if obs.saw else change
-
-    # -------------------------------------------------------------- undo / redo
-    @stops_on_a_changed_log
-    def undo(self) -> Change:
-        tl = self.timeline
-        target = tl.undoable()
-        if target is None:
-            raise HistoryRefusal("undo", "nothing to undo")
-        written = self._control(ev.Undo, target)
-        tl.undo(target)
-        place = self.amended_place(target)
-        if place:  # an amendment: the entry reads as it was, the tail folds again
-            self.named.clear()
-            return self.refold_from(place, tl, "undo", target, [written], amended=[place])
-        self.named.add(target)
-        effective = self.projection.effective
-        keep = len(effective)  # keep_upto_group(target - 1), inline: most often one step
-        while keep and effective[keep - 1].grp >= target:
-            keep -= 1
-        return self._roll_back_to(keep, "undo", target, [written])
-
-    @stops_on_a_changed_log
-    def undo_to(self, seq: int) -> Change:
-        targets = _history.undo_to_plan(self.timeline, self.records, seq)
-        first, at = len(self.records) + 1, now()
-        stamped = [
-            stamp(ev.Undo(target=g), first + i, first + i, at) for i, g in enumerate(targets)
-        ]
-        self._append_records(stamped)
-        self.named.update(targets)
-        keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
-        places = [p for p in map(self.amended_place, targets) if p]
-        if places:  # amendments taken back: fold again from the first place they mended
-            self.named.clear()
-            start = min(keep, *(self.projection.position_of(p)[0] for p in places))
-            written = [r.seq for r in stamped]
-            return self.refold_from(
-                seq, self.timeline, "undo_to", seq, written, at=start, amended=places
-            )
-        return self._roll_back_to(keep, "undo_to", seq, [r.seq for r in stamped])
-
-    def preview_undo_to(self, seq: int) -> Change:
-        targets = _history.undo_to_plan(self.timeline, self.records, seq)
-        places = [p for p in map(self.amended_place, targets) if p]
-        if places:
-            trial = self.timeline.copy()
-            for grp in targets:
-                trial.undo(grp)
-            keep = self.projection.keep_upto_group(self.records[seq - 1].grp)
-            at = min(keep, *(self.projection.position_of(p)[0] for p in places))
-            return self.refold_from(seq, trial, "undo_to", seq, [], True, at, amended=places)
-        fold = self.projection
-        with fold.lock:
-            keep = fold.keep_upto_group(self.records[seq - 1].grp)
-            tail = fold.effective[keep:]
-            return self._preview(keep, tail, [], "undo_to", seq, undone=[r.seq for r in tail])
-
-    @stops_on_a_changed_log
-    def redo(self) -> Change:
-        tl = self.timeline
-        target = tl.redoable()
-        if target is None:
-            raise HistoryRefusal("redo", "nothing to redo")
-        written = self._control(ev.Redo, target)
-        tl.redo(target)
-        place = self.amended_place(target)
-        if place:
-            self.named.clear()
-            return self.refold_from(place, tl, "redo", target, [written], amended=[place])
-        named = target in self.named
-        self.named.discard(target)
-        fold = self.projection
-        with fold.lock:
-            struck = tl.struck
-            back = []  # (a loop: a comprehension's frame cost more than one entry's test)
-            for r in tl.group(target):
-                if r.seq not in struck:
-                    back.append(r)
-            obs = Observer(fold.state, back)
-            for record in back:
-                fold.append(record, obs, named)
-            change = Change(
-                action="redo",
-                target=target,
-                appended=[written],
-                restored=list(map(_SEQ_OF, back)),
-                conflicts=len(fold.conflicts),
-            )
-            return finish(obs, self, change) if obs.saw else change
-
-    # ------------------------------------------------------------ strike / unstrike
-    def _strikable(self, seq: int, verb: str = "strike") -> ev.Record:
-        return _history.strikable(self.timeline, self.records, seq, verb)
-
-    def struck_together(self, seq: int, verb: str = "strike") -> list[int]:
-        """The entries ``strike(seq)`` (``verb`` "unstrike": ``unstrike(seq)``) acts on:
-        the player's entry with the board facts it implied, as one undo takes them."""
-        return _history.struck_together(self.timeline, self.records, seq, verb)
-
-    @stops_on_a_changed_log
-    def strike(self, seq: int, reason: str = "") -> Change:
-        self._strikable(seq)
-        together = self.struck_together(seq)
-        if len(together) > 1:
-            return self._together(seq, together, "strike", reason)
-        written = self._control(ev.Strike, seq, reason)
-        self.timeline.strike(seq, written)
-        self.named.clear()  # what an undone group folds on may differ now
-        return self._refold(seq, "strike", [written])
-
-    @stops_on_a_changed_log
-    def unstrike(self, seq: int) -> Change:
-        self._strikable(seq, "unstrike")
-        together = self.struck_together(seq, "unstrike")
-        if len(together) > 1:
-            return self._together(seq, together, "unstrike")
-        written = self._control(ev.Unstrike, seq)
-        self.timeline.unstrike(seq)
-        self.named.clear()
-        return self._refold(seq, "unstrike", [written])
-
-    def preview_strike(self, seq: int) -> Change:
-        self._strikable(seq)
-        together = self.struck_together(seq)
-        if len(together) > 1:
-            return self._together(seq, together, "strike", preview=True)
-        return self._refold(seq, "strike", [], preview=True)
-
-    def preview_unstrike(self, seq: int) -> Change:
-        self._strikable(seq, "unstrike")
-        together = self.struck_together(seq, "unstrike")
-        if len(together) > 1:
-            return self._together(seq, together, "unstrike", preview=True)
-        return self._refold(seq, "unstrike", [], preview=True)
-
-    def _together(
-        self, seq: int, together: list[int], action: str, reason: str = "", preview: bool = False
-    ) -> Change:
-        """Strike (or unstrike) an entry with the board facts it implied: one record
-        each, written in one write (a crash leaves all of them or none), then the tail
-        folded again once from the first of them."""
-        fold = self.projection
-        with fold.lock:
-            position = fold.position_of(together[0])[0]
-            tail = fold.effective[position:]
-            if action == "strike":
-                gone = set(together)
-                new_tail = [r for r in tail if r.seq not in gone]
-                lists = {"struck": together}
-            else:
-                undone = self.timeline.undone
-                back = [self.timeline.standing(self.records[s - 1]) for s in together]
-                back = [r for r in back if r.grp not in undone]
-                new_tail = sorted([*tail, *back], key=lambda r: (r.grp, r.seq))
-                lists = {"restored": [r.seq for r in back]}
-            if preview:
-                return self._preview(position, tail, new_tail, action, seq, **lists)
-            return self._write_together(
-                seq, together, action, reason, position, tail, new_tail, lists
-            )
-
-    def _write_together(
-        self,
-        seq: int,
-        together: list[int],
-        action: str,
-        reason: str,
-        position: int,
-        tail: list[ev.Record],
-        new_tail: list[ev.Record],
-        lists: dict[str, list[int]],
-    ) -> Change:
-        fold = self.projection
-        first, at = len(self.records) + 1, now()
-        controls: list[ev.Record] = [
-            ev.Strike(target=s, reason=reason) if action == "strike" else ev.Unstrike(target=s)
-            for s in together
-        ]
-        stamped = [stamp(c, first + i, first + i, at) for i, c in enumerate(controls)]
-        if reason:
-            within_bounds(stamped)
-        self._append_records(stamped)  # the timeline takes each strike as it is added
-        self.named.clear()
-        obs = Observer(fold.state, tail + new_tail, True)
-        fold.replace_tail(position, new_tail, obs)
-        change = Change(
-            action=action,
-            target=seq,
-            appended=[r.seq for r in stamped],
-            conflicts=len(fold.conflicts),
-            **lists,  # type: ignore[arg-type]
-        )
-        return finish(obs, self, change) if obs.saw else change
-
-    def _refold(self, seq: int, action: str, written: list[int], preview: bool = False) -> Change:
-        """Entry ``seq`` leaves (strike) or rejoins (unstrike) the effective history:
-        fold the tail from its place again, watching what each later entry does."""
-        fold = self.projection
-        with fold.lock:
-            position, present = fold.position_of(seq)
-            tail = fold.effective[position:]
-            record = self.timeline.standing(self.records[seq - 1])  # as amended
-            if action == "strike" and present:
-                how, new_tail = "struck", tail[1:]
-            elif action == "unstrike" and not present and record.grp not in self.timeline.undone:
-                how, new_tail = "restored", [record, *tail]
-            else:  # undone: nothing in the effective history moves
-                return Change(
-                    action=action,
-                    preview=preview,
-                    target=seq,
-                    appended=written,
-                    conflicts=len(self.conflicts),
-                )
-            if preview:
-                return self._preview(position, tail, new_tail, action, seq, **{how: [seq]})
-            obs = Observer(fold.state, tail + new_tail, True)
-            fold.replace_tail(position, new_tail, obs)
-            change = Change(
-                action=action,
-                target=seq,
-                appended=written,
-                struck=[seq] if how == "struck" else [],
-                restored=[seq] if how == "restored" else [],
-                conflicts=len(fold.conflicts),
-            )
-            return finish(obs, self, change) if obs.saw else change
-
-    def _preview(
-        self,
-        position: int,
-        tail: list[ev.Record],
-        new_tail: list[ev.Record],
-        action: str,
-        seq: int,
-        **lists: Any,
-    ) -> Change:
-        fold = self.projection
-        obs = Observer(fold.state, tail + new_tail, True)
-        with fold.trial(position, tail, new_tail, obs):
-            change = Change(
-                action=action, preview=True, target=seq, conflicts=len(fold.conflicts), **lists
             )
             return finish(obs, self, change)

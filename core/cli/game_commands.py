@@ -31,6 +31,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.verbs_victory import read_conditions
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
+from stockade.core.model.plural import agree, no_longer_hold
 from stockade.core.model.visible import json_visible
 
 if TYPE_CHECKING:
@@ -281,7 +282,7 @@ def answer(
             n = outcome.change.conflicts if outcome.change else 0
             reply["error"] = {
                 "exit": int(code),
-                "message": f"done, but {n} entries no longer hold; strike or fix them",
+                "message": f"done, but {no_longer_hold(n)}; strike or fix {agree(n, 'it', 'them')}",
                 "rule": None,
                 "kind": "conflicts",
             }

@@ -27,6 +27,7 @@ from stockade.core.log.log_lines import iter_lines
 from stockade.core.log.reader import lines_of
 from stockade.core.log.salvage import SHOWN_DROPS, Salvage, salvage
 from stockade.core.model.errors import Refusal
+from stockade.core.model.plural import agree, counted, no_longer_hold
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game
@@ -179,11 +180,12 @@ def _check_records(
         if not args.json:
             for seq in sorted(game.conflicts):
                 print(conflict_line(game, seq))
+        n = len(game.conflicts)
         return _check_failed(
             args,
             report,
-            f"{path}: {len(game.conflicts)} entries no longer hold; "
-            "strike or fix them (stockade history shows them with '!')",
+            f"{path}: {no_longer_hold(n)}; strike or fix "
+            f"{agree(n, 'it', 'them')} (stockade history shows them with '!')",
             Exit.CONFLICTS,
         )
     report["sound"] = True
@@ -191,7 +193,7 @@ def _check_records(
         jsonout.emit("check", **report)
         return 0
     print(
-        f"{path}: sound: {len(records)} records, {len(state.units)} units, "
+        f"{path}: sound: {counted(len(records), 'record')}, {counted(len(state.units), 'unit')}, "
         f"Turn {state.turn} {state.attacker} {state.phase}"
         + (", game ended" if state.ended else "")
         + f"; {link.summary()}"
@@ -324,7 +326,7 @@ def _repair_report(
     for seq, refusal in conflicts[:SHOWN_DROPS]:
         lines.append(f"entry {seq} no longer holds without the dropped lines: {refusal}")
     if len(conflicts) > SHOWN_DROPS:
-        lines.append(f"... and {len(conflicts) - SHOWN_DROPS} more entries no longer hold")
+        lines.append(f"... and {no_longer_hold(len(conflicts) - SHOWN_DROPS)} more")
     if conflicts:
         lines.append("strike or fix them (stockade history shows them with '!')")
     return lines

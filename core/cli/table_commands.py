@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command
 from stockade.core.cli.types import SubParsers
+from stockade.core.model.plural import counted, entries
 
 if TYPE_CHECKING:
     from stockade.core.book.game import Game
@@ -108,7 +109,7 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
         return Exit.OK
     first, last = verdict.added[0].line, verdict.added[-1].line
     span = f"line {first}" if first == last else f"lines {first}-{last}"
-    print(f"{len(verdict.added)} entries added ({span}):")
+    print(f"{entries(len(verdict.added))} added ({span}):")
     records = load(args.new).records
     game = Game.load(records)
     # An added entry that no longer holds is worded with the names it had when it
@@ -127,8 +128,8 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     print(f"sides named on the added entries: {named}")
     if controls:
         print(
-            f"and {controls} undo, redo, strike or amend record(s), listed under '-': the log does "
-            "not say who made them"
+            f"and {counted(controls, 'undo, redo, strike or amend record')}, listed under "
+            "'-': the log does not say who made them"
         )
     return Exit.OK
 
@@ -192,7 +193,7 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
             print(f"stockade: warning: {message}", file=sys.stderr)
     state = game.state
     print(
-        f"watching {args.file}: {len(game.records)} entries, Turn {state.turn} "
+        f"watching {args.file}: {entries(len(game.records))}, Turn {state.turn} "
         f"{state.attacker} {state.phase} (Ctrl-C to stop)",
         flush=True,
     )
@@ -205,7 +206,7 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
             new, why = follower.poll()
             game = follower.game
             if why:
-                print(f"-- {why}: read again from the top ({len(game.records)} entries)")
+                print(f"-- {why}: read again from the top ({entries(len(game.records))})")
             for record in new:
                 print(_history_line(game, record))
             now = _points(game)

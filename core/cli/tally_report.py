@@ -55,11 +55,14 @@ def warning_line(message: str) -> str:
 
 def conflicts_warning(seqs: list[int]) -> str:
     """What ``tally`` and ``history`` say on stderr of entries that no longer hold."""
+    # here, not at the top: a kept tally prints with no module of the model loaded
+    from stockade.core.model.plural import agree, no_longer_hold
+
     n = len(seqs)
     shown = ", ".join(str(s) for s in sorted(seqs)[:10])
     return (
-        f"{n} entr{'y' if n == 1 else 'ies'} no longer hold{'s' if n == 1 else ''} "
-        f"({shown}{', ...' if n > 10 else ''}): they are skipped until struck or fixed "
+        f"{no_longer_hold(n)} ({shown}{', ...' if n > 10 else ''}): "
+        f"{agree(n, 'it is', 'they are')} skipped until struck or fixed "
         "(stockade check lists them)"
     )
 

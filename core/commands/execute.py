@@ -12,7 +12,7 @@ from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
-from stockade.core.commands.implied import entry_for
+from stockade.core.commands.implied import entry_for, fact_text
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help
@@ -108,7 +108,7 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
 
 def _control(game: Game, parsed: Parsed) -> Outcome:
     if isinstance(parsed.command, Help):
-        return Outcome(parsed.command.text(), [])
+        return Outcome(parsed.command.text(game.state), [])
     if isinstance(parsed.command, Amend):
         return amend(game, parsed.command.target, parsed.command.line)
     return control(game, parsed.verb, parsed.target, parsed.reason)
@@ -170,6 +170,9 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
     if len(events) > 1 and all(_implied(e) for e in events[:-1]):
         facts = [e for e in events[:-1] if isinstance(e, ev.StatusChanged) and e.implied]
         raise _implies_more(game, seq, line, facts)
+    stale = _implied_no_more(game, seq, line)
+    if stale:
+        raise _implies_less(seq, line, stale)
     if len(events) != 1:
         said = "nothing" if not events else f"{len(events)} events"
         raise InputRefusal(
@@ -186,6 +189,50 @@ def amendment(game: Game, seq: int, line: str) -> ev.Record:
 
 def _implied(record: ev.Record) -> bool:
     return isinstance(record, ev.StatusChanged) and bool(record.implied)
+
+
+def _fact(record: ev.StatusChanged) -> tuple[object, ...]:
+    """The board fact a status record sets, whatever entry or rule recorded it."""
+    r = record
+    return (r.handle, r.broken, r.pinned, r.berserk, r.melee, r.disrupted, r.location)
+
+
+def _implied_no_more(game: Game, seq: int, line: str) -> list[tuple[int, ev.StatusChanged]]:
+    """The board facts entry ``seq`` was recorded with because it implied them, that
+    ``line`` read at the same place (before those facts) does not imply: kept, they
+    would stand on the board with nothing to say they happened."""
+    facts = [
+        (s, fact)
+        for s in game.struck_together(seq)
+        if s != seq
+        for fact in [game.timeline.standing(game.records[s - 1])]
+        if isinstance(fact, ev.StatusChanged) and fact.implied
+    ]
+    if not facts:
+        return []
+    _, before = game.place(min(s for s, _ in facts))
+    try:
+        parsed = plan(line, before, first_attacker(game))
+    except Refusal:  # read at the entry's own place, as the amendment is, it decides
+        return []
+    again = {_fact(e) for e in parsed.events if isinstance(e, ev.StatusChanged) and e.implied}
+    return [(s, fact) for s, fact in facts if _fact(fact) not in again]
+
+
+def _implies_less(seq: int, line: str, stale: list[tuple[int, ev.StatusChanged]]) -> InputRefusal:
+    """An amendment that no longer implies a fact entry ``seq`` was recorded with: the
+    fact goes only with the entry (a strike takes both), so the entry is struck and
+    entered again."""
+    said = "; ".join(
+        f"entry {s} ({fact_text(fact)}) was "
+        f"recorded because entry {seq} implied it ({fact.implied})"
+        for s, fact in stale
+    )
+    return InputRefusal(
+        f"{said}; '{line}' does not imply it, and an amendment puts one event in entry "
+        f"{seq}'s place",
+        f"strike entry {seq} (the facts it implied go with it) and enter '{line}' again",
+    )
 
 
 def _implies_more(game: Game, seq: int, line: str, facts: list[ev.StatusChanged]) -> InputRefusal:

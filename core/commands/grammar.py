@@ -95,6 +95,8 @@ class Slot(msgspec.Struct, frozen=True):
     # Whether the slot's question applies to this game at all (None: always); a form
     # shows the field only where it does.
     asked: Callable[[GameState], bool] | None = None
+    # where ``asked`` holds, as help out of a game says it ("an Axis Minor side ...")
+    applies: str = ""
 
     @property
     def arity(self) -> str:
@@ -118,6 +120,11 @@ class Slot(msgspec.Struct, frozen=True):
         """The slot as a reply or help names it: "how", "armed enemy"."""
         return (self.label.split(" (")[0] or self.name).lower().removeprefix("the ")
 
+    @property
+    def usage_words(self) -> str:
+        """The slot as a usage writes it, for one asked only in some games: [own-borders]."""
+        return "[" + "|".join(self.keywords) + "]"
+
     def offers(self) -> p.Picks:
         """The list a picker shows for this slot (a unit slot)."""
         return self.picks or p.plain(self.which)
@@ -130,6 +137,27 @@ class VerbSpec(msgspec.Struct, frozen=True):
     example: str
     aliases: tuple[str, ...] = ()
     slots: tuple[Slot, ...] = ()
+
+    def usage_in(self, state: GameState | None = None) -> str:
+        """The usage as ``state``'s game asks it: ``usage`` (the slots every game asks),
+        then each slot asked only in some games where this one asks it; out of a game
+        (``None``), every such slot."""
+        extra = [slot.usage_words for slot in self.slots_in(state) if slot.asked is not None]
+        return " ".join([self.usage, *extra])
+
+    def slots_in(self, state: GameState | None = None) -> list[Slot]:
+        """The slots ``state``'s game asks (out of a game, ``None``: every one)."""
+        return [
+            slot for slot in self.slots if slot.asked is None or state is None or slot.asked(state)
+        ]
+
+    def where_asked(self) -> list[str]:
+        """For help out of a game: each slot asked only in some games, and where."""
+        return [
+            f"{'/'.join(slot.keywords)}: asked only in a game with {slot.applies}"
+            for slot in self.slots
+            if slot.asked is not None
+        ]
 
     @property
     def arity(self) -> dict[str, str]:
@@ -489,7 +517,7 @@ _SPECS = [
     # ---------------------------------------------------------------------- escape
     VerbSpec(
         "escape",
-        "escape H... [ntcfail H...] [killed H...] [guard-dies] [melee] [own-borders]",
+        "escape H... [ntcfail H...] [killed H...] [guard-dies] [melee]",
         "prisoners attack their Guard in the CCPh (A20.55)",
         "escape g1 g2 ntcfail g2 guard-dies",
         ("esc",),
@@ -524,6 +552,7 @@ _SPECS = [
                 "own-borders",
                 "Axis Minor within own borders",
                 asked=own_borders_asked,
+                applies="an Axis Minor side and a Russian side (A20.55 EXC)",
             ),
         ),
     ),

@@ -99,6 +99,16 @@ def resolve_unit(state: GameState, word: str) -> str:
             f"'{word}' fits {len(named)} units: {listed}",
             "add the Location, like " + reference(named[0]) + ", or type the handle",
         )
+    # a Location where a unit is wanted: the way to name the units standing there
+    where = next(
+        (u.location for u in units.values() if u.on_board and u.location.lower() == word.lower()),
+        None,
+    )
+    if where is not None:
+        raise InputRefusal(
+            f"no unit '{word}' in this game",
+            f"{where} is a Location: @{where} names the units there, or type a handle",
+        )
     close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
     hint = (
         ("did you mean " + " or ".join(folded[c] for c in close) + "?")

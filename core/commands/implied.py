@@ -91,16 +91,18 @@ def offer_for(want: Wanted) -> Command:
     return Rally(units=(want.handle,))
 
 
-def said(record: ev.StatusChanged) -> str:
-    """The reply's line for a fact the entry implied."""
+def fact_text(record: ev.StatusChanged) -> str:
+    """The board fact a status record sets: ``g1 broken``, ``g1 is in L4``."""
     # a Location is said as a fact of the board ("g1 is in L4"), never read as a
     # Location's name beside a handle
-    fact = (
-        f"{record.handle} is in {record.location}"
-        if record.location is not None
-        else fact_said(record)
-    )
-    return f"{IMPLIED}: {fact} ({record.implied})"
+    if record.location is not None:
+        return f"{record.handle} is in {record.location}"
+    return fact_said(record)
+
+
+def said(record: ev.StatusChanged) -> str:
+    """The reply's line for a fact the entry implied."""
+    return f"{IMPLIED}: {fact_text(record)} ({record.implied})"
 
 
 def entry_for(record: ev.StatusChanged) -> Command | None:

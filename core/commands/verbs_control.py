@@ -23,6 +23,7 @@ from stockade.core.commands.meanings import meaning_hint, short_usage, term_name
 from stockade.core.commands.vocabulary import Term
 from stockade.core.commands.words import number, one
 from stockade.core.model.errors import InputRefusal
+from stockade.core.model.state import GameState
 
 
 class Control(Command, frozen=True):
@@ -123,14 +124,16 @@ class Help(Control, frozen=True):
         # every word: a term may take several (help no quarter)
         words = sections.positional + [w for ws in sections.keywords.values() for w in ws]
         command = cls(topic=" ".join(words))
-        command.text()
+        command.text(ctx.state)
         return command
 
-    def text(self) -> str:
-        return help_text(self.topic)
+    def text(self, state: GameState | None = None) -> str:
+        return help_text(self.topic, state)
 
 
-def help_text(verb: str = "") -> str:
+def help_text(verb: str = "", state: GameState | None = None) -> str:
+    """The help on ``verb`` (all verbs when ""); in a game (``state``) a verb's usage is
+    as that game asks it."""
     if verb.lower() in ("rulings", "ruling"):
         from stockade.core.reads.rulings import rulings_text
 
@@ -151,8 +154,10 @@ def help_text(verb: str = "") -> str:
             raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
         others = words_for(spec)
         aliases = f" (also: {', '.join(others)})" if others else ""
-        lines = [spec.usage, f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
-        lines += _outcome_words(spec)
+        lines = [spec.usage_in(state), f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
+        if state is None:
+            lines += [f"  {where}" for where in spec.where_asked()]
+        lines += _outcome_words(spec, state)
         lines += _related(spec)
         if any(slot.kind is Kind.UNITS for slot in spec.slots):
             lines.append(f"  H...: {UNITS_HELP}")
@@ -190,11 +195,12 @@ def term_help(term: Term) -> str:
     return "\n".join(lines)
 
 
-def _outcome_words(spec: VerbSpec) -> list[str]:
+def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[str]:
     """The words of a verb that say what happened (escape's ntcfail, guard-dies...),
-    each with what it means: a flag's or a keyword's label, a choice's meaning."""
+    each with what it means: a flag's or a keyword's label, a choice's meaning (in a
+    game, those it asks)."""
     words: list[tuple[str, str]] = []
-    for slot in spec.slots:
+    for slot in spec.slots_in(state):
         if not (
             slot.kind in (Kind.FLAG, Kind.ONE_OF, Kind.CHOICE, Kind.CAUSE)
             or (slot.keyword and slot.kind is Kind.UNITS)

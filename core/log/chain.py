@@ -26,6 +26,8 @@ from pathlib import Path
 
 import msgspec
 
+from stockade.core.model.plural import counted
+
 LINK_HEX = 32  # hex digits kept of each SHA-256: 128 bits
 FIELD = b'"prev":'
 
@@ -96,13 +98,13 @@ class ChainReport(msgspec.Struct):
             return f"line {self.broken_at}: {self.why}"
         n = self.walked
         if self.unchained and self.unchained >= n - 1:
-            return f"no line carries a link yet ({n} lines from before the chain)"
+            return f"no line carries a link yet ({counted(n, 'line')} from before the chain)"
         if self.unchained:
             return (
                 f"hash chain intact; lines 2-{self.unchained + 1} predate it and are "
                 f"chained from line 1 (upgraded on read)"
             )
-        return f"hash chain intact over {n} lines"
+        return f"hash chain intact over {counted(n, 'line')}"
 
 
 def walk(lines: Iterable[bytes]) -> ChainReport:

@@ -320,7 +320,12 @@ def check_massacre(state: GameState, ev: Massacred) -> None:
         "only SS, Japanese, Partisan, Russian (and KPA) or berserk Infantry/Cavalry "
         f"may Massacre; {describe(by)} is {state.sides[by.side].nationality}",
     )
-    require(not by.melee, "A20.4", f"{describe(by)} is in Melee and may not Massacre")
+    require(
+        not by.melee,
+        "A20.4",
+        f"{describe(by)} is in Melee and may not Massacre",
+        f"if the Melee has ended on the board, record it first: melee {by.handle} off",
+    )
     require(
         not by.broken,
         "A20.4",

@@ -19,6 +19,18 @@ _CLAIMS = {
 }
 
 
+def _scrounged(state: GameState, record: ev.Scrounged) -> list[str]:
+    """What the Scrounging DR did: the unit (or, off a wreck, its HS) rearmed as its new
+    counter, or still unarmed (A20.552; a wreck: D10.5)."""
+    rule = "A20.552, D10.5" if record.wreck else "A20.552"
+    made = [state.units.get(h) for h in (record.handle, *record.split_into)]
+    armed = [u for u in made if u is not None and u.created == record.seq and u.status == ACTIVE]
+    if armed:
+        return [f"{u.handle} is rearmed as {u.counter} ({rule})" for u in armed]
+    need = "a dr of 1-3 vs a wreck" if record.wreck else "a DR of 2"
+    return [f"{record.handle} stays unarmed: only {need} rearms ({rule})"]
+
+
 def reminders(record: ev.Record, state: GameState) -> list[str]:
     """Lines for the reply to ``record``, just folded into ``state``."""
     lines: list[str] = []
@@ -45,6 +57,8 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken)
+    elif isinstance(record, ev.Scrounged):
+        lines += _scrounged(state, record)
     elif isinstance(record, ev.Massacred) and record.by in state.units:
         lines += _massacre_penalties(state, state.units[record.by].side, record.seq)
     elif isinstance(record, ev.EscapedBy) and record.route in _LEAVES:

@@ -89,7 +89,7 @@ def test_an_opponents_strike_of_your_entry_is_not_listed_under_your_side(tmp_pat
     struck = next(line for line in out.splitlines() if "struck entry 2" in line)
     assert struck.split()[1] == "-" and "(an entry naming American)" in struck
     assert "sides named on the added entries: German 1\n" in out
-    assert "and 1 undo, redo, strike or amend record(s), listed under '-'" in out
+    assert "and 1 undo, redo, strike or amend record, listed under '-'" in out
 
 
 def test_an_added_entry_that_no_longer_holds_is_worded_as_it_was_written(tmp_path, capsys):

@@ -469,7 +469,7 @@ class MainScreen(Screen[None]):
         verb, used = verb_at(tokens)
         said = " ".join(tokens[:used])
         # a player's word for a verb says which verb it is read as ("refuse = reject")
-        usage = "" if verb is None else verb.usage
+        usage = "" if verb is None else verb.usage_in(self.game.state)
         if verb is not None and said.lower() != verb.name:
             usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line
