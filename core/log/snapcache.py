@@ -36,6 +36,7 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.log import derived
+from stockade.core.log.records import LineIndex
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
@@ -43,13 +44,14 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit, make_unit
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 11  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
 # MAC), the log hashed with BLAKE2b; 10: each entry's time as an index into a table of
 # the distinct times (decoded into the tuples the fold shares); 11: the timeline of the
-# log's lines it was made from (an open then decodes only the lines after them)
+# log's lines it was made from (an open then decodes only the lines after them); 12: the
+# index of those lines (an open proving their bytes takes it in, not made again)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -122,13 +124,37 @@ class CasualtyRow(msgspec.Struct, array_like=True):
     why: str
 
 
-def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> bool:
-    """Does ``row`` have the fields of dataclass ``cls``, in order and of the same types
-    (``swap`` names the fields whose row type differs: a nested row)?"""
-    want = typing.get_type_hints(cls)
-    fields = [(f.name, swap.get(f.name, want[f.name])) for f in dataclasses.fields(cls)]
-    have = typing.get_type_hints(row)
-    return fields == [(name, have[name]) for name in row.__struct_fields__]
+def _written(cls: type) -> list[tuple[str, object]] | None:
+    """The fields of ``cls`` (a dataclass or a Struct) in order, each with its annotation
+    as written (its text, the modules holding the state and the rows postponing their
+    annotations); None when one is not text (then ``typing.get_type_hints`` compares)."""
+    names = _fields_of(cls)
+    written: dict[str, object] = {}
+    for klass in reversed(cls.__mro__):
+        written.update(klass.__dict__.get("__annotations__", {}))
+    out = [(name, written.get(name)) for name in names]
+    return out if all(isinstance(a, str) for _, a in out) else None
+
+
+def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, str]) -> bool:
+    """Does ``row`` have the fields of ``cls``, in order and of the same types (``swap``
+    names the fields whose row type differs: a nested row, as written)? Compared as
+    written: evaluating the annotations (``typing.get_type_hints``, ~8 M instructions)
+    was the most of a first snapshot read's check."""
+    want, have = _written(cls), _written(row)
+    if want is not None and have is not None:
+        return [(name, swap.get(name, a)) for name, a in want] == have
+    # annotations given as objects: evaluated (a swapped field's row type is the row's)
+    got = typing.get_type_hints(row)
+    hints = {**typing.get_type_hints(cls), **{name: got.get(name) for name in swap}}
+    fields = _fields_of(cls)
+    return [(n, hints[n]) for n in fields] == [(n, got[n]) for n in row.__struct_fields__]
+
+
+def _fields_of(cls: type) -> tuple[str, ...]:
+    if isinstance(cls, type) and issubclass(cls, msgspec.Struct):
+        return cls.__struct_fields__
+    return tuple(f.name for f in dataclasses.fields(typing.cast(typing.Any, cls)))
 
 
 _ORIGIN_FIELDS = OriginRow.__struct_fields__
@@ -151,9 +177,9 @@ def rows_mirror_state() -> bool:
     time a snapshot would be read or written (``enabled``), not at import: evaluating
     the dataclasses' annotations costs every command that never uses a snapshot (a game
     under ``MIN_EVENTS`` entries)."""
-    return {f.name for f in dataclasses.fields(GameState)} == _COVERED and (
+    return set(_fields_of(GameState)) == _COVERED and (
         _mirrors(OriginRow, Origin, {})
-        and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
+        and _mirrors(UnitRow, Unit, {"origins": "list[OriginRow]"})
         and _mirrors(CasualtyRow, Casualty, {})
     )
 
@@ -210,7 +236,9 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     timeline.abandoned.update(rows.abandoned)
 
 
-Lines = tuple[int, TimelineRows]  # how many lines a log's bytes hold, and their timeline
+# how many lines a log's bytes hold, their timeline, and the index of those of them read
+# from the file (``LogRecords.line_index``; None when the log was read whole)
+Lines = tuple[int, TimelineRows, LineIndex | None]
 
 
 class Snapshot(msgspec.Struct):
@@ -245,6 +273,7 @@ class Snapshot(msgspec.Struct):
     # their timeline (None: not written with one)
     lines: int = 0
     timeline: TimelineRows | None = None
+    index: LineIndex | None = None  # of the first of those lines (``Lines``)
 
 
 # The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
@@ -275,6 +304,7 @@ class _Tail(msgspec.Struct):
     vc: VictoryBook
     lines: int
     timeline: TimelineRows | None
+    index: LineIndex | None
 
 
 _SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
@@ -554,5 +584,6 @@ def _payload(
         names=rest,
         lines=lines[0] if lines is not None else 0,
         timeline=lines[1] if lines is not None else None,
+        index=lines[2] if lines is not None else None,
     )
     return _pieces(head, state.units.values(), tail)

@@ -181,7 +181,7 @@ def test_the_rows_mirror_the_state_dataclasses():
     from stockade.core.model.tracked_unit import Origin, Unit
 
     assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
-    assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
+    assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": "list[OriginRow]"})
     assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
     assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
@@ -418,3 +418,77 @@ def test_reading_past_the_prefix_keeps_the_slow_paths_promises(cache, tmp_path, 
     assert not game.projection.restored
     same(game, fresh(log))
     assert list(game.records) == list(fresh(log).records)
+
+
+def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypatch):
+    """The lines of the prefix a snapshot proves are neither decoded nor split and
+    summed again: the snapshot keeps where they are (``LogRecords.line_index``), made
+    from the very bytes their digest proves. Lines appended after those were read (a
+    session's writes) are indexed as they are read, and every line reads back as the
+    open without a snapshot reads it."""
+    from stockade.core.log.records import LogRecords
+
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()  # folds all, writes the snapshot
+    indexed: list[int] = []
+    extend_unread = LogRecords.extend_unread
+
+    def counting(self: LogRecords[Any], data: bytes) -> int:
+        n = extend_unread(self, data)
+        indexed.append(n)
+        return n
+
+    monkeypatch.setattr(LogRecords, "extend_unread", counting)
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored
+    assert sum(indexed) == 0, sum(indexed)  # main: every line of the prefix
+    assert [e.record for e in game.history()] == list(fresh(log).records)
+
+    # a session's writes, then a snapshot written over them: only those lines are
+    # indexed at the next open (their bytes were written, never read)
+    monkeypatch.setattr(snapcache, "REFRESH", 1)
+    game = Game.open(log)
+    driver = Driver(game, seed=5)
+    written = len(game.records)
+    for _ in range(20):
+        driver.step()
+    written = len(game.records) - written
+    game.close()
+    snap = snapcache.peek(log)
+    assert snap is not None and snap.index is not None and snap.lines == snap.index.lines + written
+    indexed.clear()
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored
+    assert sum(indexed) == written, (sum(indexed), written)
+    monkeypatch.undo()
+    same(game, fresh(log))
+    assert [e.record for e in game.history()] == list(fresh(log).records)
+
+
+def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch):
+    """A snapshot's index is checked for its shape before it is taken in; one that
+    does not fit its lines is not: the log is read as without it, every line as the
+    open without a snapshot reads it."""
+    from stockade.core.log.records import LineIndex
+
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()
+    snap = snapcache.peek(log)
+    assert snap is not None and snap.index is not None
+    lines, end, starts, sums = snap.index
+    for bad in (
+        LineIndex(lines + 64, end, starts, sums),  # more lines than its blocks
+        LineIndex(lines, end, starts[::-1], sums[::-1]),  # out of order
+        LineIndex(lines, end - 1, starts, sums),  # not ending on a line
+    ):
+        with monkeypatch.context() as m:
+            m.setattr(
+                snapcache, "peek", lambda _log, bad=bad: msgspec.structs.replace(snap, index=bad)
+            )
+            game = Game.open(log, read_only=True)
+        same(game, fresh(log))
+        assert [e.record for e in game.history()] == list(fresh(log).records)
