@@ -41,7 +41,7 @@ from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
-from stockade.core.model.tracked_unit import Origin, Unit, make_unit
+from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
 from stockade.core.model.victory import VictoryBook
 
 VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
@@ -51,7 +51,8 @@ VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # MAC), the log hashed with BLAKE2b; 10: each entry's time as an index into a table of
 # the distinct times (decoded into the tuples the fold shares); 11: the timeline of the
 # log's lines it was made from (an open then decodes only the lines after them); 12: the
-# index of those lines (an open proving their bytes takes it in, not made again)
+# index of those lines (an open proving their bytes takes it in, not made again), the
+# origins and casualty lines decoded into their classes
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -59,16 +60,11 @@ REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
 
 
-# The rows of a snapshot: array-like Structs (decoded in C) with the fields of the
-# state's dataclasses, in the same order and of the same types, which ``_mirrors`` checks
-# (a dataclass field added and not here switches snapshots off, and fails the tests).
-class OriginRow(msgspec.Struct, array_like=True):
-    handle: str
-    unit_kind: str
-    counter: str
-    cvp: int
-
-
+# A unit's row: an array-like Struct (decoded in C) with the fields of ``Unit``, in the
+# same order and of the same types, which ``_mirrors`` checks (a field added and not here
+# switches snapshots off, and fails the tests). The origins and casualty lines are the
+# state's own classes, encoded and decoded by msgspec (a map of their fields each):
+# nothing is copied field by field into them after the decode.
 class UnitRow(msgspec.Struct, array_like=True):
     handle: str
     side: str
@@ -76,7 +72,7 @@ class UnitRow(msgspec.Struct, array_like=True):
     counter: str
     created: int
     cvp: int
-    origins: list[OriginRow]
+    origins: list[Origin]  # decoded by msgspec into the class itself
     traits: frozenset[str]
     status: str
     armed: bool
@@ -109,19 +105,6 @@ class UnitRow(msgspec.Struct, array_like=True):
     location_told: str
     placed_clock: str
     note: str
-
-
-class CasualtyRow(msgspec.Struct, array_like=True):
-    seq: int
-    turn: int
-    credited: str
-    unit: str
-    counter: str
-    unit_kind: str
-    base: int
-    multiplier: int
-    rule: str
-    why: str
 
 
 def _written(cls: type) -> list[tuple[str, object]] | None:
@@ -157,9 +140,7 @@ def _fields_of(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(typing.cast(typing.Any, cls)))
 
 
-_ORIGIN_FIELDS = OriginRow.__struct_fields__
 _UNIT_FIELDS = UnitRow.__struct_fields__
-_CASUALTY_FIELDS = CasualtyRow.__struct_fields__
 _STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
 Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields _STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
@@ -177,11 +158,7 @@ def rows_mirror_state() -> bool:
     time a snapshot would be read or written (``enabled``), not at import: evaluating
     the dataclasses' annotations costs every command that never uses a snapshot (a game
     under ``MIN_EVENTS`` entries)."""
-    return set(_fields_of(GameState)) == _COVERED and (
-        _mirrors(OriginRow, Origin, {})
-        and _mirrors(UnitRow, Unit, {"origins": "list[OriginRow]"})
-        and _mirrors(CasualtyRow, Casualty, {})
-    )
+    return set(_fields_of(GameState)) == _COVERED and (_mirrors(UnitRow, Unit, {}))
 
 
 class TimelineRows(msgspec.Struct, array_like=True):
@@ -251,7 +228,7 @@ class Snapshot(msgspec.Struct):
     sides: list[Side]
     cvp_overrides: dict[str, int]
     units: list[UnitRow]
-    casualties: list[CasualtyRow]
+    casualties: list[Casualty]  # decoded by msgspec into the class itself
     scrounged: list[tuple[int, str, str]]
     conflicts: list[tuple[int, str, list[str]]]  # seq, the refusal's kind and arguments
     # when: seq -> (turn, phase, attacker). A time stands for many entries (a phase):
@@ -291,7 +268,7 @@ class _Head(msgspec.Struct):
 
 
 class _Tail(msgspec.Struct):
-    casualties: list[CasualtyRow]
+    casualties: list[Casualty]
     scrounged: list[tuple[int, str, str]]
     conflicts: list[tuple[int, str, list[str]]]
     when_table: list[When]
@@ -367,17 +344,6 @@ class Restored(typing.NamedTuple):
     names: dict[int, Names]
 
 
-_T = typing.TypeVar("_T")
-
-
-def _build(cls: type[_T], row: msgspec.Struct) -> _T:
-    """A ``cls`` object with the row's values (the row mirrors ``cls``), made without
-    running its __init__ or setattr hooks (they would track changes no one asked for)."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(zip(row.__struct_fields__, msgspec.structs.astuple(row), strict=True))
-    return obj
-
-
 def _to_state(snap: Snapshot) -> GameState:
     state = object.__new__(GameState)
     d = state.__dict__
@@ -385,25 +351,18 @@ def _to_state(snap: Snapshot) -> GameState:
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units: dict[str, Unit] = {}
-    origins_at = _UNIT_FIELDS.index("origins")
-    for row in snap.units:
-        values = list(msgspec.structs.astuple(row))
-        values[origins_at] = [Origin(*msgspec.structs.astuple(o)) for o in row.origins]
-        unit = make_unit(values)
+    astuple = msgspec.structs.astuple
+    for unit in map(make_unit, map(astuple, snap.units)):
         units[unit.handle] = unit
     d["units"] = units
-    d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
+    d["casualties"] = snap.casualties
     d["scrounged"] = Scroungings(snap.scrounged)
     d["vc"] = snap.vc
     return state
 
 
 def _unit_row(u: Unit) -> UnitRow:
-    values = [getattr(u, name) for name in _UNIT_FIELDS]
-    values[_UNIT_FIELDS.index("origins")] = [
-        OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins
-    ]
-    return UnitRow(*values)
+    return UnitRow(*unit_values(u))
 
 
 KIND = "snap"  # its kind in the derived store
@@ -569,9 +528,7 @@ def _payload(
         cvp_overrides=dict(state.cvp_overrides),
     )
     tail = _Tail(
-        casualties=[
-            CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
-        ],
+        casualties=list(state.casualties),
         scrounged=list(state.scrounged.order),
         vc=state.vc,
         conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],

@@ -175,14 +175,11 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
 
 
 def test_the_rows_mirror_the_state_dataclasses():
-    """The rows are written out field by field: a field added to Unit, Origin or
-    Casualty and not to its row switches snapshots off (never a state missing it)."""
-    from stockade.core.model.state import Casualty
-    from stockade.core.model.tracked_unit import Origin, Unit
+    """A unit's row is written out field by field: a field added to Unit and not to
+    its row switches snapshots off (never a state missing it)."""
+    from stockade.core.model.tracked_unit import Unit
 
-    assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
-    assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": "list[OriginRow]"})
-    assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
+    assert snapcache._mirrors(snapcache.UnitRow, Unit, {})
     assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
 
