@@ -489,3 +489,58 @@ def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch
             game = Game.open(log, read_only=True)
         same(game, fresh(log))
         assert [e.record for e in game.history()] == list(fresh(log).records)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_undo_strike_and_replay_after_a_warm_open_answer_as_after_a_cold_one(
+    cache, log, tmp_path, seed
+):
+    """At random depths (inside the undo journal the open keeps, and past it into the
+    snapshot's prefix), undo, strike and replay after an open from the snapshot give
+    what they give after an open that folds the whole log."""
+    import random
+    import shutil
+
+    Game.open(log, read_only=True).close()  # the snapshot
+    cold_log = tmp_path / f"cold{seed}.jsonl"
+    shutil.copy(log, cold_log)
+    rng = random.Random(seed)
+    warm, cold = Game.open(log), fresh_writable(cold_log)
+    assert warm.projection.restored and not cold.projection.restored
+    for _ in range(4):
+        depth = rng.choice(
+            [1, 3, snapcache.TAIL // 2, snapcache.TAIL + 5, len(warm.effective) // 2]
+        )
+        seq = warm.effective[max(0, len(warm.effective) - depth)].seq
+        assert dump(warm.state_at(seq)) == dump(cold.state_at(seq))
+        for _ in range(rng.randint(1, 3)):
+            if warm.can_undo():
+                assert cold.can_undo()
+                warm.undo()
+                cold.undo()
+        target = warm.effective[max(1, len(warm.effective) - depth)].seq
+        warm_refused = cold_refused = None
+        try:
+            warm.strike(target, "test")
+        except Exception as exc:  # a refusal names its rule: the same either way
+            warm_refused = str(exc)
+        try:
+            cold.strike(target, "test")
+        except Exception as exc:
+            cold_refused = str(exc)
+        assert warm_refused == cold_refused
+        assert dump(warm.state) == dump(cold.state)
+        assert [r.seq for r in warm.effective] == [r.seq for r in cold.effective]
+        assert [(s, str(r)) for s, r in warm.conflicts.items()] == [
+            (s, str(r)) for s, r in cold.conflicts.items()
+        ]
+    warm.close()
+    cold.close()
+
+
+def fresh_writable(path) -> Game:
+    saved, snapcache.ENABLED = snapcache.ENABLED, False
+    try:
+        return Game.open(path)
+    finally:
+        snapcache.ENABLED = saved
