@@ -76,7 +76,9 @@ def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
     rows = snapcache.timeline_rows(timeline)
     if rows is None or store.holding:
         return None
-    return len(store.records), rows
+    records = store.records
+    index = records.line_index() if isinstance(records, LogRecords) else None
+    return len(records), rows, index
 
 
 def open_parts(path: Path, read_only: bool = False) -> Parts:

@@ -38,7 +38,7 @@ from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.log_file import MAX_LOG_BYTES, LogFileRefused, open_log
 from stockade.core.log.log_lines import MAX_LINE_BYTES, read_bytes
-from stockade.core.log.records import LogRecords
+from stockade.core.log.records import LineIndex, LogRecords
 from stockade.core.log.timeline import Controls
 from stockade.core.model.bounds import explain
 from stockade.core.model.record_bounds import Strict
@@ -230,10 +230,19 @@ class Proven:
     decoding a line, then ``holds()`` (have the bytes read the digest that proves it?).
     A plain class: a dataclass is made at import, which every command pays."""
 
-    __slots__ = ("holds", "lines", "size")
+    __slots__ = ("holds", "index", "lines", "size")
 
-    def __init__(self, size: int, lines: int, holds: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        size: int,
+        lines: int,
+        holds: Callable[[], bool],
+        index: LineIndex | None = None,
+    ) -> None:
         self.size, self.lines, self.holds = size, lines, holds
+        # the index of its first lines, made from the very bytes it proves: taken in,
+        # their bytes only hashed (not split into lines and summed again)
+        self.index = index
 
 
 class StreamedLog(msgspec.Struct, Generic[R]):
@@ -328,6 +337,23 @@ def _read_proven(
     """Read ``proven``'s bytes into ``records`` (indexed, not decoded) and ``on_bytes``;
     whether they are its lines, whole, and ``proven.holds()`` then."""
     left, lines, carry = proven.size, 0, b""
+    index = proven.index
+    if index is not None and 0 < index.end <= left:
+        try:
+            records.adopt(index)
+        except ValueError:
+            return False
+        lines, skip = index.lines, index.end
+        left -= skip
+        while skip > 0:  # hashed on the way, as every byte of the prefix
+            part = os.read(fd, min(STREAM_CHUNK, skip))
+            if not part:
+                return False
+            skip -= len(part)
+            if on_bytes is not None:
+                on_bytes(part)
+        if not part.endswith(b"\n"):
+            return False
     while left > 0:
         part = os.read(fd, min(STREAM_CHUNK, left))
         if not part:

@@ -26,13 +26,23 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, repeat
-from typing import Generic, TypeVar, overload
+from typing import Generic, NamedTuple, TypeVar, overload
 
 from stockade.core.log.journal_errors import JournalError
 
 R = TypeVar("R")
 
 BLOCK = 64  # lines a block of the index covers (one read of ~8-20 KB re-reads a line)
+
+
+class LineIndex(NamedTuple):
+    """Where a file's first ``lines`` lines (its first ``end`` bytes) are: each block's
+    start and CRC-32."""
+
+    lines: int
+    end: int
+    starts: list[int]
+    sums: list[int]
 
 
 class LogRecords(Sequence[R], Generic[R]):
@@ -79,6 +89,28 @@ class LogRecords(Sequence[R], Generic[R]):
         self._index(data, lines)
         self._items.extend(repeat(None, len(lines)))
         return len(lines)
+
+    def line_index(self) -> LineIndex:
+        """The index of the lines read from the file (how many, where they end, each
+        block's start and sum): kept with a snapshot of those very bytes, so that an
+        open proving them unchanged takes it in (``adopt``) instead of making it again."""
+        return LineIndex(self._on_file, self._end, list(self._starts), list(self._sums))
+
+    def adopt(self, index: LineIndex) -> None:
+        """Take in the first lines of the file with their ``index`` (made from the very
+        bytes they are, as their digest proved), without reading them: each is decoded
+        when asked for, as after ``extend_unread``. ValueError when it does not fit (this
+        sequence must be empty; blocks as ``_index`` makes them)."""
+        lines, end, starts, sums = index
+        if self._items or self._on_file:
+            raise ValueError("an index is taken in before any line")
+        if min(lines, end) < 0 or not (len(starts) == len(sums) == -(-lines // BLOCK)):
+            raise ValueError("the index does not fit its lines")
+        if starts and (starts[0] != 0 or starts != sorted(starts) or starts[-1] >= end):
+            raise ValueError("the index's blocks are out of order")
+        self._starts, self._sums = array("q", starts), array("I", sums)
+        self._on_file, self._end = lines, end
+        self._items.extend(repeat(None, lines))
 
     def append(self, record: R) -> None:
         self._items.append(record)

@@ -36,20 +36,23 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.log import derived
+from stockade.core.log.records import LineIndex
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
-from stockade.core.model.tracked_unit import Origin, Unit, make_unit
+from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 11  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
 # MAC), the log hashed with BLAKE2b; 10: each entry's time as an index into a table of
 # the distinct times (decoded into the tuples the fold shares); 11: the timeline of the
-# log's lines it was made from (an open then decodes only the lines after them)
+# log's lines it was made from (an open then decodes only the lines after them); 12: the
+# index of those lines (an open proving their bytes takes it in, not made again), the
+# origins and casualty lines decoded into their classes
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -57,16 +60,11 @@ REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
 
 
-# The rows of a snapshot: array-like Structs (decoded in C) with the fields of the
-# state's dataclasses, in the same order and of the same types, which ``_mirrors`` checks
-# (a dataclass field added and not here switches snapshots off, and fails the tests).
-class OriginRow(msgspec.Struct, array_like=True):
-    handle: str
-    unit_kind: str
-    counter: str
-    cvp: int
-
-
+# A unit's row: an array-like Struct (decoded in C) with the fields of ``Unit``, in the
+# same order and of the same types, which ``_mirrors`` checks (a field added and not here
+# switches snapshots off, and fails the tests). The origins and casualty lines are the
+# state's own classes, encoded and decoded by msgspec (a map of their fields each):
+# nothing is copied field by field into them after the decode.
 class UnitRow(msgspec.Struct, array_like=True):
     handle: str
     side: str
@@ -74,7 +72,7 @@ class UnitRow(msgspec.Struct, array_like=True):
     counter: str
     created: int
     cvp: int
-    origins: list[OriginRow]
+    origins: list[Origin]  # decoded by msgspec into the class itself
     traits: frozenset[str]
     status: str
     armed: bool
@@ -109,31 +107,40 @@ class UnitRow(msgspec.Struct, array_like=True):
     note: str
 
 
-class CasualtyRow(msgspec.Struct, array_like=True):
-    seq: int
-    turn: int
-    credited: str
-    unit: str
-    counter: str
-    unit_kind: str
-    base: int
-    multiplier: int
-    rule: str
-    why: str
+def _written(cls: type) -> list[tuple[str, object]] | None:
+    """The fields of ``cls`` (a dataclass or a Struct) in order, each with its annotation
+    as written (its text, the modules holding the state and the rows postponing their
+    annotations); None when one is not text (then ``typing.get_type_hints`` compares)."""
+    names = _fields_of(cls)
+    written: dict[str, object] = {}
+    for klass in reversed(cls.__mro__):
+        written.update(klass.__dict__.get("__annotations__", {}))
+    out = [(name, written.get(name)) for name in names]
+    return out if all(isinstance(a, str) for _, a in out) else None
 
 
-def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, object]) -> bool:
-    """Does ``row`` have the fields of dataclass ``cls``, in order and of the same types
-    (``swap`` names the fields whose row type differs: a nested row)?"""
-    want = typing.get_type_hints(cls)
-    fields = [(f.name, swap.get(f.name, want[f.name])) for f in dataclasses.fields(cls)]
-    have = typing.get_type_hints(row)
-    return fields == [(name, have[name]) for name in row.__struct_fields__]
+def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, str]) -> bool:
+    """Does ``row`` have the fields of ``cls``, in order and of the same types (``swap``
+    names the fields whose row type differs: a nested row, as written)? Compared as
+    written: evaluating the annotations (``typing.get_type_hints``, ~8 M instructions)
+    was the most of a first snapshot read's check."""
+    want, have = _written(cls), _written(row)
+    if want is not None and have is not None:
+        return [(name, swap.get(name, a)) for name, a in want] == have
+    # annotations given as objects: evaluated (a swapped field's row type is the row's)
+    got = typing.get_type_hints(row)
+    hints = {**typing.get_type_hints(cls), **{name: got.get(name) for name in swap}}
+    fields = _fields_of(cls)
+    return [(n, hints[n]) for n in fields] == [(n, got[n]) for n in row.__struct_fields__]
 
 
-_ORIGIN_FIELDS = OriginRow.__struct_fields__
+def _fields_of(cls: type) -> tuple[str, ...]:
+    if isinstance(cls, type) and issubclass(cls, msgspec.Struct):
+        return cls.__struct_fields__
+    return tuple(f.name for f in dataclasses.fields(typing.cast(typing.Any, cls)))
+
+
 _UNIT_FIELDS = UnitRow.__struct_fields__
-_CASUALTY_FIELDS = CasualtyRow.__struct_fields__
 _STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
 Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields _STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
@@ -151,11 +158,7 @@ def rows_mirror_state() -> bool:
     time a snapshot would be read or written (``enabled``), not at import: evaluating
     the dataclasses' annotations costs every command that never uses a snapshot (a game
     under ``MIN_EVENTS`` entries)."""
-    return {f.name for f in dataclasses.fields(GameState)} == _COVERED and (
-        _mirrors(OriginRow, Origin, {})
-        and _mirrors(UnitRow, Unit, {"origins": list[OriginRow]})
-        and _mirrors(CasualtyRow, Casualty, {})
-    )
+    return set(_fields_of(GameState)) == _COVERED and (_mirrors(UnitRow, Unit, {}))
 
 
 class TimelineRows(msgspec.Struct, array_like=True):
@@ -210,7 +213,9 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     timeline.abandoned.update(rows.abandoned)
 
 
-Lines = tuple[int, TimelineRows]  # how many lines a log's bytes hold, and their timeline
+# how many lines a log's bytes hold, their timeline, and the index of those of them read
+# from the file (``LogRecords.line_index``; None when the log was read whole)
+Lines = tuple[int, TimelineRows, LineIndex | None]
 
 
 class Snapshot(msgspec.Struct):
@@ -223,7 +228,7 @@ class Snapshot(msgspec.Struct):
     sides: list[Side]
     cvp_overrides: dict[str, int]
     units: list[UnitRow]
-    casualties: list[CasualtyRow]
+    casualties: list[Casualty]  # decoded by msgspec into the class itself
     scrounged: list[tuple[int, str, str]]
     conflicts: list[tuple[int, str, list[str]]]  # seq, the refusal's kind and arguments
     # when: seq -> (turn, phase, attacker). A time stands for many entries (a phase):
@@ -245,6 +250,7 @@ class Snapshot(msgspec.Struct):
     # their timeline (None: not written with one)
     lines: int = 0
     timeline: TimelineRows | None = None
+    index: LineIndex | None = None  # of the first of those lines (``Lines``)
 
 
 # The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
@@ -262,7 +268,7 @@ class _Head(msgspec.Struct):
 
 
 class _Tail(msgspec.Struct):
-    casualties: list[CasualtyRow]
+    casualties: list[Casualty]
     scrounged: list[tuple[int, str, str]]
     conflicts: list[tuple[int, str, list[str]]]
     when_table: list[When]
@@ -275,6 +281,7 @@ class _Tail(msgspec.Struct):
     vc: VictoryBook
     lines: int
     timeline: TimelineRows | None
+    index: LineIndex | None
 
 
 _SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
@@ -337,17 +344,6 @@ class Restored(typing.NamedTuple):
     names: dict[int, Names]
 
 
-_T = typing.TypeVar("_T")
-
-
-def _build(cls: type[_T], row: msgspec.Struct) -> _T:
-    """A ``cls`` object with the row's values (the row mirrors ``cls``), made without
-    running its __init__ or setattr hooks (they would track changes no one asked for)."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(zip(row.__struct_fields__, msgspec.structs.astuple(row), strict=True))
-    return obj
-
-
 def _to_state(snap: Snapshot) -> GameState:
     state = object.__new__(GameState)
     d = state.__dict__
@@ -355,25 +351,18 @@ def _to_state(snap: Snapshot) -> GameState:
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units: dict[str, Unit] = {}
-    origins_at = _UNIT_FIELDS.index("origins")
-    for row in snap.units:
-        values = list(msgspec.structs.astuple(row))
-        values[origins_at] = [Origin(*msgspec.structs.astuple(o)) for o in row.origins]
-        unit = make_unit(values)
+    astuple = msgspec.structs.astuple
+    for unit in map(make_unit, map(astuple, snap.units)):
         units[unit.handle] = unit
     d["units"] = units
-    d["casualties"] = [_build(Casualty, c) for c in snap.casualties]
+    d["casualties"] = snap.casualties
     d["scrounged"] = Scroungings(snap.scrounged)
     d["vc"] = snap.vc
     return state
 
 
 def _unit_row(u: Unit) -> UnitRow:
-    values = [getattr(u, name) for name in _UNIT_FIELDS]
-    values[_UNIT_FIELDS.index("origins")] = [
-        OriginRow(*(getattr(o, n) for n in _ORIGIN_FIELDS)) for o in u.origins
-    ]
-    return UnitRow(*values)
+    return UnitRow(*unit_values(u))
 
 
 KIND = "snap"  # its kind in the derived store
@@ -539,9 +528,7 @@ def _payload(
         cvp_overrides=dict(state.cvp_overrides),
     )
     tail = _Tail(
-        casualties=[
-            CasualtyRow(*(getattr(c, n) for n in _CASUALTY_FIELDS)) for c in state.casualties
-        ],
+        casualties=list(state.casualties),
         scrounged=list(state.scrounged.order),
         vc=state.vc,
         conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
@@ -554,5 +541,6 @@ def _payload(
         names=rest,
         lines=lines[0] if lines is not None else 0,
         timeline=lines[1] if lines is not None else None,
+        index=lines[2] if lines is not None else None,
     )
     return _pieces(head, state.units.values(), tail)

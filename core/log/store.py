@@ -446,7 +446,10 @@ def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
         return None
     content = Content()
     proven = reader.Proven(
-        snapshot.log_bytes, snapshot.lines, lambda: content.digest() == snapshot.log_hash
+        snapshot.log_bytes,
+        snapshot.lines,
+        lambda: content.digest() == snapshot.log_hash,
+        snapshot.index,
     )
     read = reader.stream(
         path, GAME, _held, content.extend, partial(extend_timeline, timeline), proven

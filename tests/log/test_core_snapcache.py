@@ -175,14 +175,11 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
 
 
 def test_the_rows_mirror_the_state_dataclasses():
-    """The rows are written out field by field: a field added to Unit, Origin or
-    Casualty and not to its row switches snapshots off (never a state missing it)."""
-    from stockade.core.model.state import Casualty
-    from stockade.core.model.tracked_unit import Origin, Unit
+    """A unit's row is written out field by field: a field added to Unit and not to
+    its row switches snapshots off (never a state missing it)."""
+    from stockade.core.model.tracked_unit import Unit
 
-    assert snapcache._mirrors(snapcache.OriginRow, Origin, {})
-    assert snapcache._mirrors(snapcache.UnitRow, Unit, {"origins": list[snapcache.OriginRow]})
-    assert snapcache._mirrors(snapcache.CasualtyRow, Casualty, {})
+    assert snapcache._mirrors(snapcache.UnitRow, Unit, {})
     assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
 
@@ -418,3 +415,132 @@ def test_reading_past_the_prefix_keeps_the_slow_paths_promises(cache, tmp_path, 
     assert not game.projection.restored
     same(game, fresh(log))
     assert list(game.records) == list(fresh(log).records)
+
+
+def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypatch):
+    """The lines of the prefix a snapshot proves are neither decoded nor split and
+    summed again: the snapshot keeps where they are (``LogRecords.line_index``), made
+    from the very bytes their digest proves. Lines appended after those were read (a
+    session's writes) are indexed as they are read, and every line reads back as the
+    open without a snapshot reads it."""
+    from stockade.core.log.records import LogRecords
+
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()  # folds all, writes the snapshot
+    indexed: list[int] = []
+    extend_unread = LogRecords.extend_unread
+
+    def counting(self: LogRecords[Any], data: bytes) -> int:
+        n = extend_unread(self, data)
+        indexed.append(n)
+        return n
+
+    monkeypatch.setattr(LogRecords, "extend_unread", counting)
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored
+    assert sum(indexed) == 0, sum(indexed)  # main: every line of the prefix
+    assert [e.record for e in game.history()] == list(fresh(log).records)
+
+    # a session's writes, then a snapshot written over them: only those lines are
+    # indexed at the next open (their bytes were written, never read)
+    monkeypatch.setattr(snapcache, "REFRESH", 1)
+    game = Game.open(log)
+    driver = Driver(game, seed=5)
+    written = len(game.records)
+    for _ in range(20):
+        driver.step()
+    written = len(game.records) - written
+    game.close()
+    snap = snapcache.peek(log)
+    assert snap is not None and snap.index is not None and snap.lines == snap.index.lines + written
+    indexed.clear()
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored
+    assert sum(indexed) == written, (sum(indexed), written)
+    monkeypatch.undo()
+    same(game, fresh(log))
+    assert [e.record for e in game.history()] == list(fresh(log).records)
+
+
+def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch):
+    """A snapshot's index is checked for its shape before it is taken in; one that
+    does not fit its lines is not: the log is read as without it, every line as the
+    open without a snapshot reads it."""
+    from stockade.core.log.records import LineIndex
+
+    monkeypatch.setattr(log_store, "STREAM_FROM", 0)
+    log = tmp_path / "game.jsonl"
+    write_log(generate(900, seed=4), log)
+    Game.open(log, read_only=True).close()
+    snap = snapcache.peek(log)
+    assert snap is not None and snap.index is not None
+    lines, end, starts, sums = snap.index
+    for bad in (
+        LineIndex(lines + 64, end, starts, sums),  # more lines than its blocks
+        LineIndex(lines, end, starts[::-1], sums[::-1]),  # out of order
+        LineIndex(lines, end - 1, starts, sums),  # not ending on a line
+    ):
+        with monkeypatch.context() as m:
+            m.setattr(
+                snapcache, "peek", lambda _log, bad=bad: msgspec.structs.replace(snap, index=bad)
+            )
+            game = Game.open(log, read_only=True)
+        same(game, fresh(log))
+        assert [e.record for e in game.history()] == list(fresh(log).records)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_undo_strike_and_replay_after_a_warm_open_answer_as_after_a_cold_one(
+    cache, log, tmp_path, seed
+):
+    """At random depths (inside the undo journal the open keeps, and past it into the
+    snapshot's prefix), undo, strike and replay after an open from the snapshot give
+    what they give after an open that folds the whole log."""
+    import random
+    import shutil
+
+    Game.open(log, read_only=True).close()  # the snapshot
+    cold_log = tmp_path / f"cold{seed}.jsonl"
+    shutil.copy(log, cold_log)
+    rng = random.Random(seed)
+    warm, cold = Game.open(log), fresh_writable(cold_log)
+    assert warm.projection.restored and not cold.projection.restored
+    for _ in range(4):
+        depth = rng.choice(
+            [1, 3, snapcache.TAIL // 2, snapcache.TAIL + 5, len(warm.effective) // 2]
+        )
+        seq = warm.effective[max(0, len(warm.effective) - depth)].seq
+        assert dump(warm.state_at(seq)) == dump(cold.state_at(seq))
+        for _ in range(rng.randint(1, 3)):
+            if warm.can_undo():
+                assert cold.can_undo()
+                warm.undo()
+                cold.undo()
+        target = warm.effective[max(1, len(warm.effective) - depth)].seq
+        warm_refused = cold_refused = None
+        try:
+            warm.strike(target, "test")
+        except Exception as exc:  # a refusal names its rule: the same either way
+            warm_refused = str(exc)
+        try:
+            cold.strike(target, "test")
+        except Exception as exc:
+            cold_refused = str(exc)
+        assert warm_refused == cold_refused
+        assert dump(warm.state) == dump(cold.state)
+        assert [r.seq for r in warm.effective] == [r.seq for r in cold.effective]
+        assert [(s, str(r)) for s, r in warm.conflicts.items()] == [
+            (s, str(r)) for s, r in cold.conflicts.items()
+        ]
+    warm.close()
+    cold.close()
+
+
+def fresh_writable(path) -> Game:
+    saved, snapcache.ENABLED = snapcache.ENABLED, False
+    try:
+        return Game.open(path)
+    finally:
+        snapcache.ENABLED = saved
