@@ -39,6 +39,7 @@ from stockade.core.rules.partial import part_that_holds
 
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
     from stockade.core.book.consequences import Observer
+    from stockade.core.log.records import ReadAgain
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the Scroungings it
@@ -81,7 +82,7 @@ class Projection:
     def from_snapshot(
         self,
         path: Path,
-        log_data: bytes | None,
+        log_data: bytes | ReadAgain | None,
         content: derived.Content | None = None,
         lines: Callable[[], snapcache.Lines | None] | None = None,
     ) -> bool:
@@ -97,10 +98,15 @@ class Projection:
             return False
         found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
-            if content is None or content.size != len(log_data):
-                content = derived.Content(log_data)
-            key = content.key()  # hashed to the end: the bytes are no longer needed
+            if content is not None and content.size == len(log_data):
+                key: tuple[int, str] | None = content.key()  # hashed to the end
+            elif isinstance(log_data, bytes):
+                key = derived.Content(log_data).key()
+            else:  # read again a block at a time: None when no longer what was read
+                key = log_data.key()
             del log_data
+            if key is None:
+                return False
             self.fold_all()
             self.save_snapshot(path, key, lines)
             return True

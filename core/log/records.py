@@ -26,8 +26,9 @@ import zlib
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, repeat
-from typing import Generic, NamedTuple, TypeVar, overload
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
+from stockade.core.log.derived import Content
 from stockade.core.log.journal_errors import JournalError
 
 R = TypeVar("R")
@@ -246,6 +247,34 @@ class LogRecords(Sequence[R], Generic[R]):
         lines = self._block_lines(block)[: keep - block * BLOCK]
         return self._starts[block] + sum(len(line) + 1 for line in lines)
 
+    def bytes_read(self) -> ReadAgain:
+        """The file's bytes up to the end of the last line read from it, to be hashed
+        again a block at a time, never held whole (``ReadAgain``)."""
+        return ReadAgain(self)
+
+    def prefix_digest(self, n: int) -> str | None:
+        """The digest (``derived.Content``) of the file's first ``n`` bytes, read again
+        a block at a time, each block checked against the sum it had when it was read (the
+        very bytes read, never what another program put there since: JournalError); None
+        when ``n`` does not end a block's line or lies past the lines read."""
+        if not 0 < n <= self._end:
+            return None
+        digest = Content()  # the digest the log's content is keyed by
+        for block in range(len(self._starts)):
+            start = self._starts[block]
+            if start >= n:
+                break
+            lines = self._block_lines(block)
+            stop = self._starts[block + 1] if block + 1 < len(self._starts) else self._end
+            if n < stop:  # the prefix ends inside this block: at one of its lines' ends
+                ends = list(accumulate((len(line) + 1 for line in lines), initial=start))
+                if n not in ends:
+                    return None
+                digest.extend(b"\n".join(lines[: ends.index(n)]) + b"\n")
+                break
+            digest.extend(b"\n".join(lines) + b"\n")
+        return digest.digest()
+
     def read_bytes(self) -> bytes:
         """The file's bytes up to the end of the last line read from it."""
         chunks = []
@@ -257,6 +286,33 @@ class LogRecords(Sequence[R], Generic[R]):
             chunks.append(part)
             pos += len(part)
         return b"".join(chunks)
+
+
+class ReadAgain:
+    """The bytes a long log was read from, as the snapshot cache checks them: their
+    length, and the digest of a prefix made by reading it again a block at a time
+    (``LogRecords.prefix_digest``), so the log is never held whole (its bytes are as
+    large as the records folded from them)."""
+
+    __slots__ = ("_records",)
+
+    def __init__(self, records: LogRecords[Any]) -> None:
+        self._records = records
+
+    def __len__(self) -> int:
+        return self._records.size
+
+    def prefix_digest(self, n: int) -> str | None:
+        return self._records.prefix_digest(n)
+
+    def key(self) -> tuple[int, str] | None:
+        """(length, digest) of every byte read, or None when they cannot be read again
+        as they were."""
+        try:
+            digest = self._records.prefix_digest(self._records.size)
+        except JournalError:
+            return None
+        return None if digest is None else (self._records.size, digest)
 
 
 class _OffsetView(Sequence[R]):

@@ -36,7 +36,8 @@ from pathlib import Path
 import msgspec
 
 from stockade.core.log import derived
-from stockade.core.log.records import LineIndex
+from stockade.core.log.journal_errors import JournalError
+from stockade.core.log.records import LineIndex, ReadAgain
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
@@ -381,11 +382,19 @@ def _hash_bytes(data: bytes | memoryview) -> str:
     return derived.Content(data).digest()
 
 
-def _prefix_digest(data: bytes, n: int, content: derived.Content | None) -> str:
+def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | None) -> str | None:
     """The digest of ``data[:n]``: from ``content`` (the same bytes, on its one pass)
-    when it can give it, else hashed here."""
+    when it can give it, else hashed here (bytes read again: None when they are not
+    what was read)."""
     found = content.prefix_digest(n) if content is not None else None
-    return found if found is not None else _hash_bytes(memoryview(data)[:n])
+    if found is not None:
+        return found
+    if isinstance(data, bytes):
+        return _hash_bytes(memoryview(data)[:n])
+    try:
+        return data.prefix_digest(n)
+    except JournalError:
+        return None
 
 
 def effective_hash(seqs: list[int], position: int) -> str:
@@ -393,7 +402,10 @@ def effective_hash(seqs: list[int], position: int) -> str:
 
 
 def read(
-    log: Path, log_data: bytes, seqs: list[int], content: derived.Content | None = None
+    log: Path,
+    log_data: bytes | ReadAgain,
+    seqs: list[int],
+    content: derived.Content | None = None,
 ) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
     seqs ``seqs``), or None. ``content``: the digest being made of the same bytes (a

@@ -29,7 +29,7 @@ from stockade.core.log.game_timeline import CONTROLS, Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
 from stockade.core.log.reader import set_aside, settle_torn_tail
-from stockade.core.log.records import LogRecords
+from stockade.core.log.records import LogRecords, ReadAgain
 from stockade.core.log.timeline import extend as extend_timeline
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
@@ -82,7 +82,7 @@ class LogStore(msgspec.Struct):
     # group's, in memory only until it is written.
     held_at: int = msgspec.field(default=0)
 
-    def take_log_data(self, wanted: bool = True) -> bytes | None:
+    def take_log_data(self, wanted: bool = True) -> bytes | ReadAgain | None:
         """The bytes read at open, once: kept no longer than the fold needs them
         (``wanted``: does the fold use them? A long log read piece by piece is read
         again for them, and only then)."""
@@ -95,7 +95,7 @@ class LogStore(msgspec.Struct):
             and len(records) >= snapcache.MIN_EVENTS
             and snapcache.enabled()
         ):
-            data = records.read_bytes()
+            return records.bytes_read()  # hashed again a block at a time, never held
         return data if wanted else None
 
     @property
