@@ -39,7 +39,8 @@ def held_between_read_and_fold(monkeypatch, path: Path) -> int:
     begins: what matching the log to the snapshot cache holds."""
     opened: list[int] = []
     seen: list[int] = []
-    open_store, fold_all = store.LogStore.open.__func__, projection.Projection.fold_all
+    open_store = store.LogStore.open.__func__  # type: ignore[attr-defined]
+    fold_all = projection.Projection.fold_all
 
     def counted_open(cls, *args, **kwargs):
         got = open_store(cls, *args, **kwargs)
