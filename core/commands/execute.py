@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+
+import msgspec
 
 from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence_for
@@ -20,17 +21,16 @@ from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
 
 
-@dataclass
-class Outcome:
+class Outcome(msgspec.Struct):
     """What a command did: a message for the player, the records it wrote, and the
     core's ``Change`` (its consequences: ``core.book.change.consequences``)."""
 
     message: str
-    records: list[ev.Record] = field(default_factory=list)
+    records: list[ev.Record] = msgspec.field(default_factory=list)
     change: Change | None = None
     # what reading the line decided, also the message's first lines: the units a stack
     # (@P4) stood for, a value filled in as the only one the game allows
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = msgspec.field(default_factory=list)
     # the message without the list of entries left in conflict, for a caller that
     # prints the change's consequences (which list them, with their sentences)
     brief: str = ""

@@ -15,8 +15,9 @@ To add a verb: a ``VerbSpec`` here, a ``Command`` subclass with one field per sl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
+
+import msgspec
 
 from stockade.core.commands import picks as p
 from stockade.core.commands.lexer import FLAG, MANY, ONE
@@ -77,8 +78,7 @@ _MANY_KINDS = frozenset(
 _UNIT_KINDS = frozenset({Kind.UNIT, Kind.UNITS, Kind.TAKEOVER, Kind.PAIR, Kind.ASSIGN})
 
 
-@dataclass(frozen=True)
-class Slot:
+class Slot(msgspec.Struct, frozen=True):
     name: str  # the Command's field
     kind: Kind
     keyword: str = ""  # "" = the words right after the verb
@@ -123,8 +123,7 @@ class Slot:
         return self.picks or p.plain(self.which)
 
 
-@dataclass(frozen=True)
-class VerbSpec:
+class VerbSpec(msgspec.Struct, frozen=True):
     name: str
     usage: str
     summary: str

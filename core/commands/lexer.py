@@ -9,7 +9,8 @@ module only does the splitting so that every verb reads its line the same way.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
+
+import msgspec
 
 from stockade.core.model.errors import InputRefusal
 
@@ -59,13 +60,12 @@ def is_blank(text: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-@dataclass
-class Sections:
+class Sections(msgspec.Struct):
     """A command's words after the verb: the positional part and keyword sections."""
 
     verb: str
-    positional: list[str] = field(default_factory=list)
-    keywords: dict[str, list[str]] = field(default_factory=dict)
+    positional: list[str] = msgspec.field(default_factory=list)
+    keywords: dict[str, list[str]] = msgspec.field(default_factory=dict)
 
     def has(self, keyword: str) -> bool:
         return keyword in self.keywords

@@ -11,7 +11,8 @@ not only the nearest spelling.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+
+import msgspec
 
 from stockade.core.commands.grammar import ALIASES, PLAYER_WORD_VERBS, VERBS, VerbSpec
 from stockade.core.commands.vocabulary import TERMS, Term
@@ -19,8 +20,7 @@ from stockade.core.commands.vocabulary import TERMS, Term
 _MOST = 3  # verbs named in one answer
 
 
-@dataclass(frozen=True)
-class Meaning:
+class Meaning(msgspec.Struct, frozen=True):
     """A verb that fits a word, and what made it fit (the term, or the word it was
     taken to be)."""
 

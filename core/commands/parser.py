@@ -3,7 +3,7 @@ would record (pure: both write nothing)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from stockade.core.commands import verbs_add as add
 from stockade.core.commands import verbs_capture as capture
@@ -120,8 +120,7 @@ def _read(text: str, ctx: Context) -> Command:
         ) from None
 
 
-@dataclass
-class Parsed:
+class Parsed(msgspec.Struct):
     """What a command means for the game now.
 
     ``events`` are the domain events to submit as one group; control verbs (undo,
@@ -130,8 +129,8 @@ class Parsed:
     """
 
     command: Command
-    events: list[ev.Record] = field(default_factory=list)
-    made: list[str] = field(default_factory=list)
+    events: list[ev.Record] = msgspec.field(default_factory=list)
+    made: list[str] = msgspec.field(default_factory=list)
     # the clock move leading ``events`` when they belong to a later phase of this
     # Player Turn (``core.commands.clock.follow_entries``)
     clock_moved: ClockMove | None = None
@@ -139,7 +138,7 @@ class Parsed:
     clock_from_turn: tuple[int, str] = (0, "")
     # what reading the line decided: the units a stack (@P4) stands for, a value the
     # game allowed only one of (``read_line``); empty for a command given as a value
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = msgspec.field(default_factory=list)
     # how many board facts the entry implies (``core.commands.implied``): recorded
     # after the clock's move, before the entry's own events
     implied: int = 0

@@ -15,7 +15,7 @@ refuse, release, walk off, KIA.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 # verb -> the words and phrases that name it (each word names one verb only); a
 # verb not (yet) in the grammar is skipped
@@ -105,8 +105,7 @@ PLAYER_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(msgspec.Struct, frozen=True):
     """An A20 term as players say it, and the verbs that record what it names, the
     likeliest first."""
 

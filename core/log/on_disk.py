@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from stockade.core.log.game_log import load
 from stockade.core.model import events as ev
@@ -35,8 +36,7 @@ class Found(enum.Enum):
     LOST = "lost"
 
 
-@dataclass(frozen=True)
-class OnDisk:
+class OnDisk(msgspec.Struct, frozen=True):
     found: Found
     line: int = 0  # FOREIGN: the first line the game did not write; LOST: the first gone
     text: str = ""  # FOREIGN: the start of that line, shown to the player

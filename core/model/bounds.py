@@ -54,7 +54,8 @@ CONTROL_CHARS = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 NO_CONTROL = f"^[^{CONTROL_CHARS}]*\\Z"
 # A handle is a word: letters, digits, _ . - (no space, bracket or markup character).
 HANDLE_CHARS = r"^[\w.-]*\Z"
-_CONTROL_RE = re.compile(f"[{CONTROL_CHARS}]")
+# pattern texts, compiled by ``re`` on first use (and kept): a read never needs them
+_CONTROL = f"[{CONTROL_CHARS}]"
 
 # ------------------------------------------------------------------ number types
 Turn = Annotated[int, Meta(ge=0, le=MAX_TURN)]
@@ -82,8 +83,8 @@ Dice = Annotated[tuple[Die, ...], Meta(max_length=32)]
 
 # What each constraint means to a player, for the one-line refusal.
 _CONTROL_WORDS = "holds a control character (an escape code?), which no record may hold"
-_MESSAGE = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_LIMIT = re.compile(r"^Expected `(?P<type>\w+)`(?: of length)? (?P<op>[<>]=) (?P<n>-?\d+)$")
+_MESSAGE = r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$"
+_LIMIT = r"^Expected `(?P<type>\w+)`(?: of length)? (?P<op>[<>]=) (?P<n>-?\d+)$"
 
 
 def explain(exc: msgspec.ValidationError | str) -> str:
@@ -91,12 +92,12 @@ def explain(exc: msgspec.ValidationError | str) -> str:
 
     ``Expected `int` <= 999 - at `$.turn``` becomes ``field 'turn': at most 999``.
     """
-    match = _MESSAGE.match(str(exc))
+    match = re.match(_MESSAGE, str(exc), re.S)
     if match is None:  # pragma: no cover - msgspec always matches the pattern above
         return str(exc)
     what, path = match.group("what"), match.group("path")
     field = _field_name(path) if path is not None else ""
-    limit = _LIMIT.match(what)
+    limit = re.match(_LIMIT, what)
     if limit:
         op, n = limit.group("op"), limit.group("n")
         kind = limit.group("type")
@@ -124,7 +125,7 @@ def _field_name(path: str) -> str:
 
 
 def has_control(text: str) -> bool:
-    return _CONTROL_RE.search(text) is not None
+    return re.search(_CONTROL, text) is not None
 
 
 def check_records(records: list[Any], decoder: msgspec.json.Decoder[Any]) -> None:

@@ -335,12 +335,13 @@ class Strict:
 # Characters that show as nothing (zero-width spaces and joiners, word joiners, the
 # byte-order mark, soft hyphen, Mongolian vowel separator, Hangul fillers, variation
 # selectors, tag characters): two names that read the same on screen could differ.
-_INVISIBLE = re.compile(
+# Pattern texts, compiled by ``re`` on a write's first use (and kept): a read needs neither.
+_INVISIBLE = (
     "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
     "\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
     "\U000e0000-\U000e0fff]"
 )
-_ASCII_HANDLE = re.compile(r"[A-Za-z0-9_.-]*\Z")
+_ASCII_HANDLE = r"[A-Za-z0-9_.-]*\Z"
 
 
 def _named(char: str) -> str:
@@ -352,11 +353,11 @@ def handle_lookalike(handle: str) -> str:
     at the command bar and read beside others, so it is ASCII letters, digits, _ . and
     - only; a letter of another script can look exactly like one (Cyrillic 'а1' beside
     'a1'), and a full-width or other compatibility form is one in disguise."""
-    if _ASCII_HANDLE.match(handle):
+    if re.match(_ASCII_HANDLE, handle):
         return ""
-    odd = next(c for c in handle if not _ASCII_HANDLE.match(c))
+    odd = next(c for c in handle if not re.match(_ASCII_HANDLE, c))
     plain = unicodedata.normalize("NFKC", handle)
-    hint = f" (write it {plain!r})" if plain != handle and _ASCII_HANDLE.match(plain) else ""
+    hint = f" (write it {plain!r})" if plain != handle and re.match(_ASCII_HANDLE, plain) else ""
     return (
         f"a new handle is one word of ASCII letters, digits, _ . or - only; {handle!r} "
         f"holds {_named(odd)}, which can look like another letter{hint}"
@@ -378,7 +379,7 @@ def check_fresh(records: list[Any], lines: list[bytes], strict: Strict) -> None:
     no invisible character, and no handle of ``records`` looks like another letter.
     Raises ValueError in the player's words."""
     for line in lines:
-        hidden = _INVISIBLE.search(line.decode("utf-8"))
+        hidden = re.search(_INVISIBLE, line.decode("utf-8"))
         if hidden:
             raise ValueError(
                 f"holds an invisible character ({_named(hidden.group())}), which no "

@@ -21,9 +21,11 @@ import re
 # C0 but tab and newline, DEL, C1, lone surrogates (bytes that were not UTF-8), and the
 # bidirectional embeddings, overrides and isolates, which can make a line read in an
 # order other than the one it has ("Trojan Source"); a log may hold those in a name.
-_HIDDEN = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+_HIDDEN = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+# Every one of them is a character ``str.isprintable`` refuses (Cc, Cf, Cs, Zl, Zp): a
+# text printable but for its newlines and tabs holds none, and is shown as it is. The
+# pattern's text is compiled by ``re`` on the first text that is not (and kept): its
+# surrogate range costs ~5 ms to compile, which most runs never need.
 # In JSON text every C0 character is already escaped by json.dumps; DEL and C1 are
 # not, and JSON has no \x escape, so they get \u escapes there. Kept as the pattern's
 # text: ``re`` compiles it on the first JSON reply (and keeps it), not on every start.
@@ -41,7 +43,9 @@ def _shown(match: re.Match[str]) -> str:
 
 def visible(text: str) -> str:
     """``text`` with every control character but newline and tab shown as an escape."""
-    return _HIDDEN.sub(_shown, text)
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return re.sub(_HIDDEN, _shown, text)
 
 
 def json_visible(text: str) -> str:

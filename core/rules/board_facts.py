@@ -15,9 +15,10 @@ never a board fact: the entry's own rule check refuses it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal, RuleRefusal
@@ -90,8 +91,7 @@ def _outside_melee(state: GameState, e: ev.EscapeAttempted) -> bool:
     return not guard.melee and not any(p is not None and p.melee for p in prisoners)
 
 
-@dataclass(frozen=True)
-class Need:
+class Need(msgspec.Struct, frozen=True):
     """One board fact an entry needs: ``fact`` of the units in ``role`` (for
     ``Fact.WITH``: standing with the units in ``with_role``), when ``when`` holds."""
 
@@ -194,8 +194,7 @@ NEEDS: dict[type[ev.Record], tuple[Need, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Wanted:
+class Wanted(msgspec.Struct, frozen=True):
     """One board fact an entry needs of one unit, not so in the book."""
 
     handle: str

@@ -21,7 +21,7 @@ the command would accept with a fact it implies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from stockade.core import rules
 from stockade.core.model import events as ev
@@ -261,8 +261,7 @@ def _stepped_refusal(state: GameState, records: list[ev.Record]) -> Refusal | No
     return None
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True):
     """What the command would say of an entry: ``refusal`` (None: accepted), and the
     board facts it would record with it."""
 

@@ -9,7 +9,7 @@ authority, this only says where in the current Player Turn the event fits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -24,8 +24,7 @@ from stockade.core.rules.surrender import may_surrender_to, rtph_captor_refusal
 FIRE_PHASES: tuple[ev.Phase, ...] = ("PFPh", "MPh", "DFPh", "AFPh", "RtPh")
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(msgspec.Struct, frozen=True):
     """The phases of the current Player Turn in which an event may be recorded."""
 
     phases: tuple[ev.Phase, ...]
@@ -103,8 +102,7 @@ def _guard_window(
     return Window(phases if own else (), rule)
 
 
-@dataclass(frozen=True)
-class ClockMove:
+class ClockMove(msgspec.Struct, frozen=True):
     """The later phase of this Player Turn an entry belongs to, and the rule that says so."""
 
     phase: ev.Phase

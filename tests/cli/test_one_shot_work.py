@@ -1,0 +1,82 @@
+"""What a one-shot command (``stockade tally``, ``stockade do``) makes that it need not,
+counted in a fresh interpreter running the console script's ``main`` (never timed)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.cli.test_folding_tally import CHILD, DEMO, ROOT
+
+# the state's own classes, which the fold makes for a tally too
+STATE_CLASSES = {
+    "stockade.core.model.tracked_unit.Origin",
+    "stockade.core.model.tracked_unit.Unit",
+    "stockade.core.model.state.Side",
+    "stockade.core.model.state.Casualty",
+    "stockade.core.model.state.GameState",
+}
+
+
+def test_a_do_makes_no_dataclass_beyond_the_states(tmp_path):
+    """A dataclass ``exec``s the source of its methods when made (~2.6 M instructions
+    each); the line's reading (the lexer's sections, the grammar's verbs and slots, the
+    vocabulary, the parse), the rules' board facts and clock and a write's outcome are
+    msgspec Structs (~0.1 M): a ``do`` makes the state's classes and nothing more."""
+    game = tmp_path / "game.jsonl"
+    game.write_bytes(DEMO.read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, "do", str(game), "next"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "STOCKADE_CACHE_DIR": "off"},
+        timeout=120,
+    )
+    reply = json.loads(done.stdout)
+    assert reply["code"] == 0, done.stderr
+    assert len(game.read_bytes()) > len(DEMO.read_bytes())  # it did write
+    assert set(reply["made"]) <= STATE_CLASSES, sorted(set(reply["made"]) - STATE_CLASSES)
+
+
+# The patterns compiled while a folding tally runs, by the module that asked.
+PATTERNS_CHILD = """
+import contextlib, io, json, re._compiler, sys
+compiled = []
+compile_ = re._compiler.compile
+def counted(pattern, flags=0):
+    compiled.append(pattern if isinstance(pattern, str) else repr(pattern))
+    return compile_(pattern, flags)
+re._compiler.compile = counted
+from stockade.tui.launcher import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "compiled": compiled}))
+"""
+
+
+def test_a_folding_tally_compiles_no_pattern_only_a_write_or_a_refusal_uses():
+    """Compiling a character class with a surrogate or a wide range costs milliseconds
+    (the control characters shown as escapes ~5 ms, the invisible ones ~3 ms): the
+    patterns only a refusal, a write or a text holding such a character uses are
+    compiled on their first use, and a tally of a sound log prints none of those."""
+    from stockade.core.model import bounds, record_bounds, visible
+
+    done = subprocess.run(
+        [sys.executable, "-c", PATTERNS_CHILD, "tally", str(DEMO)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "STOCKADE_CACHE_DIR": "off"},
+        timeout=120,
+    )
+    reply = json.loads(done.stdout)
+    assert reply["code"] == 0, done.stderr
+    unused = {
+        "visible": str(getattr(visible._HIDDEN, "pattern", visible._HIDDEN)),
+        "control": f"[{bounds.CONTROL_CHARS}]",
+        "invisible": str(getattr(record_bounds._INVISIBLE, "pattern", record_bounds._INVISIBLE)),
+    }
+    made = set(reply["compiled"])
+    assert not {k for k, p in unused.items() if p in made}, sorted(made)
