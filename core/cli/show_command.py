@@ -5,6 +5,7 @@ Self-contained: arguments.py names it in ``SUBCOMMANDS``."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from stockade.core.cli.errors import Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
@@ -29,13 +30,16 @@ def cmd_show(args: argparse.Namespace, ui: object) -> int:
     import msgspec
 
     from stockade.core.cli.read_commands import state_to_read
-    from stockade.core.reads.board import board, board_text
+    from stockade.core.reads.board import board, board_lines, unit_rows
 
-    shown = board(state_to_read(args.file, args.at))
+    state = state_to_read(args.file, args.at)
     if getattr(args, "json", False):
         from stockade.core.cli.jsonout import emit
 
-        emit("show", at=args.at, **msgspec.to_builtins(shown))
+        emit("show", at=args.at, **msgspec.to_builtins(board(state)))
         return Exit.OK
-    print(board_text(shown))
+    # written a line at a time: a campaign's rows and text are never held whole
+    sys.stdout.writelines(
+        line + "\n" for line in board_lines(board(state, units=False), unit_rows(state))
+    )
     return Exit.OK

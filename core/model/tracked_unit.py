@@ -15,8 +15,9 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from stockade.core.model.unit_layout import more_of, split_layout
 from stockade.core.model.units import INFANTRY_KINDS, SMC_KINDS, us_number
 
 # A unit's standing on the board.
@@ -149,17 +150,49 @@ class _Fields(Tracked):
 
     __slots__ = ("_named",)
     _named: tuple[tuple[str, str, str]] | None
+    # a Unit's slots besides its fields (``core.model.unit_layout``)
+    _more: dict[str, Any] | None
+    _origins: list[Origin] | None
+    _field_names: ClassVar[tuple[str, ...]]  # every field, in order
 
     @property
     def __dict__(self) -> Mapping[str, Any]:  # type: ignore[override]
-        names = type(self).__slots__
+        names = type(self)._field_names
         return MappingProxyType(dict(zip(names, _GETTERS[names](self), strict=True)))
+
+
+# The fields only a unit that was captured, freed, lost, in Melee or given a note sets:
+# kept in one optional mapping (``core.model.unit_layout``), not a slot each. In the
+# order they are declared in (fields 17-34, then the last): ``_fill`` reads them so.
+RARELY_SET = (
+    "unarmed_how",
+    "abandoned_by",
+    "captured_seq",
+    "captured_how",
+    "captured_at",
+    "captured_clock",
+    "captured_traits",
+    "captured_broken",
+    "surrendered_to",
+    "rearm_spent",
+    "cc_attackers",
+    "lost_clock",
+    "lost_in_cc",
+    "melee_clock",
+    "escape_clock",
+    "melee_end_seq",
+    "split_from",
+    "ended_seq",
+    "note",
+)
 
 
 # A Unit's fields are slots: a campaign holds one per counter, and a ``__dict__`` of its
 # 39 fields is past what CPython shares between instances (30 keys), so each unit paid
-# a table of its own (~1.6 KB); slots cost 8 bytes a field.
-@dataclass(slots=True)
+# a table of its own (~1.6 KB); slots cost 8 bytes a field, and the rarely set fields
+# (``RARELY_SET``) share one slot. ``origins`` is kept in the slot ``_origins``: None
+# while it is the one counter the unit entered as (``entered_origin``), as most are.
+@split_layout(rare=RARELY_SET, own=("origins",))
 class Unit(_Fields):
     handle: str
     side: str  # the side that owns it (for a prisoner: its original side)
@@ -217,6 +250,17 @@ class Unit(_Fields):
     placed_clock: str = ""
     note: str = ""
 
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return bool(unit_values(self) == unit_values(other))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: as a dataclass's
+
+    def __repr__(self) -> str:
+        pairs = zip(_UNIT_FIELDS, unit_values(self), strict=True)
+        return "Unit(" + ", ".join(f"{n}={v!r}" for n, v in pairs) + ")"
+
     @property
     def us(self) -> int:
         return us_number(self.unit_kind)
@@ -263,7 +307,50 @@ class Unit(_Fields):
                 t.dirty.append(self)
         if name in NAMED_BY:
             _set_field(self, "_named", None)  # its label is made again when next named
+        if name in ORIGIN_OF:
+            try:
+                kept = _get_field(self, "_origins")
+            except AttributeError:  # being built (a copy module's copy): nothing to keep
+                kept = ()
+            if kept is None:
+                _set_field(self, "_origins", [entered_origin(self)])  # what it stood for stays
         _set_field(self, name, value)
+
+
+def entered_origin(u: Unit) -> Origin:
+    """The one counter a unit stands for while it is what it entered as."""
+    return Origin(u.handle, u.unit_kind, u.counter, u.cvp)
+
+
+def _get_origins(u: Unit) -> list[Origin]:
+    origins = u._origins
+    return [entered_origin(u)] if origins is None else origins
+
+
+def _set_origins(u: Unit, origins: list[Origin]) -> None:
+    # kept as given (no test against the fields): a view's copy sets its fields back
+    # without the hooks, in any order, and a list kept is right in every order
+    _set_field(u, "_origins", origins)
+
+
+Unit.origins = property(_get_origins, _set_origins)  # type: ignore[assignment]
+
+# The fields ``entered_origin`` is made of: setting one first keeps the origin.
+ORIGIN_OF = frozenset(("handle", "unit_kind", "counter", "cvp"))
+
+
+def _as_entered(origins: Any, handle: str, unit_kind: str, counter: str, cvp: int) -> bool:
+    """Is ``origins`` the one the fields make (``entered_origin``)?"""
+    if type(origins) is not list or len(origins) != 1:
+        return False
+    o = origins[0]
+    return (
+        type(o) is Origin
+        and o.handle == handle
+        and o.unit_kind == unit_kind
+        and o.counter == counter
+        and o.cvp == cvp
+    )
 
 
 # The fields a unit's label (``core.model.names.label``) is made of: setting one drops
@@ -299,12 +386,17 @@ class _Bare(_Fields):
     ~6x faster than calling each slot's setter) and then made a Unit (the same
     layout, so ``__class__`` may be set)."""
 
-    __slots__ = _UNIT_FIELDS
+    __slots__ = Unit.__slots__
 
 
-def _fill_slots(o: Any, values: Iterable[Any]) -> None:
-    """One unpacking store of every slot (the fields in order, written out: ``_fill``
-    checks them against the dataclass's)."""
+_RARE_DEFAULTS = tuple(_DEFAULTS[_AT[name]] for name in RARELY_SET)
+_N_RARE = len(RARELY_SET)
+
+
+def _fill(o: Any, values: Iterable[Any]) -> None:
+    """One unpacking store of every field (in order, written out: a test checks it
+    against the dataclass's): the slots, ``_origins`` (None when ``entered_origin``
+    would make it) and ``_more`` (the rarely set fields not at their default)."""
     (
         o.handle,
         o.side,
@@ -312,7 +404,7 @@ def _fill_slots(o: Any, values: Iterable[Any]) -> None:
         o.counter,
         o.created,
         o.cvp,
-        o.origins,
+        origins,
         o.traits,
         o.status,
         o.armed,
@@ -323,38 +415,17 @@ def _fill_slots(o: Any, values: Iterable[Any]) -> None:
         o.disrupted,
         o.location,
         o.guard,
-        o.unarmed_how,
-        o.abandoned_by,
-        o.captured_seq,
-        o.captured_how,
-        o.captured_at,
-        o.captured_clock,
-        o.captured_traits,
-        o.captured_broken,
-        o.surrendered_to,
-        o.rearm_spent,
-        o.cc_attackers,
-        o.lost_clock,
-        o.lost_in_cc,
-        o.melee_clock,
-        o.escape_clock,
-        o.melee_end_seq,
-        o.split_from,
-        o.ended_seq,
+        *rare,
         o.broken_told,
         o.location_told,
         o.placed_clock,
-        o.note,
+        note,
     ) = values
-
-
-def _fill_each(o: Any, values: Iterable[Any]) -> None:
-    for name, value in zip(_UNIT_FIELDS, values, strict=True):
-        _set_field(o, name, value)
-
-
-# the written-out store if it names every field in order, else one set a field
-_fill = _fill_slots if _fill_slots.__code__.co_names == _UNIT_FIELDS else _fill_each
+    rare.append(note)
+    if len(rare) != _N_RARE:
+        raise ValueError(f"{len(rare) - _N_RARE:+} values for a unit's fields")
+    o._more = more_of(RARELY_SET, _RARE_DEFAULTS, tuple(rare))
+    o._origins = None if _as_entered(origins, o.handle, o.unit_kind, o.counter, o.cvp) else origins
 
 
 def unit_values(u: Unit) -> tuple[Any, ...]:
@@ -433,8 +504,11 @@ def copy_obj(obj: _T) -> _T:
 
 
 def clone_unit(u: Unit) -> Unit:
-    """An untracked copy of ``u`` with copies of its origins."""
+    """An untracked copy of ``u`` with copies of its origins, kept as ``u`` keeps them
+    (a view's copy has its fields set back without the hooks)."""
     clone = make_unit(_GETTERS[_UNIT_FIELDS](u))
-    origins = [Origin(o.handle, o.unit_kind, o.counter, o.cvp) for o in u.origins]
-    _set_field(clone, "origins", origins)
+    kept = u._origins
+    if kept is not None:
+        copies = [Origin(o.handle, o.unit_kind, o.counter, o.cvp) for o in kept]
+        _set_field(clone, "_origins", copies)
     return clone

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+
 import msgspec
 
 from stockade.core.model.state import GameState
@@ -59,7 +61,9 @@ def _row(u: Unit) -> UnitRow:
     )
 
 
-def board(state: GameState) -> Board:
+def board(state: GameState, units: bool = True) -> Board:
+    """The board; ``units`` False: its clock and sides only (``board_lines`` then reads
+    the units' rows one at a time with ``unit_rows``)."""
     sides = [
         SideRow(s.name, s.nationality, s.elr, s.elr_raised, s.no_quarter, s.massacred)
         for s in state.sides.values()
@@ -70,25 +74,36 @@ def board(state: GameState) -> Board:
         phase=state.phase,
         ended=state.ended,
         sides=sides,
-        units=[_row(u) for u in state.units.values()],
+        units=[_row(u) for u in state.units.values()] if units else [],
     )
+
+
+def unit_rows(state: GameState) -> Callable[[str], Iterator[UnitRow]]:
+    """The rows of a side's units, made as they are read (a campaign's every unit as a
+    row, and its line, held at once cost ~300 bytes a unit on top of the game)."""
+    units = state.units
+    return lambda side: (_row(u) for u in units.values() if u.side == side)
 
 
 def board_text(b: Board) -> str:
     """One line per side, then its units, one a line, in the order they were entered."""
-    clock = "the game has ended" if b.ended else f"Game Turn {b.turn}, {b.attacker} {b.phase}"
-    lines = [clock]
+    return "\n".join(board_lines(b, lambda side: (u for u in b.units if u.side == side)))
+
+
+def board_lines(b: Board, rows_of: Callable[[str], Iterable[UnitRow]]) -> Iterator[str]:
+    """``board_text``'s lines, one at a time; ``rows_of``: a side's units' rows."""
+    yield "the game has ended" if b.ended else f"Game Turn {b.turn}, {b.attacker} {b.phase}"
     for side in b.sides:
         flags = [
             f"ELR {side.elr}" + (" (raised by an enemy Massacre, A20.4)" if side.elr_raised else "")
         ]
         flags.append("No Quarter (A20.3)" if side.no_quarter else "no No Quarter")
         flags.append("Massacre committed (A20.4)" if side.massacre else "no Massacre")
-        lines += ["", f"{side.name} ({side.nationality}): {', '.join(flags)}"]
-        mine = [u for u in b.units if u.side == side.name]
-        if not mine:
-            lines.append("  no units")
-        for u in mine:
+        yield ""
+        yield f"{side.name} ({side.nationality}): {', '.join(flags)}"
+        none = True
+        for u in rows_of(side.name):
+            none = False
             where = f" in {u.location}" if u.location else " (Location not given)"
             words = list(u.states)  # unarmed, eliminated... first; then broken, Melee...
             if u.status in ("active", "prisoner"):
@@ -98,5 +113,6 @@ def board_text(b: Board) -> str:
             if u.guard:
                 words.insert(1, f"Guard {u.guard}")
             traits = "".join(f" +{t}" for t in u.traits)
-            lines.append(f"  {u.handle}: {u.kind} {u.counter}{traits}{where}: {', '.join(words)}")
-    return "\n".join(lines)
+            yield f"  {u.handle}: {u.kind} {u.counter}{traits}{where}: {', '.join(words)}"
+        if none:
+            yield "  no units"

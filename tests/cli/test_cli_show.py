@@ -125,3 +125,46 @@ def test_show_is_in_the_json_table_of_docs_commands():
     for key in UNIT_KEYS | SIDE_KEYS:
         assert f"`{key}`" in row, key
     assert "stockade show FILE" in doc
+
+
+def test_show_writes_each_units_line_as_it_makes_its_row(tmp_path, monkeypatch):
+    """The text is written a line at a time: when the first unit's line is written,
+    one row has been made (all 300 before, and their text joined whole, held at once:
+    ~300 bytes a unit on top of the game)."""
+    from bench.hostile_shapes import added
+    from stockade.core.log.chain import chained
+    from stockade.core.model import events as ev
+    from stockade.core.reads import board
+
+    path = tmp_path / "added.jsonl"
+    lines = chained([ev.encode(r) for r in added(300)])
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    made = 0
+    real_row = board._row
+
+    def counted(u):
+        nonlocal made
+        made += 1
+        return real_row(u)
+
+    monkeypatch.setattr(board, "_row", counted)
+    seen: list[tuple[str, int]] = []
+
+    class Out:
+        def write(self, text: str) -> int:
+            seen.append((text, made))
+            return len(text)
+
+        def writelines(self, texts) -> None:
+            for text in texts:
+                self.write(text)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr("sys.stdout", Out())
+    assert main(["show", str(path)]) == 0
+    text = "".join(t for t, _ in seen)
+    assert text.count("\n  u") == 300
+    first = next(n for t, n in seen if "  u0: " in t)
+    assert first == 1, first

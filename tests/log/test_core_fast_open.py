@@ -196,13 +196,27 @@ def test_unit_init_takes_the_dataclass_fields_and_defaults():
         assert getattr(u, f.name) == want, f.name
     assert Unit(*given_.values(), frozenset(), "prisoner") == Unit(**given_, status="prisoner")
     # no dict of its own: the fields are slots (a 39-key ``__dict__`` is past what
-    # CPython shares between instances: ~1.6 KB a unit); two slots besides the fields:
-    # the tracker and the name the fold keeps on the unit
+    # CPython shares between instances: ~1.6 KB a unit), but for the rarely set ones,
+    # which share one; three slots besides: the tracker, the name the fold keeps on the
+    # unit, and the rarely set fields
     assert Unit.__dictoffset__ == 0
-    assert sys.getsizeof(u) <= 16 + 8 * (len(fields) + 2) + 16
-    # a unit is filled by one written-out store of every field (a field added to the
-    # dataclass and not there: one set a field, ~6x slower)
-    assert tracked_unit._fill is tracked_unit._fill_slots
+    common = len(fields) - len(tracked_unit.RARELY_SET)
+    assert sys.getsizeof(u) <= 16 + 8 * (common + 3) + 16
+    assert u._more is None and u._origins is None  # a plain unit: nothing more held
+
+
+def test_every_field_is_filled_and_read_back_in_order():
+    """``_fill`` stores the fields written out, in order: a field added to the class
+    and not there, or two swapped, reads back wrong here."""
+    values = [f"value {i}" for i in range(len(dataclasses.fields(Unit)))]
+    values[tracked_unit._AT["origins"]] = [Origin("o", "squad", "c", 1)]
+    u = tracked_unit.make_unit(values)
+    assert list(tracked_unit.unit_values(u)) == values
+    assert tracked_unit.unit_values(tracked_unit.clone_unit(u)) == tracked_unit.unit_values(u)
+    with pytest.raises(ValueError):
+        tracked_unit.make_unit([*values, "one more"])
+    with pytest.raises(ValueError):
+        tracked_unit.make_unit(values[:-1])
 
 
 @pytest.mark.parametrize(
