@@ -14,6 +14,7 @@ tests/rules/kit.py, tests/book/kit.py, tests/tui/support.py, ...), never in a te
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The folders a `stockade` process started by a test imports from (the package's rooms,
 # the bench the bench tests run, the tests' own kits).
 COMPILED = ("core", "tui", "themes", "sample_games", "bench", "tests")
+# Middle-generation collections before a full one in a test process (Python's default: 10).
+FULL_AFTER = 100
 
 
 @pytest.hookimpl(optionalhook=True)  # a child pytest may run without xdist
@@ -105,6 +108,23 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     processes.release_children()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the process holds once the tests are collected (the interpreter's, pytest's,
+    Textual's and Stockade's modules, the collected items) lives to the end of the run:
+    it is moved out of the cyclic collector's walks, as the launcher does for the app
+    (``gc.freeze``). Each Pilot test leaves an app's worth of cycles behind, and the
+    full collections that free them then walk only what was made since, not the whole
+    process again (a quarter of a TUI test's CPU went to those walks). Garbage is
+    collected first, so nothing that could be freed is kept. A full collection then waits
+    for ten times as many younger ones as Python's default (``FULL_AFTER``): a test's
+    cycles are still freed, a run at a time rather than after every few tests (the TUI
+    room's CPU: 12 % less, 46-48 s against 53-54 s on two of its files)."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_AFTER)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -115,8 +115,8 @@ class Projection:
 
     def restore(self, found: snapcache.Restored) -> None:
         """Start from a verified snapshot, folding only the events after it."""
-        position, state, conflicts, when, names = found
-        self.state, self.conflicts = state, conflicts
+        position, state, conflicts, when, names, partial = found
+        self.state, self.conflicts, self.partial = state, conflicts, partial
         self._table = None
         self.when.update(when)
         self.names.by_seq.update(names)
@@ -162,6 +162,7 @@ class Projection:
                 self.when,
                 self.names.by_seq,
                 lines() if lines is not None else None,
+                self.partial,
             ):
                 self.snap_position = position
 

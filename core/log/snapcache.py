@@ -45,7 +45,7 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 13  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
@@ -53,7 +53,8 @@ VERSION = 12  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # the distinct times (decoded into the tuples the fold shares); 11: the timeline of the
 # log's lines it was made from (an open then decodes only the lines after them); 12: the
 # index of those lines (an open proving their bytes takes it in, not made again), the
-# origins and casualty lines decoded into their classes
+# origins and casualty lines decoded into their classes; 13: the entries that hold in
+# part (``core.rules.partial``) and what each dropped
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot stands this many effective events before the end, so the
 # events an undo usually reaches have their undo journal after an open
@@ -252,6 +253,8 @@ class Snapshot(msgspec.Struct):
     lines: int = 0
     timeline: TimelineRows | None = None
     index: LineIndex | None = None  # of the first of those lines (``Lines``)
+    # the entries that hold in part (``core.rules.partial``): seq, what was dropped and why
+    partial: list[tuple[int, str]] = []
 
 
 # The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
@@ -283,6 +286,7 @@ class _Tail(msgspec.Struct):
     lines: int
     timeline: TimelineRows | None
     index: LineIndex | None
+    partial: list[tuple[int, str]]
 
 
 _SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
@@ -343,6 +347,7 @@ class Restored(typing.NamedTuple):
     conflicts: dict[int, Refusal]
     when: dict[int, When]
     names: dict[int, Names]
+    partial: dict[int, str]  # the entries that hold in part (``core.rules.partial``)
 
 
 def _to_state(snap: Snapshot) -> GameState:
@@ -457,7 +462,10 @@ def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
         singles = [(name,) for name in snap.name_table]  # one shared 1-tuple per name
         one = map(singles.__getitem__, snap.one_name_index)
         names.update(zip(snap.one_name_seqs, one, strict=True))
-        return Restored(snap.position, _to_state(snap), conflicts, when, names)
+        partial = dict(snap.partial)
+        if partial and not partial.keys() <= set(seqs[: snap.position]):
+            return None  # an entry it says holds in part is not one of its prefix
+        return Restored(snap.position, _to_state(snap), conflicts, when, names, partial)
     except (ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
         return None
 
@@ -493,14 +501,18 @@ def write(
     when: Mapping[int, When],
     names: Mapping[int, Names] | None = None,
     lines: Lines | None = None,
+    partial: Mapping[int, str] | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events of the log whose bytes, as this process read or wrote them, are ``content``:
     their length and digest). Best effort: any error leaves no snapshot and returns
-    False. ``lines``: how many lines those bytes hold and their timeline."""
+    False. ``lines``: how many lines those bytes hold and their timeline; ``partial``:
+    the entries that hold in part and what each dropped (``core.rules.partial``)."""
     if not enabled() or position <= 0:
         return False
-    pieces = _payload(content, seqs, position, state, conflicts, when, names or {}, lines)
+    pieces = _payload(
+        content, seqs, position, state, conflicts, when, names or {}, lines, partial or {}
+    )
     return derived.write_entry(_resolved(log), KIND, None, pieces)
 
 
@@ -513,10 +525,11 @@ def _payload(
     when: Mapping[int, When],
     names: Mapping[int, Names],
     lines: Lines | None = None,
+    partial: Mapping[int, str] | None = None,
 ) -> Iterator[bytearray | memoryview]:
     """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
     from them when it does not encode: nothing is kept)."""
-    upto: Collection[int] = set(seqs[:position]) if conflicts else ()
+    upto: Collection[int] = set(seqs[:position]) if conflicts or partial else ()
     name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
     known = [s for s in seqs[:position] if s in when]
     times: dict[When, int] = {}
@@ -554,5 +567,6 @@ def _payload(
         lines=lines[0] if lines is not None else 0,
         timeline=lines[1] if lines is not None else None,
         index=lines[2] if lines is not None else None,
+        partial=sorted((s, why) for s, why in (partial or {}).items() if s in upto),
     )
     return _pieces(head, state.units.values(), tail)

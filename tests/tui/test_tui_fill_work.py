@@ -45,6 +45,16 @@ def read_and_count(path):
 
 app_module.read_game = read_and_count
 
+from rich.text import Text
+wraps = {}
+real_wrap = Text.wrap
+
+def wrap_counted(self, *args, **kwargs):
+    wraps[id(self)] = wraps.get(id(self), 0) + 1
+    return real_wrap(self, *args, **kwargs)
+
+Text.wrap = wrap_counted
+
 async def main():
     app = app_module.launched(Path(sys.argv[1]))
     start_reading = app.start_reading
@@ -61,6 +71,11 @@ async def main():
         seen["walked"] = len(gc.get_objects())  # what a full collection walks now
         seen["frozen"] = gc.get_freeze_count()
         seen["panels"] = len(app.screen.query("SidePanelView"))
+        # each widget class new to the app is imported and its CSS parsed in the fill
+        seen["widget_classes"] = sorted({type(w).__name__ for w in app.screen.walk_children()})
+        seen["widgets"] = len(list(app.screen.walk_children()))
+        # how often the status line's message was wrapped (measured, then rendered)
+        seen["status_wraps"] = wraps.get(id(app.screen.query_one("StatusLine")._text), 0)
     app.game.close()
     print(json.dumps({**seen, **counts}))
 
@@ -105,3 +120,16 @@ def test_a_full_collection_skips_what_the_process_held_at_launch(fill: dict[str,
     # Of what the process holds at the fill, a third or more is out of the walks (the
     # demo: ~35k of ~71k objects); main: nothing frozen, every object walked.
     assert fill["frozen"] * 2 > fill["walked"], fill
+
+
+def test_the_fill_styles_no_widget_class_it_can_do_without(fill: dict[str, Any]) -> None:
+    # The command bar's ":" is a Static (a class the frame has styled already), not a
+    # Label: main styled a Label (its CSS parsed in the fill) for that one cell.
+    assert "Label" not in fill["widget_classes"], fill["widget_classes"]
+    assert len(fill["widget_classes"]) <= 12, fill["widget_classes"]  # main: 13
+    assert fill["widgets"] <= 18, fill["widgets"]  # the footer's keys come after the fill
+
+
+def test_the_status_line_wraps_its_message_once(fill: dict[str, Any]) -> None:
+    # measured (its height is auto), then rendered: the same lines (main: 4 wraps)
+    assert fill["status_wraps"] == 1, fill["status_wraps"]

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.suggester import Suggester
-from textual.widgets import Input, Label
+from textual.widgets import Input, Static
 from textual.widgets.input import Selection
 
 from stockade.tui.bindings import bindings as key_bindings
@@ -227,8 +227,8 @@ class CommandBar(Vertical):
     DEFAULT_CSS = """
     CommandBar { height: auto; background: $surface; }
     CommandBar > Horizontal { height: 1; }
-    CommandBar Label { width: 2; padding: 0 0 0 1; color: $text-muted; }
-    CommandBar:focus-within Label { color: $primary; text-style: bold; }
+    CommandBar .command-prompt { width: 2; padding: 0 0 0 1; color: $text-muted; }
+    CommandBar:focus-within .command-prompt { color: $primary; text-style: bold; }
     CommandBar Input { border: none; height: 1; padding: 0; background: $surface; }
     CommandBar Input:focus { border: none; background: $boost; }
     """
@@ -267,7 +267,9 @@ class CommandBar(Vertical):
     def compose(self) -> ComposeResult:
         yield OfferList(id="offers")
         with Horizontal():
-            yield Label(":")
+            # a Static, not a Label: the same one cell, without loading and styling
+            # another widget class for it while the main screen fills
+            yield Static(":", classes="command-prompt", markup=False)
             yield CommandInput(
                 self._candidates,
                 placeholder=self._closed_placeholder(listed=False),

@@ -37,6 +37,9 @@ class StatusLine(Static):
         self._text = Text()
         self._top = 0  # the first wrapped line shown
         self._rows = ROWS  # the lines shown now: ROWS, or more for a long message
+        # the message's wrapped lines, for (its text, the width, the rows): measuring the
+        # height and rendering read the same lines, wrapped once
+        self._wrapped: tuple[Text, int, int, list[Text]] | None = None
 
     def say(self, message: str, kind: str = "info") -> None:
         self.kind, self.message = kind, message
@@ -71,10 +74,14 @@ class StatusLine(Static):
         narrower by the "↓ more" mark, so that the marks ("↑ " first, "↓ more" last)
         sit beside a line and never cut a word of it."""
         width = self.content_region.width or max(1, self.app.size.width - 2)
+        held = self._wrapped
+        if held is not None and held[0] is self._text and held[1:3] == (width, self._rows):
+            return held[3]
         lines = list(self._text.wrap(self.app.console, width))
-        if len(lines) <= self._rows:
-            return lines
-        return list(self._text.wrap(self.app.console, max(1, width - len(self._more()))))
+        if len(lines) > self._rows:
+            lines = list(self._text.wrap(self.app.console, max(1, width - len(self._more()))))
+        self._wrapped = (self._text, width, self._rows, lines)
+        return lines
 
     def render(self) -> Text:
         lines, rows = self.wrapped_lines(), self._rows
