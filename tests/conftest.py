@@ -106,6 +106,18 @@ def pytest_configure(config: pytest.Config) -> None:
     processes.guard_children()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker's tests are over: no collection runs from here to its exit. What the
+    worker made is let go as it ends, and with full collections rarer (``FULL_AFTER``)
+    that can be a long collection; the controller gives a worker 5 s to end before it
+    interrupts its main thread (execnet), and an interrupt that lands in a collector
+    callback (hypothesis keeps one) is printed as an unraisable KeyboardInterrupt at the
+    end of a passing run."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        gc.disable()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     processes.release_children()
 
