@@ -19,15 +19,11 @@ STATE_CLASSES = {
 }
 
 
-def test_a_do_makes_no_dataclass_beyond_the_states(tmp_path):
-    """A dataclass ``exec``s the source of its methods when made (~2.6 M instructions
-    each); the line's reading (the lexer's sections, the grammar's verbs and slots, the
-    vocabulary, the parse), the rules' board facts and clock and a write's outcome are
-    msgspec Structs (~0.1 M): a ``do`` makes the state's classes and nothing more."""
-    game = tmp_path / "game.jsonl"
-    game.write_bytes(DEMO.read_bytes())
+def _run(script: str, *argv: str) -> dict:
+    """``script`` in a fresh interpreter as ``stockade ARGV`` with the store off: its
+    JSON reply, once it exited 0."""
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, "do", str(game), "next"],
+        [sys.executable, "-c", script, *argv],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -36,6 +32,17 @@ def test_a_do_makes_no_dataclass_beyond_the_states(tmp_path):
     )
     reply = json.loads(done.stdout)
     assert reply["code"] == 0, done.stderr
+    return reply
+
+
+def test_a_do_makes_no_dataclass_beyond_the_states(tmp_path):
+    """A dataclass ``exec``s the source of its methods when made (~2.6 M instructions
+    each); the line's reading (the lexer's sections, the grammar's verbs and slots, the
+    vocabulary, the parse), the rules' board facts and clock and a write's outcome are
+    msgspec Structs (~0.1 M): a ``do`` makes the state's classes and nothing more."""
+    game = tmp_path / "game.jsonl"
+    game.write_bytes(DEMO.read_bytes())
+    reply = _run(CHILD, "do", str(game), "next")
     assert len(game.read_bytes()) > len(DEMO.read_bytes())  # it did write
     assert set(reply["made"]) <= STATE_CLASSES, sorted(set(reply["made"]) - STATE_CLASSES)
 
@@ -63,16 +70,7 @@ def test_a_folding_tally_compiles_no_pattern_only_a_write_or_a_refusal_uses():
     compiled on their first use, and a tally of a sound log prints none of those."""
     from stockade.core.model import bounds, record_bounds, visible
 
-    done = subprocess.run(
-        [sys.executable, "-c", PATTERNS_CHILD, "tally", str(DEMO)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "STOCKADE_CACHE_DIR": "off"},
-        timeout=120,
-    )
-    reply = json.loads(done.stdout)
-    assert reply["code"] == 0, done.stderr
+    reply = _run(PATTERNS_CHILD, "tally", str(DEMO))
     unused = {
         "visible": str(getattr(visible._HIDDEN, "pattern", visible._HIDDEN)),
         "control": f"[{bounds.CONTROL_CHARS}]",
