@@ -2,7 +2,8 @@
 only, counted in a fresh process started as the launcher starts the app: each panel's
 text is rendered at one width (the German panel overflows: its scrollbar is decided in
 the layout that finds it overflowing, not by a second layout and render at one column
-less)."""
+less); the entries' list above the command bar (hidden until a phase or the bar
+opens) is mounted after the panels are painted, not in the fill."""
 
 from __future__ import annotations
 
@@ -24,15 +25,25 @@ from pathlib import Path
 from textual.widget import Widget
 import stockade.tui.app as app_module
 
+from stockade.tui.widgets.offer_list import OfferList
+
 widths = {}
+order = []
 real_render_lines = Widget.render_lines
 
 def render_lines(self, crop):
     if (self.id or "").startswith("panel-"):
         widths.setdefault(self.id, set()).add(crop.width)
+        if "panels painted" not in order:
+            order.append("panels painted")
     return real_render_lines(self, crop)
 
 Widget.render_lines = render_lines
+
+def offers_mounted(self):
+    order.append("offers mounted")
+
+OfferList.on_mount = offers_mounted
 
 async def main():
     app = app_module.launched(Path(sys.argv[1]))
@@ -50,7 +61,8 @@ async def main():
             for panel in app.screen.query("SidePanelView")
         }
     app.game.close()
-    print(json.dumps({"widths": {k: sorted(v) for k, v in widths.items()}, "panels": panels}))
+    print(json.dumps({"widths": {k: sorted(v) for k, v in widths.items()}, "panels": panels,
+                      "order": order}))
 
 asyncio.run(main())
 """
@@ -83,3 +95,8 @@ def test_each_panel_is_rendered_at_one_width(fill: dict[str, Any]) -> None:
     assert not fill["panels"]["American"]["scrollbar"]
     # main: the German panel's text at 56 columns, then at 55 once its scrollbar came
     assert fill["widths"] == {"panel-american": [56], "panel-german": [55]}, fill["widths"]
+
+
+def test_the_entries_list_is_mounted_after_the_panels_are_painted(fill: dict[str, Any]) -> None:
+    # main: composed with the command bar, so styled and mounted in the fill
+    assert fill["order"] == ["panels painted", "offers mounted"], fill["order"]
