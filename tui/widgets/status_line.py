@@ -62,19 +62,9 @@ class StatusLine(Static):
 
     def fits(self, message: str, kind: str = "hint") -> bool:
         """Whether ``message`` shows whole in the three lines (no "↓ more")."""
-        width = self._content_width()
+        width = self.content_region.width or max(1, self.app.size.width - 2)
         text = Text(KINDS.get(kind, "") + message)
         return len(text.wrap(self.app.console, width)) <= ROWS
-
-    def _content_width(self) -> int:
-        """The width the message wraps at: the line's content width as last laid out;
-        before its first layout, the screen's less the padding. Its region is never
-        asked here: measured in the screen's first layout, the line is not placed yet,
-        and Textual would arrange the whole screen once more to find it."""
-        laid_out = self.outer_size.width
-        if not laid_out:
-            return max(1, self.app.size.width - self.styles.gutter.width)
-        return max(1, laid_out - self.styles.gutter.width)
 
     def _more(self) -> str:
         return MORE.format(key=key_of(self.app, "stockade.reply_more"))
@@ -83,7 +73,7 @@ class StatusLine(Static):
         """The message's lines: at the full width when it fits in the three rows; else
         narrower by the "↓ more" mark, so that the marks ("↑ " first, "↓ more" last)
         sit beside a line and never cut a word of it."""
-        width = self._content_width()
+        width = self.content_region.width or max(1, self.app.size.width - 2)
         held = self._wrapped
         if held is not None and held[0] is self._text and held[1:3] == (width, self._rows):
             return held[3]
