@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from stockade.core.book.change import Change
+from stockade.core.book.change import Change, freed_sentences
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
@@ -81,10 +81,10 @@ def execute(game: Game, command: Command | str) -> Outcome:
         return Outcome("", [])
     change = game.submit(parsed.events)
     records = game.records_of(change)
-    return Outcome(_message(game, parsed, records), records, change, parsed.notes)
+    return Outcome(_message(game, parsed, records, change), records, change, parsed.notes)
 
 
-def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
+def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Change) -> str:
     if parsed.verb in ("next", "prev", "turn", "phase", "skip"):
         state = game.state
         told = describe_clock(state.turn, state.attacker, state.phase)
@@ -101,6 +101,8 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record]) -> str:
             continue
         lines.append(sentence_for(record, game, with_time=False))
         lines += [f"  {line}" for line in reminders(record, game.state)]
+    # a prisoner never goes free silently: each one its Guard's fate freed, and why
+    lines += [f"  {line}" for line in freed_sentences(change)]
     if parsed.made:
         lines.append("new handles: " + ", ".join(parsed.made))
     return "\n".join(lines)
