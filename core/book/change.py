@@ -104,7 +104,7 @@ def freed_sentences(change: Change) -> list[str]:
     ruling, when the rules are silent and the choice is Stockade's)."""
     out = []
     for f in change.freed:
-        cite = f"{f.rule}; Stockade's ruling '{f.ruling}': stockade rulings" if f.ruling else f.rule
+        cite = f"{f.rule}; Stockade's ruling '{f.ruling}': help rulings" if f.ruling else f.rule
         verb = "would go free" if change.preview else "goes free"
         out.append(f"{f.handle} {verb}, {f.how}: {f.why} [{cite}]")
     return out

@@ -29,7 +29,7 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen #confirm-scroll { height: auto; }
     ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
-    ConfirmScreen #confirm-refusal { color: $error; height: auto; }
+    ConfirmScreen #confirm-refusal { color: $error; height: auto; display: none; }
     """
     BINDINGS = key_bindings("confirm")
 
@@ -57,7 +57,14 @@ class ConfirmScreen(ModalScreen[str | None]):
             with VerticalScroll(id="confirm-scroll"):
                 yield Static(body, id="confirm-body")
             if self.ask:
-                yield Input(self.value, placeholder=self.ask, id="confirm-input", compact=True)
+                # a line given to start from is there to be edited, not replaced
+                yield Input(
+                    self.value,
+                    placeholder=self.ask,
+                    id="confirm-input",
+                    compact=True,
+                    select_on_focus=not self.value,
+                )
                 yield Static("", id="confirm-refusal")
             if self.ask:
                 # A letter bound to "no" types into the reason instead: name the keys
@@ -105,9 +112,11 @@ class ConfirmScreen(ModalScreen[str | None]):
         refusal = self.vet(text) if self.vet is not None and text else ""
         if refusal:
             # the body gives up the rows the refusal takes, so that it shows at 80x24
-            width = max(20, self.query_one("#confirm-refusal").size.width or 70)
+            width = max(20, self.query_one(Input).size.width or 70)
             self._refusal_rows = sum(-(-max(1, len(line)) // width) for line in refusal.split("\n"))
-            self.query_one("#confirm-refusal", Static).update(plain(refusal))
+            shown = self.query_one("#confirm-refusal", Static)
+            shown.update(plain(refusal))
+            shown.display = True
             self._fit(self.app.size.height)
             return
         self.dismiss(text)
