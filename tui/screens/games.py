@@ -85,6 +85,8 @@ class NewGameScreen(GameModal):
     """
 
     def compose(self) -> ComposeResult:
+        from stockade.core.book.new_game import DEFAULT_ELR, DEFAULT_SIDES
+
         with Vertical(id="games-box") as box:
             box.border_title = "New game"
             with Vertical(classes="wide-row"):
@@ -93,13 +95,17 @@ class NewGameScreen(GameModal):
             with Grid(id="new-grid"):
                 for text in ("", "side", "nationality", "ELR 1-6"):
                     yield Label(text)
-                for n, (name, nation) in enumerate(
-                    (("American", "American"), ("German", "German")), 1
-                ):
+                # the defaults are placeholders, not text: what is typed replaces them
+                for n, (name, nation) in enumerate(DEFAULT_SIDES, 1):
                     yield Label(f"Side {n}")
-                    yield Input(name, id=f"new-side{n}-name", compact=True)
-                    yield Input(nation, id=f"new-side{n}-nationality", compact=True)
-                    yield Input("3", id=f"new-side{n}-elr", compact=True, max_length=1)
+                    yield Input(placeholder=name, id=f"new-side{n}-name", compact=True)
+                    yield Input(placeholder=nation, id=f"new-side{n}-nationality", compact=True)
+                    yield Input(
+                        placeholder=str(DEFAULT_ELR),
+                        id=f"new-side{n}-elr",
+                        compact=True,
+                        max_length=1,
+                    )
             with Vertical(classes="wide-row"):
                 yield Label("Moves first")
                 yield Select(
@@ -140,7 +146,9 @@ class NewGameScreen(GameModal):
             self.focus_next()
 
     def _value(self, wid: str) -> str:
-        return self.query_one(f"#{wid}", Input).value.strip()
+        """The field as typed, or its default (the placeholder) when left empty."""
+        field = self.query_one(f"#{wid}", Input)
+        return field.value.strip() or (field.placeholder if wid.startswith("new-side") else "")
 
     def action_accept(self) -> None:
         from stockade.core.book.new_game import create_game, side_spec
