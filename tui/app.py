@@ -305,7 +305,10 @@ class StockadeApp(EscapeThenKey):
                 f"{why}: read again from the top", title="Stockade", timeout=8, markup=False
             )
         if new or why:
-            self.game_changed(f"{len(new)} new entries from the window that writes")
+            from stockade.core.model.plural import counted
+
+            said = counted(len(new), "new entry", "new entries")
+            self.game_changed(f"{said} from the window that writes")
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:

@@ -240,7 +240,9 @@ class OpenGameScreen(GameModal):
         if not games:
             options.add_option(Option("no games in the data dir yet", disabled=True))
             self.query_one("#open-path", Input).focus()
-        self.say(f"{len(games)} game(s): the data dir's and the ones opened before")
+        from stockade.core.model.plural import counted
+
+        self.say(f"{counted(len(games), 'game')}: the data dir's and the ones opened before")
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
