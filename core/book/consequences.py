@@ -384,5 +384,8 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
         new_conflicts=new,
         resolved_conflicts=resolved,
         verdict=_shift(obs, cvp),
-        freed=freed_by(units, obs.state, [game.records[s - 1] for s in change.appended]),
+        # the entries the change put in effect: written, or brought back (redo, unstrike)
+        freed=freed_by(
+            units, obs.state, [game.records[s - 1] for s in (*change.appended, *change.restored)]
+        ),
     )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from stockade.core.book.change import Freed, UnitChange
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, Unit
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER, Unit
 
 # the entries in which the prisoners act themselves (or their Guard leaves them, by
 # Infiltration): their own sentence says they go free
@@ -63,7 +63,7 @@ def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
             "A20.5",
             "Guard eliminated",
         )
-    if any(isinstance(r, ev.Captured) and r.split == g for r in records):
+    if guard.status == GONE or any(isinstance(r, ev.Captured) and r.split == g for r in records):
         return Freed(
             h,
             g,

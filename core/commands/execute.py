@@ -126,7 +126,7 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     if verb == "redo":
         change = game.redo()
         grp = change.target
-        text = f"redone: entry {grp} ({_group_summary(game, grp)})"
+        text = f"redone: entry {grp} ({_group_summary(game, grp)})" + _freed(change)
         return Outcome(text, [game.records[-1]], change)
     if target is None:
         raise InputRefusal(f"'{verb}' needs the entry number")
@@ -137,10 +137,15 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         return Outcome(full, [game.records[-1]], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck {_entries(change.restored, target)}"
+        text = f"unstruck {_entries(change.restored, target)}" + _freed(change)
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
+
+
+def _freed(change: Change) -> str:
+    """The prisoners an entry brought back frees again, one line each."""
+    return "".join(f"\n  {line}" for line in freed_sentences(change))
 
 
 def _entries(acted: list[int], target: int) -> str:

@@ -55,3 +55,32 @@ def test_an_escape_names_its_own_escapers_once():
     phase(game, "CCPh", attacker=DE)
     out = execute(game, "escape g1 guard-dies")
     assert out.change.freed == [] and "goes free" not in out.message
+
+
+def test_a_redone_capture_names_the_prisoner_it_frees_again():
+    game = with_prisoners()
+    add(game, "g2", DE, "squad", "4-6-7")
+    phase(game, "CCPh", attacker=DE)
+    execute(game, "capture a1 by g2")
+    execute(game, "undo")
+    out = execute(game, "redo")
+    assert [f.ruling for f in out.change.freed] == ["Captured Guard"]
+    assert "g1 goes free, escaped (unarmed): its Guard a1 is now a prisoner" in out.message
+
+
+def test_a_guard_split_by_a_capture_names_the_prisoners_its_free_hs_cannot_keep():
+    from tests.rules.kit import new_game
+
+    game = new_game()
+    add(game, "g1", DE, "squad", "4-6-7", "Q4")
+    for i in (1, 2, 3, 4):
+        add(game, f"a{i}", US, "squad", "6-6-7", "Q4", broken=True)
+    phase(game, "RtPh", attacker=US)
+    execute(game, "surrender a1 a2 a3 a4 to g1")  # US# 12: more than a HS may guard
+    add(game, "a9", US, "squad", "6-6-7", "Q4")
+    phase(game, "CCPh", attacker=US)
+    out = execute(game, "capture hs g1 by a9")
+    assert [(f.guard, f.ruling) for f in out.change.freed] == [("g1", "Captured Guard")]
+    freed = out.change.freed[0].handle
+    said = f"{freed} goes free, escaped (unarmed): its Guard g1 was split by a capture"
+    assert said in out.message
