@@ -43,3 +43,23 @@ async def test_typing_in_a_side_field_replaces_its_default(tmp_path):
             ("German", "German", 3),
         ]
     app.game.close()
+
+
+@sync
+async def test_keys_typed_right_after_enter_go_to_the_next_field(tmp_path):
+    from textual import events
+
+    game = new_game(tmp_path, "Old", SIDES)
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        # typed faster than the fields handle each key: all queued before any is read
+        for key, char in [("H", "H"), ("i", "i"), ("enter", "\r"), ("F", "F"), ("i", "i")]:
+            app.post_message(events.Key(key, char))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.query_one("#new-scenario").value == "Hi"
+        assert app.screen.query_one("#new-side1-name").value == "Fi"
+    game.close()

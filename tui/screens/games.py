@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
@@ -72,6 +73,9 @@ class GameModal(ModalScreen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_next_field(self) -> None:
+        raise SkipAction()  # enter is the focused widget's own (open a game, a path)
 
 
 class NewGameScreen(GameModal):
@@ -136,6 +140,12 @@ class NewGameScreen(GameModal):
     def on_mount(self) -> None:
         self.query_one("#new-scenario", Input).focus()
         self.say("a scenario name is all it needs; the sides and ELRs have defaults")
+
+    def action_next_field(self) -> None:
+        field = self.focused
+        if not isinstance(field, Input) or field.id == "new-file":
+            raise SkipAction()  # the file's enter creates the game; a list's picks
+        self.focus_next()
 
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
