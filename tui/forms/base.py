@@ -208,6 +208,7 @@ class FormScreen(ModalScreen[str | None]):
         # what the form filled by itself (``spec.fill``) and its note, while it stands
         self.filled: dict[str, str | list[str]] = {}
         self.filled_note = ""
+        self.more_line = ""  # what the "more below" line says while shown
 
     @property
     def game(self) -> Game:
@@ -226,7 +227,11 @@ class FormScreen(ModalScreen[str | None]):
                     for widget in self._field(f, state):
                         widget.display = shown
                         yield widget
-            yield Static(id="more")
+            # Shown once the layout leaves a field below the fold (``_show_more``):
+            # composed shown, a form that fits would be laid out twice more to hide it.
+            more = Static(id="more")
+            more.display = False
+            yield more
             with VerticalScroll(id="pinned", can_focus=False):
                 yield Static(id="preview")
                 yield Static(id="verdict")
@@ -243,7 +248,15 @@ class FormScreen(ModalScreen[str | None]):
         if f.kind is Kind.FLAG:
             yield TickBox(f.label, bool(f.value), id=wid, compact=True)
             return
-        yield Label(f.label, id=f"l-{f.name}")
+        # The first field takes the focus on mount: its label is composed pointed at,
+        # so the focus changes nothing drawn (a label updated after the first layout
+        # costs the form a second one).
+        first = bool(self.spec.fields) and f is self.spec.fields[0]
+        yield Label(
+            f"▶ {f.label}" if first else f.label,
+            id=f"l-{f.name}",
+            classes="-focused" if first else "",
+        )
         if f.picks_units:
             yield UnitPicker(f.label, f.kind in PICK_MANY, str(f.value or ""), id=wid)
             return
@@ -290,7 +303,13 @@ class FormScreen(ModalScreen[str | None]):
             return
         used = 2 + sum(w.outer_size.height for w in chrome if w.display)  # 2: the border
         room = max(3, self.size.height - used)
-        if fields.styles.max_height is None or fields.styles.max_height.value != room:
+        limit = fields.styles.max_height
+        if limit is None and fields.outer_size.height <= room:
+            # The fields fit as they are: a limit they do not reach would only cost
+            # another layout of the whole form (its look is the same).
+            self.call_after_refresh(self._show_more)
+            return
+        if limit is None or limit.value != room:
             fields.styles.max_height = room
         # always once laid out: the fields' height read now may still be the last one's
         self.call_after_refresh(self._show_more)
@@ -318,8 +337,10 @@ class FormScreen(ModalScreen[str | None]):
             widget = self.query_one(f"#f-{f.name}")
             if widget.display and widget.virtual_region.y >= bottom:
                 below.append(f.label.split(" (")[0].split(":")[0])
-        if below:
-            more.update(_more_line(below, more.size.width or 74))
+        line = _more_line(below, more.size.width or 74) if below else ""
+        if below and line != self.more_line:  # the same line again: no new layout
+            self.more_line = line
+            more.update(line)
         if more.display != bool(below):
             more.display = bool(below)
             self.call_after_refresh(self._fit)
@@ -380,8 +401,9 @@ class FormScreen(ModalScreen[str | None]):
             with suppress(NoMatches):  # a tick box has no label of its own
                 label = self.query_one(f"#l-{f.name}", Label)
                 here = focused == f"f-{f.name}"
-                label.set_class(here, "-focused")
-                label.update(f"▶ {f.label}" if here else f.label)
+                if label.has_class("-focused") != here:  # else it already reads so
+                    label.set_class(here, "-focused")
+                    label.update(f"▶ {f.label}" if here else f.label)
 
     # ------------------------------------------------------------------ values
     def values(self) -> FormValues:
