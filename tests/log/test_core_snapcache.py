@@ -74,7 +74,7 @@ def log(tmp_path, request, monkeypatch):
 
 def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
     first = Game.open(log, read_only=True)  # folds all, writes the snapshot
-    assert first.projection.snap_position == len(first.effective) - snapcache.TAIL
+    assert first.projection.snap_position == len(first.effective)  # the state after them all
     assert len(list(cache.glob("*.snap"))) == 1
     before = (log.read_bytes(), os.stat(log).st_mtime_ns)
     game = Game.open(log, read_only=True)
