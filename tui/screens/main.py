@@ -12,9 +12,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
-from stockade.core.book.conflicts import conflicts_notice
 from stockade.core.book.game import Game
 from stockade.core.model.errors import Refusal
+from stockade.core.model.plural import counted
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -127,6 +127,9 @@ class MainScreen(Screen[None]):
             # Said as a fact, not as a refusal: nothing was refused yet.
             self.status.say("this game is open read-only: nothing can be entered", "info")
         elif self.game.conflicts:  # e.g. a log an older version accepted more loosely
+            # (worded by the core's describer: loaded only for a game with conflicts)
+            from stockade.core.book.conflicts import conflicts_notice
+
             self.status.say(conflicts_notice(self.game), "info")
         else:
             self.status.say(self.key_hint(), "hint")
@@ -185,7 +188,7 @@ class MainScreen(Screen[None]):
         follows by itself (it watches the same updates)."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
-            [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
+            [counted(len(game.conflicts), "CONFLICT", "CONFLICTS")] if game.conflicts else []
         )
         self.query_one(PhaseBar).show(state, flags)
         self._wide = wide = self.has_class("-wide")
