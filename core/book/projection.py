@@ -15,7 +15,6 @@ and writes the file and passes the snapshot cache's bytes in.
 from __future__ import annotations
 
 import _thread  # threading's RLock itself, without importing threading (~2 M instructions)
-import bisect
 import contextlib
 import gc
 import itertools
@@ -405,6 +404,8 @@ class Projection:
         holds ``lock``): the view reads the live table itself, not a copy of it, and
         no view to come shares it.
         """
+        import bisect  # a replay's: not on a fold's path
+
         with self.lock:
             position = bisect.bisect_right(self.seqs, seq)
             if position == 0:
@@ -501,6 +502,8 @@ class Projection:
     # ------------------------------------------------- strike / unstrike / undo-to
     def position_of(self, seq: int) -> tuple[int, bool]:
         """Where entry ``seq`` stands (or would stand) in the effective list."""
+        import bisect
+
         position = bisect.bisect_left(self.seqs, seq)
         return position, position < len(self.seqs) and self.seqs[position] == seq
 
