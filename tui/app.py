@@ -70,6 +70,7 @@ class StockadeApp(EscapeThenKey):
         self._following: Timer | None = None  # polls the log another window writes
         self._handed: events.Event | None = None  # the kept key being handed on
         self.notes = list(notes or [])
+        self._notes_up = False  # the start-up notes are shown until the first key
         self.remember = remember
         self.stockade_themes: list[Theme] = []
         # the keymap applied (binding id -> keys): what hints read to name a key
@@ -198,6 +199,10 @@ class StockadeApp(EscapeThenKey):
             if isinstance(self.screen, OpeningScreen):
                 self.screen.typed = ahead.words()
             return
+        if self._notes_up and isinstance(event, events.Key) and not event.is_forwarded:
+            # read by now, and in the way of what the key opens (help, a reply)
+            self._notes_up = False
+            self.clear_notifications()
         await super().on_event(event)
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -265,6 +270,7 @@ class StockadeApp(EscapeThenKey):
         self._follow_if_read_only()
         for note in self.notes + list(game.warnings):
             self.notify(note, title="Stockade", timeout=8, markup=False)
+            self._notes_up = True
 
     def watch_log(self) -> None:
         """Every few seconds: is the log still the file this game writes? A deleted or
@@ -299,7 +305,10 @@ class StockadeApp(EscapeThenKey):
                 f"{why}: read again from the top", title="Stockade", timeout=8, markup=False
             )
         if new or why:
-            self.game_changed(f"{len(new)} new entries from the window that writes")
+            from stockade.core.model.plural import counted
+
+            said = counted(len(new), "new entry", "new entries")
+            self.game_changed(f"{said} from the window that writes")
 
     def _theme_changed(self, theme: Theme) -> None:
         if self._theme_ready:

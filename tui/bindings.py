@@ -306,6 +306,17 @@ KEYS: tuple[Key, ...] = (
     # ---------------------------------------------------------------- new / open game
     Key("stockade.games_accept", "games", "ctrl+s", "accept", "OK", "create / open", True),
     Key("stockade.games_cancel", "games", "escape", "cancel", "Cancel", "cancel", True),
+    # read before the key reaches the field, so that keys typed right after it go to
+    # the next field (a field's own enter moves the focus only after them)
+    Key(
+        "stockade.games_next_field",
+        "games",
+        "enter",
+        "next_field",
+        "Next",
+        "on to the next field",
+        priority=True,
+    ),
     # ---------------------------------------------------------------- questions, help
     Key("stockade.confirm_yes", "confirm", "y", "yes", "Yes", "yes", True),
     Key("stockade.confirm_no", "confirm", "n,escape", "no", "No", "no", True),

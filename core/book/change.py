@@ -61,6 +61,19 @@ class VerdictShift(msgspec.Struct, frozen=True):
     headline: str  # the verdict's line after the change (a preview: what it would be)
 
 
+class Freed(msgspec.Struct, frozen=True):
+    """A prisoner the change set free because of what befell its Guard (captured,
+    surrendered, eliminated with none to take over, split or reduced), or whose capture
+    A20.221 voided. The player is told each one: a prisoner never goes free silently."""
+
+    handle: str
+    guard: str  # the Guard that held it
+    how: str  # "escaped (unarmed)", "escaped", "given back, armed"
+    why: str  # what befell the Guard: "its Guard g2 is now a prisoner"
+    rule: str  # the rule applied, or the nearest one when the rules are silent
+    ruling: str = ""  # the topic of Stockade's ruling (docs/rulings.md) when it is a choice
+
+
 class Change(msgspec.Struct, frozen=True, kw_only=True):
     action: str  # submit / undo / redo / undo_to / strike / unstrike / amend
     preview: bool = False  # True: nothing was written; this is what the write would do
@@ -79,10 +92,22 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     resolved_conflicts: list[int] = []  # entries that conflicted and no longer do
     conflicts: int = 0  # how many entries conflict after the change
     verdict: VerdictShift | None = None  # set when the change turns the verdict
+    freed: list[Freed] = []  # prisoners freed by what befell their Guard
 
     @property
     def leaves_conflicts(self) -> bool:
         return self.conflicts > 0
+
+
+def freed_sentences(change: Change) -> list[str]:
+    """One line per prisoner the change freed: who, how, why, and the rule (and the
+    ruling, when the rules are silent and the choice is Stockade's)."""
+    out = []
+    for f in change.freed:
+        cite = f"{f.rule}; Stockade's ruling '{f.ruling}': help rulings" if f.ruling else f.rule
+        verb = "would go free" if change.preview else "goes free"
+        out.append(f"{f.handle} {verb}, {f.how}: {f.why} [{cite}]")
+    return out
 
 
 def totals_of(tally: Any) -> dict[str, tuple[int, int]]:

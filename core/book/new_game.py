@@ -14,6 +14,8 @@ from stockade.core.model.units import new_side_nationality
 from stockade.core.model.victory import VictoryConditions
 
 DEFAULT_ELR = 3
+# the sides a new game has when the player names none: (name, nationality)
+DEFAULT_SIDES = (("American", "American"), ("German", "German"))
 
 
 def side_spec(name: str, nationality: str, elr: str = "") -> ev.SideSpec:

@@ -26,7 +26,11 @@ CVP: dict[str, Any] = {
 }
 
 NATIONALITIES: dict[str, Any] = {
-    "German": {"rearm_squad": "4-3-6", "rearm_hs": "2-3-6"},
+    "German": {
+        "rearm_squad": "4-3-6",
+        "rearm_hs": "2-3-6",
+        "half_squad": {"4-6-7": "2-4-7", "4-4-7": "2-4-7", "4-3-6": "2-3-6"},
+    },
     "SS": {
         "trait": "ss",
         "trait_of": "German",
@@ -37,6 +41,7 @@ NATIONALITIES: dict[str, Any] = {
     "American": {
         "rearm_squad": "5-4-6",
         "rearm_hs": "",
+        "half_squad": {"7-4-7": "3-4-7", "6-6-7": "3-3-7", "6-6-6": "3-3-6"},
         "half_squads": ["3-4-7", "3-3-7", "3-3-6"],
     },
     "British": {"rearm_squad": "", "rearm_hs": ""},
@@ -48,6 +53,7 @@ NATIONALITIES: dict[str, Any] = {
         "no_escape": True,
         "rearm_squad": "",
         "rearm_hs": "",
+        "half_squad": {"4-4-7": "2-2-8"},
     },
     "Finnish": {"rearm_squad": "", "rearm_hs": ""},
     "Hungarian": {"no_escape": True, "axis_minor": True, "rearm_squad": "", "rearm_hs": ""},

@@ -24,7 +24,7 @@ from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARM
 from stockade.core.reads.views import armed_by_location, rearm_sources, rearm_ways, unit_label
 from stockade.core.rules.cc_capture import capture_attacker_refusal
 from stockade.core.rules.guarding import guard_refusal
-from stockade.core.rules.implying import Judge, Verdict
+from stockade.core.rules.implying import FactChoice, Judge, Verdict
 from stockade.core.rules.rearming import rearm_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import left_out_of_stack
@@ -459,8 +459,21 @@ def escapers(state: GameState, own_borders: bool = False) -> list[Choice]:
                 Choice(p.handle, unit_label(p), True, "A20.55", "", note=note, implies=implies)
             )
         else:
-            out.append(_from_reason(p, verdict.refusal, "", "A20.55"))
+            out.append(_escape_refused(state, p, verdict.refusal))
     return ranked(out)
+
+
+def _escape_refused(state: GameState, p: Unit, refusal: Refusal) -> Choice:
+    """Why ``p`` may not attempt escape, short enough for a picker's line: the phase
+    first when it is not the CCPh (A20.55: the attack can only occur in the CCPh), and
+    a choice of board facts said as the facts to record, not the whole refusal."""
+    text = refusal.text + (f" ({refusal.hint})" if refusal.hint else "")
+    if isinstance(refusal, FactChoice):
+        facts = " or ".join(w.said for w in refusal.wanted)
+        text = f"needs {facts}: record which the board shows, then the escape"
+    if state.phase != "CCPh":
+        text = f"escape is in the CCPh only (now the {state.phase}); there: {text}"
+    return Choice(p.handle, unit_label(p), False, refusal.rule, text)
 
 
 def prisoners_of_guard(state: GameState, guard: str) -> list[Choice]:

@@ -16,6 +16,7 @@ from stockade.core.model.units import normal_cvp
 from stockade.core.rules.counters import (
     apply_merges,
     free_unit,
+    half_squad_counter,
     make_prisoner,
     new_counter,
     rearm_counter,
@@ -278,7 +279,7 @@ def apply_capture(state: GameState, ev: Captured) -> None:
         squad = state.units[ev.split]
         retire(squad, ev.seq, "split by a CC capture")
         hs_cvp = normal_cvp("hs", "", state.cvp_overrides)
-        counter = ev.hs_counter or f"HS of {squad.counter}"
+        counter = half_squad_counter(state, squad.side, squad.counter, ev.hs_counter)
         captured = new_counter(
             state,
             ev.hs_captured,

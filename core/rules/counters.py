@@ -185,6 +185,18 @@ def new_counter(
     return created
 
 
+def half_squad_counter(state: GameState, side: str, squad_counter: str, given: str = "") -> str:
+    """The HS counter a squad of ``side`` printed ``squad_counter`` splits or is
+    Casualty Reduced into (A20.22, A7.302): as the player gave it, else from the
+    nationality table (core/data/nationalities.toml, ``half_squad``). A squad the
+    table does not list names its HS by itself ("HS of 4-6-8"): never a guessed print."""
+    if given:
+        return given
+    nationality = state.sides[side].nationality if side in state.sides else ""
+    table: dict[str, str] = nationality_flags(nationality).get("half_squad", {})
+    return table.get(squad_counter, "") or f"HS of {squad_counter}"
+
+
 def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
     """The Green/Conscript counter ``u`` becomes on rearming (A20.551).
 

@@ -20,6 +20,7 @@ from stockade.core.rules.counters import (
     apply_merges,
     exchange_into_squad,
     free_unit,
+    half_squad_counter,
     new_counter,
     retire,
 )
@@ -195,7 +196,7 @@ def check_deploy(state: GameState, ev: Deployed) -> None:
 
 def apply_deploy(state: GameState, ev: Deployed) -> None:
     squad = state.units[ev.handle]
-    counters = list(ev.counters) or [f"HS of {squad.counter}"] * 2
+    counters = list(ev.counters) or [half_squad_counter(state, squad.side, squad.counter)] * 2
     for handle, counter in zip(ev.into, counters, strict=True):
         half = new_counter(
             state,

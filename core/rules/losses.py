@@ -9,7 +9,7 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
 from stockade.core.rules.casualties import book_casualty
-from stockade.core.rules.counters import eliminate_unit, free_unit
+from stockade.core.rules.counters import eliminate_unit, free_unit, half_squad_counter
 from stockade.core.rules.guarding import accept_refusal, capacity
 from stockade.core.rules.lookup import describe, raise_reason, side_of, unit
 from stockade.core.rules.melee import armed_units_of
@@ -271,7 +271,7 @@ def _reduce(state: GameState, u: Unit, ev: CasualtyReduced) -> None:
             base=hs_cvp,
         )
         u.unit_kind, u.cvp = "hs", hs_cvp
-        u.counter = ev.counter or f"HS of {u.counter}"
+        u.counter = half_squad_counter(state, u.side, u.counter, ev.counter)
         u.origins = [Origin(u.handle, "hs", u.counter, hs_cvp)]
         prisoners = state.prisoners_of(u.handle)
         kept = fill(prisoners, capacity(u), list(ev.keep))

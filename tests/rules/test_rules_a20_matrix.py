@@ -136,7 +136,9 @@ def test_a20_5_crews_are_kept_on_the_side_record_for_vp():
 def test_a20_5_no_enemy_left_the_prisoners_go_free():
     game = with_prisoners()
     message = execute(game, "eliminate a1 by sniper takeover -").message
-    assert message.endswith("its prisoners go free [A20.5]")
+    first, *freed = message.splitlines()
+    assert first.endswith("its prisoners go free [A20.5]")
+    assert [line.split()[0] for line in freed] == ["g1"]  # each one named
     assert u(game, "g1").status == UNARMED
 
 

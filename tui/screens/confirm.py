@@ -1,6 +1,10 @@
-"""A yes/no question, optionally with a line of text (a strike's reason)."""
+"""A yes/no question, optionally with a line of text (a strike's reason, an amended
+entry). A line may be checked before the question closes: a refusal is shown in the
+question and the text stays, to be corrected rather than typed again."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on
@@ -25,12 +29,24 @@ class ConfirmScreen(ModalScreen[str | None]):
     ConfirmScreen #confirm-scroll { height: auto; }
     ConfirmScreen Input { padding: 0 1; background: $boost; }
     ConfirmScreen #confirm-keys { color: $text-muted; margin-top: 1; }
+    ConfirmScreen #confirm-refusal { color: $error; height: auto; display: none; }
     """
     BINDINGS = key_bindings("confirm")
 
-    def __init__(self, title: str, body: Text | str, ask: str = "") -> None:
+    def __init__(
+        self,
+        title: str,
+        body: Text | str,
+        ask: str = "",
+        value: str = "",
+        vet: Callable[[str], str] | None = None,
+    ) -> None:
+        """``value``: the text the line starts with; ``vet``: says why a typed line is
+        refused ("" when it is not), and the question stays open on a refusal."""
         super().__init__()
         self.title_text, self.body, self.ask = title, body, ask
+        self.value, self.vet = value, vet
+        self._refusal_rows = 0
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -41,7 +57,15 @@ class ConfirmScreen(ModalScreen[str | None]):
             with VerticalScroll(id="confirm-scroll"):
                 yield Static(body, id="confirm-body")
             if self.ask:
-                yield Input(placeholder=self.ask, id="confirm-input", compact=True)
+                # a line given to start from is there to be edited, not replaced
+                yield Input(
+                    self.value,
+                    placeholder=self.ask,
+                    id="confirm-input",
+                    compact=True,
+                    select_on_focus=not self.value,
+                )
+                yield Static("", id="confirm-refusal")
             if self.ask:
                 # A letter bound to "no" types into the reason instead: name the keys
                 # that still cancel from the input (esc).
@@ -74,15 +98,28 @@ class ConfirmScreen(ModalScreen[str | None]):
         self._fit(event.size.height)
 
     def _fit(self, height: int) -> None:
-        around = self._AROUND_BODY - (0 if self.ask else 1)
+        around = self._AROUND_BODY - (0 if self.ask else 1) + self._refusal_rows
         self.query_one("#confirm-scroll").styles.max_height = max(3, height - around)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
+        self._answer(event.value.strip())
 
     def action_yes(self) -> None:
-        self.dismiss(self.query_one(Input).value.strip() if self.ask else "")
+        self._answer(self.query_one(Input).value.strip() if self.ask else "")
+
+    def _answer(self, text: str) -> None:
+        refusal = self.vet(text) if self.vet is not None and text else ""
+        if refusal:
+            # the body gives up the rows the refusal takes, so that it shows at 80x24
+            width = max(20, self.query_one(Input).size.width or 70)
+            self._refusal_rows = sum(-(-max(1, len(line)) // width) for line in refusal.split("\n"))
+            shown = self.query_one("#confirm-refusal", Static)
+            shown.update(plain(refusal))
+            shown.display = True
+            self._fit(self.app.size.height)
+            return
+        self.dismiss(text)
 
     def action_no(self) -> None:
         self.dismiss(None)

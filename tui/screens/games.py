@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
@@ -73,6 +74,9 @@ class GameModal(ModalScreen[Path | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def action_next_field(self) -> None:
+        raise SkipAction()  # enter is the focused widget's own (open a game, a path)
+
 
 class NewGameScreen(GameModal):
     DEFAULT_CSS = """
@@ -85,6 +89,8 @@ class NewGameScreen(GameModal):
     """
 
     def compose(self) -> ComposeResult:
+        from stockade.core.book.new_game import DEFAULT_ELR, DEFAULT_SIDES
+
         with Vertical(id="games-box") as box:
             box.border_title = "New game"
             with Vertical(classes="wide-row"):
@@ -93,13 +99,17 @@ class NewGameScreen(GameModal):
             with Grid(id="new-grid"):
                 for text in ("", "side", "nationality", "ELR 1-6"):
                     yield Label(text)
-                for n, (name, nation) in enumerate(
-                    (("American", "American"), ("German", "German")), 1
-                ):
+                # the defaults are placeholders, not text: what is typed replaces them
+                for n, (name, nation) in enumerate(DEFAULT_SIDES, 1):
                     yield Label(f"Side {n}")
-                    yield Input(name, id=f"new-side{n}-name", compact=True)
-                    yield Input(nation, id=f"new-side{n}-nationality", compact=True)
-                    yield Input("3", id=f"new-side{n}-elr", compact=True, max_length=1)
+                    yield Input(placeholder=name, id=f"new-side{n}-name", compact=True)
+                    yield Input(placeholder=nation, id=f"new-side{n}-nationality", compact=True)
+                    yield Input(
+                        placeholder=str(DEFAULT_ELR),
+                        id=f"new-side{n}-elr",
+                        compact=True,
+                        max_length=1,
+                    )
             with Vertical(classes="wide-row"):
                 yield Label("Moves first")
                 yield Select(
@@ -131,6 +141,12 @@ class NewGameScreen(GameModal):
         self.query_one("#new-scenario", Input).focus()
         self.say("a scenario name is all it needs; the sides and ELRs have defaults")
 
+    def action_next_field(self) -> None:
+        field = self.focused
+        if not isinstance(field, Input) or field.id == "new-file":
+            raise SkipAction()  # the file's enter creates the game; a list's picks
+        self.focus_next()
+
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
         event.stop()
@@ -140,7 +156,9 @@ class NewGameScreen(GameModal):
             self.focus_next()
 
     def _value(self, wid: str) -> str:
-        return self.query_one(f"#{wid}", Input).value.strip()
+        """The field as typed, or its default (the placeholder) when left empty."""
+        field = self.query_one(f"#{wid}", Input)
+        return field.value.strip() or (field.placeholder if wid.startswith("new-side") else "")
 
     def action_accept(self) -> None:
         from stockade.core.book.new_game import create_game, side_spec
@@ -232,7 +250,9 @@ class OpenGameScreen(GameModal):
         if not games:
             options.add_option(Option("no games in the data dir yet", disabled=True))
             self.query_one("#open-path", Input).focus()
-        self.say(f"{len(games)} game(s): the data dir's and the ones opened before")
+        from stockade.core.model.plural import counted
+
+        self.say(f"{counted(len(games), 'game')}: the data dir's and the ones opened before")
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -15,6 +15,7 @@ from stockade.core.book.change import Change
 from stockade.core.book.conflicts import conflicts_notice
 from stockade.core.book.game import Game
 from stockade.core.model.errors import Refusal
+from stockade.core.model.plural import counted
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
@@ -185,7 +186,7 @@ class MainScreen(Screen[None]):
         follows by itself (it watches the same updates)."""
         game, state = self.game, self.game.state
         flags = (["READ-ONLY"] if game.read_only else []) + (
-            [f"{len(game.conflicts)} CONFLICT(S)"] if game.conflicts else []
+            [counted(len(game.conflicts), "CONFLICT", "CONFLICTS")] if game.conflicts else []
         )
         self.query_one(PhaseBar).show(state, flags)
         self._wide = wide = self.has_class("-wide")

@@ -5,6 +5,8 @@ where it stands, after seeing what it would break; back to the present.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -30,6 +32,9 @@ from stockade.tui.widgets.history_view import HistoryView
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from stockade.core.commands.execute import Outcome
 
 
 class ReplayScreen(Screen[None]):
@@ -139,11 +144,12 @@ class ReplayScreen(Screen[None]):
     def _resync(self, message: str, kind: str = "ok", change: Change | None = None) -> None:
         if change is not None:
             self.query_one(HistoryView).apply_change(self.game, change, follow=False)
-            table_app(self).game_changed("", change)
             said = consequences(change, totals_of(tally(self.game.state)))
             if said:  # the notice after the write: what it did to later entries and CVP
                 self.app.notify(brief(said), title=message, timeout=12, markup=False)
                 message = f"{message}: " + "; ".join(line.strip() for line in said)
+            # the screens under this one say it too: leaving replay shows this reply
+            table_app(self).game_changed(message, change)
         self._note = (self.selected, message, kind)
         self._show_selected()
         self.query_one(StatusLine).say(message, kind)
@@ -259,8 +265,12 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen("Unstrike", body), unstrike_if_confirmed)
 
     def action_amend(self) -> None:
-        """Ask what the entry should have been, show what that would change (the
-        core's preview), and only then write the amendment."""
+        """Ask what the entry should have been (starting from the entry's own line),
+        show what that would change (the core's preview), and only then write the
+        amendment. A refused line stays in the question, the refusal under it."""
+        from stockade.core.commands.entry_line import entry_line
+        from stockade.core.commands.execute import amend
+
         seq = self.selected
         if seq is None:
             return
@@ -268,25 +278,34 @@ class ReplayScreen(Screen[None]):
         body = Text()
         body.append(f"Entry {seq}: {line.text if line else ''}\n", style="bold")
         body.append(
-            "Type what it should have been, as in the command bar (e.g. transfer g1 to a3). "
-            "The next question shows what it changes; nothing is written before."
+            "Change it to what it should have been, as in the command bar (e.g. transfer "
+            "g1 to a3). The next question shows what it changes; nothing is written before."
         )
+        previews: dict[str, Outcome] = {}
+
+        def vet(text: str) -> str:
+            try:
+                previews[text] = amend(self.game, seq, text, preview=True)
+            except Refusal as refusal:
+                return str(refusal)
+            return ""
+
         self.app.push_screen(
-            ConfirmScreen(f"Amend entry {seq}", body, ask="the entry as it should have been"),
-            lambda text: self._amend_typed(seq, text),
+            ConfirmScreen(
+                f"Amend entry {seq}",
+                body,
+                ask="the entry as it should have been",
+                value=entry_line(self.game.records[seq - 1]),
+                vet=vet,
+            ),
+            lambda text: self._amend_typed(seq, text, previews.get(text or "")),
         )
 
-    def _amend_typed(self, seq: int, text: str | None) -> None:
+    def _amend_typed(self, seq: int, text: str | None, preview: Outcome | None) -> None:
         from stockade.core.commands.execute import amend
 
-        if not text or not text.strip():
+        if not text or preview is None or preview.change is None:
             return
-        try:
-            preview = amend(self.game, seq, text.strip(), preview=True)
-        except Refusal as refusal:
-            self.query_one(StatusLine).say(str(refusal), "refusal")
-            return
-        assert preview.change is not None
         body = self._preview_body(preview.message, preview.change)
 
         def amend_if_confirmed(answer: str | None) -> None:

@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from stockade.core.model.plural import counted
 from stockade.core.reads.queries import Choice
 from stockade.core.reads.roster import RosterRow
 from stockade.tui.plain import plain
@@ -165,7 +166,7 @@ class Roster(Vertical, can_focus=False):
                 ("filter: ", "dim"),
                 (self.filter or "", "bold"),
                 ("▏", "bold"),
-                (f"   {len(shown)} of {len(self.items)} units", "dim"),
+                (f"   {len(shown)} of {counted(len(self.items), 'unit')}", "dim"),
                 (f", {legal} may be picked" if self.picking else "", "dim"),
                 ("" if self.filter or self.picking else f" · {what}", "dim"),
             )

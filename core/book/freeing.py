@@ -1,0 +1,75 @@
+"""Which prisoners a change set free because of what befell their Guard, and why.
+
+Read from the change's unit differences (a prisoner whose Guard is gone and who is no
+longer a prisoner) and the game after it: the Guard's fate says which rule (or which of
+Stockade's rulings, docs/rulings.md) freed it. Prisoners freed by their own act (an
+escape, an abandonment, a withdrawal) are the entry itself, not a consequence of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stockade.core.book.change import Freed, UnitChange
+from stockade.core.model import events as ev
+from stockade.core.model.state import GameState
+from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER, Unit
+
+# the entries in which the prisoners act themselves (or their Guard leaves them, by
+# Infiltration): their own sentence says they go free
+_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned)
+
+
+def freed_by(
+    units: Sequence[UnitChange], state: GameState, records: Sequence[ev.Record]
+) -> list[Freed]:
+    """The prisoners freed by what befell their Guard in ``records`` (the change's)."""
+    was_prisoner = {c.handle for c in units if c.field == "status" and c.before == PRISONER}
+    named: set[str] = set()
+    for record in records:
+        if isinstance(record, _OWN_ACTS):
+            named.update(record.units)
+    out = []
+    for c in units:
+        if c.field != "guard" or not c.before or c.after or c.handle not in was_prisoner:
+            continue
+        unit, guard = state.units.get(c.handle), state.units.get(c.before)
+        if unit is None or guard is None or unit.status == PRISONER:
+            continue
+        if c.handle in named or c.before in named:
+            continue
+        out.append(_why(unit, guard, records))
+    return out
+
+
+def _how(unit: Unit) -> str:
+    if unit.unarmed_how == "escaped":
+        return "escaped" if unit.status == ACTIVE else "escaped (unarmed)"
+    return "given back, armed" if unit.armed else f"unarmed ({unit.unarmed_how})"
+
+
+def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
+    h, g, how = unit.handle, guard.handle, _how(unit)
+    if unit.armed and not unit.unarmed_how:  # A20.221 gave its capture back
+        return Freed(h, g, how, f"its capture by {g} this CCPh is void", "A20.221")
+    if guard.status == PRISONER:
+        return Freed(h, g, how, f"its Guard {g} is now a prisoner", "A20.5", "Captured Guard")
+    if guard.status == ELIMINATED:
+        return Freed(
+            h,
+            g,
+            how,
+            f"its Guard {g} was eliminated and none took over",
+            "A20.5",
+            "Guard eliminated",
+        )
+    if guard.status == GONE or any(isinstance(r, ev.Captured) and r.split == g for r in records):
+        return Freed(
+            h,
+            g,
+            how,
+            f"its Guard {g} was split by a capture; its free HS has no room",
+            "A20.5",
+            "Captured Guard",
+        )
+    return Freed(h, g, how, f"its Guard {g} is too small to guard it now", "A20.5")
