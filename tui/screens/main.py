@@ -12,7 +12,6 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from stockade.core.book.change import Change
-from stockade.core.book.conflicts import conflicts_notice
 from stockade.core.book.game import Game
 from stockade.core.model.errors import Refusal
 from stockade.core.model.plural import counted
@@ -128,6 +127,9 @@ class MainScreen(Screen[None]):
             # Said as a fact, not as a refusal: nothing was refused yet.
             self.status.say("this game is open read-only: nothing can be entered", "info")
         elif self.game.conflicts:  # e.g. a log an older version accepted more loosely
+            # (worded by the core's describer: loaded only for a game with conflicts)
+            from stockade.core.book.conflicts import conflicts_notice
+
             self.status.say(conflicts_notice(self.game), "info")
         else:
             self.status.say(self.key_hint(), "hint")

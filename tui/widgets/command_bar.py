@@ -263,9 +263,11 @@ class CommandBar(Vertical):
         # edit or an enter came after it) is stale.
         self.turn = 0
         self._listing = False  # list the entries that may happen now while empty
+        # Hidden until a phase opens or the bar opens: mounted once the screen has
+        # painted, so the main screen fills without it (its class, CSS and mount).
+        self._offers = OfferList(id="offers")
 
     def compose(self) -> ComposeResult:
-        yield OfferList(id="offers")
         with Horizontal():
             # a Static, not a Label: the same one cell, without loading and styling
             # another widget class for it while the main screen fills
@@ -280,9 +282,19 @@ class CommandBar(Vertical):
     def input(self) -> CommandInput:
         return self.query_one(CommandInput)
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._mount_offers)
+
+    def _mount_offers(self) -> None:
+        if self._offers.parent is None:
+            self.mount(self._offers, before=0)
+
     @property
     def offers(self) -> OfferList:
-        return self.query_one(OfferList)
+        """The entries' list (mounted above the bar once the screen has painted; asked
+        before that, it is mounted at once)."""
+        self._mount_offers()
+        return self._offers
 
     def list_offers(self, lines: list[tuple[str, str]], now: bool | None = None) -> None:
         """The entries that may happen now (line, rule); ``now``: list them (a phase

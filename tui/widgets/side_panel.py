@@ -16,6 +16,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
+from textual.widget import Widget
 from textual.widgets import Static
 
 from stockade.core.model.tracked_unit import Unit
@@ -302,6 +305,28 @@ class SidePanelView(VerticalScroll, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(id=f"panel-{self.side_id}")
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """The panel's text laid out at ``size``, or, when it overflows and the
+        scrollbar is not shown yet, at the width the scrollbar leaves it.
+
+        Textual decides a scroll container's scrollbar from its last layout: a panel
+        that overflows on its first layout is laid out and painted without the
+        scrollbar, then laid out and painted again with it (the whole screen's
+        layout, the panel's text wrapped and rendered twice). The same decision
+        (overflowing: the scrollbar) is made here, in the same layout, so the
+        panel's text is rendered once, at the width it keeps."""
+        arranged = super().arrange(size, optimal)
+        gutter = self.styles.scrollbar_size_vertical
+        if (
+            self.show_vertical_scrollbar
+            or not gutter
+            or self.styles.overflow_y != "auto"
+            or arranged.total_region.height <= size.height
+        ):
+            return arranged
+        self.set_reactive(Widget.show_vertical_scrollbar, True)
+        return super().arrange(Size(max(0, size.width - gutter), size.height), optimal)
 
     @property
     def side_id(self) -> str:

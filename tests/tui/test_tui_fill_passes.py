@@ -1,0 +1,102 @@
+"""What the fill (the main screen replacing the frame, the demo at 120x40) does once
+only, counted in a fresh process started as the launcher starts the app: each panel's
+text is rendered at one width (the German panel overflows: its scrollbar is decided in
+the layout that finds it overflowing, not by a second layout and render at one column
+less); the entries' list above the command bar (hidden until a phase or the bar
+opens) is mounted after the panels are painted, not in the fill."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """\
+import asyncio, json, sys
+from pathlib import Path
+from textual.widget import Widget
+import stockade.tui.app as app_module
+
+from stockade.tui.widgets.offer_list import OfferList
+
+widths = {}
+order = []
+real_render_lines = Widget.render_lines
+
+def render_lines(self, crop):
+    if (self.id or "").startswith("panel-"):
+        widths.setdefault(self.id, set()).add(crop.width)
+        if "panels painted" not in order:
+            order.append("panels painted")
+    return real_render_lines(self, crop)
+
+Widget.render_lines = render_lines
+
+def offers_mounted(self):
+    order.append("offers mounted")
+
+OfferList.on_mount = offers_mounted
+
+async def main():
+    app = app_module.launched(Path(sys.argv[1]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        while type(app.screen).__name__ != "MainScreen":
+            await asyncio.sleep(0.001)
+        await app.screen.wait_for_refresh()
+        await pilot.pause()
+        panels = {
+            panel.side: {
+                "scrollbar": panel.show_vertical_scrollbar,
+                "text_width": panel.query_one("Static").size.width,
+                "overflows": panel.max_scroll_y > 0,
+            }
+            for panel in app.screen.query("SidePanelView")
+        }
+    app.game.close()
+    print(json.dumps({"widths": {k: sorted(v) for k, v in widths.items()}, "panels": panels,
+                      "order": order}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def fill(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("fill-passes")
+    game = tmp / "demo.jsonl"
+    shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game)
+    env = dict(os.environ)
+    for what in ("CONFIG", "DATA", "CACHE"):
+        env[f"STOCKADE_{what}_DIR"] = str(tmp / what.lower())
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(game)],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_each_panel_is_rendered_at_one_width(fill: dict[str, Any]) -> None:
+    # the demo's German panel overflows at 120x40, the American one does not
+    assert fill["panels"]["German"]["overflows"] and fill["panels"]["German"]["scrollbar"]
+    assert not fill["panels"]["American"]["scrollbar"]
+    # main: the German panel's text at 56 columns, then at 55 once its scrollbar came
+    assert fill["widths"] == {"panel-american": [56], "panel-german": [55]}, fill["widths"]
+
+
+def test_the_entries_list_is_mounted_after_the_panels_are_painted(fill: dict[str, Any]) -> None:
+    # main: composed with the command bar, so styled and mounted in the fill
+    assert fill["order"] == ["panels painted", "offers mounted"], fill["order"]
