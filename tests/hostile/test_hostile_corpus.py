@@ -212,12 +212,23 @@ def test_the_limit_is_real(tmp_path):
 
 
 TUI_CHILD = r"""
-import asyncio, html, json, re, shutil, sys
+import asyncio, gc, html, json, re, shutil, sys
 from pathlib import Path
 from stockade.core.model.visible import visible
 from stockade.core.book.game import Game
 from stockade.core.log.journal import JournalError
+from stockade.tui.app import StockadeApp
 from textual.app import App
+
+# What the modules hold lives to the end: frozen out of the collector's walks, as the
+# launcher freezes it before the app (tui/app.py, ``launched``), and full collections
+# made ten times rarer, as tests/conftest.py does in the test process. Each app leaves
+# its cycles behind, and the full collections walked every app made so far: a quarter
+# of this child's CPU.
+gc.collect()
+gc.freeze()
+_young, _middle, _ = gc.get_threshold()
+gc.set_threshold(_young, _middle, 100)
 
 # Every notice as it is posted: a notice shown for 8 s may be gone from the screen by the
 # time a busy machine has drawn it, and what is tested is that it was told.
@@ -231,7 +242,6 @@ def _record(self, message, *args, **kwargs):
 App.notify = _record
 
 async def open_one(path):
-    from stockade.tui.app import StockadeApp
     try:
         game = Game.open(path)  # what run_app does
     except (JournalError, OSError) as exc:
