@@ -24,7 +24,6 @@ never touched.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import functools
 import itertools
@@ -532,6 +531,8 @@ def _payload(
     from them when it does not encode: nothing is kept): the bytes of a ``Snapshot``,
     its columns (units, times, names) walked as they are encoded, never made whole
     (``core.log.snap_columns``)."""
+    import bisect  # a write's: not on an open's or a fold's path
+
     last = seqs[position - 1]
 
     def covered(s: int) -> bool:  # one of the first ``position`` entries (seqs ascend)
