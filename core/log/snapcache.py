@@ -36,7 +36,7 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core.log import derived, snap_columns
+from stockade.core.log import derived
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.records import LineIndex, ReadAgain
 from stockade.core.log.timeline import Timeline
@@ -45,6 +45,9 @@ from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
 from stockade.core.model.victory import VictoryBook
+
+if typing.TYPE_CHECKING:  # the write's: imported when a snapshot is written
+    from stockade.core.log import snap_columns
 
 VERSION = 14  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
@@ -268,6 +271,8 @@ def timeline_columns(timeline: Timeline[typing.Any]) -> snap_columns.Row | None:
     """``timeline_rows`` as written: the same bytes, its columns walked as they are
     encoded (a long log's groups made into lists of seqs cost as much as a column of
     the snapshot); None for one with amendments."""
+    from stockade.core.log import snap_columns
+
     if timeline.amends or timeline.replacements:
         return None
     groups, Column = timeline.groups, snap_columns.Column
@@ -294,7 +299,7 @@ def timeline_columns(timeline: Timeline[typing.Any]) -> snap_columns.Row | None:
 # how many lines a log's bytes hold, their timeline (as ``timeline_columns`` writes it),
 # and the index of those of them read from the file (``LogRecords.line_index``; None
 # when the log was read whole)
-Lines = tuple[int, TimelineRows | snap_columns.Row, LineIndex | None]
+Lines = tuple[int, "TimelineRows | snap_columns.Row", LineIndex | None]
 
 
 class Snapshot(msgspec.Struct):
@@ -532,6 +537,8 @@ def _payload(
     its columns (units, times, names) walked as they are encoded, never made whole
     (``core.log.snap_columns``)."""
     import bisect  # a write's: not on an open's or a fold's path
+
+    from stockade.core.log import snap_columns
 
     last = seqs[position - 1]
 
