@@ -18,7 +18,7 @@ from stockade.core import rules
 from stockade.core.book.game import Game
 from stockade.core.log import snapcache
 from stockade.core.log import store as log_store
-from tests.log.test_core_snapcache import dump, fresh, fresh_writable, same
+from tests.log.snapshots import dump, fresh, fresh_writable, same
 
 
 @pytest.fixture()
