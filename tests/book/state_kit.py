@@ -3,32 +3,13 @@ the book's history tests compare a game against (a plain module, not a test modu
 
 from __future__ import annotations
 
-import dataclasses
-import operator
-
 from stockade.core import rules
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import PRISONER, Origin, Unit
+from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.rules.partial import part_that_holds
-from tests.model.plain import plain
-
-# A unit's fields but its origins are immutable values (str, int, bool, None, frozenset):
-# read at once into a tuple, they are a copy held apart from the live unit; the origins
-# are a list of mutable Origins, copied one by one. Equal exactly where ``plain`` is, at a
-# fraction of its cost (a unit is 39 fields, and a history test dumps hundreds of states).
-_UNIT_VALUES = operator.attrgetter(
-    *(f.name for f in dataclasses.fields(Unit) if f.name != "origins")
-)
-_ORIGIN_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Origin)))
-_IMMUTABLE = {"bool", "int", "str", "str | None", "frozenset[str]"}
-assert {str(f.type) for f in dataclasses.fields(Unit) if f.name != "origins"} <= _IMMUTABLE
-
-
-def unit_values(u: Unit) -> tuple:
-    """Every field of ``u``, as plain values held apart from it."""
-    return _UNIT_VALUES(u), [_ORIGIN_VALUES(o) for o in u.origins]
+from tests.model.plain import plain, unit_values
 
 
 def dump(state) -> dict:
