@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import os
 import platform
@@ -45,7 +46,10 @@ SEED = 7
 
 # --------------------------------------------------------------------- helpers
 def log_path(events: int) -> Path:
-    return OUT / f"game-{events}-s{SEED}.jsonl"
+    """Where the generated log of ``events`` records is kept, named by the generator's
+    own source: a changed generator makes a new log, never reads one an older made."""
+    made_by = hashlib.blake2b((ROOT / "bench" / "generate.py").read_bytes(), digest_size=4)
+    return OUT / f"game-{events}-s{SEED}-{made_by.hexdigest()}.jsonl"
 
 
 def ensure_log(events: int) -> Path:

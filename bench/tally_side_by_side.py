@@ -16,6 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.run import log_path
+
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ("text", "md", "html", "bbcode", "csv")
 VARIANTS: list[list[str]] = [
@@ -41,7 +43,7 @@ def logs(tmp: Path) -> list[Path]:
     edited = tmp / "edited.jsonl"
     edited.write_bytes(demo.replace(b'"Demo', b'"Dumo', 1))
     found += [torn, edited, tmp / "missing.jsonl"]
-    big = ROOT / "bench" / "out" / "game-1000-s7.jsonl"
+    big = log_path(1_000)
     if big.exists():
         found.append(big)
     return found
