@@ -29,7 +29,7 @@ WEIGHTS: dict[str, dict[str, float]] = {
         "test_memory_held_grows_linearly_with_the_entries": 11.0,
     },
     "tests/book/test_change.py": {
-        "test_change_is_exact_on_generated_campaigns": 26.0,
+        "test_change_is_exact_on_generated_campaigns": 11.0,
         "TestChangeBook::runTest": 17.0,
     },
     "tests/book/test_names_replay_cost.py": {
@@ -67,7 +67,7 @@ WEIGHTS: dict[str, dict[str, float]] = {
         "test_quick_tui_bench_runs_without_bench_out": 31.0,
     },
     "tests/log/test_portable_lock.py": {
-        "test_journal_suites_pass_with_fcntl_hidden": 18.0,
+        "test_journal_suites_pass_with_fcntl_hidden": 24.0,
     },
     "tests/log/test_repair_salvage.py": {
         "test_a_flipped_byte_anywhere_in_one_line_costs_at_most_that_line": 10.0,

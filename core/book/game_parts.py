@@ -73,7 +73,7 @@ def _effective(timeline: Timeline, records: GameRecords) -> EffectiveRecords[ev.
 def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
     """How many lines the log holds as ``store`` read and wrote it, and their timeline
     (a snapshot keeps them, to read past those lines); None when not known."""
-    rows = snapcache.timeline_rows(timeline)
+    rows = snapcache.timeline_columns(timeline)
     if rows is None or store.holding:
         return None
     records = store.records

@@ -14,12 +14,11 @@ and writes the file and passes the snapshot cache's bytes in.
 
 from __future__ import annotations
 
-import bisect
+import _thread  # threading's RLock itself, without importing threading (~2 M instructions)
 import contextlib
 import gc
 import itertools
 import operator
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,8 +68,11 @@ class Projection:
         self._when: tuple[int, str, str] = (0, "", "")  # the last one made (shared)
         self.names = NameBook()  # seq -> the names its units had then (core.model.names)
         self.undo: list[Any] = []
-        self.lock = threading.RLock()  # state_at runs in a worker thread (TUI replay)
+        self.lock = _thread.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
+        # the state ``snapcache.TAIL`` events before ``snap_position``, as the snapshot
+        # keeps it (``snapcache.BackRows``): where a journal reaching there starts
+        self._back: msgspec.Raw | None = None
         self.restored = False  # this state was read from a verified snapshot
         # False once an entry is amended: a snapshot is keyed by the seqs of the prefix
         # it covers, which an amendment (its event takes the entry's seq) leaves alike
@@ -115,13 +117,14 @@ class Projection:
 
     def restore(self, found: snapcache.Restored) -> None:
         """Start from a verified snapshot, folding only the events after it."""
-        position, state, conflicts, when, names, partial = found
+        position, state, conflicts, when, names, partial, back = found
         self.state, self.conflicts, self.partial = state, conflicts, partial
         self._table = None
         self.when.update(when)
         self.names.by_seq.update(names)
         self.undo = [None] * position
         self.snap_position = position
+        self._back = back
         self.restored = True
         for event in self.effective.records(position):
             self.fold_one(event)
@@ -136,13 +139,11 @@ class Projection:
         ``content``: the length and digest of the log's bytes as this process read or
         wrote them (``LogStore.content_key``), never read again for it: another program
         may have changed the file since (None: not known, nothing is written)."""
-        n = len(self.effective)
-        position = n - snapcache.TAIL
+        position = len(self.effective)
         if (
             not self.snapshots
             or content is None
-            or n < snapcache.MIN_EVENTS
-            or position <= 0
+            or position < snapcache.MIN_EVENTS
             or position - self.snap_position < snapcache.REFRESH
             and self.snap_position > 0
         ):
@@ -150,31 +151,50 @@ class Projection:
         if not snapcache.enabled():
             return
         with self.lock:
-            # read before the live state changes again: a view over the live table
-            state = self.state_at(self.seqs[position - 1], still=True)
             if snapcache.write(
                 path,
                 content,
                 self.seqs,
                 position,
-                state,
+                self.state,
                 self.conflicts,
                 self.when,
                 self.names.by_seq,
                 lines() if lines is not None else None,
                 self.partial,
+                self._back_rows(position - snapcache.TAIL),
             ):
                 self.snap_position = position
+                self._back = None  # the journal still starts where it did
+
+    def _back_rows(self, position: int) -> msgspec.Raw | None:
+        """The state ``position`` effective events in, as ``snapcache.BackRows``: what
+        differs from the live state, read from the undo journal of the events after
+        it (None when they have none, or one that changed what the journal cannot take
+        back: a journal reaching there then folds the game whole)."""
+        tail = self.undo[position:]
+        if position <= 0 or self.journal_gap(position) or _OPAQUE in map(_ADDED_UNITS_OF, tail):
+            return None
+        view = self.state_at(self.seqs[position - 1], still=True)  # (under the lock)
+        units = view.units
+        if not isinstance(units, UnitsAt):
+            return None
+        changed = units.changed()
+        return snapcache.back_rows(position, view, changed)
 
     def journal_gap(self, position: int) -> bool:
         """Do the events from ``position`` on include some a snapshot covered (the
         ones without an undo entry: always a prefix of ``_undo``)?"""
         return position < len(self.undo) and self.undo[position] is None
 
-    def complete_journal(self) -> None:
-        """Fold from the start to get the undo journal of the events a snapshot
-        covered (once per open game, only when an undo, strike or replay reaches
-        into them)."""
+    def complete_journal(self, position: int = 0) -> None:
+        """Make the undo journal of the events a snapshot covered from ``position``
+        on (only when an undo, strike or replay reaches into them): from the state
+        the snapshot keeps ``snapcache.TAIL`` events back when ``position`` is past
+        it, else by folding from the start (once per open game)."""
+        back, self._back = self._back, None
+        if back is not None and self._journal_from_back(back, position):
+            return
         with gc_paused():
             full = Projection(self.effective, fold=False)
             full.fold_all(journal=True)
@@ -183,6 +203,66 @@ class Projection:
         self.partial = full.partial
         self.when.update(full.when)
         self.names.by_seq.update(full.names.by_seq)
+
+    def _journal_from_back(self, raw: msgspec.Raw, position: int) -> bool:
+        """Take the live state back to the snapshot's (its events after it have their
+        journal), then to the state the snapshot keeps ``TAIL`` events before it
+        (``snapcache.BackRows``), and fold the events from there with their journal:
+        the state it ends in is the live one. False (the state then to be folded
+        again whole) when the rows do not fit or ``position`` is before them."""
+        rows = snapcache.read_back(raw)
+        at, undo = self.snap_position, self.undo
+        if (
+            rows is None
+            or not 0 < rows.position <= position
+            or rows.position > at
+            or at > len(undo)
+            or self.journal_gap(at)
+            or _OPAQUE in map(_ADDED_UNITS_OF, undo[at:])
+        ):
+            return False
+        with self.lock:
+            for entry in reversed(undo[at:]):
+                self.unapply(entry)
+            try:
+                self._put_back(rows)
+            except (KeyError, ValueError, TypeError, AttributeError):
+                return False  # (the caller folds the state again whole)
+            for seq in self.seqs[rows.position :]:
+                self.conflicts.pop(seq, None)
+                self.partial.pop(seq, None)
+            del undo[rows.position :]
+            self.fold_many(self.effective.records(rows.position))
+        return True
+
+    def _put_back(self, rows: snapcache.BackRows) -> None:
+        """Set the live state (the snapshot's own) to the one ``rows`` keep."""
+        state = self.state
+        self._table = None
+        units = state.units
+        extra = len(units) - rows.n_units
+        if extra < 0 or rows.n_casualties > len(state.casualties):
+            raise ValueError("the rows do not fit the state")
+        fields = snapcache.UnitRow.__struct_fields__
+        for handle, row in zip(rows.handles, rows.units, strict=True):
+            unit = units[handle]
+            for name, value in zip(fields, msgspec.structs.astuple(row), strict=True):
+                if getattr(unit, name) != value:
+                    setattr(unit, name, value)  # its hooks: indexes, views
+        if extra:
+            state.drop_last_units(extra)
+        d = state.__dict__  # as ``unapply`` sets the state's fields: no hook records
+        d.update(zip(snapcache.STATE_SCALARS, rows.scalars, strict=True))
+        d["sides"] = {}
+        for side in rows.sides:
+            state.add_side(side)
+        d["cvp_overrides"] = rows.cvp_overrides
+        del state.casualties[rows.n_casualties :]
+        scr = state.scrounged
+        scr.take_back(scr.added_since(rows.n_scrounged))
+        d["vc"] = rows.vc
+        d.pop("_prisoner_index", None)  # rebuilt on their next use
+        d.pop("_location_index", None)
 
     # --------------------------------------------------------------------- fold
     def fold_all(self, journal: bool = False) -> None:
@@ -196,6 +276,7 @@ class Projection:
         self.conflicts = {}
         self.partial = {}
         self.undo = []
+        self._back = None  # its journal starts where this fold's does
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
         if cut > 0:
@@ -318,7 +399,7 @@ class Projection:
         """Take the effective history back to its first ``position`` events."""
         undo = self.undo
         if position < len(undo) and undo[position] is None:  # journal_gap, inline
-            self.complete_journal()
+            self.complete_journal(position)
             undo = self.undo
         entries = undo[position:]
         if obs is not None:
@@ -405,12 +486,14 @@ class Projection:
         holds ``lock``): the view reads the live table itself, not a copy of it, and
         no view to come shares it.
         """
+        import bisect  # a replay's: not on a fold's path
+
         with self.lock:
             position = bisect.bisect_right(self.seqs, seq)
             if position == 0:
                 return GameState()
             if self.journal_gap(position):
-                self.complete_journal()
+                self.complete_journal(position)
             tail = self.undo[position:]
             if any(e[_ADDED_UNITS] == _OPAQUE for e in tail):
                 return Projection(self.effective[:position]).state
@@ -501,6 +584,8 @@ class Projection:
     # ------------------------------------------------- strike / unstrike / undo-to
     def position_of(self, seq: int) -> tuple[int, bool]:
         """Where entry ``seq`` stands (or would stand) in the effective list."""
+        import bisect
+
         position = bisect.bisect_left(self.seqs, seq)
         return position, position < len(self.seqs) and self.seqs[position] == seq
 

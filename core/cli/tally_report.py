@@ -8,15 +8,14 @@ data (typed rows, JSON), keyed by the content it was folded from; the text is ma
 from it on every run. Each entry is for one FILE as given (warnings name it) and one
 ``--at``; the format and ``--json`` only choose how the data is printed.
 
-Import-light: the answer from the store imports this before msgspec or the model.
+Import-light: the answer from the store imports this before msgspec or the model; json
+and the ``--json`` envelope load only when a store entry is read or written or
+``--json`` is asked (a folding tally with the store off imports neither).
 """
 
 from __future__ import annotations
 
-import json
-
 from stockade.core.book.tally_sheet import Tally, to_html, to_json, to_markdown, to_text
-from stockade.core.cli import jsonout
 from stockade.core.log import derived
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
@@ -95,6 +94,8 @@ def render(report: TallyReport, args: Namespace | argspec.Namespace) -> tuple[st
     before ``visible`` (the caller prints through it)."""
     err = warnings_text(report.warnings, report.conflicts)
     if args.json:
+        from stockade.core.cli import jsonout
+
         return err, jsonout.reply_text("tally", at=args.at, **to_json(report.tally)) + "\n"
     return err, tally_text(report.tally, args.format)
 
@@ -107,6 +108,8 @@ def _entries(payload: bytes | None) -> dict[Key, list[object]]:
     """The rows a tally entry holds, by key ({} for none, or one not as written)."""
     if payload is None:
         return {}
+    import json
+
     try:
         held = json.loads(payload)
         if held.get("v") != VERSION:
@@ -150,6 +153,8 @@ def keep(
     while len(entries) >= MAX_ENTRIES:
         del entries[next(iter(entries))]
     entries[(file, at)] = [file, at, report.warnings, report.conflicts, report.tally.row()]
+    import json
+
     payload = json.dumps({"v": VERSION, "entries": list(entries.values())})
     return derived.write_entry(resolved, KIND, content, payload.encode("ascii"))
 

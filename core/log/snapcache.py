@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import os
 import typing
 from array import array
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from itertools import accumulate
 from pathlib import Path
 
@@ -45,7 +46,10 @@ from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
 from stockade.core.model.victory import VictoryBook
 
-VERSION = 13  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+if typing.TYPE_CHECKING:  # the write's: imported when a snapshot is written
+    from stockade.core.log import snap_columns
+
+VERSION = 14  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
@@ -54,10 +58,12 @@ VERSION = 13  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # log's lines it was made from (an open then decodes only the lines after them); 12: the
 # index of those lines (an open proving their bytes takes it in, not made again), the
 # origins and casualty lines decoded into their classes; 13: the entries that hold in
-# part (``core.rules.partial``) and what each dropped
+# part (``core.rules.partial``) and what each dropped; 14: the state after every
+# effective event, and beside it what the state ``TAIL`` events back differs in
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
-TAIL = 256  # the snapshot stands this many effective events before the end, so the
-# events an undo usually reaches have their undo journal after an open
+TAIL = 256  # the snapshot keeps the state this many effective events back beside its own,
+# so the undo journal of the events an undo usually reaches is made by folding these
+# events, never the game, when the first undo or replay reaches them
 REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
 
@@ -143,15 +149,15 @@ def _fields_of(cls: type) -> tuple[str, ...]:
 
 
 _UNIT_FIELDS = UnitRow.__struct_fields__
-_STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
-Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields _STATE_SCALARS names
+STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
+Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
 Names = tuple[tuple[str, str, str], ...]  # an entry's (handle, label, Location) names
 
 
 # Every GameState field is in a snapshot; if one is added and not here, no snapshot
 # is read or written (rather than a state missing it). Likewise for the rows.
-_COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", "vc", *_STATE_SCALARS}
+_COVERED = {"sides", "cvp_overrides", "units", "casualties", "scrounged", "vc", *STATE_SCALARS}
 
 
 @functools.cache  # the code does not change while it runs: once per process
@@ -215,9 +221,85 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     timeline.abandoned.update(rows.abandoned)
 
 
-# how many lines a log's bytes hold, their timeline, and the index of those of them read
-# from the file (``LogRecords.line_index``; None when the log was read whole)
-Lines = tuple[int, TimelineRows, LineIndex | None]
+class BackRows(msgspec.Struct, array_like=True):
+    """The state ``position`` effective events in, as it differs from the snapshot's
+    own state (the one after them and ``TAIL`` more, at most): its scalars, sides, CVP
+    overrides and book whole; of its units, how many and the rows of those the later
+    events changed; of its casualty lines and Scroungings, how many (both only grow)."""
+
+    position: int
+    scalars: Scalars
+    sides: list[Side]
+    cvp_overrides: dict[str, int]
+    n_units: int
+    handles: list[str]  # the keys of the changed units in the later state's table
+    units: list[UnitRow]
+    n_casualties: int
+    n_scrounged: int
+    vc: VictoryBook
+
+
+def back_rows(position: int, back: GameState, changed: Mapping[str, Unit]) -> msgspec.Raw:
+    """``BackRows`` of ``back`` (the state ``position`` events in; ``changed``: its
+    units that differ from the later state's, by their key in its table), encoded."""
+    rows = BackRows(
+        position,
+        _scalars(back),
+        list(back.sides.values()),
+        dict(back.cvp_overrides),
+        len(back.units),
+        list(changed),
+        [_unit_row(u) for u in changed.values()],
+        len(back.casualties),
+        len(back.scrounged),
+        back.vc,
+    )
+    return msgspec.Raw(msgspec.msgpack.encode(rows))
+
+
+def read_back(raw: msgspec.Raw) -> BackRows | None:
+    try:
+        return msgspec.msgpack.decode(raw, type=BackRows)
+    except (ValueError, TypeError, msgspec.MsgspecError):
+        return None
+
+
+NO_BACK = msgspec.Raw(msgspec.msgpack.encode(None))  # a snapshot without ``BackRows``
+
+
+def timeline_columns(timeline: Timeline[typing.Any]) -> snap_columns.Row | None:
+    """``timeline_rows`` as written: the same bytes, its columns walked as they are
+    encoded (a long log's groups made into lists of seqs cost as much as a column of
+    the snapshot); None for one with amendments."""
+    from stockade.core.log import snap_columns
+
+    if timeline.amends or timeline.replacements:
+        return None
+    groups, Column = timeline.groups, snap_columns.Column
+
+    def seqs() -> Iterator[int]:
+        for group in groups.values():
+            for r in group:
+                yield r if isinstance(r, int) else r.seq
+
+    return snap_columns.Row(
+        (
+            Column(len(groups), lambda: iter(groups)),
+            Column(len(groups), lambda: map(len, groups.values())),
+            Column(sum(map(len, groups.values())), seqs),
+            Column(len(timeline.active), lambda: iter(timeline.active)),
+            sorted(timeline.undone),
+            list(timeline.redo_stack),
+            sorted(timeline.struck.items()),
+            sorted(timeline.abandoned),
+        )
+    )
+
+
+# how many lines a log's bytes hold, their timeline (as ``timeline_columns`` writes it),
+# and the index of those of them read from the file (``LogRecords.line_index``; None
+# when the log was read whole)
+Lines = tuple[int, "TimelineRows | snap_columns.Row", LineIndex | None]
 
 
 class Snapshot(msgspec.Struct):
@@ -255,87 +337,13 @@ class Snapshot(msgspec.Struct):
     index: LineIndex | None = None  # of the first of those lines (``Lines``)
     # the entries that hold in part (``core.rules.partial``): seq, what was dropped and why
     partial: list[tuple[int, str]] = []
+    # the state ``TAIL`` events back (``BackRows``), decoded only when an undo or a
+    # replay first reaches into those events; ``NO_BACK``: not kept (they then fold
+    # whole)
+    back: msgspec.Raw = NO_BACK
 
 
-# The snapshot as ``write`` encodes it: the same bytes as a ``Snapshot``, made in
-# pieces (``_pieces``): the fields before the units (``_Head``), the units a row at a
-# time (never a row object for every unit at once), the fields after them (``_Tail``).
-class _Head(msgspec.Struct):
-    version: int
-    log_bytes: int
-    log_hash: str
-    position: int
-    effective_hash: str
-    scalars: Scalars
-    sides: list[Side]
-    cvp_overrides: dict[str, int]
-
-
-class _Tail(msgspec.Struct):
-    casualties: list[Casualty]
-    scrounged: list[tuple[int, str, str]]
-    conflicts: list[tuple[int, str, list[str]]]
-    when_table: list[When]
-    when_seqs: list[int]
-    when_index: list[int]
-    name_table: list[tuple[str, str, str]]
-    one_name_seqs: list[int]
-    one_name_index: list[int]
-    names: list[tuple[int, Names]]
-    vc: VictoryBook
-    lines: int
-    timeline: TimelineRows | None
-    index: LineIndex | None
-    partial: list[tuple[int, str]]
-
-
-_SPLIT = (*_Head.__struct_fields__, "units", *_Tail.__struct_fields__)
-assert Snapshot.__struct_fields__ == _SPLIT, "the written halves must be the snapshot's fields"
-
-
-def _header(n: int, fix: int, two: bytes, four: bytes) -> bytes:
-    if n < 16:
-        return bytes((fix | n,))
-    if n < 1 << 16:
-        return two + n.to_bytes(2, "big")
-    return four + n.to_bytes(4, "big")
-
-
-def _array_header(n: int) -> bytes:
-    """MessagePack's header of an array of ``n`` items."""
-    return _header(n, 0x90, b"\xdc", b"\xdd")
-
-
-def _map_header(n: int) -> bytes:
-    """MessagePack's header of a map of ``n`` pairs (a Struct: a map of its fields)."""
-    return _header(n, 0x80, b"\xde", b"\xdf")
-
-
-PIECE_BYTES = 1 << 20  # the units are written to the file in pieces of about this size
-
-
-def _pieces(head: _Head, units: Collection[Unit], tail: _Tail) -> Iterator[bytearray | memoryview]:
-    """The bytes ``msgspec.msgpack.encode`` gives the ``Snapshot`` of these fields, in
-    pieces of about ``PIECE_BYTES``, each made once the one before was written (a
-    long game's units were held whole, then again in the whole snapshot). Raises
-    ValueError when a field does not encode."""
-    encoder = msgspec.msgpack.Encoder()
-    try:
-        # each half as msgspec encodes it, less its own map header
-        out = bytearray(_map_header(len(_SPLIT)))
-        out += memoryview(encoder.encode(head))[len(_map_header(len(_Head.__struct_fields__))) :]
-        out += encoder.encode("units")
-        out += _array_header(len(units))
-        for u in units:
-            encoder.encode_into(_unit_row(u), out, -1)
-            if len(out) >= PIECE_BYTES:
-                yield out
-                out = bytearray()
-        yield out
-        ending = encoder.encode(tail)
-    except msgspec.MsgspecError as exc:
-        raise ValueError(f"the snapshot does not encode: {exc}") from exc
-    yield memoryview(ending)[len(_map_header(len(_Tail.__struct_fields__))) :]
+PIECE_BYTES = 1 << 18  # the snapshot is written to the file in pieces of about this size
 
 
 class Restored(typing.NamedTuple):
@@ -348,12 +356,25 @@ class Restored(typing.NamedTuple):
     when: dict[int, When]
     names: dict[int, Names]
     partial: dict[int, str]  # the entries that hold in part (``core.rules.partial``)
+    back: msgspec.Raw | None  # ``BackRows``, copied out of the snapshot's bytes
+
+
+def _scalars(state: GameState) -> Scalars:
+    return (  # in STATE_SCALARS' order
+        state.scenario,
+        state.turn,
+        state.attacker,
+        state.phase,
+        state.ended,
+        state.strict,
+        state.last_seq,
+    )
 
 
 def _to_state(snap: Snapshot) -> GameState:
     state = object.__new__(GameState)
     d = state.__dict__
-    d.update(zip(_STATE_SCALARS, snap.scalars, strict=True))
+    d.update(zip(STATE_SCALARS, snap.scalars, strict=True))
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
     units: dict[str, Unit] = {}
@@ -403,7 +424,7 @@ def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | N
 
 
 def effective_hash(seqs: list[int], position: int) -> str:
-    return _hash_bytes(array("q", seqs[:position]).tobytes())
+    return _hash_bytes(memoryview(array("q", itertools.islice(seqs, position))).cast("B"))
 
 
 def read(
@@ -465,30 +486,11 @@ def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
         partial = dict(snap.partial)
         if partial and not partial.keys() <= set(seqs[: snap.position]):
             return None  # an entry it says holds in part is not one of its prefix
-        return Restored(snap.position, _to_state(snap), conflicts, when, names, partial)
+        kept = snap.back
+        back = kept.copy() if memoryview(kept).nbytes > 1 else None  # not the whole file
+        return Restored(snap.position, _to_state(snap), conflicts, when, names, partial, back)
     except (ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
         return None
-
-
-NameColumns = tuple[list[tuple[str, str, str]], list[int], list[int], list[tuple[int, Names]]]
-
-
-def _name_columns(seqs: list[int], names: Mapping[int, Names]) -> NameColumns:
-    """The snapshot's name fields for the entries ``seqs`` (see ``Snapshot``)."""
-    table: dict[tuple[str, str, str], int] = {}
-    one_seqs: list[int] = []
-    one_index: list[int] = []
-    rest: list[tuple[int, Names]] = []
-    for s in seqs:
-        held = names.get(s)
-        if held is None:
-            continue
-        if len(held) == 1:
-            one_seqs.append(s)
-            one_index.append(table.setdefault(held[0], len(table)))
-        else:
-            rest.append((s, held))
-    return list(table), one_seqs, one_index, rest
 
 
 def write(
@@ -502,16 +504,18 @@ def write(
     names: Mapping[int, Names] | None = None,
     lines: Lines | None = None,
     partial: Mapping[int, str] | None = None,
+    back: msgspec.Raw | None = None,
 ) -> bool:
     """Write the snapshot of ``state`` (the fold of the first ``position`` effective
     events of the log whose bytes, as this process read or wrote them, are ``content``:
     their length and digest). Best effort: any error leaves no snapshot and returns
     False. ``lines``: how many lines those bytes hold and their timeline; ``partial``:
-    the entries that hold in part and what each dropped (``core.rules.partial``)."""
+    the entries that hold in part and what each dropped (``core.rules.partial``);
+    ``back``: the state ``TAIL`` events back (``back_rows``)."""
     if not enabled() or position <= 0:
         return False
     pieces = _payload(
-        content, seqs, position, state, conflicts, when, names or {}, lines, partial or {}
+        content, seqs, position, state, conflicts, when, names or {}, lines, partial or {}, back
     )
     return derived.write_entry(_resolved(log), KIND, None, pieces)
 
@@ -526,47 +530,51 @@ def _payload(
     names: Mapping[int, Names],
     lines: Lines | None = None,
     partial: Mapping[int, str] | None = None,
+    back: msgspec.Raw | None = None,
 ) -> Iterator[bytearray | memoryview]:
     """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
-    from them when it does not encode: nothing is kept)."""
-    upto: Collection[int] = set(seqs[:position]) if conflicts or partial else ()
-    name_table, one_seqs, one_index, rest = _name_columns(seqs[:position], names)
-    known = [s for s in seqs[:position] if s in when]
-    times: dict[When, int] = {}
-    when_index = [times.setdefault(when[s], len(times)) for s in known]
-    head = _Head(
-        version=VERSION,
-        log_bytes=content[0],
-        log_hash=content[1],
-        position=position,
-        effective_hash=effective_hash(seqs, position),
-        scalars=(  # in _STATE_SCALARS' order
-            state.scenario,
-            state.turn,
-            state.attacker,
-            state.phase,
-            state.ended,
-            state.strict,
-            state.last_seq,
-        ),
-        sides=list(state.sides.values()),
-        cvp_overrides=dict(state.cvp_overrides),
-    )
-    tail = _Tail(
-        casualties=list(state.casualties),
-        scrounged=list(state.scrounged.order),
-        vc=state.vc,
-        conflicts=[(s, *r.row()) for s, r in conflicts.items() if s in upto],
-        when_table=list(times),
-        when_seqs=known,
-        when_index=when_index,
-        name_table=name_table,
-        one_name_seqs=one_seqs,
-        one_name_index=one_index,
-        names=rest,
-        lines=lines[0] if lines is not None else 0,
-        timeline=lines[1] if lines is not None else None,
-        index=lines[2] if lines is not None else None,
-        partial=sorted((s, why) for s, why in (partial or {}).items() if s in upto),
-    )
-    return _pieces(head, state.units.values(), tail)
+    from them when it does not encode: nothing is kept): the bytes of a ``Snapshot``,
+    its columns (units, times, names) walked as they are encoded, never made whole
+    (``core.log.snap_columns``)."""
+    import bisect  # a write's: not on an open's or a fold's path
+
+    from stockade.core.log import snap_columns
+
+    last = seqs[position - 1]
+
+    def covered(s: int) -> bool:  # one of the first ``position`` entries (seqs ascend)
+        at = bisect.bisect_left(seqs, s)
+        return s <= last and at < position and seqs[at] == s
+
+    name_table, one_seqs, one_index, rest = snap_columns.name_columns(seqs, position, names)
+    when_table, when_seqs, when_index = snap_columns.when_columns(seqs, position, when)
+    units = state.units.values()
+    fields: list[tuple[str, object]] = [
+        ("version", VERSION),
+        ("log_bytes", content[0]),
+        ("log_hash", content[1]),
+        ("position", position),
+        ("effective_hash", effective_hash(seqs, position)),
+        ("scalars", _scalars(state)),
+        ("sides", list(state.sides.values())),
+        ("cvp_overrides", dict(state.cvp_overrides)),
+        ("units", snap_columns.Column(len(units), lambda: map(_unit_row, units))),
+        ("casualties", list(state.casualties)),
+        ("scrounged", list(state.scrounged.order)),
+        ("conflicts", [(s, *r.row()) for s, r in conflicts.items() if covered(s)]),
+        ("when_table", when_table),
+        ("when_seqs", when_seqs),
+        ("when_index", when_index),
+        ("name_table", name_table),
+        ("one_name_seqs", one_seqs),
+        ("one_name_index", one_index),
+        ("names", rest),
+        ("vc", state.vc),
+        ("lines", lines[0] if lines is not None else 0),
+        ("timeline", lines[1] if lines is not None else None),
+        ("index", lines[2] if lines is not None else None),
+        ("partial", sorted((s, why) for s, why in (partial or {}).items() if covered(s))),
+        ("back", NO_BACK if back is None else back),
+    ]
+    assert tuple(name for name, _ in fields) == Snapshot.__struct_fields__
+    return snap_columns.pieces(fields, PIECE_BYTES)

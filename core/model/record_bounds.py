@@ -29,7 +29,6 @@ import operator
 import re
 import types
 import typing
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any
 
@@ -345,6 +344,8 @@ _ASCII_HANDLE = r"[A-Za-z0-9_.-]*\Z"
 
 
 def _named(char: str) -> str:
+    import unicodedata  # for a refusal's words only: not on a read's path
+
     return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
 
 
@@ -356,6 +357,8 @@ def handle_lookalike(handle: str) -> str:
     if re.match(_ASCII_HANDLE, handle):
         return ""
     odd = next(c for c in handle if not re.match(_ASCII_HANDLE, c))
+    import unicodedata
+
     plain = unicodedata.normalize("NFKC", handle)
     hint = f" (write it {plain!r})" if plain != handle and re.match(_ASCII_HANDLE, plain) else ""
     return (

@@ -122,6 +122,10 @@ class UnitsAt(Mapping[str, Unit]):
     def items(self) -> ItemsView[str, Unit]:
         return _Items(self)
 
+    def changed(self) -> dict[str, Unit]:
+        """The units of this view that differ from the table's, by their key there."""
+        return dict(self._own)
+
     def __repr__(self) -> str:
         return f"UnitsAt({len(self)} units, {len(self._own)} of its own)"
 

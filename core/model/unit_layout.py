@@ -55,7 +55,8 @@ def more_of(rare: tuple[str, ...], defaults: tuple[Any, ...], values: tuple[Any,
     more = {
         name: value
         for name, value, default in zip(rare, values, defaults, strict=True)
-        if not (type(value) is type(default) and value == default)
+        # most are the default object itself ('', 0, False, None): no type or ==
+        if value is not default and not (type(value) is type(default) and value == default)
     }
     return more or None
 

@@ -9,13 +9,13 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.rules.partial import part_that_holds
-from tests.model.plain import plain
+from tests.model.plain import plain, unit_values
 
 
 def dump(state) -> dict:
     """Everything a state holds, in order (unit order matters: rules iterate it)."""
     return {
-        "units": [(h, plain(u)) for h, u in state.units.items()],
+        "units": [(h, unit_values(u)) for h, u in state.units.items()],
         "sides": [(n, plain(s)) for n, s in state.sides.items()],
         "casualties": [plain(c) for c in state.casualties],
         "clock": (state.turn, state.attacker, state.phase, state.ended, state.last_seq),
@@ -27,17 +27,24 @@ def dump(state) -> dict:
 
 def fresh_fold(records: list[ev.Record]) -> tuple[GameState, set[int]]:
     """The state and the conflicting seqs after folding ``records`` from scratch."""
-    state, conflicts = GameState(), set()
+    state: GameState = GameState()
+    conflicts: set[int] = set()
     for record in records:
-        try:
-            rules.step(state, record)
-        except Refusal:
-            part = part_that_holds(state, record)  # it may hold in part (core/rules/partial.py)
-            if part is None:
-                conflicts.add(record.seq)
-            else:
-                rules.step(state, part[0])
+        fold_into(state, conflicts, record)
     return state, conflicts
+
+
+def fold_into(state: GameState, conflicts: set[int], record: ev.Record) -> None:
+    """Fold one more record from scratch: what does not hold is a conflict, unless a
+    part of it holds (core/rules/partial.py), which is folded instead."""
+    try:
+        rules.step(state, record)
+    except Refusal:
+        part = part_that_holds(state, record)
+        if part is None:
+            conflicts.add(record.seq)
+        else:
+            rules.step(state, part[0])
 
 
 def check_index(state: GameState) -> None:

@@ -26,6 +26,10 @@ from stockade.core.model import events as ev
 from stockade.tui.widgets.history_lines import all_lines, entry_line
 from tests.rules.machine import dump
 
+# One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the long log
+# is made once.
+pytestmark = pytest.mark.xdist_group("test_warm_open_partial")
+
 SCRIPT = [
     "vc American wins immediately if amassed >= 8; otherwise German",
     "add American 6-6-7 6-6-7 6-6-7 at Q4",
@@ -83,10 +87,21 @@ def rows(game: Game) -> list[object]:
     return [history, lines, one_by_one]
 
 
+@pytest.fixture(scope="module")
+def partial_log_bytes(tmp_path_factory) -> tuple[bytes, int]:
+    """The long log made once for the module (an in-memory game of 5,000-odd entries),
+    as bytes; each test reads its own copy of the file."""
+    path = tmp_path_factory.mktemp("partial") / "game.jsonl"
+    seq = long_log(path)
+    return path.read_bytes(), seq
+
+
 @pytest.fixture()
-def partial_log(tmp_path) -> tuple[Path, int]:
+def partial_log(partial_log_bytes, tmp_path) -> tuple[Path, int]:
+    data, seq = partial_log_bytes
     path = tmp_path / "game.jsonl"
-    return path, long_log(path)
+    path.write_bytes(data)
+    return path, seq
 
 
 def test_a_warm_open_reads_an_entry_that_holds_in_part_as_a_cold_one(
@@ -164,7 +179,7 @@ def test_a_snapshot_naming_an_entry_outside_its_prefix_is_not_taken(
     snap = snapcache.peek(path)
     assert snap is not None and snap.partial == [(seq, DROPPED)]
     fold = Game.open(path, read_only=True).projection
-    past = fold.seqs[snap.position]  # the first entry after the prefix
+    past = fold.seqs[-1] + 1  # an entry after the prefix (it covers them all: the next)
     for wrong in ([(seq, DROPPED), (past, "x")], [(len(fold.seqs) + 10**6, "x")]):
         bad = msgspec.structs.replace(snap, partial=wrong)
         assert snapcache.restore(bad, fold.seqs) is None

@@ -21,12 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "sample_games" / "demo.jsonl"
 
 # Runs ``stockade ARGV`` as the console script does and prints the modules it imported.
+# (json only after the command: whether the command itself loads it is counted)
 CHILD = (
-    "import io, json, sys, contextlib\n"
+    "import io, sys, contextlib\n"
     "from stockade.tui.launcher import main\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n"
     "    code = main(sys.argv[1:])\n"
-    "print(json.dumps({'code': code, 'modules': sorted(sys.modules)}))\n"
+    "modules = sorted(sys.modules)\n"
+    "import json\n"
+    "print(json.dumps({'code': code, 'modules': modules}))\n"
 )
 
 
@@ -59,6 +62,34 @@ def test_tally_imports_its_own_subcommand_and_nothing_it_does_not_use():
     for unused in ("stockade.core.commands", "stockade.core.book.describe", "importlib.metadata"):
         assert unused not in modules, unused
     assert not any(m == "textual" or m.startswith("textual.") for m in modules)
+
+
+# What a folding tally has no use for: the threading module (the fold's locks are
+# ``_thread``'s own, which threading only names), the ``--json`` envelope when no
+# ``--json`` is asked, unicodedata (a refusal's words) and bisect (a replay's), and, with
+# the store off, the json that reads and writes entries.
+NOT_FOR_A_FOLD = {"threading", "stockade.core.cli.jsonout", "unicodedata", "bisect"}
+JSON = {"json", "json.decoder", "json.encoder", "json.scanner", "_json"}
+# The stockade modules a folding tally imports: the fold's model, rules, log and book,
+# and tally's own CLI modules (the launcher, tally_args, tally_report, ...). A new one
+# here is a new cost on every tally that folds: docs/performance.md, "What a fold spends".
+FOLD_MODULES = 76
+
+
+def test_a_folding_tally_imports_only_what_the_fold_needs(cache_off):
+    modules = imported_by("tally", str(DEMO))
+    assert "stockade.core.book.game_parts" in modules  # it folded
+    assert not (NOT_FOR_A_FOLD | JSON) & modules, sorted((NOT_FOR_A_FOLD | JSON) & modules)
+    ours = sorted(m for m in modules if m.startswith("stockade"))
+    assert len(ours) <= FOLD_MODULES, ours
+
+
+def test_a_tally_that_misses_the_store_folds_without_what_the_fold_does_not_use():
+    modules = imported_by("tally", str(DEMO))  # a fresh store: a miss, it folds and keeps
+    assert "stockade.core.book.game_parts" in modules and "json" in modules
+    assert not NOT_FOR_A_FOLD & modules, sorted(NOT_FOR_A_FOLD & modules)
+    # --json: the envelope, and json, load when asked for
+    assert "stockade.core.cli.jsonout" in imported_by("tally", str(DEMO), "--json")
 
 
 def test_a_kept_tally_imports_neither_msgspec_nor_the_model_nor_the_command_line():

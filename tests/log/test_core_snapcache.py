@@ -7,7 +7,6 @@ strike into it, other code, a damaged file) is ignored; opening never touches th
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Any
 
@@ -20,37 +19,7 @@ from stockade.core.log import derived, snapcache
 from stockade.core.log import store as log_store
 from stockade.core.log.game_log import GAME
 from stockade.core.model import events as ev
-
-
-def dump(state) -> dict:
-    return {
-        "units": [(h, dataclasses.asdict(u)) for h, u in state.units.items()],
-        "sides": [(n, dataclasses.asdict(s)) for n, s in state.sides.items()],
-        "casualties": [dataclasses.asdict(c) for c in state.casualties],
-        "clock": (state.turn, state.attacker, state.phase, state.ended, state.last_seq),
-        "scenario": state.scenario,
-        "cvp": state.cvp_overrides,
-        "scrounged": sorted(state.scrounged),
-    }
-
-
-def same(game: Game, fresh: Game) -> None:
-    assert dump(game.state) == dump(fresh.state)
-    assert [(s, str(r)) for s, r in game.conflicts.items()] == [
-        (s, str(r)) for s, r in fresh.conflicts.items()
-    ]
-    assert {s: game.when[s] for s in fresh.when} == fresh.when
-    assert [r.seq for r in game.effective] == [r.seq for r in fresh.effective]
-    # the names each entry's units had (read from the snapshot's name table)
-    assert {s: game.names.by_seq.get(s) for s in fresh.names.by_seq} == fresh.names.by_seq
-
-
-def fresh(path) -> Game:
-    saved, snapcache.ENABLED = snapcache.ENABLED, False
-    try:
-        return Game.open(path, read_only=True)
-    finally:
-        snapcache.ENABLED = saved
+from tests.log.snapshots import dump, fresh, fresh_writable, same
 
 
 @pytest.fixture()
@@ -74,7 +43,7 @@ def log(tmp_path, request, monkeypatch):
 
 def test_open_from_a_snapshot_equals_a_fold_from_the_start(cache, log):
     first = Game.open(log, read_only=True)  # folds all, writes the snapshot
-    assert first.projection.snap_position == len(first.effective) - snapcache.TAIL
+    assert first.projection.snap_position == len(first.effective)  # the state after them all
     assert len(list(cache.glob("*.snap"))) == 1
     before = (log.read_bytes(), os.stat(log).st_mtime_ns)
     game = Game.open(log, read_only=True)
@@ -536,11 +505,3 @@ def test_undo_strike_and_replay_after_a_warm_open_answer_as_after_a_cold_one(
         ]
     warm.close()
     cold.close()
-
-
-def fresh_writable(path) -> Game:
-    saved, snapcache.ENABLED = snapcache.ENABLED, False
-    try:
-        return Game.open(path)
-    finally:
-        snapcache.ENABLED = saved

@@ -6,9 +6,12 @@ backend Windows uses), so both ways of holding the lock keep the same promises."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from bench.generate import new_game
 from stockade.core.book.game import Game
@@ -111,3 +114,35 @@ def test_help_answers_while_another_window_holds_the_write_lock(tmp_path, capsys
     finally:
         proc.kill()
         proc.wait(10)
+
+
+# The way this interpreter holds the lock, and the side file's way where that is another
+# (``acquire`` reads ``BACKEND`` at each call): with ``fcntl`` present the side file is
+# held by filelock's ``flock`` on it, without it (tests/log/test_portable_lock.py) by its
+# pid file.
+BACKENDS = sorted({writelock.BACKEND, "filelock"})
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_released_lock_is_free_while_its_holder_still_lives(tmp_path, monkeypatch, backend):
+    """Released means released now, not once the lock object is collected: whoever still
+    refers to it (a journal kept for its warnings, a frame in a traceback), the next
+    writer gets the lock."""
+    monkeypatch.setattr(writelock, "BACKEND", backend)
+    path = tmp_path / "g.jsonl"
+    new_game(path=path).close()
+    first, second = os.open(path, os.O_RDWR), os.open(path, os.O_RDWR)
+    try:
+        held = writelock.acquire(path, first)
+        with pytest.raises(writelock.LockHeld):
+            writelock.acquire(path, second)
+        os.close(first)  # as Journal.close does: the descriptor, then the lock
+        first = -1
+        held.release()
+        again = writelock.acquire(path, second)
+        again.release()
+        assert held is not again
+    finally:
+        for fd in (first, second):
+            if fd >= 0:
+                os.close(fd)

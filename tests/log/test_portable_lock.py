@@ -12,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 HIDE_FCNTL = ROOT / "tests" / "fixtures" / "no_fcntl"
 
@@ -49,6 +47,10 @@ def _env() -> dict[str, str]:
     # test_a_killed_writer_leaves_no_lock_behind); the torn-write cases are fcntl-free
     # and already run 60 times in the suite's own run of the crash test.
     env["STOCKADE_TEST_CRASH_KILLS"] = "3"
+    # Every 8th failing write, not each: after any failed write the game lets its lock go
+    # and takes it again by one path (Game.recover), whichever write it was; which writes
+    # fail is the fcntl-free part, run for every write in the suite's own run.
+    env["STOCKADE_TEST_IOERROR_EVERY"] = "8"
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(HIDE_FCNTL), str(ROOT), env.get("PYTHONPATH", "")) if p
     )
@@ -63,14 +65,13 @@ def test_hiding_fcntl_selects_the_portable_lock():
     assert out.stdout.strip() == "filelock"
 
 
-@pytest.mark.parametrize("suite", SUITES, ids=[Path(s).stem for s in SUITES])
-def test_journal_suites_pass_with_fcntl_hidden(suite):
-    """Each suite in a pytest of its own, so the four spread over the run's workers. That
-    pytest loads no installed plugin: these suites use none (no hypothesis, no snapshot),
-    and loading them would cost each run more than its smallest suite."""
-    command = [sys.executable, "-m", "pytest", "-o", "addopts=-q", "-p", "no:cacheprovider", suite]
+def test_journal_suites_pass_with_fcntl_hidden():
+    """The four suites in one pytest of its own (one interpreter to start and one import
+    of Stockade, not four). That pytest loads no installed plugin: these suites use none
+    (no hypothesis, no snapshot), and loading them would cost more than a suite."""
+    command = [sys.executable, "-m", "pytest", "-o", "addopts=-q", "-p", "no:cacheprovider"]
     env = {**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    out = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    out = subprocess.run(command + SUITES, cwd=ROOT, env=env, capture_output=True, text=True)
     tail = "\n".join((out.stdout + out.stderr).splitlines()[-30:])
     assert out.returncode == 0, tail
     assert " passed" in tail and "failed" not in tail and "skipped" not in tail, tail

@@ -7,6 +7,8 @@ import dataclasses
 import functools
 import operator
 
+from stockade.core.model.tracked_unit import Origin, Unit
+
 _LEAF = (str, int, float, bool, type(None), frozenset)
 
 
@@ -34,3 +36,20 @@ def plain(value):
     if isinstance(value, set):
         return frozenset(value)
     raise TypeError(f"dump cannot copy a {type(value).__name__}")
+
+
+# A unit's fields but its origins are immutable values (str, int, bool, None, frozenset):
+# read at once into a tuple, they are a copy held apart from the live unit; the origins
+# are a list of mutable Origins, copied one by one. Equal exactly where ``plain`` is, at a
+# fraction of its cost (a unit is 39 fields, and a history test dumps hundreds of states).
+_UNIT_VALUES = operator.attrgetter(
+    *(f.name for f in dataclasses.fields(Unit) if f.name != "origins")
+)
+_ORIGIN_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Origin)))
+_IMMUTABLE = {"bool", "int", "str", "str | None", "frozenset[str]"}
+assert {str(f.type) for f in dataclasses.fields(Unit) if f.name != "origins"} <= _IMMUTABLE
+
+
+def unit_values(u: Unit) -> tuple:
+    """Every field of ``u``, as plain values held apart from it."""
+    return _UNIT_VALUES(u), [_ORIGIN_VALUES(o) for o in u.origins]

@@ -30,7 +30,7 @@ from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal
 from stockade.core.model.events import PHASES
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
 from stockade.core.rules.guarding import capacity
-from tests.model.plain import plain
+from tests.model.plain import plain, unit_values
 
 SIDES = ("Americans", "Germans")
 NATS = {"Americans": "American", "Germans": "SS"}
@@ -47,7 +47,7 @@ PICK = st.integers(min_value=0, max_value=10_000)
 
 def dump(state) -> dict:
     return {
-        "units": {h: plain(u) for h, u in sorted(state.units.items())},
+        "units": {h: unit_values(u) for h, u in sorted(state.units.items())},
         "sides": {n: plain(s) for n, s in sorted(state.sides.items())},
         "casualties": [plain(c) for c in state.casualties],
         "clock": (state.turn, state.attacker, state.phase, state.ended),
