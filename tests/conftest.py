@@ -108,13 +108,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A worker's tests are over: no collection runs from here to its exit. What the
+    """A worker's tests are over: its garbage is collected now, and no automatic
+    collection runs from here to its exit. What the
     worker made is let go as it ends, and with full collections rarer (``FULL_AFTER``)
     that can be a long collection; the controller gives a worker 5 s to end before it
     interrupts its main thread (execnet), and an interrupt that lands in a collector
     callback (hypothesis keeps one) is printed as an unraisable KeyboardInterrupt at the
-    end of a passing run."""
+    end of a passing run. pytest itself collects (five times) once the run is over, to
+    flush unraisable exceptions: the garbage is collected here, while the controller
+    still waits for this worker's results, so those later collections find little."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
+        gc.collect()
         gc.disable()
 
 
