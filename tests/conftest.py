@@ -116,9 +116,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     callback (hypothesis keeps one) is printed as an unraisable KeyboardInterrupt at the
     end of a passing run. pytest itself collects (five times) once the run is over, to
     flush unraisable exceptions: the garbage is collected here, while the controller
-    still waits for this worker's results, so those later collections find little."""
+    still waits for this worker's results, and what survives is frozen, so those later
+    collections walk little."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         gc.collect()
+        gc.freeze()  # what lives on is walked by none of those later collections
         gc.disable()
 
 
