@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 from textual import events
 
@@ -12,6 +17,27 @@ from stockade.core.model.events import SideSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_games"
+
+
+def demo_in_a_child(tmp: Path, child: str) -> dict[str, Any]:
+    """``child`` (a script given the demo's path) run in a fresh interpreter on a copy of
+    the demo game, with its own config, data and cache dirs: the JSON it prints last."""
+    game = tmp / "demo.jsonl"
+    shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game)
+    env = dict(os.environ)
+    for what in ("CONFIG", "DATA", "CACHE"):
+        env[f"STOCKADE_{what}_DIR"] = str(tmp / what.lower())
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(game)],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def sample_copy(tmp_path: Path, name: str = "demo") -> Path:

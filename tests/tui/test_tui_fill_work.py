@@ -6,15 +6,12 @@ before the app was made (the interpreter's, Textual's and Stockade's modules).""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.tui.support import demo_in_a_child
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,22 +83,7 @@ asyncio.run(main())
 @pytest.fixture(scope="module")
 def fill(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("fill")
-    game = tmp / "demo.jsonl"
-    shutil.copyfile(ROOT / "sample_games" / "demo.jsonl", game)
-    env = dict(os.environ)
-    for what in ("CONFIG", "DATA", "CACHE"):
-        env[f"STOCKADE_{what}_DIR"] = str(tmp / what.lower())
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(game)],
-        cwd=tmp,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return demo_in_a_child(tmp, CHILD)
 
 
 def test_the_frame_paints_before_the_core_is_imported(fill: dict[str, Any]) -> None:
