@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from stockade.core import rules
-from stockade.core.log import derived, snapcache
+from stockade.core.log import derived, snap_units, snapcache
 from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -243,10 +243,10 @@ class Projection:
         extra = len(units) - rows.n_units
         if extra < 0 or rows.n_casualties > len(state.casualties):
             raise ValueError("the rows do not fit the state")
-        fields = snapcache.UnitRow.__struct_fields__
+        fields = Unit._field_names
         for handle, row in zip(rows.handles, rows.units, strict=True):
             unit = units[handle]
-            for name, value in zip(fields, msgspec.structs.astuple(row), strict=True):
+            for name, value in zip(fields, snap_units.row_values(row), strict=True):
                 if getattr(unit, name) != value:
                     setattr(unit, name, value)  # its hooks: indexes, views
         if extra:

@@ -39,17 +39,18 @@ import msgspec
 from stockade.core.log import derived
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.records import LineIndex, ReadAgain
+from stockade.core.log.snap_units import UnitRow, covers_unit, unit_row, units_of
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.state import Casualty, GameState, Side
-from stockade.core.model.tracked_unit import Origin, Unit, make_unit, unit_values
+from stockade.core.model.tracked_unit import Unit
 from stockade.core.model.victory import VictoryBook
 
 if typing.TYPE_CHECKING:  # the write's: imported when a snapshot is written
     from stockade.core.log import snap_columns
 
-VERSION = 14  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 15  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
@@ -59,7 +60,8 @@ VERSION = 14  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # index of those lines (an open proving their bytes takes it in, not made again), the
 # origins and casualty lines decoded into their classes; 13: the entries that hold in
 # part (``core.rules.partial``) and what each dropped; 14: the state after every
-# effective event, and beside it what the state ``TAIL`` events back differs in
+# effective event, and beside it what the state ``TAIL`` events back differs in; 15: a
+# unit's row as the unit is laid out (its slots, origins as kept, its rare fields' mapping)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot keeps the state this many effective events back beside its own,
 # so the undo journal of the events an undo usually reaches is made by folding these
@@ -68,57 +70,10 @@ REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
 ENABLED = True
 
 
-# A unit's row: an array-like Struct (decoded in C) with the fields of ``Unit``, in the
-# same order and of the same types, which ``_mirrors`` checks (a field added and not here
-# switches snapshots off, and fails the tests). The origins and casualty lines are the
-# state's own classes, encoded and decoded by msgspec (a map of their fields each):
-# nothing is copied field by field into them after the decode.
-class UnitRow(msgspec.Struct, array_like=True):
-    handle: str
-    side: str
-    unit_kind: str
-    counter: str
-    created: int
-    cvp: int
-    origins: list[Origin]  # decoded by msgspec into the class itself
-    traits: frozenset[str]
-    status: str
-    armed: bool
-    broken: bool
-    pinned: bool
-    berserk: bool
-    melee: bool
-    disrupted: bool
-    location: str
-    guard: str | None
-    unarmed_how: str
-    abandoned_by: str
-    captured_seq: int
-    captured_how: str
-    captured_at: str
-    captured_clock: str
-    captured_traits: frozenset[str]
-    captured_broken: bool
-    surrendered_to: str
-    rearm_spent: bool
-    cc_attackers: frozenset[str]
-    lost_clock: str
-    lost_in_cc: bool
-    melee_clock: str
-    escape_clock: str
-    melee_end_seq: int
-    split_from: str
-    ended_seq: int
-    broken_told: str
-    location_told: str
-    placed_clock: str
-    note: str
-
-
 def _written(cls: type) -> list[tuple[str, object]] | None:
     """The fields of ``cls`` (a dataclass or a Struct) in order, each with its annotation
     as written (its text, the modules holding the state and the rows postponing their
-    annotations); None when one is not text (then ``typing.get_type_hints`` compares)."""
+    annotations); None when one is not text (snapshots are then off)."""
     names = _fields_of(cls)
     written: dict[str, object] = {}
     for klass in reversed(cls.__mro__):
@@ -127,28 +82,12 @@ def _written(cls: type) -> list[tuple[str, object]] | None:
     return out if all(isinstance(a, str) for _, a in out) else None
 
 
-def _mirrors(row: type[msgspec.Struct], cls: type, swap: dict[str, str]) -> bool:
-    """Does ``row`` have the fields of ``cls``, in order and of the same types (``swap``
-    names the fields whose row type differs: a nested row, as written)? Compared as
-    written: evaluating the annotations (``typing.get_type_hints``, ~8 M instructions)
-    was the most of a first snapshot read's check."""
-    want, have = _written(cls), _written(row)
-    if want is not None and have is not None:
-        return [(name, swap.get(name, a)) for name, a in want] == have
-    # annotations given as objects: evaluated (a swapped field's row type is the row's)
-    got = typing.get_type_hints(row)
-    hints = {**typing.get_type_hints(cls), **{name: got.get(name) for name in swap}}
-    fields = _fields_of(cls)
-    return [(n, hints[n]) for n in fields] == [(n, got[n]) for n in row.__struct_fields__]
-
-
 def _fields_of(cls: type) -> tuple[str, ...]:
     if isinstance(cls, type) and issubclass(cls, msgspec.Struct):
         return cls.__struct_fields__
     return tuple(f.name for f in dataclasses.fields(typing.cast(typing.Any, cls)))
 
 
-_UNIT_FIELDS = UnitRow.__struct_fields__
 STATE_SCALARS = ("scenario", "turn", "attacker", "phase", "ended", "strict", "last_seq")
 Scalars = tuple[str, int, str, str, bool, bool, int]  # the GameState fields STATE_SCALARS names
 When = tuple[int, str, str]  # an entry's turn, phase and attacker
@@ -166,7 +105,13 @@ def rows_mirror_state() -> bool:
     time a snapshot would be read or written (``enabled``), not at import: evaluating
     the dataclasses' annotations costs every command that never uses a snapshot (a game
     under ``MIN_EVENTS`` entries)."""
-    return set(_fields_of(GameState)) == _COVERED and (_mirrors(UnitRow, Unit, {}))
+    unit, row = _written(Unit), _written(UnitRow)
+    return (
+        set(_fields_of(GameState)) == _COVERED
+        and unit is not None
+        and row is not None
+        and covers_unit(unit, row)
+    )
 
 
 class TimelineRows(msgspec.Struct, array_like=True):
@@ -249,7 +194,7 @@ def back_rows(position: int, back: GameState, changed: Mapping[str, Unit]) -> ms
         dict(back.cvp_overrides),
         len(back.units),
         list(changed),
-        [_unit_row(u) for u in changed.values()],
+        [unit_row(u) for u in changed.values()],
         len(back.casualties),
         len(back.scrounged),
         back.vc,
@@ -377,19 +322,11 @@ def _to_state(snap: Snapshot) -> GameState:
     d.update(zip(STATE_SCALARS, snap.scalars, strict=True))
     d["sides"] = {side.name: side for side in snap.sides}
     d["cvp_overrides"] = snap.cvp_overrides
-    units: dict[str, Unit] = {}
-    astuple = msgspec.structs.astuple
-    for unit in map(make_unit, map(astuple, snap.units)):
-        units[unit.handle] = unit
-    d["units"] = units
+    d["units"] = units_of(snap.units)
     d["casualties"] = snap.casualties
     d["scrounged"] = Scroungings(snap.scrounged)
     d["vc"] = snap.vc
     return state
-
-
-def _unit_row(u: Unit) -> UnitRow:
-    return UnitRow(*unit_values(u))
 
 
 KIND = "snap"  # its kind in the derived store
@@ -558,7 +495,7 @@ def _payload(
         ("scalars", _scalars(state)),
         ("sides", list(state.sides.values())),
         ("cvp_overrides", dict(state.cvp_overrides)),
-        ("units", snap_columns.Column(len(units), lambda: map(_unit_row, units))),
+        ("units", snap_columns.Column(len(units), lambda: map(unit_row, units))),
         ("casualties", list(state.casualties)),
         ("scrounged", list(state.scrounged.order)),
         ("conflicts", [(s, *r.row()) for s, r in conflicts.items() if covered(s)]),

@@ -146,36 +146,35 @@ def test_old_snapshots_are_pruned(cache, log, tmp_path, monkeypatch):
 def test_the_rows_mirror_the_state_dataclasses():
     """A unit's row is written out field by field: a field added to Unit and not to
     its row switches snapshots off (never a state missing it)."""
+    from stockade.core.log import snap_units
     from stockade.core.model.tracked_unit import Unit
 
-    assert snapcache._mirrors(snapcache.UnitRow, Unit, {})
+    unit, row = snapcache._written(Unit), snapcache._written(snap_units.UnitRow)
+    assert unit is not None and row is not None and snap_units.covers_unit(unit, row)
     assert snapcache.ENABLED and snapcache.rows_mirror_state()
 
 
 def test_a_row_that_drifts_from_its_dataclass_is_caught():
-    import msgspec
+    from stockade.core.log import snap_units
+    from stockade.core.model.tracked_unit import Unit
 
-    from stockade.core.model.tracked_unit import Origin
-
-    class Short(msgspec.Struct, array_like=True):  # no cvp
-        handle: str
-        unit_kind: str
-        counter: str
-
-    class Retyped(msgspec.Struct, array_like=True):  # cvp as text
-        handle: str
-        unit_kind: str
-        counter: str
-        cvp: str
-
-    class Reordered(msgspec.Struct, array_like=True):
-        unit_kind: str
-        handle: str
-        counter: str
-        cvp: int
-
-    for row in (Short, Retyped, Reordered):
-        assert not snapcache._mirrors(row, Origin, {})
+    unit = snapcache._written(Unit)
+    row = snapcache._written(snap_units.UnitRow)
+    assert unit is not None and row is not None
+    at = dict(unit)
+    drifts = {
+        "a slot field missing": [r for r in row if r[0] != "cvp"],
+        "retyped": [(n, "str" if n == "cvp" else a) for n, a in row],
+        "reordered": [row[1], row[0], *row[2:]],
+        "no rare fields": row[:-1],
+    }
+    for why, drifted in drifts.items():
+        assert not snap_units.covers_unit(unit, drifted), why
+    # a field added to Unit (a slot or a rare one) and not to the row
+    assert not snap_units.covers_unit([*unit, ("new", "str")], row)
+    # a rare field of a type the row's mapping does not hold
+    odd = [(n, "float" if n == "note" else a) for n, a in unit]
+    assert at["note"] == "str" and not snap_units.covers_unit(odd, row)
 
 
 def _fake_core(tmp_path, monkeypatch, files: dict[str, bytes]):
