@@ -32,8 +32,8 @@ is ever run).
 Import-light by design: the tally answered from the store imports this before msgspec
 or the model, so it imports only os, sys, stat and CPython's own BLAKE2 (from
 ``_blake2``: ``hashlib`` would load OpenSSL, ~2 ms, for a hash it does not use); json
-when an entry is read or written (a tally with the store off never loads it: ~5 M
-instructions).
+when an entry is written, or read before msgspec is loaded (a tally with the store off
+never loads it: ~5 M instructions).
 """
 
 from __future__ import annotations
@@ -220,10 +220,8 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
 
 def _read_memo(folder: str, name: str) -> dict[str, tuple[int, int, int, int, bytes]]:
     found = read_file(folder, name, {"kind": "memo"})
-    import json
-
     try:
-        payload = json.loads(found) if found is not None else {}
+        payload: Any = _json_loads(found) if found is not None else {}
         return {
             rel: (int(h[0]), int(h[1]), int(h[2]), int(h[3]), bytes.fromhex(h[4]))
             for rel, h in payload.items()
@@ -444,14 +442,26 @@ def read_file(folder: str, name: str, keys: dict[str, object]) -> bytes | None:
     header, payload = data[head + MAC_BYTES : end], data[end + 1 :]
     if not same_mac(_mac(key, header, payload), data[head : head + MAC_BYTES]):
         return None
-    import json
-
     try:
-        if json.loads(header) != keys:
+        if _json_loads(header) != keys:
             return None
     except ValueError:  # pragma: no cover - the MAC held
         return None
     return payload
+
+
+def _json_loads(data: bytes) -> object:
+    """JSON read with msgspec when the process has loaded it (a warm open has): json's
+    import, its regular expressions compiled, cost ~5 M instructions; else json
+    (a tally answered from the store loads no msgspec). The same plain data either way;
+    ValueError when it is not JSON."""
+    loaded = sys.modules.get("msgspec")
+    if loaded is not None:
+        decoded: object = loaded.json.decode(data)
+        return decoded
+    import json
+
+    return json.loads(data)
 
 
 def read_entry(resolved: str, kind: str, content: tuple[int, str] | None) -> bytes | None:

@@ -28,6 +28,7 @@ class _Sequenced(Protocol):
 
 
 R = TypeVar("R", bound=_Sequenced)
+_SEQS_ONLY = frozenset((int,))
 
 
 class EffectiveRecords(Sequence[R], Generic[R]):
@@ -67,6 +68,9 @@ class EffectiveRecords(Sequence[R], Generic[R]):
 
     def seqs(self) -> list[int]:
         """Each place's seq, none of the records read."""
+        items = self._items
+        if set(map(type, items)) <= _SEQS_ONLY:  # every place held by its seq (in C)
+            return items.copy()  # type: ignore[return-value]
         return [item if type(item) is int else item.seq for item in self._items]  # type: ignore[union-attr]
 
     def held(self) -> int:

@@ -16,7 +16,7 @@ group is in effect, the effective history holds its event where the record stood
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import chain, filterfalse
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 import msgspec
@@ -249,7 +249,7 @@ class Timeline(msgspec.Struct, Generic[R]):
             return [r.seq for r in self.effective()]
         groups, struck = cast(dict[int, list[int]], self.groups), self.struck
         seqs = list(chain.from_iterable(map(groups.__getitem__, self.active)))
-        return [seq for seq in seqs if seq not in struck] if struck else seqs
+        return list(filterfalse(struck.__contains__, seqs)) if struck else seqs
 
     def _amended(self, records: list[R]) -> list[R]:
         """``records`` with each amended entry's standing event in its place."""
