@@ -219,6 +219,29 @@ def test_every_field_is_filled_and_read_back_in_order():
         tracked_unit.make_unit(values[:-1])
 
 
+def test_a_unit_laid_out_is_read_back_in_order():
+    """``unit_of_layout`` stores the slots written out, in order (a field added to the
+    class and not there, or two swapped, reads back wrong here), then the origins and
+    the rare fields' mapping as the unit kept them."""
+    values = [f"value {i}" for i in range(len(dataclasses.fields(Unit)))]
+    values[tracked_unit._AT["origins"]] = [Origin("o", "squad", "c", 1)]
+    u = tracked_unit.make_unit(values)
+    laid = tracked_unit.layout_values(u)
+    back = tracked_unit.unit_of_layout(laid)
+    assert list(tracked_unit.unit_values(back)) == values
+    assert (back._origins, back._more) == (u._origins, u._more) and back._more
+    assert back._tracker is None and type(back) is Unit
+    plain = Unit("h", "A", "squad", "c", 1, 2, [Origin("h", "squad", "c", 2)])
+    again = tracked_unit.unit_of_layout(tracked_unit.layout_values(plain))
+    assert again == plain and again._more is None and again._origins is None
+    with pytest.raises(ValueError):
+        tracked_unit.unit_of_layout([*laid, "one more"])
+    with pytest.raises(ValueError, match="rare fields"):
+        tracked_unit.unit_of_layout([*laid[:-1], {"handle": "x"}])  # not a rare field
+    with pytest.raises(ValueError, match="rare fields"):
+        tracked_unit.unit_of_layout([*laid[:-1], {}])  # empty: None stands for it
+
+
 @pytest.mark.parametrize(
     "args, kwargs, words",
     [

@@ -177,6 +177,34 @@ def test_a_row_that_drifts_from_its_dataclass_is_caught():
     assert at["note"] == "str" and not snap_units.covers_unit(odd, row)
 
 
+def test_a_warm_open_makes_its_units_without_comparing_their_rare_fields(cache, log, monkeypatch):
+    """Each unit is made from its row as the unit is laid out: its rare fields are the
+    mapping the row holds, none compared with its default (main compared all 19 of
+    every unit: a ``more_of`` call each), and each unit holds them as after a fold."""
+    from stockade.core.model import tracked_unit, unit_layout
+
+    Game.open(log, read_only=True).close()
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return unit_layout.more_of(*args)
+
+    monkeypatch.setattr(tracked_unit, "more_of", counted)
+    game = Game.open(log, read_only=True)
+    assert game.projection.restored and game.projection.undo[-1] is None  # none folded
+    assert calls == []
+    monkeypatch.undo()
+    cold = fresh(log)
+    warm_units, cold_units = game.state.units, cold.state.units
+    assert list(warm_units) == list(cold_units)
+    assert sum(u._more is not None for u in warm_units.values()) >= 10  # captured, lost
+    for handle, unit in warm_units.items():
+        kept = cold_units[handle]
+        assert (unit._origins, unit._more) == (kept._origins, kept._more), handle
+    same(game, cold)
+
+
 def _fake_core(tmp_path, monkeypatch, files: dict[str, bytes]):
     root = tmp_path / "fake_core"
     for name, body in files.items():
