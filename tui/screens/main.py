@@ -160,7 +160,7 @@ class MainScreen(Screen[None]):
         # the widgets that changed in the first (a scrollbar shown) ask for their own
         # layout, done with the next one. A terminal resize (a size the screen was not
         # laid out at yet) goes on to Textual's handler.
-        if event.size == self.size and all(
+        if event.size == self.container_size and all(
             self.has_class(name) == on for name, on in self._breakpoints(event.size).items()
         ):
             event.prevent_default()
