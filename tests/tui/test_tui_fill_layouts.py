@@ -21,8 +21,18 @@ import stockade.tui.app as app_module
 from stockade.tui.screens.main import MainScreen
 from stockade.tui.widgets.offer_list import OfferList
 
-counts = {"layouts": 0, "offers_mounted": 0}
+from textual.css.stylesheet import Stylesheet
+
+counts = {"layouts": 0, "offers_mounted": 0, "styled": 0}
 filling = [False]
+real_apply = Stylesheet.apply
+
+def apply(self, node, *args, **kwargs):  # one node's styles worked out from the CSS
+    if filling[0]:
+        counts["styled"] += 1
+    return real_apply(self, node, *args, **kwargs)
+
+Stylesheet.apply = apply
 real_on_mount = MainScreen.on_mount
 
 def on_mount(self):
@@ -53,6 +63,7 @@ async def main():
             await asyncio.sleep(0.001)
         await app.screen.wait_for_refresh()
         filled = dict(counts)
+        filled["nodes"] = 1 + len(list(app.screen.walk_children()))
         await pilot.pause()
         await pilot.pause()
         settled = dict(counts)
@@ -78,6 +89,12 @@ def test_the_screen_is_laid_out_twice_before_the_panels_are_filled(fill: dict[st
     # when resumed, then once more for what its first layout changed (the history's
     # scrollbar, the mount's own refresh); main: 3, the third on Textual's Resize
     assert fill["filled"]["layouts"] == 2, fill
+
+
+def test_each_widget_is_styled_about_once_in_the_fill(fill: dict[str, Any]) -> None:
+    # as it mounts, and again for a class or a focus set since; main: the whole screen
+    # styled again on its first resume (56 for 19 nodes)
+    assert fill["filled"]["styled"] <= fill["filled"]["nodes"] + 8, fill
 
 
 def test_the_entries_list_is_mounted_when_the_bar_first_opens(fill: dict[str, Any]) -> None:

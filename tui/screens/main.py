@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.events import Resize
+from textual.events import Resize, ScreenResume
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -172,9 +172,13 @@ class MainScreen(Screen[None]):
         if self.has_class("-wide") != self._wide:
             self.show_game()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume) -> None:
         if self._shown_by_mount:  # the mount's own resume: shown already
             self._shown_by_mount = False
+            # and styled already: each widget as it mounted, and what a class set since
+            # touches when it was set. Textual's resume would style the whole screen
+            # again, every widget, before its first layout.
+            event.refresh_styles = False
             return
         self.show_game()
 
