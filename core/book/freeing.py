@@ -48,7 +48,9 @@ def freed_by(
 def _how(unit: Unit) -> str:
     if unit.unarmed_how == "escaped":
         return "escaped" if unit.status == ACTIVE else "escaped (unarmed)"
-    return "given back, armed" if unit.armed else f"unarmed ({unit.unarmed_how})"
+    if unit.armed:
+        return "given back, armed"
+    return f"unarmed ({unit.unarmed_how})" if unit.unarmed_how else "unarmed"
 
 
 def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
