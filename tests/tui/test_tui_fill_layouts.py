@@ -111,6 +111,8 @@ async def _layout_at(tmp_path: Path, size: tuple[int, int], resized_from: list[t
     """The main screen's breakpoint classes and its widgets' regions at ``size``, reached
     through the terminal resizes ``resized_from`` (none: started at that size)."""
     from stockade.core.book.game import Game
+    from textual.widget import Widget
+
     from stockade.tui.app import StockadeApp
 
     where = tmp_path / f"{len(resized_from)}-{size[0]}"
@@ -127,7 +129,7 @@ async def _layout_at(tmp_path: Path, size: tuple[int, int], resized_from: list[t
         classes = sorted(c for c in screen.classes if c.startswith("-"))
         regions = {
             f"{type(w).__name__}#{w.id}": tuple(w.region)
-            for w in screen.walk_children()
+            for w in screen.walk_children(Widget)
             if w.display and w.id
         }
     game.close()
