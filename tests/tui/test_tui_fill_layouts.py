@@ -110,9 +110,9 @@ SIZES = ((120, 40), (80, 24), (160, 50), (70, 20), (100, 30), (120, 40))
 async def _layout_at(tmp_path: Path, size: tuple[int, int], resized_from: list[tuple[int, int]]):
     """The main screen's breakpoint classes and its widgets' regions at ``size``, reached
     through the terminal resizes ``resized_from`` (none: started at that size)."""
-    from stockade.core.book.game import Game
     from textual.widget import Widget
 
+    from stockade.core.book.game import Game
     from stockade.tui.app import StockadeApp
 
     where = tmp_path / f"{len(resized_from)}-{size[0]}"
