@@ -57,11 +57,15 @@ def test_a_killed_run_leaves_no_process(tmp_path, workers, kill):
         **os.environ,
         MARKER: marker.split("=", 1)[1],
         "SPAWNS_CHILD_PIDS": str(pids),
+        # No installed plugin but xdist: spawns_child.py uses none, and loading them
+        # (hypothesis, the snapshot plugin and the Textual it imports) in the run and its
+        # worker cost more CPU than everything else the run does.
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
     env.pop("PYTEST_XDIST_WORKER", None)  # the run is a pytest of its own, not a worker
     run = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-o", "addopts=-q", "-p", "no:cacheprovider"]
-        + ["-n", workers, "tests/fixtures/spawns_child.py"],
+        + ["-p", "xdist.plugin", "-n", workers, "tests/fixtures/spawns_child.py"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -12,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from stockade.core.log import journal as journal_module
 from stockade.core.log.files import group_marker
 from stockade.core.log.game_log import load
 from stockade.core.model import events as ev
+from tests.cli.killed_runs import KilledRuns
 
 ROOT = Path(__file__).resolve().parents[2]
 SIDES = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
@@ -176,51 +176,31 @@ def load_records(data: bytes, tmp_path: Path) -> list[ev.Record]:
 
 
 # ----------------------------------------------------------------- killed runs
-CHILD = textwrap.dedent(
-    """
-    import sys
-    sys.path.insert(0, sys.argv[4])
-    from stockade.core.cli import main
-    from tests.cli.kill_steps import arm
-
-    arm(int(sys.argv[3]), half_writes=True)
-    sys.exit(main(["run", sys.argv[1], sys.argv[2], "--json"]))
-    """
-)
-
-
-def _child(path: Path, script: Path, at: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), str(script), str(at), str(ROOT)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_a_run_killed_at_every_step_of_its_write_leaves_the_log_as_before_or_whole(tmp_path):
     """The child SIGKILLs itself at the k-th step of the write protocol (before and after
     each write, half-write and fsync), for every k: afterwards the log holds all of the
     script's records or none, and a run that replied says exactly what the file holds."""
     script = _script(tmp_path, lines=40)
     outcomes = {"none": 0, "all": 0}
-    for at in range(1, 40):
-        path = _log(tmp_path)
-        before = len(load(path).records)
-        done = _child(path, script, at)
-        records = _opened(path)
-        assert len(records) in (before, before + 40), (at, len(records))
-        if done.returncode == 0:
-            assert json.loads(done.stdout)["recorded"] == 40 == len(records) - before
-        else:
-            assert done.returncode == -signal.SIGKILL, done.stderr
-        outcomes["all" if len(records) > before else "none"] += 1
-        path.unlink()
-        for side in tmp_path.glob("game.jsonl.torn-*"):
-            side.unlink()
-        if done.returncode == 0:
-            break  # every step was passed: the run finished
+    (tmp_path / "runs").mkdir()
+    with KilledRuns(tmp_path / "runs") as runs:
+        for at in range(1, 40):
+            path = _log(tmp_path)
+            before = len(load(path).records)
+            argv = ["run", str(path), str(script), "--json"]
+            done = runs.run(argv, at, half_writes=True)
+            records = _opened(path)
+            assert len(records) in (before, before + 40), (at, len(records))
+            if done.returncode == 0:
+                assert json.loads(done.stdout)["recorded"] == 40 == len(records) - before
+            else:
+                assert done.returncode == -signal.SIGKILL, done.stderr
+            outcomes["all" if len(records) > before else "none"] += 1
+            path.unlink()
+            for side in tmp_path.glob("game.jsonl.torn-*"):
+                side.unlink()
+            if done.returncode == 0:
+                break  # every step was passed: the run finished
     assert outcomes["none"] and outcomes["all"]  # kills before and after it was accepted
     print(f"\n[figures] run killed at each write step: {outcomes}")
 

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import sys
-import textwrap
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from stockade.core.cli import main
 from stockade.core.log import staging
 from stockade.core.log.files import group_marker
 from stockade.core.model import events as ev
+from tests.cli.killed_runs import KilledRuns
 
 execute_module: Any = importlib.import_module("stockade.core.commands.execute")
 SIDES = [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)]
@@ -237,49 +237,28 @@ def test_a_group_written_in_many_chunks_is_the_group_written_in_one(tmp_path, mo
     assert logs[0] == logs[1] and len(logs[1]) - len(start) > 10 * 1000
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-CHILD = textwrap.dedent(
-    """
-    import sys
-    sys.path.insert(0, sys.argv[4])
-    from stockade.core.cli import main
-    from stockade.core.log import staging
-    from tests.cli.kill_steps import arm
-
-    staging.CHUNK_BYTES = 1000  # many writes, each a moment to be killed at
-    arm(int(sys.argv[3]))
-    sys.exit(main(["run", sys.argv[1], sys.argv[2], "--json"]))
-    """
-)
-
-
 def test_a_run_written_in_chunks_killed_at_every_step_leaves_none_or_all(tmp_path):
     """The group's chunks are written one by one: a kill between any two leaves the
     log as it was, read-only and for writing alike (the marker is still there)."""
-    import subprocess
-
     script = _write(tmp_path, _moves(12))
     seen = {"none": 0, "all": 0}
-    for at in range(1, 60):
-        path = _log(tmp_path)
-        before = len(Game.open(path, read_only=True).records)
-        done = subprocess.run(
-            [sys.executable, "-c", CHILD, str(path), str(script), str(at), str(ROOT)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        shown = len(Game.open(path, read_only=True).records)
-        game = Game.open(path)
-        records = len(game.records)
-        game.close()
-        assert shown == records and records in (before, before + 12), (at, records)
-        if done.returncode == 0:
-            assert json.loads(done.stdout)["recorded"] == 12 == records - before
-        seen["all" if records > before else "none"] += 1
-        for side in [path, *tmp_path.glob("game.jsonl.torn-*")]:
-            os.unlink(side)
-        if done.returncode == 0:
-            break
+    (tmp_path / "runs").mkdir()
+    with KilledRuns(tmp_path / "runs") as runs:
+        for at in range(1, 60):
+            path = _log(tmp_path)
+            before = len(Game.open(path, read_only=True).records)
+            # staged in chunks of 1,000 bytes: many writes, each a moment to be killed at
+            done = runs.run(["run", str(path), str(script), "--json"], at, chunk=1000)
+            shown = len(Game.open(path, read_only=True).records)
+            game = Game.open(path)
+            records = len(game.records)
+            game.close()
+            assert shown == records and records in (before, before + 12), (at, records)
+            if done.returncode == 0:
+                assert json.loads(done.stdout)["recorded"] == 12 == records - before
+            seen["all" if records > before else "none"] += 1
+            for side in [path, *tmp_path.glob("game.jsonl.torn-*")]:
+                os.unlink(side)
+            if done.returncode == 0:
+                break
     assert seen["none"] > 4 and seen["all"] >= 1, seen
