@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stockade.core.model import events as ev
+from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
 
@@ -107,7 +108,7 @@ class NameBook:
     __slots__ = ("by_seq",)
 
     def __init__(self) -> None:
-        self.by_seq: dict[int, tuple[Name, ...]] = {}
+        self.by_seq: SeqTable[tuple[Name, ...]] = SeqTable()
 
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
