@@ -43,12 +43,24 @@ def _index(seqs: array[int], seq: int) -> int:
 class SeqTable(MutableMapping[int, V]):
     """seq -> value, iterated in the order of the seqs."""
 
-    __slots__ = ("_seqs", "_values")
+    __slots__ = ("_seqs", "_values", "_next")
 
     def __init__(self, items: Mapping[int, V] | Iterable[tuple[int, V]] = ()) -> None:
         self._seqs = array("q")
         self._values: list[V] = []
+        self._next = 0  # the index after the last one found: seqs are often asked in turn
         self.update(items)
+
+    def _at(self, seq: int) -> int:
+        """The index of ``seq``, or -1."""
+        seqs, at = self._seqs, self._next
+        if at < len(seqs) and seqs[at] == seq:
+            self._next = at + 1
+            return at
+        at = _index(seqs, seq)
+        if at >= 0:
+            self._next = at + 1
+        return at
 
     def __len__(self) -> int:
         return len(self._values)
@@ -57,10 +69,10 @@ class SeqTable(MutableMapping[int, V]):
         return iter(self._seqs)
 
     def __contains__(self, seq: object) -> bool:
-        return type(seq) is int and _index(self._seqs, seq) >= 0
+        return type(seq) is int and self._at(seq) >= 0
 
     def __getitem__(self, seq: int) -> V:
-        at = _index(self._seqs, seq) if type(seq) is int else -1
+        at = self._at(seq) if type(seq) is int else -1
         if at < 0:
             raise KeyError(seq)
         return self._values[at]
@@ -70,7 +82,7 @@ class SeqTable(MutableMapping[int, V]):
     @overload
     def get(self, seq: int, /, default: V | D) -> V | D: ...
     def get(self, seq: int, /, default: object = None) -> object:
-        at = _index(self._seqs, seq)
+        at = self._at(seq)
         return default if at < 0 else self._values[at]
 
     def __setitem__(self, seq: int, value: V) -> None:
@@ -87,7 +99,7 @@ class SeqTable(MutableMapping[int, V]):
             self._values.insert(i, value)
 
     def __delitem__(self, seq: int) -> None:
-        at = _index(self._seqs, seq)
+        at = self._at(seq)
         if at < 0:
             raise KeyError(seq)
         del self._seqs[at]
