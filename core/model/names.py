@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar, overload
 
 from stockade.core.model import events as ev
@@ -118,6 +118,10 @@ class NamesBySeq(SeqTable[tuple[Name, ...]]):
             self.put_one(seq, names[0])
         else:
             super().__setitem__(seq, names)
+
+    def _kept(self, values: Iterator[tuple[Name, ...]]) -> Iterable[tuple[Name, ...]]:
+        bare: Iterable[Any] = (names[0] if len(names) == 1 else names for names in values)
+        return bare  # an entry's one name held bare (``_names``)
 
     def put_one(self, seq: int, name: Name) -> None:
         """The names of entry ``seq``: ``name`` alone."""

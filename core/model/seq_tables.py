@@ -18,7 +18,7 @@ itself. Iterated in the order of the groups' ids, the order a log makes them in.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, MutableMapping, ValuesView
 from operator import itemgetter
 from typing import Generic, TypeVar, overload
 
@@ -115,10 +115,24 @@ class SeqTable(MutableMapping[int, V]):
         """Put ``items`` in, sorted first when they come out of order (a snapshot's
         names come as the entries naming several units, then those naming one)."""
         pairs = list(items.items() if isinstance(items, Mapping) else items)
-        if any(a[0] >= b[0] for a, b in zip(pairs, pairs[1:], strict=False)):
+        rising = all(a[0] < b[0] for a, b in zip(pairs, pairs[1:], strict=False))
+        if not rising:
             pairs.sort(key=itemgetter(0))  # stable: of a seq given twice, the last stands
+        seqs = self._seqs
+        if (
+            pairs
+            and (rising or isinstance(items, Mapping))
+            and (not seqs or pairs[0][0] > seqs[-1])
+        ):  # each seq once, all after the last held (a restore): in bulk
+            seqs.extend(map(itemgetter(0), pairs))
+            self._values.extend(self._kept(map(itemgetter(1), pairs)))
+            return
         for seq, value in pairs:
             self[seq] = value
+
+    def _kept(self, values: Iterator[V]) -> Iterable[V]:
+        """``values`` as this table holds them."""
+        return values
 
 
 class Groups(Mapping[int, list[T]], Generic[T]):
@@ -184,8 +198,7 @@ class Groups(Mapping[int, list[T]], Generic[T]):
         """Make group ``grp`` hold ``group`` (kept as it is, unless it is the group's
         own seq alone)."""
         lists, ones = self._lists, self._ones
-        at = _index(ones, grp)
-        if at >= 0:
+        if ones and grp <= ones[-1] and (at := _index(ones, grp)) >= 0:
             del ones[at]
         if (
             len(group) == 1
@@ -222,6 +235,22 @@ class Groups(Mapping[int, list[T]], Generic[T]):
         for grp, group in pairs:
             self[grp] = group
 
+    def _pairs(self) -> Iterator[tuple[int, list[T]]]:
+        """(grp, its events) in the order of the ids, none looked up."""
+        lists = self._lists
+        if not lists:
+            return ((grp, [grp]) for grp in self._ones)  # type: ignore[list-item]
+        return (
+            (grp, group if (group := lists.get(grp)) is not None else [grp])  # type: ignore[list-item]
+            for grp in self
+        )
+
+    def items(self) -> ItemsView[int, list[T]]:
+        return _Items(self)
+
+    def values(self) -> ValuesView[list[T]]:
+        return _Values(self)
+
     def flat(self, grps: Iterable[int]) -> list[T]:
         """The events of groups ``grps`` in a row, in that order."""
         lists = self._lists
@@ -240,3 +269,17 @@ class Groups(Mapping[int, list[T]], Generic[T]):
         out._ones = array("q", self._ones)
         out._lists = {grp: list(group) for grp, group in self._lists.items()}
         return out
+
+
+class _Items(ItemsView[int, list[T]]):
+    _mapping: Groups[T]
+
+    def __iter__(self) -> Iterator[tuple[int, list[T]]]:
+        return self._mapping._pairs()
+
+
+class _Values(ValuesView[list[T]]):
+    _mapping: Groups[T]
+
+    def __iter__(self) -> Iterator[list[T]]:
+        return (group for _grp, group in self._mapping._pairs())
