@@ -110,8 +110,15 @@ class NamesBySeq(SeqTable[tuple[Name, ...]]):
     @overload
     def get(self, seq: int, /, default: tuple[Name, ...] | D) -> tuple[Name, ...] | D: ...
     def get(self, seq: int, /, default: object = None) -> object:
-        held = super().get(seq, _NONE)
-        return default if held is _NONE else _names(held)
+        seqs, at = self._seqs, self._next  # (``_at`` written out: a walk's every step)
+        if at < len(seqs) and seqs[at] == seq:
+            self._next = at + 1
+        else:
+            at = self._at(seq)
+            if at < 0:
+                return default
+        held: Any = self._values[at]
+        return (held,) if held and type(held[0]) is str else held  # ``_names``, written out
 
     def __setitem__(self, seq: int, names: tuple[Name, ...]) -> None:
         if len(names) == 1:

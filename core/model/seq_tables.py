@@ -69,6 +69,9 @@ class SeqTable(MutableMapping[int, V]):
         return iter(self._seqs)
 
     def __contains__(self, seq: object) -> bool:
+        seqs, at = self._seqs, self._next
+        if at < len(seqs) and seqs[at] == seq:
+            return True
         return type(seq) is int and self._at(seq) >= 0
 
     def __getitem__(self, seq: int) -> V:
@@ -82,6 +85,10 @@ class SeqTable(MutableMapping[int, V]):
     @overload
     def get(self, seq: int, /, default: V | D) -> V | D: ...
     def get(self, seq: int, /, default: object = None) -> object:
+        seqs, at = self._seqs, self._next  # (``_at`` written out: a walk's every step)
+        if at < len(seqs) and seqs[at] == seq:
+            self._next = at + 1
+            return self._values[at]
         at = self._at(seq)
         return default if at < 0 else self._values[at]
 
