@@ -8,7 +8,7 @@ satisfy, so neither module imports them (they import these two).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from stockade.core.model import events as ev
@@ -23,7 +23,7 @@ class Replayed(Protocol):
     ``NamesThen``; named here so that wording an entry imports no replay, which folds)."""
 
     @property
-    def when(self) -> dict[int, When]: ...
+    def when(self) -> Mapping[int, When]: ...
 
     def of(self, seq: int) -> dict[str, Name]: ...
 
@@ -36,7 +36,7 @@ class GameView(Protocol):
     def conflicts(self) -> dict[int, Refusal]: ...
 
     @property
-    def when(self) -> dict[int, When]: ...
+    def when(self) -> Mapping[int, When]: ...
 
     @property
     def names(self) -> NameBook: ...

@@ -43,6 +43,7 @@ from stockade.core.log.game_timeline import CONTROLS, Timeline
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import Name, NameBook
+from stockade.core.model.seq_tables import SeqTable
 
 When = tuple[int, str, str]  # turn, phase, attacker
 
@@ -55,7 +56,7 @@ class NamesThen:
     def __init__(self, records: Sequence[ev.Record]):
         """Replay ``records``, in order, each as the write it was."""
         self.names = NameBook()
-        self.when: dict[int, When] = {}
+        self.when: SeqTable[When] = SeqTable()
         last = max((r.seq for r in records if ev.is_control(r)), default=0)
         if not records or last == 0:
             return  # no undo, redo or strike: every entry is in effect, and folded

@@ -31,6 +31,7 @@ from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import MENTIONS, NameBook
+from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.shared_table import LinesAt, SharedTable, UnitsAt
 from stockade.core.model.state import GameState, Side
 from stockade.core.model.tracked_unit import Unit, clone_unit, copy_obj
@@ -64,7 +65,8 @@ class Projection:
         self.conflicts: dict[int, Refusal] = {}
         # entries that hold in part (``core.rules.partial``): seq -> what was dropped, why
         self.partial: dict[int, str] = {}
-        self.when: dict[int, tuple[int, str, str]] = {}  # seq -> (turn, phase, attacker)
+        # seq -> (turn, phase, attacker)
+        self.when: SeqTable[tuple[int, str, str]] = SeqTable()
         self._when: tuple[int, str, str] = (0, "", "")  # the last one made (shared)
         self.names = NameBook()  # seq -> the names its units had then (core.model.names)
         self.undo: list[Any] = []

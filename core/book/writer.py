@@ -50,6 +50,7 @@ from stockade.core.log.store import LogStore
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal, Refusal
 from stockade.core.model.names import NameBook
+from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import GameState
 
 # ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
@@ -119,7 +120,7 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
         return self.projection.conflicts
 
     @property
-    def when(self) -> dict[int, tuple[int, str, str]]:
+    def when(self) -> SeqTable[tuple[int, str, str]]:
         return self.projection.when
 
     @property

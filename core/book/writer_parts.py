@@ -5,7 +5,7 @@ modules define each, so no declaration can stand in front of a definition."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stockade.core.book.change import Change
@@ -31,7 +31,7 @@ class WriterParts:
         @property
         def conflicts(self) -> dict[int, Refusal]: ...
         @property
-        def when(self) -> dict[int, When]: ...
+        def when(self) -> Mapping[int, When]: ...
         @property
         def names(self) -> NameBook: ...
         def names_then(self) -> Replayed: ...

@@ -13,6 +13,7 @@ from __future__ import annotations
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import Record, Redo, Undo
 from stockade.core.log.timeline import HEADER_GROUP, Controls, Timeline
+from stockade.core.model.seq_tables import Groups
 
 __all__ = ["HEADER_GROUP", "CONTROLS", "new_timeline"]
 
@@ -35,4 +36,4 @@ CONTROLS = Controls(
 
 def new_timeline() -> Timeline[Record]:
     """A campaign's timeline before any record after the header."""
-    return Timeline(CONTROLS, groups={HEADER_GROUP: []}, active=[HEADER_GROUP])
+    return Timeline(CONTROLS, groups=Groups({HEADER_GROUP: []}), active=[HEADER_GROUP])

@@ -10,7 +10,7 @@ history; every later event is checked again when the state is folded (see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -85,7 +85,7 @@ def entries(
     records: Sequence[ev.Record],
     timeline: Timeline,
     conflicts: dict[int, Refusal],
-    when: dict[int, tuple[int, str, str]],
+    when: Mapping[int, tuple[int, str, str]],
     partial: dict[int, str] | None = None,
 ) -> list[HistoryEntry]:
     """Every record as a history entry: its status, and when it happened (an entry
@@ -97,7 +97,7 @@ def iter_entries(
     records: Sequence[ev.Record],
     timeline: Timeline,
     conflicts: dict[int, Refusal],
-    when: dict[int, tuple[int, str, str]],
+    when: Mapping[int, tuple[int, str, str]],
     partial: dict[int, str] | None = None,
 ) -> Iterator[HistoryEntry]:
     """``entries``, one at a time: a long log's history is never held whole."""

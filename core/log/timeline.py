@@ -16,10 +16,12 @@ group is in effect, the effective history holds its event where the record stood
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, filterfalse
+from itertools import filterfalse
 from typing import Generic, Literal, Protocol, TypeVar, cast
 
 import msgspec
+
+from stockade.core.model.seq_tables import Groups
 
 HEADER_GROUP = 1  # the log's header (and whatever was written with it): never undone
 
@@ -70,7 +72,7 @@ class Controls(msgspec.Struct, frozen=True):
 class Timeline(msgspec.Struct, Generic[R]):
     controls: Controls
     # grp -> its domain events: the records themselves, or (with ``lines``) their seqs
-    groups: dict[int, list[R | int]] = msgspec.field(default_factory=dict)
+    groups: Groups[R | int] = msgspec.field(default_factory=Groups)
     active: list[int] = msgspec.field(default_factory=list)  # group ids in effect, in order
     undone: set[int] = msgspec.field(default_factory=set)
     redo_stack: list[int] = msgspec.field(default_factory=list)  # undone groups, last on top
@@ -144,18 +146,19 @@ class Timeline(msgspec.Struct, Generic[R]):
 
     def _add_event(self, record: R) -> None:
         grp = record.grp
-        group = self.groups.get(grp)
-        check = self.controls.check_groups
-        item: R | int = record if self.lines is None else record.seq
-        if group is not None:
-            if check and grp != self.active[-1]:
-                raise self.controls.error("log", f"group {grp} is not the latest group in effect")
-            group.append(item)
-            return
-        if check and grp != record.seq:
-            raise self.controls.error("log", f"a new group must start at its own seq, not {grp}")
-        self.groups[grp] = [item]
-        self._open_group(grp)
+        groups = self.groups
+        if self.controls.check_groups:
+            if grp in groups:
+                if grp != self.active[-1]:
+                    raise self.controls.error(
+                        "log", f"group {grp} is not the latest group in effect"
+                    )
+            elif grp != record.seq:
+                raise self.controls.error(
+                    "log", f"a new group must start at its own seq, not {grp}"
+                )
+        if groups.add(grp, record if self.lines is None else record.seq):
+            self._open_group(grp)
 
     def group(self, grp: int) -> list[R]:
         """The domain events of group ``grp`` (none if it has none), in log order."""
@@ -203,7 +206,7 @@ class Timeline(msgspec.Struct, Generic[R]):
         """An independent timeline to try a record on before it is written."""
         return Timeline(
             self.controls,
-            {grp: list(group) for grp, group in self.groups.items()},
+            self.groups.copy(),
             list(self.active),
             set(self.undone),
             list(self.redo_stack),
@@ -233,10 +236,9 @@ class Timeline(msgspec.Struct, Generic[R]):
         if lines is not None:
             return self._amended([lines[seq - 1] for seq in self.effective_seqs()])
         out: list[R] = []
-        groups, struck = cast(dict[int, list[R]], self.groups), self.struck
+        groups, struck = cast(Groups[R], self.groups), self.struck
         if not struck:
-            for grp in self.active:
-                out += groups[grp]
+            out = cast(list[R], self.groups.flat(self.active))
         else:
             for grp in self.active:
                 out.extend(r for r in groups[grp] if r.seq not in struck)
@@ -247,8 +249,8 @@ class Timeline(msgspec.Struct, Generic[R]):
         standing event has the seq of the entry it stands for), none of them read."""
         if self.lines is None:
             return [r.seq for r in self.effective()]
-        groups, struck = cast(dict[int, list[int]], self.groups), self.struck
-        seqs = list(chain.from_iterable(map(groups.__getitem__, self.active)))
+        struck = self.struck
+        seqs = cast(list[int], self.groups.flat(self.active))
         return list(filterfalse(struck.__contains__, seqs)) if struck else seqs
 
     def _amended(self, records: list[R]) -> list[R]:
@@ -263,7 +265,7 @@ class Timeline(msgspec.Struct, Generic[R]):
         if self.lines is not None:
             return len(self.effective_seqs())
         if not self.struck:
-            return sum(len(self.groups[grp]) for grp in self.active)
+            return sum(map(self.groups.size, self.active))
         return len(self.effective())
 
     def effective_of(self, records: Iterable[R]) -> list[R]:
@@ -315,25 +317,18 @@ def extend(timeline: Timeline[R], records: Iterable[R], skip_refused: bool = Tru
             else:
                 timeline.add(record)
         return
-    groups, active, redo_stack = timeline.groups, timeline.active, timeline.redo_stack
+    add, active, redo_stack = timeline.groups.add, timeline.active, timeline.redo_stack
     by_seq = timeline.lines is not None
     for record in records:
         if type(record) in actions:
             _add_control(timeline, record, skip_refused)
             continue
         grp = record.grp
-        group = groups.get(grp)
-        item: R | int = record.seq if by_seq else record
-        if group is None:
-            if by_seq and grp == item:
-                grp = item  # a group's id is its first seq: one int held for both
-            groups[grp] = [item]
+        if add(grp, record.seq if by_seq else record):
             active.append(grp)
             if redo_stack:
                 timeline.abandoned.update(redo_stack)
                 redo_stack.clear()
-        else:
-            group.append(item)
 
 
 def _add_control(timeline: Timeline[R], record: R, skip_refused: bool) -> None:

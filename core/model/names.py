@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import operator
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar, overload
 
 from stockade.core.model import events as ev
+from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
 
 Name = tuple[str, str, str]  # handle, "side counter(s)", Location
+D = TypeVar("D")
 
 # The fields of each kind of event that hold unit handles its sentence names.
 MENTIONS: dict[type, tuple[str, ...]] = {
@@ -76,30 +78,81 @@ def label(u: Unit) -> str:
     return f"{u.side} {counters}"
 
 
-def _one_name(h: str, u: Unit) -> tuple[Name]:
-    """``u``'s name now, as the 1-tuple it keeps (``Unit._named``): the one made last
-    while its side, counter and origins stand, with its Location as it stands."""
+def _one_name(h: str, u: Unit) -> Name:
+    """``u``'s name now, as it keeps it (``Unit._named``): the one made last while its
+    side, counter and origins stand, with its Location as it stands."""
     try:
         one = u._named
     except AttributeError:  # never named (made from a snapshot's row, or a copy)
         one = None
     if one is None:
-        one = ((h, label(u), u.location),)
-    elif one[0][2] != u.location:
-        one = ((h, one[0][1], u.location),)
+        one = (h, label(u), u.location)
+    elif one[2] != u.location:
+        one = (h, one[1], u.location)
     else:
         return one
     object.__setattr__(u, "_named", one)  # no hook: a cache, never recorded or undone
     return one
 
 
+class NamesBySeq(SeqTable[tuple[Name, ...]]):
+    """seq -> the names an entry's units had: an entry naming one unit (most) keeps
+    that name alone, the very tuple its unit keeps (a 1-tuple around it cost 56 bytes
+    an entry), and gives it out in a 1-tuple when asked for."""
+
+    __slots__ = ()
+
+    def __getitem__(self, seq: int) -> tuple[Name, ...]:
+        return _names(super().__getitem__(seq))
+
+    @overload
+    def get(self, seq: int, /) -> tuple[Name, ...] | None: ...
+    @overload
+    def get(self, seq: int, /, default: tuple[Name, ...] | D) -> tuple[Name, ...] | D: ...
+    def get(self, seq: int, /, default: object = None) -> object:
+        seqs, at = self._seqs, self._next  # (``_at`` written out: a walk's every step)
+        if at < len(seqs) and seqs[at] == seq:
+            self._next = at + 1
+        else:
+            at = self._at(seq)
+            if at < 0:
+                return default
+        held: Any = self._values[at]
+        return (held,) if held and type(held[0]) is str else held  # ``_names``, written out
+
+    def __setitem__(self, seq: int, names: tuple[Name, ...]) -> None:
+        if len(names) == 1:
+            self.put_one(seq, names[0])
+        else:
+            super().__setitem__(seq, names)
+
+    def _kept(self, values: Iterator[tuple[Name, ...]]) -> Iterable[tuple[Name, ...]]:
+        bare: Iterable[Any] = (names[0] if len(names) == 1 else names for names in values)
+        return bare  # an entry's one name held bare (``_names``)
+
+    def put_one(self, seq: int, name: Name) -> None:
+        """The names of entry ``seq``: ``name`` alone."""
+        bare: Any = name  # held bare (``_names``)
+        super().__setitem__(seq, bare)
+
+
+_NONE: Any = object()  # (not "()": an entry naming no unit holds the empty tuple)
+
+
+def _names(held: Any) -> tuple[Name, ...]:
+    """An entry's names as held: one name bare (its first item a handle), or a tuple."""
+    names: tuple[Name, ...] = (held,) if held and type(held[0]) is str else held
+    return names
+
+
 class NameBook:
     """Per entry, the names its units had; kept by the fold.
 
-    Each unit keeps its last name on itself (``Unit._named``, a 1-tuple): setting its
+    Each unit keeps its last name on itself (``Unit._named``): setting its
     side, counter or origins drops it (``tracked_unit.NAMED_BY``), so the label is
     made again only then, and a move (units move all the time) costs a new tuple, not
-    a new label. So an entry costs a slot read, an unchanged name is one shared tuple,
+    a new label. So an entry costs a slot read, an unchanged name is one shared tuple
+    (an entry naming that unit alone holds it bare, ``NamesBySeq``),
     and nothing needs telling when an event or an undo changes a unit. (A table of
     the names by handle cost a unit ~250 bytes: a list, its entry, a dict slot.)
     """
@@ -107,7 +160,7 @@ class NameBook:
     __slots__ = ("by_seq",)
 
     def __init__(self) -> None:
-        self.by_seq: dict[int, tuple[Name, ...]] = {}
+        self.by_seq = NamesBySeq()
 
     def before(self, state: GameState, record: ev.Record) -> list[str] | None:
         """Name the units ``record`` mentions as they stand; returns those not yet in
@@ -121,7 +174,7 @@ class NameBook:
             if u is None:
                 self.by_seq[record.seq] = ()
                 return [value] if value else None
-            self.by_seq[record.seq] = _one_name(value, u)
+            self.by_seq.put_one(record.seq, _one_name(value, u))
             return None
         fields = MENTIONS.get(type(record))
         if fields is None:
@@ -137,24 +190,24 @@ class NameBook:
                 if u is None:
                     missing = [*(missing or ()), h]
                     continue
-                names.append(_one_name(h, u)[0])
+                names.append(_one_name(h, u))
         self.by_seq[record.seq] = tuple(names)
         return missing
 
     def after(self, state: GameState, record: ev.Record, missing: list[str]) -> None:
         """Name the units ``record`` brought into play, as they stand after it."""
         units = state.units
-        extra: list[tuple[Name]] = []
+        extra: list[Name] = []
         for h in missing:
             u = units.get(h)
             if u is not None:
                 extra.append(_one_name(h, u))
         if extra:
             had = self.by_seq.get(record.seq, ())
-            if not had and len(extra) == 1:  # one unit entered: the 1-tuple it keeps
-                self.by_seq[record.seq] = extra[0]
+            if not had and len(extra) == 1:  # one unit entered: the name it keeps
+                self.by_seq.put_one(record.seq, extra[0])
             else:
-                self.by_seq[record.seq] = had + tuple(one[0] for one in extra)
+                self.by_seq[record.seq] = had + tuple(extra)
 
     def of(self, seq: int) -> dict[str, Name]:
         return {name[0]: name for name in self.by_seq.get(seq, ())}

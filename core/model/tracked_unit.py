@@ -143,13 +143,13 @@ class _Fields(Tracked):
     copy of them, in their order (readers written for a dataclass's ``__dict__`` keep
     working; a write through it raises, never lost silently).
 
-    ``_named``: the unit's last name as the fold's name book made it (a 1-tuple of
+    ``_named``: the unit's last name as the fold's name book made it (a
     ``core.model.names.Name``), unset or None when not made, or dropped because one of
     the fields the label is made of was set (``NAMED_BY``). Not a field: never
     copied, recorded, undone or kept in the snapshot; made again from the fields."""
 
     __slots__ = ("_named",)
-    _named: tuple[tuple[str, str, str]] | None
+    _named: tuple[str, str, str] | None
     # a Unit's slots besides its fields (``core.model.unit_layout``)
     _more: dict[str, Any] | None
     _origins: list[Origin] | None

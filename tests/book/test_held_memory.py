@@ -178,3 +178,14 @@ def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streame
     game.unstrike(deep)
     assert effective.held() == 0  # each place again by its seq (main: a list of records)
     assert list(game.effective) == list(Game.load(list(game.records)).effective)
+
+
+def test_a_unit_of_a_long_log_costs_under_600_bytes_held(tmp_path, streamed):
+    # A long log holds its records by line, so what a unit costs after the open is the
+    # state and the tables beside it: the timeline's group of one entry (an id in an
+    # array, not a list in a dict), the time and names of the entry (rows of arrays,
+    # not dict slots keyed by a seq's int), the name an entry of one unit gives kept
+    # bare, the very tuple its unit keeps.
+    small, big = added_log(tmp_path, 1000), added_log(tmp_path, 3000)
+    per_unit = (held_by_open(big) - held_by_open(small)) / 2000
+    assert per_unit < 600, per_unit  # 541 here; 776 with the dicts and lists (main)

@@ -11,6 +11,7 @@ undo, redo, strike and unstrike, and count the events it folds.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import pytest
 
@@ -25,7 +26,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 
 
-def writer_replay(records: list[ev.Record]) -> tuple[dict, dict]:
+def writer_replay(records: list[ev.Record]) -> tuple[Mapping, Mapping]:
     """Every record absorbed by a writer, in order, up to the last control record:
     what the names replay did before it folded lazily (the reference)."""
     last = max((r.seq for r in records if ev.is_control(r)), default=0)
