@@ -122,17 +122,8 @@ class Projection:
         position, state, conflicts, when, names, partial, back = found
         self.state, self.conflicts, self.partial = state, conflicts, partial
         self._table = None
-        # the tables the snapshot's columns were made into, taken as they are (a copy
-        # of each cost as much as making it)
-        if self.when:
-            self.when.update(when)
-        else:
-            self.when = when
-        book = self.names
-        if book.by_seq:
-            book.by_seq.update(names)
-        else:
-            book.by_seq = names
+        self.when.update(when)
+        self.names.by_seq.update(names)
         self.undo = [None] * position
         self.snap_position = position
         self._back = back
