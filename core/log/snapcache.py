@@ -31,7 +31,6 @@ import os
 import typing
 from array import array
 from collections.abc import Iterator, Mapping
-from itertools import accumulate
 from pathlib import Path
 
 import msgspec
@@ -149,15 +148,9 @@ def timeline_rows(timeline: Timeline[typing.Any]) -> TimelineRows | None:
 def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     """Fill ``timeline`` (new, its groups held as seqs) with ``rows``; ValueError when
     they do not fit together."""
-    if len(rows.group_ids) != len(rows.group_sizes) or sum(rows.group_sizes) != len(
-        rows.group_seqs
-    ):
-        raise ValueError("the timeline's groups do not add up")
-    groups, seqs = timeline.groups, rows.group_seqs
-    starts = list(accumulate(rows.group_sizes, initial=0))
-    slices = map(slice, starts, starts[1:])
-    groups.update(zip(rows.group_ids, map(seqs.__getitem__, slices), strict=True))
-    if not set(rows.active) <= groups.keys():
+    groups = timeline.groups
+    groups.load(rows.group_ids, rows.group_sizes, rows.group_seqs)
+    if not groups.covers(rows.active):
         raise ValueError("a group in effect that holds nothing")
     timeline.active[:] = rows.active
     timeline.undone.update(rows.undone)

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import ItemsView, Iterable, Iterator, Mapping, MutableMapping, ValuesView
-from operator import itemgetter
+from itertools import accumulate, chain, compress, repeat
+from operator import and_, eq, ge, itemgetter, not_
 from typing import Generic, TypeVar, overload
 
 try:  # the C module alone: a fold imports no more than it uses (bisect.py is a replay's)
@@ -122,16 +123,18 @@ class SeqTable(MutableMapping[int, V]):
         """Put ``items`` in, sorted first when they come out of order (a snapshot's
         names come as the entries naming several units, then those naming one)."""
         pairs = list(items.items() if isinstance(items, Mapping) else items)
-        rising = all(a[0] < b[0] for a, b in zip(pairs, pairs[1:], strict=False))
+        keys = list(map(itemgetter(0), pairs))
+        rising = not any(map(ge, keys, keys[1:]))
         if not rising:
             pairs.sort(key=itemgetter(0))  # stable: of a seq given twice, the last stands
+            keys = list(map(itemgetter(0), pairs))
         seqs = self._seqs
         if (
             pairs
             and (rising or isinstance(items, Mapping))
             and (not seqs or pairs[0][0] > seqs[-1])
         ):  # each seq once, all after the last held (a restore): in bulk
-            seqs.extend(map(itemgetter(0), pairs))
+            seqs.extend(keys)
             self._values.extend(self._kept(map(itemgetter(1), pairs)))
             return
         for seq, value in pairs:
@@ -261,14 +264,38 @@ class Groups(Mapping[int, list[T]], Generic[T]):
     def flat(self, grps: Iterable[int]) -> list[T]:
         """The events of groups ``grps`` in a row, in that order."""
         lists = self._lists
-        out: list[T] = []
-        for grp in grps:
-            group = lists.get(grp)
-            if group is None:  # (``grps`` are groups: one not listed is its seq alone)
-                out.append(grp)  # type: ignore[arg-type]
-            else:
-                out += group
-        return out
+        if not lists:  # every group its own seq alone
+            return list(grps)  # type: ignore[arg-type]
+        grps = list(grps)
+        # each group's list, or (a group not listed is its seq alone) a 1-tuple of its
+        # id: zip(grps) gives those tuples, so no Python-level step runs per group
+        return list(chain.from_iterable(map(lists.get, grps, zip(grps))))  # type: ignore[arg-type]
+
+    def load(self, ids: list[int], sizes: list[int], seqs: list[int]) -> None:
+        """Fill these groups (new, empty) from a snapshot's columns: group ``ids[i]``
+        holds the next ``sizes[i]`` of ``seqs``. ValueError when they do not fit: the
+        ids not rising, or the sizes not adding up to the seqs."""
+        if self._ones or self._lists:
+            raise ValueError("groups are loaded into an empty table")
+        if len(ids) != len(sizes) or sum(sizes) != len(seqs):
+            raise ValueError("the timeline's groups do not add up")
+        if any(map(int.__ge__, ids, ids[1:])):
+            raise ValueError("the timeline's groups are not in order")
+        starts = list(accumulate(sizes, initial=0))
+        # a group of one event whose seq is its id is kept as that id alone (each
+        # group's first seq: None past the end, for a last group that holds nothing)
+        firsts = map([*seqs, None].__getitem__, starts[:-1])
+        alone = list(map(and_, map(eq, sizes, repeat(1)), map(eq, firsts, ids)))
+        self._ones = array("q", compress(ids, alone))
+        rest = map(not_, alone)
+        self._lists = {
+            grp: seqs[a:b]  # type: ignore[misc]
+            for grp, a, b in compress(zip(ids, starts[:-1], starts[1:], strict=True), rest)
+        }
+
+    def covers(self, grps: Iterable[int]) -> bool:
+        """True when every one of ``grps`` is a group here."""
+        return not set(grps).difference(self._ones, self._lists)
 
     def copy(self) -> Groups[T]:
         """An independent copy (each list copied)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,6 +77,24 @@ def test_groups_answer_as_a_dict_of_lists(adds, empties):
     copied = groups.copy()
     groups.add(31, 31)
     assert dict(copied) == plain
+    # loaded from a snapshot's columns: the same groups, the same answers
+    ids = sorted(plain)
+    loaded: Groups[int] = Groups()
+    loaded.load(ids, [len(plain[g]) for g in ids], [i for g in ids for i in plain[g]])
+    assert dict(loaded) == plain and list(loaded) == ids and len(loaded) == len(plain)
+    assert loaded.flat(ids) == copied.flat(ids)
+    assert loaded.covers(ids) and not loaded.covers([*ids, 40])
+
+
+def test_groups_loaded_from_columns_that_do_not_fit_are_refused():
+    with pytest.raises(ValueError, match="do not add up"):
+        Groups[int]().load([1, 2], [1, 1], [1])
+    with pytest.raises(ValueError, match="not in order"):
+        Groups[int]().load([2, 1], [1, 1], [2, 1])
+    with pytest.raises(ValueError, match="empty"):
+        filled: Groups[int] = Groups()
+        filled.add(1, 1)
+        filled.load([2], [1], [2])
 
 
 def test_a_long_runs_tables_hold_a_few_bytes_an_entry():
