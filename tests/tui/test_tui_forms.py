@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from textual.command import CommandList
 from textual.widgets import Input
 
