@@ -9,7 +9,9 @@ the core's refusal is shown with its rule and nothing is recorded.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.command import CommandList
 from textual.widgets import Input
@@ -43,7 +45,7 @@ def units(state, handle):
 
 # name: (setup lines, the keys after "f" and the form's letter, check(state) or the
 # refusal's rule). A key "=text" is text pasted into the focused field.
-CASES = {
+CASES: dict[str, tuple[list[str], list[str], Callable[[Any], bool] | str]] = {
     "add": (
         [],
         ["g", "enter", "=4-6-7 9-1", "enter", "=R2", "tab", "space"],
