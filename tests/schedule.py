@@ -53,6 +53,9 @@ WEIGHTS: dict[str, dict[str, float]] = {
     "tests/tui/test_tui_snapshots_forms.py": {
         "test_form_80x24": 18.0,
     },
+    "tests/tui/test_tui_forms.py": {
+        "test_keys_alone_drive_every_form": 20.0,
+    },
     "tests/camp/test_camp_tui.py": {
         "test_a_campaign_with_typed_dice_from_capture_to_escape": 16.0,
     },

@@ -4,7 +4,6 @@ screens its footer opens."""
 
 from __future__ import annotations
 
-import pytest
 from textual.widgets._footer import FooterKey
 
 from stockade.core.book.game import Game
@@ -48,48 +47,65 @@ async def check_every_footer_key_runs_its_action(app, pilot) -> list[str]:
     return checked
 
 
-@pytest.mark.parametrize("size", [(100, 30), (130, 40)])
-@sync
-async def test_every_footer_key_is_clickable(tmp_path, size):
-    game = Game.open(sample_copy(tmp_path, "demo"))
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=size) as pilot:
+SIZES = [(100, 30), (130, 40)]
+
+
+async def every_footer_key_is_clickable(app, pilot) -> None:
+    """Every footer key of the main screen, of History and of Tally runs its action when
+    clicked; a tap outside help or the forms menu closes it."""
+    main = await check_every_footer_key_runs_its_action(app, pilot)
+    assert {"Next", "Undo", "Forms", "History", "Tally", "Help"} <= set(main)
+    for opener in ("History", "Tally"):
+        key = next(k for k in footer_keys(app) if k.description == opener)
+        await pilot.click(key)  # really opens it
         await pilot.pause()
-        main = await check_every_footer_key_runs_its_action(app, pilot)
-        assert {"Next", "Undo", "Forms", "History", "Tally", "Help"} <= set(main)
-        for opener in ("History", "Tally"):
-            key = next(k for k in footer_keys(app) if k.description == opener)
-            await pilot.click(key)  # really opens it
-            await pilot.pause()
-            assert len(app.screen_stack) > 2, opener
-            await check_every_footer_key_runs_its_action(app, pilot)
-            app.pop_screen()
-            await pilot.pause()
-        # help and the forms menu are pages over the main screen, with no footer: a tap
-        # outside them closes them (there is no Esc key on a tablet)
-        for opener in ("Help", "Forms"):
-            key = next(k for k in footer_keys(app) if k.description == opener)
-            await pilot.click(key)
-            await pilot.pause()
-            opened = app.screen
-            assert len(app.screen_stack) > 2, opener
-            await pilot.click(opened, offset=(0, 0))  # the top-left corner, outside the box
-            await pilot.pause()
-            assert app.screen is not opened, f"a tap outside {opener} did not close it"
-    game.close()
+        assert len(app.screen_stack) > 2, opener
+        await check_every_footer_key_runs_its_action(app, pilot)
+        app.pop_screen()
+        await pilot.pause()
+    # help and the forms menu are pages over the main screen, with no footer: a tap
+    # outside them closes them (there is no Esc key on a tablet)
+    for opener in ("Help", "Forms"):
+        key = next(k for k in footer_keys(app) if k.description == opener)
+        await pilot.click(key)
+        await pilot.pause()
+        opened = app.screen
+        assert len(app.screen_stack) > 2, opener
+        await pilot.click(opened, offset=(0, 0))  # the top-left corner, outside the box
+        await pilot.pause()
+        assert app.screen is not opened, f"a tap outside {opener} did not close it"
+
+
+async def clicking_next_and_undo_changes_the_game(app, pilot, game) -> None:
+    phase, n = game.state.phase, len(game.records)
+    await pilot.click(next(k for k in footer_keys(app) if k.description == "Next"))
+    await pilot.pause()
+    assert game.state.phase != phase and len(game.records) == n + 1
+    await pilot.click(next(k for k in footer_keys(app) if k.description == "Undo"))
+    await pilot.pause()
+    assert game.state.phase == phase and len(game.records) == n + 2
 
 
 @sync
-async def test_clicking_next_and_undo_in_the_footer_changes_the_game(tmp_path):
+async def test_every_footer_key_is_clickable_and_next_and_undo_change_the_game(tmp_path):
+    """One app on the demo game: every footer key at each size in turn (the terminal
+    resized between them), then Next and Undo clicked at the first size. Each check
+    says which it was when it fails."""
     game = Game.open(sample_copy(tmp_path, "demo"))
     app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=SIZES[0]) as pilot:
         await pilot.pause()
-        phase, n = game.state.phase, len(game.records)
-        await pilot.click(next(k for k in footer_keys(app) if k.description == "Next"))
-        await pilot.pause()
-        assert game.state.phase != phase and len(game.records) == n + 1
-        await pilot.click(next(k for k in footer_keys(app) if k.description == "Undo"))
-        await pilot.pause()
-        assert game.state.phase == phase and len(game.records) == n + 2
+        for size in SIZES:
+            if app.size != size:
+                await pilot.resize_terminal(*size)
+            assert tuple(app.size) == size
+            try:
+                await every_footer_key_is_clickable(app, pilot)
+            except AssertionError as failed:
+                raise AssertionError(f"every footer key clickable at {size}: {failed}") from failed
+        await pilot.resize_terminal(*SIZES[0])
+        try:
+            await clicking_next_and_undo_changes_the_game(app, pilot, game)
+        except AssertionError as failed:
+            raise AssertionError(f"clicking Next then Undo at {SIZES[0]}: {failed}") from failed
     game.close()

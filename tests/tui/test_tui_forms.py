@@ -9,9 +9,10 @@ the core's refusal is shown with its rule and nothing is recorded.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-import pytest
 from textual.command import CommandList
 from textual.widgets import Input
 
@@ -44,7 +45,7 @@ def units(state, handle):
 
 # name: (setup lines, the keys after "f" and the form's letter, check(state) or the
 # refusal's rule). A key "=text" is text pasted into the focused field.
-CASES = {
+CASES: dict[str, tuple[list[str], list[str], Callable[[Any], bool] | str]] = {
     "add": (
         [],
         ["g", "enter", "=4-6-7 9-1", "enter", "=R2", "tab", "space"],
@@ -161,45 +162,75 @@ def test_no_form_writes_a_command_line():
         assert not found, f"{path.name} writes command text: {found}"
 
 
-@pytest.mark.parametrize("name", list(CASES))
-@sync
-async def test_keys_alone_drive_every_form(tmp_path, name, monkeypatch):
-    """One engine: enter picks and moves on, a letter picks within a list, space ticks,
-    ctrl+s records (or the core's refusal is shown with its rule and nothing is written)."""
-    setup, keys, expect = CASES[name]
-    game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
-    for line in setup:
-        execute(game, line)
-    # From here on only Commands reach the core: the text parser must not be called.
-    monkeypatch.setattr(command_parser, "parse", _no_text)
+async def _drive_the_form(app, pilot, name: str, game) -> None:
+    """``f``, the form's letter and the case's keys, then ctrl+s: the entry is recorded
+    and says so, or the core's refusal is shown with its rule and nothing is written."""
+    _setup, keys, expect = CASES[name]
     before = len(game.records)
     key = next(spec.key for spec in all_specs() if spec.name == name)
-    app = StockadeApp(game, remember=False)
+    await pilot.press("f")
+    assert app.screen.__class__.__name__ == "FormMenu"
+    await press(pilot, [key, *keys])
+    form = next(s for s in app.screen_stack if isinstance(s, FormScreen))
+    assert form.spec.name == name
+    verdict = str(form.query_one("#verdict").render())  # as it was when recorded
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    if app.screen is form:
+        verdict = str(form.query_one("#verdict").render())
+    if isinstance(expect, str):
+        # refused: the form stays open, the rule is shown, nothing is written
+        assert app.screen is form
+        assert f"✗ refused: {expect}" in verdict, verdict
+        assert len(game.records) == before
+        await pilot.press("escape")
+        assert not isinstance(app.screen, FormScreen)
+    else:
+        assert not isinstance(app.screen, FormScreen), (app.screen, verdict)
+        assert len(game.records) > before
+        assert expect(game.state)
+        assert status_text(app)  # the outcome is said on the status line
+
+
+@sync
+async def test_keys_alone_drive_every_form(tmp_path, monkeypatch):
+    """One engine: enter picks and moves on, a letter picks within a list, space ticks,
+    ctrl+s records (or the core's refusal is shown with its rule and nothing is written).
+
+    Every case has its own game, set up beforehand; one app shows each in turn (the app
+    handed the next game as a window following another's log is), so the app starts
+    once, not once a form. A failure names its case."""
+    from stockade.tui.screens.main import MainScreen
+    from stockade.tui.widgets.status_line import StatusLine
+
+    games = {}
+    for name, (setup, _keys, _expect) in CASES.items():
+        (tmp_path / name).mkdir()
+        sides = [("German", "German", 3), ("American", "American", 4)]
+        games[name] = game = new_game(tmp_path / name, "Forms", sides)
+        for line in setup:
+            execute(game, line)
+    # From here on only Commands reach the core: the text parser must not be called.
+    monkeypatch.setattr(command_parser, "parse", _no_text)
+    driven: list[str] = []
+    app = StockadeApp(games["add"], remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("f")
-        assert app.screen.__class__.__name__ == "FormMenu"
-        await press(pilot, [key, *keys])
-        form = next(s for s in app.screen_stack if isinstance(s, FormScreen))
-        assert form.spec.name == name
-        verdict = str(form.query_one("#verdict").render())  # as it was when recorded
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        if app.screen is form:
-            verdict = str(form.query_one("#verdict").render())
-        if isinstance(expect, str):
-            # refused: the form stays open, the rule is shown, nothing is written
-            assert app.screen is form
-            assert f"✗ refused: {expect}" in verdict, verdict
-            assert len(game.records) == before
-            await pilot.press("escape")
-            assert not isinstance(app.screen, FormScreen)
-        else:
-            assert not isinstance(app.screen, FormScreen), (app.screen, verdict)
-            assert len(game.records) > before
-            assert expect(game.state)
-            assert status_text(app)  # the outcome is said on the status line
-    game.close()
+        for name, game in games.items():
+            assert isinstance(app.screen, MainScreen), (name, app.screen)
+            if app.game is not game:
+                app.game = game
+                app.game_changed()
+            app.screen.query_one(StatusLine).say("")  # the outcome must be this case's
+            await pilot.pause()
+            try:
+                await _drive_the_form(app, pilot, name, game)
+            except AssertionError as failed:
+                raise AssertionError(f"the {name!r} form: {failed}") from failed
+            driven.append(name)
+    for game in games.values():
+        game.close()
+    assert driven == list(CASES)
 
 
 @sync
