@@ -74,6 +74,18 @@ class Freed(msgspec.Struct, frozen=True):
     ruling: str = ""  # the topic of Stockade's ruling (docs/rulings.md) when it is a choice
 
 
+class Handed(msgspec.Struct, frozen=True):
+    """A prisoner the change passed from one Guard to another without the player naming
+    it (a transfer names its own): a Guard split by a capture or deployed, eliminated
+    with another taking over, or a squad standing whole again."""
+
+    handle: str
+    guard: str  # the Guard that held it
+    to: str  # the Guard that holds it now
+    why: str  # what befell the Guard: "its Guard a1 was split by a capture"
+    rule: str
+
+
 class Change(msgspec.Struct, frozen=True, kw_only=True):
     action: str  # submit / undo / redo / undo_to / strike / unstrike / amend
     preview: bool = False  # True: nothing was written; this is what the write would do
@@ -93,20 +105,25 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     conflicts: int = 0  # how many entries conflict after the change
     verdict: VerdictShift | None = None  # set when the change turns the verdict
     freed: list[Freed] = []  # prisoners freed by what befell their Guard
+    handed: list[Handed] = []  # prisoners passed to another Guard by what befell theirs
 
     @property
     def leaves_conflicts(self) -> bool:
         return self.conflicts > 0
 
 
-def freed_sentences(change: Change) -> list[str]:
-    """One line per prisoner the change freed: who, how, why, and the rule (and the
-    ruling, when the rules are silent and the choice is Stockade's)."""
+def prisoner_sentences(change: Change) -> list[str]:
+    """One line per prisoner the change freed or passed to another Guard: who, how,
+    why, and the rule (and the ruling, when the rules are silent and the choice is
+    Stockade's)."""
     out = []
     for f in change.freed:
         cite = f"{f.rule}; Stockade's ruling '{f.ruling}': help rulings" if f.ruling else f.rule
         verb = "would go free" if change.preview else "goes free"
         out.append(f"{f.handle} {verb}, {f.how}: {f.why} [{cite}]")
+    for h in change.handed:
+        verb = "would be held" if change.preview else "is held"
+        out.append(f"{h.handle} {verb} by {h.to} now: {h.why} [{h.rule}]")
     return out
 
 

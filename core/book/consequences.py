@@ -32,7 +32,7 @@ from stockade.core.book.effects import (
     effects_backward,
     same_effect,
 )
-from stockade.core.book.freeing import freed_by
+from stockade.core.book.freeing import freed_by, handed_by
 from stockade.core.book.game_view import GameView
 from stockade.core.book.tally import tally
 from stockade.core.book.verdict import judge
@@ -376,6 +376,8 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
         gone = set(change.undone) | set(change.struck)
         resolved = sorted(s for s in was if s not in now and s not in gone)
     cvp = obs.cvp(projected)
+    # the entries the change put in effect: written, or brought back (redo, unstrike)
+    in_effect = [game.records[s - 1] for s in (*change.appended, *change.restored)]
     return msgspec.structs.replace(
         change,
         later=later,
@@ -384,8 +386,6 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
         new_conflicts=new,
         resolved_conflicts=resolved,
         verdict=_shift(obs, cvp),
-        # the entries the change put in effect: written, or brought back (redo, unstrike)
-        freed=freed_by(
-            units, obs.state, [game.records[s - 1] for s in (*change.appended, *change.restored)]
-        ),
+        freed=freed_by(units, obs.state, in_effect),
+        handed=handed_by(units, obs.state, in_effect),
     )

@@ -1,4 +1,5 @@
-"""Which prisoners a change set free because of what befell their Guard, and why.
+"""Which prisoners a change set free, or passed to another Guard, because of what
+befell their Guard, and why.
 
 Read from the change's unit differences (a prisoner whose Guard is gone and who is no
 longer a prisoner) and the game after it: the Guard's fate says which rule (or which of
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stockade.core.book.change import Freed, UnitChange
+from stockade.core.book.change import Freed, Handed, UnitChange
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER, Unit
@@ -34,7 +35,9 @@ def freed_by(
         if c.field != "guard" or not c.before or c.after or c.handle not in was_prisoner:
             continue
         unit, guard = state.units.get(c.handle), state.units.get(c.before)
-        if unit is None or guard is None or unit.status == PRISONER:
+        # GONE: left play as it was made part of another counter (A20.221 stands a
+        # split squad whole again), not freed
+        if unit is None or guard is None or unit.status in (PRISONER, GONE):
             continue
         if c.handle in named or c.before in named:
             continue
@@ -45,7 +48,9 @@ def freed_by(
 def _how(unit: Unit) -> str:
     if unit.unarmed_how == "escaped":
         return "escaped" if unit.status == ACTIVE else "escaped (unarmed)"
-    return "given back, armed" if unit.armed else f"unarmed ({unit.unarmed_how})"
+    if unit.armed:
+        return "given back, armed"
+    return f"unarmed ({unit.unarmed_how})" if unit.unarmed_how else "unarmed"
 
 
 def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
@@ -73,3 +78,42 @@ def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
             "Captured Guard",
         )
     return Freed(h, g, how, f"its Guard {g} is too small to guard it now", "A20.5")
+
+
+def handed_by(
+    units: Sequence[UnitChange], state: GameState, records: Sequence[ev.Record]
+) -> list[Handed]:
+    """The prisoners ``records`` passed from one Guard to another without naming them
+    (a transfer names its own): who holds each now, and why."""
+    named = {h for r in records if isinstance(r, ev.Transferred) for h in r.units}
+    out = []
+    for c in units:
+        if c.field != "guard" or not c.before or not c.after or c.handle in named:
+            continue
+        unit = state.units.get(c.handle)
+        if unit is None or unit.status != PRISONER:
+            continue
+        why, rule = _passed_on(c.handle, c.before, c.after, state, records)
+        out.append(Handed(c.handle, c.before, c.after, why, rule))
+    return out
+
+
+def _passed_on(
+    handle: str, was: str, now: str, state: GameState, records: Sequence[ev.Record]
+) -> tuple[str, str]:
+    for r in records:
+        if isinstance(r, ev.Captured) and r.split == was:
+            return f"its Guard {was} was split by a capture; its free HS keeps it", "A20.5"
+        if isinstance(r, ev.Deployed) and r.handle == was:
+            how = (
+                ""
+                if handle in r.assign
+                else "; a prisoner not sent to the second HS stays with the first"
+            )
+            return f"its Guard {was} deployed into {'+'.join(r.into)}{how}", "A20.5"
+    guard = state.units.get(was)
+    if guard is not None and guard.status == ELIMINATED:
+        return f"its Guard {was} was eliminated; {now} took over", "A20.5"
+    if guard is not None and guard.split_from == now:
+        return f"{now} stands whole again and guards what its HS held", "A20.221"
+    return f"its Guard {was} passed it to {now}", "A20.5"

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from stockade.core.book.change import Change, freed_sentences
+from stockade.core.book.change import Change, prisoner_sentences
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
@@ -101,8 +101,8 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
             continue
         lines.append(sentence_for(record, game, with_time=False))
         lines += [f"  {line}" for line in reminders(record, game.state)]
-    # a prisoner never goes free silently: each one its Guard's fate freed, and why
-    lines += [f"  {line}" for line in freed_sentences(change)]
+    # a prisoner never goes free or changes Guard silently: each one, and why
+    lines += [f"  {line}" for line in prisoner_sentences(change)]
     if parsed.made:
         lines.append("new handles: " + ", ".join(parsed.made))
     return "\n".join(lines)
@@ -126,7 +126,7 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     if verb == "redo":
         change = game.redo()
         grp = change.target
-        text = f"redone: entry {grp} ({_group_summary(game, grp)})" + _freed(change)
+        text = f"redone: entry {grp} ({_group_summary(game, grp)})" + _prisoners(change)
         return Outcome(text, [game.records[-1]], change)
     if target is None:
         raise InputRefusal(f"'{verb}' needs the entry number")
@@ -137,15 +137,15 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         return Outcome(full, [game.records[-1]], change, brief=text)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck {_entries(change.restored, target)}" + _freed(change)
+        text = f"unstruck {_entries(change.restored, target)}" + _prisoners(change)
         full = text + _conflicts(game, change.new_conflicts)
         return Outcome(full, [game.records[-1]], change, brief=text)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
-def _freed(change: Change) -> str:
+def _prisoners(change: Change) -> str:
     """The prisoners an entry brought back frees again, one line each."""
-    return "".join(f"\n  {line}" for line in freed_sentences(change))
+    return "".join(f"\n  {line}" for line in prisoner_sentences(change))
 
 
 def _entries(acted: list[int], target: int) -> str:

@@ -1,6 +1,8 @@
-"""A prisoner never goes free silently: when its Guard is captured, surrenders or is
-eliminated with none to take over, the reply names it, how it went free and why (the
-rule, and Stockade's ruling where the rules are silent), read from the write's Change."""
+"""A prisoner never goes free or changes Guard silently: when its Guard is captured,
+surrenders or is eliminated with none to take over, the reply names it, how it went
+free and why (the rule, and Stockade's ruling where the rules are silent); when another
+Guard takes it over without the player naming it, the reply says who holds it now and
+why. Both read from the write's Change."""
 
 from __future__ import annotations
 
@@ -47,6 +49,28 @@ def test_a_guard_taken_over_frees_no_one():
     phase(game, "PFPh", attacker=DE)
     out = execute(game, "eliminate a1 takeover a2")
     assert out.change.freed == [] and "goes free" not in out.message
+    [handed] = out.change.handed
+    assert (handed.handle, handed.guard, handed.to) == ("g1", "a1", "a2")
+    assert "g1 is held by a2 now: its Guard a1 was eliminated; a2 took over [A20.5]" in (
+        out.message
+    )
+
+
+def test_a_transfer_names_its_own_prisoners_once():
+    game = with_prisoners()
+    add(game, "a2", US, "squad", "6-6-7", "Q5")
+    out = execute(game, "transfer g1 to a2")
+    assert out.change.handed == [] and "held by" not in out.message
+
+
+def test_a_deployed_guard_says_which_hs_holds_each_prisoner():
+    game = with_prisoners()
+    out = execute(game, "deploy a1 as a1a a1b")
+    [handed] = out.change.handed
+    assert (handed.handle, handed.to) == ("g1", "a1a")
+    assert "g1 is held by a1a now: its Guard a1 deployed into a1a+a1b; a prisoner not sent to" in (
+        out.message
+    )
 
 
 def test_an_escape_names_its_own_escapers_once():
@@ -84,3 +108,34 @@ def test_a_guard_split_by_a_capture_names_the_prisoners_its_free_hs_cannot_keep(
     freed = out.change.freed[0].handle
     said = f"{freed} goes free, escaped (unarmed): its Guard g1 was split by a capture"
     assert said in out.message
+    kept = [h for h in ("a1", "a2", "a3", "a4") if h != freed]
+    free_hs = out.change.handed[0].to
+    assert [(h.handle, h.guard, h.to) for h in out.change.handed] == [
+        (h, "g1", free_hs) for h in kept
+    ]
+    for h in kept:
+        assert f"{h} is held by {free_hs} now: its Guard g1 was split by a capture" in out.message
+
+
+def test_a_split_guard_standing_whole_again_takes_back_what_its_free_hs_held():
+    from tests.rules.kit import new_game
+
+    game = new_game()
+    add(game, "g1", DE, "squad", "4-6-7", "Q4")
+    for i in (1, 2):
+        add(game, f"a{i}", US, "squad", "6-6-7", "Q4", broken=True)
+    phase(game, "RtPh", attacker=US)
+    execute(game, "surrender a1 a2 to g1")
+    add(game, "a9", US, "squad", "6-6-7", "Q4")
+    phase(game, "CCPh", attacker=US)
+    split = execute(game, "capture hs g1 by a9")
+    free_hs = split.change.handed[0].to
+    assert [(h.handle, h.to) for h in split.change.handed] == [("a1", free_hs), ("a2", free_hs)]
+    out = execute(game, "eliminate a9 by cc")  # A20.221: the capture of g1's HS is void
+    assert [(h.handle, h.guard, h.to, h.rule) for h in out.change.handed] == [
+        ("a1", free_hs, "g1", "A20.221"),
+        ("a2", free_hs, "g1", "A20.221"),
+    ]
+    assert "a1 is held by g1 now: g1 stands whole again" in out.message
+    # the captured HS left play as g1 stood whole: it is not a prisoner set free
+    assert out.change.freed == [] and "goes free" not in out.message
