@@ -99,7 +99,7 @@ def test_factories_make_a_new_value_for_each_instance():
 
 def test_a_recursive_value_reprs_as_the_dataclass_does():
     state = GameState()
-    state.cvp_overrides = state  # type: ignore[assignment]  # (a cycle, as repr must survive)
+    state.cvp_overrides = state  # (a cycle, as repr must survive)
     twin = _twin(GameState)()
     twin.cvp_overrides = twin
     assert repr(state).replace("GameState", "") == repr(twin).replace("GameState", "")
