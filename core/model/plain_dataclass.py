@@ -59,6 +59,10 @@ def _init(qualname: str, fields: tuple[dataclasses.Field[Any], ...]) -> Callable
     call = f"{qualname}.__init__()"
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if not args and len(kwargs) == n and kwargs.keys() == known:  # each field by name
+            for name in names:
+                setattr(self, name, kwargs[name])
+            return
         given = len(args)
         if given > n:
             raise TypeError(f"{call} takes {n + 1} positional arguments but {given + 1} were given")

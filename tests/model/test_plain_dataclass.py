@@ -36,6 +36,12 @@ CASES = {
         ((), {"name": "A", "nationality": "B", "elr": 2, "massacre_seq": 9}),
     ],
     Casualty: [
+        # every field by name, not in the fields' order (as the rules make one)
+        (
+            (),
+            dict(why="w", rule="r", multiplier=2, base=1, unit_kind="hs", counter="c", unit="x")
+            | dict(credited="Russians", turn=1, seq=3),
+        ),
         ((1, 2, "Germans", "h1", "467", "squad", 2, 1, "A20.3", "why"), {}),
         (
             (3, 1, "Russians"),
