@@ -3,7 +3,7 @@ only, counted in a fresh process started as the launcher starts the app: each pa
 text is rendered at one width (the German panel overflows: its scrollbar is decided in
 the layout that finds it overflowing, not by a second layout and render at one column
 less); the entries' list above the command bar (hidden until a phase or the bar
-opens) is mounted after the panels are painted, not in the fill."""
+opens) is not mounted in the fill."""
 
 from __future__ import annotations
 
@@ -79,6 +79,6 @@ def test_each_panel_is_rendered_at_one_width(fill: dict[str, Any]) -> None:
     assert fill["widths"] == {"panel-american": [56], "panel-german": [55]}, fill["widths"]
 
 
-def test_the_entries_list_is_mounted_after_the_panels_are_painted(fill: dict[str, Any]) -> None:
-    # main: composed with the command bar, so styled and mounted in the fill
-    assert fill["order"] == ["panels painted", "offers mounted"], fill["order"]
+def test_the_entries_list_is_not_mounted_in_the_fill(fill: dict[str, Any]) -> None:
+    # mounted when the bar or a phase first asks for it (test_tui_fill_layouts.py)
+    assert fill["order"] == ["panels painted"], fill["order"]

@@ -16,8 +16,8 @@ async def test_the_empty_bar_lists_what_may_happen_now_and_tab_fills_the_pick(tm
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        await pilot.press("colon")  # the list is mounted when the bar first opens
         offers = app.screen.query_one(OfferList)
-        await pilot.press("colon")
         assert not offers.shown  # the RPh: nothing of A20 waits
         await pilot.press("escape", "n", "n", "n", "n", "n")  # on to the RtPh: a phase opens
         await pilot.pause()

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.events import Resize, ScreenResume
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -89,16 +91,19 @@ class MainScreen(Screen[None]):
         screen was laid out and painted twice before the first paint settled, once
         without the classes (~30 ms of CPU). Textual's Resize then finds them set and
         changes nothing; later resizes are its own."""
+        self.update_classes(self._breakpoints(self.app.size), update=False)  # styled when mounted
+
+    def _breakpoints(self, size: Size) -> dict[str, bool]:
+        """Which of the app's breakpoint classes a screen of ``size`` has."""
         app = self.app
-        width, height = app.size
         classes: dict[str, bool] = {}
         for marks, cells in (
-            (app.HORIZONTAL_BREAKPOINTS or [], width),
-            (app.VERTICAL_BREAKPOINTS or [], height),
+            (app.HORIZONTAL_BREAKPOINTS or [], size.width),
+            (app.VERTICAL_BREAKPOINTS or [], size.height),
         ):
             chosen = next((name for edge, name in sorted(marks, reverse=True) if cells >= edge), "")
             classes.update({name: name == chosen for _, name in marks})
-        self.update_classes(classes, update=False)  # styled when it mounts
+        return classes
 
     @property
     def table(self) -> TableApp:
@@ -147,7 +152,18 @@ class MainScreen(Screen[None]):
             ]
         return hint(self.app, *keys, ("stockade.help", "help"))
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Resize) -> None:
+        # A layout that changes the screen's size sends the screen a Resize of the size
+        # it was just laid out at, and Textual's handler lays the whole screen out
+        # again (after the first layout, and after every terminal resize). That second
+        # layout changes nothing when the breakpoint classes are already the size's:
+        # the widgets that changed in the first (a scrollbar shown) ask for their own
+        # layout, done with the next one. A terminal resize (a size the screen was not
+        # laid out at yet) goes on to Textual's handler.
+        if event.size == self.container_size and all(
+            self.has_class(name) == on for name, on in self._breakpoints(event.size).items()
+        ):
+            event.prevent_default()
         self.call_after_refresh(self._resized)
 
     def _resized(self) -> None:
@@ -156,9 +172,13 @@ class MainScreen(Screen[None]):
         if self.has_class("-wide") != self._wide:
             self.show_game()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume) -> None:
         if self._shown_by_mount:  # the mount's own resume: shown already
             self._shown_by_mount = False
+            # and styled already: each widget as it mounted, and what a class set since
+            # touches when it was set. Textual's resume would style the whole screen
+            # again, every widget, before its first layout.
+            event.refresh_styles = False
             return
         self.show_game()
 

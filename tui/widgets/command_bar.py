@@ -263,8 +263,8 @@ class CommandBar(Vertical):
         # edit or an enter came after it) is stale.
         self.turn = 0
         self._listing = False  # list the entries that may happen now while empty
-        # Hidden until a phase opens or the bar opens: mounted once the screen has
-        # painted, so the main screen fills without it (its class, CSS and mount).
+        # Hidden until a phase opens or the bar opens: mounted then, so the main
+        # screen fills without it (its class, CSS, mount and a layout).
         self._offers = OfferList(id="offers")
 
     def compose(self) -> ComposeResult:
@@ -282,18 +282,11 @@ class CommandBar(Vertical):
     def input(self) -> CommandInput:
         return self.query_one(CommandInput)
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._mount_offers)
-
-    def _mount_offers(self) -> None:
-        if self._offers.parent is None:
-            self.mount(self._offers, before=0)
-
     @property
     def offers(self) -> OfferList:
-        """The entries' list (mounted above the bar once the screen has painted; asked
-        before that, it is mounted at once)."""
-        self._mount_offers()
+        """The entries' list above the bar, mounted when first asked for."""
+        if self._offers.parent is None:
+            self.mount(self._offers, before=0)
         return self._offers
 
     def list_offers(self, lines: list[tuple[str, str]], now: bool | None = None) -> None:

@@ -273,7 +273,11 @@ class HistoryView(ScrollView, can_focus=True):
         if cursor is not None and 0 <= cursor < self._seen and self.size.width:
             tall = len(self._cursor_lines(cursor))
         self._cursor_rows = tall
-        size = Size(self._width(), self._seen + tall - 1)
+        # One column wide: the rows are cut to the width they are drawn at (no
+        # horizontal scrolling), so the first Resize, which gives the list its width,
+        # changes its size (and lays the screen out again) only if the highlighted
+        # entry wraps over more lines than before.
+        size = Size(1, self._seen + tall - 1)
         if size != self.virtual_size:
             self.virtual_size = size
             self.refresh(layout=True)

@@ -1,0 +1,146 @@
+"""How many times the main screen is laid out while it fills (the demo at 120x40, in a
+fresh process started as the launcher starts the app), from the read's end to the
+panels filled as ``bench.run --tui-only`` takes it (the main screen current and
+refreshed once): Textual's Resize after the first layout (the size just laid out, the
+breakpoint classes already set) lays nothing out again, and the entries' list above the
+command bar is not mounted until it is asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tui.support import demo_in_a_child, sample_copy, sync
+
+CHILD = """\
+import asyncio, json, sys
+from pathlib import Path
+import stockade.tui.app as app_module
+from stockade.tui.screens.main import MainScreen
+from stockade.tui.widgets.offer_list import OfferList
+
+from textual.css.stylesheet import Stylesheet
+
+counts = {"layouts": 0, "offers_mounted": 0, "styled": 0}
+filling = [False]
+real_apply = Stylesheet.apply
+
+def apply(self, node, *args, **kwargs):  # one node's styles worked out from the CSS
+    if filling[0]:
+        counts["styled"] += 1
+    return real_apply(self, node, *args, **kwargs)
+
+Stylesheet.apply = apply
+real_on_mount = MainScreen.on_mount
+
+def on_mount(self):
+    def laid_out(screen):  # published once per layout of the whole screen
+        if filling[0]:
+            counts["layouts"] += 1
+    self.screen_layout_refresh_signal.subscribe(self, laid_out)
+    real_on_mount(self)
+
+MainScreen.on_mount = on_mount
+
+def offers_mounted(self):
+    counts["offers_mounted"] += 1
+
+OfferList.on_mount = offers_mounted
+
+async def main():
+    app = app_module.launched(Path(sys.argv[1]))
+    show = app._show_read_game
+
+    async def shown(game):
+        filling[0] = True
+        await show(game)
+
+    app._show_read_game = shown
+    async with app.run_test(size=(120, 40)) as pilot:
+        while type(app.screen).__name__ != "MainScreen":
+            await asyncio.sleep(0.001)
+        await app.screen.wait_for_refresh()
+        filled = dict(counts)
+        filled["nodes"] = 1 + len(list(app.screen.walk_children()))
+        await pilot.pause()
+        await pilot.pause()
+        settled = dict(counts)
+        await pilot.press("colon")
+        await pilot.pause()
+        asked = dict(counts)
+        bar_offers = len(app.screen.query(OfferList))
+    app.game.close()
+    print(json.dumps({"filled": filled, "settled": settled, "asked": asked,
+                      "bar_offers": bar_offers}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def fill(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("fill-layouts")
+    return demo_in_a_child(tmp, CHILD)
+
+
+def test_the_screen_is_laid_out_twice_before_the_panels_are_filled(fill: dict[str, Any]) -> None:
+    # when resumed, then once more for what its first layout changed (the history's
+    # scrollbar, the mount's own refresh); main: 3, the third on Textual's Resize
+    assert fill["filled"]["layouts"] == 2, fill
+
+
+def test_each_widget_is_styled_about_once_in_the_fill(fill: dict[str, Any]) -> None:
+    # as it mounts, and again for a class or a focus set since; main: the whole screen
+    # styled again on its first resume (56 for 19 nodes)
+    assert fill["filled"]["styled"] <= fill["filled"]["nodes"] + 8, fill
+
+
+def test_the_entries_list_is_mounted_when_the_bar_first_opens(fill: dict[str, Any]) -> None:
+    # main: mounted once the screen had painted, whether asked for or not
+    assert fill["filled"]["offers_mounted"] == 0, fill
+    assert fill["settled"]["offers_mounted"] == 0, fill
+    assert fill["asked"]["offers_mounted"] == 1 and fill["bar_offers"] == 1, fill
+
+
+SIZES = ((120, 40), (80, 24), (160, 50), (70, 20), (100, 30), (120, 40))
+
+
+async def _layout_at(tmp_path: Path, size: tuple[int, int], resized_from: list[tuple[int, int]]):
+    """The main screen's breakpoint classes and its widgets' regions at ``size``, reached
+    through the terminal resizes ``resized_from`` (none: started at that size)."""
+    from textual.widget import Widget
+
+    from stockade.core.book.game import Game
+    from stockade.tui.app import StockadeApp
+
+    where = tmp_path / f"{len(resized_from)}-{size[0]}"
+    where.mkdir(parents=True)
+    game = Game.open(sample_copy(where, "demo"))
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=resized_from[0] if resized_from else size) as pilot:
+        await pilot.pause()
+        for step in [*resized_from[1:], size] if resized_from else []:
+            await pilot.resize_terminal(*step)
+            await pilot.pause()
+            await pilot.pause()
+        screen = app.screen
+        classes = sorted(c for c in screen.classes if c.startswith("-"))
+        regions = {
+            f"{type(w).__name__}#{w.id}": tuple(w.region)
+            for w in screen.walk_children(Widget)
+            if w.display and w.id
+        }
+    game.close()
+    return classes, regions
+
+
+@sync
+async def test_a_terminal_resize_still_lays_the_screen_out_as_a_start_at_that_size(tmp_path):
+    # the Resize a layout sends itself is let go only when it changes nothing: a real
+    # resize (to a size the screen was not laid out at) is laid out by Textual as before
+    for n, size in enumerate(SIZES[1:], start=1):
+        fresh = await _layout_at(tmp_path / "start", size, [])
+        resized = await _layout_at(tmp_path / "resized", size, list(SIZES[:n]))
+        assert resized == fresh, size
