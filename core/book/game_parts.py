@@ -21,9 +21,11 @@ from stockade.core.model import events as ev
 Parts = tuple[LogStore, Timeline, Projection]
 
 
-def parts_from_store(store: LogStore) -> Parts:
+def parts_from_store(store: LogStore, undo: bool = True) -> Parts:
     """The parts of the game ``store`` holds: folded from the snapshot cache when
-    the bytes it read (``store.log_data``) match one, else whole."""
+    the bytes it read (``store.log_data``) match one, else whole. ``undo`` False: a
+    fold keeps no undo entry (for a read that takes none back; one that does is made
+    then, as for the entries a snapshot covered)."""
     records = store.records
     timeline = store.take_timeline()
     if timeline is None:
@@ -47,7 +49,7 @@ def parts_from_store(store: LogStore) -> Parts:
             store.content,
             lambda: lines_of(store, timeline),
         ):
-            fold.fold_all()
+            fold.fold_all(tail=undo)
     finally:
         if store.content is not None:
             store.content.settle()  # hashed now: the bytes read are not kept
@@ -81,8 +83,8 @@ def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
     return len(records), rows, index
 
 
-def open_parts(path: Path, read_only: bool = False) -> Parts:
-    """The parts of the game in the log at ``path``. Raises JournalError if it cannot
-    be read or is not a game."""
+def open_parts(path: Path, read_only: bool = False, undo: bool = True) -> Parts:
+    """The parts of the game in the log at ``path`` (``undo``: see
+    ``parts_from_store``). Raises JournalError if it cannot be read or is not a game."""
     with gc_paused():
-        return parts_from_store(LogStore.open(Path(path), read_only))
+        return parts_from_store(LogStore.open(Path(path), read_only), undo)

@@ -267,12 +267,13 @@ class Projection:
         d.pop("_location_index", None)
 
     # --------------------------------------------------------------------- fold
-    def fold_all(self, journal: bool = False) -> None:
+    def fold_all(self, journal: bool = False, tail: bool = True) -> None:
         """Fold the whole effective history into a fresh state. A long game (one a
         snapshot would cover) keeps the undo journal of its last ``snapcache.TAIL``
         events only, as an open from its snapshot does: the events an undo usually
         reaches. Reaching further completes it (``complete_journal``); ``journal``:
-        keep every event's."""
+        keep every event's; ``tail`` False: keep none (a read that takes no entry back;
+        an undo or a view reaching back completes it as it would a snapshot's gap)."""
         self.state = GameState()
         self._table = None
         self.conflicts = {}
@@ -281,7 +282,9 @@ class Projection:
         self._back = None  # its journal starts where this fold's does
         n = len(self.effective)
         cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
-        if cut > 0:
+        if not (tail or journal):
+            self.fold_many(self.effective.records(), journal=False)
+        elif cut > 0:
             self.fold_many(self.effective.records(0, cut), journal=False)
             self.fold_many(self.effective.records(cut))
         else:
@@ -300,7 +303,8 @@ class Projection:
         ``fold_one`` per event."""
         state = self.state  # the rules change it in place: never replaced while folding
         when_of, names, undo, conflicts = self.when, self.names, self.undo, self.conflicts
-        before, after, step_recorded = names.before, names.after, self.step_recorded
+        before, after = names.before, names.after
+        step = self.step_recorded if journal else self.step_unjournaled
         when = self._when
         for event in events:
             # one shared tuple while the turn and phase stand (a phase is many entries:
@@ -309,7 +313,7 @@ class Projection:
                 when = self._when = (state.turn, state.phase, state.attacker)
             when_of[event.seq] = when
             missing = before(state, event) if type(event) in MENTIONS else None
-            refusal = step_recorded(event, undo)
+            refusal = step(event, undo)
             if refusal is not None:
                 refusal = self.hold_in_part(event, undo, refusal)
             if missing:
@@ -327,7 +331,7 @@ class Projection:
         state = self.state
         self._table = None  # the live state changes: views made after it share a new copy
         units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
-        n_units, n_cas, n_scr, n_sides = len(units), len(cas), len(scr), len(sides)
+        counts = len(units), len(cas), len(scr), len(sides)
         ops: list[Any] = []
         try:
             tracker = state._tracker or state.tracker  # the slot: no property call
@@ -343,23 +347,65 @@ class Projection:
             return refusal.with_traceback(None)
         finally:
             tracker.rec = None
-            added_units, added_cas = len(units) - n_units, len(cas) - n_cas
-            added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
-            if (
-                state.units is not units
-                or state.casualties is not cas
-                or state.scrounged is not scr
-                or state.sides is not sides
-                or added_units < 0
-                or added_cas < 0
-                or added_sides < 0
-                or added_scr < 0
-                or len(scr.order) != n_scr + added_scr  # changed but by ``add``
-            ):
-                added_units = _OPAQUE  # a rule changed what the entry cannot restore
-            scr_added = scr.added_since(n_scr) if added_scr > 0 else None
-            entries.append((added_units, added_cas, scr_added, added_sides, *ops))
+            entries.append(self._entry(units, cas, scr, sides, counts, ops))
         return None
+
+    def step_unjournaled(self, event: ev.Record, entries: list[Any]) -> Refusal | None:
+        """``step_recorded`` for a fold that keeps no undo entry (``fold_many`` puts
+        None in its place): an event that holds is stepped without counting what it
+        added. A refused event's entry is made as ``step_recorded`` makes it: the part
+        of it that holds is folded after it is taken back (``hold_in_part``)."""
+        state = self.state
+        self._table = None  # the live state changes: views made after it share a new copy
+        units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
+        counts = len(units), len(cas), len(scr), len(sides)
+        ops: list[Any] = []
+        try:
+            tracker = state._tracker or state.tracker  # the slot: no property call
+        except AttributeError:  # a state read from the snapshot cache, not yet tracked
+            tracker = state.tracker
+        tracker.rec = ops  # the pre-images, for a refused event's entry
+        try:
+            rules.step(state, event)
+        except BaseException as exc:
+            tracker.rec = None
+            entries.append(self._entry(units, cas, scr, sides, counts, ops))
+            if isinstance(exc, Refusal):
+                return exc.with_traceback(None)  # (as ``step_recorded``: no frames kept)
+            raise
+        tracker.rec = None
+        entries.append(None)
+        return None
+
+    def _entry(
+        self,
+        units: Any,
+        cas: Any,
+        scr: Any,
+        sides: Any,
+        counts: tuple[int, int, int, int],
+        ops: list[Any],
+    ) -> tuple[Any, ...]:
+        """The undo entry of a step that began with ``counts`` of the state's
+        ``units``, ``cas``, ``scr`` and ``sides`` and recorded the pre-images ``ops``."""
+        state = self.state
+        n_units, n_cas, n_scr, n_sides = counts
+        added_units, added_cas = len(units) - n_units, len(cas) - n_cas
+        added_scr, added_sides = len(scr) - n_scr, len(sides) - n_sides
+        if (
+            state.units is not units
+            or state.casualties is not cas
+            or state.scrounged is not scr
+            or state.sides is not sides
+            or added_units < 0
+            or added_cas < 0
+            or added_sides < 0
+            or added_scr < 0
+            or len(scr.order) != n_scr + added_scr  # changed but by ``add``
+        ):
+            added_units = _OPAQUE  # a rule changed what the entry cannot restore
+        scr_added = scr.added_since(n_scr) if added_scr > 0 else None
+        return (added_units, added_cas, scr_added, added_sides, *ops)
 
     def hold_in_part(self, event: ev.Record, undo: list[Any], refusal: Refusal) -> Refusal | None:
         """``event`` did not hold (its undo entry is the last of ``undo``): fold the part

@@ -63,7 +63,8 @@ def fold(args: Namespace | argspec.Namespace) -> int:
         from stockade.core.book.game_parts import open_parts
     except ImportError as exc:
         raise CliError(f"the tally is not available in this build ({exc})") from None
-    store, _timeline, projection = open_parts(args.file, read_only=True)
+    # no undo journal unless ``--at`` asks for an earlier state (``state_at`` reads it)
+    store, _timeline, projection = open_parts(args.file, read_only=True, undo=args.at is not None)
     warnings = [m for m in store.warnings if m != "opened read-only"]
     conflicts = sorted(projection.conflicts)
     state = projection.state

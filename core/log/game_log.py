@@ -12,6 +12,7 @@ and is called by ``Game.open`` only when it holds the write lock.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -19,8 +20,16 @@ from stockade.core.log import reader as logread
 from stockade.core.log.game_timeline import CONTROLS
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.reader import LogProblem, Undecodable, set_aside
-from stockade.core.log.upgrade import upgrade_record
 from stockade.core.model import events as ev
+
+
+def _upgrade_record(raw: dict[str, Any]) -> dict[str, Any]:
+    """``core.log.upgrade.upgrade_record``, imported with the first record of an older
+    schema (a log of today's schema, every one a tally folds, never loads it)."""
+    from stockade.core.log.upgrade import upgrade_record
+
+    return upgrade_record(raw)
+
 
 GAME: logread.LogFormat[ev.Record] = logread.LogFormat(
     union=ev.AnyRecord,
@@ -33,7 +42,7 @@ GAME: logread.LogFormat[ev.Record] = logread.LogFormat(
     controls=CONTROLS,
     noun="Stockade",
     what="Stockade game",
-    upgrade=upgrade_record,
+    upgrade=_upgrade_record,
     strict=ev.STRICT,  # ev's records leave the string patterns to a bulk check
 )
 

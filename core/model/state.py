@@ -10,11 +10,12 @@ tally can explain each point. The units and the tracker of their changes are in
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import msgspec
 
 from stockade.core.model.events import PHASES
+from stockade.core.model.plain_dataclass import plain_dataclass
 from stockade.core.model.scroungings import Scroungings
 from stockade.core.model.tracked_unit import (
     ACTIVE,
@@ -30,7 +31,7 @@ from stockade.core.model.unit_indexes import LocationIndex, PrisonerIndex
 from stockade.core.model.victory import VictoryBook
 
 
-@dataclass
+@plain_dataclass
 class Side(Tracked):
     name: str
     nationality: str
@@ -44,7 +45,7 @@ class Side(Tracked):
     __setattr__ = record_set  # the pre-image of every set while an event folds
 
 
-@dataclass
+@plain_dataclass
 class Casualty:
     """One line of the CVP tally: who, what, which event, which rule, how many times."""
 
@@ -64,7 +65,7 @@ class Casualty:
         return self.base * self.multiplier
 
 
-@dataclass
+@plain_dataclass
 class GameState(Tracked):
     scenario: str = ""
     sides: dict[str, Side] = field(default_factory=dict)
