@@ -80,8 +80,9 @@ JSON = {"json", "json.decoder", "json.encoder", "json.scanner", "_json"}
 # The stockade modules a folding tally imports: the fold's model, rules, log and book,
 # and tally's own CLI modules (the launcher, tally_args, tally_report, ...). A new one
 # here is a new cost on every tally that folds: docs/performance.md, "What a fold spends".
-# (77: the compact tables by seq, ``core.model.seq_tables``, ~130 bytes a unit less held.)
-FOLD_MODULES = 77
+# (77: the compact tables by seq, ``core.model.seq_tables``, ~130 bytes a unit less held;
+# 78: the snapshot's unit rows, ``core.log.snap_units``, split out of ``snapcache``.)
+FOLD_MODULES = 78
 
 
 def test_a_folding_tally_imports_only_what_the_fold_needs(cache_off):
