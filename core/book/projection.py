@@ -34,7 +34,7 @@ from stockade.core.model.names import MENTIONS, NameBook
 from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.shared_table import LinesAt, SharedTable, UnitsAt
 from stockade.core.model.state import GameState, Side
-from stockade.core.model.tracked_unit import Unit, clone_unit, copy_obj
+from stockade.core.model.tracked_unit import UNIT_FIELDS, Unit, clone_unit, copy_obj
 from stockade.core.rules.partial import part_that_holds
 
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
@@ -122,8 +122,16 @@ class Projection:
         position, state, conflicts, when, names, partial, back = found
         self.state, self.conflicts, self.partial = state, conflicts, partial
         self._table = None
-        self.when.update(when)
-        self.names.by_seq.update(names)
+        # the tables the snapshot's columns were loaded into, taken as they are
+        if self.when:
+            self.when.update(when)
+        else:
+            self.when = when
+        book = self.names
+        if book.by_seq:
+            book.by_seq.update(names)
+        else:
+            book.by_seq = names
         self.undo = [None] * position
         self.snap_position = position
         self._back = back
@@ -245,7 +253,7 @@ class Projection:
         extra = len(units) - rows.n_units
         if extra < 0 or rows.n_casualties > len(state.casualties):
             raise ValueError("the rows do not fit the state")
-        fields = Unit._field_names
+        fields = UNIT_FIELDS
         for handle, row in zip(rows.handles, rows.units, strict=True):
             unit = units[handle]
             for name, value in zip(fields, snap_units.row_values(row), strict=True):

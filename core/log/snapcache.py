@@ -31,6 +31,7 @@ import os
 import typing
 from array import array
 from collections.abc import Iterator, Mapping
+from operator import itemgetter
 from pathlib import Path
 
 import msgspec
@@ -41,7 +42,9 @@ from stockade.core.log.records import LineIndex, ReadAgain
 from stockade.core.log.snap_units import UnitRow, covers_unit, unit_row, units_of
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
+from stockade.core.model.names import NamesBySeq
 from stockade.core.model.scroungings import Scroungings
+from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Unit
 from stockade.core.model.victory import VictoryBook
@@ -49,7 +52,7 @@ from stockade.core.model.victory import VictoryBook
 if typing.TYPE_CHECKING:  # the write's: imported when a snapshot is written
     from stockade.core.log import snap_columns
 
-VERSION = 15  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
+VERSION = 16  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
 # 8: how the book knows a unit's board facts (told or implied), a strict game, the
 # clock of a prisoner's escape attempt (A20.55); 9: in the derived store (its keys and
@@ -60,7 +63,8 @@ VERSION = 15  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # origins and casualty lines decoded into their classes; 13: the entries that hold in
 # part (``core.rules.partial``) and what each dropped; 14: the state after every
 # effective event, and beside it what the state ``TAIL`` events back differs in; 15: a
-# unit's row as the unit is laid out (its slots, origins as kept, its rare fields' mapping)
+# unit's row as the unit is laid out (its slots, origins as kept, its rare fields' mapping);
+# 16: the timeline's groups as the fold holds them (those of their own seq alone as ids)
 MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
 TAIL = 256  # the snapshot keeps the state this many effective events back beside its own,
 # so the undo journal of the events an undo usually reaches is made by folding these
@@ -114,9 +118,11 @@ def rows_mirror_state() -> bool:
 
 
 class TimelineRows(msgspec.Struct, array_like=True):
-    """A timeline (``core.log.timeline``) without amendments, as seqs: each group's id
-    and size, then every group's events' seqs in a row."""
+    """A timeline (``core.log.timeline``) without amendments, as seqs, its groups as
+    ``Groups`` holds them: the ids of the groups holding their own seq alone (most),
+    then each other group's id and size, and their events' seqs in a row."""
 
+    alone: list[int]
     group_ids: list[int]
     group_sizes: list[int]
     group_seqs: list[int]
@@ -131,11 +137,13 @@ def timeline_rows(timeline: Timeline[typing.Any]) -> TimelineRows | None:
     """``timeline`` as rows (None for one with amendments: no snapshot keys them)."""
     if timeline.amends or timeline.replacements:
         return None
-    groups = timeline.groups
-    seqs = [r if isinstance(r, int) else r.seq for group in groups.values() for r in group]
+    alone, lists = timeline.groups.parts()
+    ids = sorted(lists)
+    seqs = [r if isinstance(r, int) else r.seq for grp in ids for r in lists[grp]]
     return TimelineRows(
-        list(groups),
-        list(map(len, groups.values())),
+        alone.tolist(),
+        ids,
+        [len(lists[grp]) for grp in ids],
         seqs,
         list(timeline.active),
         sorted(timeline.undone),
@@ -149,7 +157,7 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     """Fill ``timeline`` (new, its groups held as seqs) with ``rows``; ValueError when
     they do not fit together."""
     groups = timeline.groups
-    groups.load(rows.group_ids, rows.group_sizes, rows.group_seqs)
+    groups.load(rows.alone, rows.group_ids, rows.group_sizes, rows.group_seqs)
     if not groups.covers(rows.active):
         raise ValueError("a group in effect that holds nothing")
     timeline.active[:] = rows.active
@@ -213,18 +221,21 @@ def timeline_columns(timeline: Timeline[typing.Any]) -> snap_columns.Row | None:
 
     if timeline.amends or timeline.replacements:
         return None
-    groups, Column = timeline.groups, snap_columns.Column
+    alone, lists = timeline.groups.parts()
+    ids, Column = sorted(lists), snap_columns.Column
+    sizes = [len(lists[grp]) for grp in ids]
 
     def seqs() -> Iterator[int]:
-        for group in groups.values():
-            for r in group:
+        for grp in ids:
+            for r in lists[grp]:
                 yield r if isinstance(r, int) else r.seq
 
     return snap_columns.Row(
         (
-            Column(len(groups), lambda: iter(groups)),
-            Column(len(groups), lambda: map(len, groups.values())),
-            Column(sum(map(len, groups.values())), seqs),
+            Column(len(alone), lambda: iter(alone)),
+            ids,
+            sizes,
+            Column(sum(sizes), seqs),
             Column(len(timeline.active), lambda: iter(timeline.active)),
             sorted(timeline.undone),
             list(timeline.redo_stack),
@@ -291,10 +302,23 @@ class Restored(typing.NamedTuple):
     position: int
     state: GameState
     conflicts: dict[int, Refusal]
-    when: dict[int, When]
-    names: dict[int, Names]
+    when: SeqTable[When]  # the time of each entry
+    names: NamesBySeq  # the names each entry's units had
     partial: dict[int, str]  # the entries that hold in part (``core.rules.partial``)
     back: msgspec.Raw | None  # ``BackRows``, copied out of the snapshot's bytes
+
+
+def _name_columns(snap: Snapshot) -> tuple[list[int], list[typing.Any]]:
+    """The snapshot's names as one table's columns, in seq order: an entry naming one
+    unit holds that unit's name bare (one shared tuple per name, decoded in C), the
+    others their tuple of names."""
+    seqs = [*snap.one_name_seqs, *map(itemgetter(0), snap.names)]
+    values: list[typing.Any] = [
+        *map(snap.name_table.__getitem__, snap.one_name_index),
+        *map(itemgetter(1), snap.names),
+    ]
+    order = sorted(range(len(seqs)), key=seqs.__getitem__)
+    return list(map(seqs.__getitem__, order)), list(map(values.__getitem__, order))
 
 
 def _scalars(state: GameState) -> Scalars:
@@ -404,15 +428,12 @@ def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
         conflicts = {seq: Refusal.from_row(kind, args) for seq, kind, args in snap.conflicts}
         # one shared tuple per time, as the fold makes them (an index out of the table
         # raises IndexError: a miss)
-        when = dict(
-            zip(snap.when_seqs, map(snap.when_table.__getitem__, snap.when_index), strict=True)
-        )
-        names = dict(snap.names)  # decoded as tuples already
+        when: SeqTable[When] = SeqTable()
+        when.load(snap.when_seqs, list(map(snap.when_table.__getitem__, snap.when_index)))
         if len(snap.one_name_seqs) != len(snap.one_name_index):
             return None
-        singles = [(name,) for name in snap.name_table]  # one shared 1-tuple per name
-        one = map(singles.__getitem__, snap.one_name_index)
-        names.update(zip(snap.one_name_seqs, one, strict=True))
+        names = NamesBySeq()
+        names.load(*_name_columns(snap))  # ValueError: a seq named twice, a miss
         partial = dict(snap.partial)
         if partial and not partial.keys() <= set(seqs[: snap.position]):
             return None  # an entry it says holds in part is not one of its prefix

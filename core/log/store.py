@@ -437,7 +437,9 @@ def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
     (changed, cut short, or not whole lines) or the lines after it are not sound."""
     rows = snapshot.timeline
     assert rows is not None
-    if rows.group_seqs and max(rows.group_seqs) > snapshot.lines:
+    if max(rows.group_seqs, default=0) > snapshot.lines or max(rows.alone, default=0) > (
+        snapshot.lines
+    ):
         return None
     timeline = Timeline(CONTROLS, lines=[])
     try:

@@ -140,6 +140,17 @@ class SeqTable(MutableMapping[int, V]):
         for seq, value in pairs:
             self[seq] = value
 
+    def load(self, seqs: Iterable[int], values: list[V]) -> None:
+        """Fill this table (new, empty) from columns: ``seqs`` rising, each with its
+        value in ``values``, held as they are (a restore's; ValueError when the seqs do
+        not rise or the columns differ in length)."""
+        if self._seqs:
+            raise ValueError("a table is loaded when empty")
+        held = array("q", seqs)
+        if len(held) != len(values) or any(map(ge, held, held[1:])):
+            raise ValueError("a table's seqs do not rise one value each")
+        self._seqs, self._values = held, values
+
     def _kept(self, values: Iterator[V]) -> Iterable[V]:
         """``values`` as this table holds them."""
         return values
@@ -271,27 +282,40 @@ class Groups(Mapping[int, list[T]], Generic[T]):
         # id: zip(grps) gives those tuples, so no Python-level step runs per group
         return list(chain.from_iterable(map(lists.get, grps, zip(grps))))  # type: ignore[arg-type]
 
-    def load(self, ids: list[int], sizes: list[int], seqs: list[int]) -> None:
-        """Fill these groups (new, empty) from a snapshot's columns: group ``ids[i]``
-        holds the next ``sizes[i]`` of ``seqs``. ValueError when they do not fit: the
-        ids not rising, or the sizes not adding up to the seqs."""
+    def parts(self) -> tuple[array[int], dict[int, list[T]]]:
+        """The groups as held: the ids of those holding their own seq alone (rising),
+        and every other group by id (not copied: read them, never change them)."""
+        return self._ones, self._lists
+
+    def load(self, alone: list[int], ids: list[int], sizes: list[int], seqs: list[int]) -> None:
+        """Fill these groups (new, empty) from a snapshot's columns: the groups ``alone``
+        (rising) hold their own seq alone; group ``ids[i]`` holds the next ``sizes[i]``
+        of ``seqs``. ValueError when they do not fit: ids not rising or given twice, or
+        the sizes not adding up to the seqs."""
         if self._ones or self._lists:
             raise ValueError("groups are loaded into an empty table")
         if len(ids) != len(sizes) or sum(sizes) != len(seqs):
             raise ValueError("the timeline's groups do not add up")
-        if any(map(int.__ge__, ids, ids[1:])):
+        if any(map(ge, ids, ids[1:])) or any(map(ge, alone, alone[1:])):
             raise ValueError("the timeline's groups are not in order")
         starts = list(accumulate(sizes, initial=0))
         # a group of one event whose seq is its id is kept as that id alone (each
         # group's first seq: None past the end, for a last group that holds nothing)
         firsts = map([*seqs, None].__getitem__, starts[:-1])
-        alone = list(map(and_, map(eq, sizes, repeat(1)), map(eq, firsts, ids)))
-        self._ones = array("q", compress(ids, alone))
-        rest = map(not_, alone)
-        self._lists = {
+        single = list(map(and_, map(eq, sizes, repeat(1)), map(eq, firsts, ids)))
+        ones = array("q", alone)
+        if any(single):  # (not as this table writes them: taken all the same)
+            ones = array("q", sorted([*alone, *compress(ids, single)]))
+            if any(map(ge, ones, ones[1:])):
+                raise ValueError("the timeline's groups are not in order")
+        rest = map(not_, single)
+        lists: dict[int, list[T]] = {
             grp: seqs[a:b]  # type: ignore[misc]
             for grp, a, b in compress(zip(ids, starts[:-1], starts[1:], strict=True), rest)
         }
+        if not lists.keys().isdisjoint(ones):
+            raise ValueError("a group given twice")
+        self._ones, self._lists = ones, lists
 
     def covers(self, grps: Iterable[int]) -> bool:
         """True when every one of ``grps`` is a group here."""

@@ -258,7 +258,7 @@ class Unit(_Fields):
     __hash__ = None  # type: ignore[assignment]  # mutable: as a dataclass's
 
     def __repr__(self) -> str:
-        pairs = zip(_UNIT_FIELDS, unit_values(self), strict=True)
+        pairs = zip(UNIT_FIELDS, unit_values(self), strict=True)
         return "Unit(" + ", ".join(f"{n}={v!r}" for n, v in pairs) + ")"
 
     @property
@@ -363,9 +363,9 @@ NAMED_BY = frozenset(("side", "counter", "origins"))
 # counter). This one fills a list of every field (the defaults, then the given ones) and
 # sets the slots from it with ``set_fields``: the same fields, defaults and errors
 # (tests/log/test_core_fast_open.py holds it to the dataclass).
-_UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
-_UNIT_FIELD_SET = frozenset(_UNIT_FIELDS)
-_AT = {name: i for i, name in enumerate(_UNIT_FIELDS)}
+UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))  # every field, in order
+_UNIT_FIELD_SET = frozenset(UNIT_FIELDS)
+_AT = {name: i for i, name in enumerate(UNIT_FIELDS)}
 _NO_VALUE = object()
 assert all(f.default_factory is dataclasses.MISSING for f in dataclasses.fields(Unit)), (
     "a factory default: not made here"
@@ -375,8 +375,8 @@ _DEFAULTS: tuple[Any, ...] = tuple(
 )
 _N_REQUIRED = sum(value is _NO_VALUE for value in _DEFAULTS)  # the first ones
 # the required fields from the n-th on, which keyword arguments must give
-_REQUIRED_FROM = [frozenset(_UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
-_GETTERS = {_UNIT_FIELDS: operator.attrgetter(*_UNIT_FIELDS)}
+_REQUIRED_FROM = [frozenset(UNIT_FIELDS[n:_N_REQUIRED]) for n in range(_N_REQUIRED + 1)]
+_GETTERS = {UNIT_FIELDS: operator.attrgetter(*UNIT_FIELDS)}
 _set_field = object.__setattr__
 _get_field = object.__getattribute__
 
@@ -430,7 +430,7 @@ def _fill(o: Any, values: Iterable[Any]) -> None:
 
 def unit_values(u: Unit) -> tuple[Any, ...]:
     """Every field of ``u``, in the dataclass's order."""
-    values: tuple[Any, ...] = _GETTERS[_UNIT_FIELDS](u)
+    values: tuple[Any, ...] = _GETTERS[UNIT_FIELDS](u)
     return values
 
 
@@ -459,8 +459,8 @@ def set_fields(u: Unit, values: Iterable[Any]) -> None:
 # ``_more`` (the rarely set fields not at their default, None when none is). A snapshot
 # keeps units so (``core.log.snap_units``): read back, a unit is its slots set, never
 # each rare field compared with its default again.
-LAID_OUT = tuple(n for n in _UNIT_FIELDS if n not in RARELY_SET and n != "origins")
-assert _UNIT_FIELDS[:6] + _UNIT_FIELDS[7:17] + _UNIT_FIELDS[35:38] == LAID_OUT, LAID_OUT
+LAID_OUT = tuple(n for n in UNIT_FIELDS if n not in RARELY_SET and n != "origins")
+assert UNIT_FIELDS[:6] + UNIT_FIELDS[7:17] + UNIT_FIELDS[35:38] == LAID_OUT, LAID_OUT
 _LAID_OUT_GETTER = operator.attrgetter(*LAID_OUT, "_origins", "_more")
 _RARE_SET = frozenset(RARELY_SET)
 
@@ -511,7 +511,7 @@ def unit_of_layout(values: Sequence[Any]) -> Unit:
 def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
     values = list(_DEFAULTS)
     if args:
-        if len(args) > len(_UNIT_FIELDS) or not kwargs.keys().isdisjoint(_UNIT_FIELDS[: len(args)]):
+        if len(args) > len(UNIT_FIELDS) or not kwargs.keys().isdisjoint(UNIT_FIELDS[: len(args)]):
             raise TypeError(f"Unit() got {len(args)} positional arguments or one twice")
         values[: len(args)] = args
     if not kwargs.keys() <= _UNIT_FIELD_SET:
@@ -519,7 +519,7 @@ def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:
     for name, value in kwargs.items():
         values[_AT[name]] = value
     if not _REQUIRED_FROM[min(len(args), _N_REQUIRED)] <= kwargs.keys():
-        missing = [n for n, value in zip(_UNIT_FIELDS, values, strict=True) if value is _NO_VALUE]
+        missing = [n for n, value in zip(UNIT_FIELDS, values, strict=True) if value is _NO_VALUE]
         raise TypeError(f"Unit() missing required arguments {missing}")
     set_fields(self, values)
 
@@ -560,7 +560,7 @@ def copy_obj(obj: _T) -> _T:
 def clone_unit(u: Unit) -> Unit:
     """An untracked copy of ``u`` with copies of its origins, kept as ``u`` keeps them
     (a view's copy has its fields set back without the hooks)."""
-    clone = make_unit(_GETTERS[_UNIT_FIELDS](u))
+    clone = make_unit(_GETTERS[UNIT_FIELDS](u))
     kept = u._origins
     if kept is not None:
         copies = [Origin(o.handle, o.unit_kind, o.counter, o.cvp) for o in kept]

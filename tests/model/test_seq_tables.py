@@ -79,22 +79,29 @@ def test_groups_answer_as_a_dict_of_lists(adds, empties):
     assert dict(copied) == plain
     # loaded from a snapshot's columns: the same groups, the same answers
     ids = sorted(plain)
-    loaded: Groups[int] = Groups()
-    loaded.load(ids, [len(plain[g]) for g in ids], [i for g in ids for i in plain[g]])
-    assert dict(loaded) == plain and list(loaded) == ids and len(loaded) == len(plain)
-    assert loaded.flat(ids) == copied.flat(ids)
-    assert loaded.covers(ids) and not loaded.covers([*ids, 40])
+    for alone, rest in (([], ids), (copied.parts()[0].tolist(), sorted(copied.parts()[1]))):
+        loaded: Groups[int] = Groups()
+        loaded.load(alone, rest, [len(plain[g]) for g in rest], [i for g in rest for i in plain[g]])
+        assert dict(loaded) == plain and list(loaded) == ids and len(loaded) == len(plain)
+        assert loaded.flat(ids) == copied.flat(ids)
+        assert loaded.covers(ids) and not loaded.covers([*ids, 40])
 
 
 def test_groups_loaded_from_columns_that_do_not_fit_are_refused():
     with pytest.raises(ValueError, match="do not add up"):
-        Groups[int]().load([1, 2], [1, 1], [1])
+        Groups[int]().load([], [1, 2], [1, 1], [1])
     with pytest.raises(ValueError, match="not in order"):
-        Groups[int]().load([2, 1], [1, 1], [2, 1])
+        Groups[int]().load([], [2, 1], [1, 1], [2, 1])
+    with pytest.raises(ValueError, match="not in order"):
+        Groups[int]().load([3, 2], [], [], [])
+    with pytest.raises(ValueError, match="not in order"):  # a group alone twice
+        Groups[int]().load([2], [2], [1], [2])
+    with pytest.raises(ValueError, match="given twice"):
+        Groups[int]().load([2], [2], [2], [2, 5])
     with pytest.raises(ValueError, match="empty"):
         filled: Groups[int] = Groups()
         filled.add(1, 1)
-        filled.load([2], [1], [2])
+        filled.load([], [2], [1], [2])
 
 
 def test_a_long_runs_tables_hold_a_few_bytes_an_entry():
@@ -111,3 +118,17 @@ def test_a_long_runs_tables_hold_a_few_bytes_an_entry():
     finally:
         tracemalloc.stop()
     assert held / 20_000 < 40, held / 20_000  # 26 here; 155 as a dict and a dict of lists
+
+
+def test_a_table_loaded_from_columns_answers_as_one_filled_in_turn():
+    filled: SeqTable[str] = SeqTable()
+    for seq in (3, 5, 9):
+        filled[seq] = f"v{seq}"
+    loaded: SeqTable[str] = SeqTable()
+    loaded.load([3, 5, 9], ["v3", "v5", "v9"])
+    assert dict(loaded) == dict(filled) and loaded.get(5) == "v5" and 4 not in loaded
+    for seqs, values in (([3, 3], ["a", "b"]), ([5, 3], ["a", "b"]), ([3], ["a", "b"])):
+        with pytest.raises(ValueError, match="do not rise"):
+            SeqTable[str]().load(seqs, values)
+    with pytest.raises(ValueError, match="when empty"):
+        filled.load([10], ["v10"])
