@@ -92,9 +92,11 @@ def test_the_screen_is_laid_out_twice_before_the_panels_are_filled(fill: dict[st
 
 
 def test_each_widget_is_styled_about_once_in_the_fill(fill: dict[str, Any]) -> None:
-    # as it mounts, and again for a class or a focus set since; main: the whole screen
-    # styled again on its first resume (56 for 19 nodes)
-    assert fill["filled"]["styled"] <= fill["filled"]["nodes"] + 8, fill
+    # as it mounts, and again for a class or a focus set since (26 for 18 nodes on a
+    # quiet machine, 31 in a loaded run: what else the app did before the refresh
+    # settled); restyling the whole screen on its first resume styles each node at
+    # least twice (56 for 19 nodes)
+    assert fill["filled"]["styled"] < 2 * fill["filled"]["nodes"], fill
 
 
 def test_the_entries_list_is_mounted_when_the_bar_first_opens(fill: dict[str, Any]) -> None:
