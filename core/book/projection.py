@@ -336,18 +336,10 @@ class Projection:
     def step_recorded(self, event: ev.Record, entries: list[Any]) -> Refusal | None:
         """``rules.step`` on the live state, appending the event's undo entry to
         ``entries`` (also when the step raises). Returns the Refusal, if any."""
-        state = self.state
-        self._table = None  # the live state changes: views made after it share a new copy
-        units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
-        counts = len(units), len(cas), len(scr), len(sides)
-        ops: list[Any] = []
+        ops: list[Any] = []  # this event's entry: the state's setattr hooks record into it
+        tracker, before = self._recording(ops)
         try:
-            tracker = state._tracker or state.tracker  # the slot: no property call
-        except AttributeError:  # a state read from the snapshot cache, not yet tracked
-            tracker = state.tracker
-        tracker.rec = ops  # this event's entry: the state's setattr hooks record into it
-        try:
-            rules.step(state, event)
+            rules.step(self.state, event)
         except Refusal as refusal:
             # Kept in ``conflicts``: without its traceback, which held every frame up
             # to ``Game.open`` alive, and with them the whole log's bytes (20 MB for a
@@ -355,7 +347,7 @@ class Projection:
             return refusal.with_traceback(None)
         finally:
             tracker.rec = None
-            entries.append(self._entry(units, cas, scr, sides, counts, ops))
+            entries.append(self._entry(*before, ops))
         return None
 
     def step_unjournaled(self, event: ev.Record, entries: list[Any]) -> Refusal | None:
@@ -363,27 +355,35 @@ class Projection:
         None in its place): an event that holds is stepped without counting what it
         added. A refused event's entry is made as ``step_recorded`` makes it: the part
         of it that holds is folded after it is taken back (``hold_in_part``)."""
-        state = self.state
-        self._table = None  # the live state changes: views made after it share a new copy
-        units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
-        counts = len(units), len(cas), len(scr), len(sides)
-        ops: list[Any] = []
+        ops: list[Any] = []  # the pre-images, for a refused event's entry
+        tracker, before = self._recording(ops)
         try:
-            tracker = state._tracker or state.tracker  # the slot: no property call
-        except AttributeError:  # a state read from the snapshot cache, not yet tracked
-            tracker = state.tracker
-        tracker.rec = ops  # the pre-images, for a refused event's entry
-        try:
-            rules.step(state, event)
+            rules.step(self.state, event)
         except BaseException as exc:
             tracker.rec = None
-            entries.append(self._entry(units, cas, scr, sides, counts, ops))
+            entries.append(self._entry(*before, ops))
             if isinstance(exc, Refusal):
                 return exc.with_traceback(None)  # (as ``step_recorded``: no frames kept)
             raise
         tracker.rec = None
         entries.append(None)
         return None
+
+    def _recording(
+        self, ops: list[Any]
+    ) -> tuple[Any, tuple[Any, Any, Any, Any, tuple[int, int, int, int]]]:
+        """Begin a step: the state's tracker set to record the pre-images into ``ops``.
+        The tracker, and what ``_entry`` reads back: the state's units, casualty lines,
+        Scroungings and sides, and how many of each there were."""
+        state = self.state
+        self._table = None  # the live state changes: views made after it share a new copy
+        units, cas, scr, sides = state.units, state.casualties, state.scrounged, state.sides
+        try:
+            tracker = state._tracker or state.tracker  # the slot: no property call
+        except AttributeError:  # a state read from the snapshot cache, not yet tracked
+            tracker = state.tracker
+        tracker.rec = ops
+        return tracker, (units, cas, scr, sides, (len(units), len(cas), len(scr), len(sides)))
 
     def _entry(
         self,
