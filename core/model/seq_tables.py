@@ -55,9 +55,15 @@ class SeqTable(MutableMapping[int, V]):
     def _at(self, seq: int) -> int:
         """The index of ``seq``, or -1."""
         seqs, at = self._seqs, self._next
-        if at < len(seqs) and seqs[at] == seq:
-            self._next = at + 1
-            return at
+        if at < len(seqs):
+            here = seqs[at]
+            if here == seq:
+                self._next = at + 1
+                return at
+            if here > seq and (at == 0 or seqs[at - 1] < seq):
+                return -1  # a walk in order asking for a seq the table skips
+        elif not seqs or seqs[-1] < seq:
+            return -1  # past the last
         at = _index(seqs, seq)
         if at >= 0:
             self._next = at + 1
