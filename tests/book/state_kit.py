@@ -3,7 +3,9 @@ the book's history tests compare a game against (a plain module, not a test modu
 
 from __future__ import annotations
 
+from bench.generate import generate
 from stockade.core import rules
+from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
@@ -60,3 +62,18 @@ def check_index(state: GameState) -> None:
         assert state.prisoners_of(guard) == [u for u in scan if u.guard == guard]
     held = {u.guard for u in scan}
     assert state.guards() == [state.units[h] for h in state.units if h in held]
+
+
+def campaign_with_conflicts(entries: int) -> Game:
+    """A generated campaign (undo/redo/strike included) of ``entries`` entries, with
+    surrenders struck until three later entries no longer hold: the conflicts a fresh
+    fold must find at the same entries (a campaign without any would compare two empty
+    sets)."""
+    game = generate(entries, seed=11)
+    for record in list(game.effective):
+        if isinstance(record, ev.Surrendered) and record.seq > 100:
+            game.strike(record.seq, "to make later entries conflict")
+            if len(game.conflicts) >= 3:
+                break
+    assert len(game.conflicts) >= 3, game.conflicts
+    return game

@@ -15,37 +15,27 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bench.generate import generate
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
-from tests.book.state_kit import check_index, dump, fold_into, fresh_fold
+from tests.book.state_kit import (
+    campaign_with_conflicts,
+    check_index,
+    dump,
+    fold_into,
+    fresh_fold,
+)
 
 # One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the
 # campaigns are generated once.
 pytestmark = pytest.mark.xdist_group("test_core_undo_journal")
 
 
-def _campaign(entries: int) -> Game:
-    """A generated campaign (undo/redo/strike included) of ``entries`` entries, with
-    surrenders struck until three later entries no longer hold: the conflicts a fresh
-    fold must find at the same entries (a campaign without any would compare two empty
-    sets)."""
-    game = generate(entries, seed=11)
-    for record in list(game.effective):
-        if isinstance(record, ev.Surrendered) and record.seq > 100:
-            game.strike(record.seq, "to make later entries conflict")
-            if len(game.conflicts) >= 3:
-                break
-    assert len(game.conflicts) >= 3, game.conflicts
-    return game
-
-
 @pytest.fixture(scope="module")
 def big():
     """1,500 entries: rollbacks and views across the old 256-event snapshot boundaries."""
-    return _campaign(1500)
+    return campaign_with_conflicts(1500)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +43,7 @@ def campaign():
     """600 entries, for the random history ops: every op reaches at most 400 entries
     back (:func:`_history_op`), so each of its targets is in reach as in a longer
     campaign, and the fresh fold after every op costs less than half as much."""
-    return _campaign(600)
+    return campaign_with_conflicts(600)
 
 
 def test_rollback_at_random_depths_equals_a_fresh_fold(big):

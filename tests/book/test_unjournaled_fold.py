@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate, write_log
+from bench.generate import write_log
 from stockade.core.book.game_parts import open_parts
-from stockade.core.model import events as ev
-from tests.book.state_kit import dump
+from tests.book.state_kit import campaign_with_conflicts, dump
 
 pytestmark = pytest.mark.xdist_group("test_unjournaled_fold")
 
@@ -22,13 +21,7 @@ pytestmark = pytest.mark.xdist_group("test_unjournaled_fold")
 def log(tmp_path_factory) -> Path:
     """A campaign of 600 entries with surrenders struck until later entries no longer
     hold (conflicts) or hold in part."""
-    game = generate(600, seed=11)
-    for record in list(game.effective):
-        if isinstance(record, ev.Surrendered) and record.seq > 100:
-            game.strike(record.seq, "to make later entries conflict")
-            if len(game.conflicts) >= 3:
-                break
-    assert len(game.conflicts) >= 3, game.conflicts
+    game = campaign_with_conflicts(600)
     path = tmp_path_factory.mktemp("unjournaled") / "campaign.jsonl"
     write_log(game, path)
     return path
