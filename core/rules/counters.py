@@ -218,7 +218,7 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
             "A20.551",
             f"the {nationality} Green/Conscript {size} counter is not in the rearm table",
             f"say which {nationality} Green/Conscript {size} counter {u.handle} becomes, "
-            f"from your counter mix: as COUNTER ({u.handle}=COUNTER in mutual)",
+            f"from your counter mix: as COUNTER, or {u.handle}=COUNTER in mutual",
         )
     return value
 
