@@ -363,7 +363,8 @@ class StockadeApp(EscapeThenKey):
         The core writes and fsyncs the entry before returning, so the screens change
         only after the entry is safe on disk.
         """
-        from stockade.core.commands import execute  # the command language: loaded on first use
+        # the command language: loaded on first use
+        from stockade.core.commands import execute, told
         from stockade.core.model.errors import InternalRefusal, Refusal
 
         try:
@@ -375,8 +376,9 @@ class StockadeApp(EscapeThenKey):
             raise InternalRefusal(
                 f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
-        message = getattr(outcome, "message", "") or ""
-        self.game_changed(message, getattr(outcome, "change", None))
+        # the reply and what else the entry did (CVP, later entries), as the CLI says it
+        message = "\n".join(told(self.game, outcome))
+        self.game_changed(message, outcome.change)
         return message
 
     async def switch_game(self, path: Path) -> bool:
