@@ -60,15 +60,10 @@ from stockade.core.model.bounds import (  # the bounds with no string pattern, a
 )
 
 # ------------------------------------------------- the string types, checked in bulk
-# Each loose Meta has a strict twin in ``core.model.bounds``; ``Strict`` swaps them back.
+# Each loose Meta has a strict twin in ``core.model.string_bounds``; ``Strict`` swaps them back.
 _HANDLE = Meta(max_length=MAX_HANDLE)
 _NAME = Meta(max_length=MAX_NAME)
 _TEXT = Meta(max_length=MAX_TEXT)
-_STRICT_OF: dict[int, Any] = {
-    id(_HANDLE): bounds.Handle,
-    id(_NAME): bounds.Name,
-    id(_TEXT): bounds.Text,
-}
 
 Handle = Annotated[str, _HANDLE]
 Name = Annotated[str, _NAME]
@@ -258,12 +253,22 @@ def _struct_handles(
 
 
 # ----------------------------------------------------------- the strict twin types
+def _strict_twin(meta: Any) -> Any:
+    """The strict string type (``core.model.string_bounds``, with its pattern) of a loose
+    string bound's Meta, None for any other."""
+    from stockade.core.model import string_bounds as strict
+
+    return {id(_HANDLE): strict.Handle, id(_NAME): strict.Name, id(_TEXT): strict.Text}.get(
+        id(meta)
+    )
+
+
 def _strict_type(tp: Any, made: dict[type, type]) -> Any:
     """``tp`` with each loose string type swapped for its strict twin (recursively)."""
     if typing.get_origin(tp) is Annotated:
         base, *metas = typing.get_args(tp)
         for m in metas:
-            twin = _STRICT_OF.get(id(m))
+            twin = _strict_twin(m)
             if twin is not None and base is str:
                 rest = [x for x in metas if x is not m]
                 return Annotated[(twin, *rest)] if rest else twin
