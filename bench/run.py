@@ -127,8 +127,8 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
 def bench_load(sizes: list[int], repeat: int) -> tuple[str, dict]:
     """Raw decode vs load+validate vs ``Game.open`` folding the whole log ("cold": no
     snapshot cache) vs ``Game.open`` from a verified snapshot ("warm": folds the last
-    ``snapcache.TAIL`` events; a snapshot is only made for games of at least
-    ``snapcache.MIN_EVENTS`` events, so at 1k warm = cold)."""
+    ``snap_sizes.TAIL`` events; a snapshot is only made for games of at least
+    ``snap_sizes.MIN_EVENTS`` events, so at 1k warm = cold)."""
     from stockade.core.log import snapcache
 
     decoder = msgspec.json.Decoder(ev.AnyRecord)

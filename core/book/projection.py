@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from stockade.core import rules
-from stockade.core.log import derived, snap_units, snapcache
+from stockade.core.log import derived, snap_sizes
 from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
@@ -39,6 +39,7 @@ from stockade.core.rules.partial import part_that_holds
 
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
     from stockade.core.book.consequences import Observer
+    from stockade.core.log import snapcache
     from stockade.core.log.records import ReadAgain
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
@@ -72,7 +73,7 @@ class Projection:
         self.undo: list[Any] = []
         self.lock = _thread.RLock()  # state_at runs in a worker thread (TUI replay)
         self.snap_position = 0  # effective events covered by the snapshot on disk
-        # the state ``snapcache.TAIL`` events before ``snap_position``, as the snapshot
+        # the state ``snap_sizes.TAIL`` events before ``snap_position``, as the snapshot
         # keeps it (``snapcache.BackRows``): where a journal reaching there starts
         self._back: msgspec.Raw | None = None
         self.restored = False  # this state was read from a verified snapshot
@@ -98,8 +99,10 @@ class Projection:
         same pass. ``lines``: how many lines the log holds and their timeline (kept in
         a snapshot written here). The caller passes ``log_data`` without keeping it: a
         fold without a snapshot lets the bytes go once they are hashed, before it folds."""
-        if log_data is None or len(self.effective) < snapcache.MIN_EVENTS or not self.snapshots:
+        if log_data is None or len(self.effective) < snap_sizes.MIN_EVENTS or not self.snapshots:
             return False
+        from stockade.core.log import snapcache  # a long game's only
+
         found = snapcache.read(path, log_data, self.seqs, content)
         if found is None:
             if content is not None and content.size == len(log_data):
@@ -153,11 +156,13 @@ class Projection:
         if (
             not self.snapshots
             or content is None
-            or position < snapcache.MIN_EVENTS
-            or position - self.snap_position < snapcache.REFRESH
+            or position < snap_sizes.MIN_EVENTS
+            or position - self.snap_position < snap_sizes.REFRESH
             and self.snap_position > 0
         ):
             return
+        from stockade.core.log import snapcache  # a long game's only
+
         if not snapcache.enabled():
             return
         with self.lock:
@@ -172,7 +177,7 @@ class Projection:
                 self.names.by_seq,
                 lines() if lines is not None else None,
                 self.partial,
-                self._back_rows(position - snapcache.TAIL),
+                self._back_rows(position - snap_sizes.TAIL),
             ):
                 self.snap_position = position
                 self._back = None  # the journal still starts where it did
@@ -190,6 +195,8 @@ class Projection:
         if not isinstance(units, UnitsAt):
             return None
         changed = units.changed()
+        from stockade.core.log import snapcache
+
         return snapcache.back_rows(position, view, changed)
 
     def journal_gap(self, position: int) -> bool:
@@ -200,7 +207,7 @@ class Projection:
     def complete_journal(self, position: int = 0) -> None:
         """Make the undo journal of the events a snapshot covered from ``position``
         on (only when an undo, strike or replay reaches into them): from the state
-        the snapshot keeps ``snapcache.TAIL`` events back when ``position`` is past
+        the snapshot keeps ``snap_sizes.TAIL`` events back when ``position`` is past
         it, else by folding from the start (once per open game)."""
         back, self._back = self._back, None
         if back is not None and self._journal_from_back(back, position):
@@ -220,6 +227,8 @@ class Projection:
         (``snapcache.BackRows``), and fold the events from there with their journal:
         the state it ends in is the live one. False (the state then to be folded
         again whole) when the rows do not fit or ``position`` is before them."""
+        from stockade.core.log import snapcache
+
         rows = snapcache.read_back(raw)
         at, undo = self.snap_position, self.undo
         if (
@@ -247,6 +256,8 @@ class Projection:
 
     def _put_back(self, rows: snapcache.BackRows) -> None:
         """Set the live state (the snapshot's own) to the one ``rows`` keep."""
+        from stockade.core.log import snap_units, snapcache
+
         state = self.state
         self._table = None
         units = state.units
@@ -277,7 +288,7 @@ class Projection:
     # --------------------------------------------------------------------- fold
     def fold_all(self, journal: bool = False, tail: bool = True) -> None:
         """Fold the whole effective history into a fresh state. A long game (one a
-        snapshot would cover) keeps the undo journal of its last ``snapcache.TAIL``
+        snapshot would cover) keeps the undo journal of its last ``snap_sizes.TAIL``
         events only, as an open from its snapshot does: the events an undo usually
         reaches. Reaching further completes it (``complete_journal``); ``journal``:
         keep every event's; ``tail`` False: keep none (a read that takes no entry back;
@@ -289,7 +300,7 @@ class Projection:
         self.undo = []
         self._back = None  # its journal starts where this fold's does
         n = len(self.effective)
-        cut = 0 if journal or n < snapcache.MIN_EVENTS else n - snapcache.TAIL
+        cut = 0 if journal or n < snap_sizes.MIN_EVENTS else n - snap_sizes.TAIL
         if not (tail or journal):
             self.fold_many(self.effective.records(), journal=False)
         elif cut > 0:

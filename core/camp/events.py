@@ -17,6 +17,7 @@ import msgspec
 
 from stockade.core.camp.table import RuleTable
 from stockade.core.model import bounds as b
+from stockade.core.model import string_bounds as sb
 
 SCHEMA_VERSION = 1
 
@@ -32,7 +33,7 @@ class Record(msgspec.Struct, tag_field="kind", kw_only=True, frozen=True):
 
 
 class CampOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    seed: b.Name = ""
+    seed: sb.Name = ""
     dice: DiceMode = "auto"
     rules: RulesMode = "house"
     month_die: MonthDie = "d12"
@@ -44,7 +45,7 @@ class CampStarted(Record, tag="camp", frozen=True):
 
     options: CampOptions
     table: RuleTable
-    program: b.Name = "stockade-camp"
+    program: sb.Name = "stockade-camp"
 
 
 # ---------------------------------------------------------------------------- rolls
@@ -88,7 +89,7 @@ class AttritionRolled(Roll, tag="attrition", frozen=True):
 
 # -------------------------------------------------------------------------- choices
 class ActionChosen(Record, tag="action", frozen=True):
-    action: b.Name  # "loiter" | "malinger" | "gather"
+    action: sb.Name  # "loiter" | "malinger" | "gather"
 
 
 class OutcomeEntered(Record, tag="outcome", frozen=True):

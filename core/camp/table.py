@@ -16,6 +16,7 @@ from msgspec import Meta
 
 from stockade.core.camp.errors import CampError
 from stockade.core.model import bounds as b
+from stockade.core.model import string_bounds as sb
 
 HOUSE_RULES_PATH = Path(__file__).with_name("house_rules.toml")
 
@@ -29,7 +30,7 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     health: b.SmallInt = 0
     kit: b.SmallInt = 0
     lose_kit: bool = False
-    text: b.Text = ""
+    text: sb.Text = ""
 
     def face_range(self) -> tuple[int, int]:
         low, _, high = self.faces.partition("-")
@@ -37,8 +38,8 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: b.Name
-    summary: b.Text
+    name: sb.Name
+    summary: sb.Text
     die: b.Die
     outcomes: Annotated[list[Outcome], Meta(max_length=20)]
 
@@ -51,14 +52,14 @@ class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TableMeta(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    label: b.Name = "HOUSE RULE"
-    source: b.Text = ""
+    label: sb.Name = "HOUSE RULE"
+    source: sb.Text = ""
     max_health: b.SmallInt = 9
 
 
 class RuleTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     meta: TableMeta
-    actions: Annotated[dict[b.Name, ActionRule], Meta(max_length=16)]
+    actions: Annotated[dict[sb.Name, ActionRule], Meta(max_length=16)]
 
     def action(self, action_id: str) -> ActionRule:
         try:

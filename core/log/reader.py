@@ -567,15 +567,16 @@ def _with_last(lines: Iterator[bytes]) -> Iterator[tuple[int, bytes, bool]]:
         yield number, previous, True
 
 
-_GRP = re.compile(rb'"(?:grp|group)":(\d{1,18})[,}]')
-_SEQ = re.compile(rb'"seq":(\d{1,18})[,}]')
+# compiled by ``re`` when first searched for: only a torn log's recovery reads them
+_GRP = rb'"(?:grp|group)":(\d{1,18})[,}]'
+_SEQ = rb'"seq":(\d{1,18})[,}]'
 
 
 def _take_back_torn_group(fmt: LogFormat[R], result: LoadedLog[R], lines: list[bytes]) -> None:
     """A torn write of a multi-line group may have left its first lines whole: when the
     torn bytes show they continue the last group, those lines go aside with them."""
     tail = result.torn_tail or b""
-    grp_match, seq_match = _GRP.search(tail), _SEQ.search(tail)
+    grp_match, seq_match = re.search(_GRP, tail), re.search(_SEQ, tail)
     records = result.records
     if not grp_match or len(records) < 2:
         return

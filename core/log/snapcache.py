@@ -65,11 +65,7 @@ VERSION = 16  # 3: the names each entry's units had; 4: names as a table; 5: typ
 # effective event, and beside it what the state ``TAIL`` events back differs in; 15: a
 # unit's row as the unit is laid out (its slots, origins as kept, its rare fields' mapping);
 # 16: the timeline's groups as the fold holds them (those of their own seq alone as ids)
-MIN_EVENTS = 5_000  # smaller games fold in well under 0.1 s: no snapshot
-TAIL = 256  # the snapshot keeps the state this many effective events back beside its own,
-# so the undo journal of the events an undo usually reaches is made by folding these
-# events, never the game, when the first undo or replay reaches them
-REFRESH = 2_048  # rewrite when the game has grown this much past its snapshot
+# when a game is long enough to have a snapshot: ``core.log.snap_sizes``
 ENABLED = True
 
 

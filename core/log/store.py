@@ -21,7 +21,7 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core.log import chain, derived, reader, snapcache
+from stockade.core.log import chain, derived, reader, snap_sizes
 from stockade.core.log.derived import Content
 from stockade.core.log.files import group_marker, read_marker, write_new_file
 from stockade.core.log.game_log import GAME, LoadedLog, LogProblem, load
@@ -37,6 +37,7 @@ from stockade.core.model.errors import LogRefusal
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
 if TYPE_CHECKING:  # a write's: what a failed write left (on_disk), a staged group
+    from stockade.core.log import snapcache  # a long game's: loaded when it has one
     from stockade.core.log.on_disk import OnDisk
     from stockade.core.log.staging import StagedGroup
 
@@ -92,8 +93,8 @@ class LogStore(msgspec.Struct):
             wanted
             and data is None
             and isinstance(records, LogRecords)
-            and len(records) >= snapcache.MIN_EVENTS
-            and snapcache.enabled()
+            and len(records) >= snap_sizes.MIN_EVENTS
+            and _snapshots_on()
         ):
             return records.bytes_read()  # hashed again a block at a time, never held
         return data if wanted else None
@@ -161,7 +162,7 @@ class LogStore(msgspec.Struct):
             # snapshot's check of their prefix (``parts_from_store`` settles it)
             content = Content(loaded.data, later=True)
         log_data = None
-        if len(loaded.records) >= snapcache.MIN_EVENTS and snapcache.enabled():
+        if len(loaded.records) >= snap_sizes.MIN_EVENTS and _snapshots_on():
             # the bytes already read (the file was only ever cut back to good_bytes
             # since): reading them again held a second copy of the log while it folds
             log_data = loaded.data[: loaded.good_bytes or None]
@@ -393,7 +394,16 @@ class LogStore(msgspec.Struct):
             self.records.close()
 
 
-Streamed = tuple[LogRecords[ev.Record], Content | None, Timeline, snapcache.Snapshot | None]
+if TYPE_CHECKING:
+    Streamed = tuple[LogRecords[ev.Record], Content | None, Timeline, snapcache.Snapshot | None]
+
+
+def _snapshots_on() -> bool:
+    """Are snapshots read and written (``snapcache.enabled``)? Asked only of a game long
+    enough to have one (``snap_sizes.MIN_EVENTS``): a short one never loads the cache."""
+    from stockade.core.log import snapcache
+
+    return snapcache.enabled()
 
 
 def _stream(path: Path) -> Streamed | None:
@@ -408,6 +418,8 @@ def _stream(path: Path) -> Streamed | None:
         return None  # ``load`` names the problem
     if size < STREAM_FROM or os.path.lexists(group_marker(path)):
         return None
+    from stockade.core.log import snapcache
+
     snapshot = snapcache.peek(path) if snapcache.enabled() else None
     if snapshot is not None and snapshot.timeline is not None and snapshot.log_bytes <= size:
         past = _stream_past(path, snapshot)
@@ -435,6 +447,8 @@ def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
     very bytes once read whole, checked and folded), its timeline the snapshot's,
     only the lines after it decoded and checked. None when the prefix does not hold
     (changed, cut short, or not whole lines) or the lines after it are not sound."""
+    from stockade.core.log import snapcache
+
     rows = snapshot.timeline
     assert rows is not None
     if max(rows.group_seqs, default=0) > snapshot.lines or max(rows.alone, default=0) > (

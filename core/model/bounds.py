@@ -68,17 +68,11 @@ Die = Annotated[int, Meta(ge=0, le=20)]  # a camp die face (the biggest die has 
 SmallInt = Annotated[int, Meta(ge=-99, le=99)]  # a camp change of Health or Kit
 
 # ------------------------------------------------------------------ string types
-Handle = Annotated[str, Meta(max_length=MAX_HANDLE, pattern=HANDLE_CHARS)]
-Name = Annotated[str, Meta(max_length=MAX_NAME, pattern=NO_CONTROL)]
-Text = Annotated[str, Meta(max_length=MAX_TEXT, pattern=NO_CONTROL)]
+# ``Handle``, ``Name``, ``Text`` and the containers of them, each with its pattern, are
+# in ``core.model.string_bounds``: msgspec compiles a pattern when its Meta is made, and
+# a log read checks strings in bulk (``core.model.record_bounds``), never by these.
 
 # -------------------------------------------------------------------- containers
-Handles = Annotated[list[Handle], Meta(max_length=MAX_UNITS)]
-Pair = Annotated[list[Handle], Meta(max_length=2)]  # the two halves of a squad
-Counters = Annotated[list[Name], Meta(max_length=2)]
-Traits = Annotated[list[Name], Meta(max_length=MAX_TRAITS)]
-HandleMap = Annotated[dict[Handle, Name], Meta(max_length=MAX_UNITS)]
-CvpTable = Annotated[dict[Name, Cvp], Meta(max_length=64)]
 Dice = Annotated[tuple[Die, ...], Meta(max_length=32)]
 
 # What each constraint means to a player, for the one-line refusal.

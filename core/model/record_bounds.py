@@ -60,15 +60,10 @@ from stockade.core.model.bounds import (  # the bounds with no string pattern, a
 )
 
 # ------------------------------------------------- the string types, checked in bulk
-# Each loose Meta has a strict twin in ``core.model.bounds``; ``Strict`` swaps them back.
+# Each loose Meta has a strict twin in ``core.model.string_bounds``; ``Strict`` swaps them back.
 _HANDLE = Meta(max_length=MAX_HANDLE)
 _NAME = Meta(max_length=MAX_NAME)
 _TEXT = Meta(max_length=MAX_TEXT)
-_STRICT_OF: dict[int, Any] = {
-    id(_HANDLE): bounds.Handle,
-    id(_NAME): bounds.Name,
-    id(_TEXT): bounds.Text,
-}
 
 Handle = Annotated[str, _HANDLE]
 Name = Annotated[str, _NAME]
@@ -115,9 +110,32 @@ def _same(values: Iterable[Any]) -> Iterable[str]:
     return values
 
 
-def _handles_in(tp: Any) -> Extract | None:
+class Known:
+    """What is known of each field type already met while making handle finders: its
+    finder, and whether it is evaluated. The records share their field types (the same
+    objects: ``Seq``, ``Name``, ``Handle``, ...): each is looked into once. Kept by the
+    type's identity, never its equality (``Meta`` objects equal in value are not the
+    same: a handle is told by ``_HANDLE`` itself), with the type (its id stays its own)."""
+
+    __slots__ = ("evaluated", "handles")
+
+    def __init__(self) -> None:
+        self.handles: dict[int, tuple[Any, Extract | None]] = {}
+        self.evaluated: dict[int, tuple[Any, bool]] = {}
+
+
+def _handles_in(tp: Any, memo: Known | None = None) -> Extract | None:
     """A function giving every handle held by values of type ``tp`` (None: values of
-    that type hold none)."""
+    that type hold none). ``memo``: the finders already made."""
+    if memo is None:
+        return _handles_of_type(tp, None)
+    known = memo.handles.get(id(tp))
+    if known is None:
+        known = memo.handles[id(tp)] = (tp, _handles_of_type(tp, memo))
+    return known[1]
+
+
+def _handles_of_type(tp: Any, memo: Known | None) -> Extract | None:
     metas: tuple[Any, ...] = ()
     if typing.get_origin(tp) is Annotated:
         tp, *extra = typing.get_args(tp)
@@ -128,28 +146,28 @@ def _handles_in(tp: Any) -> Extract | None:
     if origin in (typing.Union, types.UnionType):
         held = [a for a in args if a is not type(None)]
         if len(held) > 1 and all(_is_tagged_struct(a) for a in held):
-            return _tagged_handles(held)
-        inner = _handles_in(held[0]) if len(held) == 1 else None
+            return _tagged_handles(held, memo)
+        inner = _handles_in(held[0], memo) if len(held) == 1 else None
         if inner is None:
-            if any(_handles_in(a) for a in held):  # pragma: no cover - no such field yet
+            if any(_handles_in(a, memo) for a in held):  # pragma: no cover - no such field yet
                 raise TypeError(f"{tp}: a union holding handles is not checked in bulk")
             return None
         some: Extract = inner  # drops None (and "", which the pattern accepts anyway)
         return lambda values: some(filter(None, values))
     if origin in (list, tuple, set, frozenset):
-        inner = _handles_in(args[0]) if args else None
+        inner = _handles_in(args[0], memo) if args else None
         if inner is None:
             return None
         return lambda values: inner(itertools.chain.from_iterable(values))
     if origin is dict:
-        if _handles_in(args[1]) is not None:  # pragma: no cover - no such field yet
+        if _handles_in(args[1], memo) is not None:  # pragma: no cover - no such field yet
             raise TypeError(f"{tp}: handles as dict values are not checked in bulk")
-        keys = _handles_in(args[0])
+        keys = _handles_in(args[0], memo)
         if keys is None:
             return None
         return lambda values: keys(itertools.chain.from_iterable(values))  # the keys
     if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
-        nested = _struct_handles(tp)
+        nested = _struct_handles(tp, memo)
         if nested is None:
             return None
         return lambda values: nested(list(values))
@@ -164,10 +182,10 @@ def _is_tagged_struct(tp: Any) -> bool:
     )
 
 
-def _tagged_handles(members: list[Any]) -> Extract:
+def _tagged_handles(members: list[Any], memo: Known | None = None) -> Extract:
     """The handles held by values of a tagged union of records (an amendment's event):
     each value is read by the fields of its own type (None: the type holds none)."""
-    by_type = {cls: _struct_handles(cls) for cls in members}
+    by_type = {cls: _struct_handles(cls, memo) for cls in members}
 
     def extract(values: Iterable[Any]) -> Iterable[str]:
         out: list[str] = []
@@ -180,21 +198,32 @@ def _tagged_handles(members: list[Any]) -> Extract:
     return extract
 
 
-def field_types(cls: type[msgspec.Struct]) -> list[tuple[str, Any]]:
+def field_types(cls: type[msgspec.Struct], memo: Known | None = None) -> list[tuple[str, Any]]:
     """Each field of ``cls`` and its type, in order: as written in the classes'
     annotations when every one of them is an object (the records write them so), else
     as ``msgspec.structs.fields`` evaluates them (its evaluation of every annotation,
-    objects too, was most of what building the handle finder cost)."""
+    objects too, was most of what building the handle finder cost). ``memo``: the
+    types already found evaluated (or not)."""
     written: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
         written.update(klass.__dict__.get("__annotations__", {}))
     found = [(name, written.get(name, _UNWRITTEN)) for name in cls.__struct_fields__]
-    if all(_evaluated(tp) for _name, tp in found):
+    if all(_evaluated_once(tp, memo) for _name, tp in found):
         return found
     return [(f.name, f.type) for f in msgspec.structs.fields(cls)]
 
 
 _UNWRITTEN = "?"  # a field whose annotation was not found: a string, so evaluated
+
+
+def _evaluated_once(tp: Any, memo: Known | None) -> bool:
+    """``_evaluated(tp)``, asked once per type of ``memo``."""
+    if memo is None:
+        return _evaluated(tp)
+    known = memo.evaluated.get(id(tp))
+    if known is None:
+        known = memo.evaluated[id(tp)] = (tp, _evaluated(tp))
+    return known[1]
 
 
 def _evaluated(tp: Any) -> bool:
@@ -206,11 +235,14 @@ def _evaluated(tp: Any) -> bool:
     return all(_evaluated(arg) for arg in typing.get_args(tp) if not isinstance(arg, Meta))
 
 
-def _struct_handles(cls: type[msgspec.Struct]) -> Callable[[list[Any]], Iterable[str]] | None:
-    """The handles held by a list of ``cls`` objects, field by field."""
+def _struct_handles(
+    cls: type[msgspec.Struct], memo: Known | None = None
+) -> Callable[[list[Any]], Iterable[str]] | None:
+    """The handles held by a list of ``cls`` objects, field by field. ``memo``: what is
+    known of each type already met, kept by the caller across the classes it asks for."""
     parts: list[tuple[Callable[[Any], Any], Extract]] = []
-    for name, tp in field_types(cls):
-        inner = _handles_in(tp)
+    for name, tp in field_types(cls, memo):
+        inner = _handles_in(tp, memo)
         if inner is not None:
             parts.append((operator.attrgetter(name), inner))
     if not parts:
@@ -221,12 +253,22 @@ def _struct_handles(cls: type[msgspec.Struct]) -> Callable[[list[Any]], Iterable
 
 
 # ----------------------------------------------------------- the strict twin types
+def _strict_twin(meta: Any) -> Any:
+    """The strict string type (``core.model.string_bounds``, with its pattern) of a loose
+    string bound's Meta, None for any other."""
+    from stockade.core.model import string_bounds as strict
+
+    return {id(_HANDLE): strict.Handle, id(_NAME): strict.Name, id(_TEXT): strict.Text}.get(
+        id(meta)
+    )
+
+
 def _strict_type(tp: Any, made: dict[type, type]) -> Any:
     """``tp`` with each loose string type swapped for its strict twin (recursively)."""
     if typing.get_origin(tp) is Annotated:
         base, *metas = typing.get_args(tp)
         for m in metas:
-            twin = _STRICT_OF.get(id(m))
+            twin = _strict_twin(m)
             if twin is not None and base is str:
                 rest = [x for x in metas if x is not m]
                 return Annotated[(twin, *rest)] if rest else twin
@@ -284,6 +326,7 @@ class Strict:
         # log holds a few of the record types; every run of ``stockade`` imports this)
         self._handles: dict[type, Callable[[list[Any]], Iterable[str]] | None] = {}
         self._member_set = frozenset(self._members)
+        self._known = Known()  # the field types already looked into, for the next member
 
     def handles_of(self, cls: type) -> Callable[[list[Any]], Iterable[str]] | None:
         """The handle finder of member ``cls`` (None: it holds no handle, or is not a
@@ -291,7 +334,7 @@ class Strict:
         try:
             return self._handles[cls]
         except KeyError:
-            extract = _struct_handles(cls) if cls in self._member_set else None
+            extract = _struct_handles(cls, self._known) if cls in self._member_set else None
             return self._handles.setdefault(cls, extract)
 
     # The twin types are made on first use (a suspicious line, the careful path, a

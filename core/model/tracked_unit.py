@@ -128,7 +128,10 @@ class Tracked:
         object.__setattr__(self, "_tracker", tracker)
 
 
-@dataclass(slots=True)  # one or more per unit: no ``__dict__`` each
+# One or more per unit: slotted, no ``__dict__`` each. Its methods are written here, as
+# ``@dataclass`` would compile them from source (~1 M instructions at every start):
+# the same arguments, repr, equality and ``__hash__`` (None), and a call as fast.
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Origin:
     """What a prisoner counter stands for, for VP: a crew stays a crew (A20.5)."""
 
@@ -136,6 +139,30 @@ class Origin:
     unit_kind: str
     counter: str
     cvp: int
+
+    def __init__(self, handle: str, unit_kind: str, counter: str, cvp: int) -> None:
+        self.handle = handle
+        self.unit_kind = unit_kind
+        self.counter = counter
+        self.cvp = cvp
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(handle={self.handle!r}, unit_kind={self.unit_kind!r}, "
+            f"counter={self.counter!r}, cvp={self.cvp!r})"
+        )
+
+    def __eq__(self, other: Any) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.handle, self.unit_kind, self.counter, self.cvp) == (
+            other.handle,
+            other.unit_kind,
+            other.counter,
+            other.cvp,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # compared, mutable: as a dataclass's
 
 
 class _Fields(Tracked):

@@ -94,14 +94,15 @@ def parse_counter(text: str) -> Counter:
     )
 
 
-_VEHICLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9./()+_-]{0,31}$")
+# compiled by ``re`` on first use: a game without vehicles never reads one
+_VEHICLE_NAME = r"^[A-Za-z0-9][A-Za-z0-9./()+_-]{0,31}$"
 
 
 def vehicle_name(text: str) -> str:
     """A vehicle is entered by its name as printed (StuG, T-34/76, M4A3(76)W) or by a
     counter-like placeholder; it has no FP-range-morale to read."""
     text = text.strip()
-    if not _VEHICLE_NAME.match(text):
+    if not re.match(_VEHICLE_NAME, text):
         raise InputRefusal(
             f"'{text}' is not a vehicle name",
             "one word of letters, digits and - / . ( ), like StuG or T-34",

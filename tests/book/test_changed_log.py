@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from stockade.core.book.game import Game
-from stockade.core.log import snapcache, store
+from stockade.core.log import snap_sizes, store
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.model.errors import LogRefusal
 
@@ -19,8 +19,8 @@ from stockade.core.model.errors import LogRefusal
 def streamed(monkeypatch):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
     monkeypatch.setattr(store, "STREAM_FROM", 0)  # every log read piece by piece
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
 
 
 def edit_in_place(path: Path, seq: int) -> None:

@@ -13,7 +13,7 @@ import pytest
 from bench.hostile_shapes import added
 from stockade.core.book import projection
 from stockade.core.book.game import Game
-from stockade.core.log import derived, snapcache, store
+from stockade.core.log import derived, snap_sizes, snapcache, store
 from stockade.core.log.chain import chained
 from stockade.core.model import events as ev
 
@@ -22,8 +22,8 @@ from stockade.core.model import events as ev
 def long_games(monkeypatch, tmp_path):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))  # snapshots on
     monkeypatch.setattr(store, "STREAM_FROM", 0)  # every log read piece by piece
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
 
 
 def added_log(tmp_path: Path, units: int) -> Path:

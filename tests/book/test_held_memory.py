@@ -1,7 +1,7 @@
 """What an open game holds, counted with tracemalloc (bytes, never time).
 
 A unit in play costs its record, its ``Unit``, its names and its undo entry; a long
-game keeps the undo journal of its last ``snapcache.TAIL`` entries only (an undo that
+game keeps the undo journal of its last ``snap_sizes.TAIL`` entries only (an undo that
 reaches further folds the journal once, as an open from the snapshot does). The
 bounds are the figures of this code with room to spare, and well under what the code
 before held (3,466 bytes a unit; a campaign 5.5x its log's size)."""
@@ -17,7 +17,7 @@ import pytest
 from bench.hostile_shapes import added
 from stockade.core.book.game import Game
 from stockade.core.book.projection import Projection
-from stockade.core.log import snapcache, store
+from stockade.core.log import snap_sizes, store
 from stockade.core.log.chain import chained
 from stockade.core.log.effective_records import EffectiveRecords
 from stockade.core.log.store import LogStore
@@ -27,8 +27,8 @@ from stockade.core.model import events as ev
 @pytest.fixture(autouse=True)
 def long_games(monkeypatch):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")  # a cold open: every entry folded
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)  # "long" from 200 entries on
-    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)  # "long" from 200 entries on
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
 
 
 def held_by_open(path: Path) -> int:
@@ -76,8 +76,8 @@ def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path, ge
     game = Game.open(path)
     undo = game.projection.undo
     n = len(game.effective)
-    assert undo[: n - snapcache.TAIL] == [None] * (n - snapcache.TAIL)
-    assert None not in undo[n - snapcache.TAIL :]
+    assert undo[: n - snap_sizes.TAIL] == [None] * (n - snap_sizes.TAIL)
+    assert None not in undo[n - snap_sizes.TAIL :]
     reference = Game.open(path, read_only=True)
     reference.projection.complete_journal()  # every entry's journal, folded from the start
     deep = game.effective[n // 3].seq

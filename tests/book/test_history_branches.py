@@ -15,7 +15,7 @@ import pytest
 from stockade.core.book.describe import sentence
 from stockade.core.book.game import Game
 from stockade.core.cli import main
-from stockade.core.log import snapcache
+from stockade.core.log import snap_sizes
 from stockade.core.model import events as ev
 from tests.book.kit import record_game
 from tests.tui.support import sync
@@ -46,9 +46,9 @@ def test_never_folded_entries_keep_their_sentences_from_a_snapshot(
     """(c) The branches lie before the snapshot's position: the entries there never
     fold when the game opens from it, effective or not."""
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(stockade_dirs.cache))  # this one uses it
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 60)
-    monkeypatch.setattr(snapcache, "TAIL", 10)
-    monkeypatch.setattr(snapcache, "REFRESH", 20)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 60)
+    monkeypatch.setattr(snap_sizes, "TAIL", 10)
+    monkeypatch.setattr(snap_sizes, "REFRESH", 20)
     path = tmp_path / "g.jsonl"
     book = record_game(path, pad=70)
     book.game.close()

@@ -199,11 +199,11 @@ def test_every_export_carries_the_verdict_and_a_game_without_conditions_none():
 
 def test_the_snapshot_cache_keeps_the_conditions_exits_and_control(tmp_path, monkeypatch):
     from bench.generate import generate, write_log
-    from stockade.core.log import snapcache
+    from stockade.core.log import snap_sizes
 
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
     game = generate(300, seed=4)
     side = next(iter(game.state.sides))
     execute(game, f"vc {side} wins if controls P4 or vp >= 1")

@@ -21,7 +21,7 @@ from bench.generate import write_log
 from stockade.core.book.game import Game
 from stockade.core.cli import main
 from stockade.core.commands import run_script
-from stockade.core.log import snapcache
+from stockade.core.log import snap_sizes, snapcache
 from stockade.core.model import events as ev
 from stockade.tui.widgets.history_lines import all_lines, entry_line
 from tests.rules.machine import dump
@@ -62,11 +62,11 @@ def long_log(path: Path) -> int:
     assert change.conflicts == 0
     [seq] = game.projection.partial
     assert game.projection.partial[seq] == DROPPED
-    pad = snapcache.MIN_EVENTS + snapcache.TAIL - len(game.effective) + 100
+    pad = snap_sizes.MIN_EVENTS + snap_sizes.TAIL - len(game.effective) + 100
     run_script(game, [f"move a3 {'R5' if i % 2 else 'Q4'}" for i in range(pad)])
     assert game.projection.partial == {seq: DROPPED}
     write_log(game, path)
-    assert len(game.effective) >= snapcache.MIN_EVENTS + snapcache.TAIL
+    assert len(game.effective) >= snap_sizes.MIN_EVENTS + snap_sizes.TAIL
     return seq
 
 
@@ -125,7 +125,7 @@ def test_a_warm_open_reads_an_entry_that_holds_in_part_as_a_cold_one(
     assert warm.conflicts == cold.conflicts == {}
     # replay, shallow to deep: a replay into the prefix completes the warm journal
     effective = [r.seq for r in cold.effective]
-    for at in (effective[-1], effective[-3], effective[-snapcache.TAIL - 5], seq, seq - 1):
+    for at in (effective[-1], effective[-3], effective[-snap_sizes.TAIL - 5], seq, seq - 1):
         assert dump(warm.state_at(at)) == dump(cold.state_at(at)), at
         assert rows(warm) == rows(cold), at
     warm.close()

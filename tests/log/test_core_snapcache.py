@@ -15,7 +15,7 @@ import pytest
 
 from bench.generate import Driver
 from stockade.core.book.game import Game
-from stockade.core.log import derived, snapcache
+from stockade.core.log import derived, snap_sizes, snapcache
 from stockade.core.log import store as log_store
 from stockade.core.log.game_log import GAME
 from stockade.core.model import events as ev
@@ -24,9 +24,9 @@ from tests.log.snapshots import dump, fresh, fresh_writable, same
 
 @pytest.fixture()
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
-    monkeypatch.setattr(snapcache, "REFRESH", 50)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "REFRESH", 50)
     return tmp_path / "cache"
 
 
@@ -124,7 +124,7 @@ def test_new_entries_after_the_snapshot_are_folded(cache, log):
 
 def test_cache_off(tmp_path, log, monkeypatch):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", "off")
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
     game = Game.open(log, read_only=True)
     assert not game.projection.restored
     assert not (tmp_path / "off").exists()
@@ -445,7 +445,7 @@ def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypat
 
     # a session's writes, then a snapshot written over them: only those lines are
     # indexed at the next open (their bytes were written, never read)
-    monkeypatch.setattr(snapcache, "REFRESH", 1)
+    monkeypatch.setattr(snap_sizes, "REFRESH", 1)
     game = Game.open(log)
     driver = Driver(game, seed=5)
     written = len(game.records)
@@ -509,7 +509,7 @@ def test_undo_strike_and_replay_after_a_warm_open_answer_as_after_a_cold_one(
     assert warm.projection.restored and not cold.projection.restored
     for _ in range(4):
         depth = rng.choice(
-            [1, 3, snapcache.TAIL // 2, snapcache.TAIL + 5, len(warm.effective) // 2]
+            [1, 3, snap_sizes.TAIL // 2, snap_sizes.TAIL + 5, len(warm.effective) // 2]
         )
         seq = warm.effective[max(0, len(warm.effective) - depth)].seq
         assert dump(warm.state_at(seq)) == dump(cold.state_at(seq))

@@ -1,5 +1,5 @@
 """An open from the snapshot folds nothing the snapshot covers: the snapshot holds the
-state after every effective event, and beside it the state ``snapcache.TAIL`` events
+state after every effective event, and beside it the state ``snap_sizes.TAIL`` events
 back (``snapcache.BackRows``). The undo journal of those last events is made when an
 undo, strike or replay first reaches into them, by folding them alone; what any of
 these gives is what it gives after an open that folds the whole log.
@@ -16,16 +16,16 @@ import pytest
 from bench.generate import Driver
 from stockade.core import rules
 from stockade.core.book.game import Game
-from stockade.core.log import snapcache
+from stockade.core.log import snap_sizes, snapcache
 from stockade.core.log import store as log_store
 from tests.log.snapshots import dump, fresh, fresh_writable, same
 
 
 @pytest.fixture()
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
-    monkeypatch.setattr(snapcache, "REFRESH", 50)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "REFRESH", 50)
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path / "cache"
 
@@ -77,13 +77,13 @@ def test_the_first_undo_folds_the_last_entries_only(cache, log, steps, tmp_path)
     steps[0] = 0
     warm.undo()
     cold.undo()
-    assert 0 < steps[0] <= snapcache.TAIL + 5  # not the whole game again
+    assert 0 < steps[0] <= snap_sizes.TAIL + 5  # not the whole game again
     undo = warm.projection.undo
-    assert undo[0] is None and undo[n - snapcache.TAIL] is not None
+    assert undo[0] is None and undo[n - snap_sizes.TAIL] is not None
     same(warm, cold)
     assert book(warm.state) == book(cold.state)
     # replay inside the kept entries, then undo down to them
-    for depth in (snapcache.TAIL - 1, snapcache.TAIL // 2, 2):
+    for depth in (snap_sizes.TAIL - 1, snap_sizes.TAIL // 2, 2):
         seq = warm.effective[len(warm.effective) - depth].seq
         assert dump(warm.state_at(seq)) == dump(cold.state_at(seq))
     assert undo[0] is None  # none of it folded the game whole
@@ -107,7 +107,7 @@ def test_entries_written_after_a_warm_open_then_undone_into_its_tail(cache, log,
         cold_driver.step()
     same(warm, cold)
     for _ in range(3):
-        depth = rng.randint(1, snapcache.TAIL + 10)
+        depth = rng.randint(1, snap_sizes.TAIL + 10)
         seq = warm.effective[len(warm.effective) - depth].seq
         assert dump(warm.state_at(seq)) == dump(cold.state_at(seq))
         for _ in range(rng.randint(1, 12)):

@@ -13,7 +13,7 @@ import pytest
 from bench.hostile_shapes import added
 from stockade.core.book import projection
 from stockade.core.book.game import Game
-from stockade.core.log import snap_columns, snapcache
+from stockade.core.log import snap_columns, snap_sizes, snapcache
 from stockade.core.log.chain import chained
 from stockade.core.model import events as ev
 
@@ -50,7 +50,7 @@ def held_by_the_write(monkeypatch, path: Path) -> int:
 @pytest.fixture()
 def long_games(monkeypatch, tmp_path):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 500)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 500)
     monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 14)
     monkeypatch.setattr(snap_columns, "NAME_WINDOW", 256)
 

@@ -11,7 +11,7 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.cli.errors import Exit
-from stockade.core.log import chain
+from stockade.core.log import chain, snap_sizes
 from tests.cli.support import cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -275,10 +275,9 @@ def test_verify_of_a_damaged_log_names_the_file_and_line(game_log, capsys):
 # --------------------------------------------------------- with the snapshot cache
 def test_a_game_opened_from_a_snapshot_chains_on(tmp_path, monkeypatch):
     from bench.generate import Driver, generate, write_log
-    from stockade.core.log import snapcache
 
-    monkeypatch.setattr(snapcache, "MIN_EVENTS", 200)
-    monkeypatch.setattr(snapcache, "TAIL", 30)
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 200)
+    monkeypatch.setattr(snap_sizes, "TAIL", 30)
     path = tmp_path / "big.jsonl"
     write_log(generate(400, seed=4), path)
     assert chain.walk(lines_of(path)).intact and chain.walk(lines_of(path)).unchained == 0

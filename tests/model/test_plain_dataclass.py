@@ -17,6 +17,7 @@ import pytest
 
 from stockade.core.model import state as state_module
 from stockade.core.model.state import Casualty, GameState, Side
+from stockade.core.model.tracked_unit import Origin
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
@@ -126,10 +127,55 @@ print(json.dumps(compiled))
 
 
 def test_the_state_is_made_without_compiling_a_method():
-    """Only ``Origin``'s methods are compiled (made once per unit, its ``__init__``
-    is the compiled one); ``Unit``'s are written once (core/model/unit_layout.py)."""
+    """No dataclass method is compiled from source: ``Unit``'s are written once
+    (core/model/unit_layout.py), ``Origin``'s in its class (main compiled Origin's
+    ``__init__``, ``__repr__`` and ``__eq__``)."""
     done = subprocess.run(
         [sys.executable, "-c", COMPILED_CHILD], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     compiled = json.loads(done.stdout)
-    assert sorted(compiled) == ["__eq__", "__init__", "__repr__"], compiled
+    assert compiled == [], compiled
+
+
+def _origin_twin() -> type:
+    """``Origin`` as ``@dataclass(slots=True)`` makes it from its fields alone."""
+
+    @dataclasses.dataclass(slots=True)
+    class Origin:
+        handle: str
+        unit_kind: str
+        counter: str
+        cvp: int
+
+    Origin.__qualname__ = "Origin"  # (made in a function: its repr names the class alone)
+    return Origin
+
+
+def test_origin_reads_as_the_dataclass_it_is_declared_as():
+    twin = _origin_twin()
+    args = ("zx1", "crew", "2-2-8", 1)
+    for made in (
+        lambda cls: cls(*args),
+        lambda cls: cls(handle="zx1", unit_kind="crew", counter="2-2-8", cvp=1),
+        lambda cls: cls("zx1", "crew", counter="2-2-8", cvp=1),
+    ):
+        ours, theirs = made(Origin), made(twin)
+        assert repr(ours) == repr(theirs)
+        assert dataclasses.asdict(ours) == dataclasses.asdict(theirs)
+        assert dataclasses.astuple(ours) == dataclasses.astuple(theirs)
+    assert Origin(*args) == Origin(*args) and Origin(*args) != Origin("zx1", "crew", "2-2-8", 2)
+    assert Origin(*args) != twin(*args) and Origin(*args).__eq__(twin(*args)) is NotImplemented
+    assert Origin.__hash__ is None and twin.__hash__ is None
+    assert Origin.__slots__ == twin.__slots__ and not hasattr(Origin(*args), "__dict__")
+    assert Origin.__match_args__ == twin.__match_args__
+    assert [(f.name, f.type) for f in dataclasses.fields(Origin)] == [
+        (f.name, f.type) for f in dataclasses.fields(twin)
+    ]
+    replaced = dataclasses.replace(Origin(*args), cvp=3)
+    assert type(replaced) is Origin and replaced == Origin("zx1", "crew", "2-2-8", 3)
+    for bad_args, bad_kwargs in (((), {}), (args[:3], {}), (args, {"cvp": 2}), (args + (1,), {})):
+        with pytest.raises(TypeError) as ours_error:
+            Origin(*bad_args, **bad_kwargs)
+        with pytest.raises(TypeError) as their_error:
+            twin(*bad_args, **bad_kwargs)
+        assert str(ours_error.value).split("()", 1)[1] == str(their_error.value).split("()", 1)[1]
