@@ -44,13 +44,25 @@ def app(tmp_path):
     game.close()
 
 
+QUIET = 3  # refreshes in a row that lay nothing out: the form has settled
+
+
 async def _settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.2)
-    # then until the app is idle: a form's fit and its "more below" line take a few
-    # refreshes in turn, and a loaded machine may not get through them in 0.2 s
-    for _ in range(4):
+    """Until the app is idle: a form's fit and its "more below" line take a few
+    refreshes in turn (each pause ends with one), each but the last laying the form out
+    again; so the screen has settled once ``QUIET`` pauses in a row laid nothing out on
+    the same screen. Counted, not timed: a loaded machine takes longer, never fewer."""
+    quiet = 0
+    while quiet < QUIET:
+        await pilot.app.workers.wait_for_complete()
+        app, screen = pilot.app, pilot.app.screen
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(app, layouts.append, True)
         await pilot.pause()
+        screen.screen_layout_refresh_signal.unsubscribe(app)
+        # a screen pushed but not yet mounted has not been laid out: not settled
+        settled = not layouts and app.screen is screen and screen.is_running
+        quiet = quiet + 1 if settled else 0
 
 
 def test_roster_80x24(app, snap_compare):
