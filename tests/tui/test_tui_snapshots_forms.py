@@ -18,7 +18,7 @@ from textual.widgets import Input
 from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
-from tests.tui.screens import Screens
+from tests.tui.screens import Screens, as_snap_compare_takes_it, back_to_the_main_screen
 from tests.tui.support import new_game, sync
 
 SETUP = [
@@ -125,26 +125,6 @@ async def _longest_list_open(pilot, name: str) -> None:
             await _settle(pilot)
 
 
-async def _as_snap_compare_takes_it(pilot) -> None:
-    """What ``take_svg_screenshot`` waits for before it exports the screen."""
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-
-
-async def _back_to_the_main_screen(pilot) -> None:
-    from stockade.tui.screens.main import MainScreen
-
-    for _ in range(5):
-        if isinstance(pilot.app.screen, MainScreen):
-            return
-        await pilot.press("escape")
-        await pilot.pause()
-    raise AssertionError(f"escape did not close {pilot.app.screen!r}")
-
-
 @sync
 async def test_form_80x24(app, snapshot, request):
     """Each form with its longest list open, one after the other in one app run (the
@@ -154,9 +134,9 @@ async def test_form_80x24(app, snapshot, request):
         await _settle(pilot)
         for spec in all_specs():
             await _longest_list_open(pilot, spec.name)
-            await _as_snap_compare_takes_it(pilot)
+            await as_snap_compare_takes_it(pilot)
             screens.take(app, spec.name)
-            await _back_to_the_main_screen(pilot)
+            await back_to_the_main_screen(pilot)
     assert screens.taken == [spec.name for spec in all_specs()]
     screens.check()
 
