@@ -638,11 +638,16 @@ def bench_tui(
             cold["base"] = []
             _cold_once(base_code, env, base)
         _cold_once(stock_code, env), _cold_once(bare_code, env)  # warm the page cache
-        for _ in range(repeat):
-            cold["stockade"].append(_cold_once(stock_code, env))
-            if base is not None:
-                cold["base"].append(_cold_once(base_code, env, base))
-            cold["bare"].append(_cold_once(bare_code, env))
+        runs = {"stockade": (stock_code, ROOT), "bare": (bare_code, ROOT)}
+        if base is not None:
+            runs["base"] = (base_code, base)
+        order = list(runs)
+        for i in range(repeat):
+            # each build in each place of the round in turn, so no build is always
+            # the one run first (right after the round before) or last
+            for who in order[i % len(order) :] + order[: i % len(order)]:
+                code, tree = runs[who]
+                cold[who].append(_cold_once(code, env, tree))
         med = {
             k: {m: median([r[m] for r in v]) for m in v[0] if isinstance(v[0][m], float)}
             for k, v in cold.items()

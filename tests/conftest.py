@@ -18,7 +18,7 @@ import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import pytest
 
@@ -41,6 +41,32 @@ def stockade_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StockadeDi
     monkeypatch.setenv("STOCKADE_DATA_DIR", str(dirs.data))
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(dirs.cache))
     return dirs
+
+
+class GeneratedLog(Protocol):
+    def __call__(self, path: Path, entries: int, seed: int) -> Path: ...
+
+
+@pytest.fixture(scope="session")
+def generated_log(tmp_path_factory: pytest.TempPathFactory) -> GeneratedLog:
+    """``generated_log(path, entries, seed)`` writes at ``path`` the log
+    ``bench.generate.write_log`` writes for ``generate(entries, seed)``, and returns
+    ``path``. Each game is generated once a test process and its bytes copied for each
+    test that asks: many tests of the log and the book open the same long generated game
+    (900 entries take some 0.2 s of CPU to generate), and each writes to its own copy."""
+    from bench.generate import generate, write_log
+
+    made: dict[tuple[int, int], bytes] = {}
+
+    def write(path: Path, entries: int, seed: int) -> Path:
+        if (entries, seed) not in made:
+            once = tmp_path_factory.mktemp("generated") / "game.jsonl"
+            write_log(generate(entries, seed=seed), once)
+            made[entries, seed] = once.read_bytes()
+        path.write_bytes(made[entries, seed])
+        return path
+
+    return write
 
 
 @pytest.fixture

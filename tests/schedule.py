@@ -56,6 +56,12 @@ WEIGHTS: dict[str, dict[str, float]] = {
     "tests/tui/test_tui_forms.py": {
         "test_keys_alone_drive_every_form": 20.0,
     },
+    "tests/tui/test_serve.py": {
+        "test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows": 20.0,
+    },
+    "tests/tui/test_tui_footer_clicks.py": {
+        "test_every_footer_key_is_clickable_and_next_and_undo_change_the_game": 14.0,
+    },
     "tests/camp/test_camp_tui.py": {
         "test_a_campaign_with_typed_dice_from_capture_to_escape": 16.0,
     },

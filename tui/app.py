@@ -66,6 +66,8 @@ class StockadeApp(EscapeThenKey):
         # the keys typed while the game is read (None once it is shown)
         self.type_ahead: TypeAhead | None = None
         self._reader: Worker[GameRead] | None = None
+        # the cyclic collector is paused while a game is read and shown (_collector_back)
+        self._collector_paused = False
         self._reading_path: Path | None = None  # what the reader reads
         self._following: Timer | None = None  # polls the log another window writes
         self._handed: events.Event | None = None  # the kept key being handed on
@@ -176,6 +178,7 @@ class StockadeApp(EscapeThenKey):
         first = self._reader is None and not self.game_is_open
         if path is not None and (first or self.game_is_open):
             self._reading_path = path
+            self._pause_collector()
             self._reader = self.run_worker(
                 partial(read_game, path),
                 name="read-game",
@@ -205,8 +208,34 @@ class StockadeApp(EscapeThenKey):
             self.clear_notifications()
         await super().on_event(event)
 
+    def _pause_collector(self) -> None:
+        """No cyclic collection from the read's start until the main screen is up and
+        the app idle: the core's imports, the fold and the main screen's mount make
+        long-lived objects (modules, the game, the widgets), and the ~60 young
+        collections they set off walked them again and again before the panels were
+        filled. The collector runs as usual once the app is idle (``_collector_back``):
+        what it has to walk then is walked once, after the panels are on the screen."""
+        if not self._collector_paused and gc.isenabled():
+            self._collector_paused = True
+            gc.disable()
+
+    async def _collector_when_idle(self) -> None:
+        """The collector back once the game's screen is up and the app idle."""
+        await settled()
+        self._collector_back()
+
+    def _collector_back(self) -> None:
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
+
+    def on_unmount(self) -> None:
+        self._collector_back()  # the app quit while a game was read
+
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
+        if worker is self._reader and event.state == WorkerState.CANCELLED:
+            self._collector_back()
         if worker is not self._reader or event.state not in (
             WorkerState.SUCCESS,
             WorkerState.ERROR,
@@ -224,6 +253,7 @@ class StockadeApp(EscapeThenKey):
         else:
             await self._show_read_game(read.game)
             return
+        self._collector_back()
         if switching:
             await self._not_switched(visible(problem))
         else:
@@ -236,6 +266,7 @@ class StockadeApp(EscapeThenKey):
         self.game = game
         await self.switch_screen(MainScreen())
         self._game_shown()
+        self.run_worker(self._collector_when_idle(), name="collector-back", group="collector")
         self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
 
     async def _hand_on_typed(self) -> None:
@@ -332,7 +363,8 @@ class StockadeApp(EscapeThenKey):
         The core writes and fsyncs the entry before returning, so the screens change
         only after the entry is safe on disk.
         """
-        from stockade.core.commands import execute  # the command language: loaded on first use
+        # the command language: loaded on first use
+        from stockade.core.commands import execute, told
         from stockade.core.model.errors import InternalRefusal, Refusal
 
         try:
@@ -344,8 +376,9 @@ class StockadeApp(EscapeThenKey):
             raise InternalRefusal(
                 f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
-        message = getattr(outcome, "message", "") or ""
-        self.game_changed(message, getattr(outcome, "change", None))
+        # the reply and what else the entry did (CVP, later entries), as the CLI says it
+        message = "\n".join(told(self.game, outcome))
+        self.game_changed(message, outcome.change)
         return message
 
     async def switch_game(self, path: Path) -> bool:
@@ -389,6 +422,7 @@ class StockadeApp(EscapeThenKey):
                 self.notify(problem, title="Config", severity="warning", markup=False)
         for note in [f"opened {path}", *game.warnings]:
             self.notify(note, title="Stockade", timeout=6, markup=False)
+        self.run_worker(self._collector_when_idle(), name="collector-back", group="collector")
         self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
 
     async def _not_switched(self, problem: str) -> None:

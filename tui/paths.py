@@ -1,35 +1,14 @@
-"""Where Stockade keeps the user's config and games.
-
-``STOCKADE_CONFIG_DIR`` and ``STOCKADE_DATA_DIR`` override the platformdirs defaults
-(the tests point them at a temporary folder). Nothing here imports Textual.
+"""Where Stockade keeps the user's config and games (the folders themselves:
+core/config/dirs.py, which ``stockade locate`` reads too). Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from stockade.core.config.dirs import config_dir as config_dir
+from stockade.core.config.dirs import data_dir as data_dir
 from stockade.core.log.files import write_own_file
-
-APP_NAME = "stockade"
-
-
-def config_dir() -> Path:
-    env = os.environ.get("STOCKADE_CONFIG_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir(APP_NAME))
-
-
-def data_dir() -> Path:
-    env = os.environ.get("STOCKADE_DATA_DIR")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir(APP_NAME))
 
 
 def config_file() -> Path:

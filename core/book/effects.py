@@ -81,7 +81,7 @@ def effects_backward(
                 if oid in mine_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
                     continue
                 d = after.get(oid)
-                new = d[name] if d is not None and name in d else obj.__dict__[name]
+                new = d[name] if d is not None and name in d else getattr(obj, name)
                 if old != new:
                     eff[(_key(obj), name)] = (old, new)
             for u in mine:
@@ -115,7 +115,7 @@ def effect_forward(
     for (oid, name), (obj, _, old) in _firsts(e).items():
         if oid in added_ids or (type(obj) is Unit and units.get(obj.handle) is not obj):
             continue
-        new = obj.__dict__[name]
+        new = getattr(obj, name)  # one field: a unit's ``__dict__`` copies all 35
         if old != new:
             eff[(_key(obj), name)] = (old, new)
     for u in added:

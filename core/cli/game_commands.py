@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from stockade.core.book.change import Change, consequences, totals_of
+from stockade.core.book.change import consequences, totals_of
 from stockade.core.book.game import Game
 from stockade.core.book.new_game import create_game, side_spec
 from stockade.core.cli import jsonout
@@ -25,6 +25,7 @@ from stockade.core.commands import (
     Outcome,
     control,
     execute,
+    told,
     writes_nothing,
 )
 from stockade.core.commands.handles import Context
@@ -134,19 +135,6 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="say what bringing it back would do and write nothing",
     )
     add_json(unstrike)
-
-
-def print_consequences(game: Game, change: Change | None, standing: Tally | None = None) -> None:
-    """The change's consequences, one indented line each, after the one-line reply
-    (``standing``: the tally of ``game.state``, when the caller has it already)."""
-    if change is None:
-        return
-    if standing is None:
-        from stockade.core.book.tally import tally
-
-        standing = tally(game.state)
-    for line in consequences(change, totals_of(standing)):
-        print(f"  {line}")
 
 
 # ------------------------------------------------------------------------- new
@@ -289,9 +277,8 @@ def answer(
         envelope = jsonout.envelope(verb, ok=code == Exit.OK, **reply)
         print(json_visible(json.dumps(envelope, indent=2, ensure_ascii=False)))
         return code
-    if outcome.headline:
-        print(outcome.headline)  # the consequences below list what it left in conflict
-    print_consequences(game, outcome.change, standing)
+    for line in told(game, outcome, standing):
+        print(line)
     return code
 
 

@@ -333,11 +333,10 @@ def _repair_report(
 
 
 def cmd_locate(args: Namespace, ui: object) -> int:
-    from platformdirs import user_config_dir, user_data_dir
-
+    from stockade.core.config.dirs import config_dir, data_dir
     from stockade.core.log.derived import cache_dir
 
-    config, data = Path(user_config_dir("stockade")), Path(user_data_dir("stockade"))
+    config, data = config_dir(), data_dir()
     last_file = data / "last_game"
     try:
         last = last_file.read_text(encoding="utf-8").strip() if last_file.is_file() else ""

@@ -34,6 +34,7 @@ from stockade.core.commands.execute import (
     first_attacker,
     run_script,
     script_outcomes,
+    told,
 )
 from stockade.core.commands.grammar import VERBS, Kind, Slot, VerbSpec, verb_named
 from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan, writes_nothing
@@ -58,5 +59,6 @@ __all__ = [
     "help_text",
     "verb_named",
     "first_attacker",
+    "told",
     "control",
 ]

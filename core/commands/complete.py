@@ -32,6 +32,8 @@ from stockade.core.model.tracked_unit import PRISONER
 from stockade.core.model.units import KIND_WORDS, TRAITS
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from stockade.core.reads.queries import Choice
 
 # Verbs whose captor/guard keyword names a unit of the other side than the units named.
@@ -226,7 +228,7 @@ def _of_kind(
         return list(state.sides)
     if kind is Kind.CAUSE:
         return list(slot.choices) + list(state.sides)
-    legal = {c.handle for c in offers if c.legal} if offers and slot.picks else None
+    legal = {c.handle: c for c in offers if c.legal} if offers and slot.picks else None
     if kind is Kind.TAKEOVER:
         return _handles(slot.which, spec, state, named, exclude, legal) + ["-"]
     if kind is Kind.PHASE:
@@ -246,10 +248,12 @@ def _handles(
     state: GameState,
     named: list[str],
     exclude: list[str],
-    legal: set[str] | None = None,
+    legal: Mapping[str, Choice] | None = None,
 ) -> list[str]:
     """Every unit on the board, the relevant first: those the slot's core query allows
-    (``legal``, as the form's picker greys the rest), else those its filter keeps."""
+    (``legal``, as the form's picker greys the rest; those it takes as the book stands
+    before those it takes only with board facts the entry would imply), else those its
+    filter keeps."""
     relevant = UNIT_FILTERS.get(which, UNIT_FILTERS["any"])
     preferred = _preferred_side(spec, state, named)
     ranked = []
@@ -260,7 +264,8 @@ def _handles(
         rank = 0 if allowed else 2
         if rank == 0 and preferred and u.side != preferred:
             rank = 1
-        ranked.append((rank, _natural(u.handle), u.handle))
+        implies = bool(legal is not None and allowed and legal[u.handle].implies)
+        ranked.append((rank, implies, _natural(u.handle), u.handle))
     return [handle for *_key, handle in sorted(ranked)]
 
 

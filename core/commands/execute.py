@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from stockade.core.book.change import Change, prisoner_sentences
+from stockade.core.book.change import Change, consequences, prisoner_sentences, totals_of
 from stockade.core.book.describe import sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
@@ -19,6 +20,9 @@ from stockade.core.commands.verbs_control import Amend, Help
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
+
+if TYPE_CHECKING:
+    from stockade.core.book.tally import Tally
 
 
 class Outcome(msgspec.Struct):
@@ -38,6 +42,25 @@ class Outcome(msgspec.Struct):
     @property
     def headline(self) -> str:
         return self.brief or self.message
+
+
+def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[str]:
+    """What the player is told after a command, at the table and on the command line
+    alike: its reply, then what else it did (later entries changed, conflicts, each
+    side's CVP before and after), one indented line each. ``standing``: the tally of
+    ``game.state``, when the caller has it already (it is made only for a CVP line)."""
+    lines = outcome.headline.splitlines()
+    change = outcome.change
+    if change is None:
+        return lines
+    totals = None
+    if change.cvp:
+        if standing is None:
+            from stockade.core.book.tally import tally
+
+            standing = tally(game.state)
+        totals = totals_of(standing)
+    return lines + [f"  {line}" for line in consequences(change, totals)]
 
 
 class ScriptRefusal(Refusal):

@@ -11,6 +11,7 @@ offer alike. The queries are imported when a list is first asked for: reading a 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stockade.core.model import events as ev
@@ -101,9 +102,18 @@ def surrendering_units(state: GameState, values: Values) -> list[Choice]:
 
 
 def surrendering_among(state: GameState, values: Values) -> list[Choice]:
-    """Of the surrendering units picked, those the captor may free (over capacity)."""
+    """Of the surrendering units picked, those the captor may free: only the excess
+    over its capacity (A20.21), so none when the whole stack fits under it."""
+    from stockade.core.rules.surrender import fits_under
+
     picked = handles_in(values, "units")
-    return [c for c in surrendering_units(state, values) if c.handle in picked]
+    among = [c for c in surrendering_units(state, values) if c.handle in picked]
+    captor = state.units.get(word_in(values, "to"))
+    stack = [state.units[h] for h in picked if h in state.units]
+    if captor is None or not stack or not fits_under(state, captor, stack):
+        return among
+    why = f"the stack fits under {captor.handle}: only the excess over its capacity is freed"
+    return [replace(c, legal=False, rule="A20.21", reason=why, note="", implies="") for c in among]
 
 
 def surrender_captors(state: GameState, values: Values) -> list[Choice]:

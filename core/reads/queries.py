@@ -28,6 +28,7 @@ from stockade.core.rules.implying import FactChoice, Judge, Verdict
 from stockade.core.rules.rearming import rearm_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import left_out_of_stack
+from stockade.core.rules.timing import judged_in
 
 # Refusals that do not make a pick illegal: over the Guard's capacity the same entry
 # frees the excess or exchanges HS pairs (A20.21, A20.51); the form's verdict says how.
@@ -205,7 +206,11 @@ def _surrendering(judge: Judge, u: Unit, captors: list[Unit]) -> Choice:
     surrender check accepts it (the first refusal, if none does)."""
     first: Choice | None = None
     for captor in captors:
-        stack = [u, *left_out_of_stack(judge.state, [u], captor.side, "rtph")]
+        # the stack as it stands in the phase the entry is recorded in (a surrender
+        # picked in the RPh is recorded in the RtPh, where its broken mates go with it)
+        alone = ev.Surrendered(units=[u.handle], guard=captor.handle)
+        there = judged_in(judge.state, [alone])
+        stack = [u, *left_out_of_stack(there, [u], captor.side, "rtph")]
         event = ev.Surrendered(units=[s.handle for s in stack], guard=captor.handle)
         choice = _judged(judge, u, event, "", "A20.21")
         if choice.legal:

@@ -212,10 +212,13 @@ def rearm_counter(state: GameState, u: Unit, given: str = "") -> str:
     value: str = nationality_flags(nationality).get(key, "")
     if not value:
         size = "squad" if u.unit_kind == "squad" else "HS"
+        # No example print: one side's counter offered for another's (or a squad's
+        # for a HS) was taken as the answer; the player's own counter mix has it.
         raise RuleRefusal(
             "A20.551",
             f"the {nationality} Green/Conscript {size} counter is not in the rearm table",
-            f"say which counter {u.handle} becomes, e.g. as 4-3-6",
+            f"say which {nationality} Green/Conscript {size} counter {u.handle} becomes, "
+            f"from your counter mix: as COUNTER, or {u.handle}=COUNTER in mutual",
         )
     return value
 

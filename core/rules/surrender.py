@@ -118,6 +118,12 @@ def _fits(state: GameState, guard: Unit, incoming: list[Unit], merges: Sequence[
     return load <= capacity(guard)
 
 
+def fits_under(state: GameState, guard: Unit, incoming: list[Unit]) -> bool:
+    """Whether ``guard`` holds ``incoming`` with its prisoners (A20.51): then no unit
+    of a surrendering stack is the excess it may free (A20.21)."""
+    return _fits(state, guard, incoming, ())
+
+
 def _check_surrendering_stack(
     state: GameState, units: list[Unit], guard: Unit, reason: str
 ) -> None:

@@ -31,7 +31,7 @@ from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import label, mentioned
 from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import Unit
+from stockade.core.model.tracked_unit import RARELY_SET, Unit
 from stockade.core.rules.partial import part_that_holds
 from tests.book.kit import SCENARIO
 from tests.rules.machine import PICK, PrisonerBook, dump, pick
@@ -55,6 +55,26 @@ def _line(c) -> tuple:
 # either way) but without building a mapping of 39 fields for every unit at every entry.
 _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
 _unit_values = operator.attrgetter(*_UNIT_FIELDS)
+# What a unit's fields are read from (core/model/unit_layout.py): its plain slots, the
+# one mapping of its rarely set fields and its kept origins. Every field's value is
+# made from these alone, so a unit whose raw values are equal after an event has every
+# field as before it; those are read before the fields are (only for the units an event
+# changed: reading the rare fields and origins of every unit at every entry through
+# their properties was most of the reference's cost).
+_PLAIN = tuple(f for f in _UNIT_FIELDS if f not in RARELY_SET and f != "origins")
+_plain_values = operator.attrgetter(*_PLAIN)
+
+
+def _raw(u: Unit) -> tuple:
+    """A copy of what ``u``'s fields are read from (copies, so that a mapping or an
+    origin changed in place still differs)."""
+    more, kept = u._more, u._origins
+    return (
+        _plain_values(u),
+        None if more is None else dict(more),
+        None if kept is None else [(o.handle, o.unit_kind, o.counter, o.cvp) for o in kept],
+    )
+
 
 NAMES: dict[int, tuple] = {}  # the names each entry should have, from the last reference
 
@@ -66,10 +86,12 @@ def reference_effects(effective: list[ev.Record]) -> tuple[dict[int, dict], Game
     state = GameState()
     out: dict[int, dict] = {}
     NAMES.clear()
+    # every unit's fields and raw values as they stand before the event looked at
+    units: dict[str, tuple] = {}
+    raws: dict[str, tuple] = {}
     for record in effective:
         said = [h for h in mentioned(record) if h in state.units]
         NAMES[record.seq] = tuple((h, label(state.units[h]), state.units[h].location) for h in said)
-        units = {h: _unit_values(u) for h, u in state.units.items()}
         sides = {n: dict(s.__dict__) for n, s in state.sides.items()}
         scalars = {k: v for k, v in state.__dict__.items() if k not in _CONTAINERS}
         n_cas, scrounged = len(state.casualties), set(state.scrounged)
@@ -83,14 +105,19 @@ def reference_effects(effective: list[ev.Record]) -> tuple[dict[int, dict], Game
                 effect[("conflict",)] = str(refusal)
             else:
                 rules.step(state, part[0])
+        for h in units.keys() - state.units.keys():  # (a fold never takes one out)
+            del units[h], raws[h]
         for h, u in state.units.items():
+            raw = _raw(u)
+            if raws.get(h) == raw:  # (the common case, compared at C speed)
+                continue
+            raws[h] = raw
             now = _unit_values(u)
             if h not in units:
+                units[h] = now
                 effect[(("unit", h), "+")] = dict(zip(_UNIT_FIELDS, now, strict=True))
                 continue
-            was = units[h]
-            if was == now:  # (the common case, compared at C speed)
-                continue
+            was, units[h] = units[h], now
             for k, a, b in zip(_UNIT_FIELDS, was, now, strict=True):
                 if a != b:
                     effect[(("unit", h), k)] = b

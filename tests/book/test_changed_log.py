@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate, write_log
 from stockade.core.book.game import Game
 from stockade.core.log import snapcache, store
 from stockade.core.log.journal_errors import JournalError
@@ -34,9 +33,11 @@ def edit_in_place(path: Path, seq: int) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_a_strike_whose_refold_reads_a_changed_line_is_refused_and_stops_writing(tmp_path):
+def test_a_strike_whose_refold_reads_a_changed_line_is_refused_and_stops_writing(
+    tmp_path, generated_log
+):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     game = Game.open(path)
     effective = game.effective
     target, last = effective[len(effective) - 20].seq, effective[-1].seq
@@ -49,9 +50,9 @@ def test_a_strike_whose_refold_reads_a_changed_line_is_refused_and_stops_writing
         game.undo()
 
 
-def test_a_history_row_of_a_changed_line_is_never_shown_as_it_was(tmp_path):
+def test_a_history_row_of_a_changed_line_is_never_shown_as_it_was(tmp_path, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     game = Game.open(path, read_only=True)
     seq = game.effective[len(game.effective) // 2].seq
     edit_in_place(path, seq)

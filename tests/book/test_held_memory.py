@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate, write_log
 from bench.hostile_shapes import added
 from stockade.core.book.game import Game
 from stockade.core.book.projection import Projection
@@ -64,16 +63,16 @@ def test_a_unit_in_play_costs_under_2000_bytes(tmp_path):
     assert per_unit < 2000, per_unit  # 3,466 before: a 39-key __dict__ a unit, and more
 
 
-def test_a_long_campaign_holds_under_4_5_times_its_log(tmp_path):
+def test_a_long_campaign_holds_under_4_5_times_its_log(tmp_path, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     ratio = held_by_open(path) / path.stat().st_size
     assert ratio < 4.5, ratio  # 5.5x before
 
 
-def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path):
+def test_a_long_game_keeps_the_journal_of_its_tail_and_completes_it(tmp_path, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     game = Game.open(path)
     undo = game.projection.undo
     n = len(game.effective)
@@ -156,9 +155,9 @@ def streamed(monkeypatch):
     monkeypatch.setattr(store, "STREAM_FROM", 0)
 
 
-def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streamed):
+def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streamed, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     ratio = held_by_open(path) / path.stat().st_size
     assert ratio < 3.0, ratio  # 3.6x when every domain record was held decoded
     game = Game.open(path, read_only=True)
@@ -168,9 +167,9 @@ def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streame
     assert list(game.effective) == Game.load(list(game.records)).effective[:]
 
 
-def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streamed):
+def test_folding_a_long_history_again_holds_none_of_it_decoded(tmp_path, streamed, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     game = Game.open(path)
     effective = game.projection.effective
     deep = effective[len(effective) // 4].seq

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from bench.generate import generate, write_log
 from stockade.core import rules
 from stockade.core.book.projection import Projection
 from stockade.core.cli import main
@@ -48,9 +47,9 @@ def calls(monkeypatch) -> Counter[str]:
     return calls
 
 
-def test_one_do_reads_folds_parses_checks_and_encodes_once(tmp_path, calls):
+def test_one_do_reads_folds_parses_checks_and_encodes_once(tmp_path, calls, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(N, seed=3), path)
+    generated_log(path, N, 3)
     entries = len(load(path).records)
     calls.clear()
     assert main(["do", str(path), "add German 4-6-7 as zz1 at Q4"]) == 0
@@ -62,9 +61,9 @@ def test_one_do_reads_folds_parses_checks_and_encodes_once(tmp_path, calls):
     assert calls["check"] == 1 and calls["encode"] == 1, calls
 
 
-def test_a_refused_do_writes_nothing_and_still_reads_once(tmp_path, calls):
+def test_a_refused_do_writes_nothing_and_still_reads_once(tmp_path, calls, generated_log):
     path = tmp_path / "game.jsonl"
-    write_log(generate(N, seed=3), path)
+    generated_log(path, N, 3)
     before = path.read_bytes()
     calls.clear()
     assert main(["do", str(path), "surrender zz404 to zz405"]) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from rich.text import Text
+from textual.widgets import Footer
 
 from stockade.core.camp.campaign import Campaign, options_from_mapping
 from stockade.tui.camp import screen as camp_screen
@@ -28,6 +29,32 @@ def test_a_campaign_with_typed_dice_from_capture_to_escape(tmp_path):
 def test_help_and_a_simulation_in_a_worker(tmp_path, monkeypatch):
     monkeypatch.setattr(camp_screen, "SIMULATED_GAMES", 40)
     asyncio.run(help_and_simulation_flow(tmp_path))
+
+
+def test_a_typed_digit_redraws_the_turn_panel_alone(tmp_path):
+    asyncio.run(typed_digit_flow(tmp_path))
+
+
+async def typed_digit_flow(tmp_path):
+    """A digit typed for a physical roll changes the turn panel's prompt only: the
+    screen is not laid out again for it, and the footer's keys (enabled as before) are
+    not rebuilt. Counted, not timed."""
+    campaign = Campaign.create(
+        tmp_path / "camp.jsonl", options_from_mapping({"seed": "p", "dice": "physical"})
+    )
+    app = CampApp(campaign)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(screen, layouts.append)
+        keys = list(screen.query_one(Footer).children)
+        await pilot.press("6", "space", "1", "2")
+        await pilot.pause()
+        assert "6 12" in panel(app, "#camp-turn")
+        assert layouts == [], len(layouts)
+        assert list(screen.query_one(Footer).children) == keys  # the same widgets
+    campaign.close()
 
 
 async def typed_dice_flow(tmp_path):

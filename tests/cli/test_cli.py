@@ -329,13 +329,25 @@ def test_locate_prints_dirs_and_last_game(tmp_path):
     data = tmp_path / "data"
     (data / "stockade").mkdir(parents=True)
     (data / "stockade" / "last_game").write_text("/games/kampfgruppe.jsonl\n")
-    result = run_cli(
-        "locate", env={"XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
-    )
+    # the platform's dirs: no STOCKADE_* override (empty is none, as the app reads it)
+    env = {"XDG_DATA_HOME": str(data), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    result = run_cli("locate", env={**env, "STOCKADE_CONFIG_DIR": "", "STOCKADE_DATA_DIR": ""})
     assert result.returncode == 0
     assert str(data / "stockade") in result.stdout
     assert str(tmp_path / "cfg" / "stockade") in result.stdout
     assert "/games/kampfgruppe.jsonl" in result.stdout
+
+
+def test_locate_names_the_dirs_and_last_game_the_app_uses(stockade_dirs, capsys):
+    """STOCKADE_CONFIG_DIR / STOCKADE_DATA_DIR move where the app keeps its config and
+    games: locate says those, not the platform's (it named another last game)."""
+    stockade_dirs.data.mkdir(parents=True)
+    (stockade_dirs.data / "last_game").write_text("/games/tractor-works.jsonl\n")
+    assert main(["locate", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["config_dir"] == str(stockade_dirs.config)
+    assert found["data_dir"] == str(stockade_dirs.data)
+    assert found["last_game"] == "/games/tractor-works.jsonl"
 
 
 def test_camp_is_registered():

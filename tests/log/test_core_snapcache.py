@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from bench.generate import Driver, generate, write_log
+from bench.generate import Driver
 from stockade.core.book.game import Game
 from stockade.core.log import derived, snapcache
 from stockade.core.log import store as log_store
@@ -31,13 +31,13 @@ def cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(params=["whole", "streamed"])
-def log(tmp_path, request, monkeypatch):
+def log(tmp_path, request, monkeypatch, generated_log):
     """A long game's log, read whole or (as a log over ``STREAM_FROM`` bytes is) piece
     by piece: then an open from its snapshot reads past the prefix the snapshot covers."""
     if request.param == "streamed":
         monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     return path
 
 
@@ -362,10 +362,12 @@ class _CountingDecoder:
         return records
 
 
-def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(cache, tmp_path, monkeypatch):
+def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(
+    cache, tmp_path, monkeypatch, generated_log
+):
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     log = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), log)
+    generated_log(log, 900, 4)
     Game.open(log, read_only=True).close()  # folds all, writes the snapshot
     game = Game.open(log)
     driver = Driver(game, seed=5)
@@ -390,10 +392,12 @@ def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(cache, tmp_path, 
     assert [e.record for e in history] == list(fresh(log).records)
 
 
-def test_reading_past_the_prefix_keeps_the_slow_paths_promises(cache, tmp_path, monkeypatch):
+def test_reading_past_the_prefix_keeps_the_slow_paths_promises(
+    cache, tmp_path, monkeypatch, generated_log
+):
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     log = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), log)
+    generated_log(log, 900, 4)
     Game.open(log, read_only=True).close()  # the snapshot, with its prefix's timeline
     good = log.read_bytes()
 
@@ -413,7 +417,7 @@ def test_reading_past_the_prefix_keeps_the_slow_paths_promises(cache, tmp_path, 
     assert list(game.records) == list(fresh(log).records)
 
 
-def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypatch):
+def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypatch, generated_log):
     """The lines of the prefix a snapshot proves are neither decoded nor split and
     summed again: the snapshot keeps where they are (``LogRecords.line_index``), made
     from the very bytes their digest proves. Lines appended after those were read (a
@@ -423,7 +427,7 @@ def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypat
 
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     log = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), log)
+    generated_log(log, 900, 4)
     Game.open(log, read_only=True).close()  # folds all, writes the snapshot
     indexed: list[int] = []
     extend_unread = LogRecords.extend_unread
@@ -460,7 +464,7 @@ def test_a_warm_open_takes_in_the_index_of_its_prefix(cache, tmp_path, monkeypat
     assert [e.record for e in game.history()] == list(fresh(log).records)
 
 
-def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch):
+def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch, generated_log):
     """A snapshot's index is checked for its shape before it is taken in; one that
     does not fit its lines is not: the log is read as without it, every line as the
     open without a snapshot reads it."""
@@ -468,7 +472,7 @@ def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch
 
     monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     log = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), log)
+    generated_log(log, 900, 4)
     Game.open(log, read_only=True).close()
     snap = snapcache.peek(log)
     assert snap is not None and snap.index is not None

@@ -13,7 +13,7 @@ import shutil
 import msgspec
 import pytest
 
-from bench.generate import Driver, generate, write_log
+from bench.generate import Driver
 from stockade.core import rules
 from stockade.core.book.game import Game
 from stockade.core.log import snapcache
@@ -31,12 +31,12 @@ def cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(params=["whole", "streamed"])
-def log(tmp_path, request, monkeypatch):
+def log(tmp_path, request, monkeypatch, generated_log):
     """A long game's log, read whole or piece by piece (``test_core_snapcache``)."""
     if request.param == "streamed":
         monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     path = tmp_path / "game.jsonl"
-    write_log(generate(900, seed=4), path)
+    generated_log(path, 900, 4)
     return path
 
 

@@ -3,7 +3,13 @@
 The slow half (marked ``packaging``; run it alone with ``pytest -m packaging``) builds
 the sdist and, from it, the wheel with ``python -m build``, installs the wheel into a
 fresh venv that already holds unrelated packages named ``core`` and ``tui``, and runs
-the console script there. Both use pip's cache and reach nothing but the package index.
+the console script there. The build environment's backend comes from the package index
+(pip's cache). The wheel's dependencies are the ones this test environment holds, found
+by walking the wheel's own ``Requires-Dist`` (and theirs) and linked into the venv, each
+checked against its requirement; pip installs the wheel without resolving them again
+(that resolution, reading the index for some thirty packages, was half the module's
+CPU), then ``pip check`` in the venv finds every requirement there met. A dependency
+missing from pyproject.toml is missing from the venv, as from a player's.
 It skips only when this Python cannot make a venv, and says why.
 
 The fast half checks that pyproject.toml's ``packages`` list names every folder that
@@ -12,6 +18,7 @@ holds code or data, so a new folder cannot silently go missing from the wheel.
 
 from __future__ import annotations
 
+import email.parser
 import json
 import os
 import subprocess
@@ -19,10 +26,13 @@ import sys
 import tarfile
 import tomllib
 import zipfile
+from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 # One worker runs this module's tests (pyproject.toml: --dist loadgroup), so the sdist and wheel are
 # built once and the venv made once.
@@ -118,9 +128,50 @@ def _site_packages(python: Path) -> Path:
     return Path(_run([str(python), "-c", code]).stdout.strip())
 
 
+def _dependencies(wheel: Path) -> list[metadata.Distribution]:
+    """The distributions the wheel requires, and those they require in turn, as this
+    test environment holds them; each must meet the requirement that names it."""
+    with zipfile.ZipFile(wheel) as whl:
+        (name,) = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        wanted = email.parser.BytesParser().parsebytes(whl.read(name)).get_all("Requires-Dist")
+    todo = [(Requirement(line), "") for line in wanted or []]
+    assert todo, "the wheel requires nothing"
+    found: dict[str, metadata.Distribution] = {}
+    walked: set[tuple[str, str]] = set()
+    while todo:
+        requirement, extra = todo.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+            continue
+        try:
+            dist = metadata.distribution(requirement.name)
+        except metadata.PackageNotFoundError:
+            pytest.fail(f"the wheel needs {requirement}: not installed in this environment")
+        assert requirement.specifier.contains(dist.version, prereleases=True), (
+            f"the wheel needs {requirement}: this environment holds {dist.version}"
+        )
+        key = canonicalize_name(requirement.name)
+        found[key] = dist
+        for wants in ("", *sorted(requirement.extras)):
+            if (key, wants) not in walked:
+                walked.add((key, wants))
+                todo += [(Requirement(line), wants) for line in dist.requires or []]
+    return list(found.values())
+
+
+def _link_into(site: Path, dist: metadata.Distribution) -> None:
+    """What pip would unpack for ``dist`` (its top-level packages, modules and metadata,
+    by its RECORD), linked into ``site`` from where this environment holds it."""
+    assert dist.files, f"{dist.metadata['Name']} has no RECORD"
+    tops = {f.parts[0] for f in dist.files} - {"..", "__pycache__"}
+    for top in sorted(tops):
+        assert not (site / top).exists(), f"{dist.metadata['Name']} would overwrite {top}"
+        (site / top).symlink_to(Path(str(dist.locate_file(top))))
+
+
 @pytest.fixture(scope="module")
 def installed(dists, tmp_path_factory) -> dict:
-    """A fresh venv with someone else's ``core`` and ``tui`` in it, then the wheel."""
+    """A fresh venv with someone else's ``core`` and ``tui`` in it, then the wheel's
+    dependencies (linked from this environment) and the wheel."""
     venv = tmp_path_factory.mktemp("venv") / "v"
     # No pip inside it (ensurepip would install one just to be run once): this venv's pip
     # installs into it with --python, and --no-compile skips byte-compiling the
@@ -136,8 +187,11 @@ def installed(dists, tmp_path_factory) -> dict:
         (site / name).mkdir()
         (site / name / "__init__.py").write_text(f"WHO = 'other {name}'\n", encoding="utf-8")
     before = {p.name for p in site.iterdir()}
+    for dist in _dependencies(dists["wheel"]):
+        _link_into(site, dist)
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
-    _run([*pip, "install", "--quiet", "--no-compile", str(dists["wheel"])])
+    _run([*pip, "install", "--quiet", "--no-compile", "--no-deps", str(dists["wheel"])])
+    _run([*pip, "check"])  # every requirement of every package in the venv is met there
     after = {p.name for p in site.iterdir()}
     script = venv / ("Scripts/stockade.exe" if os.name == "nt" else "bin/stockade")
     return {"python": python, "site": site, "gained": after - before, "script": script}

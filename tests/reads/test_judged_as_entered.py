@@ -223,3 +223,19 @@ def test_the_panel_says_first_that_the_escape_records_a_good_order_guard_broken(
     allowed, why = escape_view(game, "g3")
     assert allowed
     assert why == "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
+
+
+def test_a_broken_stack_picked_before_the_rtph_is_judged_as_the_stack_it_is_there() -> None:
+    """Example 17's start: a broken 4-6-7 and 8-1 share T5. Picked in the RPh, the clock
+    follows the surrender to the RtPh, where the two surrender as one stack (A20.21):
+    each is offered with its stack-mate, as the command ``surrender g1 g2 to a1``
+    records it, not refused for leaving the other out."""
+    game = Game.in_memory(
+        "ex17",
+        [ev.SideSpec("American", "American", 4), ev.SideSpec("German", "German", 3)],
+    )
+    run_script(game, ["add American 3-4-7 hs at T4", "add German 4-6-7 8-1 at T5 broken"])
+    assert game.state.phase == "RPh"
+    picks = {c.handle: c for c in queries.surrendering_units(game.state, "a1")}
+    assert picks["g1"].legal and picks["g2"].legal, (picks["g1"].reason, picks["g2"].reason)
+    assert accepted(game, "surrender g1 g2 to a1")

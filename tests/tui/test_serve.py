@@ -207,7 +207,20 @@ def handshake(url: str, origin: str | None = None) -> int:
     return asyncio.run(_handshake(url, origin))
 
 
+def a_malformed_request_is_one_line_not_a_traceback(served: Served) -> None:
+    with socket.create_connection(("127.0.0.1", served.port), timeout=10) as raw:
+        raw.sendall(b"GET /\x00\xff HTTP/9.9\r\nHost: \x01\r\n\r\n" + b"x" * 70000)
+        with contextlib.suppress(OSError):
+            raw.recv(4096)
+    time.sleep(0.5)
+    output = served.output()
+    assert "Traceback" not in output and "locals" not in output.lower(), output
+    assert len(output.splitlines()) < 40, output  # its own lines and the checks' before
+
+
 def test_by_default_loopback_asks_for_the_token_and_checks_host_and_origin(tmp_path, game):
+    """One server with the default options: the token, the host and the origin checked
+    and logged, then a malformed request to the same server."""
     served = Served(tmp_path, game)
     try:
         base = f"http://127.0.0.1:{served.port}"
@@ -233,6 +246,7 @@ def test_by_default_loopback_asks_for_the_token_and_checks_host_and_origin(tmp_p
         # printed once, as the link; never in the access log
         assert output.count(token) == 1, output
         assert "token=(hidden)" in output
+        a_malformed_request_is_one_line_not_a_traceback(served)
     finally:
         served.stop()
 
@@ -260,21 +274,6 @@ def test_sessions_beyond_the_cap_are_refused(tmp_path, game):
             lambda log: "1 already open, the most served at once (HTTP 503)" in log,
             "the session refused",
         )
-    finally:
-        served.stop()
-
-
-def test_a_malformed_request_is_one_line_not_a_traceback(tmp_path, game):
-    served = Served(tmp_path, game)
-    try:
-        with socket.create_connection(("127.0.0.1", served.port), timeout=10) as raw:
-            raw.sendall(b"GET /\x00\xff HTTP/9.9\r\nHost: \x01\r\n\r\n" + b"x" * 70000)
-            with contextlib.suppress(OSError):
-                raw.recv(4096)
-        time.sleep(0.5)
-        output = served.output()
-        assert "Traceback" not in output and "locals" not in output.lower()
-        assert len(output.splitlines()) < 40, output
     finally:
         served.stop()
 
@@ -307,6 +306,7 @@ NO_CANVAS = "HTMLCanvasElement.prototype.getContext = function () { return null;
 
 
 def _browser():
+    """Headless Chromium: one process for the test's every session (each a window)."""
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
         pytest.skip(
             "no Chromium from the distribution (/usr/bin/chromium, /usr/bin/chromedriver): "
@@ -321,9 +321,34 @@ def _browser():
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='stockade-chromium-')}")
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_CANVAS})
-    return driver
+    return webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+
+
+class Window:
+    """One browser window, its own page and its own session of the served app; the
+    driver is switched to it for each thing done there."""
+
+    def __init__(self, driver, new: bool) -> None:
+        self.driver = driver
+        if new:
+            driver.switch_to.new_window("window")
+        self.handle = driver.current_window_handle
+        # set for this window's page before it loads (a script per target)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_CANVAS})
+
+    def _here(self):
+        if self.driver.current_window_handle != self.handle:
+            self.driver.switch_to.window(self.handle)
+        return self.driver
+
+    def get(self, url: str) -> None:
+        self._here().get(url)
+
+    def execute_script(self, script: str, *args):
+        return self._here().execute_script(script, *args)
+
+    def execute_cdp_cmd(self, command: str, params: dict):
+        return self._here().execute_cdp_cmd(command, params)
 
 
 def _wait(driver, predicate, what: str, timeout: float = 300) -> str:
@@ -360,16 +385,19 @@ def _kinds(path: Path) -> list[str]:
 
 
 def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp_path, game):
-    writer = _browser()
-    watcher = None
-    served = Served(tmp_path, game, "--require-token")
+    driver = _browser()
+    served = None
     try:
+        served = Served(tmp_path, game, "--require-token")
+        writer = Window(driver, new=False)
         writer.get(served.url)
         text = _wait(writer, lambda t: "Game Turn" in t and "Palette" in t, "the main screen")
         phase = _current_phase(text)
         lines_before = _kinds(game)
 
-        watcher = _browser()  # a second session: read-only, following the first
+        # a second session (its own window, its own connection): read-only, following
+        # the first
+        watcher = Window(driver, new=True)
         watcher.get(served.url)
         _wait(watcher, lambda t: "Game Turn" in t, "the main screen in the second session")
 
@@ -384,10 +412,9 @@ def test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows(tmp
         assert _kinds(game) == lines_before + ["phase", "undo"]
         _wait(watcher, lambda t: _current_phase(t) == phase, "the undo, live")
     finally:
-        for driver in (writer, watcher):
-            if driver is not None:
-                driver.quit()
-        served.stop()
+        driver.quit()
+        if served is not None:
+            served.stop()
 
 
 # ------------------------------------------------------- where it listens, and the secret

@@ -60,6 +60,10 @@ async def test_phase_changes_are_headings_that_the_arrows_step_over(tmp_path):
 
 @sync
 async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_path):
+    """The amend question starts from the entry's own line (the core's ``entry_line``),
+    to be edited rather than typed again; a refused line stays in the question with the
+    refusal under it, and nothing is written. The corrected line shows what it changes
+    (nothing written yet), yes writes it, and one undo takes it back."""
     game = new_game(tmp_path, "Amend", SIDES)
     run_script(game, AMEND_SCRIPT)
     n = len(game.records)
@@ -75,8 +79,20 @@ async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_pat
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        app.screen.query_one("#confirm-input").value = "transfer g1 to a3"
+        field = app.screen.query_one("#confirm-input")
+        assert field.value == "transfer g1 to a2"  # the entry as typed
+        await pilot.press("backspace", "9")  # edited, not retyped: a unit no game has
+        await pilot.pause()
+        assert field.value == "transfer g1 to a9"
         await pilot.press("enter")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmScreen) and modal.query_one("#confirm-input") is field
+        assert field.value == "transfer g1 to a9"  # kept, to be corrected
+        refusal = modal.query_one("#confirm-refusal")
+        assert refusal.display and "a9" in str(refusal.render())
+        assert len(game.records) == n
+        await pilot.press("backspace", "3", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)  # the preview: nothing written yet
         body = str(app.screen.query_one("#confirm-body").render())
@@ -98,45 +114,6 @@ async def test_a_amends_the_selected_entry_after_showing_what_it_changes(tmp_pat
         assert line is not None and line.amended_by == 0 and "(a2)" in line.text
         assert history.line(n + 1).status == "undone"
         assert game.state.units["g1"].guard == "a1"
-    game.close()
-
-
-@sync
-async def test_amend_starts_from_the_entry_and_keeps_a_refused_line(tmp_path):
-    """The amend question starts from the entry's own line (the core's ``entry_line``),
-    to be edited rather than typed again; a refused line stays in the question with the
-    refusal under it, and nothing is written."""
-    game = new_game(tmp_path, "Amend", SIDES)
-    run_script(game, AMEND_SCRIPT)
-    n = len(game.records)
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("h")
-        await pilot.pause()
-        await pilot.press("1", "0")
-        await pilot.pause()
-        assert app.screen.query_one(HistoryView).selected_seq == 10
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        field = app.screen.query_one("#confirm-input")
-        assert field.value == "transfer g1 to a2"  # the entry as typed
-        await pilot.press("backspace", "9")  # edited, not retyped: a unit no game has
-        await pilot.pause()
-        assert field.value == "transfer g1 to a9"
-        await pilot.press("enter")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, ConfirmScreen) and modal.query_one("#confirm-input") is field
-        assert field.value == "transfer g1 to a9"  # kept, to be corrected
-        refusal = modal.query_one("#confirm-refusal")
-        assert refusal.display and "a9" in str(refusal.render())
-        assert len(game.records) == n
-        await pilot.press("backspace", "3", "enter")
-        await pilot.pause()
-        body = str(app.screen.query_one("#confirm-body").render())  # the preview now
-        assert "holds in part" in body and len(game.records) == n
     game.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from stockade.core.book.game import Game
+from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
 from tests.tui.support import sample_copy, status_text, sync, type_command
@@ -61,6 +62,8 @@ async def test_undo_redo_keys_mark_the_history_without_rebuilding_it(tmp_path, s
 @sync
 async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path, small_game):
     game = small_game
+    # the units entered through the core: the bar's refusal of what follows is the test
+    run_script(game, ["add German 4-6-7 as g1 at Q4 broken", "add American 8-0 as a1 at Q5"])
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -69,12 +72,11 @@ async def test_command_bar_shows_the_refusal_with_its_rule(tmp_path, small_game)
         assert "g9" in text  # an input mistake: the sentence, no rule tag
         assert app.screen.query_one("StatusLine").kind == "refusal"
         assert "refused" in str(app.screen.query_one("StatusLine").render())
-        await type_command(pilot, "add German 4-6-7 as g1 at Q4 broken")
-        await type_command(pilot, "add American 8-0 as a1 at Q5")
+        n = len(game.records)
         await type_command(pilot, "massacre g1 by a1")
         assert status_text(app).startswith("A20.4")  # Americans may not Massacre
         assert "g1" in game.state.units and game.state.units["g1"].status == "active"
-        assert game.state.phase == "RPh"  # nothing recorded, the clock neither
+        assert game.state.phase == "RPh" and len(game.records) == n  # nothing recorded
     game.close()
 
 
@@ -172,13 +174,17 @@ async def test_theme_switch_is_remembered(tmp_path, small_game):
 @sync
 async def test_units_sharing_an_rtph_hint_fit_the_status_line_at_80x24(tmp_path, small_game):
     game = small_game
+    # the units and the clock to the AFPh through the core; the key moves it to the RtPh
+    run_script(
+        game,
+        ["add American 6-6-6 as a1 at Q4"]
+        + [f"add German 4-6-7 as {handle} at Q5 broken" for handle in ("g4", "g5", "g6")]
+        + ["next"] * 4,
+    )
+    assert game.state.phase == "AFPh"
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await type_command(pilot, "add American 6-6-6 as a1 at Q4")
-        for handle in ("g4", "g5", "g6"):
-            await type_command(pilot, f"add German 4-6-7 as {handle} at Q5 broken")
-        await pilot.press("escape")
         while game.state.phase != "RtPh":
             await pilot.press("n")
         await pilot.pause()

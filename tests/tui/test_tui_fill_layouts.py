@@ -109,40 +109,53 @@ def test_the_entries_list_is_mounted_when_the_bar_first_opens(fill: dict[str, An
 SIZES = ((120, 40), (80, 24), (160, 50), (70, 20), (100, 30), (120, 40))
 
 
-async def _layout_at(tmp_path: Path, size: tuple[int, int], resized_from: list[tuple[int, int]]):
-    """The main screen's breakpoint classes and its widgets' regions at ``size``, reached
-    through the terminal resizes ``resized_from`` (none: started at that size)."""
+def _layout(screen) -> tuple[list[str], dict[str, tuple[int, ...]]]:
+    """The screen's breakpoint classes and its shown widgets' regions."""
     from textual.widget import Widget
 
+    classes = sorted(c for c in screen.classes if c.startswith("-"))
+    regions = {
+        f"{type(w).__name__}#{w.id}": tuple(w.region)
+        for w in screen.walk_children(Widget)
+        if w.display and w.id
+    }
+    return classes, regions
+
+
+async def _layouts(tmp_path: Path, sizes: tuple[tuple[int, int], ...]):
+    """The main screen's layout at each of ``sizes`` in turn, in one app started at the
+    first and resized to each of the others (two pauses after each resize)."""
     from stockade.core.book.game import Game
     from stockade.tui.app import StockadeApp
 
-    where = tmp_path / f"{len(resized_from)}-{size[0]}"
+    where = tmp_path / "x".join(map(str, sizes[0])) / str(len(sizes))
     where.mkdir(parents=True)
     game = Game.open(sample_copy(where, "demo"))
     app = StockadeApp(game, remember=False)
-    async with app.run_test(size=resized_from[0] if resized_from else size) as pilot:
+    seen = []
+    async with app.run_test(size=sizes[0]) as pilot:
         await pilot.pause()
-        for step in [*resized_from[1:], size] if resized_from else []:
+        seen.append(_layout(app.screen))
+        for step in sizes[1:]:
             await pilot.resize_terminal(*step)
             await pilot.pause()
             await pilot.pause()
-        screen = app.screen
-        classes = sorted(c for c in screen.classes if c.startswith("-"))
-        regions = {
-            f"{type(w).__name__}#{w.id}": tuple(w.region)
-            for w in screen.walk_children(Widget)
-            if w.display and w.id
-        }
+            seen.append(_layout(app.screen))
     game.close()
-    return classes, regions
+    return seen
 
 
 @sync
 async def test_a_terminal_resize_still_lays_the_screen_out_as_a_start_at_that_size(tmp_path):
     # the Resize a layout sends itself is let go only when it changes nothing: a real
-    # resize (to a size the screen was not laid out at) is laid out by Textual as before
-    for n, size in enumerate(SIZES[1:], start=1):
-        fresh = await _layout_at(tmp_path / "start", size, [])
-        resized = await _layout_at(tmp_path / "resized", size, list(SIZES[:n]))
-        assert resized == fresh, size
+    # resize (to a size the screen was not laid out at) is laid out by Textual as before.
+    # One app is resized through every size in turn (what it shows after the n-th resize
+    # is what an app resized through the first n sizes shows); each layout is compared
+    # with a fresh start at that size (the walk's own start is the fresh first size).
+    resized = await _layouts(tmp_path, SIZES)
+    fresh = {SIZES[0]: resized[0]}
+    for size in SIZES[1:]:
+        if size not in fresh:
+            (fresh[size],) = await _layouts(tmp_path, (size,))
+    for size, layout in zip(SIZES[1:], resized[1:], strict=True):
+        assert layout == fresh[size], size

@@ -2,8 +2,9 @@
 only, counted in a fresh process started as the launcher starts the app: each panel's
 text is rendered at one width (the German panel overflows: its scrollbar is decided in
 the layout that finds it overflowing, not by a second layout and render at one column
-less); the entries' list above the command bar (hidden until a phase or the bar
-opens) is not mounted in the fill."""
+less), and by Rich once a width (the layout's measure is what is painted); the entries'
+list above the command bar (hidden until a phase or the bar opens) is not mounted in
+the fill."""
 
 from __future__ import annotations
 
@@ -23,6 +24,25 @@ from textual.widget import Widget
 import stockade.tui.app as app_module
 
 from stockade.tui.widgets.offer_list import OfferList
+import stockade.tui.widgets.side_panel as side_panel
+
+renders = {}
+real_render_panel = side_panel.render_panel
+
+class Counted:
+    # the panel's text, counting each time Rich renders it (to measure or to paint)
+
+    def __init__(self, text, name):
+        self.text, self.name = text, name
+
+    def __rich_console__(self, console, options):
+        renders[self.name] = renders.get(self.name, 0) + 1
+        yield self.text
+
+def counted_panel(data, *args, **kwargs):
+    return Counted(real_render_panel(data, *args, **kwargs), data.name)
+
+side_panel.render_panel = counted_panel
 
 widths = {}
 order = []
@@ -48,6 +68,7 @@ async def main():
         while type(app.screen).__name__ != "MainScreen":
             await asyncio.sleep(0.001)
         await app.screen.wait_for_refresh()
+        filled = dict(renders)
         await pilot.pause()
         panels = {
             panel.side: {
@@ -59,7 +80,7 @@ async def main():
         }
     app.game.close()
     print(json.dumps({"widths": {k: sorted(v) for k, v in widths.items()}, "panels": panels,
-                      "order": order}))
+                      "order": order, "renders": filled}))
 
 asyncio.run(main())
 """
@@ -77,6 +98,13 @@ def test_each_panel_is_rendered_at_one_width(fill: dict[str, Any]) -> None:
     assert not fill["panels"]["American"]["scrollbar"]
     # main: the German panel's text at 56 columns, then at 55 once its scrollbar came
     assert fill["widths"] == {"panel-american": [56], "panel-german": [55]}, fill["widths"]
+
+
+def test_each_panel_text_is_rendered_once_a_width(fill: dict[str, Any]) -> None:
+    # Rich renders the American panel's text once (measured and painted at 56), the
+    # German one twice (measured at 56, found overflowing, measured and painted at 55).
+    # main: 3 and 4 (measured, measured again, rendered again to be painted).
+    assert fill["renders"] == {"American": 1, "German": 2}, fill["renders"]
 
 
 def test_the_entries_list_is_not_mounted_in_the_fill(fill: dict[str, Any]) -> None:

@@ -6,15 +6,17 @@ from __future__ import annotations
 from textual.events import MouseScrollDown
 
 from stockade.core.book.game import Game
+from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
-from tests.tui.support import new_game, sample_copy, sync, type_command
+from tests.tui.support import new_game, sample_copy, sync
 
 
 @sync
 async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_path):
+    """Then, in the same app, a long reply paged to its end."""
     game = Game.open(sample_copy(tmp_path))
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -45,31 +47,25 @@ async def test_a_long_status_says_more_and_scrolls_with_a_key_or_the_wheel(tmp_p
         status.say("short", "ok")
         await pilot.pause()
         assert "more" not in str(status.render())
+        await paging_a_long_reply_shows_every_word_whole(pilot, status)
     game.close()
 
 
-@sync
-async def test_paging_a_long_reply_shows_every_word_whole(tmp_path):
+async def paging_a_long_reply_shows_every_word_whole(pilot, status: StatusLine) -> None:
     """The "↓ more" and "↑" marks take room of their own: no word of a long reply (help
     escape) is cut to make room for them, on any page."""
-    game = Game.open(sample_copy(tmp_path))
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        status = app.screen.query_one(StatusLine)
-        words = [f"word{n}" for n in range(300)]
-        status.say(" ".join(words), "hint")
-        await pilot.pause()
-        seen: set[str] = set()
-        for _ in range(len(words)):
-            shown = str(status.render())
-            assert "…" not in shown
-            seen.update(shown.split())
-            if "more" not in shown:
-                break
-            await pilot.press("ctrl+down")
-        assert set(words) <= seen
-    game.close()
+    words = [f"word{n}" for n in range(300)]
+    status.say(" ".join(words), "hint")
+    await pilot.pause()
+    seen: set[str] = set()
+    for _ in range(len(words)):
+        shown = str(status.render())
+        assert "…" not in shown, "a word cut on a page of a long reply"
+        seen.update(shown.split())
+        if "more" not in shown:
+            break
+        await pilot.press("ctrl+down")
+    assert set(words) <= seen, "a word of a long reply on no page"
 
 
 @sync
@@ -100,14 +96,14 @@ async def test_a_panel_that_does_not_fit_says_how_much_is_below(tmp_path):
 @sync
 async def test_replay_counts_in_entry_numbers_not_lines(tmp_path):
     game = new_game(tmp_path, "Keys", [("German", "German", 3), ("American", "American", 4)])
+    run_script(game, ["add German 4-6-7 as g1 at Q4"])
+    game.undo()  # the undo record is numbered but not listed
+    run_script(game, ["add German 4-6-7 as g2 at Q4"])
+    last = game.records[-1].seq
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await type_command(pilot, "add German 4-6-7 as g1 at Q4")
-        await pilot.press("escape", "u")  # the undo record is numbered but not listed
-        await type_command(pilot, "add German 4-6-7 as g2 at Q4")
-        last = game.records[-1].seq
-        await pilot.press("escape", "h")
+        await pilot.press("h")
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()

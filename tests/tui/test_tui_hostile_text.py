@@ -16,7 +16,9 @@ OSC_NAME = "evil\x1b]0;PWNED-FN\x07\x1b]52;c;cHduZWQ=\x07.jsonl"
 
 
 @sync
-async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, notices):
+async def test_a_file_name_and_a_notice_with_escapes_are_shown_not_sent(tmp_path, notices):
+    """A damaged game's file name with escapes in its notes, and a notice with escapes
+    and markup (one app: each is checked in the notices it gave)."""
     source = sample_copy(tmp_path, "demo").read_bytes().split(b"\n")
     source[4] = b"{damaged"
     path = tmp_path / OSC_NAME
@@ -26,11 +28,15 @@ async def test_a_file_name_with_escapes_is_shown_not_sent(tmp_path, notices):
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         assert app.is_running
+        app.notify("a1 moved to [/nope]R4 \x1b]0;T\x07", title="[b]x\x9b", markup=False)
+        await pilot.pause()
+        assert app.is_running
     game.close()
     said = "\n".join(n.message + n.title for n in notices)
-    assert "\x1b" not in said and "\x07" not in said
+    assert "\x1b" not in said and "\x07" not in said and "\x9b" not in said
     assert "evil\\x1b]0;PWNED-FN\\x07\\x1b]52;c;" in said  # verbatim, escaped
     assert not any(n.markup for n in notices)
+    assert ("a1 moved to [/nope]R4 \\x1b]0;T\\x07", "[b]x\\x9b", False) in notices
 
 
 def test_every_notice_stockade_gives_passes_markup_false():
@@ -58,19 +64,6 @@ def test_every_notice_stockade_gives_passes_markup_false():
             if not off:
                 missing.append(f"{path.name}:{node.lineno}")
     assert not missing, f"notify without markup=False: {missing}"
-
-
-@sync
-async def test_a_notice_with_escapes_and_markup_shows_them_as_text(tmp_path, notices):
-    game = Game.open(sample_copy(tmp_path, "demo"))
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        app.notify("a1 moved to [/nope]R4 \x1b]0;T\x07", title="[b]x\x9b", markup=False)
-        await pilot.pause()
-        assert app.is_running
-    game.close()
-    assert ("a1 moved to [/nope]R4 \\x1b]0;T\\x07", "[b]x\\x9b", False) in notices
 
 
 @sync

@@ -14,6 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -33,6 +34,9 @@ CHOICE_ACTIONS = {"loiter", "malinger", "gather", "escape", "stay"}
 class CampScreen(Screen[int]):
     CSS_PATH = "camp.tcss"
     BINDINGS = key_bindings("camp")
+    # What ``check_action`` answers from: the footer asks again only when it changes,
+    # not on every digit typed (Textual's Footer rebuilds all its keys when asked).
+    actions_state: reactive[tuple[object, ...]] = reactive((), init=False)
 
     def __init__(self, campaign: Campaign):
         super().__init__()
@@ -83,7 +87,7 @@ class CampScreen(Screen[int]):
             # Undo shrinks the notes; show the latest one then rather than nothing.
             self._fresh = notes[self._seen_notes :] if len(notes) > self._seen_notes else notes[-1:]
             self._seen_notes = len(notes)
-        self.query_one("#camp-record", Static).update(render.record_text(state))
+        self._show("#camp-record", render.record_text(state))
         need = self.campaign.need()
         physical = self.campaign.options.dice == "physical"
         keys = camp_keys(self.app)  # the keys in force: a remap in config.toml shows here
@@ -93,13 +97,28 @@ class CampScreen(Screen[int]):
         ]
         if self._message:
             turn.append(f"[red]{escape(self._message)}[/]")
-        self.query_one("#camp-turn", Static).update("\n".join(turn))
+        self._show("#camp-turn", "\n".join(turn))
         fresh = [escape(n) for n in self._fresh[-3:]] or ["[dim]no dice yet[/]"]
-        self.query_one("#camp-dice", Static).update("\n".join(fresh))
+        self._show("#camp-dice", "\n".join(fresh))
         chart = render.chart_lines(self._tallies) if self._tallies else []
-        self.query_one("#camp-chart", Static).update("\n".join([*chart, self._sim_status]))
-        self.query_one("#camp-history", Static).update("\n".join(render.history_lines(state)))
+        self._show("#camp-chart", "\n".join([*chart, self._sim_status]))
+        self._show("#camp-history", "\n".join(render.history_lines(state)), sized_by_css=False)
         self.query_one("#camp-history-box", VerticalScroll).scroll_end(animate=False)
+        self.actions_state = (
+            state.phase,
+            tuple(sorted(state.allowed_actions)),
+            self.campaign.can_undo(),
+            self.campaign.can_redo(),
+        )
+
+    def _show(self, widget_id: str, text: str, *, sized_by_css: bool = True) -> None:
+        """A panel's text, drawn again only when it changed. The panels the stylesheet
+        sizes (all but the history, which grows) need no layout for a new text."""
+        panel = self.query_one(widget_id, Static)
+        if panel.content != text:
+            panel.update(text, layout=not sized_by_css)
+
+    def watch_actions_state(self) -> None:
         self.refresh_bindings()
 
     def _wants_typing(self) -> bool:

@@ -116,14 +116,19 @@ class ReplayScreen(Screen[None]):
             self.query_one(StatusLine).say(self._note[1], self._note[2])
             return
         self._note = None
-        keys = hint(
-            self.app,
-            ("stockade.replay_undo_to", "undo to here"),
-            "stockade.replay_strike",
-            "stockade.replay_unstrike",
-            ("stockade.replay_amend", "amend"),
-            ("stockade.replay_present", "present"),
-        )
+        # only the keys that act on this line (``check_action``): on an undo/redo/strike
+        # record x, X and a do nothing, and naming them there misleads
+        acting = [
+            key
+            for action, key in (
+                ("undo_to_here", ("stockade.replay_undo_to", "undo to here")),
+                ("strike", "stockade.replay_strike"),
+                ("unstrike", "stockade.replay_unstrike"),
+                ("amend", ("stockade.replay_amend", "amend")),
+            )
+            if self.check_action(action, ())
+        ]
+        keys = hint(self.app, *acting, ("stockade.replay_present", "present"))
         self.query_one(StatusLine).say(
             f"after {seq}: {line.text if line else ''}{note} · ↑↓ step · {keys}", "hint"
         )

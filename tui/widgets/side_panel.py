@@ -35,6 +35,7 @@ from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
 from stockade.tui.plain import markup_safe
+from stockade.tui.widgets.rendered_once import RenderedOnce
 
 
 def _head(text: str, style: str) -> Text:
@@ -350,7 +351,8 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self._subtitle = subtitle
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
-        self.query_one(Static).update(render_panel(data, accent, wide=wide))
+        text = self.query_one(Static)
+        text.update(RenderedOnce(text, render_panel(data, accent, wide=wide)))
         self.call_after_refresh(self._mark_more)
 
     # ------------------------------------------------ "more below" in the border
