@@ -7,6 +7,8 @@ simplified), normalised by the plugin's ``SVGImageExtension``, equal to the stor
 The stored files are syrupy's, named ``<test>[<name>].svg``, so ``--snapshot-update``
 writes them as before, and a mismatch goes into the plugin's HTML report as well.
 ``check()`` fails naming every screen that differs, with the text rows that changed.
+``as_snap_compare_takes_it`` waits as ``snap_compare`` does before it exports a screen;
+``back_to_the_main_screen`` closes what is open between two screens.
 """
 
 from __future__ import annotations
@@ -96,3 +98,23 @@ class Screens:
         )
         path = node_to_report_path(node)
         Path(f"{path}_{name}").write_bytes(pickle.dumps(data))
+
+
+async def as_snap_compare_takes_it(pilot) -> None:
+    """What ``take_svg_screenshot`` waits for before it exports the screen."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+async def back_to_the_main_screen(pilot) -> None:
+    from stockade.tui.screens.main import MainScreen
+
+    for _ in range(5):
+        if isinstance(pilot.app.screen, MainScreen):
+            return
+        await pilot.press("escape")
+        await pilot.pause()
+    raise AssertionError(f"escape did not close {pilot.app.screen!r}")

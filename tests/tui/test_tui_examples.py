@@ -17,7 +17,7 @@ from tests.tui.support import new_game, status_text, sync, type_command
 async def test_example_13_through_the_surrender_form(tmp_path):
     game = new_game(tmp_path, "Example 13", [("German", "German", 3), ("American", "American", 4)])
     app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for line in (
             "add German 2-4-7 hs as g1 at F3 broken",

@@ -12,7 +12,8 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
-from tests.tui.support import sample_copy
+from tests.tui.screens import Screens, as_snap_compare_takes_it, back_to_the_main_screen
+from tests.tui.support import sample_copy, sync
 
 
 @pytest.fixture
@@ -27,20 +28,38 @@ async def _settle(pilot) -> None:
     await pilot.pause()
 
 
-def test_main_screen_80x24(demo_app, snap_compare):
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=_settle)
+# 80x24, the design size: each screen with its keys from the main screen, one after the
+# other in one app run (back to the main screen between them), each compared with its
+# own stored SVG ``test_demo_80x24[<screen>].svg``.
+DEMO_80X24: list[tuple[str, list[str]]] = [
+    ("main", []),
+    ("help", ["question_mark"]),
+    ("forms_menu", ["f"]),
+    ("new_game", ["ctrl+n", *"Hill 621"]),
+    ("tally", ["v"]),
+    ("replay", ["h", "k", "k", "k"]),
+]
+
+
+@sync
+async def test_demo_80x24(demo_app, snapshot, request):
+    """The main screen, help, the forms menu, a new game, the tally and replay mode."""
+    screens = Screens(snapshot, request)
+    async with demo_app.run_test(size=(80, 24)) as pilot:
+        await _settle(pilot)
+        for name, keys in DEMO_80X24:
+            await back_to_the_main_screen(pilot)
+            if keys:
+                await pilot.press(*keys)
+            await _settle(pilot)
+            await as_snap_compare_takes_it(pilot)
+            screens.take(demo_app, name)
+    assert screens.taken == [name for name, _keys in DEMO_80X24]
+    screens.check()
 
 
 def test_main_screen_160x50(demo_app, snap_compare):
     assert snap_compare(demo_app, terminal_size=(160, 50), run_before=_settle)
-
-
-def test_replay_mode(demo_app, snap_compare):
-    async def replay(pilot):
-        await pilot.press("h", "k", "k", "k")
-        await _settle(pilot)
-
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=replay)
 
 
 def test_tally_view(demo_app, snap_compare):
@@ -49,40 +68,6 @@ def test_tally_view(demo_app, snap_compare):
         await _settle(pilot)
 
     assert snap_compare(demo_app, terminal_size=(100, 30), run_before=tally)
-
-
-# ----------------------------------------------- 80x24, the design size (issue 12)
-def test_tally_80x24(demo_app, snap_compare):
-    async def tally(pilot):
-        await pilot.press("v")
-        await _settle(pilot)
-
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=tally)
-
-
-def test_help_80x24(demo_app, snap_compare):
-    async def show_help(pilot):
-        await pilot.press("question_mark")
-        await _settle(pilot)
-
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=show_help)
-
-
-def test_forms_menu_80x24(demo_app, snap_compare):
-    async def menu(pilot):
-        await pilot.press("f")
-        await _settle(pilot)
-
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=menu)
-
-
-def test_new_game_80x24(demo_app, snap_compare):
-    async def new_game(pilot):
-        await pilot.press("ctrl+n")
-        await pilot.press(*"Hill 621")
-        await _settle(pilot)
-
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=new_game)
 
 
 def test_open_game_80x24(tmp_path, snap_compare):

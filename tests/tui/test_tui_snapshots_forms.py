@@ -18,7 +18,7 @@ from textual.widgets import Input
 from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
-from tests.tui.screens import Screens
+from tests.tui.screens import Screens, as_snap_compare_takes_it, back_to_the_main_screen
 from tests.tui.support import new_game, sync
 
 SETUP = [
@@ -44,13 +44,25 @@ def app(tmp_path):
     game.close()
 
 
+QUIET = 3  # refreshes in a row that lay nothing out: the form has settled
+
+
 async def _settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.2)
-    # then until the app is idle: a form's fit and its "more below" line take a few
-    # refreshes in turn, and a loaded machine may not get through them in 0.2 s
-    for _ in range(4):
+    """Until the app is idle: a form's fit and its "more below" line take a few
+    refreshes in turn (each pause ends with one), each but the last laying the form out
+    again; so the screen has settled once ``QUIET`` pauses in a row laid nothing out on
+    the same screen. Counted, not timed: a loaded machine takes longer, never fewer."""
+    quiet = 0
+    while quiet < QUIET:
+        await pilot.app.workers.wait_for_complete()
+        app, screen = pilot.app, pilot.app.screen
+        layouts: list[object] = []
+        screen.screen_layout_refresh_signal.subscribe(app, layouts.append, True)
         await pilot.pause()
+        screen.screen_layout_refresh_signal.unsubscribe(app)
+        # a screen pushed but not yet mounted has not been laid out: not settled
+        settled = not layouts and app.screen is screen and screen.is_running
+        quiet = quiet + 1 if settled else 0
 
 
 def test_roster_80x24(app, snap_compare):
@@ -113,26 +125,6 @@ async def _longest_list_open(pilot, name: str) -> None:
             await _settle(pilot)
 
 
-async def _as_snap_compare_takes_it(pilot) -> None:
-    """What ``take_svg_screenshot`` waits for before it exports the screen."""
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
-
-
-async def _back_to_the_main_screen(pilot) -> None:
-    from stockade.tui.screens.main import MainScreen
-
-    for _ in range(5):
-        if isinstance(pilot.app.screen, MainScreen):
-            return
-        await pilot.press("escape")
-        await pilot.pause()
-    raise AssertionError(f"escape did not close {pilot.app.screen!r}")
-
-
 @sync
 async def test_form_80x24(app, snapshot, request):
     """Each form with its longest list open, one after the other in one app run (the
@@ -142,9 +134,9 @@ async def test_form_80x24(app, snapshot, request):
         await _settle(pilot)
         for spec in all_specs():
             await _longest_list_open(pilot, spec.name)
-            await _as_snap_compare_takes_it(pilot)
+            await as_snap_compare_takes_it(pilot)
             screens.take(app, spec.name)
-            await _back_to_the_main_screen(pilot)
+            await back_to_the_main_screen(pilot)
     assert screens.taken == [spec.name for spec in all_specs()]
     screens.check()
 

@@ -178,7 +178,9 @@ class FormScreen(ModalScreen[str | None]):
     """A modal form built from a ``FormSpec``."""
 
     DEFAULT_CSS = """
-    FormScreen { align: center middle; }
+    /* opaque: Textual draws no dimmed copy of the screens behind the form at each of
+       its refreshes (a quarter of the form's drawing), and the form is all one reads */
+    FormScreen { align: center middle; background: $background; }
     FormScreen > #form {
         width: 78; max-width: 100%; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
