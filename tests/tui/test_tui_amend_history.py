@@ -23,9 +23,7 @@ SIDES = [("American", "American", 4), ("German", "German", 3)]
 
 
 @pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
+def _slow_digits(monkeypatch):
     # digits typed by the test make one number however slowly a loaded machine runs it
     monkeypatch.setattr("stockade.tui.widgets.history_view.NUMBER_PAUSE", 600.0)
 

@@ -4,18 +4,10 @@ screen or the first replies it opens."""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.tui.app import StockadeApp
 from tests.tui.support import new_game, sync
 
 SIDES = [("American", "American", 4), ("German", "German", 3)]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync

@@ -4,8 +4,6 @@ line said "x: strike · X: unstrike · a: amend" there all the same."""
 
 from __future__ import annotations
 
-import pytest
-
 from stockade.core.commands import run_script
 from stockade.tui.app import StockadeApp
 from stockade.tui.widgets.history_view import HistoryView
@@ -14,12 +12,6 @@ from tests.book.kit import AMEND_SCRIPT
 from tests.tui.support import new_game, sync
 
 SIDES = [("American", "American", 4), ("German", "German", 3)]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("STOCKADE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("STOCKADE_DATA_DIR", str(tmp_path / "data"))
 
 
 @sync
