@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from stockade.core.book.tally import SideTally, tally
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import (
     ACTIVE,
@@ -131,6 +132,8 @@ class RearmView:
     label: str
     now: list[str]  # ways it may rearm right now
     later: list[str]  # ways open to it in another phase or on another event
+    # when no way is open now: why each enemy lost where it is rearms it not (A20.551)
+    why_not: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -299,23 +302,10 @@ def rearm_ways(
 ) -> list[tuple[Unit, ev.RearmHow]]:
     """Each enemy that may rearm ``u`` now, with the most certain way ("surrender",
     "alone" or "cc"), as ``rearm_refusal`` judges it (A20.551)."""
-    if sources is None:
-        sources = rearm_sources(state)
     if active_at is None:
         active_at = armed_by_location(state)
-    candidates: list[tuple[int, Unit]] = []
-    if u.location:  # A20.551 rearms only from an enemy known to be in its Location
-        here, nowhere = sources.get(u.location, []), sources.get("", [])
-        candidates = (
-            sorted(here + nowhere, key=lambda pair: pair[0])
-            if here and nowhere
-            else here or nowhere
-        )
     ways = []
-    now = clock(state)
-    for _, enemy in candidates:
-        if enemy.side == u.side or not rearm_source_now(enemy, now):
-            continue
+    for enemy in _rearm_candidates(state, u, sources):
         # Most certain first: a recorded surrender, then no enemy left, then CC
         hows: tuple[ev.RearmHow, ...] = ("surrender", "alone", "cc")
         for how in hows:
@@ -325,6 +315,45 @@ def rearm_ways(
     return ways
 
 
+def rearm_refusals(
+    state: GameState,
+    u: Unit,
+    sources: dict[str, list[tuple[int, Unit]]] | None = None,
+    active_at: dict[str, list[Unit]] | None = None,
+) -> list[tuple[Unit, Refusal]]:
+    """Each enemy lost in ``u``'s Location this phase that may not rearm it, with
+    ``rearm_refusal``'s reason for the way it was lost (in CC, by surrender to ``u``'s
+    side, else by other means): what ``rearm`` would answer (A20.551)."""
+    if active_at is None:
+        active_at = armed_by_location(state)
+    out = []
+    for enemy in _rearm_candidates(state, u, sources):
+        how = (
+            "cc" if enemy.lost_in_cc else "surrender" if enemy.surrendered_to == u.side else "alone"
+        )
+        refusal = rearm_refusal(state, u, how, enemy, active_at)
+        if refusal is not None:
+            out.append((enemy, refusal))
+    return out
+
+
+def _rearm_candidates(
+    state: GameState, u: Unit, sources: dict[str, list[tuple[int, Unit]]] | None
+) -> list[Unit]:
+    """The enemies lost where ``u`` is (or nowhere known) that may still rearm someone
+    this phase, in the order of the game's units (A20.551)."""
+    if not u.location:  # A20.551 rearms only from an enemy known to be in its Location
+        return []
+    if sources is None:
+        sources = rearm_sources(state)
+    here, nowhere = sources.get(u.location, []), sources.get("", [])
+    candidates = (
+        sorted(here + nowhere, key=lambda pair: pair[0]) if here and nowhere else here or nowhere
+    )
+    now = clock(state)
+    return [e for _, e in candidates if e.side != u.side and rearm_source_now(e, now)]
+
+
 def _rearm_view(
     state: GameState,
     u: Unit,
@@ -332,7 +361,8 @@ def _rearm_view(
     active_at: dict[str, list[Unit]] | None = None,
 ) -> RearmView:
     now, later = [], []
-    for enemy, how in rearm_ways(state, u, sources, active_at):
+    ways = rearm_ways(state, u, sources, active_at)
+    for enemy, how in ways:
         # the log names a CC's attackers only for an escape; else CC stays an "if"
         words = {
             "surrender": "it surrendered to a friendly unit there",
@@ -358,7 +388,15 @@ def _rearm_view(
         "rearm by eliminating/capturing an armed enemy in CC, or when an armed "
         "enemy in its Location surrenders to a friendly unit (A20.551)"
     )
-    return RearmView(u, unit_label(u), now, later)
+    why_not = (
+        []
+        if ways
+        else [
+            f"not from {enemy.handle} ({counter_text(enemy)}): {refusal.text} ({refusal.rule})"
+            for enemy, refusal in rearm_refusals(state, u, sources, active_at)
+        ]
+    )
+    return RearmView(u, unit_label(u), now, later, why_not)
 
 
 def side_panel(state: GameState, side: str) -> SidePanel:

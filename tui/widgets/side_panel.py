@@ -102,6 +102,8 @@ def _rearm_text(r: RearmView, muted: str, wide: bool) -> Text:
             out.append(way)
     else:
         out.append("✗ not now", style="bold")
+    for why in r.why_not:
+        out.append(f"\n· {why}", style=muted)
     for way in r.later if wide else r.later[: 0 if r.now else 1]:
         out.append("\n· later: ", style=muted)
         out.append(way, style=muted)
@@ -240,19 +242,27 @@ def _unarmed_lines(
         if u.protection:
             parts.append(_line(u.protection, 4, muted, "· "))
     parts.append(_head("Rearm", accent))
-    for handles, (now, later) in _grouped(rearm, lambda r: (tuple(r.now), tuple(r.later))):
-        parts += _rearm_lines(" ".join(handles), now, later, muted)
+    for handles, (now, later, why_not) in _grouped(
+        rearm, lambda r: (tuple(r.now), tuple(r.later), tuple(r.why_not))
+    ):
+        parts += _rearm_lines(" ".join(handles), now, later, why_not, muted)
     return parts
 
 
 def _rearm_lines(
-    handles: str, now: tuple[str, ...], later: tuple[str, ...], muted: str
+    handles: str,
+    now: tuple[str, ...],
+    later: tuple[str, ...],
+    why_not: tuple[str, ...],
+    muted: str,
 ) -> list[RenderableType]:
-    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now`` and the next way."""
+    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now``, why not from
+    each enemy lost there, and the next way."""
     if now:
         return [_line(f"{handles} ✓ now: {way}", 0) for way in now]
     return [
         _line(f"{handles} ✗ not now", 0, muted),
+        *(_line(why, 4, muted, "· ") for why in why_not),
         *(_line(f"later: {way}", 4, muted, "· ") for way in later[:1]),
     ]
 
