@@ -5,33 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from stockade.core.book.game import Game
 from stockade.core.commands import execute
-from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 from stockade.core.reads.views import side_panel
-
-
-def _escape_kills_a_hs_guard() -> Game:
-    """A German squad and HS, captured by a British HS, escape and kill it in CC."""
-    game = Game.in_memory("R", [ev.SideSpec("b", "British", 3), ev.SideSpec("g", "German", 3)])
-    for line in [
-        "add b 2-4-8 hs as b1 at R6",
-        "add g 4-6-7 as g1 at R5",
-        "add g 2-4-7 hs as g2 at R5",
-        "phase APh 1 b",
-        "move b1 R5",
-        "capture g1 g2 by b1",
-        "phase PFPh 2 g",
-        "break b1",
-        "escape g1 g2 guard-dies",
-    ]:
-        execute(game, line)
-    return game
+from tests.reads.kit import escape_kills_a_hs_guard
 
 
 def test_a_squad_not_rearmed_by_a_hs_says_why_in_the_rearm_refusals_words():
-    game = _escape_kills_a_hs_guard()
+    game = escape_kills_a_hs_guard()
     views = {r.unit.handle: r for r in side_panel(game.state, "g").rearm}
     # the HS may rearm from the HS it killed; the squad may not (A20.551 size)
     assert views["g2"].now and not views["g2"].why_not
