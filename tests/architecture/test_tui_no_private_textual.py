@@ -32,11 +32,14 @@ def private_names_of_class(cls: type) -> frozenset[str]:
     return frozenset(private_names(inspect.getsource(cls)))
 
 
-def textual_private() -> set[str]:
+@functools.cache
+def textual_private() -> frozenset[str]:
+    """Every private name in Textual's package (scanned once a test process: two tests
+    ask, and Textual's source does not change during a run)."""
     names: set[str] = set()
     for path in Path(textual.__file__).parent.rglob("*.py"):
         names |= private_names(path.read_text(encoding="utf-8", errors="replace"))
-    return names
+    return frozenset(names)
 
 
 def ours() -> list[tuple[Path, ast.Module]]:
