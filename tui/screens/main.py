@@ -475,10 +475,27 @@ class MainScreen(Screen[None]):
         # the text stays in the bar, the cursor at its end and nothing selected, so the
         # next keys fix the line the refusal names (ctrl+u clears it).
         bar = self.query_one(CommandBar)
+        if self._board_key_named(text):
+            return
         if self._run(text):
             bar.open()
         else:
             bar.input.cursor_position = len(bar.input.value)
+
+    def _board_key_named(self, text: str) -> bool:
+        """A line that is no verb of the book but names one of the board's keys ("new",
+        "tally", "quit"): that key's action, and its key said, so that the next time it
+        is one press."""
+        from stockade.core.commands.grammar import verb_at
+        from stockade.tui.bindings import named_in_bar
+
+        key = named_in_bar(text)
+        if key is None or verb_at(text.split())[0] is not None:
+            return False
+        self.focus_board()
+        self.status.say(f"{hint(self.app, key.id)} (a key of the board)", "ok")
+        self.call_later(self.app.run_action, key.action, self.app if key.scope == "app" else self)
+        return True
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
@@ -493,6 +510,11 @@ class MainScreen(Screen[None]):
         said = " ".join(tokens[:used])
         # a player's word for a verb says which verb it is read as ("refuse = reject")
         usage = "" if verb is None else verb.usage_in(self.game.state)
+        if verb is None:
+            from stockade.tui.bindings import named_in_bar
+
+            key = named_in_bar(text)
+            usage = f"{hint(self.app, key.id)}: a key of the board; enter does it" if key else ""
         if verb is not None and said.lower() != verb.name:
             usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line
