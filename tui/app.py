@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from stockade.core.book.change import Change
     from stockade.core.book.game import Game
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
     from stockade.tui.opening import Note
     from stockade.tui.table_app import GameUpdate
 
@@ -382,7 +383,7 @@ class StockadeApp(EscapeThenKey):
             ) from exc
         # the reply and what else the entry did (CVP, later entries), as the CLI says it
         message = "\n".join(told(self.game, outcome))
-        self.game_changed(message, outcome.change)
+        self.game_changed(message, outcome.change, tuple(outcome.rows))
         return message
 
     async def switch_game(self, path: Path) -> bool:
@@ -438,12 +439,15 @@ class StockadeApp(EscapeThenKey):
         said = f"{problem}; typed, not entered: {typed}" if typed else problem
         self.notify(said, severity="error", timeout=10, markup=False)
 
-    def game_changed(self, message: str = "", change: Change | None = None) -> None:
+    def game_changed(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None:
         """Tell every screen and widget that watches the game (``game_update``):
-        ``change`` (the core's ``Change``) says which history lines to rewrite."""
+        ``change`` (the core's ``Change``) says which history lines to rewrite; ``rows``
+        are the message as a table (help), for the screen to lay out."""
         from stockade.tui.table_app import GameUpdate
 
-        self.game_update = GameUpdate(change, message)
+        self.game_update = GameUpdate(change, message, rows)
 
 
 def launched(path: Path, notes: list[Note] | None = None) -> StockadeApp:

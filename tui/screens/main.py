@@ -33,6 +33,7 @@ from stockade.tui.widgets.verdict_bar import VerdictBar
 if TYPE_CHECKING:
     # for the type alone: the command language loads on the first command
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
     from stockade.core.model.state import GameState
     from stockade.core.reads.may import May
 
@@ -186,7 +187,7 @@ class MainScreen(Screen[None]):
         self._shown_by_mount = False  # covered before its first resume: show it then
 
     def _game_updated(self, update: GameUpdate) -> None:
-        self.show_game(update.message, update.change)
+        self.show_game(update.message, update.change, update.rows)
 
     # -------------------------------------------------------------- drawing
     @property
@@ -201,7 +202,9 @@ class MainScreen(Screen[None]):
         except Refusal:
             return []
 
-    def show_game(self, message: str = "", change: Change | None = None) -> None:
+    def show_game(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None:
         """Show the game as it stands (on each ``GameUpdate``, and on resume): the
         phase bar and each panel repaint only if what they say changed, the footer's
         keys are refreshed only if what ``check_action`` reads changed. The history
@@ -250,7 +253,7 @@ class MainScreen(Screen[None]):
                     text = f"{key} · {text}"
             self.status.say(text, "hint")
         elif message:
-            self.status.say(message, "ok")
+            self.status.say(message, "ok", rows)
         keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
         if keys != self._keys:
             self._keys = keys
