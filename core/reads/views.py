@@ -67,6 +67,14 @@ def status_words(u: Unit) -> list[str]:
     return words
 
 
+def counter_set_aside(state: GameState) -> bool:
+    """Whether a leader or hero has been captured in this game: a captured SMC keeps
+    its counter, set aside with its captor noted (A20.5), and the tally's lines and the
+    panels say "counter set aside" for it. (A capture undone by Simultaneous CC clears
+    ``captured_seq``, so only a capture that stood counts.)"""
+    return any(u.is_smc and u.captured_seq for u in state.units.values())
+
+
 def unit_label(u: Unit) -> str:
     """One line used everywhere: ``g1: HS (1)-0-6 [was 2-2-8 crew] in Q4 (pinned)``."""
     text = f"{u.handle}: {KIND_NAMES[u.unit_kind]} {counter_text(u)}"
