@@ -134,6 +134,20 @@ class EscapeView:
     why: str  # the refusal when not allowed; what it takes when allowed
 
 
+@dataclass(frozen=True)
+class WhyNot:
+    """Why an enemy lost in the unit's Location rearms it not: the rule check's own
+    refusal (``rearm_refusal``), which the ``rearm`` verb says whole. A narrow panel
+    shows its rule and where to read it; a wide one, all of it."""
+
+    enemy: str  # "b1 (2-4-8)"
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"not from {self.enemy}: {self.text} ({self.rule})"
+
+
 @dataclass
 class RearmView:
     unit: Unit
@@ -141,7 +155,7 @@ class RearmView:
     now: list[str]  # ways it may rearm right now
     later: list[str]  # ways open to it in another phase or on another event
     # when no way is open now: why each enemy lost where it is rearms it not (A20.551)
-    why_not: list[str] = field(default_factory=list)
+    why_not: list[WhyNot] = field(default_factory=list)
 
 
 @dataclass
@@ -400,7 +414,7 @@ def _rearm_view(
         []
         if ways
         else [
-            f"not from {enemy.handle} ({counter_text(enemy)}): {refusal.text} ({refusal.rule})"
+            WhyNot(f"{enemy.handle} ({counter_text(enemy)})", refusal.rule, refusal.text)
             for enemy, refusal in rearm_refusals(state, u, sources, active_at)
         ]
     )
