@@ -12,9 +12,15 @@ import inspect
 import re
 from pathlib import Path
 
+import pytest
 import textual
 
 from tests.architecture import sources
+
+# The tests that read the sources as syntax trees run on one worker (pyproject.toml:
+# --dist loadgroup), so each module is parsed once a run (tests/architecture/sources.py),
+# not once by each worker (core/, tui/ and tests/ are some 2 s of CPU to parse).
+pytestmark = pytest.mark.xdist_group("architecture_sources")
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 PRIVATE = re.compile(r"\bself\.(_[a-z][a-z0-9_]*)\b|^\s*(?:async\s+)?def\s+(_[a-z][a-z0-9_]*)\(")
