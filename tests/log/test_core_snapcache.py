@@ -37,7 +37,9 @@ def log(tmp_path, request, monkeypatch, generated_log):
     if request.param == "streamed":
         monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     path = tmp_path / "game.jsonl"
-    generated_log(path, 900, 4)
+    # 500 entries, as in test_snapshot_tail: a back row left out of the snapshot fails
+    # here (at 900 entries it did not); a time left out fails at both
+    generated_log(path, 500, 4)
     return path
 
 
