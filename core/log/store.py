@@ -21,14 +21,13 @@ from pathlib import Path
 
 import msgspec
 
-from stockade.core.log import chain, derived, reader, snap_sizes
+from stockade.core.log import chain, derived, snap_sizes
 from stockade.core.log.derived import Content
 from stockade.core.log.files import group_marker, read_marker, write_new_file
 from stockade.core.log.game_log import GAME, LoadedLog, LogProblem, load
 from stockade.core.log.game_timeline import CONTROLS, Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
-from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.log.records import LogRecords, ReadAgain
 from stockade.core.log.timeline import extend as extend_timeline
 from stockade.core.model import events as ev
@@ -48,7 +47,7 @@ def _held(record: ev.Record) -> bool:
     return False
 
 
-# Logs this long or longer are read piece by piece (``core.log.reader.stream``).
+# Logs this long or longer are read piece by piece (``core.log.streamed_read.stream``).
 STREAM_FROM = 1 << 20
 
 GameRecords = list[ev.Record] | LogRecords[ev.Record]
@@ -155,7 +154,10 @@ class LogStore(msgspec.Struct):
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         clean = not warnings and loaded.torn_tail is None
-        journal = settle_torn_tail(path, loaded, journal, warnings)
+        if loaded.torn_tail is not None:  # a crash mid-write: saved, then cut back
+            from stockade.core.log.torn_tail import settle_torn_tail
+
+            journal = settle_torn_tail(path, loaded, journal, warnings)
         content = None
         if clean and derived.cache_dir() is not None and not os.path.lexists(group_marker(path)):
             # the very bytes the records were read from, hashed in one pass with the
@@ -419,6 +421,7 @@ def _stream(path: Path) -> Streamed | None:
     if size < STREAM_FROM or os.path.lexists(group_marker(path)):
         return None
     from stockade.core.log import snapcache
+    from stockade.core.log.streamed_read import stream  # a long log's: short ones never load it
 
     snapshot = snapcache.peek(path) if snapcache.enabled() else None
     if snapshot is not None and snapshot.timeline is not None and snapshot.log_bytes <= size:
@@ -428,7 +431,7 @@ def _stream(path: Path) -> Streamed | None:
     content = Content() if derived.cache_dir() is not None else None
     # groups hold seqs from the first record on; the records by line are the stream's
     timeline = Timeline(CONTROLS, lines=[])
-    read = reader.stream(
+    read = stream(
         path,
         GAME,
         _held,
@@ -448,6 +451,7 @@ def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
     only the lines after it decoded and checked. None when the prefix does not hold
     (changed, cut short, or not whole lines) or the lines after it are not sound."""
     from stockade.core.log import snapcache
+    from stockade.core.log.streamed_read import Proven, stream
 
     rows = snapshot.timeline
     assert rows is not None
@@ -461,15 +465,13 @@ def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
     except ValueError:
         return None
     content = Content()
-    proven = reader.Proven(
+    proven = Proven(
         snapshot.log_bytes,
         snapshot.lines,
         lambda: content.digest() == snapshot.log_hash,
         snapshot.index,
     )
-    read = reader.stream(
-        path, GAME, _held, content.extend, partial(extend_timeline, timeline), proven
-    )
+    read = stream(path, GAME, _held, content.extend, partial(extend_timeline, timeline), proven)
     if read is None:
         return None
     timeline.lines = read.records
@@ -494,6 +496,8 @@ def _settle_unfinished_group(path: Path, journal: Journal) -> str:
     with open(path, "rb") as log:
         log.seek(before)
         unfinished = log.read(size - before)
+    from stockade.core.log.torn_tail import set_aside  # a write: only when there is one
+
     side = set_aside(path, unfinished)
     journal.truncate_torn_tail(before)
     os.unlink(marker)

@@ -180,7 +180,7 @@ def test_every_refused_character_makes_its_line_suspicious(char, ascii_only):
 @settings(max_examples=40, deadline=None)
 def test_the_whole_buffer_line_bound_agrees_with_a_split(lengths):
     blob = b"".join(b"x" * n + b"\n" for n in lengths)
-    assert logread._lines_fit(blob) == (max(lengths) <= MAX_LINE_BYTES)
+    assert logread.lines_fit(blob) == (max(lengths) <= MAX_LINE_BYTES)
 
 
 # ------------------------------------------------------------------ Unit's __init__
