@@ -15,7 +15,7 @@ import pytest
 
 from bench.generate import Driver
 from stockade.core.book.game import Game
-from stockade.core.log import derived, snap_sizes, snapcache
+from stockade.core.log import derived, long_read, snap_sizes, snapcache
 from stockade.core.log import store as log_store
 from stockade.core.log.game_log import GAME
 from stockade.core.model import events as ev
@@ -376,7 +376,7 @@ def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(
     game.close()
     seen: list[int] = []
     counting = msgspec.structs.replace(GAME, decoder=_CountingDecoder(GAME.decoder, seen))
-    monkeypatch.setattr(log_store, "GAME", counting)
+    monkeypatch.setattr(long_read, "GAME", counting)
     game = Game.open(log, read_only=True)
     assert game.projection.restored
     data = log.read_bytes()
