@@ -13,7 +13,7 @@ import pytest
 from bench.hostile_shapes import added
 from stockade.core.book import projection
 from stockade.core.book.game import Game
-from stockade.core.log import snap_columns, snap_sizes, snapcache
+from stockade.core.log import snap_columns, snap_sizes, snap_write, snapcache
 from stockade.core.log.chain import chained
 from stockade.core.model import events as ev
 
@@ -51,7 +51,7 @@ def held_by_the_write(monkeypatch, path: Path) -> int:
 def long_games(monkeypatch, tmp_path):
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 500)
-    monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 14)
+    monkeypatch.setattr(snap_write, "PIECE_BYTES", 1 << 14)
     monkeypatch.setattr(snap_columns, "NAME_WINDOW", 256)
 
 
@@ -67,8 +67,8 @@ def test_the_snapshot_write_holds_no_column_whole(long_games, monkeypatch, tmp_p
 
 def test_the_timeline_written_in_columns_is_the_bytes_of_its_rows(long_games, tmp_path):
     game = Game.open(added_log(tmp_path, 600), read_only=True)
-    rows = snapcache.timeline_rows(game.timeline)
-    columns = snapcache.timeline_columns(game.timeline)
+    rows = snap_write.timeline_rows(game.timeline)
+    columns = snap_write.timeline_columns(game.timeline)
     assert rows is not None and columns is not None
     written = b"".join(snap_columns.pieces([("timeline", columns)], 1 << 10))
     assert written == msgspec.msgpack.encode({"timeline": rows})
