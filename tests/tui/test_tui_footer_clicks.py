@@ -4,11 +4,12 @@ screens its footer opens."""
 
 from __future__ import annotations
 
+from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from stockade.core.book.game import Game
 from stockade.tui.app import StockadeApp
-from tests.tui.support import sample_copy, sync
+from tests.tui.support import sample_copy, sync, until
 
 
 def footer_keys(app) -> list[FooterKey]:
@@ -50,6 +51,27 @@ async def check_every_footer_key_runs_its_action(app, pilot) -> list[str]:
 SIZES = [(100, 30), (130, 40)]
 
 
+def footer_laid_out(app) -> bool:
+    """The current screen was laid out at the app's size: its footer (docked at the
+    bottom) ends on the screen's last row. Whether each key fits is the test's own
+    check, not a condition of waiting."""
+    width, height = app.size
+    footers = list(app.screen.query(Footer))
+    return (
+        tuple(app.screen.size) == (width, height)
+        and bool(footers)
+        and all(f.region.bottom == height and f.region.width == width for f in footers)
+    )
+
+
+async def resize_and_settle(app, pilot, size: tuple[int, int]) -> None:
+    """Resize the terminal, then let the app lay the screen out at the new size: on a
+    busy machine the footer can still have its old places when the resize returns, and a
+    click there lands off the screen."""
+    await pilot.resize_terminal(*size)
+    await until(pilot, lambda: tuple(app.size) == size and footer_laid_out(app), f"{size}")
+
+
 async def every_footer_key_is_clickable(app, pilot) -> None:
     """Every footer key of the main screen, of History and of Tally runs its action when
     clicked; a tap outside help or the forms menu closes it."""
@@ -60,6 +82,7 @@ async def every_footer_key_is_clickable(app, pilot) -> None:
         await pilot.click(key)  # really opens it
         await pilot.pause()
         assert len(app.screen_stack) > 2, opener
+        await until(pilot, lambda: footer_laid_out(app), f"{opener}'s footer laid out")
         await check_every_footer_key_runs_its_action(app, pilot)
         app.pop_screen()
         await pilot.pause()
@@ -97,13 +120,13 @@ async def test_every_footer_key_is_clickable_and_next_and_undo_change_the_game(t
         await pilot.pause()
         for size in SIZES:
             if app.size != size:
-                await pilot.resize_terminal(*size)
+                await resize_and_settle(app, pilot, size)
             assert tuple(app.size) == size
             try:
                 await every_footer_key_is_clickable(app, pilot)
             except AssertionError as failed:
                 raise AssertionError(f"every footer key clickable at {size}: {failed}") from failed
-        await pilot.resize_terminal(*SIZES[0])
+        await resize_and_settle(app, pilot, SIZES[0])
         try:
             await clicking_next_and_undo_changes_the_game(app, pilot, game)
         except AssertionError as failed:
