@@ -30,6 +30,7 @@ from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
+from stockade.core.book.game_view import Replayed
 from stockade.core.book.projection import Projection, gc_paused
 from stockade.core.book.stamping import (
     encoded_within_bounds,
@@ -129,7 +130,7 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
     def names(self) -> NameBook:
         return self.projection.names
 
-    def names_then(self) -> names_replay.NamesThen:
+    def names_then(self) -> Replayed:
         """The replay (``core.book.names_replay``), built once: a second caller, from another
         thread, waits for the first's. It replays a copy of the records, because the
         event loop may append meanwhile (and folds what it adds itself)."""
