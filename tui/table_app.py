@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     # for the type alone: the command language (~25 ms of imports) loads on first use
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
 
 
 # eq=False: every update is news, even a same-looking one. A Struct, not a dataclass: a
@@ -37,6 +38,7 @@ class GameUpdate(msgspec.Struct, frozen=True, eq=False):
 
     change: Change | None = None
     message: str = ""
+    rows: tuple[HelpRow, ...] = ()  # the message as the core's table (help), if one
 
 
 class TableApp(Protocol):
@@ -46,7 +48,9 @@ class TableApp(Protocol):
 
     def run_command(self, text: str | Command) -> str: ...
 
-    def game_changed(self, message: str = "", change: Change | None = None) -> None: ...
+    def game_changed(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None: ...
 
     async def switch_game(self, path: Path) -> bool: ...
 
