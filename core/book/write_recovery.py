@@ -9,13 +9,16 @@ file. ``Writer`` takes these methods from ``WriteRecovery``.
 
 from __future__ import annotations
 
-from stockade.core.book import names_replay
 from stockade.core.book.game_parts import open_parts, parts_from_store
 from stockade.core.book.projection import Projection
 from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.on_disk import Found
 from stockade.core.log.store import LogStore
+
+TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
+
+if TYPE_CHECKING:  # built on first use (``Writer.names_then``): a read may never need it
+    from stockade.core.book import names_replay
 
 
 class WriteRecovery:
@@ -57,6 +60,8 @@ class WriteRecovery:
         journal = self.store.journal
         if journal is None or not journal.poisoned:
             return ""
+        from stockade.core.log.on_disk import Found  # after a failed write only, as the store
+
         try:
             found, said = self.store.what_reached_the_file()
             if found.found is Found.FOREIGN:

@@ -23,14 +23,14 @@ import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
-from stockade.core.book import names_replay
 from stockade.core.book.absorbing import Absorbing
 from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
 from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
+from stockade.core.book.game_view import Replayed
 from stockade.core.book.projection import Projection, gc_paused
 from stockade.core.book.stamping import (
     encoded_within_bounds,
@@ -52,6 +52,9 @@ from stockade.core.model.errors import LogRefusal, Refusal
 from stockade.core.model.names import NameBook
 from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import GameState
+
+if TYPE_CHECKING:  # the replay is built on first use (``names_then``): a read may never ask
+    from stockade.core.book import names_replay
 
 # ``now`` is read through this module (``sample_games.regenerate`` pins ``writer.now``)
 __all__ = ["Writer", "now", "within_bounds"]
@@ -127,7 +130,7 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
     def names(self) -> NameBook:
         return self.projection.names
 
-    def names_then(self) -> names_replay.NamesThen:
+    def names_then(self) -> Replayed:
         """The replay (``core.book.names_replay``), built once: a second caller, from another
         thread, waits for the first's. It replays a copy of the records, because the
         event loop may append meanwhile (and folds what it adds itself)."""
@@ -136,6 +139,8 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
             with self.replay_lock:
                 built = self.replayed
                 if built is None:
+                    from stockade.core.book import names_replay
+
                     held = self.records  # a long log's: its slots, not its records
                     records = held.copy() if isinstance(held, LogRecords) else list(held)
                     with gc_paused():

@@ -1,4 +1,4 @@
-"""What the side panels show: plain dataclasses the TUI and the CLI render.
+"""What the side panels show: plain records the TUI and the CLI render.
 
 Every rule judgement here comes from ``core.rules`` (capacity, needs_ntc,
 rearm_refusal; an escape is judged as the command would record it, with the board
@@ -9,7 +9,7 @@ words, never left to colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from stockade.core.book.tally import SideTally, tally
 from stockade.core.model import events as ev
@@ -88,16 +88,14 @@ def unit_label(u: Unit) -> str:
 
 
 # ------------------------------------------------------------------ panel parts
-@dataclass
-class PrisonerView:
+class PrisonerView(msgspec.Struct):
     unit: Unit
     label: str
     counter: str  # "(1)-0-6 [was 2-2-8 crew]"
     us: int
 
 
-@dataclass
-class GuardView:
+class GuardView(msgspec.Struct):
     unit: Unit
     label: str
     prisoners: list[PrisonerView]
@@ -111,22 +109,19 @@ class GuardView:
         return f"US# {self.used}/{self.capacity}"
 
 
-@dataclass
-class HeldView:
+class HeldView(msgspec.Struct):
     prisoner: PrisonerView
     guard: str  # the enemy Guard's label
 
 
-@dataclass
-class UnarmedView:
+class UnarmedView(msgspec.Struct):
     unit: Unit
     label: str
     how: str  # abandoned / escaped / freed
     protection: str  # A20.53 note for abandoned units, else ""
 
 
-@dataclass
-class EscapeView:
+class EscapeView(msgspec.Struct):
     unit: Unit
     label: str
     allowed: bool
@@ -134,8 +129,7 @@ class EscapeView:
     why: str  # the refusal when not allowed; what it takes when allowed
 
 
-@dataclass(frozen=True)
-class WhyNot:
+class WhyNot(msgspec.Struct, frozen=True):
     """Why an enemy lost in the unit's Location rearms it not: the rule check's own
     refusal (``rearm_refusal``), which the ``rearm`` verb says whole. A narrow panel
     shows its rule and where to read it; a wide one, all of it."""
@@ -148,32 +142,30 @@ class WhyNot:
         return f"not from {self.enemy}: {self.text} ({self.rule})"
 
 
-@dataclass
-class RearmView:
+class RearmView(msgspec.Struct):
     unit: Unit
     label: str
     now: list[str]  # ways it may rearm right now
     later: list[str]  # ways open to it in another phase or on another event
     # when no way is open now: why each enemy lost where it is rearms it not (A20.551)
-    why_not: list[WhyNot] = field(default_factory=list)
+    why_not: list[WhyNot] = msgspec.field(default_factory=list)
 
 
-@dataclass
-class SidePanel:
+class SidePanel(msgspec.Struct):
     name: str
     nationality: str
     elr: int
     no_quarter: bool
     massacred: bool
     elr_raised: bool
-    guards: list[GuardView] = field(default_factory=list)
-    prisoners_held_by_enemy: list[HeldView] = field(default_factory=list)
-    unarmed: list[UnarmedView] = field(default_factory=list)
-    escape: list[EscapeView] = field(default_factory=list)
-    rearm: list[RearmView] = field(default_factory=list)
-    eliminated: list[str] = field(default_factory=list)
-    escorted: list[str] = field(default_factory=list)
-    exited: list[str] = field(default_factory=list)  # off a board edge for Exit VP
+    guards: list[GuardView] = msgspec.field(default_factory=list)
+    prisoners_held_by_enemy: list[HeldView] = msgspec.field(default_factory=list)
+    unarmed: list[UnarmedView] = msgspec.field(default_factory=list)
+    escape: list[EscapeView] = msgspec.field(default_factory=list)
+    rearm: list[RearmView] = msgspec.field(default_factory=list)
+    eliminated: list[str] = msgspec.field(default_factory=list)
+    escorted: list[str] = msgspec.field(default_factory=list)
+    exited: list[str] = msgspec.field(default_factory=list)  # off a board edge for Exit VP
     cvp: int = 0
     cvp_if_ended: int = 0
     ended: bool = False  # the game has ended: "if ended now" no longer applies

@@ -1,0 +1,77 @@
+"""Opening a game to show it imports what a read uses: the replay of names of entries
+never folded here (``core.book.names_replay``) loads when it is first built, what a
+failed write left on disk (``core.log.on_disk``) after a failed write. Counted in a
+fresh process (which modules it imported, never how long it took: bench/ measures that),
+and the same process then writes, undoes and redoes, as the app's first entry does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "sample_games" / "demo.jsonl"
+
+CHILD = """\
+import json, sys
+from pathlib import Path
+from stockade.core.book.game import Game
+from stockade.core.model import events as ev
+
+game = Game.open(Path(sys.argv[1]), read_only=sys.argv[2] == "read-only")
+game.history(then=False)  # what the app shows of the history before the replay is built
+opened = sorted(m for m in sys.modules if m.startswith("stockade"))
+wrote = []
+if not game.read_only:  # the first write after the open, then undo and redo
+    change = game.submit([ev.StatusChanged(handle="a3", location="S9")])
+    game.undo()
+    game.redo()
+    game.close()
+    wrote = [len(change.appended), len(Game.open(Path(sys.argv[1]), read_only=True).records)]
+print(json.dumps({"opened": opened, "wrote": wrote}))
+"""
+
+# Not for showing a game: built on first use, or after a failed write.
+NOT_FOR_A_READ = {"stockade.core.book.names_replay", "stockade.core.log.on_disk"}
+# The stockade modules opening a game imports (the model, rules, log and book, the
+# writer's roles included: ``Game`` is its writer). A new one is a new cost on every
+# start of the app (docs/performance.md, "the fill").
+# (80: the names replay and the state of a file after a failed write load on first use)
+OPEN_MODULES = 80
+
+
+def opened_in_a_child(tmp_path: Path, how: str) -> dict[str, list]:
+    path = tmp_path / "demo.jsonl"
+    shutil.copyfile(DEMO, path)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), how],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env=dict(os.environ, STOCKADE_CACHE_DIR="off"),
+    )
+    assert done.returncode == 0, done.stderr
+    reply: dict[str, list] = json.loads(done.stdout)
+    return reply
+
+
+@pytest.mark.parametrize("how", ["read-only", "for-writing"])
+def test_opening_a_game_imports_only_what_a_read_uses(tmp_path, how):
+    reply = opened_in_a_child(tmp_path, how)
+    opened = set(reply["opened"])
+    assert "stockade.core.book.writer" in opened  # the front door is whole
+    assert not NOT_FOR_A_READ & opened, sorted(NOT_FOR_A_READ & opened)
+    assert len(opened) <= OPEN_MODULES, sorted(opened)
+
+
+def test_the_first_write_after_a_read_open_is_on_disk(tmp_path):
+    records = len(DEMO.read_bytes().splitlines())
+    appended, on_disk = opened_in_a_child(tmp_path, "for-writing")["wrote"]
+    assert appended == 1 and on_disk == records + 3  # the entry, its undo and its redo
