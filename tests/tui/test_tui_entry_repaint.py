@@ -30,7 +30,7 @@ async def test_an_entry_by_key_repaints_no_whole_screen(tmp_path):
                 whole.append("refresh")
             return own_refresh(*regions, **kwargs)
 
-        screen.refresh = refresh  # type: ignore[method-assign]
+        screen.refresh = refresh
         for key in ("n", "u", "r"):
             before = (game.state.turn, game.state.phase)
             await pilot.press(key)
