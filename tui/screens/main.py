@@ -119,9 +119,9 @@ class MainScreen(Screen[None]):
         if self._too_small(self.app.size):
             yield self._notice()
         yield from compose_board(self.game)
-        yield VerdictBar(id="vc-verdict")
-        yield CommandBar(self._candidates, self._command_text, id="command-bar")
-        yield StatusLine(id="status")
+        yield VerdictBar(id="vc-verdict", classes="part")
+        yield CommandBar(self._candidates, self._command_text, id="command-bar", classes="part")
+        yield StatusLine(id="status", classes="part")
         yield StockadeFooter(compact=True)
 
     def _too_small(self, size: Size) -> bool:

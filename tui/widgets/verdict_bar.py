@@ -33,10 +33,10 @@ class VerdictBar(Static):
             super().__init__()
             self.headline = headline
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, classes: str = "", **kwargs: Any) -> None:
         # hidden until a verdict is shown (by a class, not an inline style, so that a
         # screen too small hides it too)
-        super().__init__("", classes="-none", **kwargs)
+        super().__init__("", classes=f"{classes} -none", **kwargs)
         self.headline = ""
 
     def show(self, state: GameState, change: Any = None) -> None:
