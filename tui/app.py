@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from stockade.core.model.visible import visible
 from stockade.themes import load_themes
 from stockade.tui.bindings import bindings as key_bindings
+from stockade.tui.bindings import key_of
 from stockade.tui.config import DEFAULT_THEME, check_keymap, load_config, save_theme
 from stockade.tui.escape_keys import EscapeThenKey
 from stockade.tui.palette import StockadeCommands
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from stockade.core.book.change import Change
     from stockade.core.book.game import Game
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
+    from stockade.tui.opening import Note
     from stockade.tui.table_app import GameUpdate
 
 LOG_WATCH_SECONDS = 2.0  # how often the app checks the log is still the file it writes
@@ -57,7 +60,7 @@ class StockadeApp(EscapeThenKey):
     BINDINGS = key_bindings("app")
 
     def __init__(
-        self, game: Game | Path, notes: list[str] | None = None, remember: bool = True
+        self, game: Game | Path, notes: list[Note] | None = None, remember: bool = True
     ) -> None:
         """``game`` is an open game, or the path of one: then the app paints its frame
         first and reads the game in a thread (``tui.reading``)."""
@@ -301,8 +304,10 @@ class StockadeApp(EscapeThenKey):
                 self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
         self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
         self._follow_if_read_only()
+        new_game = key_of(self, "stockade.new_game")
         for note in self.notes + list(game.warnings):
-            self.notify(note, title="Stockade", timeout=8, markup=False)
+            said = note if isinstance(note, str) else note.worded(new_game)
+            self.notify(said, title="Stockade", timeout=8, markup=False)
             self._notes_up = True
 
     def watch_log(self) -> None:
@@ -380,7 +385,7 @@ class StockadeApp(EscapeThenKey):
             ) from exc
         # the reply and what else the entry did (CVP, later entries), as the CLI says it
         message = "\n".join(told(self.game, outcome))
-        self.game_changed(message, outcome.change)
+        self.game_changed(message, outcome.change, tuple(outcome.rows))
         return message
 
     async def switch_game(self, path: Path) -> bool:
@@ -436,15 +441,18 @@ class StockadeApp(EscapeThenKey):
         said = f"{problem}; typed, not entered: {typed}" if typed else problem
         self.notify(said, severity="error", timeout=10, markup=False)
 
-    def game_changed(self, message: str = "", change: Change | None = None) -> None:
+    def game_changed(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None:
         """Tell every screen and widget that watches the game (``game_update``):
-        ``change`` (the core's ``Change``) says which history lines to rewrite."""
+        ``change`` (the core's ``Change``) says which history lines to rewrite; ``rows``
+        are the message as a table (help), for the screen to lay out."""
         from stockade.tui.table_app import GameUpdate
 
-        self.game_update = GameUpdate(change, message)
+        self.game_update = GameUpdate(change, message, rows)
 
 
-def launched(path: Path, notes: list[str] | None = None) -> StockadeApp:
+def launched(path: Path, notes: list[Note] | None = None) -> StockadeApp:
     """The app as the launcher starts it on the game at ``path``.
 
     What the process holds before the app is made (the interpreter's, Textual's and
@@ -457,7 +465,7 @@ def launched(path: Path, notes: list[str] | None = None) -> StockadeApp:
     return StockadeApp(Path(path), notes)
 
 
-def run_app(path: Path, notes: list[str] | None = None) -> int:
+def run_app(path: Path, notes: list[Note] | None = None) -> int:
     """Run the app on the game at ``path`` (read once the frame is painted); returns
     the exit code. A game that cannot be read is said on the frame, then here."""
     app = launched(Path(path), notes)

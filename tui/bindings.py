@@ -427,6 +427,17 @@ def hint(app: object, *items: str | tuple[str, str]) -> str:
     return " · ".join(parts)
 
 
+def named_in_bar(line: str) -> Key | None:
+    """The board's binding a line of the command bar names by its footer word ("new",
+    "tally", "quit") or by what it does ("new game"). The caller asks the book first:
+    a word that is also a verb of the book (help, undo, next) is the verb."""
+    said = " ".join(line.lower().split())
+    return next(
+        (k for k in KEYS if k.scope in ("main", "app") and said in (k.label.lower(), k.does)),
+        None,
+    )
+
+
 def check_scopes(classes: Iterable[type]) -> list[str]:
     """Ids that a class binds but the registry does not know (a test reads it)."""
     out = []

@@ -15,6 +15,26 @@ from stockade.tui.paths import data_dir, read_last_game
 DEMO_NAME = "demo.jsonl"
 
 
+class DemoMade:
+    """The first run made the demo game at ``path``: the app words the note, naming
+    its own new-game key as the keymap has it (no keymap is read before the app).
+    A plain class: ``typing`` is not imported this early (tui/launcher.py)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def worded(self, new_game_key: str) -> str:
+        return (
+            f"first run: a demo game was made at {self.path}; {new_game_key} starts your "
+            "own game (from the shell: stockade new FILE)"
+        )
+
+
+Note = str | DemoMade  # a note for the player as the app opens
+
+
 def packaged_demo() -> Path | None:
     """``sample_games/demo.jsonl`` if the package ships one."""
     try:
@@ -25,7 +45,7 @@ def packaged_demo() -> Path | None:
     return path if path.is_file() else None
 
 
-def ensure_demo() -> tuple[Path, list[str]]:
+def ensure_demo() -> tuple[Path, list[Note]]:
     """The demo game in the user's data dir, made on first use (never in the package)."""
     target = data_dir() / DEMO_NAME
     if target.is_file():
@@ -40,12 +60,10 @@ def ensure_demo() -> tuple[Path, list[str]]:
         from stockade.tui.demo import build_demo
 
         build_demo(target)
-    return target, [
-        f"first run: a demo game was made at {target}; `stockade new FILE ...` starts your own"
-    ]
+    return target, [DemoMade(target)]
 
 
-def open_game_path(path: Path | None) -> tuple[Path, list[str]]:
+def open_game_path(path: Path | None) -> tuple[Path, list[Note]]:
     """Resolve what to open; returns the path and notes to show the player."""
     if path is not None:
         return Path(path), []

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     # for the type alone: the command language (~25 ms of imports) loads on first use
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: every update is news, even a same-looking one
@@ -35,6 +36,7 @@ class GameUpdate:
 
     change: Change | None = None
     message: str = field(default="")
+    rows: tuple[HelpRow, ...] = ()  # the message as the core's table (help), if one
 
 
 class TableApp(Protocol):
@@ -44,7 +46,9 @@ class TableApp(Protocol):
 
     def run_command(self, text: str | Command) -> str: ...
 
-    def game_changed(self, message: str = "", change: Change | None = None) -> None: ...
+    def game_changed(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None: ...
 
     async def switch_game(self, path: Path) -> bool: ...
 

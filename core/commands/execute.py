@@ -16,7 +16,7 @@ from stockade.core.commands.command import Command
 from stockade.core.commands.implied import entry_for, fact_text
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
-from stockade.core.commands.verbs_control import Amend, Help
+from stockade.core.commands.verbs_control import Amend, Help, HelpRow, rows_text
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -38,6 +38,8 @@ class Outcome(msgspec.Struct):
     # the message without the list of entries left in conflict, for a caller that
     # prints the change's consequences (which list them, with their sentences)
     brief: str = ""
+    # the message as a table's rows, where it is one (help): a screen lays them out
+    rows: list[HelpRow] = msgspec.field(default_factory=list)
 
     @property
     def headline(self) -> str:
@@ -133,7 +135,9 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
 
 def _control(game: Game, parsed: Parsed) -> Outcome:
     if isinstance(parsed.command, Help):
-        return Outcome(parsed.command.text(game.state), [])
+        rows = parsed.command.rows(game.state)
+        text = rows_text(rows) if rows else parsed.command.text(game.state)
+        return Outcome(text, [], rows=rows)
     if isinstance(parsed.command, Amend):
         return amend(game, parsed.command.target, parsed.command.line)
     return control(game, parsed.verb, parsed.target, parsed.reason)

@@ -53,14 +53,22 @@ def terms_of(verb: str) -> list[Term]:
     return [t for t in TERMS if verb in t.verbs]
 
 
+_TELLING = 4  # letters from which a word alone says which term it is part of
+
+
 def _terms_with(text: str) -> list[Term]:
-    """Terms one of whose spellings holds ``text`` as a word, or begins with it (from
-    four letters on: "withdraw" begins "withdrawal")."""
+    """Terms one of whose spellings is ``text``, or, from four letters on, holds it as
+    a word or begins one with it ("withdraw" begins "withdrawal", "casualty" is a word
+    of Casualty Reduction). A shorter word of a longer spelling says nothing alone:
+    "new" of "new guard", "no" of "no quarter" are every phrase's words, and a player
+    who types "new" means something else than Take over."""
     out = []
     for term in TERMS:
         for spelling in term.spellings:
             words = spelling.split()
-            if text in words or (len(text) >= 4 and any(w.startswith(text) for w in words)):
+            if text == spelling or (
+                len(text) >= _TELLING and any(w.startswith(text) for w in words)
+            ):
                 out.append(term)
                 break
     return out

@@ -7,6 +7,8 @@ import re
 import shlex
 from typing import ClassVar, Self
 
+import msgspec
+
 from stockade.core.commands.command import Command
 from stockade.core.commands.grammar import (
     UNIT_HELP,
@@ -130,6 +132,56 @@ class Help(Control, frozen=True):
     def text(self, state: GameState | None = None) -> str:
         return help_text(self.topic, state)
 
+    def rows(self, state: GameState | None = None) -> list[HelpRow]:
+        return help_rows(self.topic, state)
+
+
+class HelpRow(msgspec.Struct, frozen=True):
+    """One row of the help as a table: a verb (``head``) and what it records, or a
+    line of its own (no head) at ``depth`` steps of indent. A screen lays the rows out
+    so that a wrapped line goes on under its own text, never back at the margin."""
+
+    text: str
+    head: str = ""
+    depth: int = 0
+
+
+def rows_text(rows: list[HelpRow]) -> str:
+    """The rows as plain lines (the command line's help): heads in a column."""
+    width = max((len(row.head) for row in rows if row.head), default=0)
+    return "\n".join(
+        "  " * row.depth + (f"{row.head.ljust(width)}  {row.text}" if row.head else row.text)
+        for row in rows
+    )
+
+
+def help_rows(verb: str = "", state: GameState | None = None) -> list[HelpRow]:
+    """The help on ``verb`` (all verbs when "") as rows; [] for a topic whose help is
+    a text of its own (rulings, a section of A20, an A20 term)."""
+    if verb.lower() in ("rulings", "ruling"):
+        return []
+    from stockade.core.reads import conformance
+
+    if conformance.is_rule_id(verb):
+        return []
+    if verb:
+        spec = verb_named(verb)
+        return [] if spec is None else _verb_rows(spec, state)
+    rows = [HelpRow(spec.summary, name) for name, spec in VERBS.items()]
+    return rows + [
+        HelpRow(""),
+        HelpRow(
+            "help VERB for one verb (each also answers to the words players use: "
+            "refuse is reject, KIA is eliminate); help TERM for an A20 term and its verbs "
+            "(help no quarter, help withdrawal); help rulings for Stockade's rulings; "
+            "help A20.55 for a section of A20 and how Stockade stands on each sentence"
+        ),
+        HelpRow(
+            f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
+            "there that fits"
+        ),
+    ]
+
 
 def help_text(verb: str = "", state: GameState | None = None) -> str:
     """The help on ``verb`` (all verbs when ""); in a game (``state``) a verb's usage is
@@ -145,44 +197,36 @@ def help_text(verb: str = "", state: GameState | None = None) -> str:
         if text is None:
             raise InputRefusal(f"A20 has no section '{verb}'", "e.g. help A20.55")
         return text
-    if verb:
-        spec = verb_named(verb)
-        if spec is None:
-            term = term_named(verb)
-            if term is not None:
-                return term_help(term)
-            raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
-        others = words_for(spec)
-        aliases = f" (also: {', '.join(others)})" if others else ""
-        lines = [spec.usage_in(state), f"  {spec.summary}{aliases}", f"  e.g. {spec.example}"]
-        if state is None:
-            lines += [f"  {where}" for where in spec.where_asked()]
-        lines += _outcome_words(spec, state)
-        lines += _related(spec)
-        if any(slot.kind is Kind.UNITS for slot in spec.slots):
-            lines.append(f"  H...: {UNITS_HELP}")
-        filled = [slot for slot in spec.slots if slot.fill_when_single]
-        if filled:
-            names = " and ".join(slot.called for slot in filled)
-            lines.append(
-                f"  leave out {names} when the game allows only one: Stockade fills them "
-                "in and says so; when it allows several it names them"
+    if verb and verb_named(verb) is None:
+        term = term_named(verb)
+        if term is not None:
+            return term_help(term)
+        raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
+    return rows_text(help_rows(verb, state))
+
+
+def _verb_rows(spec: VerbSpec, state: GameState | None) -> list[HelpRow]:
+    others = words_for(spec)
+    aliases = f" (also: {', '.join(others)})" if others else ""
+    lines = [f"{spec.summary}{aliases}", f"e.g. {spec.example}"]
+    if state is None:
+        lines += spec.where_asked()
+    rows = [HelpRow(spec.usage_in(state)), *(HelpRow(line, depth=1) for line in lines)]
+    rows += _outcome_words(spec, state)
+    rows += [HelpRow(line, depth=1) for line in _related(spec)]
+    if any(slot.kind is Kind.UNITS for slot in spec.slots):
+        rows.append(HelpRow(f"H...: {UNITS_HELP}", depth=1))
+    filled = [slot for slot in spec.slots if slot.fill_when_single]
+    if filled:
+        names = " and ".join(slot.called for slot in filled)
+        rows.append(
+            HelpRow(
+                f"leave out {names} when the game allows only one: Stockade fills them "
+                "in and says so; when it allows several it names them",
+                depth=1,
             )
-        return "\n".join(lines)
-    width = max(len(name) for name in VERBS)
-    lines = [f"{name.ljust(width)}  {spec.summary}" for name, spec in VERBS.items()]
-    return "\n".join(
-        lines
-        + [
-            "",
-            "help VERB for one verb (each also answers to the words players use: "
-            "refuse is reject, KIA is eliminate); help TERM for an A20 term and its verbs "
-            "(help no quarter, help withdrawal); help rulings for Stockade's rulings; "
-            "help A20.55 for a section of A20 and how Stockade stands on each sentence",
-            f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
-            "there that fits",
-        ]
-    )
+        )
+    return rows
 
 
 def term_help(term: Term) -> str:
@@ -195,7 +239,7 @@ def term_help(term: Term) -> str:
     return "\n".join(lines)
 
 
-def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[str]:
+def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[HelpRow]:
     """The words of a verb that say what happened (escape's ntcfail, guard-dies...),
     each with what it means: a flag's or a keyword's label, a choice's meaning (in a
     game, those it asks)."""
@@ -214,9 +258,9 @@ def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[str]:
             words += list(zip(slot.choices, meanings, strict=True))
     if len(words) < 2:
         return []
-    lines = ["  outcome words:"]
-    lines += [f"    {word}: {meaning}" if meaning else f"    {word}" for word, meaning in words]
-    return lines
+    rows = [HelpRow("outcome words:", depth=1)]
+    rows += [HelpRow(f"{word}: {meaning}" if meaning else word, depth=2) for word, meaning in words]
+    return rows
 
 
 def _related(spec: VerbSpec) -> list[str]:
@@ -228,5 +272,5 @@ def _related(spec: VerbSpec) -> list[str]:
         others = [VERBS[v] for v in term.verbs if v != spec.name and v in VERBS]
         if others:
             also = "; ".join(f"{short_usage(o)} (e.g. {o.example})" for o in others)
-            lines.append(f"  {term.title} ({term.rule}) also: {also}")
+            lines.append(f"{term.title} ({term.rule}) also: {also}")
     return lines

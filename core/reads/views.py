@@ -67,6 +67,14 @@ def status_words(u: Unit) -> list[str]:
     return words
 
 
+def counter_set_aside(state: GameState) -> bool:
+    """Whether a leader or hero has been captured in this game: a captured SMC keeps
+    its counter, set aside with its captor noted (A20.5), and the tally's lines and the
+    panels say "counter set aside" for it. (A capture undone by Simultaneous CC clears
+    ``captured_seq``, so only a capture that stood counts.)"""
+    return any(u.is_smc and u.captured_seq for u in state.units.values())
+
+
 def unit_label(u: Unit) -> str:
     """One line used everywhere: ``g1: HS (1)-0-6 [was 2-2-8 crew] in Q4 (pinned)``."""
     text = f"{u.handle}: {KIND_NAMES[u.unit_kind]} {counter_text(u)}"
@@ -126,6 +134,20 @@ class EscapeView:
     why: str  # the refusal when not allowed; what it takes when allowed
 
 
+@dataclass(frozen=True)
+class WhyNot:
+    """Why an enemy lost in the unit's Location rearms it not: the rule check's own
+    refusal (``rearm_refusal``), which the ``rearm`` verb says whole. A narrow panel
+    shows its rule and where to read it; a wide one, all of it."""
+
+    enemy: str  # "b1 (2-4-8)"
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"not from {self.enemy}: {self.text} ({self.rule})"
+
+
 @dataclass
 class RearmView:
     unit: Unit
@@ -133,7 +155,7 @@ class RearmView:
     now: list[str]  # ways it may rearm right now
     later: list[str]  # ways open to it in another phase or on another event
     # when no way is open now: why each enemy lost where it is rearms it not (A20.551)
-    why_not: list[str] = field(default_factory=list)
+    why_not: list[WhyNot] = field(default_factory=list)
 
 
 @dataclass
@@ -392,7 +414,7 @@ def _rearm_view(
         []
         if ways
         else [
-            f"not from {enemy.handle} ({counter_text(enemy)}): {refusal.text} ({refusal.rule})"
+            WhyNot(f"{enemy.handle} ({counter_text(enemy)})", refusal.rule, refusal.text)
             for enemy, refusal in rearm_refusals(state, u, sources, active_at)
         ]
     )

@@ -44,7 +44,7 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
             )
         if record.others_why:
             lines.append(f"the rest of the stack does not surrender: {record.others_why} (A20.21)")
-        lines += _sw_left(state, record.units)
+        lines += _sw_left(state, record.units, record.seq)
     elif isinstance(record, ev.SurrenderRejected) and record.others_why:
         lines.append(f"the rest of the stack is not rejected: {record.others_why} (A20.21)")
     elif isinstance(record, ev.Captured):
@@ -56,7 +56,7 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
             lines += _ineffectual(state, record, guard)
         taken = [h for h in record.units if _taken_now(state, h, record.seq)]
         taken += [record.hs_captured] if record.split else []
-        lines += _sw_left(state, taken)
+        lines += _sw_left(state, taken, record.seq)
     elif isinstance(record, ev.Scrounged):
         lines += _scrounged(state, record)
     elif isinstance(record, ev.Massacred) and record.by in state.units:
@@ -96,17 +96,26 @@ def _taken_now(state: GameState, handle: str, seq: int) -> bool:
     return u is not None and u.captured_seq == seq
 
 
-def _sw_left(state: GameState, handles: list[str]) -> list[str]:
+def _sw_left(state: GameState, handles: list[str], seq: int) -> list[str]:
     """A20.24: a unit that surrenders or is captured first abandons all its SW. Stockade
-    does not track SW (docs/conformance.md), so it reminds the players."""
-    if not handles:
+    does not track SW (docs/conformance.md), so it reminds the players, on the first
+    capture each side makes (Stockade's ruling, Support Weapons): the rule is the same
+    every time, and said after every capture it read as if SW had been entered."""
+    taken = [u for u in map(state.units.get, handles) if u is not None]
+    if not taken or _took_prisoners_before(state, taken[0].side, seq):
         return []
-    where = sorted({_where(state.units.get(h)) for h in handles})
-    owners = " or ".join(handles)
+    where = sorted({_where(u) for u in taken})
+    owners = " or ".join(u.handle for u in taken)
     return [
         f"any SW {owners} had stay in {', '.join(where)}, unpossessed: the captor must "
-        "Recover them (A20.24)"
+        "Recover them (A20.24; said only the first time a side's units are taken)"
     ]
+
+
+def _took_prisoners_before(state: GameState, side: str, seq: int) -> bool:
+    """Whether a unit of ``side`` was captured by an entry before ``seq`` (a capture
+    that Simultaneous CC made ineffectual has none: A20.221)."""
+    return any(u.side == side and 0 < u.captured_seq < seq for u in state.units.values())
 
 
 def _where(u: Unit | None) -> str:

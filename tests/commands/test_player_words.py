@@ -231,3 +231,23 @@ def test_by_fire_is_the_players_word_for_enemy_fire(game):
     assert (record.cause, record.by_side) == ("fire-enemy", "American")
     with pytest.raises(InputRefusal, match="'flak' is neither a cause .*fire.* nor a side"):
         execute(game, "eliminate g3 by flak")
+
+
+@pytest.mark.parametrize("word", ["new", "no", "up", "of", "to"])
+def test_a_short_common_word_is_not_taken_for_a_term_it_is_only_part_of(game, word):
+    """'new' is a word of "new guard" (Take over), 'no' of "no quarter": alone, the
+    player meant something else, and the answer must not send them to eliminate."""
+    with pytest.raises(InputRefusal) as caught:
+        parse(word, game.state)
+    said = str(caught.value)
+    assert said.startswith(f"'{word}' is not a command")
+    assert "Take over" not in said and "No Quarter" not in said and "Mopping" not in said
+
+
+@pytest.mark.parametrize(
+    ("word", "term"), [("guard", "Guards"), ("close", "CC capture"), ("casualty", "Casualty")]
+)
+def test_a_telling_word_of_a_longer_term_still_finds_it(game, word, term):
+    with pytest.raises(InputRefusal) as caught:
+        parse(word, game.state)
+    assert term in str(caught.value)

@@ -21,4 +21,6 @@ def test_a_squad_not_rearmed_by_a_hs_says_why_in_the_rearm_refusals_words():
     with pytest.raises(Refusal) as refused:
         execute(game, "rearm g1 cc b1")
     assert refused.value.rule == "A20.551" and "equal or" in refused.value.text
-    assert squad.why_not == [f"not from b1 (2-4-8): {refused.value.text} (A20.551)"]
+    assert [str(why) for why in squad.why_not] == [
+        f"not from b1 (2-4-8): {refused.value.text} (A20.551)"
+    ]

@@ -349,10 +349,26 @@ def test_a20_24_surrender_and_capture_replies_remind_of_the_sw_left_behind():
     execute(game, "add German 4-6-7 at P4")
     execute(game, "phase rtph")
     message = execute(game, "surrender g1 to a1").message
-    assert "any SW g1 had stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
+    assert "any SW g1 had stay in P4, unpossessed: the captor must Recover them (A20.24" in message
     execute(game, "phase ccph")
     message = execute(game, "capture g2 by a2").message
-    assert "any SW g2 had stay in P4, unpossessed: the captor must Recover them (A20.24)" in message
+    assert "g2" in message and "any SW" not in message  # said once: see the next test
+
+
+def test_a20_24_the_sw_reminder_is_said_on_each_sides_first_capture_only():
+    """No SW was entered (Stockade tracks none): after every capture the reminder read
+    as if some had been. It is said the first time a side's units are taken."""
+    game = new_game()
+    execute(game, "add American 6-6-7 6-6-7 at P4")
+    execute(game, "add German 4-6-7 at P4 broken")
+    execute(game, "add German 4-6-7 4-6-7 at P4")
+    execute(game, "phase rtph")
+    first = execute(game, "surrender g1 to a1").message
+    assert "any SW g1 had stay in P4" in first and "first time" in first
+    execute(game, "phase ccph")
+    assert "any SW" not in execute(game, "capture g2 by a2").message
+    theirs = execute(game, "capture a1 by g3").message  # the Americans' first loss
+    assert "any SW a1 had stay in P4" in theirs
 
 
 # ------------------------------------------------ Stockade's ruling: a captured Guard

@@ -68,7 +68,7 @@ def test_save_theme_keeps_the_rest_of_the_file(tmp_path):
 def test_first_run_makes_the_demo_in_the_data_dir(stockade_dirs):
     path, notes = open_game_path(None)
     assert path == stockade_dirs.data / "demo.jsonl" and path.is_file()
-    assert notes and "demo" in notes[0]
+    assert notes and not isinstance(notes[0], str) and "demo" in notes[0].worded("^n")
     assert not (ROOT / "tui" / "demo.jsonl").exists()
 
 

@@ -32,6 +32,7 @@ from stockade.tui.widgets.verdict_bar import VerdictBar
 if TYPE_CHECKING:
     # for the type alone: the command language loads on the first command
     from stockade.core.commands.command import Command
+    from stockade.core.commands.verbs_control import HelpRow
     from stockade.core.model.state import GameState
     from stockade.core.reads.may import May
 
@@ -199,7 +200,7 @@ class MainScreen(Screen[None]):
         self._shown_by_mount = False  # covered before its first resume: show it then
 
     def _game_updated(self, update: GameUpdate) -> None:
-        self.show_game(update.message, update.change)
+        self.show_game(update.message, update.change, update.rows)
 
     # -------------------------------------------------------------- drawing
     @property
@@ -214,7 +215,9 @@ class MainScreen(Screen[None]):
         except Refusal:
             return []
 
-    def show_game(self, message: str = "", change: Change | None = None) -> None:
+    def show_game(
+        self, message: str = "", change: Change | None = None, rows: tuple[HelpRow, ...] = ()
+    ) -> None:
         """Show the game as it stands (on each ``GameUpdate``, and on resume): the
         phase bar and each panel repaint only if what they say changed, the footer's
         keys are refreshed only if what ``check_action`` reads changed. The history
@@ -263,7 +266,7 @@ class MainScreen(Screen[None]):
                     text = f"{key} · {text}"
             self.status.say(text, "hint")
         elif message:
-            self.status.say(message, "ok")
+            self.status.say(message, "ok", rows)
         keys = (game.can_undo(), game.can_redo(), game.read_only, state.ended)
         if keys != self._keys:
             self._keys = keys
@@ -488,10 +491,27 @@ class MainScreen(Screen[None]):
         # the text stays in the bar, the cursor at its end and nothing selected, so the
         # next keys fix the line the refusal names (ctrl+u clears it).
         bar = self.query_one(CommandBar)
+        if self._board_key_named(text):
+            return
         if self._run(text):
             bar.open()
         else:
             bar.input.cursor_position = len(bar.input.value)
+
+    def _board_key_named(self, text: str) -> bool:
+        """A line that is no verb of the book but names one of the board's keys ("new",
+        "tally", "quit"): that key's action, and its key said, so that the next time it
+        is one press."""
+        from stockade.core.commands.grammar import verb_at
+        from stockade.tui.bindings import named_in_bar
+
+        key = named_in_bar(text)
+        if key is None or verb_at(text.split())[0] is not None:
+            return False
+        self.focus_board()
+        self.status.say(f"{hint(self.app, key.id)} (a key of the board)", "ok")
+        self.call_later(self.app.run_action, key.action, self.app if key.scope == "app" else self)
+        return True
 
     @on(CommandBar.Changed)
     def _typing(self, event: CommandBar.Changed) -> None:
@@ -506,6 +526,11 @@ class MainScreen(Screen[None]):
         said = " ".join(tokens[:used])
         # a player's word for a verb says which verb it is read as ("refuse = reject")
         usage = "" if verb is None else verb.usage_in(self.game.state)
+        if verb is None:
+            from stockade.tui.bindings import named_in_bar
+
+            key = named_in_bar(text)
+            usage = f"{hint(self.app, key.id)}: a key of the board; enter does it" if key else ""
         if verb is not None and said.lower() != verb.name:
             usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line

@@ -8,6 +8,7 @@ import errno
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.highlighter import ReprHighlighter
@@ -23,6 +24,7 @@ from stockade.core.book.game import Game
 from stockade.core.book.tally import SideTally, Tally, tally, to_html, to_markdown, verdict_lines
 from stockade.core.log.files import atomic_write
 from stockade.core.reads.tally_formats import to_bbcode, to_csv
+from stockade.core.reads.views import counter_set_aside
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
 from stockade.tui.paths import data_dir
@@ -32,6 +34,9 @@ from stockade.tui.screens.confirm import ConfirmScreen
 from stockade.tui.table_app import table_app
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from stockade.core.model.state import GameState
 
 _highlight = ReprHighlighter()
 
@@ -67,11 +72,17 @@ def export_path(game_path: Path | None, scenario: str, suffix: str) -> Path:
 
 
 BARS = "▁▂▃▄▅▆▇█"
-GLOSSARY = (
-    "pts: base × multiplier; * prisoners still guarded: double if the game ended now "
-    "(A20.1) · counter set aside: a captured leader or hero keeps its counter off the "
-    "map, its captor noted (A20.5)"
+GLOSSARY = "pts: base × multiplier; * prisoners still guarded: double if the game ended now (A20.1)"
+SET_ASIDE = (
+    "counter set aside: a captured leader or hero keeps its counter off the map, its "
+    "captor noted (A20.5)"
 )
+
+
+def glossary(state: GameState) -> str:
+    """The words the tally's lines use; "counter set aside" only in a game where a
+    leader or hero was captured, the only lines that say it."""
+    return f"{GLOSSARY} · {SET_ASIDE}" if counter_set_aside(state) else GLOSSARY
 
 
 def turn_chart(by_turn: dict[int, int]) -> Text:
@@ -147,7 +158,7 @@ class TallyScreen(Screen[None]):
         with Vertical(id="main"):
             status = "game over" if t.ended else f"Game Turn {t.turn}, in progress"
             yield Static(plain(f"CVP tally · {t.scenario} · {status}"), id="tally-title")
-            yield Static(GLOSSARY, id="tally-glossary")
+            yield Static(glossary(self.game.state), id="tally-glossary")
             with VerticalScroll(id="tally-sides"):
                 for side in t.sides.values():
                     with Vertical(classes="tally-side") as box:

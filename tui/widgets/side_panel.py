@@ -28,6 +28,7 @@ from stockade.core.reads.views import (
     HeldView,
     RearmView,
     UnarmedView,
+    WhyNot,
     origin_text,
 )
 from stockade.core.reads.views import SidePanel as PanelData
@@ -103,7 +104,7 @@ def _rearm_text(r: RearmView, muted: str, wide: bool) -> Text:
     else:
         out.append("✗ not now", style="bold")
     for why in r.why_not:
-        out.append(f"\n· {why}", style=muted)
+        out.append(f"\n· {why}", style=muted)  # wide: the refusal whole
     for way in r.later if wide else r.later[: 0 if r.now else 1]:
         out.append("\n· later: ", style=muted)
         out.append(way, style=muted)
@@ -245,24 +246,27 @@ def _unarmed_lines(
     for handles, (now, later, why_not) in _grouped(
         rearm, lambda r: (tuple(r.now), tuple(r.later), tuple(r.why_not))
     ):
-        parts += _rearm_lines(" ".join(handles), now, later, why_not, muted)
+        parts += _rearm_lines(handles, now, later, why_not, muted)
     return parts
 
 
 def _rearm_lines(
-    handles: str,
+    handles: list[str],
     now: tuple[str, ...],
     later: tuple[str, ...],
-    why_not: tuple[str, ...],
+    why_not: tuple[WhyNot, ...],
     muted: str,
 ) -> list[RenderableType]:
-    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now``, why not from
-    each enemy lost there, and the next way."""
+    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now``, the rule that
+    stops each enemy lost there from rearming it (the whole on the ``rearm`` verb: a
+    refusal runs to seven rows at 80 columns), and the next way."""
+    named = " ".join(handles)
     if now:
-        return [_line(f"{handles} ✓ now: {way}", 0) for way in now]
+        return [_line(f"{named} ✓ now: {way}", 0) for way in now]
+    verb = f"rearm {handles[0]}"
     return [
-        _line(f"{handles} ✗ not now", 0, muted),
-        *(_line(why, 4, muted, "· ") for why in why_not),
+        _line(f"{named} ✗ not now", 0, muted),
+        *(_line(f"not from {w.enemy}, {w.rule}: {verb} says why", 4, muted, "· ") for w in why_not),
         *(_line(f"later: {way}", 4, muted, "· ") for way in later[:1]),
     ]
 

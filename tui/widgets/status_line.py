@@ -10,13 +10,17 @@ nor out of the keyboard's reach.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
 from stockade.tui.bindings import key_of
+from stockade.tui.widgets.reply_rows import row_lines
+
+if TYPE_CHECKING:
+    from stockade.core.commands.verbs_control import HelpRow
 
 KINDS = {"ok": "✓ ", "refusal": "✗ refused: ", "hint": "» ", "info": ""}
 ROWS = 3  # a short message's most lines
@@ -40,9 +44,13 @@ class StatusLine(Static):
         # the message's wrapped lines, for (its text, the width, the rows): measuring the
         # height and rendering read the same lines, wrapped once
         self._wrapped: tuple[Text, int, int, list[Text]] | None = None
+        self._table: list[HelpRow] = []  # the message as the core's rows, if a table
+        self._lead = ""  # the mark of the kind ("✓ ") that begins the message
 
-    def say(self, message: str, kind: str = "info") -> None:
+    def say(self, message: str, kind: str = "info", rows: tuple[HelpRow, ...] = ()) -> None:
+        """``message``; laid out as ``rows`` (the core's table of it) where it is one."""
         self.kind, self.message = kind, message
+        self._table = list(rows)
         self.set_class(kind == "refusal", "-refusal")
         styles = self.app.theme_variables
         colour = {
@@ -51,7 +59,8 @@ class StatusLine(Static):
             "hint": styles.get("accent", ""),
         }.get(kind, "")
         text = Text(no_wrap=False)
-        text.append(KINDS.get(kind, ""), style=f"bold {colour}")
+        self._lead = KINDS.get(kind, "")
+        text.append(self._lead, style=f"bold {colour}")
         text.append(message)
         self._text, self._top = text, 0
         self._rows = ROWS
@@ -77,20 +86,27 @@ class StatusLine(Static):
         held = self._wrapped
         if held is not None and held[0] is self._text and held[1:3] == (width, self._rows):
             return held[3]
-        lines = list(self._text.wrap(self.app.console, width))
+        lines = self._lines_at(width)
         if len(lines) > self._rows:
-            lines = list(self._text.wrap(self.app.console, max(1, width - len(self._more()))))
+            lines = self._lines_at(max(1, width - len(self._more())))
         self._wrapped = (self._text, width, self._rows, lines)
         return lines
+
+    def _lines_at(self, width: int) -> list[Text]:
+        if self._table:
+            return row_lines(self._table, self.app.console, width, self._text[: len(self._lead)])
+        return list(self._text.wrap(self.app.console, width))
 
     def render(self) -> Text:
         lines, rows = self.wrapped_lines(), self._rows
         if len(lines) <= rows:
-            return self._text
+            return Text("\n").join(lines) if self._table else self._text
         self._top = max(0, min(self._top, len(lines) - rows))
         shown = [line.copy() for line in lines[self._top : self._top + rows]]
         if self._top > 0:
-            shown[0] = Text("↑ ", style="bold").append_text(shown[0])
+            # a table's line keeps its column: the mark takes the place of its indent
+            first = shown[0][2:] if self._table and shown[0].plain.startswith("  ") else shown[0]
+            shown[0] = Text("↑ ", style="bold").append_text(first)
         if self._top + rows < len(lines):
             last = shown[-1]
             last.rstrip()
