@@ -21,7 +21,7 @@ from stockade.core.model import events as ev
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
 if TYPE_CHECKING:
-    from stockade.core.log import snapcache
+    from stockade.core.log import snap_write
 
 Parts = tuple[LogStore, Timeline, Projection]
 
@@ -81,12 +81,12 @@ def _effective(timeline: Timeline, records: GameRecords) -> EffectiveRecords[ev.
     return EffectiveRecords(items, lines)
 
 
-def lines_of(store: LogStore, timeline: Timeline) -> snapcache.Lines | None:
+def lines_of(store: LogStore, timeline: Timeline) -> snap_write.Lines | None:
     """How many lines the log holds as ``store`` read and wrote it, and their timeline
     (a snapshot keeps them, to read past those lines); None when not known."""
-    from stockade.core.log import snapcache
+    from stockade.core.log import snap_write
 
-    rows = snapcache.timeline_columns(timeline)
+    rows = snap_write.timeline_columns(timeline)
     if rows is None or store.holding:
         return None
     records = store.records

@@ -39,7 +39,7 @@ from stockade.core.rules.partial import part_that_holds
 
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
     from stockade.core.book.consequences import Observer
-    from stockade.core.log import snapcache
+    from stockade.core.log import snap_write, snapcache
     from stockade.core.log.records import ReadAgain
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
@@ -89,7 +89,7 @@ class Projection:
         path: Path,
         log_data: bytes | ReadAgain | None,
         content: derived.Content | None = None,
-        lines: Callable[[], snapcache.Lines | None] | None = None,
+        lines: Callable[[], snap_write.Lines | None] | None = None,
     ) -> bool:
         """Start from the verified snapshot of this log, folding only the events after
         it; False (nothing changed) when there is none. The events it covers have no
@@ -146,7 +146,7 @@ class Projection:
         self,
         path: Path,
         content: tuple[int, str] | None,
-        lines: Callable[[], snapcache.Lines | None] | None = None,
+        lines: Callable[[], snap_write.Lines | None] | None = None,
     ) -> None:
         """Write the snapshot if the game is long and has outgrown its snapshot.
         ``content``: the length and digest of the log's bytes as this process read or
@@ -165,8 +165,10 @@ class Projection:
 
         if not snapcache.enabled():
             return
+        from stockade.core.log import snap_write  # a snapshot written: its encoding
+
         with self.lock:
-            if snapcache.write(
+            if snap_write.write(
                 path,
                 content,
                 self.seqs,
@@ -195,9 +197,9 @@ class Projection:
         if not isinstance(units, UnitsAt):
             return None
         changed = units.changed()
-        from stockade.core.log import snapcache
+        from stockade.core.log import snap_write
 
-        return snapcache.back_rows(position, view, changed)
+        return snap_write.back_rows(position, view, changed)
 
     def journal_gap(self, position: int) -> bool:
         """Do the events from ``position`` on include some a snapshot covered (the

@@ -25,6 +25,7 @@ from stockade.core.log import reader as logread
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.timeline import Timeline
+from stockade.core.log.torn_tail import settle_torn_tail
 
 CAMP: logread.LogFormat[Record] = logread.LogFormat(
     union=AnyRecord,
@@ -77,7 +78,7 @@ def load_log(path: Path, journal: Journal | None = None) -> LoadedLog:
     if journal is not None:
         if journal.read_only and journal.why_read_only:
             warnings.append(journal.why_read_only)
-        journal = logread.settle_torn_tail(Path(path), loaded, journal, warnings)
+        journal = settle_torn_tail(Path(path), loaded, journal, warnings)
     elif loaded.torn_tail is not None:
         warnings[-1] += "; it stays in the file until the campaign is opened for play"
     header, *records = loaded.records

@@ -222,12 +222,12 @@ def cmd_repair(args: Namespace, ui: object) -> int:
     just that entry (and the lines written with it). The original is left untouched.
     """
 
-    from stockade.core.log import reader
     from stockade.core.log.game_log import GAME
+    from stockade.core.log.streamed_read import stream
 
     path: Path = args.file
     # a sound log, read a piece at a time and nothing of it held, needs no repair
-    sound = reader.stream(path, GAME, keep=lambda record: False)
+    sound = stream(path, GAME, keep=lambda record: False)
     if sound is not None:
         sound.records.close()
     loaded = load(path) if sound is None else None

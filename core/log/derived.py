@@ -5,8 +5,9 @@ verify is a miss, and the caller folds as without a store.
 One store per log (named by a digest of the log's resolved path), one entry per kind
 of derived data: ``tally`` (the tally's typed rows, rendered on every run by the code
 that renders a folded tally: core/cli/tally_report.py) and ``snap`` (the folded state
-of a prefix of the log: core/log/snapcache.py). This module owns the folder, the keys,
-the files and the pruning; it knows nothing of what an entry holds.
+of a prefix of the log: core/log/snapcache.py). This module owns the folder, the keys
+and the pruning; it knows nothing of what an entry holds. The files themselves, each
+authenticated by a MAC under a per-user key, are core/log/entry_files.py's.
 
 An entry is used only when every key it was written under is the reader's:
 
@@ -21,26 +22,17 @@ An entry is used only when every key it was written under is the reader's:
 * ``runtime``: the Python and msgspec versions;
 * ``version``: the entry format's.
 
-Every file is authenticated: a keyed BLAKE2b (a MAC, as an HMAC is) over the header and
-the payload, under a per-user key of 32 random bytes in the folder (``key``, 0600).
-A file edited and re-summed without the key is a miss. Files are created 0600 with
-O_CREAT|O_EXCL|O_NOFOLLOW under a random temporary name, then renamed into place; the
-folder is made 0700; a file is read through O_NOFOLLOW and only when it is a regular
-file of a bounded size. The payload is JSON or msgpack (plain data: nothing in a file
-is ever run).
-
 Import-light by design: the tally answered from the store imports this before msgspec
-or the model, so it imports only os, sys, stat and CPython's own BLAKE2 (from
-``_blake2``: ``hashlib`` would load OpenSSL, ~2 ms, for a hash it does not use); json
-when an entry is written, or read before msgspec is loaded (a tally with the store off
-never loads it: ~5 M instructions).
+or the model, so it imports only os, sys and CPython's own BLAKE2 (from ``_blake2``:
+``hashlib`` would load OpenSSL, ~2 ms, for a hash it does not use). The files are
+imported when the store is on and asked: a fold with the store off (every open asks
+``cache_dir`` and holds a ``Content``) never loads them.
 """
 
 from __future__ import annotations
 
 import functools  # already loaded by the interpreter's start: free here
 import os
-import stat
 import sys
 import time
 
@@ -48,7 +40,6 @@ try:  # CPython's own BLAKE2, without the OpenSSL that hashlib loads first
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - another interpreter
     from hashlib import blake2b
-from _operator import _compare_digest as same_mac  # hmac.compare_digest, without hmac
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
@@ -57,22 +48,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 VERSION = 1  # of the entry format (the header and its keys)
-MAGIC = b"stockade derived\n"
-MAC_BYTES = 32
 MAX_LOGS = 24  # stores per folder (games opened from temporary copies would otherwise
 # leave theirs behind for ever); the least recently written go first
-MAX_ENTRY_BYTES = 256 << 20  # a snapshot of the longest game is a few tens of MB
-KEY_FILE = "key"
 KINDS = ("tally", "snap")
 MEMO_PREFIX = "code-"
 # A source whose stat is this recent is hashed again on every run rather than memoised:
 # a file written twice within the file system's clock tick keeps its size and mtime (git
 # calls such an index entry "racily clean").
 RACY_NS = 2_000_000_000
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_BINARY = getattr(os, "O_BINARY", 0)
 
 
 # ------------------------------------------------------------------- the folder
@@ -94,12 +77,9 @@ def cache_dir() -> str | None:
     return os.path.join(user_cache_dir("stockade"), "snapshots")
 
 
-def store_name(resolved: str) -> str:
-    """The name (before the kind) of the store of the log at ``resolved``."""
-    return blake2b(resolved.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
-
-
 def entry_path(folder: str, resolved: str, kind: str) -> str:
+    from stockade.core.log.entry_files import store_name  # the store on: its files
+
     return os.path.join(folder, f"{store_name(resolved)}.{kind}")
 
 
@@ -156,6 +136,16 @@ class Content:
 
 
 # ------------------------------------------------------------ code and runtime
+def code_fingerprint() -> str | None:
+    """The fingerprint of this installation's core (memoised in the cache dir), or
+    None when the store is off. Asked first thing by every command and the app, and
+    kept for the process: the code and data as they were before any was read, so a
+    change made while a process runs makes its entries misses, never an old figure
+    under a new fingerprint."""
+    folder = cache_dir()
+    return None if folder is None else _code_fingerprint(core_root(), folder)
+
+
 def core_root() -> str:
     """The folder of ``stockade.core`` (this file is core/log/derived.py)."""
     return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
@@ -184,6 +174,8 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
     when one cannot be read. With ``memo_dir``, each file's content digest is memoised
     by its stat (size, mtime, ctime, inode) in an authenticated ``code-*`` entry: an
     unchanged tree costs a stat per file; any changed stat hashes that file again."""
+    from stockade.core.log.entry_files import store_name, write_file  # the store on
+
     try:
         sources = _sources(root)
     except OSError:
@@ -219,25 +211,17 @@ def fingerprint(root: str, memo_dir: str | None) -> str | None:
 
 
 def _read_memo(folder: str, name: str) -> dict[str, tuple[int, int, int, int, bytes]]:
+    from stockade.core.log.entry_files import json_loads, read_file
+
     found = read_file(folder, name, {"kind": "memo"})
     try:
-        payload: Any = _json_loads(found) if found is not None else {}
+        payload: Any = json_loads(found) if found is not None else {}
         return {
             rel: (int(h[0]), int(h[1]), int(h[2]), int(h[3]), bytes.fromhex(h[4]))
             for rel, h in payload.items()
         }
     except (ValueError, TypeError, IndexError, AttributeError):
         return {}
-
-
-def code_fingerprint() -> str | None:
-    """The fingerprint of this installation's core (memoised in the cache dir), or
-    None when the store is off. Asked first thing by every command and the app, and
-    kept for the process: the code and data as they were before any was read, so a
-    change made while a process runs makes its entries misses, never an old figure
-    under a new fingerprint."""
-    folder = cache_dir()
-    return None if folder is None else _code_fingerprint(core_root(), folder)
 
 
 @functools.cache  # once per process (per tree and folder: tests change them)
@@ -288,182 +272,6 @@ def keys_for(resolved: str, kind: str, content: tuple[int, str] | None) -> dict[
     return keys
 
 
-# --------------------------------------------------------------------- the key
-def _user_key(folder: str, create: bool) -> bytes | None:
-    """The per-user MAC key (``folder/key``, 32 random bytes, 0600), made on first use
-    when ``create``; None when it cannot be had or is not as made (another owner, a
-    link, other permissions, another length)."""
-    path = os.path.join(folder, KEY_FILE)
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _BINARY)
-        except FileNotFoundError:
-            if not create or not _make_key(folder, path):
-                return None
-            continue
-        except OSError:
-            return None
-        try:
-            st = os.fstat(fd)
-            if (
-                not stat.S_ISREG(st.st_mode)
-                or st.st_mode & 0o077
-                or (hasattr(os, "getuid") and st.st_uid != os.getuid())
-                or st.st_size != 32
-            ):
-                return None
-            key = os.read(fd, 33)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        return key if len(key) == 32 else None
-    return None
-
-
-def _make_key(folder: str, path: str) -> bool:
-    """Make the key file; True when it exists now (made here or by another process)."""
-    try:
-        _make_folder(folder)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600)
-    except FileExistsError:
-        return True
-    except OSError:
-        return False
-    try:
-        os.write(fd, os.urandom(32))
-        os.fsync(fd)
-    except OSError:
-        os.close(fd)
-        _unlink(path)
-        return False
-    os.close(fd)
-    return True
-
-
-def _make_folder(folder: str) -> None:
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-
-
-# ------------------------------------------------------------------- the files
-def _mac_of(key: bytes, header: bytes) -> Any:
-    """The MAC of an entry, fed its header: the payload is fed after it."""
-    mac = blake2b(key=key, digest_size=MAC_BYTES, person=b"stockade store")
-    mac.update(len(header).to_bytes(8, "big"))
-    mac.update(header)
-    return mac
-
-
-def _mac(key: bytes, header: bytes, payload: bytes) -> bytes:
-    mac = _mac_of(key, header)
-    mac.update(payload)
-    return bytes(mac.digest())
-
-
-def write_file(folder: str, name: str, keys: dict[str, object], payload: bytes) -> bool:
-    """Write an entry: ``MAGIC``, the MAC, the header (``keys``, JSON, one line), the
-    payload; atomically (a new 0600 file under a random name, O_EXCL|O_NOFOLLOW, then
-    a rename over ``name``). Best effort: False when it could not be written."""
-    return write_file_from(folder, name, keys, (payload,))
-
-
-def write_file_from(
-    folder: str,
-    name: str,
-    keys: dict[str, object],
-    pieces: Iterable[bytes | bytearray | memoryview],
-) -> bool:
-    """``write_file`` of the payload made of ``pieces``, each written as it comes and
-    never all held at once (a long game's snapshot is tens of MB): the MAC is made on
-    the way and written in its place last. A piece that cannot be made (ValueError or
-    TypeError from ``pieces``) leaves no file, as a failed write does."""
-    key = _user_key(folder, create=True)
-    if key is None:
-        return False
-    import json
-
-    header = json.dumps(keys, separators=(",", ":"), sort_keys=True).encode("ascii")
-    mac = _mac_of(key, header)
-    tmp = os.path.join(folder, f".{name}.{os.urandom(8).hex()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | _BINARY
-    try:
-        fd = os.open(tmp, flags, 0o600)
-    except OSError:
-        return False
-    try:
-        try:
-            _write_all(fd, MAGIC + bytes(MAC_BYTES) + header + b"\n")
-            for piece in pieces:
-                mac.update(piece)
-                _write_all(fd, piece)
-            if os.pwrite(fd, mac.digest(), len(MAGIC)) != MAC_BYTES:
-                raise OSError("the MAC was not written whole")
-        finally:
-            os.close(fd)
-        os.replace(tmp, os.path.join(folder, name))
-        return True
-    except (OSError, ValueError, TypeError):
-        _unlink(tmp)
-        return False
-
-
-def _write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def read_file(folder: str, name: str, keys: dict[str, object]) -> bytes | None:
-    """The payload of entry ``name`` if it verifies (the MAC under this user's key) and
-    was written under exactly ``keys``; else None."""
-    key = _user_key(folder, create=False)
-    if key is None:
-        return None
-    try:
-        fd = os.open(os.path.join(folder, name), os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _BINARY)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY_BYTES:
-            return None
-        parts = []
-        while chunk := os.read(fd, 1 << 20):
-            parts.append(chunk)
-        data = b"".join(parts)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    head = len(MAGIC)
-    end = data.find(b"\n", head + MAC_BYTES)
-    if data[:head] != MAGIC or end < 0:
-        return None
-    header, payload = data[head + MAC_BYTES : end], data[end + 1 :]
-    if not same_mac(_mac(key, header, payload), data[head : head + MAC_BYTES]):
-        return None
-    try:
-        if _json_loads(header) != keys:
-            return None
-    except ValueError:  # pragma: no cover - the MAC held
-        return None
-    return payload
-
-
-def _json_loads(data: bytes) -> object:
-    """JSON read with msgspec when the process has loaded it (a warm open has): json's
-    import, its regular expressions compiled, cost ~5 M instructions; else json
-    (a tally answered from the store loads no msgspec). The same plain data either way;
-    ValueError when it is not JSON."""
-    loaded = sys.modules.get("msgspec")
-    if loaded is not None:
-        decoded: object = loaded.json.decode(data)
-        return decoded
-    import json
-
-    return json.loads(data)
-
-
 def read_entry(resolved: str, kind: str, content: tuple[int, str] | None) -> bytes | None:
     """The payload of the ``kind`` entry of the log at ``resolved``, if it was derived
     from ``content`` by this code and runtime; else None (the store off included)."""
@@ -473,6 +281,8 @@ def read_entry(resolved: str, kind: str, content: tuple[int, str] | None) -> byt
     keys = keys_for(resolved, kind, content)
     if keys["code"] is None:
         return None
+    from stockade.core.log.entry_files import read_file
+
     return read_file(folder, os.path.basename(entry_path(folder, resolved, kind)), keys)
 
 
@@ -490,8 +300,10 @@ def write_entry(
     keys = keys_for(resolved, kind, content)
     if keys["code"] is None:
         return False
+    from stockade.core.log.entry_files import make_folder, store_name, write_file_from
+
     try:
-        _make_folder(folder)
+        make_folder(folder)
     except OSError:
         return False
     name = os.path.basename(entry_path(folder, resolved, kind))
@@ -506,14 +318,18 @@ def forget(resolved: str) -> None:
     """Remove every entry of the log at ``resolved`` (its next reads fold)."""
     folder = cache_dir()
     if folder is not None:
+        from stockade.core.log.entry_files import unlink
+
         for kind in KINDS:
-            _unlink(entry_path(folder, resolved, kind))
+            unlink(entry_path(folder, resolved, kind))
 
 
 def prune(folder: str, keep: str) -> None:
     """At most ``MAX_LOGS`` stores in ``folder``: the least recently written go, every
     entry of each; the store ``keep`` (just written) stays. Leftover temporary files
     (a process killed mid-write) go once they are an hour old."""
+    from stockade.core.log.entry_files import unlink
+
     try:
         stores: dict[str, float] = {}
         now = time.time()
@@ -522,7 +338,7 @@ def prune(folder: str, keep: str) -> None:
             stem, _, kind = name.partition(".")
             if name.startswith(".") and name.endswith(".tmp"):
                 if now - entry.stat(follow_symlinks=False).st_mtime > 3600:
-                    _unlink(entry.path)
+                    unlink(entry.path)
             elif kind in KINDS and len(stem) == 32 and stem != keep:
                 when = entry.stat(follow_symlinks=False).st_mtime
                 stores[stem] = max(stores.get(stem, 0.0), when)
@@ -530,14 +346,7 @@ def prune(folder: str, keep: str) -> None:
             return
         for stem in sorted(stores, key=stores.__getitem__)[: len(stores) - MAX_LOGS + 1]:
             for kind in KINDS:
-                _unlink(os.path.join(folder, f"{stem}.{kind}"))
-    except OSError:
-        pass
-
-
-def _unlink(path: str) -> None:
-    try:  # noqa: SIM105 (contextlib is one import more at every start)
-        os.unlink(path)
+                unlink(os.path.join(folder, f"{stem}.{kind}"))
     except OSError:
         pass
 
@@ -546,13 +355,13 @@ __all__ = [
     "Content",
     "cache_dir",
     "code_fingerprint",
+    "entry_path",
     "fingerprint",
     "forget",
     "forget_code_fingerprint",
+    "keys_for",
     "prune",
     "read_entry",
-    "read_file",
     "runtime",
     "write_entry",
-    "write_file",
 ]

@@ -1,12 +1,12 @@
 """Reading a game log: the game's records as ``core.log.reader`` reads them.
 
 The reading loop, its policy (size bound before parsing, a torn tail set aside, any
-other bad line named and never dropped) and the side file are ``core.log.reader``'s,
-shared with the camp; this module says what a game log holds: its records, its
-header, and how records of an older schema are upgraded (``core.log.upgrade``).
+other bad line named and never dropped) is ``core.log.reader``'s, and the side file
+``core.log.torn_tail``'s, shared with the camp; this module says what a game log
+holds: its records, its header, and how records of an older schema are upgraded
+(``core.log.upgrade``).
 
-``load`` never writes: it only reads ``path``. ``set_aside`` is the only writer here
-and is called by ``Game.open`` only when it holds the write lock.
+``load`` never writes: it only reads ``path``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import msgspec
 from stockade.core.log import reader as logread
 from stockade.core.log.game_timeline import CONTROLS
 from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.reader import LogProblem, Undecodable, set_aside
+from stockade.core.log.reader import LogProblem, Undecodable
 from stockade.core.model import events as ev
 
 
@@ -69,6 +69,5 @@ __all__ = [
     "Undecodable",
     "load",
     "parse_line",
-    "set_aside",
     "JournalError",
 ]

@@ -17,28 +17,21 @@ camp's (``core.camp.logfile``); a ``LogFormat`` says what its records are. Polic
 * records written by an older schema are upgraded on read by the format's ``upgrade``
   hook; the file itself is never rewritten.
 
-``load`` never writes: it only reads ``path``. ``set_aside`` and ``settle_torn_tail``
-write, and are called only by an opener that holds the write lock.
+``load`` never writes: it only reads ``path``. What opening does with a torn tail
+(saved to a side file, the log cut back) is ``core.log.torn_tail``'s, a long sound log
+read piece by piece ``core.log.streamed_read``'s (on this module's checks).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import time
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from stockade.core.log.files import write_new_file
-from stockade.core.log.journal import Journal
-from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.log_file import MAX_LOG_BYTES, LogFileRefused, open_log
 from stockade.core.log.log_lines import MAX_LINE_BYTES, read_bytes
-from stockade.core.log.records import LineIndex, LogRecords
 from stockade.core.log.timeline import Controls
 from stockade.core.model.bounds import explain
 from stockade.core.model.record_bounds import Strict
@@ -220,197 +213,7 @@ def load(path: Path, fmt: LogFormat[R]) -> LoadedLog[R]:
     return result
 
 
-# A long log is read in pieces of about this many bytes (whole lines each).
-STREAM_CHUNK = 1 << 18
-
-
-class Proven:
-    """A prefix of a log proven to be the bytes once read whole and sound (a snapshot
-    of it is keyed by their digest): ``size`` bytes, ``lines`` lines, read without
-    decoding a line, then ``holds()`` (have the bytes read the digest that proves it?).
-    A plain class: a dataclass is made at import, which every command pays."""
-
-    __slots__ = ("holds", "index", "lines", "size")
-
-    def __init__(
-        self,
-        size: int,
-        lines: int,
-        holds: Callable[[], bool],
-        index: LineIndex | None = None,
-    ) -> None:
-        self.size, self.lines, self.holds = size, lines, holds
-        # the index of its first lines, made from the very bytes it proves: taken in,
-        # their bytes only hashed (not split into lines and summed again)
-        self.index = index
-
-
-class StreamedLog(msgspec.Struct, Generic[R]):
-    """A sound log read piece by piece (``stream``): its records held or dropped."""
-
-    records: LogRecords[R]
-    size: int  # the bytes read: every line whole and sound
-
-
-def stream(
-    path: Path,
-    fmt: LogFormat[R],
-    keep: Callable[[R], bool],
-    on_bytes: Callable[[bytes], None] | None = None,
-    on_records: Callable[[list[R]], None] | None = None,
-    proven: Proven | None = None,
-) -> StreamedLog[R] | None:
-    """A sound log -- every line current, whole, in order, within its bounds, the
-    header on line 1 only -- read a piece at a time, never whole: the checks of the
-    fast path (``_fast_load``) made on each piece, each record kept only if ``keep``
-    says so (the rest are read again from the file when asked for: ``LogRecords``).
-    ``on_bytes`` sees every byte read, in order (a digest of what was read), and
-    ``on_records`` every record, a piece at a time (a timeline built as it is read),
-    each only once its piece is checked whole. None for
-    anything else -- a torn tail, a bad or old line --, before a byte is trusted: the
-    caller then reads it whole with ``load``, which names the line. Raises JournalError
-    if the file cannot be read at all. ``proven``: a prefix read without decoding
-    it (its lines are decoded when asked for); None when it does not hold (the
-    caller reads the log as it would without it)."""
-    try:
-        fd = open_log(str(path))
-    except LogFileRefused as exc:
-        raise JournalError(str(exc), exc.errno) from None
-    # A line read again is the very bytes checked here (its block's CRC says so), and
-    # every line passed is current: the decoder alone gives the record it gave then.
-    decode = fmt.decoder.decode if proven is None else partial(_decode_read, fmt)
-    records: LogRecords[R] = LogRecords(fd, str(path), decode)
-    check = _PieceCheck(fmt)
-    carry = b""
-    try:
-        if proven is not None:
-            if not _read_proven(fd, records, proven, on_bytes):
-                records.close()
-                return None
-            check.expected, check.headers = proven.lines + 1, 1
-        while True:
-            part = os.read(fd, STREAM_CHUNK)
-            if not part:
-                break
-            if records.size + len(carry) + len(part) > MAX_LOG_BYTES:
-                break  # the careful path says it is too large
-            data = carry + part if carry else part
-            cut = data.rfind(b"\n") + 1
-            if not cut:
-                if len(data) > MAX_LINE_BYTES:
-                    break
-                carry = data
-                continue
-            piece, carry = data[:cut], data[cut:]
-            decoded = check.piece(piece)
-            if decoded is None:
-                break
-            records.extend_read(decoded, keep, piece)
-            if on_bytes is not None:
-                on_bytes(piece)
-            if on_records is not None:
-                on_records(decoded)
-        if part or carry or not check.whole():
-            records.close()
-            return None
-    except OSError as exc:
-        records.close()
-        raise JournalError(f"{path}: cannot read ({exc.strerror or exc})", exc.errno) from None
-    except BaseException:
-        records.close()
-        raise
-    return StreamedLog(records, records.size)
-
-
-def _decode_read(fmt: LogFormat[R], line: bytes) -> R:
-    """A line of a proven prefix, read again: current, or of an older schema (a prefix
-    once read whole may hold one), upgraded as ``load`` upgrades it."""
-    try:
-        return fmt.decoder.decode(line)
-    except msgspec.ValidationError:
-        return parse_line(fmt, line)
-
-
-def _read_proven(
-    fd: int, records: LogRecords[R], proven: Proven, on_bytes: Callable[[bytes], None] | None
-) -> bool:
-    """Read ``proven``'s bytes into ``records`` (indexed, not decoded) and ``on_bytes``;
-    whether they are its lines, whole, and ``proven.holds()`` then."""
-    left, lines, carry = proven.size, 0, b""
-    index = proven.index
-    if index is not None and 0 < index.end <= left:
-        try:
-            records.adopt(index)
-        except ValueError:
-            return False
-        lines, skip = index.lines, index.end
-        left -= skip
-        while skip > 0:  # hashed on the way, as every byte of the prefix
-            part = os.read(fd, min(STREAM_CHUNK, skip))
-            if not part:
-                return False
-            skip -= len(part)
-            if on_bytes is not None:
-                on_bytes(part)
-        if not part.endswith(b"\n"):
-            return False
-    while left > 0:
-        part = os.read(fd, min(STREAM_CHUNK, left))
-        if not part:
-            return False
-        left -= len(part)
-        data = carry + part if carry else part
-        cut = data.rfind(b"\n") + 1
-        piece, carry = data[:cut], data[cut:]
-        if piece:
-            lines += records.extend_unread(piece)
-            if on_bytes is not None:
-                on_bytes(piece)
-    return not carry and lines == proven.lines and proven.holds()
-
-
-class _PieceCheck(Generic[R]):
-    """``_fast_load``'s checks, one piece of whole lines at a time."""
-
-    def __init__(self, fmt: LogFormat[R]) -> None:
-        self.fmt = fmt
-        self.expected = 1
-        self.headers = 0
-
-    def piece(self, blob: bytes) -> list[R] | None:
-        """The records of ``blob`` if every line passes; else None."""
-        fmt = self.fmt
-        if not blob.endswith(b"}\n") or not blob.startswith(b"{"):
-            return None
-        if _BAD_LINE_BREAK(blob) or not _lines_fit(blob):
-            return None
-        try:
-            records = fmt.decoder.decode_lines(blob)
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
-            return None
-        if len(records) != blob.count(b"\n"):
-            return None
-        if self.expected == 1 and not isinstance(records[0], fmt.header):
-            return None
-        handles: set[str] = set()
-        counted = _in_order(fmt, records, self.expected, handles)
-        if counted is None:
-            return None
-        expected, headers = counted
-        self.headers += headers
-        if self.headers != 1:
-            return None
-        strict = fmt.strict
-        if strict is not None and not strict.vouch_collected(blob, handles):
-            return None
-        self.expected = expected
-        return records
-
-    def whole(self) -> bool:
-        return self.headers == 1
-
-
-def _in_order(
+def in_order(
     fmt: LogFormat[R], records: list[R], expected: int, handles: set[str]
 ) -> tuple[int, int] | None:
     """The seq after ``records`` and how many headers they hold, when each is current
@@ -450,7 +253,7 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
     """
     if not blob.endswith(b"}\n") or not blob.startswith(b"{"):
         return None
-    if _BAD_LINE_BREAK(blob) or not _lines_fit(blob):
+    if bad_line_break(blob) or not lines_fit(blob):
         return None
     lines = blob.count(b"\n")
     try:
@@ -461,7 +264,7 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
         return None
     strict = fmt.strict
     handles: set[str] = set()
-    counted = _in_order(fmt, records, 1, handles)
+    counted = in_order(fmt, records, 1, handles)
     if counted is None or counted[1] != 1:  # out of order, or a second header
         return None
     if strict is not None and not strict.vouch_collected(blob, handles):
@@ -478,11 +281,11 @@ def _fast_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R] | None:
 # exactly one each (a header split in two no longer balances a line holding two). The
 # regex finds a newline (memchr) and looks at its neighbours: ~11 ms over a 20 MB log
 # (``[^}]\n`` scanned every byte: 70 ms; counting ``}\n{``: 22 ms).
-_BAD_LINE_BREAK = re.compile(rb"\n(?:[^{]|(?<!\}\n))").search
+bad_line_break = re.compile(rb"\n(?:[^{]|(?<!\}\n))").search
 _SLICE = 4096  # records per slice of the fast path's checks (~1 MB: stays in cache)
 
 
-def _lines_fit(blob: bytes) -> bool:
+def lines_fit(blob: bytes) -> bool:
     """Is every line of ``blob`` (which ends with a newline) at most MAX_LINE_BYTES long?
     From a line's start, a window of MAX_LINE_BYTES + 1 bytes holds its newline; jumping
     to the window's *last* newline skips every line inside it, so a 20 MB log is read
@@ -613,63 +416,6 @@ def _check_sequence(fmt: LogFormat[R], records: list[R], record: R) -> None:
         )
 
 
-# ------------------------------------------------------------ writing: the torn tail
-def set_aside(path: Path, tail: bytes) -> Path:
-    """Save torn bytes next to the log, durably, before the log is cut back.
-
-    The side file is created exclusively (never overwrites an earlier one).
-    """
-    path = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    n = 0
-    while True:
-        side = path.with_name(f"{path.name}.torn-{stamp}" + (f".{n}" if n else ""))
-        try:
-            write_new_file(side, tail)
-            return side
-        except FileExistsError:
-            n += 1
-
-
-def settle_torn_tail(
-    path: Path, loaded: LoadedLog[R], journal: Journal, warnings: list[str]
-) -> Journal:
-    """What opening does with a torn tail ``load`` found: with the write lock, save the
-    bytes to a side file, then cut the log back; read-only (or when the bytes cannot be
-    saved), leave the file alone. Says so in ``warnings``; returns the journal to go on
-    with (a read-only one when the side file could not be written)."""
-    if loaded.torn_tail is None:
-        return journal
-    if not journal.read_only:
-        try:
-            side = set_aside(path, loaded.torn_tail)
-        except OSError as exc:
-            # A read-only folder or a full disk: the bytes cannot be saved, so they
-            # are not cut off either; the log opens read-only.
-            journal.close()
-            why = f"cannot save the damaged bytes to a side file ({exc.strerror})"
-            journal = Journal(path, None, True, why)
-            warnings.append(f"{why}; opened read-only")
-        else:
-            journal.truncate_torn_tail(loaded.good_bytes)
-            _add_to_last(warnings, f"the damaged bytes were set aside to {side.name}")
-    if journal.read_only:
-        _add_to_last(
-            warnings,
-            "the damaged bytes stay in the file (opened read-only); opening it for "
-            "writing sets them aside to a side file",
-        )
-    return journal
-
-
-def _add_to_last(warnings: list[str], note: str) -> None:
-    """One message for one event (the torn tail found, and what became of it)."""
-    if warnings:
-        warnings[-1] = f"{warnings[-1]}; {note}"
-    else:
-        warnings.append(note)
-
-
 __all__ = [
     "LoadedLog",
     "LogFormat",
@@ -677,8 +423,4 @@ __all__ = [
     "Undecodable",
     "load",
     "parse_line",
-    "set_aside",
-    "settle_torn_tail",
-    "stream",
-    "StreamedLog",
 ]

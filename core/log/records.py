@@ -1,6 +1,6 @@
 """A long log's records without holding them all: the file on disk is the store.
 
-Opening a long log decodes every line once (``core.log.reader.stream``), keeps the
+Opening a long log decodes every line once (``core.log.streamed_read.stream``), keeps the
 records the game holds anyway (its domain events: the timeline and the fold hold
 them) and drops the rest (undo, redo, strike, unstrike). What a dropped record said
 is read again from the file when something asks for it (the history, an undo-to's

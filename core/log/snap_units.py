@@ -16,15 +16,8 @@ from collections.abc import Iterable
 
 import msgspec
 
-from stockade.core.model.tracked_unit import (
-    LAID_OUT,
-    RARELY_SET,
-    Origin,
-    Unit,
-    layout_values,
-    unit_of_layout,
-    unit_values,
-)
+from stockade.core.model.laid_out_unit import LAID_OUT, layout_values, unit_of_layout
+from stockade.core.model.tracked_unit import RARELY_SET, Origin, Unit, unit_values
 
 Rare = str | int | bool | frozenset[str]  # the types of a unit's rare fields
 

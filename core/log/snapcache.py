@@ -20,6 +20,9 @@ game then folds from the start, as without a store. Snapshots hold typed data on
 (msgspec MessagePack into typed rows, then the state's dataclasses): nothing that can
 run code. ``$STOCKADE_CACHE_DIR`` set to ``off`` disables them; a log's own file is
 never touched.
+
+This module is the snapshot's record and its reading (``peek``, ``read``, ``restore``);
+writing one is core/log/snap_write.py's, loaded only when a snapshot is written.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ import itertools
 import os
 import typing
 from array import array
-from collections.abc import Iterator, Mapping
 from operator import itemgetter
 from pathlib import Path
 
@@ -39,7 +41,7 @@ import msgspec
 from stockade.core.log import derived
 from stockade.core.log.journal_errors import JournalError
 from stockade.core.log.records import LineIndex, ReadAgain
-from stockade.core.log.snap_units import UnitRow, covers_unit, unit_row, units_of
+from stockade.core.log.snap_units import UnitRow, covers_unit, units_of
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
 from stockade.core.model.names import NamesBySeq
@@ -48,9 +50,6 @@ from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.state import Casualty, GameState, Side
 from stockade.core.model.tracked_unit import Unit
 from stockade.core.model.victory import VictoryBook
-
-if typing.TYPE_CHECKING:  # the write's: imported when a snapshot is written
-    from stockade.core.log import snap_columns
 
 VERSION = 16  # 3: the names each entry's units had; 4: names as a table; 5: typed refusals;
 # 6: a unit's CC attackers (A20.551); 7: whether a unit's loss was in CC (A20.551);
@@ -129,26 +128,6 @@ class TimelineRows(msgspec.Struct, array_like=True):
     abandoned: list[int]
 
 
-def timeline_rows(timeline: Timeline[typing.Any]) -> TimelineRows | None:
-    """``timeline`` as rows (None for one with amendments: no snapshot keys them)."""
-    if timeline.amends or timeline.replacements:
-        return None
-    alone, lists = timeline.groups.parts()
-    ids = sorted(lists)
-    seqs = [r if isinstance(r, int) else r.seq for grp in ids for r in lists[grp]]
-    return TimelineRows(
-        alone.tolist(),
-        ids,
-        [len(lists[grp]) for grp in ids],
-        seqs,
-        list(timeline.active),
-        sorted(timeline.undone),
-        list(timeline.redo_stack),
-        sorted(timeline.struck.items()),
-        sorted(timeline.abandoned),
-    )
-
-
 def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     """Fill ``timeline`` (new, its groups held as seqs) with ``rows``; ValueError when
     they do not fit together."""
@@ -181,24 +160,6 @@ class BackRows(msgspec.Struct, array_like=True):
     vc: VictoryBook
 
 
-def back_rows(position: int, back: GameState, changed: Mapping[str, Unit]) -> msgspec.Raw:
-    """``BackRows`` of ``back`` (the state ``position`` events in; ``changed``: its
-    units that differ from the later state's, by their key in its table), encoded."""
-    rows = BackRows(
-        position,
-        _scalars(back),
-        list(back.sides.values()),
-        dict(back.cvp_overrides),
-        len(back.units),
-        list(changed),
-        [unit_row(u) for u in changed.values()],
-        len(back.casualties),
-        len(back.scrounged),
-        back.vc,
-    )
-    return msgspec.Raw(msgspec.msgpack.encode(rows))
-
-
 def read_back(raw: msgspec.Raw) -> BackRows | None:
     try:
         return msgspec.msgpack.decode(raw, type=BackRows)
@@ -207,44 +168,6 @@ def read_back(raw: msgspec.Raw) -> BackRows | None:
 
 
 NO_BACK = msgspec.Raw(msgspec.msgpack.encode(None))  # a snapshot without ``BackRows``
-
-
-def timeline_columns(timeline: Timeline[typing.Any]) -> snap_columns.Row | None:
-    """``timeline_rows`` as written: the same bytes, its columns walked as they are
-    encoded (a long log's groups made into lists of seqs cost as much as a column of
-    the snapshot); None for one with amendments."""
-    from stockade.core.log import snap_columns
-
-    if timeline.amends or timeline.replacements:
-        return None
-    alone, lists = timeline.groups.parts()
-    ids, Column = sorted(lists), snap_columns.Column
-    sizes = [len(lists[grp]) for grp in ids]
-
-    def seqs() -> Iterator[int]:
-        for grp in ids:
-            for r in lists[grp]:
-                yield r if isinstance(r, int) else r.seq
-
-    return snap_columns.Row(
-        (
-            Column(len(alone), lambda: iter(alone)),
-            ids,
-            sizes,
-            Column(sum(sizes), seqs),
-            Column(len(timeline.active), lambda: iter(timeline.active)),
-            sorted(timeline.undone),
-            list(timeline.redo_stack),
-            sorted(timeline.struck.items()),
-            sorted(timeline.abandoned),
-        )
-    )
-
-
-# how many lines a log's bytes hold, their timeline (as ``timeline_columns`` writes it),
-# and the index of those of them read from the file (``LogRecords.line_index``; None
-# when the log was read whole)
-Lines = tuple[int, "TimelineRows | snap_columns.Row", LineIndex | None]
 
 
 class Snapshot(msgspec.Struct):
@@ -288,9 +211,6 @@ class Snapshot(msgspec.Struct):
     back: msgspec.Raw = NO_BACK
 
 
-PIECE_BYTES = 1 << 18  # the snapshot is written to the file in pieces of about this size
-
-
 class Restored(typing.NamedTuple):
     """What a verified snapshot gives back: the state after its first ``position``
     effective events, and the projection's tables for those events."""
@@ -317,7 +237,7 @@ def _name_columns(snap: Snapshot) -> tuple[list[int], list[typing.Any]]:
     return list(map(seqs.__getitem__, order)), list(map(values.__getitem__, order))
 
 
-def _scalars(state: GameState) -> Scalars:
+def scalars_of(state: GameState) -> Scalars:
     return (  # in STATE_SCALARS' order
         state.scenario,
         state.turn,
@@ -350,7 +270,7 @@ def enabled() -> bool:
     return ENABLED and derived.cache_dir() is not None and rows_mirror_state()
 
 
-def _resolved(log: Path) -> str:
+def resolved(log: Path) -> str:
     return os.path.realpath(log)
 
 
@@ -399,7 +319,7 @@ def peek(log: Path) -> Snapshot | None:
     yet checked against the log (``restore`` is given the digest of its prefix)."""
     if not enabled():
         return None
-    raw = derived.read_entry(_resolved(log), KIND, None)
+    raw = derived.read_entry(resolved(log), KIND, None)
     if raw is None:
         return None
     try:
@@ -438,90 +358,3 @@ def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
         return Restored(snap.position, _to_state(snap), conflicts, when, names, partial, back)
     except (ValueError, TypeError, IndexError, KeyError, msgspec.MsgspecError):
         return None
-
-
-def write(
-    log: Path,
-    content: tuple[int, str],
-    seqs: list[int],
-    position: int,
-    state: GameState,
-    conflicts: Mapping[int, Refusal],
-    when: Mapping[int, When],
-    names: Mapping[int, Names] | None = None,
-    lines: Lines | None = None,
-    partial: Mapping[int, str] | None = None,
-    back: msgspec.Raw | None = None,
-) -> bool:
-    """Write the snapshot of ``state`` (the fold of the first ``position`` effective
-    events of the log whose bytes, as this process read or wrote them, are ``content``:
-    their length and digest). Best effort: any error leaves no snapshot and returns
-    False. ``lines``: how many lines those bytes hold and their timeline; ``partial``:
-    the entries that hold in part and what each dropped (``core.rules.partial``);
-    ``back``: the state ``TAIL`` events back (``back_rows``)."""
-    if not enabled() or position <= 0:
-        return False
-    pieces = _payload(
-        content, seqs, position, state, conflicts, when, names or {}, lines, partial or {}, back
-    )
-    return derived.write_entry(_resolved(log), KIND, None, pieces)
-
-
-def _payload(
-    content: tuple[int, str],
-    seqs: list[int],
-    position: int,
-    state: GameState,
-    conflicts: Mapping[int, Refusal],
-    when: Mapping[int, When],
-    names: Mapping[int, Names],
-    lines: Lines | None = None,
-    partial: Mapping[int, str] | None = None,
-    back: msgspec.Raw | None = None,
-) -> Iterator[bytearray | memoryview]:
-    """The snapshot ``write`` keeps, encoded in pieces as they are written (ValueError
-    from them when it does not encode: nothing is kept): the bytes of a ``Snapshot``,
-    its columns (units, times, names) walked as they are encoded, never made whole
-    (``core.log.snap_columns``)."""
-    import bisect  # a write's: not on an open's or a fold's path
-
-    from stockade.core.log import snap_columns
-
-    last = seqs[position - 1]
-
-    def covered(s: int) -> bool:  # one of the first ``position`` entries (seqs ascend)
-        at = bisect.bisect_left(seqs, s)
-        return s <= last and at < position and seqs[at] == s
-
-    name_table, one_seqs, one_index, rest = snap_columns.name_columns(seqs, position, names)
-    when_table, when_seqs, when_index = snap_columns.when_columns(seqs, position, when)
-    units = state.units.values()
-    fields: list[tuple[str, object]] = [
-        ("version", VERSION),
-        ("log_bytes", content[0]),
-        ("log_hash", content[1]),
-        ("position", position),
-        ("effective_hash", effective_hash(seqs, position)),
-        ("scalars", _scalars(state)),
-        ("sides", list(state.sides.values())),
-        ("cvp_overrides", dict(state.cvp_overrides)),
-        ("units", snap_columns.Column(len(units), lambda: map(unit_row, units))),
-        ("casualties", list(state.casualties)),
-        ("scrounged", list(state.scrounged.order)),
-        ("conflicts", [(s, *r.row()) for s, r in conflicts.items() if covered(s)]),
-        ("when_table", when_table),
-        ("when_seqs", when_seqs),
-        ("when_index", when_index),
-        ("name_table", name_table),
-        ("one_name_seqs", one_seqs),
-        ("one_name_index", one_index),
-        ("names", rest),
-        ("vc", state.vc),
-        ("lines", lines[0] if lines is not None else 0),
-        ("timeline", lines[1] if lines is not None else None),
-        ("index", lines[2] if lines is not None else None),
-        ("partial", sorted((s, why) for s, why in (partial or {}).items() if covered(s))),
-        ("back", NO_BACK if back is None else back),
-    ]
-    assert tuple(name for name, _ in fields) == Snapshot.__struct_fields__
-    return snap_columns.pieces(fields, PIECE_BYTES)

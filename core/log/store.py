@@ -1,54 +1,47 @@
 """The log store: the file a game lives in, and nothing else.
 
 Opening (the write lock is taken before the file is read; a torn tail, or a group whose
-write was never accepted, is set aside; a damaged log opens read-only up to the
-damage), appending records durably through ``core.log.journal`` (one group at a time,
-or a held group of many in one write: ``hold`` / ``write_held``), telling what a failed
-or refused write left in the file (``what_reached_the_file``, by content: ``core.log.
-on_disk``), and the bytes the snapshot cache (``core.log.snapcache``) verifies. It
-wraps ``core.log.journal`` and ``core.log.game_log`` and leaves their contents alone; it knows
-no rule and folds nothing (``core.book.projection`` does).
+write was never accepted, is set aside: ``core.log.torn_tail``, ``core.log.
+unfinished_group``; a long log is read piece by piece: ``core.log.long_read``; a
+damaged log opens read-only up to the damage), appending records durably through
+``core.log.journal`` (one group at a time, or a held group of many in one write:
+``hold`` / ``write_held``), telling what a failed or refused write left in the file
+(``core.log.failed_write``), and the bytes the snapshot cache (``core.log.snapcache``)
+verifies. It wraps ``core.log.journal`` and ``core.log.game_log`` and leaves their
+contents alone; it knows no rule and folds nothing (``core.book.projection`` does).
+What only a torn, unfinished, long or failed log needs is in those modules, loaded
+when the log is so: a short sound game's open never imports them.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import time
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
-from stockade.core.log import chain, derived, reader, snap_sizes
+from stockade.core.log import derived, snap_sizes
 from stockade.core.log.derived import Content
-from stockade.core.log.files import group_marker, read_marker, write_new_file
-from stockade.core.log.game_log import GAME, LoadedLog, LogProblem, load
-from stockade.core.log.game_timeline import CONTROLS, Timeline
+from stockade.core.log.files import group_marker
+from stockade.core.log.game_log import LoadedLog, LogProblem, load
+from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
-from stockade.core.log.reader import set_aside, settle_torn_tail
 from stockade.core.log.records import LogRecords, ReadAgain
-from stockade.core.log.timeline import extend as extend_timeline
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
-if TYPE_CHECKING:  # a write's: what a failed write left (on_disk), a staged group
-    from stockade.core.log import snapcache  # a long game's: loaded when it has one
+if TYPE_CHECKING:  # a long game's, a failed write's, a staged group's: loaded when so
+    from stockade.core.log import snapcache
+    from stockade.core.log.long_read import Streamed
     from stockade.core.log.on_disk import OnDisk
     from stockade.core.log.staging import StagedGroup
 
 
-# A long log's records are read again from the file when asked for: the timeline and
-# the fold hold each by its seq (``Timeline.lines``, ``core.log.effective_records``).
-def _held(record: ev.Record) -> bool:
-    return False
-
-
-# Logs this long or longer are read piece by piece (``core.log.reader.stream``).
+# Logs this long or longer are read piece by piece (``core.log.long_read``).
 STREAM_FROM = 1 << 20
 
 GameRecords = list[ev.Record] | LogRecords[ev.Record]
@@ -130,8 +123,10 @@ class LogStore(msgspec.Struct):
         journal.chained = True  # every appended line links to the one before (core/log/chain.py)
         unfinished = ""
         try:
-            if not journal.read_only:
-                unfinished = _settle_unfinished_group(path, journal)
+            if not journal.read_only and os.path.lexists(group_marker(path)):
+                from stockade.core.log.unfinished_group import settle_unfinished_group
+
+                unfinished = settle_unfinished_group(path, journal)
             streamed = _stream(path)
             if streamed is not None:
                 return cls._streamed(path, journal, read_only, unfinished, *streamed)
@@ -139,8 +134,10 @@ class LogStore(msgspec.Struct):
         except BaseException:
             journal.close()
             raise
-        if journal.read_only:
-            unfinished = _hide_unfinished_group(path, loaded)
+        if journal.read_only and os.path.lexists(group_marker(path)):
+            from stockade.core.log.unfinished_group import hide_unfinished_group
+
+            unfinished = hide_unfinished_group(path, loaded)
         if loaded.problem and not loaded.records:
             journal.close()
             raise JournalDamaged(f"{path}: {loaded.problem}")
@@ -155,7 +152,10 @@ class LogStore(msgspec.Struct):
         if journal.read_only and journal.why_read_only and not read_only:
             warnings.append(journal.why_read_only)
         clean = not warnings and loaded.torn_tail is None
-        journal = settle_torn_tail(path, loaded, journal, warnings)
+        if loaded.torn_tail is not None:  # a crash mid-write: saved, then cut back
+            from stockade.core.log.torn_tail import settle_torn_tail
+
+            journal = settle_torn_tail(path, loaded, journal, warnings)
         content = None
         if clean and derived.cache_dir() is not None and not os.path.lexists(group_marker(path)):
             # the very bytes the records were read from, hashed in one pass with the
@@ -301,70 +301,14 @@ class LogStore(msgspec.Struct):
             raise LogRefusal(str(failed) + _disk_hint(failed) + after_error()) from None
 
     def what_reached_the_file(self) -> tuple[OnDisk, str]:
-        """After a failed or refused write: what the file holds now (``core.log.on_disk``,
-        by content) and what to tell the player of it. A foreign line stops this store
-        writing (it is never taken in); lost entries are kept in a side file first, a
-        copy of the log as this game had it. Raises JournalError if the file cannot be
-        read."""
-        from stockade.core.log.on_disk import Found, examine  # after a failed write only
+        """After a failed or refused write: what the file holds now and what to tell the
+        player of it (``core.log.failed_write``). Raises JournalError if the file cannot
+        be read."""
+        from stockade.core.log.failed_write import what_reached_the_file  # a failed write's
 
         assert self.journal is not None and self.path is not None
-        journal, path = self.journal, self.path
         on_file = self.records[: self.held_at] if self.holding else self.records
-        found = examine(path, on_file, journal.size, journal.last_attempt)
-        if found.found is Found.FOREIGN:
-            return found, self.stop_writing(
-                f"{path}: line {found.line} was not written by this game (another program "
-                f"wrote it while the game was open: {found.text!r}); it is not taken into "
-                f"the game, and stockade check {path.name} shows where the log stops being "
-                "Stockade's; your entry was NOT recorded"
-            )
-        if found.found is Found.LOST:
-            copy = self._keep_copy(on_file)
-            first, last = found.line, found.line + found.lost - 1
-            entries = f"entry {first}" if first == last else f"entries {first}-{last}"
-            return found, (
-                f". {found.lost} accepted entr{'y is' if found.lost == 1 else 'ies are'} no "
-                f"longer in the log as this game had {'it' if found.lost == 1 else 'them'} "
-                f"({entries}: another program cut the file short or changed it); the log "
-                f"as this game had it {copy}. The game goes on from what the file holds now"
-            )
-        if found.found in (Found.WRITTEN, Found.PART_WRITTEN) and os.path.lexists(
-            group_marker(path)
-        ):  # a group never accepted: the re-read cuts it back (``_settle_unfinished_group``)
-            return found, (
-                ". The log was re-read: what had reached the file of it was cut back and "
-                "set aside; nothing of it was recorded"
-            )
-        said = {
-            Found.NOT_WRITTEN: ". The log was re-read: it holds what it held before",
-            Found.WRITTEN: (
-                ". The log was re-read: the entry had reached the file after all (the "
-                "cut-back failed) and is kept; check the history"
-            ),
-            Found.PART_WRITTEN: (
-                f". The log was re-read: {found.kept} whole line(s) of the entry had reached "
-                "the file and are kept, the unfinished one is set aside; check the history"
-            ),
-        }
-        return found, said[found.found]
-
-    def _keep_copy(self, records: Sequence[ev.Record]) -> str:
-        """``records`` as a log (hash-chained, as the journal writes one) in a new side
-        file beside this one: where it went, or why it could not be written."""
-        assert self.path is not None
-        data = b"".join(line + b"\n" for line in chain.chained([ev.encode(r) for r in records]))
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        for n in range(100):
-            side = self.path.with_name(f"{self.path.name}.kept-{stamp}" + (f".{n}" if n else ""))
-            try:
-                write_new_file(side, data)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                return f"could not be kept ({side}: {exc.strerror or exc})"
-            return f"was kept in {side}"
-        return "could not be kept (every side file name was taken)"
+        return what_reached_the_file(self.path, self.journal, on_file, self.stop_writing)
 
     def check_log(self) -> str:
         """'' while the log on disk is still the file this store writes; else the
@@ -394,10 +338,6 @@ class LogStore(msgspec.Struct):
             self.records.close()
 
 
-if TYPE_CHECKING:
-    Streamed = tuple[LogRecords[ev.Record], Content | None, Timeline, snapcache.Snapshot | None]
-
-
 def _snapshots_on() -> bool:
     """Are snapshots read and written (``snapcache.enabled``)? Asked only of a game long
     enough to have one (``snap_sizes.MIN_EVENTS``): a short one never loads the cache."""
@@ -407,133 +347,22 @@ def _snapshots_on() -> bool:
 
 
 def _stream(path: Path) -> Streamed | None:
-    """A long sound log read piece by piece, the digest of its bytes (None when no
-    derived store keys anything by it), its timeline, built as it was read, and the
-    snapshot whose prefix it was read past undecoded (``_stream_past``); None
-    when it is short, damaged, torn or has a group not yet accepted (``load`` reads
-    it whole and says what it found)."""
+    """A long sound log read piece by piece (``core.log.long_read``); None when it is
+    short, damaged, torn or has a group not yet accepted (``load`` reads it whole and
+    says what it found)."""
     try:
         size = os.stat(path).st_size
     except OSError:
         return None  # ``load`` names the problem
     if size < STREAM_FROM or os.path.lexists(group_marker(path)):
         return None
-    from stockade.core.log import snapcache
+    from stockade.core.log.long_read import read_long  # a long log's: short ones never load it
 
-    snapshot = snapcache.peek(path) if snapcache.enabled() else None
-    if snapshot is not None and snapshot.timeline is not None and snapshot.log_bytes <= size:
-        past = _stream_past(path, snapshot)
-        if past is not None:
-            return past
-    content = Content() if derived.cache_dir() is not None else None
-    # groups hold seqs from the first record on; the records by line are the stream's
-    timeline = Timeline(CONTROLS, lines=[])
-    read = reader.stream(
-        path,
-        GAME,
-        _held,
-        content.extend if content is not None else None,
-        partial(extend_timeline, timeline),
-    )
-    if read is None:
-        return None
-    timeline.lines = read.records
-    return read.records, content, timeline, None
-
-
-def _stream_past(path: Path, snapshot: snapcache.Snapshot) -> Streamed | None:
-    """The log read past the prefix ``snapshot`` was made from, without decoding it:
-    its bytes hashed on the way (the digest the snapshot is keyed by proves them the
-    very bytes once read whole, checked and folded), its timeline the snapshot's,
-    only the lines after it decoded and checked. None when the prefix does not hold
-    (changed, cut short, or not whole lines) or the lines after it are not sound."""
-    from stockade.core.log import snapcache
-
-    rows = snapshot.timeline
-    assert rows is not None
-    if max(rows.group_seqs, default=0) > snapshot.lines or max(rows.alone, default=0) > (
-        snapshot.lines
-    ):
-        return None
-    timeline = Timeline(CONTROLS, lines=[])
-    try:
-        snapcache.timeline_of(rows, timeline)
-    except ValueError:
-        return None
-    content = Content()
-    proven = reader.Proven(
-        snapshot.log_bytes,
-        snapshot.lines,
-        lambda: content.digest() == snapshot.log_hash,
-        snapshot.index,
-    )
-    read = reader.stream(
-        path, GAME, _held, content.extend, partial(extend_timeline, timeline), proven
-    )
-    if read is None:
-        return None
-    timeline.lines = read.records
-    return read.records, content, timeline, snapshot
-
-
-def _settle_unfinished_group(path: Path, journal: Journal) -> str:
-    """A group whose write was never accepted (``Journal.append_group``'s marker is still
-    there: killed, or failed and not cut back): set the bytes it left aside and cut the
-    log back to where it began. '' when there is none."""
-    marker = group_marker(path)
-    lengths = read_marker(marker)
-    if lengths is None:
-        if os.path.lexists(marker):
-            os.unlink(marker)  # not a marker (a link, other bytes): never followed
-        return ""
-    before, after = lengths
-    size = journal.size
-    if size <= before:  # the write never began
-        os.unlink(marker)
-        return ""
-    with open(path, "rb") as log:
-        log.seek(before)
-        unfinished = log.read(size - before)
-    side = set_aside(path, unfinished)
-    journal.truncate_torn_tail(before)
-    os.unlink(marker)
-    return (
-        f"the last write into this log was never accepted ({size - before} of "
-        f"{after - before} bytes of one group of entries: a 'stockade run' killed or failed "
-        f"while writing); none of it counts: the log was cut back to what it held "
-        f"before, and the bytes were set aside to {side.name}"
-    )
-
-
-def _hide_unfinished_group(path: Path, loaded: LoadedLog) -> str:
-    """Read-only, a group not yet accepted (being written, or killed until a writer
-    opens the log) is not shown: the records end where the group began."""
-    lengths = read_marker(group_marker(path))
-    if lengths is None or loaded.size <= lengths[0]:
-        return ""
-    keep = loaded.data[: lengths[0]].count(b"\n")
-    if keep >= len(loaded.records):
-        return ""
-    hidden = len(loaded.records) - keep
-    del loaded.records[keep:]
-    loaded.torn_tail = None  # part of the unfinished group, not a torn line of its own
-    loaded.good_bytes = lengths[0]
-    return (
-        f"the last {hidden} entries are a write not yet accepted (a 'stockade run' "
-        "writing, or killed while writing); they are not shown"
-    )
+    return read_long(path, size)
 
 
 def _disk_hint(exc: JournalError) -> str:
-    """Say plainly what a full or read-only disk means for the player (told by the OS
-    error's number, never by its words, which depend on the platform and language)."""
-    if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return (
-            ". The disk is full: nothing more can be recorded until space is freed; "
-            "everything recorded before is safe"
-        )
-    if exc.errno == errno.EROFS:
-        return ". The disk is read-only: nothing can be recorded"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return ". Stockade may not write this file: nothing can be recorded"
-    return ""
+    """What a full or read-only disk means for the player (``core.log.failed_write``)."""
+    from stockade.core.log.failed_write import disk_hint  # a failed write's words
+
+    return disk_hint(exc)

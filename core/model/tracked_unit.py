@@ -4,6 +4,7 @@ Separate from ``core.model.state`` because this is the machinery under the state
 the state: the ``__setattr__`` hooks that record pre-images for undo and list the units
 the indexes must refile, the fast ``Unit.__init__``, and the copies that clones and
 views make. ``GameState`` and ``Side`` are built on it; the indexes read its lists.
+A unit as a snapshot's row lays it out is ``core.model.laid_out_unit``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import _thread  # threading's Lock itself, without importing threading (~2 M ins
 import dataclasses
 import operator
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -408,7 +409,7 @@ _set_field = object.__setattr__
 _get_field = object.__getattribute__
 
 
-class _Bare(_Fields):
+class BareUnit(_Fields):
     """A Unit's slots without its hooks: a unit is filled as one (plain slot stores,
     ~6x faster than calling each slot's setter) and then made a Unit (the same
     layout, so ``__class__`` may be set)."""
@@ -464,7 +465,7 @@ def unit_values(u: Unit) -> tuple[Any, ...]:
 def make_unit(values: Iterable[Any]) -> Unit:
     """An untracked Unit with ``values`` as its fields (in the dataclass's order),
     made without the hooks (no one else holds it yet)."""
-    bare: Any = _Bare.__new__(_Bare)
+    bare: Any = BareUnit.__new__(BareUnit)
     _fill(bare, values)  # ValueError unless there is one value a field
     bare.__class__ = Unit
     unit: Unit = bare
@@ -474,65 +475,11 @@ def make_unit(values: Iterable[Any]) -> Unit:
 def set_fields(u: Unit, values: Iterable[Any]) -> None:
     """Set every field of ``u`` from ``values`` (in the dataclass's order), without
     the hooks: for a unit being made, which no one else holds yet."""
-    _set_field(u, "__class__", _Bare)
+    _set_field(u, "__class__", BareUnit)
     try:
         _fill(u, values)
     finally:
         _set_field(u, "__class__", Unit)
-
-
-# A unit as it is laid out (``core.model.unit_layout``): the fields every unit holds in
-# a slot, in order, then its ``_origins`` (None: the counter it entered as) and its
-# ``_more`` (the rarely set fields not at their default, None when none is). A snapshot
-# keeps units so (``core.log.snap_units``): read back, a unit is its slots set, never
-# each rare field compared with its default again.
-LAID_OUT = tuple(n for n in UNIT_FIELDS if n not in RARELY_SET and n != "origins")
-assert UNIT_FIELDS[:6] + UNIT_FIELDS[7:17] + UNIT_FIELDS[35:38] == LAID_OUT, LAID_OUT
-_LAID_OUT_GETTER = operator.attrgetter(*LAID_OUT, "_origins", "_more")
-_RARE_SET = frozenset(RARELY_SET)
-
-
-def layout_values(u: Unit) -> tuple[Any, ...]:
-    """The fields of ``u`` in ``LAID_OUT``, then its ``_origins`` and ``_more``."""
-    values: tuple[Any, ...] = _LAID_OUT_GETTER(u)
-    return values
-
-
-def unit_of_layout(values: Sequence[Any]) -> Unit:
-    """An untracked Unit from ``layout_values`` (``_more``'s values of their fields'
-    types, none at its default: as ``layout_values`` gives them). ValueError when
-    ``_more`` names a field that is not a rare one, or the values are not one a slot."""
-    o: Any = object.__new__(_Bare)  # untracked: no ``Tracked.__new__`` call
-    (
-        o.handle,
-        o.side,
-        o.unit_kind,
-        o.counter,
-        o.created,
-        o.cvp,
-        o.traits,
-        o.status,
-        o.armed,
-        o.broken,
-        o.pinned,
-        o.berserk,
-        o.melee,
-        o.disrupted,
-        o.location,
-        o.guard,
-        o.broken_told,
-        o.location_told,
-        o.placed_clock,
-        o._origins,
-        more,
-    ) = values
-    if more is not None and (not more or not more.keys() <= _RARE_SET):
-        raise ValueError(f"not a unit's rare fields: {sorted(more)}")
-    o._more = more
-    o._tracker = None
-    o.__class__ = Unit
-    unit: Unit = o
-    return unit
 
 
 def _unit_init(self: Unit, *args: Any, **kwargs: Any) -> None:

@@ -14,7 +14,14 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.architecture.sources import parsed
+
+# The tests that read the sources as syntax trees run on one worker (pyproject.toml:
+# --dist loadgroup), so each module is parsed once a run (tests/architecture/sources.py),
+# not once by each worker (core/, tui/ and tests/ are some 2 s of CPU to parse).
+pytestmark = pytest.mark.xdist_group("architecture_sources")
 
 CORE = Path(__file__).resolve().parents[2] / "core"
 

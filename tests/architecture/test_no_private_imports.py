@@ -8,7 +8,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from tests.architecture import sources
+
+# The tests that read the sources as syntax trees run on one worker (pyproject.toml:
+# --dist loadgroup), so each module is parsed once a run (tests/architecture/sources.py),
+# not once by each worker (core/, tui/ and tests/ are some 2 s of CPU to parse).
+pytestmark = pytest.mark.xdist_group("architecture_sources")
 
 ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("core", "tui")

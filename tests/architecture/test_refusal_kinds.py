@@ -22,6 +22,11 @@ from stockade.core.model.errors import (
 )
 from tests.architecture.sources import walk
 
+# The tests that read the sources as syntax trees run on one worker (pyproject.toml:
+# --dist loadgroup), so each module is parsed once a run (tests/architecture/sources.py),
+# not once by each worker (core/, tui/ and tests/ are some 2 s of CPU to parse).
+pytestmark = pytest.mark.xdist_group("architecture_sources")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 KINDS = [

@@ -12,9 +12,15 @@ import inspect
 import re
 from pathlib import Path
 
+import pytest
 import textual
 
 from tests.architecture import sources
+
+# The tests that read the sources as syntax trees run on one worker (pyproject.toml:
+# --dist loadgroup), so each module is parsed once a run (tests/architecture/sources.py),
+# not once by each worker (core/, tui/ and tests/ are some 2 s of CPU to parse).
+pytestmark = pytest.mark.xdist_group("architecture_sources")
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 PRIVATE = re.compile(r"\bself\.(_[a-z][a-z0-9_]*)\b|^\s*(?:async\s+)?def\s+(_[a-z][a-z0-9_]*)\(")
@@ -32,11 +38,14 @@ def private_names_of_class(cls: type) -> frozenset[str]:
     return frozenset(private_names(inspect.getsource(cls)))
 
 
-def textual_private() -> set[str]:
+@functools.cache
+def textual_private() -> frozenset[str]:
+    """Every private name in Textual's package (scanned once a test process: two tests
+    ask, and Textual's source does not change during a run)."""
     names: set[str] = set()
     for path in Path(textual.__file__).parent.rglob("*.py"):
         names |= private_names(path.read_text(encoding="utf-8", errors="replace"))
-    return names
+    return frozenset(names)
 
 
 def ours() -> list[tuple[Path, ast.Module]]:

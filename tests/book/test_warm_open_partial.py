@@ -87,9 +87,20 @@ def rows(game: Game) -> list[object]:
     return [history, lines, one_by_one]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def long_from_400_entries():
+    """A game is long (a snapshot written, the state ``TAIL`` entries back kept beside
+    it) from 400 entries, its tail 30: what is read warm and cold is the same as at the
+    product's sizes (5,000 and 256), for a tenth of the entries to make and read."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(snap_sizes, "MIN_EVENTS", 400)
+        m.setattr(snap_sizes, "TAIL", 30)
+        yield
+
+
 @pytest.fixture(scope="module")
-def partial_log_bytes(tmp_path_factory) -> tuple[bytes, int]:
-    """The long log made once for the module (an in-memory game of 5,000-odd entries),
+def partial_log_bytes(long_from_400_entries, tmp_path_factory) -> tuple[bytes, int]:
+    """The long log made once for the module (an in-memory game of 500-odd entries),
     as bytes; each test reads its own copy of the file."""
     path = tmp_path_factory.mktemp("partial") / "game.jsonl"
     seq = long_log(path)

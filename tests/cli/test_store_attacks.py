@@ -23,7 +23,7 @@ import pytest
 
 from stockade.core.book import tally as tallying
 from stockade.core.cli import stored_tally
-from stockade.core.log import derived
+from stockade.core.log import derived, entry_files
 from stockade.core.log import journal as journal_module
 from stockade.core.log.log_file import MAX_LOG_BYTES
 from stockade.sample_games.catalog import HERE as SAMPLE_DIR
@@ -147,7 +147,7 @@ def test_a_kept_file_edited_and_summed_again_without_the_key_is_a_miss(
     (kept,) = stockade_dirs.cache.glob("*.tally")
     data = kept.read_bytes()
     magic = data[: data.index(b"\n") + 1]
-    size = derived.MAC_BYTES
+    size = entry_files.MAC_BYTES
     header, _, payload = data[len(magic) + size :].partition(b"\n")
     forged = payload.replace(b"Demo", b"Fake")
     assert forged != payload

@@ -5,9 +5,10 @@ a CPU-time limit, one ``stockade`` call per file with its own dirs, output and e
 code, and must end with a one-line message naming the bad line -- never a traceback,
 never a kill by the limits -- and print nothing that could drive a terminal: no byte
 below 0x20 but newline and tab, no DEL, no C1 character, nothing that is not UTF-8.
-The TUI opens every file headless (one process, the same limits) and its screen is
-held to the same rule. Each child reports every file it was given: the tests count
-the reports, so a child that stopped early fails them however fast the machine is.
+The TUI's reader reads every file (one process, the same limits) and the app shows
+each game read headless, its screen and notices held to the same rule. Each child
+reports every file it was given: the tests count the reports, so a child that stopped
+early fails them however fast the machine is.
 """
 
 from __future__ import annotations
@@ -54,9 +55,11 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-# One interpreter runs one command over the whole corpus: each call gets its own dirs,
-# working directory, stdout and stderr (bytes, encoded as a real ``stockade`` process
-# encodes them with PYTHONIOENCODING=utf-8) and exit code, written to a JSON report.
+# One interpreter runs its commands, each over the whole corpus: each call gets its own
+# dirs, working directory, stdout and stderr (bytes, encoded as a real ``stockade``
+# process encodes them with PYTHONIOENCODING=utf-8) and exit code, written to a JSON
+# report. Two such interpreters share the commands (one per core): an interpreter per
+# command cost as much again in start-ups and the core's imports.
 CLI_BATCH = r"""
 import io, json, os, sys
 from pathlib import Path
@@ -64,7 +67,7 @@ from stockade.core.cli import main
 
 report_path, jobs = sys.argv[1], json.loads(sys.argv[2])
 report = {}
-for key, args, work in jobs:
+for command, key, args, work in jobs:
     for name in ("CONFIG", "DATA", "CACHE"):
         os.environ[f"STOCKADE_{name}_DIR"] = str(Path(work) / name.lower())
     os.chdir(work)
@@ -77,7 +80,7 @@ for key, args, work in jobs:
         sys.stdout.flush(), sys.stderr.flush()
         said = out.getvalue().hex(), err.getvalue().hex()  # before the wrappers close them
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-    report[key] = [code, *said]
+    report.setdefault(command, {})[key] = [code, *said]
 Path(report_path).write_text(json.dumps(report))
 """
 
@@ -121,7 +124,8 @@ def assert_terminal_safe(what: str, data: bytes) -> str:
 
 
 def _run_all(tmp_path: Path) -> dict[tuple[str, str], subprocess.CompletedProcess]:
-    """Every command over every file: one bounded process per command."""
+    """Every command over every file: two bounded processes, each running half the
+    commands in turn (a command's calls all in one process)."""
     batches: dict[str, list[tuple[str, list[str], str]]] = {}
     for name in EXPECTED:
         for command, argv in COMMANDS.items():
@@ -132,28 +136,32 @@ def _run_all(tmp_path: Path) -> dict[tuple[str, str], subprocess.CompletedProces
             args = [a.format(log=work / name, tmp=work) for a in argv]
             batches.setdefault(command, []).append((name, args, str(work)))
 
-    def run_batch(command: str) -> dict[tuple[str, str], subprocess.CompletedProcess]:
-        report = tmp_path / f"{command}.json"
-        jobs = json.dumps(batches[command])
-        done = run_bounded([str(report), jobs], tmp_path, child=CLI_BATCH)
+    def run_batch(commands: list[str]) -> dict[tuple[str, str], subprocess.CompletedProcess]:
+        report = tmp_path / f"{commands[0]}.json"
+        jobs = [(c, name, args, work) for c in commands for name, args, work in batches[c]]
+        done = run_bounded([str(report), json.dumps(jobs)], tmp_path, child=CLI_BATCH)
         stderr = done.stderr.decode("utf-8", "replace")
         assert done.returncode == 0 and report.exists(), (
-            f"{command}: rc {done.returncode}\n{stderr}"
+            f"{commands}: rc {done.returncode}\n{stderr}"
         )
         got = json.loads(report.read_text())
-        assert sorted(got) == sorted(EXPECTED), f"{command}: not every file reported"
-        return {
-            (name, command): subprocess.CompletedProcess(
-                args, code, bytes.fromhex(out), bytes.fromhex(err)
-            )
-            for name, (code, out, err) in got.items()
-            for args in [next(a for n, a, _ in batches[command] if n == name)]
-        }
+        assert sorted(got) == sorted(commands), f"{commands}: not every command reported"
+        results: dict[tuple[str, str], subprocess.CompletedProcess] = {}
+        for command in commands:
+            assert sorted(got[command]) == sorted(EXPECTED), f"{command}: not every file reported"
+            for name, args, _ in batches[command]:
+                code, out, err = got[command][name]
+                results[name, command] = subprocess.CompletedProcess(
+                    args, code, bytes.fromhex(out), bytes.fromhex(err)
+                )
+        return results
 
     results: dict[tuple[str, str], subprocess.CompletedProcess] = {}
+    commands = list(batches)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for batch in pool.map(run_batch, batches):
+        for batch in pool.map(run_batch, [commands[0::2], commands[1::2]]):
             results.update(batch)
+    assert len(results) == len(EXPECTED) * len(COMMANDS)
     return results
 
 
@@ -212,12 +220,12 @@ def test_the_limit_is_real(tmp_path):
 
 
 TUI_CHILD = r"""
-import asyncio, gc, html, json, re, shutil, sys
+import asyncio, gc, hashlib, html, json, re, shutil, sys
 from pathlib import Path
+import msgspec
 from stockade.core.model.visible import visible
-from stockade.core.book.game import Game
-from stockade.core.log.journal import JournalError
 from stockade.tui.app import StockadeApp
+from stockade.tui.reading import read_game
 from textual.app import App
 
 # What the modules hold lives to the end: frozen out of the collector's walks, as the
@@ -241,11 +249,7 @@ def _record(self, message, *args, **kwargs):
 
 App.notify = _record
 
-async def open_one(path):
-    try:
-        game = Game.open(path)  # what run_app does
-    except (JournalError, OSError) as exc:
-        return {"error": visible(f"stockade: cannot open {path.name}: {exc}")}
+async def show(game):
     app = StockadeApp(game, remember=False)
     SEEN.clear()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -255,15 +259,34 @@ async def open_one(path):
         texts = re.findall(r"<text[^>]*>(.*?)</text>", app.export_screenshot())
         screen = html.unescape("".join(texts)).replace("\xa0", " ")
         notes = list(SEEN)
-    game.close()
-    return {"screen": screen, "notes": notes, "read_only": game.read_only}
+    return {"screen": screen, "notes": notes}
 
 async def main():
-    out = {}
+    # A file is read by the reader the launcher's app runs (tui/reading.py). The app's
+    # screen is a function of the game read (its records, and whether it is read-only)
+    # and its notices are the game's warnings: each game is shown once, and a file that
+    # reads to a game already shown gets that screen and its own warnings as notices.
+    # Every game shown reports whether its notices were its warnings, as told here.
+    out, shown = {}, {}
     for name in sys.argv[2:]:
         work = Path(sys.argv[1]) / name
         shutil.copy(Path(sys.argv[1]).parent / name, work)
-        out[name] = await open_one(work)
+        read = read_game(work)
+        game = read.game
+        if game is None:  # the launcher prints this and exits (tui/app.py, run_app)
+            out[name] = {"error": visible(f"stockade: {read.problem}")}
+            continue
+        key = hashlib.sha256(msgspec.json.encode([game.read_only, *game.records])).hexdigest()
+        told = [visible(w) for w in game.warnings]
+        if key in shown:
+            seen = {"screen_of": shown[key], "notes": told}
+        else:
+            shown[key] = name
+            seen = await show(game)
+            seen["told_as_warned"] = seen["notes"] == told
+        seen["read_only"] = game.read_only
+        game.close()
+        out[name] = seen
     print(json.dumps(out))
 
 asyncio.run(main())
@@ -271,6 +294,12 @@ asyncio.run(main())
 
 
 def test_the_tui_opens_every_file_within_bounds(tmp_path):
+    """Every file is read by the app's reader, as the launcher reads it; each game read
+    is shown once (6 apps for the 38 files, not 33): 27 files read to the same three
+    entries, everything from their bad line on left out, and what differs between them
+    is the warning that names that line, which reaches the player as a notice. A shown
+    game's notices must be exactly its warnings (planted: the app dropping the warnings
+    fails here), so a file that reads to a shown game is held to its own warnings."""
     files = tmp_path / "files"
     shutil.copytree(CORPUS, files)
     (files / "opened").mkdir()  # the child opens copies here: torn tails get set aside
@@ -280,11 +309,18 @@ def test_the_tui_opens_every_file_within_bounds(tmp_path):
     assert done.returncode == 0, err[-2000:]
     report = json.loads(done.stdout)
     assert sorted(report) == sorted(EXPECTED)  # every file opened, none skipped
+    shown = [name for name, seen in report.items() if "screen" in seen]
+    games = {name: seen["screen_of"] for name, seen in report.items() if "screen_of" in seen}
+    assert set(games.values()) <= set(shown)  # each stands for a game shown itself
     for name, seen in report.items():
         line = EXPECTED[name]["line"]
         said = seen.get("error", "") + " ".join(seen.get("notes", []))
         assert_terminal_safe(name, (said + seen.get("screen", "")).encode())
-        if line is not None:
+        if "screen" in seen:
+            assert seen["told_as_warned"], (name, seen["notes"])
+        if line is None:
+            assert "error" not in seen, (name, said)
+        else:
             assert f"line {line}" in said, (name, said)
             assert "error" in seen or seen["read_only"] or "left out" in said, (name, said)
     assert "[link=file:///etc/passwd]click me[/link]" in report["rich_markup.jsonl"]["screen"]

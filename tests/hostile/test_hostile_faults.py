@@ -185,12 +185,12 @@ def test_a_torn_tail_that_cannot_be_set_aside_leaves_the_log_as_it_was(tmp_path,
     with open(game.path, "ab") as log:
         log.write(b'{"kind":"unit","handle":"g9"')  # a crash mid-write
     before = game.path.read_bytes()
-    import stockade.core.log.reader as logread  # the torn-tail code the game shares with the camp
+    import stockade.core.log.torn_tail as torn  # the torn-tail code the game shares with the camp
 
     def refused(path, tail):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(logread, "set_aside", refused)
+    monkeypatch.setattr(torn, "set_aside", refused)
     reopened = Game.open(game.path)
     assert reopened.read_only
     assert any("cannot save the damaged bytes" in w for w in reopened.warnings)

@@ -28,7 +28,7 @@ from stockade.core.log import game_log as logfile
 from stockade.core.log import reader as logread
 from stockade.core.log.log_lines import MAX_LINE_BYTES
 from stockade.core.model import events as ev
-from stockade.core.model import tracked_unit
+from stockade.core.model import laid_out_unit, tracked_unit
 from stockade.core.model.record_bounds import suspicious_lines
 from stockade.core.model.tracked_unit import Origin, Unit
 
@@ -180,7 +180,7 @@ def test_every_refused_character_makes_its_line_suspicious(char, ascii_only):
 @settings(max_examples=40, deadline=None)
 def test_the_whole_buffer_line_bound_agrees_with_a_split(lengths):
     blob = b"".join(b"x" * n + b"\n" for n in lengths)
-    assert logread._lines_fit(blob) == (max(lengths) <= MAX_LINE_BYTES)
+    assert logread.lines_fit(blob) == (max(lengths) <= MAX_LINE_BYTES)
 
 
 # ------------------------------------------------------------------ Unit's __init__
@@ -226,20 +226,20 @@ def test_a_unit_laid_out_is_read_back_in_order():
     values = [f"value {i}" for i in range(len(dataclasses.fields(Unit)))]
     values[tracked_unit._AT["origins"]] = [Origin("o", "squad", "c", 1)]
     u = tracked_unit.make_unit(values)
-    laid = tracked_unit.layout_values(u)
-    back = tracked_unit.unit_of_layout(laid)
+    laid = laid_out_unit.layout_values(u)
+    back = laid_out_unit.unit_of_layout(laid)
     assert list(tracked_unit.unit_values(back)) == values
     assert (back._origins, back._more) == (u._origins, u._more) and back._more
     assert back._tracker is None and type(back) is Unit
     plain = Unit("h", "A", "squad", "c", 1, 2, [Origin("h", "squad", "c", 2)])
-    again = tracked_unit.unit_of_layout(tracked_unit.layout_values(plain))
+    again = laid_out_unit.unit_of_layout(laid_out_unit.layout_values(plain))
     assert again == plain and again._more is None and again._origins is None
     with pytest.raises(ValueError):
-        tracked_unit.unit_of_layout([*laid, "one more"])
+        laid_out_unit.unit_of_layout([*laid, "one more"])
     with pytest.raises(ValueError, match="rare fields"):
-        tracked_unit.unit_of_layout([*laid[:-1], {"handle": "x"}])  # not a rare field
+        laid_out_unit.unit_of_layout([*laid[:-1], {"handle": "x"}])  # not a rare field
     with pytest.raises(ValueError, match="rare fields"):
-        tracked_unit.unit_of_layout([*laid[:-1], {}])  # empty: None stands for it
+        laid_out_unit.unit_of_layout([*laid[:-1], {}])  # empty: None stands for it
 
 
 @pytest.mark.parametrize(

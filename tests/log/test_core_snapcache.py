@@ -15,7 +15,7 @@ import pytest
 
 from bench.generate import Driver
 from stockade.core.book.game import Game
-from stockade.core.log import derived, snap_sizes, snapcache
+from stockade.core.log import derived, long_read, snap_sizes, snap_write, snapcache
 from stockade.core.log import store as log_store
 from stockade.core.log.game_log import GAME
 from stockade.core.model import events as ev
@@ -37,7 +37,9 @@ def log(tmp_path, request, monkeypatch, generated_log):
     if request.param == "streamed":
         monkeypatch.setattr(log_store, "STREAM_FROM", 0)
     path = tmp_path / "game.jsonl"
-    generated_log(path, 900, 4)
+    # 500 entries, as in test_snapshot_tail: a back row left out of the snapshot fails
+    # here (at 900 entries it did not); a time left out fails at both
+    generated_log(path, 500, 4)
     return path
 
 
@@ -311,13 +313,13 @@ def test_the_snapshot_written_in_pieces_is_the_bytes_of_its_struct(cache, log, m
     """The snapshot is written a piece at a time, its units encoded a row at a time
     between the fields before and after them: the file holds the very bytes msgspec
     gives the whole, under a MAC that verifies."""
-    monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 10)  # many pieces
+    monkeypatch.setattr(snap_write, "PIECE_BYTES", 1 << 10)  # many pieces
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(cache))
     game = fresh(log)
     fold = game.projection
     n = len(fold.seqs)
     pieces = list(
-        snapcache._payload(
+        snap_write._payload(
             (1, "digest"), fold.seqs, n, fold.state, fold.conflicts, fold.when, fold.names.by_seq
         )
     )
@@ -328,12 +330,12 @@ def test_the_snapshot_written_in_pieces_is_the_bytes_of_its_struct(cache, log, m
     assert snap.name_table and snap.when_table and snap.casualties
     assert msgspec.msgpack.encode(snap) == payload
     content = (log.stat().st_size, "digest")
-    assert snapcache.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
-    assert derived.read_entry(snapcache._resolved(log), snapcache.KIND, None) is not None
+    assert snap_write.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
+    assert derived.read_entry(snapcache.resolved(log), snapcache.KIND, None) is not None
 
 
 def test_a_snapshot_that_does_not_encode_leaves_no_file(cache, log, monkeypatch):
-    monkeypatch.setattr(snapcache, "PIECE_BYTES", 1 << 10)
+    monkeypatch.setattr(snap_write, "PIECE_BYTES", 1 << 10)
     monkeypatch.setenv("STOCKADE_CACHE_DIR", str(cache))
     game = fresh(log)
     fold = game.projection
@@ -341,8 +343,8 @@ def test_a_snapshot_that_does_not_encode_leaves_no_file(cache, log, monkeypatch)
     last = list(fold.state.units.values())[-1]
     object.__setattr__(last, "note", object())  # fails in the last piece, after others
     content = (log.stat().st_size, "digest")
-    assert not snapcache.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
-    assert derived.read_entry(snapcache._resolved(log), snapcache.KIND, None) is None
+    assert not snap_write.write(log, content, fold.seqs, n, fold.state, fold.conflicts, fold.when)
+    assert derived.read_entry(snapcache.resolved(log), snapcache.KIND, None) is None
     assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]
 
 
@@ -376,7 +378,7 @@ def test_a_warm_open_decodes_only_the_lines_after_its_snapshot(
     game.close()
     seen: list[int] = []
     counting = msgspec.structs.replace(GAME, decoder=_CountingDecoder(GAME.decoder, seen))
-    monkeypatch.setattr(log_store, "GAME", counting)
+    monkeypatch.setattr(long_read, "GAME", counting)
     game = Game.open(log, read_only=True)
     assert game.projection.restored
     data = log.read_bytes()

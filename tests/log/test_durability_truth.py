@@ -19,7 +19,7 @@ from stockade.core.cli import main
 from stockade.core.commands import execute
 from stockade.core.log import files as files_module
 from stockade.core.log.game_log import load
-from stockade.core.log.reader import set_aside
+from stockade.core.log.torn_tail import set_aside
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal
 

@@ -5,6 +5,7 @@ over), undo a wrong entry, replay, read and export the tally."""
 
 from __future__ import annotations
 
+from stockade.core.commands import run_script
 from stockade.core.model import events as ev
 from stockade.core.model.tracked_unit import PRISONER
 from stockade.tui.app import StockadeApp
@@ -112,17 +113,21 @@ async def test_example_15_undo_replay_and_tally(tmp_path):
 @sync
 async def test_replay_strike_shows_consequences_before_confirming(tmp_path):
     game = new_game(tmp_path, "Strike", [("American", "American", 4), ("German", "German", 3)])
-    app = StockadeApp(game, remember=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        for line in (
+    # the entries made through the core: replay's strike, unstrike and undo are the test
+    run_script(
+        game,
+        [
             "add American 8-0 as a1 at H5",
             "add German 4-6-7 as g1 at H6 broken",
             "phase RtPh 1 American",
             "surrender g1 to a1",
-        ):
-            await type_command(pilot, line)
-        await pilot.press("escape", "h")
+        ],
+    )
+    assert len(game.records) == 5  # as typed: the sides, then the four entries
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
         replay = app.screen
         history = replay.query_one(HistoryView)
         history.select_seq(3)  # adding g1: the surrender depends on it
