@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import App
 from textual.notifications import SeverityLevel
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.theme import Theme
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
@@ -52,8 +52,10 @@ class StockadeApp(EscapeThenKey):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal"), (130, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
     # Each change of the game, for the screens and widgets that watch it
-    # (``tui.table_app.watch_game``).
-    game_update: reactive[GameUpdate | None] = reactive(None, always_update=True, init=False)
+    # (``tui.table_app.watch_game``). A ``var``: the app itself draws nothing of it,
+    # and a ``reactive`` would repaint the whole screen on each entry, over the
+    # regions the watchers repaint themselves.
+    game_update: var[GameUpdate | None] = var(None, always_update=True, init=False)
     COMMANDS = App.COMMANDS | {StockadeCommands}
     BINDINGS = key_bindings("app")
 

@@ -134,10 +134,21 @@ async def test_too_small_terminal_says_so(tmp_path, small_game):
         await pilot.pause()
         assert app.screen.query_one("#too-small").display
         assert "need 80x24" in str(app.screen.query_one("#too-small").render())
-        assert not app.screen.query_one("#main").display
+        shown = [w for w in app.screen.children if w.display and w.id != "too-small"]
+        assert shown == []  # nothing of the board, the bars or the footer
     async with StockadeApp(game, remember=False).run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert not any(notice.display for notice in pilot.app.screen.query("#too-small"))
+        assert pilot.app.screen.query_one("#history").display
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#too-small").display
+        shown = [w for w in pilot.app.screen.children if w.display and w.id != "too-small"]
+        assert shown == []
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
         assert not pilot.app.screen.query_one("#too-small").display
+        assert pilot.app.screen.query_one("#history").display
     game.close()
 
 

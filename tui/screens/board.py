@@ -17,9 +17,10 @@ __all__ = ["TOO_SMALL", "compose_board"]
 
 
 def compose_board(game: Game) -> ComposeResult:
-    """The phase bar, one panel per side and the history: shared with replay mode."""
-    yield PhaseBar(id="phase-bar")
-    with Vertical(id="board"):
+    """The phase bar, one panel per side and the history: shared with replay mode.
+    (``part``: what a screen too small hides, where no container holds them.)"""
+    yield PhaseBar(id="phase-bar", classes="part")
+    with Vertical(id="board", classes="part"):
         with Horizontal(id="sides"):
             for name in game.state.sides:
                 yield SidePanelView(name)

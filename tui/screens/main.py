@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.events import Resize, ScreenResume
 from textual.geometry import Size
 from textual.screen import Screen
@@ -115,13 +114,25 @@ class MainScreen(Screen[None]):
         return self.table.game
 
     def compose(self) -> ComposeResult:
-        yield Static(TOO_SMALL, id="too-small")
-        with Vertical(id="main"):
-            yield from compose_board(self.game)
-            yield VerdictBar(id="vc-verdict")
-            yield CommandBar(self._candidates, self._command_text, id="command-bar")
-            yield StatusLine(id="status")
+        # The board's parts sit on the screen itself, with no container that only
+        # groups them: the too-small classes hide each (stockade.tcss). The notice
+        # itself is made only for a screen too small, now or when resized so.
+        if self._too_small(self.app.size):
+            yield self._notice()
+        yield from compose_board(self.game)
+        yield VerdictBar(id="vc-verdict", classes="part")
+        yield CommandBar(self._candidates, self._command_text, id="command-bar", classes="part")
+        yield StatusLine(id="status", classes="part")
         yield StockadeFooter(compact=True)
+
+    def _too_small(self, size: Size) -> bool:
+        """Whether a screen of ``size`` shows only the too-small notice."""
+        classes = self._breakpoints(size)
+        return classes.get("-narrow", False) or classes.get("-short", False)
+
+    @staticmethod
+    def _notice() -> Static:
+        return Static(TOO_SMALL, id="too-small")
 
     def on_mount(self) -> None:
         self._phase = (self.game.state.turn, self.game.state.phase)
@@ -165,6 +176,8 @@ class MainScreen(Screen[None]):
             self.has_class(name) == on for name, on in self._breakpoints(event.size).items()
         ):
             event.prevent_default()
+        elif self._too_small(event.size) and not self.query("#too-small"):
+            self.mount(self._notice(), before=0)
         self.call_after_refresh(self._resized)
 
     def _resized(self) -> None:

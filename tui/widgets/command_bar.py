@@ -13,9 +13,10 @@ from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.widgets.input import Selection
 
@@ -220,13 +221,14 @@ class CommandInput(Input):
         self.post_message(CommandBar.Left())
 
 
-class CommandBar(Vertical):
+class CommandBar(Horizontal):
     """The bar, and above it the list of entries that may happen now (shown while the
-    bar is empty: when it opens, and when a phase opens)."""
+    bar is empty: when it opens, and when a phase opens). The list is mounted beside
+    the bar, before it, so that the bar is the row itself (no container that only
+    holds the prompt and the input)."""
 
     DEFAULT_CSS = """
-    CommandBar { height: auto; background: $surface; }
-    CommandBar > Horizontal { height: 1; }
+    CommandBar { height: 1; background: $surface; }
     CommandBar .command-prompt { width: 2; padding: 0 0 0 1; color: $text-muted; }
     CommandBar:focus-within .command-prompt { color: $primary; text-style: bold; }
     CommandBar Input { border: none; height: 1; padding: 0; background: $surface; }
@@ -265,18 +267,17 @@ class CommandBar(Vertical):
         self._listing = False  # list the entries that may happen now while empty
         # Hidden until a phase opens or the bar opens: mounted then, so the main
         # screen fills without it (its class, CSS, mount and a layout).
-        self._offers = OfferList(id="offers")
+        self._offers = OfferList(self, id="offers")
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
-            # a Static, not a Label: the same one cell, without loading and styling
-            # another widget class for it while the main screen fills
-            yield Static(":", classes="command-prompt", markup=False)
-            yield CommandInput(
-                self._candidates,
-                placeholder=self._closed_placeholder(listed=False),
-                id="command-input",
-            )
+        # a Static, not a Label: the same one cell, without loading and styling
+        # another widget class for it while the main screen fills
+        yield Static(":", classes="command-prompt", markup=False)
+        yield CommandInput(
+            self._candidates,
+            placeholder=self._closed_placeholder(listed=False),
+            id="command-input",
+        )
 
     @property
     def input(self) -> CommandInput:
@@ -285,8 +286,11 @@ class CommandBar(Vertical):
     @property
     def offers(self) -> OfferList:
         """The entries' list above the bar, mounted when first asked for."""
-        if self._offers.parent is None:
-            self.mount(self._offers, before=0)
+        parent = self.parent
+        if self._offers.parent is None and isinstance(parent, Widget):
+            # hidden with the bar where a screen too small hides its parts
+            self._offers.set_class(self.has_class("part"), "part")
+            parent.mount(self._offers, before=self)
         return self._offers
 
     def list_offers(self, lines: list[tuple[str, str]], now: bool | None = None) -> None:

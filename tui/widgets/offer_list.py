@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -36,8 +37,9 @@ class OfferList(OptionList, can_focus=False):
             super().__init__()
             self.line = line
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, bar: MessagePump, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.bar = bar  # told what was picked: the list sits beside it, not inside
         self.lines: list[tuple[str, str]] = []  # (line, rule)
 
     def show(self, lines: list[tuple[str, str]], shown: bool) -> None:
@@ -79,4 +81,4 @@ class OfferList(OptionList, can_focus=False):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.post_message(self.Picked(self.lines[event.option_index][0]))
+        self.bar.post_message(self.Picked(self.lines[event.option_index][0]))

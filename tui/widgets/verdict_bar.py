@@ -33,8 +33,10 @@ class VerdictBar(Static):
             super().__init__()
             self.headline = headline
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("", **kwargs)
+    def __init__(self, classes: str = "", **kwargs: Any) -> None:
+        # hidden until a verdict is shown (by a class, not an inline style, so that a
+        # screen too small hides it too)
+        super().__init__("", classes=f"{classes} -none", **kwargs)
         self.headline = ""
 
     def show(self, state: GameState, change: Any = None) -> None:
@@ -42,7 +44,7 @@ class VerdictBar(Static):
         write just made) turned it into an immediate win."""
         # judged from the CVP sum, not the whole tally (its lines): after every entry
         verdict = judge(state, cvp_if_ended(state))
-        self.display = verdict is not None
+        self.set_class(verdict is None, "-none")
         if verdict is None:
             self.headline = ""
             return
