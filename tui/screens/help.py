@@ -90,7 +90,8 @@ class HelpScreen(ModalScreen[None]):
                     "Stockade keeps the book on A20 Prisoners. Keys move the "
                     f"clock and the history; {key_of(self.app, 'stockade.forms')} opens a "
                     f"guided form; {key_of(self.app, 'stockade.command')} takes a "
-                    "command. Every refusal names its rule.",
+                    "command. A refusal by the rules names its rule; a slip in what was "
+                    "typed (a handle, a side) says what it was.",
                     style="italic",
                 )
             )
