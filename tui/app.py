@@ -429,6 +429,7 @@ class StockadeApp(EscapeThenKey):
                 self.notify(problem, title="Config", severity="warning", markup=False)
         for note in [f"opened {path}", *game.warnings]:
             self.notify(note, title="Stockade", timeout=6, markup=False)
+            self._notes_up = True  # read by the first key, then out of the bar's way
         self.run_worker(self._collector_when_idle(), name="collector-back", group="collector")
         self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
 
