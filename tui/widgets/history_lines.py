@@ -9,8 +9,8 @@ the panel's lines are checked against, never what the panel shows.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
 
+import msgspec
 from rich.text import Text
 
 from stockade.core.book.change import Change
@@ -41,8 +41,7 @@ STYLES = {
 PENDING = "reading the log…"
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(msgspec.Struct, frozen=True):
     seq: int
     status: str
     text: str
