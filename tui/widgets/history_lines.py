@@ -73,6 +73,15 @@ def line_prompt(line: Line, error_style: str = "") -> Text:
     return out
 
 
+def hanging_indent(line: Line) -> int:
+    """Characters of ``line_prompt``'s text before its sentence (the entry's number and
+    mark, or a heading's rule): a wrapped line goes on under the sentence, not under
+    the number."""
+    if line.heading:
+        return len("── ")
+    return len(f"{line.seq:>3} ") + len(MARKS.get(line.status, ("? ", ""))[0])
+
+
 def can_word(game: Game, seq: int) -> bool:
     """Can entry ``seq`` be worded now without replaying the log on this thread: it
     folded in this process (its names are kept), or the replay is built. An undo /

@@ -54,6 +54,7 @@ from stockade.tui.widgets.history_lines import (
     Line,
     all_lines,
     entry_line,
+    hanging_indent,
     line_prompt,
     lines_for_change,
     refolded_from,
@@ -283,10 +284,25 @@ class HistoryView(ScrollView, can_focus=True):
             self.refresh(layout=True)
 
     def _cursor_lines(self, row: int) -> list[list[Segment]]:
+        """The highlighted entry whole: its sentence wrapped under itself, the number
+        and the mark on its first line only (a hanging indent)."""
         console = self.app.console
         style = self.get_component_rich_style("history-view--cursor")
-        options = console.options.update_width(self._width())
-        return console.render_lines(self._word(row + 1)[1], options, style=style, pad=True)
+        width = self._width()
+        line, text = self._word(row + 1)
+        indent = hanging_indent(line)
+        head, body = text[:indent], text[indent:]
+        head_cells = head.cell_len
+        if head_cells * 3 > width:  # too narrow to give the sentence a column of its own
+            options = console.options.update_width(width)
+            return console.render_lines(text, options, style=style, pad=True)
+        options = console.options.update_width(width - head_cells)
+        lines = console.render_lines(body, options, style=style, pad=True)
+        first = console.render_lines(
+            head, console.options.update_width(head_cells), style=style, pad=True
+        )[0]
+        under = [Segment(" " * head_cells, style)]
+        return [first + lines[0], *(under + rest for rest in lines[1:])]
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
