@@ -18,7 +18,7 @@ from stockade.core.model.errors import Refusal
 from stockade.core.model.plural import counted
 from stockade.core.reads.views import side_panels
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import hint
+from stockade.tui.bindings import hint, named_in_bar
 from stockade.tui.screens.board import TOO_SMALL, compose_board
 from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
@@ -503,7 +503,6 @@ class MainScreen(Screen[None]):
         "tally", "quit"): that key's action, and its key said, so that the next time it
         is one press."""
         from stockade.core.commands.grammar import verb_at
-        from stockade.tui.bindings import named_in_bar
 
         key = named_in_bar(text)
         if key is None or verb_at(text.split())[0] is not None:
@@ -527,8 +526,6 @@ class MainScreen(Screen[None]):
         # a player's word for a verb says which verb it is read as ("refuse = reject")
         usage = "" if verb is None else verb.usage_in(self.game.state)
         if verb is None:
-            from stockade.tui.bindings import named_in_bar
-
             key = named_in_bar(text)
             usage = f"{hint(self.app, key.id)}: a key of the board; enter does it" if key else ""
         if verb is not None and said.lower() != verb.name:
