@@ -35,15 +35,15 @@ def _sizes() -> str:
     )
 
 
-# The usage a Guard's line shows (``GuardView.usage``) and its meaning in one line, for
-# a key beside the Guards where there is room.
+# The usage a Guard's line shows (``GuardView.usage``) and its meaning; the key is the
+# meaning in one line of a side panel at 80x24 (35 columns), for a key under "Guards".
 GUARD_USAGE = Sign(
     "US# 6/15",
     "a Guard's prisoners' unit size (US#) / the most it may guard: 5 x its own US# "
     f"(A20.51); US# is {_sizes()}",
     spellings=("us#", "us", "usage", "unit size"),
 )
-GUARD_USAGE_KEY = "US# held/allowed: its prisoners' US# / 5 x its own (A20.51)"
+GUARD_USAGE_KEY = "US# held/most: 5 x its own (A20.51)"
 
 # Each part of the screen, with the signs it shows, in the order a player reads it.
 PANEL_SIGNS: tuple[Sign, ...] = (

@@ -7,7 +7,7 @@ from stockade.core.book.game import Game
 from stockade.core.commands import execute
 from stockade.core.model import events as ev
 from stockade.core.model.units import US_NUMBER
-from stockade.core.reads.glossary import GUARD_USAGE, LEGEND, signs_named
+from stockade.core.reads.glossary import GUARD_USAGE, GUARD_USAGE_KEY, LEGEND, signs_named
 from stockade.core.reads.views import side_panel
 
 
@@ -27,6 +27,9 @@ def test_the_usage_it_explains_is_the_one_a_guard_line_shows():
     assert "A20.51" in GUARD_USAGE.means
     for kind in ("squad", "hs", "leader"):
         assert str(US_NUMBER[kind]) in GUARD_USAGE.means
+    # the one-line key fits a side panel's line at 80x24 (40 columns less border,
+    # padding and scrollbar)
+    assert len(GUARD_USAGE_KEY) <= 35 and "A20.51" in GUARD_USAGE_KEY
 
 
 def test_help_says_what_a_mark_means_in_the_bar():

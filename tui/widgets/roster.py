@@ -200,7 +200,8 @@ class Roster(Vertical, can_focus=False):
         item = self.highlighted_item
         lines: list[tuple[str, str]] = []
         if item is None:
-            lines.append(("", "no unit matches; backspace to widen the filter" * bool(self.filter)))
+            if self.filter:
+                lines.append(("", "no unit matches; backspace to widen the filter"))
         else:
             if item.row.handle in self._cut:  # the row whole, under the verdict's words
                 lines.append(("  ", item.row.whole))
