@@ -372,6 +372,8 @@ class StockadeApp(EscapeThenKey):
         """
         # the command language: loaded on first use
         from stockade.core.commands import execute, told
+        from stockade.core.commands.execute import told_rows
+        from stockade.core.commands.verbs_control import rows_text
         from stockade.core.model.errors import InternalRefusal, Refusal
 
         try:
@@ -384,8 +386,10 @@ class StockadeApp(EscapeThenKey):
                 f"the core failed on this command ({exc!r}); nothing was recorded"
             ) from exc
         # the reply and what else the entry did (CVP, later entries), as the CLI says it
-        message = "\n".join(told(self.game, outcome))
-        self.game_changed(message, outcome.change, tuple(outcome.rows))
+        # (as rows, so a wrapped line goes on under its own text on the status line)
+        rows = told_rows(self.game, outcome)
+        message = rows_text(rows) if rows else "\n".join(told(self.game, outcome))
+        self.game_changed(message, outcome.change, tuple(rows))
         return message
 
     async def switch_game(self, path: Path) -> bool:

@@ -37,13 +37,24 @@ class Outcome(msgspec.Struct):
     notes: list[str] = msgspec.field(default_factory=list)
     # the message without the list of entries left in conflict, for a caller that
     # prints the change's consequences (which list them, with their sentences)
-    brief: str = ""
-    # the message as a table's rows, where it is one (help): a screen lays them out
+    brief: list[HelpRow] = msgspec.field(default_factory=list)
+    # the message as rows (a line and the lines under it, or help's table): a screen
+    # lays them out, a wrapped line going on under its own text; none for a text of
+    # its own (help rulings, help A20.55)
     rows: list[HelpRow] = msgspec.field(default_factory=list)
 
     @property
+    def headline_rows(self) -> list[HelpRow]:
+        return self.brief or self.rows
+
+    @property
     def headline(self) -> str:
-        return self.brief or self.message
+        return rows_text(self.brief) if self.brief else self.message
+
+
+def replied(rows: list[HelpRow], records: list[ev.Record], change: Change | None = None) -> Outcome:
+    """The outcome whose message is ``rows``, as the command line prints them."""
+    return Outcome(rows_text(rows), records, change, rows=rows)
 
 
 def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[str]:
@@ -51,10 +62,26 @@ def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[st
     alike: its reply, then what else it did (later entries changed, conflicts, each
     side's CVP before and after), one indented line each. ``standing``: the tally of
     ``game.state``, when the caller has it already (it is made only for a CVP line)."""
-    lines = outcome.headline.splitlines()
+    rows = told_rows(game, outcome, standing)
+    if rows:
+        return rows_text(rows).splitlines()
+    return outcome.headline.splitlines() + [f"  {line}" for line in _also(game, outcome, standing)]
+
+
+def told_rows(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[HelpRow]:
+    """``told`` as rows, each line of what else it did one step in; [] for a reply that
+    is a text of its own (help rulings)."""
+    head = outcome.headline_rows
+    if not head:
+        return []
+    return head + [HelpRow(line, depth=1) for line in _also(game, outcome, standing)]
+
+
+def _also(game: Game, outcome: Outcome, standing: Tally | None) -> list[str]:
+    """What else a command did: the change's consequences (CVP, later entries)."""
     change = outcome.change
     if change is None:
-        return lines
+        return []
     totals = None
     if change.cvp:
         if standing is None:
@@ -62,7 +89,7 @@ def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[st
 
             standing = tally(game.state)
         totals = totals_of(standing)
-    return lines + [f"  {line}" for line in consequences(change, totals)]
+    return consequences(change, totals)
 
 
 class ScriptRefusal(Refusal):
@@ -106,31 +133,34 @@ def execute(game: Game, command: Command | str) -> Outcome:
         return Outcome("", [])
     change = game.submit(parsed.events)
     records = game.records_of(change)
-    return Outcome(_message(game, parsed, records, change), records, change, parsed.notes)
+    rows = _message(game, parsed, records, change)
+    return Outcome(rows_text(rows), records, change, parsed.notes, rows=rows)
 
 
-def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Change) -> str:
+def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Change) -> list[HelpRow]:
+    """The reply to an entry: a line per record, what each reminds of one step under
+    it, each prisoner it freed or moved, the handles it made."""
     if parsed.verb in ("next", "prev", "turn", "phase", "skip"):
         state = game.state
         told = describe_clock(state.turn, state.attacker, state.phase)
         if parsed.clock_from_turn != (state.turn, state.attacker):
             told = f"new Player Turn: {told}"  # never crossed silently
-        return told
-    lines = list(parsed.notes)  # what a stack (@P4) stood for, what was filled in
+        return [HelpRow(told)]
+    rows = [HelpRow(note) for note in parsed.notes]  # a stack (@P4), what was filled in
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
-        lines.append(describe_move(parsed.clock_from, parsed.clock_moved))
+        rows.append(HelpRow(describe_move(parsed.clock_from, parsed.clock_moved)))
         records = records[1:]
     for record in records:
         if isinstance(record, ev.StatusChanged) and record.implied:
-            lines.append(implied_line(record))
+            rows.append(HelpRow(implied_line(record)))
             continue
-        lines.append(sentence_for(record, game, with_time=False))
-        lines += [f"  {line}" for line in reminders(record, game.state)]
+        rows.append(HelpRow(sentence_for(record, game, with_time=False)))
+        rows += [HelpRow(line, depth=1) for line in reminders(record, game.state)]
     # a prisoner never goes free or changes Guard silently: each one, and why
-    lines += [f"  {line}" for line in prisoner_sentences(change)]
+    rows += _prisoners(change)
     if parsed.made:
-        lines.append("new handles: " + ", ".join(parsed.made))
-    return "\n".join(lines)
+        rows.append(HelpRow("new handles: " + ", ".join(parsed.made)))
+    return rows
 
 
 def _control(game: Game, parsed: Parsed) -> Outcome:
@@ -149,30 +179,28 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
         change = game.undo()
         grp = change.target
         text = f"undone: entry {grp} ({_group_summary(game, grp)})"
-        return Outcome(text, [game.records[-1]], change)
+        return replied([HelpRow(text)], [game.records[-1]], change)
     if verb == "redo":
         change = game.redo()
         grp = change.target
-        text = f"redone: entry {grp} ({_group_summary(game, grp)})" + _prisoners(change)
-        return Outcome(text, [game.records[-1]], change)
+        text = f"redone: entry {grp} ({_group_summary(game, grp)})"
+        return replied([HelpRow(text), *_prisoners(change)], [game.records[-1]], change)
     if target is None:
         raise InputRefusal(f"'{verb}' needs the entry number")
     if verb == "strike":
         change = game.strike(target, reason)
         text = f"struck {_entries(change.struck, target)}" + (f" ({reason})" if reason else "")
-        full = text + _conflicts(game, change.new_conflicts)
-        return Outcome(full, [game.records[-1]], change, brief=text)
+        return _with_conflicts(game, [HelpRow(text)], change)
     if verb == "unstrike":
         change = game.unstrike(target)
-        text = f"unstruck {_entries(change.restored, target)}" + _prisoners(change)
-        full = text + _conflicts(game, change.new_conflicts)
-        return Outcome(full, [game.records[-1]], change, brief=text)
+        text = f"unstruck {_entries(change.restored, target)}"
+        return _with_conflicts(game, [HelpRow(text), *_prisoners(change)], change)
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
-def _prisoners(change: Change) -> str:
-    """The prisoners an entry brought back frees again, one line each."""
-    return "".join(f"\n  {line}" for line in prisoner_sentences(change))
+def _prisoners(change: Change) -> list[HelpRow]:
+    """The prisoners an entry brought back frees again, one line each, under it."""
+    return [HelpRow(line, depth=1) for line in prisoner_sentences(change)]
 
 
 def _entries(acted: list[int], target: int) -> str:
@@ -299,11 +327,9 @@ def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:
     was = sentence_for(game.timeline.standing(game.records[seq - 1]), game, with_time=False)
     change = game.amend(seq, event, preview=preview)
     if preview:
-        return Outcome(f"amend entry {seq} ({was}) to: {line}", [], change)
+        return replied([HelpRow(f"amend entry {seq} ({was}) to: {line}")], [], change)
     now = sentence_for(game.timeline.standing(game.records[seq - 1]), game, with_time=False)
-    text = f"amended entry {seq}: {now} (was: {was})"
-    full = text + _conflicts(game, change.new_conflicts)
-    return Outcome(full, [game.records[-1]], change, brief=text)
+    return _with_conflicts(game, [HelpRow(f"amended entry {seq}: {now} (was: {was})")], change)
 
 
 def _group_summary(game: Game, grp: int) -> str:
@@ -314,13 +340,20 @@ def _group_summary(game: Game, grp: int) -> str:
     return "; ".join(sentence_for(r, game, with_time=False) for r in records) or "nothing"
 
 
-def _conflicts(game: Game, seqs: list[int]) -> str:
-    if not seqs:
-        return ""
-    lines = [
-        f"\n  entry {s} no longer holds: {game.conflicts[s]}" for s in seqs if s in game.conflicts
+def _with_conflicts(game: Game, brief: list[HelpRow], change: Change) -> Outcome:
+    """The reply to a strike, unstrike or amendment: ``brief``, then the entries it
+    left in conflict, each one step under it (the brief alone for a caller that prints
+    the change's consequences, which list them)."""
+    seqs = [s for s in change.new_conflicts if s in game.conflicts]
+    if not change.new_conflicts:
+        return replied(brief, [game.records[-1]], change)
+    first, *rest = brief
+    rows = [
+        HelpRow(first.text + "; these need resolving (strike or fix them):", first.head),
+        *rest,
+        *(HelpRow(f"entry {s} no longer holds: {game.conflicts[s]}", depth=1) for s in seqs),
     ]
-    return "; these need resolving (strike or fix them):" + "".join(lines)
+    return Outcome(rows_text(rows), [game.records[-1]], change, brief=brief, rows=rows)
 
 
 def run_script(game: Game, lines: Iterable[str]) -> list[Outcome]:

@@ -166,7 +166,15 @@ def help_rows(verb: str = "", state: GameState | None = None) -> list[HelpRow]:
         return []
     if verb:
         spec = verb_named(verb)
-        return [] if spec is None else _verb_rows(spec, state)
+        if spec is not None:
+            return _verb_rows(spec, state)
+        term = term_named(verb)
+        if term is not None:
+            return term_rows(term)
+        from stockade.core.reads.glossary import signs_named
+
+        # a mark the screen shows (help US#, help ⑂): the mark, and what it means
+        return [HelpRow(sign.means, sign.mark) for sign in signs_named(verb)]
     rows = [HelpRow(spec.summary, name) for name, spec in VERBS.items()]
     return rows + [
         HelpRow(""),
@@ -174,7 +182,8 @@ def help_rows(verb: str = "", state: GameState | None = None) -> list[HelpRow]:
             "help VERB for one verb (each also answers to the words players use: "
             "refuse is reject, KIA is eliminate); help TERM for an A20 term and its verbs "
             "(help no quarter, help withdrawal); help rulings for Stockade's rulings; "
-            "help A20.55 for a section of A20 and how Stockade stands on each sentence"
+            "help A20.55 for a section of A20 and how Stockade stands on each sentence; "
+            "help and a mark the screen shows for what it means (help US#, help ⑂)"
         ),
         HelpRow(
             f"a unit: {UNIT_HELP}; where a verb takes units (H...): @P4 is the stack "
@@ -198,9 +207,9 @@ def help_text(verb: str = "", state: GameState | None = None) -> str:
             raise InputRefusal(f"A20 has no section '{verb}'", "e.g. help A20.55")
         return text
     if verb and verb_named(verb) is None:
-        term = term_named(verb)
-        if term is not None:
-            return term_help(term)
+        rows = help_rows(verb, state)
+        if rows:  # an A20 term, or a mark the screen shows
+            return rows_text(rows)
         raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
     return rows_text(help_rows(verb, state))
 
@@ -229,14 +238,17 @@ def _verb_rows(spec: VerbSpec, state: GameState | None) -> list[HelpRow]:
     return rows
 
 
-def term_help(term: Term) -> str:
+def term_rows(term: Term) -> list[HelpRow]:
     """An A20 term: the verbs that record it, each with an example."""
-    lines = [f"{term.title} ({term.rule}) is recorded with:"]
+    rows = [HelpRow(f"{term.title} ({term.rule}) is recorded with:")]
     for verb in term.verbs:
         spec = VERBS[verb]
-        lines += [f"  {short_usage(spec)}: {spec.summary}", f"    e.g. {spec.example}"]
-    lines.append(f"  help {term.verbs[0]} for the whole of it")
-    return "\n".join(lines)
+        rows += [
+            HelpRow(f"{short_usage(spec)}: {spec.summary}", depth=1),
+            HelpRow(f"e.g. {spec.example}", depth=2),
+        ]
+    rows.append(HelpRow(f"help {term.verbs[0]} for the whole of it", depth=1))
+    return rows
 
 
 def _outcome_words(spec: VerbSpec, state: GameState | None = None) -> list[HelpRow]:

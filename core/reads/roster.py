@@ -30,6 +30,14 @@ class RosterRow:
     location: str
     status: str
 
+    @property
+    def whole(self) -> str:
+        """The row in one line, nothing cut: ``gc: German HS (1)-0-6 [was 2-2-8 crew] in
+        R6, unarmed, abandoned`` (what a roster too narrow for its columns shows of the
+        highlighted row)."""
+        where = f" in {self.location}" if self.location else ""
+        return f"{self.handle}: {self.side} {self.kind} {self.counter}{where}, {self.status}"
+
     def matches(self, text: str) -> bool:
         """Every typed word is in the handle, counter, kind, Location, side or status;
         a word with ``@`` is a counter and Location as the board shows them

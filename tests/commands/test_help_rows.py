@@ -30,6 +30,9 @@ def test_help_verb_rows_keep_their_depth() -> None:
     assert outcome.message.splitlines()[0] == outcome.rows[0].text
 
 
-def test_a_term_or_rulings_is_text_without_rows() -> None:
-    assert execute(_game(), "help no quarter").rows == []
+def test_a_term_is_rows_its_verbs_under_it_and_rulings_text_without_rows() -> None:
+    outcome = execute(_game(), "help no quarter")
+    assert [row.depth for row in outcome.rows[:3]] == [0, 1, 2]
+    assert outcome.rows[1].text.startswith("reject H... by SIDE: ")
+    assert outcome.message.splitlines()[1] == "  " + outcome.rows[1].text
     assert execute(_game(), "help rulings").rows == []

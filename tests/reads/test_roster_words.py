@@ -49,3 +49,11 @@ def test_the_roster_filters_by_counter_and_location():
     assert [r.handle for r in roster(state) if r.matches("4-6-7@p4")] == ["g3"]
     assert [r.handle for r in roster(state) if r.matches("4-6@")] == ["g3"]
     assert [r.handle for r in roster(state) if r.matches("@q")] == ["a1", "g1", "g2"]
+
+
+def test_a_row_reads_whole_in_one_line():
+    """What the roster shows of the highlighted row when its columns cut it."""
+    rows = {r.handle: r for r in roster(_game().state)}
+    assert (
+        rows["g2"].whole == "g2: German squad (1)-0-6 [was 4-6-7 squad] in Q4, unarmed, abandoned"
+    )

@@ -58,6 +58,30 @@ def verbs_table() -> Table:
     return table
 
 
+def legend_tables() -> list[Table]:
+    """What each mark and short word on the screen means, one table per part of the
+    screen: all read from the core's glossary (``core.reads.glossary.LEGEND``)."""
+    from stockade.core.reads.glossary import LEGEND
+
+    tables = []
+    for where, signs in LEGEND:
+        table = Table(
+            title=Text(f"on the {where}", style="bold"),
+            title_justify="left",
+            expand=True,
+            show_edge=False,
+            pad_edge=False,
+            show_header=False,
+            box=None,
+        )
+        table.add_column("mark", no_wrap=True, style="bold", width=10)
+        table.add_column("means", ratio=1)
+        for sign in signs:
+            table.add_row(Text(sign.mark), Text(sign.means))
+        tables.append(table)
+    return tables
+
+
 def rulings_block() -> Group:
     """Where the rules are silent, what Stockade decided (core/data/rulings.toml): each
     topic on a line of its own and its ruling below it, so a long topic never squeezes
@@ -95,6 +119,14 @@ class HelpScreen(ModalScreen[None]):
                     style="italic",
                 )
             )
+            yield Static(
+                Text(
+                    "Marks on the screen (in the bar: help and the mark, help ⑂)",
+                    style="bold underline",
+                )
+            )
+            for table in legend_tables():
+                yield Static(table)
             yield Static(
                 Text(
                     "Keys (remap them in config.toml, table [keys], by id)",

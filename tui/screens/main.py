@@ -46,6 +46,7 @@ GAME_ACTIONS = {
     "form",
     "accept_offer",
 }
+READ_ONLY = "this game is open read-only: nothing can be entered"
 
 
 def history_lines(game: Game) -> list[Line]:
@@ -142,7 +143,7 @@ class MainScreen(Screen[None]):
         self.query_one(HistoryView).focus()
         if self.game.read_only:
             # Said as a fact, not as a refusal: nothing was refused yet.
-            self.status.say("this game is open read-only: nothing can be entered", "info")
+            self.status.say(READ_ONLY, "info")
         elif self.game.conflicts:  # e.g. a log an older version accepted more loosely
             # (worded by the core's describer: loaded only for a game with conflicts)
             from stockade.core.book.conflicts import conflicts_notice
@@ -274,19 +275,25 @@ class MainScreen(Screen[None]):
 
     # -------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        game = self.game
-        if action in GAME_ACTIONS and game.read_only:
-            return None
         # After the end these keys stay live only to say why nothing happens.
         if action == "command" and isinstance(self.focused, Input):
             return None  # ':' typed in the bar is text (a priority key would take it)
-        if action == "undo":
-            return True if game.can_undo() and not game.read_only else None
-        if action == "redo":
-            return True if game.can_redo() and not game.read_only else None
-        if action == "accept_offer":
-            return True if self._offer is not None else None
-        return True
+        return None if self.why_not(action) else True
+
+    def why_not(self, action: str) -> str:
+        """Why a key of the board does nothing now ("" when it acts): what
+        ``check_action`` disables, in words, for the bar to say when a key's word is
+        typed (``forms`` in a read-only game)."""
+        game = self.game
+        if game.read_only and action in GAME_ACTIONS | {"undo", "redo"}:
+            return READ_ONLY
+        if action == "undo" and not game.can_undo():
+            return "nothing to undo"
+        if action == "redo" and not game.can_redo():
+            return "nothing to redo"
+        if action == "accept_offer" and self._offer is None:
+            return "no refusal has offered an entry to record"
+        return ""
 
     def _run(self, text: str) -> bool:
         from stockade.core.commands.implied import StaleBoardFact
@@ -507,6 +514,10 @@ class MainScreen(Screen[None]):
         key = named_in_bar(text)
         if key is None or verb_at(text.split())[0] is not None:
             return False
+        why = self.why_not(key.action.split("(")[0]) if key.scope == "main" else ""
+        if why:  # its key would do nothing either: why, not the key
+            self.status.say(f"{key.does}: not now ({why})", "refusal")
+            return True
         self.focus_board()
         self.status.say(f"{hint(self.app, key.id)} (a key of the board)", "ok")
         self.call_later(self.app.run_action, key.action, self.app if key.scope == "app" else self)
@@ -527,7 +538,14 @@ class MainScreen(Screen[None]):
         usage = "" if verb is None else verb.usage_in(self.game.state)
         if verb is None:
             key = named_in_bar(text)
-            usage = f"{hint(self.app, key.id)}: a key of the board; enter does it" if key else ""
+            why = self.why_not(key.action.split("(")[0]) if key and key.scope == "main" else ""
+            usage = (
+                f"{key.does}: not now ({why})"
+                if key and why
+                else f"{hint(self.app, key.id)}: a key of the board; enter does it"
+                if key
+                else ""
+            )
         if verb is not None and said.lower() != verb.name:
             usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line

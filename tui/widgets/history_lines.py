@@ -17,13 +17,12 @@ from stockade.core.book.change import Change
 from stockade.core.book.describe import sentence, sentence_for
 from stockade.core.book.game import Game
 from stockade.core.model import events as ev
+from stockade.core.reads.glossary import ENTRY_SIGNS
 
+# each status's mark and bracketed word, as the glossary (the help's legend) says them
 MARKS = {
     "ok": ("  ", ""),
-    "undone": ("↶ ", "undone"),
-    "abandoned": ("⑂ ", "abandoned branch"),
-    "struck": ("✗ ", "struck"),
-    "conflict": ("⚠ ", "CONFLICT"),
+    **{status: (f"{sign.mark} ", sign.word) for status, sign in ENTRY_SIGNS.items()},
     "control": ("· ", ""),
 }
 STYLES = {

@@ -2,8 +2,9 @@
 
 Rows come from the core (``core.reads.roster.roster`` for what each unit is, and for a picker
 ``core.reads.queries`` for whether it may be picked, with the rule and reason). The widget
-only shows them: legal rows first as the core ranked them, the others greyed, and the
-reason of the highlighted row on the line below the list.
+only shows them: legal rows first as the core ranked them, the others greyed; below
+the list, the highlighted row whole where its columns cut it ("unarmed, abandon…")
+and its reason, each wrapped under its own words.
 
 Keys: type to filter (handle, counter, kind, hex, side or status word), backspace to
 unfilter, up/down/pgup/pgdn to move; in a picker enter picks, and in a multi-pick
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -63,13 +65,19 @@ def row_text(row: RosterRow, width: int = 80, status_room: int = 18) -> str:
 
     The counter column takes what the status column (``status_room`` wide) leaves, so
     "(1)-0-6 [was 4-6-7 squad]" is not cut where the line has room for it."""
+    return fitted(row, width, status_room)[0]
+
+
+def fitted(row: RosterRow, width: int = 80, status_room: int = 18) -> tuple[str, bool]:
+    """``row_text``, and whether it cut anything of the row ("…")."""
     room = max(COUNTER_MIN, min(COUNTER_MAX, width - _FIXED - status_room - 1))
+    cut = len(row.counter) > room or len(row.side) > 9
     counter = row.counter if len(row.counter) <= room else row.counter[: room - 1] + "…"
     text = (
         f"{row.handle:<5}{row.side[:9]:<10}{row.kind:<7}{counter:<{room + 1}}"
         f"{row.location:<6}{row.status}"
     )
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return (text, cut) if len(text) <= width else (text[: width - 1] + "…", True)
 
 
 def items_for(rows: list[RosterRow], choices: list[Choice] | None = None) -> list[RosterItem]:
@@ -88,6 +96,17 @@ def items_for(rows: list[RosterRow], choices: list[Choice] | None = None) -> lis
         for c in choices
         if c.handle in by_handle
     ]
+
+
+def _hanging(lines: list[tuple[str, str]]) -> Table:
+    """Each line's mark in a column of its own and its words beside it: a wrapped line
+    goes on under its words, never under the mark (reasons name units: plain text)."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for mark, said in lines:
+        grid.add_row(mark, plain(said))
+    return grid
 
 
 class Roster(Vertical, can_focus=False):
@@ -122,6 +141,7 @@ class Roster(Vertical, can_focus=False):
         self.ticked: list[str] = list(ticked or [])
         self.filter = ""
         self._shown: list[RosterItem] = []
+        self._cut: set[str] = set()  # the handles whose rows the columns cut ("…")
         self.drawn_at = math.inf  # when it was last drawn (``Message.time``)
 
     def compose(self) -> ComposeResult:
@@ -146,13 +166,16 @@ class Roster(Vertical, can_focus=False):
         # legal and greyed rows line up.
         flags = any(not i.legal for i in shown)
         options = []
+        self._cut = set()
         for item in shown:
             mark = ""
             if self.multi:
                 mark = "✓ " if item.row.handle in self.ticked else "  "
             style = "" if item.legal else "dim"
             lead = mark + (("  " if item.legal else "✗ ") if flags else "")
-            text = row_text(item.row, width - len(lead), status_room)
+            text, cut = fitted(item.row, width - len(lead), status_room)
+            if cut:
+                self._cut.add(item.row.handle)
             options.append(Option(plain(lead + text, style=style), id=item.row.handle))
         rows = self.rows
         highlighted = rows.highlighted
@@ -175,17 +198,27 @@ class Roster(Vertical, can_focus=False):
 
     def _explain(self) -> None:
         item = self.highlighted_item
+        lines: list[tuple[str, str]] = []
         if item is None:
-            text = "no unit matches; backspace to widen the filter" if self.filter else ""
-        elif item.why:
-            text = f"✗ {item.why}"
-        elif self.picking and item.note:
-            text = f"✓ may be picked; {item.note}"
-        elif self.picking:
-            text = "✓ may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
+            if self.filter:
+                lines.append(("", "no unit matches; backspace to widen the filter"))
         else:
-            text = ""
-        self.query_one("#roster-why", Static).update(plain(text))  # reasons name units
+            if item.row.handle in self._cut:  # the row whole, under the verdict's words
+                lines.append(("  ", item.row.whole))
+            lines.append(self._verdict(item))
+        lines = [line for line in lines if line[1]]
+        # nothing to say keeps its empty line: the list does not jump as the cursor moves
+        self.query_one("#roster-why", Static).update(_hanging(lines) if lines else plain(""))
+
+    def _verdict(self, item: RosterItem) -> tuple[str, str]:
+        """The highlighted row's verdict: its mark, and its words."""
+        if item.why:
+            return "✗ ", item.why
+        if self.picking and item.note:
+            return "✓ ", f"may be picked; {item.note}"
+        if self.picking:
+            return "✓ ", "may be picked" + (f" · {len(self.ticked)} ticked" if self.multi else "")
+        return "", ""
 
     @property
     def highlighted_item(self) -> RosterItem | None:
