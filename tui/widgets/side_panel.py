@@ -5,6 +5,11 @@ One widget that draws its own lines: the text is rendered by Rich once per width
 style), kept as lines, and each row painted is one of them, picked by the scroll
 offset. The panel decides its scrollbar in the layout that gives it its width, so an
 overflowing panel is laid out and its text rendered at the width it keeps, once.
+
+A scroll container with no child rather than a ``ScrollView``: Textual asks a container
+to arrange itself inside the layout, where the panel learns its width before its
+scrollbar is settled; a ``ScrollView`` learns its width after the layout, so its
+lines (hence its scrollbar) would need a second layout of the screen.
 """
 
 from __future__ import annotations
@@ -110,8 +115,9 @@ class SidePanelView(VerticalScroll, can_focus=True):
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
         """The text's lines at ``size``'s width, or, when they overflow and the
-        scrollbar is not shown yet, at the width the scrollbar leaves them; the lines
-        are the room to scroll (the panel places no widget).
+        scrollbar is not shown yet, at the width the scrollbar leaves them. The panel
+        places no widget: its lines are the room to scroll (the arrangement's scroll
+        spacing, the room beyond any widget placed), which sets its virtual height.
 
         Textual decides a scrollable widget's scrollbar from its last layout: a panel
         that overflows on its first layout would be laid out and painted without the
