@@ -1,10 +1,10 @@
 """What the fill (the main screen replacing the frame, the demo at 120x40) does once
-only, counted in a fresh process started as the launcher starts the app: each panel's
-text is rendered at one width (the German panel overflows: its scrollbar is decided in
-the layout that finds it overflowing, not by a second layout and render at one column
-less), and by Rich once a width (the layout's measure is what is painted); the entries'
-list above the command bar (hidden until a phase or the bar opens) is not mounted in
-the fill."""
+only, counted in a fresh process started as the launcher starts the app: each panel is
+one widget that draws its own text's lines, rendered by Rich at the width they are
+painted at (the German panel overflows: its scrollbar is decided in the layout that
+finds it overflowing, not by a second layout and render at one column less), once a
+width; the entries' list above the command bar (hidden until a phase or the bar opens)
+is not mounted in the fill."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ renders = {}
 real_render_panel = side_panel.render_panel
 
 class Counted:
-    # the panel's text, counting each time Rich renders it (to measure or to paint)
+    # the panel's text, noting the width of each time Rich renders it
 
     def __init__(self, text, name):
         self.text, self.name = text, name
 
     def __rich_console__(self, console, options):
-        renders[self.name] = renders.get(self.name, 0) + 1
+        renders.setdefault(self.name, []).append(options.max_width)
         yield self.text
 
 def counted_panel(data, *args, **kwargs):
@@ -44,13 +44,13 @@ def counted_panel(data, *args, **kwargs):
 
 side_panel.render_panel = counted_panel
 
-widths = {}
+painted = {}
 order = []
 real_render_lines = Widget.render_lines
 
 def render_lines(self, crop):
-    if (self.id or "").startswith("panel-"):
-        widths.setdefault(self.id, set()).add(crop.width)
+    if type(self).__name__ == "SidePanelView":
+        painted.setdefault(self.side, set()).add(self.scrollable_content_region.width)
         if "panels painted" not in order:
             order.append("panels painted")
     return real_render_lines(self, crop)
@@ -73,13 +73,13 @@ async def main():
         panels = {
             panel.side: {
                 "scrollbar": panel.show_vertical_scrollbar,
-                "text_width": panel.query_one("Static").size.width,
                 "overflows": panel.max_scroll_y > 0,
+                "children": len(panel.children),
             }
             for panel in app.screen.query("SidePanelView")
         }
     app.game.close()
-    print(json.dumps({"widths": {k: sorted(v) for k, v in widths.items()}, "panels": panels,
+    print(json.dumps({"painted": {k: sorted(v) for k, v in painted.items()}, "panels": panels,
                       "order": order, "renders": filled}))
 
 asyncio.run(main())
@@ -92,19 +92,20 @@ def fill(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return demo_in_a_child(tmp, CHILD)
 
 
-def test_each_panel_is_rendered_at_one_width(fill: dict[str, Any]) -> None:
+def test_each_panel_is_one_widget_painted_at_one_width(fill: dict[str, Any]) -> None:
     # the demo's German panel overflows at 120x40, the American one does not
     assert fill["panels"]["German"]["overflows"] and fill["panels"]["German"]["scrollbar"]
     assert not fill["panels"]["American"]["scrollbar"]
-    # main: the German panel's text at 56 columns, then at 55 once its scrollbar came
-    assert fill["widths"] == {"panel-american": [56], "panel-german": [55]}, fill["widths"]
+    # no child: the panel draws its text itself (main: a Static in each panel)
+    assert [panel["children"] for panel in fill["panels"].values()] == [0, 0], fill["panels"]
+    assert fill["painted"] == {"American": [56], "German": [55]}, fill["painted"]
 
 
 def test_each_panel_text_is_rendered_once_a_width(fill: dict[str, Any]) -> None:
-    # Rich renders the American panel's text once (measured and painted at 56), the
-    # German one twice (measured at 56, found overflowing, measured and painted at 55).
-    # main: 3 and 4 (measured, measured again, rendered again to be painted).
-    assert fill["renders"] == {"American": 1, "German": 2}, fill["renders"]
+    # Rich renders the American panel's text once, at 56 (its lines measure the panel
+    # and are painted), the German one at 56, found overflowing, then at 55, the width
+    # it is painted at. main: 3 and 4 (measured, measured again, rendered to be painted).
+    assert fill["renders"] == {"American": [56], "German": [56, 55]}, fill["renders"]
 
 
 def test_the_entries_list_is_not_mounted_in_the_fill(fill: dict[str, Any]) -> None:

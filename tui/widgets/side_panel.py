@@ -1,297 +1,49 @@
-"""One side's panel: its Guards and their prisoners, its men held by the enemy, its
-unarmed units, who may escape or rearm and why, its CVP and its flags.
+"""One side's panel: its text (``tui.widgets.panel_text``) in a bordered box that
+scrolls, what does not fit announced in the border.
 
-Everything shown comes from ``core.reads.views.side_panel``; this widget only lays it out.
-State is always a word or a symbol (✓ may / ✗ may not / ⚑ flag), never colour alone.
+One widget that draws its own lines: the text is rendered by Rich once per width (and
+style), kept as lines, and each row painted is one of them, picked by the scroll
+offset. The panel decides its scrollbar in the layout that gives it its width, so an
+overflowing panel is laid out and its text rendered at the width it keeps, once.
+
+A scroll container with no child rather than a ``ScrollView``: Textual asks a container
+to arrange itself inside the layout, where the panel learns its width before its
+scrollbar is settled; a ``ScrollView`` learns its width after the layout, so its
+lines (hence its scrollbar) would need a second layout of the screen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text
-from textual.app import ComposeResult
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.style import Style
 from textual.containers import VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Size, Spacing
 from textual.layout import DockArrangeResult
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Static
 
-from stockade.core.model.tracked_unit import Unit
-from stockade.core.reads.views import (
-    EscapeView,
-    GuardView,
-    HeldView,
-    RearmView,
-    UnarmedView,
-    WhyNot,
-    origin_text,
-)
 from stockade.core.reads.views import SidePanel as PanelData
 from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
 from stockade.tui.plain import markup_safe
-from stockade.tui.widgets.rendered_once import RenderedOnce
+from stockade.tui.widgets.panel_text import render_panel
+
+__all__ = ["SidePanelView", "render_panel", "text_lines"]
 
 
-def _head(text: str, style: str) -> Text:
-    return Text(text, style=f"bold underline {style}")
-
-
-def _line(text: str, indent: int = 0, style: str = "", mark: str = "") -> Text | Padding:
-    """One line; wrapped lines hang under the first (indent kept)."""
-    out = Text(no_wrap=False)
-    if mark:
-        out.append(mark)
-    out.append(text, style=style)
-    return Padding(out, (0, 0, 0, indent)) if indent else out
-
-
-def _guard_head(label: str, usage: str, usage_style: str) -> Table:
-    """``◆ a3: HS 3-4-7 in S4 (broken)   US# 2/10``: the usage keeps to the right of the
-    first line whole; a long label wraps under itself, never the usage onto a line of
-    its own (a narrow panel at 80 columns cut ``US# 2/10`` in two)."""
-    grid = Table.grid(expand=True)
-    grid.add_column(width=2, no_wrap=True)  # the mark alone: wrapped words hang under the label
-    grid.add_column(ratio=1)
-    grid.add_column(no_wrap=True, justify="right")
-    grid.add_row("◆ ", Text(label, style="bold"), Text("  " + usage, style=usage_style))
-    return grid
-
-
-def _was(u: Unit) -> str:
-    """A prisoner by what it was: ``g2: 4-6-7 squad`` (its counter is an unarmed one)."""
-    return f"{u.handle}: {origin_text(u) or u.counter}"
-
-
-class _AboutAUnit(Protocol):
-    @property
-    def unit(self) -> Unit: ...
-
-
-_Item = TypeVar("_Item", bound=_AboutAUnit)
-_Verdict = TypeVar("_Verdict", bound=Hashable)
-
-
-def _grouped(
-    items: Iterable[_Item], key: Callable[[_Item], _Verdict]
-) -> list[tuple[list[str], _Verdict]]:
-    """Handles sharing the same verdict, so one line says it once (``g6 g7 ✗ ...``)."""
-    groups: dict[_Verdict, list[str]] = {}
-    for item in items:
-        groups.setdefault(key(item), []).append(item.unit.handle)
-    return [(handles, k) for k, handles in groups.items()]
-
-
-def _escape_text(e: EscapeView, muted: str) -> Text:
-    if e.allowed:
-        return Text.assemble(("✓ may: ", "bold"), e.why)
-    return Text.assemble(("✗ not now: ", "bold"), (e.why, muted))
-
-
-def _rearm_text(r: RearmView, muted: str, wide: bool) -> Text:
-    out = Text()
-    if r.now:
-        for i, way in enumerate(r.now):
-            out.append("\n" if i else "")
-            out.append("✓ now: ", style="bold")
-            out.append(way)
-    else:
-        out.append("✗ not now", style="bold")
-    for why in r.why_not:
-        out.append(f"\n· {why}", style=muted)  # wide: the refusal whole
-    for way in r.later if wide else r.later[: 0 if r.now else 1]:
-        out.append("\n· later: ", style=muted)
-        out.append(way, style=muted)
-    return out
-
-
-def _table(*columns: tuple[str, dict[str, Any]]) -> Table:
-    table = Table(
-        box=None,
-        expand=True,
-        show_edge=False,
-        pad_edge=False,
-        padding=(0, 1, 0, 0),
-        header_style="bold",
+def text_lines(
+    console: Console, options: ConsoleOptions, text: RenderableType, width: int, style: Style
+) -> list[Strip]:
+    """``text`` rendered at ``width``, a strip a line, ``style`` under each segment (as
+    Textual paints a Rich renderable in a widget of that style), not padded: the
+    widget's background fills the rest of the row."""
+    lines = console.render_lines(
+        text, options.update_width(width).update(highlight=False), style=style, pad=False
     )
-    for name, kw in columns:
-        table.add_column(name, **kw)
-    return table
-
-
-def render_panel(data: PanelData, accent: str, muted: str = "dim", wide: bool = False) -> Group:
-    """The panel's text, top to bottom, most urgent first: one part per view it shows.
-
-    Wide (the -wide breakpoint): the enemy-held prisoners and the unarmed units are
-    tables with an **escape** column and a **rearm** column, every rule in full. Narrow:
-    the same as sections, one line per verdict (units sharing it are named together).
-    """
-    held = _held_table if wide else _held_lines
-    unarmed = _unarmed_table if wide else _unarmed_lines
-    return Group(
-        _cvp_line(data),
-        _flags_line(data.flags),
-        *_guards(data.guards, accent, muted, wide),
-        *held(data.prisoners_held_by_enemy, data.escape, accent, muted),
-        *unarmed(data.unarmed, data.rearm, accent, muted),
-        *_lost("Eliminated", "✝ ", data.eliminated, accent, muted),
-        *_lost("Escorted off", "⇥ ", data.escorted, accent, muted),
-        *_lost("Exited (Exit VP)", "⇥ ", data.exited, accent, muted),
-        *_nothing_yet(data, muted),
-    )
-
-
-def _cvp_line(data: PanelData) -> Text:
-    """``CVP 4 banked, 6 if ended now``; once the game has ended, the final count
-    (guarded prisoners already doubled, A20.1)."""
-    cvp = (f"CVP {data.cvp}", "bold")
-    if data.ended:
-        return Text.assemble(cvp, " final (the game has ended)")
-    return Text.assemble(cvp, f" banked, {data.cvp_if_ended} if ended now")
-
-
-def _flags_line(flags: list[str]) -> Text:
-    return Text("⚑ " + " · ".join(flags), style="bold" if len(flags) > 1 else "")
-
-
-def _guards(guards: list[GuardView], accent: str, muted: str, wide: bool) -> list[RenderableType]:
-    """Each Guard, its usage (⚠ OVER past its capacity), its prisoners under it, and its
-    limits: all of them when wide, the first when it guards more than its own US#."""
-    if not guards:
-        return []
-    parts: list[RenderableType] = [_head("Guards", accent)]
-    for g in guards:
-        over = g.used > g.capacity
-        parts.append(
-            _guard_head(g.label, g.usage + (" ⚠ OVER" if over else ""), "bold" if over else "")
-        )
-        parts += [_line(f"{_was(p.unit)}  US# {p.us}", 2, "", "└ ") for p in g.prisoners]
-        limits = g.limits if wide else g.limits[:1] if g.used > g.unit.us else []
-        parts += [_line(limit, 4, muted, "· ") for limit in limits]
-    return parts
-
-
-def _held_table(
-    held: list[HeldView], escape: list[EscapeView], accent: str, muted: str
-) -> list[RenderableType]:
-    """Wide: the side's men held by the enemy, each beside whether it may escape now."""
-    if not held:
-        return []
-    verdicts = {e.unit.handle: e for e in escape}
-    table = _table(("prisoner, held by", {"ratio": 2}), ("escape now?", {"ratio": 3}))
-    for h in held:
-        u = h.prisoner.unit
-        where = f" in {u.location}" if u.location else ""
-        e = verdicts.get(u.handle)
-        table.add_row(
-            Text.assemble("⛓ ", _was(u), (f"\n  by {u.guard}{where}", muted)),
-            _escape_text(e, muted) if e else Text(""),
-        )
-    return [_head("Held by the enemy", accent), table]
-
-
-def _held_lines(
-    held: list[HeldView], escape: list[EscapeView], accent: str, muted: str
-) -> list[RenderableType]:
-    """Narrow: the side's men held by the enemy, then one line per escape verdict."""
-    if not held:
-        return []
-    parts: list[RenderableType] = [_head("Held by the enemy", accent)]
-    for h in held:
-        u = h.prisoner.unit
-        where = f" in {u.location}" if u.location else ""
-        parts.append(_line(f"{_was(u)}, held by {u.guard}{where}", 0, "", "⛓ "))
-    parts.append(_head("Escape", accent))
-    for handles, (allowed, why) in _grouped(escape, lambda e: (e.allowed, e.why)):
-        mark = "✓ may: " if allowed else "✗ not now: "
-        parts.append(_line(f"{' '.join(handles)} {mark}{why}", 0, "" if allowed else muted))
-    return parts
-
-
-def _unarmed_table(
-    unarmed: list[UnarmedView], rearm: list[RearmView], accent: str, muted: str
-) -> list[RenderableType]:
-    """Wide: the side's unarmed units, each beside how it may rearm or scrounge."""
-    if not unarmed:
-        return []
-    ways = {r.unit.handle: r for r in rearm}
-    table = _table(("unit", {"ratio": 2}), ("rearm / scrounge", {"ratio": 3}))
-    for u in unarmed:
-        cell = Text("○ " + u.label)
-        if u.protection:
-            cell.append(f"\n· {u.protection}", style=muted)
-        r = ways.get(u.unit.handle)
-        table.add_row(cell, _rearm_text(r, muted, wide=True) if r else Text(""))
-    return [_head("Unarmed", accent), table]
-
-
-def _unarmed_lines(
-    unarmed: list[UnarmedView], rearm: list[RearmView], accent: str, muted: str
-) -> list[RenderableType]:
-    """Narrow: the side's unarmed units, then one line per rearm verdict."""
-    if not unarmed:
-        return []
-    parts: list[RenderableType] = [_head("Unarmed", accent)]
-    for u in unarmed:
-        parts.append(_line(u.label, 0, "", "○ "))
-        if u.protection:
-            parts.append(_line(u.protection, 4, muted, "· "))
-    parts.append(_head("Rearm", accent))
-    for handles, (now, later, why_not) in _grouped(
-        rearm, lambda r: (tuple(r.now), tuple(r.later), tuple(r.why_not))
-    ):
-        parts += _rearm_lines(handles, now, later, why_not, muted)
-    return parts
-
-
-def _rearm_lines(
-    handles: list[str],
-    now: tuple[str, ...],
-    later: tuple[str, ...],
-    why_not: tuple[WhyNot, ...],
-    muted: str,
-) -> list[RenderableType]:
-    """``g6 g7 ✓ now: ...`` for each way open now; else ``✗ not now``, the rule that
-    stops each enemy lost there from rearming it (the whole on the ``rearm`` verb: a
-    refusal runs to seven rows at 80 columns), and the next way."""
-    named = " ".join(handles)
-    if now:
-        return [_line(f"{named} ✓ now: {way}", 0) for way in now]
-    verb = f"rearm {handles[0]}"
-    return [
-        _line(f"{named} ✗ not now", 0, muted),
-        *(_line(f"not from {w.enemy}, {w.rule}: {verb} says why", 4, muted, "· ") for w in why_not),
-        *(_line(f"later: {way}", 4, muted, "· ") for way in later[:1]),
-    ]
-
-
-def _lost(
-    title: str, mark: str, labels: list[str], accent: str, muted: str
-) -> list[RenderableType]:
-    """The side's units gone from play one way (eliminated, escorted off, exited)."""
-    if not labels:
-        return []
-    return [_head(title, accent), *(_line(label, 0, muted, mark) for label in labels)]
-
-
-def _nothing_yet(data: PanelData, muted: str) -> list[RenderableType]:
-    shown = (
-        data.guards,
-        data.prisoners_held_by_enemy,
-        data.unarmed,
-        data.eliminated,
-        data.escorted,
-        data.exited,
-    )
-    if any(shown):
-        return []
-    return [Text("no prisoners, unarmed or lost units yet", style=muted)]
+    return [Strip(line) for line in lines]
 
 
 class SidePanelView(VerticalScroll, can_focus=True):
@@ -307,7 +59,6 @@ class SidePanelView(VerticalScroll, can_focus=True):
         scrollbar-size-vertical: 1;
     }
     SidePanelView:focus { border: round $primary; }
-    SidePanelView > Static { width: 1fr; }
     """
     BINDINGS = key_bindings("panel")
 
@@ -317,31 +68,10 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self.data: PanelData | None = None
         self._shown: tuple[object, ...] | None = None
         self._subtitle = ""
-
-    def compose(self) -> ComposeResult:
-        yield Static(id=f"panel-{self.side_id}")
-
-    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        """The panel's text laid out at ``size``, or, when it overflows and the
-        scrollbar is not shown yet, at the width the scrollbar leaves it.
-
-        Textual decides a scroll container's scrollbar from its last layout: a panel
-        that overflows on its first layout is laid out and painted without the
-        scrollbar, then laid out and painted again with it (the whole screen's
-        layout, the panel's text wrapped and rendered twice). The same decision
-        (overflowing: the scrollbar) is made here, in the same layout, so the
-        panel's text is rendered once, at the width it keeps."""
-        arranged = super().arrange(size, optimal)
-        gutter = self.styles.scrollbar_size_vertical
-        if (
-            self.show_vertical_scrollbar
-            or not gutter
-            or self.styles.overflow_y != "auto"
-            or arranged.total_region.height <= size.height
-        ):
-            return arranged
-        self.set_reactive(Widget.show_vertical_scrollbar, True)
-        return super().arrange(Size(max(0, size.width - gutter), size.height), optimal)
+        self._text: RenderableType | None = None  # what render_panel made of the data
+        self._lines: tuple[tuple[int, Style], list[Strip]] | None = None  # (width, style)
+        self._width = 0  # the width the last layout gave the text
+        self.renders = 0  # how many times Rich rendered the text (what the tests count)
 
     @property
     def side_id(self) -> str:
@@ -365,15 +95,63 @@ class SidePanelView(VerticalScroll, can_focus=True):
         self._subtitle = subtitle
         self.border_subtitle = subtitle
         self.styles.border_title_color = accent
-        text = self.query_one(Static)
-        text.update(RenderedOnce(text, render_panel(data, accent, wide=wide)))
+        self._text = render_panel(data, accent, wide=wide)
+        self._lines = None
+        self.refresh(layout=True)
         self.call_after_refresh(self._mark_more)
+
+    # ------------------------------------------------------------ the lines
+    def lines_at(self, width: int) -> list[Strip]:
+        """The text's lines at ``width``, in the panel's style (rendered if not held)."""
+        if self._text is None or width <= 0:
+            return []
+        key = (width, self.visual_style.rich_style)
+        if self._lines is None or self._lines[0] != key:
+            self.renders += 1
+            console = self.app.console
+            lines = text_lines(console, self.app.console_options, self._text, width, key[1])
+            self._lines = (key, lines)
+        return self._lines[1]
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """The text's lines at ``size``'s width, or, when they overflow and the
+        scrollbar is not shown yet, at the width the scrollbar leaves them. The panel
+        places no widget: its lines are the room to scroll (the arrangement's scroll
+        spacing, the room beyond any widget placed), which sets its virtual height.
+
+        Textual decides a scrollable widget's scrollbar from its last layout: a panel
+        that overflows on its first layout would be laid out and painted without the
+        scrollbar, then laid out and painted again with it. The same decision
+        (overflowing: the scrollbar) is made here, in the same layout."""
+        width = size.width
+        lines = self.lines_at(width)
+        gutter = self.styles.scrollbar_size_vertical
+        if (
+            len(lines) > size.height
+            and gutter
+            and not self.show_vertical_scrollbar
+            and self.styles.overflow_y == "auto"
+        ):
+            self.set_reactive(Widget.show_vertical_scrollbar, True)
+            width -= gutter
+            lines = self.lines_at(width)
+        self._width = width
+        return DockArrangeResult([], set(), Spacing(0, 0, len(lines), 0))
+
+    def render_line(self, y: int) -> Strip:
+        row = y + self.scroll_offset.y
+        lines = self.lines_at(self._width)  # held, unless the panel's style changed
+        if 0 <= row < len(lines):
+            return lines[row]
+        return super().render_line(y)  # the panel's background below its text
 
     # ------------------------------------------------ "more below" in the border
     # At 80x24 a panel shows 8 rows: what does not fit is announced in the border
     # ("↓4 more"), with the keys that scroll it, not left to a thin scrollbar.
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.refresh()  # other lines in view (the panel draws them, no child moves)
         self._mark_more()
 
     def on_resize(self) -> None:
