@@ -89,3 +89,27 @@ def test_undo_strike_and_views_past_the_window_are_those_of_the_whole_journal(
         assert game.state.units["a1"].location == "Q6"
     finally:
         game.close()
+
+
+def test_a_game_opened_from_its_snapshot_then_written_past_the_window(tmp_path, monkeypatch):
+    """The snapshot's back rows need the journal from where it was taken: a write past
+    the window lets them go, and an undo reaching before the snapshot folds as after
+    an open with none (the state the log folds to afresh)."""
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 300)
+    game = _game(tmp_path)
+    with game.one_write():
+        for line in _moves(400):
+            execute(game, line)
+    anchor = len(game.records)
+    game.close()  # writes the snapshot: 400 entries
+    game = Game.open(tmp_path / "game.jsonl")
+    try:
+        assert game.projection.restored
+        for n in range(300):
+            execute(game, f"move g1 {'S6' if n % 2 else 'S7'}")
+        assert game.projection.undo[game.projection.snap_position] is None
+        game.undo_to(anchor - 10)
+        assert _snapshot(game.state) == _as_read(game)
+        assert game.state.units["a1"].location == game.state_at(anchor - 10).units["a1"].location
+    finally:
+        game.close()
