@@ -58,18 +58,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     builds = {"this": Path(sys.executable), "base": args.base / ".venv" / "bin" / "python"}
     header = new_log(builds["this"])
+    games = Path(tempfile.mkdtemp(prefix="games-", dir=OUT))  # this run's own: never shared
     print(f"{'lines':>8} {'build':>5} {'CPU s':>7} {'peak MB':>8}  exit", flush=True)
     for lines in args.lines:
         seen: dict[str, list[tuple[float, float]]] = {name: [] for name in builds}
         for _ in range(args.runs):
             for name, python in builds.items():
-                log = OUT / f"game-{name}.jsonl"
+                log = games / f"game-{name}.jsonl"
                 shutil.copyfile(header, log)
                 command = ["run", str(log), str(script(lines)), "--json" if args.json else "-q"]
                 cpu, peak, code = run(python, command)
                 seen[name].append((cpu, peak))
                 print(f"{lines:>8} {name:>5} {cpu:>7.2f} {peak:>8.0f}  {code}", flush=True)
-                log.unlink()
+                for made in games.iterdir():  # the log and what its run kept beside it
+                    made.unlink()
         medians = {n: [statistics.median(v[i] for v in seen[n]) for i in (0, 1)] for n in seen}
         this, base = medians["this"], medians["base"]
         print(
@@ -77,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{base[1]:.0f} MB (CPU {this[0] / base[0]:.2f}x, memory {this[1] / base[1]:.2f}x)",
             flush=True,
         )
+    games.rmdir()
     return 0
 
 

@@ -34,8 +34,9 @@ def parts_from_store(store: LogStore, undo: bool = True) -> Parts:
     records = store.records
     timeline = store.take_timeline()
     if timeline is None:
-        lines = records if isinstance(records, LogRecords) else None
-        timeline = build_timeline(records, lines)
+        # the groups and the effective places hold seqs, the records their lines: a
+        # record is held once, by the store, however many entries the game writes
+        timeline = build_timeline(records, records)
     fold = Projection(_effective(timeline, records), fold=False)
     fold.snapshots = not timeline.amends
     wanted = fold.snapshots and len(fold.effective) >= snap_sizes.MIN_EVENTS

@@ -34,7 +34,13 @@ from stockade.core.model.names import MENTIONS, NameBook
 from stockade.core.model.seq_tables import SeqTable
 from stockade.core.model.shared_table import LinesAt, SharedTable, UnitsAt
 from stockade.core.model.state import GameState, Side
-from stockade.core.model.tracked_unit import UNIT_FIELDS, Unit, clone_unit, copy_obj
+from stockade.core.model.tracked_unit import (
+    DIRTY_LIMIT,
+    UNIT_FIELDS,
+    Unit,
+    clone_unit,
+    copy_obj,
+)
 from stockade.core.rules.partial import part_that_holds
 
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
@@ -506,6 +512,27 @@ class Projection:
             self.fold_one(record)
         if obs is not None:
             obs.folded(record, self.undo[-1], self.conflicts, self.partial)
+        self._keep_window()
+
+    def _keep_window(self) -> None:
+        """After a write: a long game keeps the undo journal of its last
+        ``snap_sizes.TAIL`` events only, as its open does (``fold_all``), so a game that
+        goes on being written (a long ``stockade run``) holds a window of pre-images,
+        not one per entry; an undo or a view reaching further completes it
+        (``complete_journal``), as it would after an open. The tracker's list of units
+        moved is trimmed as its indexes trim it when they read it (a run may never)."""
+        undo = self.undo
+        at = len(undo) - snap_sizes.TAIL - 1
+        if at >= 0 and len(undo) >= snap_sizes.MIN_EVENTS and undo[at] is not None:
+            # the entries the snapshot's back rows are folded forward with go: a journal
+            # reaching past the window is made whole (a prefix of gaps, as ever)
+            self._back = None
+            while at >= 0 and undo[at] is not None:
+                undo[at] = None
+                at -= 1
+        tracker = self.state.tracker
+        if len(tracker.moved) > DIRTY_LIMIT or len(tracker.dirty) > DIRTY_LIMIT:
+            tracker.trim()  # every index of the state rebuilds once, on its next use
 
     def replace_tail(
         self, position: int, tail: list[ev.Record], obs: Observer | None = None

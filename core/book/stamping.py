@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import sys
 import time
 
 import msgspec
@@ -68,6 +69,18 @@ def reason_fits(seq: int, reason: str) -> bool:
     return seq <= MAX_SEQ and len(reason) <= MAX_TEXT and not has_control(reason)
 
 
+# A field this short is a handle, a Location, a side or a kind: said again and again
+# by the entries a game writes, held once (a text, a reason, is the entry's own).
+_SHARED_UP_TO = 16
+
+
 def stamp(event: ev.Record, seq: int, grp: int, at: str) -> ev.Record:
-    """``event`` as the log holds it: its seq, command group, time and schema version."""
-    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION)
+    """``event`` as the log holds it: its seq, command group, time and schema version.
+    Its short strings are interned: each came from its own command line, and a game
+    keeps every record it wrote (a long script's moves said "a1" a string each)."""
+    shared = {
+        name: sys.intern(value)
+        for name in event.__struct_fields__
+        if type(value := getattr(event, name)) is str and 0 < len(value) <= _SHARED_UP_TO
+    }
+    return msgspec.structs.replace(event, seq=seq, grp=grp, at=at, v=ev.SCHEMA_VERSION, **shared)

@@ -211,7 +211,7 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
         """Control records (undo, strike...) stamped to follow the log, each its own
         group, at one instant."""
         first, at = len(self.records) + 1, now()
-        return [stamp(c, first + i, first + i, at) for i, c in enumerate(controls)]
+        return [stamp(c, seq, seq, at) for seq, c in enumerate(controls, first)]
 
     def submit(self, events: list[ev.Record]) -> Change:
         """Check, write durably, then apply one player action."""
@@ -220,7 +220,8 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
         if self.store.problem:
             raise LogRefusal(f"this log is read-only: {self.store.problem}")
         first, at = len(self.records) + 1, now()
-        stamped = [stamp(e, first + i, first, at) for i, e in enumerate(events)]
+        # the first record's seq is its group's id: one int, not two equal ones
+        stamped = [stamp(e, first + i if i else first, first, at) for i, e in enumerate(events)]
         lines = encoded_within_bounds(stamped)  # the bytes checked are the bytes written
         self.projection.check(stamped)
         tl = self.timeline

@@ -7,6 +7,7 @@ line and rule."""
 from __future__ import annotations
 
 import errno
+import gc
 import importlib
 import io
 import json
@@ -262,3 +263,38 @@ def test_a_run_written_in_chunks_killed_at_every_step_leaves_none_or_all(tmp_pat
             if done.returncode == 0:
                 break
     assert seen["none"] > 4 and seen["all"] >= 1, seen
+
+
+def test_a_run_holds_a_few_hundred_bytes_a_record_written(tmp_path, monkeypatch, capsys):
+    """Counted with tracemalloc between the 1,000th line tried and the 4,000th of a
+    ``run`` (a game long enough to keep a snapshot from 500 entries): what the game
+    holds more per record written. Each record is held once (the store's; the groups
+    and the effective history hold its seq), its short strings shared, its seq and
+    group one int, and the undo journal a window of ``snap_sizes.TAIL`` entries
+    (main: ~670 bytes a record: the journal's entry, the groups' list, a string per
+    token of the line; here ~320: the record, its names and time, a slot in each
+    table)."""
+    from stockade.core.log import snap_sizes
+
+    monkeypatch.setattr(snap_sizes, "MIN_EVENTS", 500)
+    path, script = _log(tmp_path), _write(tmp_path, _moves(4_000))
+    marks: dict[int, int] = {}
+    real = execute_module.execute
+    tried = [0]
+
+    def marked(game, line):
+        outcome = real(game, line)
+        tried[0] += 1
+        if tried[0] in (1_000, 4_000):
+            gc.collect()
+            marks[tried[0]] = tracemalloc.get_traced_memory()[0]
+        return outcome
+
+    monkeypatch.setattr(execute_module, "execute", marked)
+    tracemalloc.start()
+    try:
+        assert main(["run", str(path), str(script), "-q"]) == 0
+    finally:
+        tracemalloc.stop()
+    per_record = (marks[4_000] - marks[1_000]) / 3_000
+    assert per_record < 450, per_record
