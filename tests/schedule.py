@@ -52,16 +52,26 @@ WEIGHTS: dict[str, dict[str, float]] = {
         "test_tally_always_prints_what_a_fresh_fold_prints": 17.0,
     },
     "tests/tui/test_tui_snapshots_forms.py": {
-        "test_form_80x24": 18.0,
+        "test_form_80x24": 5.0,
     },
     "tests/tui/test_tui_forms.py": {
-        "test_keys_alone_drive_every_form": 20.0,
+        "test_keys_alone_drive_every_form": 6.0,
     },
     "tests/tui/test_serve.py": {
         "test_in_a_browser_click_next_phase_and_undo_and_a_second_session_follows": 20.0,
     },
     "tests/tui/test_tui_footer_clicks.py": {
-        "test_every_footer_key_is_clickable_and_next_and_undo_change_the_game": 14.0,
+        "test_every_footer_key_is_clickable_and_next_and_undo_change_the_game": 5.0,
+    },
+    "tests/tui/test_tui_playthrough.py": {
+        "test_a_short_game_with_keys_roster_and_pickers_only": 11.0,
+    },
+    "tests/tui/test_tui_examples.py": {
+        "test_example_15_undo_replay_and_tally": 5.0,
+        "test_example_13_through_the_surrender_form": 4.0,
+    },
+    "tests/tui/test_tui_form_mount.py": {
+        "test_a_form_is_laid_out_as_often_as_a_plain_modal": 3.5,
     },
     "tests/camp/test_camp_tui.py": {
         "test_a_campaign_with_typed_dice_from_capture_to_escape": 16.0,

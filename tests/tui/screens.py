@@ -4,8 +4,10 @@ pytest-textual-snapshot's ``snap_compare`` starts an app for each screen it comp
 ``Screens`` takes each screen from an app already running and makes the same
 comparison: the SVG Textual's ``take_svg_screenshot`` exports (the app's title,
 simplified), normalised by the plugin's ``SVGImageExtension``, equal to the stored file.
-The stored files are syrupy's, named ``<test>[<name>].svg``, so ``--snapshot-update``
-writes them as before, and a mismatch goes into the plugin's HTML report as well.
+The stored files are syrupy's, named ``<test>[<name>].svg`` (the test's name without
+its parameters: a test parametrized by runs of screens stores each screen under its own
+name), so ``--snapshot-update`` writes them as before, and a mismatch goes into the
+plugin's HTML report as well.
 ``check()`` fails naming every screen that differs, with the text rows that changed.
 ``as_snap_compare_takes_it`` waits as ``snap_compare`` does before it exports a screen;
 ``back_to_the_main_screen`` closes what is open between two screens.
@@ -13,6 +15,8 @@ writes them as before, and a mismatch goes into the plugin's HTML report as well
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import difflib
 import html
 import inspect
@@ -48,7 +52,11 @@ class Screens:
     """The screens of one test, each compared with its stored SVG as it is taken."""
 
     def __init__(self, snapshot, request) -> None:
-        self.snapshot = snapshot.use_extension(SVGImageExtension)
+        location = copy.copy(snapshot.test_location)
+        location.testname = request.node.originalname
+        self.snapshot = dataclasses.replace(
+            snapshot, extension_class=SVGImageExtension, test_location=location
+        )
         self.request = request
         self.differ: dict[str, str] = {}  # name -> what differs, readable
         self.taken: list[str] = []

@@ -103,6 +103,26 @@ def status_text(app) -> str:
     return app.screen.query_one(StatusLine).message
 
 
+def in_runs(names: list[str], count: int) -> list[list[str]]:
+    """``names`` cut into ``count`` runs in order, their lengths differing by one at most.
+
+    A test that takes many cases through one app (starting an app costs more than a
+    case) is parametrized by run: one app a run, and each run its own test, so no test of
+    many seconds holds one worker while the others idle at the end of the suite."""
+    size, longer = divmod(len(names), count)
+    runs, start = [], 0
+    for n in range(count):
+        end = start + size + (1 if n < longer else 0)
+        runs.append(names[start:end])
+        start = end
+    return runs
+
+
+def run_id(run: list[str]) -> str:
+    """A run's test id: its first and last case (``add..move``)."""
+    return f"{run[0]}..{run[-1]}" if len(run) > 1 else run[0]
+
+
 def sync(fn):
     """Run an async test with asyncio.run (this venv has no async pytest plugin)."""
     import asyncio

@@ -9,6 +9,7 @@ layout of a screen): work counted, never timed.
 
 from __future__ import annotations
 
+import pytest
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
@@ -18,7 +19,7 @@ from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import make_form
 from stockade.tui.forms.pick_screen import PickScreen
-from tests.tui.support import new_game, sync
+from tests.tui.support import in_runs, new_game, run_id, sync
 
 SETUP = [
     "add German 4-6-7 as g1 at Q4 broken",
@@ -64,10 +65,11 @@ async def _layouts_of_opening(pilot, screen: Screen) -> int:
 FORMS = ["end", "vc", "control", "fire", "add"]
 
 
+@pytest.mark.parametrize("run", in_runs(FORMS, 2), ids=run_id)
 @sync
-async def test_a_form_is_laid_out_as_often_as_a_plain_modal(tmp_path):
-    """Each form, then a plain modal, opened over the main screen of one app: the form
-    is laid out no more often than the plain modal opened just after it."""
+async def test_a_form_is_laid_out_as_often_as_a_plain_modal(tmp_path, run):
+    """Each form of the run, then a plain modal, opened over the main screen of one app:
+    the form is laid out no more often than the plain modal opened just after it."""
     game = new_game(tmp_path, "Forms", [("German", "German", 3), ("American", "American", 4)])
     for line in SETUP:
         execute(game, line)
@@ -75,7 +77,7 @@ async def test_a_form_is_laid_out_as_often_as_a_plain_modal(tmp_path):
     counted: dict[str, tuple[int, int]] = {}
     async with app.run_test(size=(80, 24)) as pilot:
         await _idle(pilot)
-        for name in FORMS:
+        for name in run:
             opened = await _layouts_of_opening(pilot, make_form(name))
             assert not isinstance(app.screen, PickScreen), name
             app.pop_screen()
@@ -85,5 +87,5 @@ async def test_a_form_is_laid_out_as_often_as_a_plain_modal(tmp_path):
             await _idle(pilot)
             counted[name] = (opened, plain)
     game.close()
-    assert list(counted) == FORMS
+    assert list(counted) == run
     assert {n: c for n, c in counted.items() if c[0] > c[1]} == {}, counted

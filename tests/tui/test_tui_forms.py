@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.command import CommandList
 from textual.widgets import Input
 
@@ -25,7 +26,7 @@ from stockade.tui.forms.base import FormScreen
 from stockade.tui.forms.choice_list import ChoiceList
 from stockade.tui.forms.picker import UnitPicker
 from stockade.tui.forms.tick_box import TickBox
-from tests.tui.support import new_game, press, status_text, sync, until
+from tests.tui.support import in_runs, new_game, press, run_id, status_text, sync, until
 
 # Three Germans broken in Q4; two American squads in Q5; the Germans surrendered to a1
 # in the American RtPh; now the American APh (transfer / abandon / escort allowed).
@@ -122,8 +123,14 @@ CASES: dict[str, tuple[list[str], list[str], Callable[[Any], bool] | str]] = {
 }
 
 
+# The cases in runs of five or six: one app a run (an app starts once, not once a form),
+# and the runs spread over the workers.
+RUNS = in_runs(list(CASES), 4)
+
+
 def test_every_form_has_a_case():
     assert {spec.name for spec in all_specs()} == set(CASES)
+    assert [name for run in RUNS for name in run] == list(CASES)  # each driven once
 
 
 async def past_the_picker(pilot) -> FormScreen:
@@ -192,19 +199,21 @@ async def _drive_the_form(app, pilot, name: str, game) -> None:
         assert status_text(app)  # the outcome is said on the status line
 
 
+@pytest.mark.parametrize("run", RUNS, ids=run_id)
 @sync
-async def test_keys_alone_drive_every_form(tmp_path, monkeypatch):
+async def test_keys_alone_drive_every_form(tmp_path, monkeypatch, run):
     """One engine: enter picks and moves on, a letter picks within a list, space ticks,
     ctrl+s records (or the core's refusal is shown with its rule and nothing is written).
 
-    Every case has its own game, set up beforehand; one app shows each in turn (the app
-    handed the next game as a window following another's log is), so the app starts
-    once, not once a form. A failure names its case."""
+    Every case has its own game, set up beforehand; one app shows each case of the run in
+    turn (the app handed the next game as a window following another's log is), so the
+    app starts once a run, not once a form. A failure names its case."""
     from stockade.tui.screens.main import MainScreen
     from stockade.tui.widgets.status_line import StatusLine
 
     games = {}
-    for name, (setup, _keys, _expect) in CASES.items():
+    for name in run:
+        setup, _keys, _expect = CASES[name]
         (tmp_path / name).mkdir()
         sides = [("German", "German", 3), ("American", "American", 4)]
         games[name] = game = new_game(tmp_path / name, "Forms", sides)
@@ -213,7 +222,7 @@ async def test_keys_alone_drive_every_form(tmp_path, monkeypatch):
     # From here on only Commands reach the core: the text parser must not be called.
     monkeypatch.setattr(command_parser, "parse", _no_text)
     driven: list[str] = []
-    app = StockadeApp(games["add"], remember=False)
+    app = StockadeApp(games[run[0]], remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for name, game in games.items():
@@ -230,7 +239,7 @@ async def test_keys_alone_drive_every_form(tmp_path, monkeypatch):
             driven.append(name)
     for game in games.values():
         game.close()
-    assert driven == list(CASES)
+    assert driven == run
 
 
 @sync

@@ -2,9 +2,10 @@
 (pytest-textual-snapshot, as tests/tui/test_tui_snapshots.py). The game has prisoners, a
 second Guard candidate and units of both sides, so every pick-list has something in it.
 
-The forms are taken one after the other in one app run (tests/tui/screens.py makes
-``snap_compare``'s comparison against each form's own ``test_form_80x24[<form>].svg``):
-starting an app for each cost more than drawing the form.
+The forms are taken one after the other, a run of them in one app (tests/tui/screens.py
+makes ``snap_compare``'s comparison against each form's own
+``test_form_80x24[<form>].svg``): starting an app for each cost more than drawing the
+form. The runs are separate tests, spread over the workers.
 
 Update with ``pytest tests/tui/test_tui_snapshots_forms.py --snapshot-update`` after a
 deliberate change, and look at the report before committing.
@@ -19,7 +20,7 @@ from stockade.core.commands import execute
 from stockade.tui.app import StockadeApp
 from stockade.tui.forms import all_specs
 from tests.tui.screens import Screens, as_snap_compare_takes_it, back_to_the_main_screen
-from tests.tui.support import new_game, sync
+from tests.tui.support import in_runs, new_game, run_id, sync
 
 SETUP = [
     "add German 4-6-7 as g1 at Q4 broken",
@@ -125,19 +126,23 @@ async def _longest_list_open(pilot, name: str) -> None:
             await _settle(pilot)
 
 
+RUNS = in_runs([spec.name for spec in all_specs()], 4)
+
+
+@pytest.mark.parametrize("run", RUNS, ids=run_id)
 @sync
-async def test_form_80x24(app, snapshot, request):
-    """Each form with its longest list open, one after the other in one app run (the
-    main screen between them), each compared with its own stored SVG."""
+async def test_form_80x24(app, snapshot, request, run):
+    """Each form of the run with its longest list open, one after the other in one app
+    (the main screen between them), each compared with its own stored SVG."""
     screens = Screens(snapshot, request)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settle(pilot)
-        for spec in all_specs():
-            await _longest_list_open(pilot, spec.name)
+        for name in run:
+            await _longest_list_open(pilot, name)
             await as_snap_compare_takes_it(pilot)
-            screens.take(app, spec.name)
+            screens.take(app, name)
             await back_to_the_main_screen(pilot)
-    assert screens.taken == [spec.name for spec in all_specs()]
+    assert screens.taken == run
     screens.check()
 
 
