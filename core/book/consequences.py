@@ -20,19 +20,11 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence, Set
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from stockade.core.book.change import Change, CvpDelta, LaterEntry, UnitChange, VerdictShift
-from stockade.core.book.effects import (
-    Effect,
-    differences,
-    effect_forward,
-    effects_backward,
-    same_effect,
-)
-from stockade.core.book.freeing import freed_by, handed_by
 from stockade.core.book.game_view import GameView
 from stockade.core.book.tally import tally
 from stockade.core.book.verdict import judge
@@ -40,6 +32,9 @@ from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
 from stockade.core.model.victory import VictoryBook
+
+if TYPE_CHECKING:
+    from stockade.core.book.effects import Effect
 
 # An undo entry (see core.book.projection): (added units, added casualty lines, the
 # Scroungings added or None, added sides, then (object, attribute, old value) triples).
@@ -150,6 +145,8 @@ class Observer:
             self.removed_cas = state.casualties[len(state.casualties) - n_cas :]
             self.saw = True
         if self.watch:
+            from stockade.core.book.effects import effects_backward  # (see ``finish``)
+
             self.effects_before = effects_backward(
                 state, records, entries, added, conflicts, self.watch
             )
@@ -210,6 +207,8 @@ class Observer:
         if seq in self.watch:
             if self.effects_after is None:
                 self.effects_after = {}
+            from stockade.core.book.effects import effect_forward  # (see ``finish``)
+
             self.effects_after[seq] = effect_forward(self.state, record, entry, added, conflicts)
             self.saw = True
 
@@ -342,6 +341,14 @@ def finish(obs: Observer, game: GameView, change: Change) -> Change:
     the game as it is now (after the change). Nothing seen: ``change`` as it is."""
     if not obs.saw:
         return change
+    # Imported here, not at the top: what an entry's effect is (``core.book.effects``,
+    # also imported where a strike or an amendment is watched, the only changes that
+    # compare effects) and who a change freed or handed over (``core.book.freeing``)
+    # are asked only after a write, and every open (the app's read of a game, a
+    # tally's fold) imports this module with the writer without ever writing.
+    from stockade.core.book.effects import differences, same_effect
+    from stockade.core.book.freeing import freed_by, handed_by
+
     units, projected = obs.unit_changes()
     later = []
     both = (

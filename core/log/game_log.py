@@ -14,8 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from stockade.core.log import reader as logread
 from stockade.core.log.game_timeline import CONTROLS
 from stockade.core.log.journal_errors import JournalError
@@ -33,7 +31,7 @@ def _upgrade_record(raw: dict[str, Any]) -> dict[str, Any]:
 
 GAME: logread.LogFormat[ev.Record] = logread.LogFormat(
     union=ev.AnyRecord,
-    decoder=msgspec.json.Decoder(ev.AnyRecord),
+    decoder=ev.DECODER,
     header=ev.GameCreated,
     header_name="game header",
     version=ev.SCHEMA_VERSION,

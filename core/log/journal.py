@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from stockade.core.log import chain, writelock
+from stockade.core.log import writelock
 from stockade.core.log.file_identity import how_path_changed, refuse_if_changed
 from stockade.core.log.files import (
     BINARY,
@@ -358,6 +358,12 @@ class Journal:
     def chain_head(self) -> str | None:
         """The link of the log's last line: what the next appended line carries."""
         if not self._head_known:
+            # Imported here, not at the top: the chain is made only by an append (and
+            # checked by ``stockade check``); an open, read-only or for writing, never
+            # links a line, and the app's first read of a game pays for no module it
+            # does not run.
+            from stockade.core.log import chain
+
             try:
                 self._head = chain.head_of_file(self.path, self._size)
             except OSError as exc:
@@ -371,6 +377,8 @@ class Journal:
 
     def _chain(self, lines: list[bytes]) -> tuple[list[bytes], str | None]:
         """The lines with their ``prev`` links, and the link of the last of them."""
+        from stockade.core.log import chain  # an append: see ``chain_head``
+
         head, out = self.chain_head(), []
         for line in lines:
             if head is not None:

@@ -424,8 +424,11 @@ CONTROL_TYPES = (Undo, Redo, Strike, Unstrike, Amend)
 KIND_TAGS: tuple[str, ...] = tuple(cls.__struct_config__.tag for cls in get_args(AnyRecord))
 
 _encoder = msgspec.json.Encoder()
-# A union is not a ``type[T]``, so mypy cannot infer the decoder's type from it: say it.
-_decoder: msgspec.json.Decoder[AnyRecord] = msgspec.json.Decoder(AnyRecord)
+# Every record, with the bounds but the string patterns: the one decoder a game log is
+# read with (``core.log.game_log``), made once (~9 M instructions: msgspec reads every
+# record class's annotations). A union is not a ``type[T]``, so mypy cannot infer the
+# decoder's type from it: say it (a ``Record``, as the log's format reads them).
+DECODER: msgspec.json.Decoder[Record] = msgspec.json.Decoder(AnyRecord)
 # The same records with every string pattern of core/model/bounds.py: what a line must pass
 # (its ValidationError is the refusal a player reads). The classes above are declared
 # without the patterns, which a log reader checks in bulk (``STRICT.vouch``).
@@ -439,7 +442,7 @@ def encode(record: Record) -> bytes:
 def decode(line: bytes) -> Record:
     """One record, held to every bound (the strict decoder first, for its refusal)."""
     STRICT.decoder.decode(line)
-    return _decoder.decode(line)
+    return DECODER.decode(line)
 
 
 def is_control(record: Record) -> TypeGuard[ControlRecord]:

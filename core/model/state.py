@@ -33,6 +33,9 @@ from stockade.core.model.victory import VictoryBook
 
 @plain_dataclass
 class Side(Tracked):
+    """One side of the game: its nationality and ELR, and what No Quarter and a
+    Massacre did to it."""
+
     name: str
     nationality: str
     elr: int
@@ -67,6 +70,9 @@ class Casualty:
 
 @plain_dataclass
 class GameState(Tracked):
+    """The game as it stands after the entries folded so far: its sides, clock, units,
+    casualty lines, Scroungings and Victory Conditions."""
+
     scenario: str = ""
     sides: dict[str, Side] = field(default_factory=dict)
     cvp_overrides: dict[str, int] = field(default_factory=dict)

@@ -222,6 +222,8 @@ RARELY_SET = (
 # while it is the one counter the unit entered as (``entered_origin``), as most are.
 @split_layout(rare=RARELY_SET, own=("origins",))
 class Unit(_Fields):
+    """A counter in play: who owns it, what it is, where it is and what became of it."""
+
     handle: str
     side: str  # the side that owns it (for a prisoner: its original side)
     unit_kind: str

@@ -73,6 +73,9 @@ def split_layout(
     field in order."""
 
     def build(cls: type[_T]) -> type[_T]:
+        # without a docstring, ``dataclass`` writes one from ``inspect.signature``: ~0.3 M
+        # instructions at every import for a text no one reads
+        assert cls.__doc__, f"{cls.__name__}: give it a docstring"
         spec = dataclasses.dataclass(init=False, repr=False, eq=False, match_args=False)(cls)
         fields = dataclasses.fields(spec)  # type: ignore[arg-type]
         names = tuple(f.name for f in fields)

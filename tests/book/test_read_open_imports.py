@@ -37,13 +37,22 @@ if not game.read_only:  # the first write after the open, then undo and redo
 print(json.dumps({"opened": opened, "wrote": wrote}))
 """
 
-# Not for showing a game: built on first use, or after a failed write.
-NOT_FOR_A_READ = {"stockade.core.book.names_replay", "stockade.core.log.on_disk"}
+# Not for showing a game: built on first use, or after a failed write; or used only
+# by a write: the hash chain a line appended carries, what a change did to an entry's
+# effect and whom it freed or handed over.
+NOT_FOR_A_READ = {
+    "stockade.core.book.names_replay",
+    "stockade.core.log.on_disk",
+    "stockade.core.log.chain",
+    "stockade.core.book.effects",
+    "stockade.core.book.freeing",
+}
 # The stockade modules opening a game imports (the model, rules, log and book, the
 # writer's roles included: ``Game`` is its writer). A new one is a new cost on every
 # start of the app (docs/performance.md, "the fill").
-# (80: the names replay and the state of a file after a failed write load on first use)
-OPEN_MODULES = 80
+# (80: the names replay and the state of a file after a failed write load on first use;
+# 77: the hash chain, the effects and the freeing load with a write)
+OPEN_MODULES = 77
 
 
 def opened_in_a_child(tmp_path: Path, how: str) -> dict[str, list]:

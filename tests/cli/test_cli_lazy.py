@@ -68,10 +68,11 @@ def test_tally_imports_its_own_subcommand_and_nothing_it_does_not_use():
 # ``_thread``'s own, which threading only names), the ``--json`` envelope when no
 # ``--json`` is asked, unicodedata (a refusal's words), bisect (a replay's), the upgrade
 # of a record of an older schema (a log of today's has none), the snapshot cache and
-# its unit rows (a game shorter than ``snap_sizes.MIN_EVENTS`` has no snapshot) and,
-# with the store off, the json that reads and writes entries.
+# its unit rows (a game shorter than ``snap_sizes.MIN_EVENTS`` has no snapshot), the
+# hash chain (an append's) and, with the store off, the json that reads and writes entries.
 NOT_FOR_A_FOLD = {
     "threading",
+    "stockade.core.log.chain",
     "stockade.core.log.snapcache",
     "stockade.core.log.snap_units",
     "stockade.core.cli.jsonout",
@@ -86,8 +87,9 @@ JSON = {"json", "json.decoder", "json.encoder", "json.scanner", "_json"}
 # (77: the compact tables by seq, ``core.model.seq_tables``, ~130 bytes a unit less held;
 # 78: the snapshot's unit rows, ``core.log.snap_units``, split out of ``snapcache``;
 # 77: the snapshot cache and its rows load for a game long enough to have a snapshot,
-# ``core.log.snap_sizes`` says how long.)
-FOLD_MODULES = 77
+# ``core.log.snap_sizes`` says how long; 75: the hash chain, and the plurals it words its
+# findings with, load with an append or a check.)
+FOLD_MODULES = 75
 
 
 def test_a_folding_tally_imports_only_what_the_fold_needs(cache_off):

@@ -478,7 +478,7 @@ def test_an_index_that_does_not_fit_is_not_taken_in(cache, tmp_path, monkeypatch
     Game.open(log, read_only=True).close()
     snap = snapcache.peek(log)
     assert snap is not None and snap.index is not None
-    lines, end, starts, sums = snap.index
+    lines, end, starts, sums = msgspec.structs.astuple(snap.index)
     for bad in (
         LineIndex(lines + 64, end, starts, sums),  # more lines than its blocks
         LineIndex(lines, end, starts[::-1], sums[::-1]),  # out of order
