@@ -270,8 +270,10 @@ class StockadeApp(EscapeThenKey):
 
         self.game = game
         screen = MainScreen(over_frame=True)
-        await self.switch_screen(screen)
-        screen.frame_removed()
+        try:
+            await self.switch_screen(screen)
+        finally:
+            screen.frame_removed()
         self._game_shown()
         self.run_worker(self._collector_when_idle(), name="collector-back", group="collector")
         self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
@@ -423,8 +425,10 @@ class StockadeApp(EscapeThenKey):
         while len(self.screen_stack) > 2:  # the frame
             await self.pop_screen()
         screen = MainScreen(over_frame=True)
-        await self.switch_screen(screen)
-        screen.frame_removed()
+        try:
+            await self.switch_screen(screen)
+        finally:
+            screen.frame_removed()
         old.close()
         self._follow_if_read_only()
         if self.remember:
