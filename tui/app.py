@@ -269,7 +269,11 @@ class StockadeApp(EscapeThenKey):
         from stockade.tui.screens.main import MainScreen
 
         self.game = game
-        await self.switch_screen(MainScreen())
+        screen = MainScreen(over_frame=True)
+        try:
+            await self.switch_screen(screen)
+        finally:
+            screen.frame_removed()
         self._game_shown()
         self.run_worker(self._collector_when_idle(), name="collector-back", group="collector")
         self.run_worker(self._hand_on_typed(), name="hand-on-typed", group="type-ahead")
@@ -424,7 +428,11 @@ class StockadeApp(EscapeThenKey):
             self._following = None
         while len(self.screen_stack) > 2:  # the frame
             await self.pop_screen()
-        await self.switch_screen(MainScreen())
+        screen = MainScreen(over_frame=True)
+        try:
+            await self.switch_screen(screen)
+        finally:
+            screen.frame_removed()
         old.close()
         self._follow_if_read_only()
         if self.remember:

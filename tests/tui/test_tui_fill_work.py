@@ -170,3 +170,76 @@ async def test_a_game_that_cannot_be_read_leaves_the_collector_on(tmp_path: Path
         assert app.problem
         assert gc.isenabled()
     assert gc.isenabled()
+
+
+WHOLE_REPAINTS_CHILD = """\
+import asyncio, json, sys
+from pathlib import Path
+import stockade.tui.app as app_module
+from stockade.tui.screens.main import MainScreen
+from textual.app import App
+from textual.widget import Widget
+
+counts = {"layouts": 0, "whole_repaints": 0}
+real_refresh = Widget.refresh
+
+def refresh(self, *regions, repaint=True, layout=False, recompose=False):
+    # a repaint of the whole main screen that reaches Textual once it has laid the
+    # screen out and painted it (every widget's lines rendered again, whole)
+    if isinstance(self, MainScreen) and counts["layouts"] and repaint and not regions:
+        counts["whole_repaints"] += 1
+    return real_refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+Widget.refresh = refresh
+real_on_mount = MainScreen.on_mount
+
+def on_mount(self):
+    def laid_out(screen):  # published once per layout (and paint) of the whole screen
+        counts["layouts"] += 1
+    self.screen_layout_refresh_signal.subscribe(self, laid_out)
+    real_on_mount(self)
+
+MainScreen.on_mount = on_mount
+seen = {}
+real_switch = App.switch_screen
+
+def switch_screen(self, screen):
+    switching = real_switch(self, screen)
+
+    async def switched():  # the frame replaced by the main screen, and removed
+        await switching
+        seen["switched"] = dict(counts)
+
+    return switched()
+
+App.switch_screen = switch_screen
+
+async def main():
+    app = app_module.launched(Path(sys.argv[1]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        while "switched" not in seen:
+            await asyncio.sleep(0.001)
+        await app.screen.wait_for_refresh()
+        await pilot.press("question_mark")  # a screen over it, then back: painted whole
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        back = dict(counts)
+    app.game.close()
+    print(json.dumps({"switched": seen["switched"], "back": back}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_main_screen_is_painted_whole_once_as_it_replaces_the_frame(tmp_path: Path) -> None:
+    # Textual paints the whole screen on its first resume (its first layout), then asks
+    # for the whole screen again before the frame is removed: the resume itself, the
+    # switch, the frame's removal (old code: 3 whole repaints asked, two full renders
+    # of the same screen). A screen over it (help) still has the whole screen painted
+    # again when it goes.
+    got = demo_in_a_child(tmp_path, WHOLE_REPAINTS_CHILD)
+    assert got["switched"]["layouts"] >= 1, got
+    assert got["switched"]["whole_repaints"] == 0, got
+    assert got["back"]["whole_repaints"] > got["switched"]["whole_repaints"], got

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from textual import on
 from textual.app import ComposeResult
 from textual.events import Resize, ScreenResume
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
@@ -72,8 +72,13 @@ def worded(facts: list[May], state: GameState) -> list[str]:
 class MainScreen(Screen[None]):
     BINDINGS = key_bindings("main")
 
-    def __init__(self) -> None:
+    def __init__(self, over_frame: bool = False) -> None:
+        """``over_frame``: the screen replaces the frame painted while the game was
+        read (``App.switch_screen``); the app calls ``frame_removed`` once it is gone."""
         super().__init__()
+        self._over_frame = over_frame
+        # painted whole by the mount's own resume, and the frame not removed yet
+        self._painted_whole = False
         self._phase: tuple[int, str] | None = None
         self._keys: tuple[bool, ...] | None = None  # what check_action reads, as last refreshed
         self._wide: bool | None = None  # the breakpoint the panels were laid out for
@@ -194,11 +199,35 @@ class MainScreen(Screen[None]):
             # touches when it was set. Textual's resume would style the whole screen
             # again, every widget, before its first layout.
             event.refresh_styles = False
+            # Textual's own handler lays the screen out and paints it whole next
+            self._painted_whole = self._over_frame
             return
         self.show_game()
 
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        """From the mount's own resume, which paints the whole screen, to the frame
+        removed, Textual asks the whole screen to be painted again three times (the
+        resume itself, the switch, the frame's removal), each the same screen again:
+        a full render of every widget's lines (~20 M instructions of the fill). Those
+        repaints are left out; a layout asked with them still runs, and every widget
+        still repaints its own region when what it shows changes."""
+        if self._painted_whole and not regions and not recompose:
+            repaint = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def frame_removed(self) -> None:
+        """The frame under this screen is gone: whole repaints are Textual's again."""
+        self._painted_whole = False
+
     def on_screen_suspend(self) -> None:
         self._shown_by_mount = False  # covered before its first resume: show it then
+        self._painted_whole = False
 
     def _game_updated(self, update: GameUpdate) -> None:
         self.show_game(update.message, update.change, update.rows)
