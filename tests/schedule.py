@@ -23,10 +23,10 @@ WEIGHTS: dict[str, dict[str, float]] = {
         "test_writer_and_follower_processes_every_entry_once_in_order": 12.0,
     },
     "tests/book/test_scrounged_bounded.py": {
-        "test_memory_held_grows_linearly_with_the_scrounged_entries": 14.0,
+        "test_memory_held_grows_linearly_with_the_scrounged_entries": 2.0,
     },
     "tests/book/test_control_bounded.py": {
-        "test_memory_held_grows_linearly_with_the_entries": 11.0,
+        "test_memory_held_grows_linearly_with_the_entries": 2.0,
     },
     "tests/book/test_change.py": {
         "test_change_is_exact_on_generated_campaigns": 11.0,
