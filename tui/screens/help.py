@@ -18,6 +18,24 @@ from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
 
 
+def _titled_table(title: str, first: tuple[str, int], second: str) -> Table:
+    """A borderless table under a bold title: a bold first column of ``first``'s
+    width that never wraps, and a second that takes the rest of the row."""
+    table = Table(
+        title=Text(title, style="bold"),
+        title_justify="left",
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+        show_header=False,
+        box=None,
+    )
+    name, width = first
+    table.add_column(name, no_wrap=True, style="bold", width=width)
+    table.add_column(second, ratio=1)
+    return table
+
+
 def keys_tables(app: App[Any]) -> list[Table]:
     """Every key, one table per place it works, as bound now (after the player's
     keymap), with the id to remap it by: all read from ``tui.bindings``."""
@@ -25,17 +43,7 @@ def keys_tables(app: App[Any]) -> list[Table]:
 
     tables = []
     for scope, title in SCOPES.items():
-        table = Table(
-            title=Text(title, style="bold"),
-            title_justify="left",
-            expand=True,
-            show_edge=False,
-            pad_edge=False,
-            show_header=False,
-            box=None,
-        )
-        table.add_column("key", no_wrap=True, style="bold", width=12)
-        table.add_column("does", ratio=1)
+        table = _titled_table(title, ("key", 12), "does")
         table.add_column("id", style="dim", no_wrap=True)
         for key in in_scope(scope):
             table.add_row(Text(" ".join(keys_of(app, key.id))), key.does, key.id)
@@ -65,17 +73,7 @@ def legend_tables() -> list[Table]:
 
     tables = []
     for where, signs in LEGEND:
-        table = Table(
-            title=Text(f"on the {where}", style="bold"),
-            title_justify="left",
-            expand=True,
-            show_edge=False,
-            pad_edge=False,
-            show_header=False,
-            box=None,
-        )
-        table.add_column("mark", no_wrap=True, style="bold", width=10)
-        table.add_column("means", ratio=1)
+        table = _titled_table(f"on the {where}", ("mark", 10), "means")
         for sign in signs:
             table.add_row(Text(sign.mark), Text(sign.means))
         tables.append(table)
