@@ -302,6 +302,10 @@ class CommandBar(Horizontal):
         self.offers.show(lines, self._listing and not self.input.value.strip())
         if not self.input.has_focus:
             self.input.placeholder = self._closed_placeholder()
+        else:  # the bar stays open after an entry: it says what the new list takes
+            self.input.placeholder = self._open_placeholder(
+                key_of(self.app, "stockade.command_leave")
+            )
 
     @property
     def listing(self) -> bool:
@@ -313,13 +317,19 @@ class CommandBar(Horizontal):
         event.stop()
         self.open(event.line + ("" if event.line.endswith(" ") else " "))
 
+    def _open_placeholder(self, leave: str) -> str:
+        """What the open, empty bar says it takes: the arrows pick among two or more
+        entries listed (one listed is already picked: the arrows recall commands)."""
+        listed = len(self.offers.lines)
+        if listed > 1:
+            return f"↓↑ pick an entry above, tab fills it; or type a command · {leave}: board"
+        if listed == 1:
+            return f"tab fills the entry above; or type a command · {leave}: board"
+        return f"type a command (help lists them; tab completes) · {leave}: board"
+
     def open(self, text: str = "") -> None:
         leave = key_of(self.app, "stockade.command_leave")
-        self.input.placeholder = (
-            f"↓↑ pick an entry above, tab fills it; or type a command · {leave}: board"
-            if self.offers.lines
-            else f"type a command (help lists them; tab completes) · {leave}: board"
-        )
+        self.input.placeholder = self._open_placeholder(leave)
         self.input.can_focus = True
         self.input.value = text
         self.input.cursor_position = len(text)
