@@ -55,6 +55,19 @@ def wrap_counted(self, *args, **kwargs):
 
 Text.wrap = wrap_counted
 
+from textual.screen import Screen
+from textual.widget import Widget
+drawn = set()  # the main screen's widgets whose own content was rendered into lines
+
+def drawing(real):
+    def render(self):
+        if type(self.screen).__name__ == "MainScreen":
+            drawn.add(self.id or type(self).__name__)
+        return real(self)
+    return render
+
+Widget.render, Screen.render = drawing(Widget.render), drawing(Screen.render)
+
 async def main():
     app = app_module.launched(Path(sys.argv[1]))
     start_reading = app.start_reading
@@ -83,6 +96,7 @@ async def main():
         # each widget class new to the app is imported and its CSS parsed in the fill
         seen["widget_classes"] = sorted({type(w).__name__ for w in app.screen.walk_children()})
         seen["widgets"] = len(list(app.screen.walk_children()))
+        seen["drawn"] = sorted(drawn)
         # how often the status line's message was wrapped (measured, then rendered)
         seen["status_wraps"] = wraps.get(id(app.screen.query_one("StatusLine")._text), 0)
         for _ in range(300):  # the collector is back once the app is idle
@@ -147,6 +161,14 @@ def test_the_fill_styles_no_widget_class_it_can_do_without(fill: dict[str, Any])
     # no container that only groups (#main, the bar's row), no too-small notice on a
     # screen big enough, no child in a side panel (it draws its own text)
     assert fill["widgets"] <= 12, fill["widgets"]  # main: 14 (the footer's keys come later)
+
+
+def test_the_fill_draws_no_lines_the_screens_parts_cover(fill: dict[str, Any]) -> None:
+    # The screen and the board's containers only place what covers them whole: their
+    # own lines would be drawn and then hidden (main: the screen's 40 lines of
+    # background, #board's and #sides' too, ~20 M instructions of the fill).
+    assert not {"MainScreen", "board", "sides"} & set(fill["drawn"]), fill["drawn"]
+    assert "SidePanelView" in fill["drawn"], fill["drawn"]  # and it sees what is drawn
 
 
 def test_the_status_line_wraps_its_message_once(fill: dict[str, Any]) -> None:

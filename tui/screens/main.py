@@ -71,6 +71,9 @@ def worded(facts: list[May], state: GameState) -> list[str]:
 
 class MainScreen(Screen[None]):
     BINDINGS = key_bindings("main")
+    # Its parts cover it whole (the too-small notice, when shown, too): its own lines
+    # are only its background, drawn blank rather than through the styles' line cache.
+    BLANK = True
 
     def __init__(self, over_frame: bool = False) -> None:
         """``over_frame``: the screen replaces the frame painted while the game was
