@@ -79,6 +79,14 @@ async def test_a_panel_that_does_not_fit_says_how_much_is_below(tmp_path):
         assert german.max_scroll_y > 0
         assert f"↓{round(german.max_scroll_y)} more" in german.border_subtitle
         assert "tab, j/k" in german.border_subtitle  # the keys that scroll it
+        # the keys follow the focus as it is now, not as it was a move before
+        german.focus()
+        await pilot.pause()
+        assert "(j/k)" in german.border_subtitle, german.border_subtitle
+        american = next(p for p in app.screen.query(SidePanelView) if p.side == "American")
+        american.focus()
+        await pilot.pause()
+        assert "tab, j/k" in german.border_subtitle, german.border_subtitle
         german.scroll_end(animate=False)
         await pilot.pause()
         await pilot.pause()

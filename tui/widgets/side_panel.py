@@ -157,10 +157,10 @@ class SidePanelView(VerticalScroll, can_focus=True):
     def on_resize(self) -> None:
         self.call_after_refresh(self._mark_more)
 
-    def on_focus(self) -> None:
-        self._mark_more()
-
-    def on_blur(self) -> None:
+    def watch_has_focus(self, has_focus: bool) -> None:
+        # The keys in the marks follow the focus as it is now: a focus or blur handler
+        # here would run before Textual sets ``has_focus`` and say the last one's.
+        super().watch_has_focus(has_focus)
         self._mark_more()
 
     def _mark_more(self) -> None:
