@@ -265,3 +265,69 @@ def test_the_main_screen_is_painted_whole_once_as_it_replaces_the_frame(tmp_path
     assert got["switched"]["layouts"] >= 1, got
     assert got["switched"]["whole_repaints"] == 0, got
     assert got["back"]["whole_repaints"] > got["switched"]["whole_repaints"], got
+
+
+LAID_OUT_CHILD = """\
+import asyncio, json, sys
+from pathlib import Path
+import stockade.tui.app as app_module
+from stockade.tui.screens.main import MainScreen
+from stockade.tui.widgets.side_panel import SidePanelView
+from textual.screen import Screen
+
+state = {"arranging": 0}
+asked = []
+virtual_sizes = {}
+
+def watch_virtual_size(self, size):  # each virtual size a panel is given in the fill
+    virtual_sizes.setdefault(self.side, []).append(tuple(size))
+
+SidePanelView.watch_virtual_size = watch_virtual_size
+real_arrange = MainScreen.arrange
+real_find = Screen.find_widget
+
+def arrange(self, size, *args, **kwargs):
+    state["arranging"] += 1
+    try:
+        return real_arrange(self, size, *args, **kwargs)
+    finally:
+        state["arranging"] -= 1
+
+def find_widget(self, widget):
+    if state["arranging"] and isinstance(self, MainScreen):
+        asked.append(type(widget).__name__)
+    return real_find(self, widget)
+
+MainScreen.arrange = arrange
+Screen.find_widget = find_widget
+
+async def main():
+    app = app_module.launched(Path(sys.argv[1]))
+    async with app.run_test(size=(120, 40)):
+        while type(app.screen).__name__ != "MainScreen":
+            await asyncio.sleep(0.001)
+        await app.screen.wait_for_refresh()
+        status = app.screen.query_one("StatusLine")
+        lines = [line.plain for line in status.wrapped_lines()]
+        width = status.content_region.width
+    app.game.close()
+    print(json.dumps({"asked": asked, "lines": lines, "width": width, "virtual": virtual_sizes}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_main_screen_is_laid_out_without_asking_where_a_widget_is(tmp_path: Path) -> None:
+    # A widget's region, read while a new screen is laid out, is only known by laying
+    # the whole screen out again, inside the first: the status line wraps its message
+    # at the width the layout hands it (main: it read its region in both layouts of
+    # the fill). Its lines are those of its width on the screen.
+    got = demo_in_a_child(tmp_path, LAID_OUT_CHILD)
+    assert got["asked"] == [], got["asked"]
+    assert got["width"] == 118
+    assert got["lines"] and all(len(line) <= got["width"] for line in got["lines"]), got
+    # The panel that overflows (the German side) takes its scrollbar in the first
+    # layout and keeps the virtual size that layout gave it: a narrower one in the next
+    # layout would lay it out and paint it and its scrollbar again, for the same text.
+    assert got["virtual"], got
+    assert all(len(sizes) == 1 for sizes in got["virtual"].values()), got["virtual"]

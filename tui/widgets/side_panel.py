@@ -122,10 +122,17 @@ class SidePanelView(VerticalScroll, can_focus=True):
         Textual decides a scrollable widget's scrollbar from its last layout: a panel
         that overflows on its first layout would be laid out and painted without the
         scrollbar, then laid out and painted again with it. The same decision
-        (overflowing: the scrollbar) is made here, in the same layout."""
+        (overflowing: the scrollbar) is made here, in the same layout.
+
+        The room is as wide as the panel's content with the scrollbar's column: Textual
+        takes the virtual width from the width it gave before that decision, so a width
+        that shrank by the scrollbar in a later layout would be a new virtual size (the
+        panel and its scrollbar laid out and painted again for the same text); the panel
+        scrolls only up and down, so the column is never scrolled to."""
         width = size.width
         lines = self.lines_at(width)
         gutter = self.styles.scrollbar_size_vertical
+        room = width + (gutter if self.show_vertical_scrollbar else 0)
         if (
             len(lines) > size.height
             and gutter
@@ -136,7 +143,7 @@ class SidePanelView(VerticalScroll, can_focus=True):
             width -= gutter
             lines = self.lines_at(width)
         self._width = width
-        return DockArrangeResult([], set(), Spacing(0, 0, len(lines), 0))
+        return DockArrangeResult([], set(), Spacing(0, room, len(lines), 0))
 
     def render_line(self, y: int) -> Strip:
         row = y + self.scroll_offset.y

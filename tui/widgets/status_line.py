@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.widgets import Static
 
 from stockade.tui.bindings import key_of
@@ -46,6 +47,7 @@ class StatusLine(Static):
         self._wrapped: tuple[Text, int, int, list[Text]] | None = None
         self._table: list[HelpRow] = []  # the message as the core's rows, if a table
         self._lead = ""  # the mark of the kind ("✓ ") that begins the message
+        self._width = 0  # the text's width, as the last layout gave it (0: not laid out)
 
     def say(self, message: str, kind: str = "info", rows: tuple[HelpRow, ...] = ()) -> None:
         """``message``; laid out as ``rows`` (the core's table of it) where it is one."""
@@ -69,9 +71,20 @@ class StatusLine(Static):
         self.styles.max_height = self._rows
         self.update(text)
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The height of the lines shown at ``width``, the text's width in the layout
+        that asks: the message is wrapped at it, not at the widget's region, which
+        Textual only knows by laying the whole screen out (again) while it lays it out."""
+        self._width = width
+        return super().get_content_height(container, viewport, width)
+
+    def _text_width(self) -> int:
+        """The width the message wraps at: the layout's, or the screen's before one."""
+        return self._width or max(1, self.app.size.width - 2)
+
     def fits(self, message: str, kind: str = "hint") -> bool:
         """Whether ``message`` shows whole in the three lines (no "↓ more")."""
-        width = self.content_region.width or max(1, self.app.size.width - 2)
+        width = self._text_width()
         text = Text(KINDS.get(kind, "") + message)
         return len(text.wrap(self.app.console, width)) <= ROWS
 
@@ -82,7 +95,7 @@ class StatusLine(Static):
         """The message's lines: at the full width when it fits in the three rows; else
         narrower by the "↓ more" mark, so that the marks ("↑ " first, "↓ more" last)
         sit beside a line and never cut a word of it."""
-        width = self.content_region.width or max(1, self.app.size.width - 2)
+        width = self._text_width()
         held = self._wrapped
         if held is not None and held[0] is self._text and held[1:3] == (width, self._rows):
             return held[3]
