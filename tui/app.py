@@ -303,9 +303,7 @@ class StockadeApp(EscapeThenKey):
         """What follows the game once the main screen shows it."""
         game = self.game
         if self.remember and game.path:
-            problem = remember_last_game(game.path)
-            if problem:
-                self.notify(problem, title="Config", severity="warning", timeout=12, markup=False)
+            self._remember(Path(game.path))
         self.set_interval(LOG_WATCH_SECONDS, self.watch_log)
         self._follow_if_read_only()
         new_game = key_of(self, "stockade.new_game")
@@ -361,6 +359,24 @@ class StockadeApp(EscapeThenKey):
                 name="save-theme",
             )
             self.game_changed()
+
+    def _remember(self, path: Path) -> None:
+        """Keep ``path`` as the game to open next time, in a thread: the last game's file
+        and the recent games' list are each written and synced to disk, which would hold
+        the screen that has just shown the game."""
+        self.run_worker(
+            partial(self._remember_now, path),
+            thread=True,
+            group="config",
+            name="remember-game",
+        )
+
+    def _remember_now(self, path: Path) -> None:
+        problem = remember_last_game(path)
+        if problem:
+            self.call_from_thread(
+                self.notify, problem, title="Config", severity="warning", timeout=12, markup=False
+            )
 
     def _save_theme(self, name: str) -> None:
         problem = save_theme(name)
@@ -436,9 +452,7 @@ class StockadeApp(EscapeThenKey):
         old.close()
         self._follow_if_read_only()
         if self.remember:
-            problem = remember_last_game(path)
-            if problem:
-                self.notify(problem, title="Config", severity="warning", markup=False)
+            self._remember(path)
         for note in [f"opened {path}", *game.warnings]:
             self.notify(note, title="Stockade", timeout=6, markup=False)
             self._notes_up = True  # read by the first key, then out of the bar's way

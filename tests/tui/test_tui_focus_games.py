@@ -116,6 +116,7 @@ async def test_new_game_inside_the_app(tmp_path, small_game):
         assert app.game.state.scenario == "Hill 621"
         assert app.game.state.sides["Russians"].elr == 4
         assert set(app.game.state.sides) == {"American", "Russians"}
+        await app.workers.wait_for_complete()  # remembered in a thread
         assert (tmp_path / "data" / "last_game").read_text().strip() == str(made.resolve())
         await pilot.press("n")  # the new game's board has the keys
         assert app.game.state.phase == "PFPh"
@@ -155,6 +156,7 @@ async def test_open_a_recent_game_newest_first_and_back_to_the_demo(tmp_path):
         await pilot.pause()
         assert app.screen.__class__.__name__ == "MainScreen"
         assert Path(app.game.path) == older
+        await app.workers.wait_for_complete()  # remembered in a thread
         assert (data / "last_game").read_text().strip() == str(older.resolve())
         # a typed path that is not there is refused, the screen stays
         await pilot.press("ctrl+o")
