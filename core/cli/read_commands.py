@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from argparse import Namespace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +43,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     )
     add_file(history)
     add_json(history)
+    history.epilog = f"{marks_legend()}.\n\n{history.epilog}"
 
 
 def warn(message: str) -> None:
@@ -118,6 +120,22 @@ MARKS = {
     "control": "·",
     "amended": "~",  # an entry in effect that an amendment mended
 }
+# what a mark says, where the screens' glossary has no word for it
+MARK_WORDS = {"control": "an undo, redo, strike or unstrike", "amended": "amended"}
+
+
+def marks_legend() -> str:
+    """``stockade history``'s marks, each with what it says (the app's words, from
+    the glossary), for its help: ``u undone, a abandoned branch, ...``."""
+    from stockade.core.reads.glossary import ENTRY_SIGNS
+
+    words = {status: sign.word.lower() for status, sign in ENTRY_SIGNS.items()}
+    said = [
+        f"{mark} {words.get(status) or MARK_WORDS[status]}"
+        for status, mark in MARKS.items()
+        if status != "ok"
+    ]
+    return textwrap.fill("the mark after an entry's number: " + ", ".join(said), 79)
 
 
 def cmd_history(args: Namespace, ui: object) -> int:

@@ -200,3 +200,18 @@ def test_a_strike_that_leaves_conflicts_exits_4_however_it_is_typed(game, capsys
     strike = [typed[0], game, typed[1], "--json"]
     error = reply(capsys, *strike, code=Exit.CONFLICTS)["error"]
     assert error["kind"] == "conflicts" and error["exit"] == 4
+
+
+def test_history_help_says_what_each_mark_after_a_number_means(capsys):
+    from stockade.core.cli.read_commands import MARKS
+
+    code, out, _ = cli(capsys, "history", "--help")
+    assert code == 0
+    legend = " ".join(
+        out.split("the mark after an entry's number:")[1].split("examples:")[0].split()
+    )
+    for status, mark in MARKS.items():
+        if status != "ok":
+            assert f"{mark} " in legend, (mark, legend)
+    assert "a abandoned branch" in legend and "x struck" in legend
+    assert all(len(line) <= 79 for line in out.splitlines()), out
