@@ -117,3 +117,24 @@ async def test_a_panel_shown_what_it_says_already_renders_nothing(tmp_path: Path
         await pilot.pause()
         assert all(panel.renders > before for panel, before in zip(panels, renders, strict=True))
     game.close()
+
+
+def test_a_side_with_nothing_to_show_is_said_so_as_of_now() -> None:
+    # "yet" would deny what happened: a unit captured, then escaped and rearmed, leaves
+    # its side's panel empty again
+    import io
+
+    from rich.console import Console
+
+    from stockade.core.commands import run_script
+    from stockade.core.model import events as ev
+
+    game = Game.in_memory(
+        "now", [ev.SideSpec("Russian", "Russian", 3), ev.SideSpec("German", "German", 3)]
+    )
+    run_script(game, ["add Russian 4-4-7 at Q4", "add German 4-6-7 at Q5"])
+    panel = side_panels(game.state)["Russian"]
+    console = Console(width=40, file=io.StringIO(), record=True)
+    console.print(render_panel(panel, "red"))
+    said = " ".join(console.export_text().split())
+    assert "no prisoners, unarmed or lost units now" in said, said

@@ -281,4 +281,4 @@ def _nothing_yet(data: PanelData, muted: str) -> list[RenderableType]:
     )
     if any(shown):
         return []
-    return [Text("no prisoners, unarmed or lost units yet", style=muted)]
+    return [Text("no prisoners, unarmed or lost units now", style=muted)]
