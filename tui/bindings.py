@@ -32,6 +32,12 @@ class Key:
     palette: str = ""  # the command palette's title ("" = not offered there)
     priority: bool = False
 
+    @property
+    def action_name(self) -> str:
+        """The action without its arguments (``form('add')``: ``form``), as Textual
+        asks ``check_action`` about it."""
+        return self.action.partition("(")[0]
+
 
 SCOPES = {
     "app": "everywhere",

@@ -17,8 +17,8 @@ from stockade.core.book.game import Game
 from stockade.core.model.errors import Refusal
 from stockade.core.model.plural import counted
 from stockade.core.reads.views import side_panels
+from stockade.tui.bindings import Key, hint, named_in_bar
 from stockade.tui.bindings import bindings as key_bindings
-from stockade.tui.bindings import hint, named_in_bar
 from stockade.tui.screens.board import TOO_SMALL, compose_board
 from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
@@ -327,6 +327,11 @@ class MainScreen(Screen[None]):
             return "no refusal has offered an entry to record"
         return ""
 
+    def _key_not_now(self, key: Key) -> str:
+        """Why a board key named in the bar would do nothing now ("" when it acts, or
+        when it is the app's: those always act)."""
+        return self.why_not(key.action_name) if key.scope == "main" else ""
+
     def _run(self, text: str) -> bool:
         from stockade.core.commands.implied import StaleBoardFact
 
@@ -546,7 +551,7 @@ class MainScreen(Screen[None]):
         key = named_in_bar(text)
         if key is None or verb_at(text.split())[0] is not None:
             return False
-        why = self.why_not(key.action.split("(")[0]) if key.scope == "main" else ""
+        why = self._key_not_now(key)
         if why:  # its key would do nothing either: why, not the key
             self.status.say(f"{key.does}: not now ({why})", "refusal")
             return True
@@ -570,14 +575,10 @@ class MainScreen(Screen[None]):
         usage = "" if verb is None else verb.usage_in(self.game.state)
         if verb is None:
             key = named_in_bar(text)
-            why = self.why_not(key.action.split("(")[0]) if key and key.scope == "main" else ""
-            usage = (
-                f"{key.does}: not now ({why})"
-                if key and why
-                else f"{hint(self.app, key.id)}: a key of the board; enter does it"
-                if key
-                else ""
-            )
+            if key is not None and (why := self._key_not_now(key)):
+                usage = f"{key.does}: not now ({why})"
+            elif key is not None:
+                usage = f"{hint(self.app, key.id)}: a key of the board; enter does it"
         if verb is not None and said.lower() != verb.name:
             usage = f"{said} = {usage}"
         from stockade.core.commands.complete import offers_line
