@@ -5,6 +5,10 @@ CPU seconds and peak memory of each command, one process per run.
     python -m bench.bounded_run --base ... --control 1000 2000 4000 8000
     python -m bench.bounded_run --base ... --shape pingpong 350000 --runs 1
 
+``run`` records a short script (the clock moved on ten times, three of them taken back)
+into a fresh copy of each log: what a write on a big game holds, not a long script
+(``bench/run_stream.py`` measures that).
+
 Each LOG (or each ``control N`` shape from ``bench/hostile_shapes.py``, made under
 /tmp/stockade-bench/) is read by every command below, by this build's interpreter and
 by ``BASE``'s (its own ``.venv``), alternating, ``--runs`` times each; the medians are
@@ -18,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +48,19 @@ def commands(log: Path) -> list[tuple[str, list[str]]]:
         ("verify", ["verify", str(log), str(log)]),
         ("repair", ["repair", str(log), "-o", str(repaired), "--force"]),
         ("watch", ["watch", str(log), "--until", str(lines)]),  # opens, prints, stops
+        ("run", ["run", str(RUN_COPY), str(run_script())]),  # on a fresh copy each time
     ]
+
+
+RUN_COPY = OUT / "run-copy.jsonl"
+
+
+def run_script() -> Path:
+    """A short script any game accepts: the clock moved on and part of it taken back."""
+    path = OUT / "run-script.txt"
+    OUT.mkdir(parents=True, exist_ok=True)
+    path.write_text("next\n" * 10 + "undo\n" * 3)
+    return path
 
 
 def run(python: Path, args: list[str]) -> tuple[float, float, int]:
@@ -112,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             got: dict[str, list[tuple[float, float, int]]] = {"mine": [], "base": []}
             for _ in range(args.runs):
-                got["mine"].append(run(mine, cmd))
-                got["base"].append(run(base, cmd))
+                for python, who in ((mine, "mine"), (base, "base")):
+                    if name == "run":  # `run` writes: each run records into its own copy
+                        shutil.copyfile(log, RUN_COPY)
+                    got[who].append(run(python, cmd))
             cpu = {k: statistics.median(r[0] for r in v) for k, v in got.items()}
             mb = {k: statistics.median(r[1] for r in v) for k, v in got.items()}
             codes = f"{got['mine'][0][2]}/{got['base'][0][2]}"
