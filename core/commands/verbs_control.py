@@ -10,22 +10,25 @@ from typing import ClassVar, Self
 import msgspec
 
 from stockade.core.commands.command import Command
-from stockade.core.commands.grammar import (
-    UNIT_HELP,
-    UNITS_HELP,
-    VERBS,
-    Kind,
-    VerbSpec,
-    verb_named,
-    words_for,
-)
+from stockade.core.commands.grammar import VERBS, verb_named, words_for
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.meanings import meaning_hint, short_usage, term_named, terms_of
+from stockade.core.commands.verb_spec import Kind, VerbSpec
 from stockade.core.commands.vocabulary import Term
 from stockade.core.commands.words import number, one
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
+
+# How the player names units, for help (docs/commands.md says the same at length).
+UNIT_HELP = (
+    "its handle (g1), its counter and Location (4-6-7@P4), or either alone (9-1, @P4) "
+    "when only one unit fits"
+)
+UNITS_HELP = (
+    "handles, or units named as the board shows them (4-6-7@P4); @P4 alone is every unit "
+    "in P4 this slot may take (all of one side), and the reply lists them"
+)
 
 
 class Control(Command, frozen=True):
