@@ -391,8 +391,8 @@ class StockadeApp(EscapeThenKey):
         only after the entry is safe on disk.
         """
         # the command language: loaded on first use
-        from stockade.core.commands import execute, told
-        from stockade.core.commands.execute import told_rows
+        from stockade.core.commands import execute
+        from stockade.core.commands.execute import told_rows_or_lines
         from stockade.core.commands.verbs_control import rows_text
         from stockade.core.model.errors import InternalRefusal, Refusal
 
@@ -407,8 +407,8 @@ class StockadeApp(EscapeThenKey):
             ) from exc
         # the reply and what else the entry did (CVP, later entries), as the CLI says it
         # (as rows, so a wrapped line goes on under its own text on the status line)
-        rows = told_rows(self.game, outcome)
-        message = rows_text(rows) if rows else "\n".join(told(self.game, outcome))
+        rows, lines = told_rows_or_lines(self.game, outcome)
+        message = rows_text(rows) if rows else "\n".join(lines)
         self.game_changed(message, outcome.change, tuple(rows))
         return message
 

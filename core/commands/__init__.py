@@ -36,8 +36,9 @@ from stockade.core.commands.execute import (
     script_outcomes,
     told,
 )
-from stockade.core.commands.grammar import VERBS, Kind, Slot, VerbSpec, verb_named
+from stockade.core.commands.grammar import VERBS, verb_named
 from stockade.core.commands.parser import COMMANDS, Parsed, help_text, parse, plan, writes_nothing
+from stockade.core.commands.verb_spec import Kind, Slot, VerbSpec
 
 __all__ = [
     "writes_nothing",

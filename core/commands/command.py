@@ -20,19 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import msgspec
 
-from stockade.core.commands.grammar import (
-    CAUSES,
-    NO_TAKEOVER,
-    STACK_MARK,
-    VERBS,
-    Kind,
-    Slot,
-    VerbSpec,
-)
+from stockade.core.commands.grammar import VERBS
 from stockade.core.commands.handles import Context, check_new_handle, reference
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.lexer import words as split_words
 from stockade.core.commands.picks import Values
+from stockade.core.commands.verb_spec import CAUSES, NO_TAKEOVER, STACK_MARK, Kind, Slot, VerbSpec
 from stockade.core.commands.words import assignment, counter, number, one
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal

@@ -13,18 +13,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from stockade.core.commands.grammar import (
-    PLAYER_WORD_VERBS,
-    REARM_HOWS,
-    STACK_MARK,
-    VERBS,
-    Kind,
-    Slot,
-    VerbSpec,
-    verb_at,
-)
+from stockade.core.commands.grammar import PLAYER_WORD_VERBS, VERBS, verb_at
 from stockade.core.commands.handles import reference
 from stockade.core.commands.picks import UNIT_FILTERS
+from stockade.core.commands.verb_spec import REARM_HOWS, STACK_MARK, Kind, Slot, VerbSpec
 from stockade.core.commands.vocabulary import TERMS
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState

@@ -62,19 +62,20 @@ def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[st
     alike: its reply, then what else it did (later entries changed, conflicts, each
     side's CVP before and after), one indented line each. ``standing``: the tally of
     ``game.state``, when the caller has it already (it is made only for a CVP line)."""
-    rows = told_rows(game, outcome, standing)
-    if rows:
-        return rows_text(rows).splitlines()
-    return outcome.headline.splitlines() + [f"  {line}" for line in _also(game, outcome, standing)]
+    rows, lines = told_rows_or_lines(game, outcome, standing)
+    return rows_text(rows).splitlines() if rows else lines
 
 
-def told_rows(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[HelpRow]:
-    """``told`` as rows, each line of what else it did one step in; [] for a reply that
-    is a text of its own (help rulings)."""
+def told_rows_or_lines(
+    game: Game, outcome: Outcome, standing: Tally | None = None
+) -> tuple[list[HelpRow], list[str]]:
+    """``told`` as rows, each line of what else it did one step in, and no lines; for a
+    reply that is a text of its own (help rulings) no rows, and ``told``'s lines."""
+    also = _also(game, outcome, standing)
     head = outcome.headline_rows
-    if not head:
-        return []
-    return head + [HelpRow(line, depth=1) for line in _also(game, outcome, standing)]
+    if head:
+        return head + [HelpRow(line, depth=1) for line in also], []
+    return [], outcome.headline.splitlines() + [f"  {line}" for line in also]
 
 
 def _also(game: Game, outcome: Outcome, standing: Tally | None) -> list[str]:

@@ -14,7 +14,8 @@ import difflib
 
 import msgspec
 
-from stockade.core.commands.grammar import ALIASES, PLAYER_WORD_VERBS, VERBS, VerbSpec
+from stockade.core.commands.grammar import ALIASES, PLAYER_WORD_VERBS, VERBS
+from stockade.core.commands.verb_spec import VerbSpec
 from stockade.core.commands.vocabulary import TERMS, Term
 
 _MOST = 3  # verbs named in one answer

@@ -9,10 +9,10 @@ from typing import Any, ClassVar, Self
 import msgspec
 
 from stockade.core.commands.command import Command, Counter, Handle, Location, Side, new_handle
-from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.lexer import words as split_words
+from stockade.core.commands.verb_spec import Slot
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.units import (

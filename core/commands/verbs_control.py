@@ -10,22 +10,25 @@ from typing import ClassVar, Self
 import msgspec
 
 from stockade.core.commands.command import Command
-from stockade.core.commands.grammar import (
-    UNIT_HELP,
-    UNITS_HELP,
-    VERBS,
-    Kind,
-    VerbSpec,
-    verb_named,
-    words_for,
-)
+from stockade.core.commands.grammar import VERBS, verb_named, words_for
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.meanings import meaning_hint, short_usage, term_named, terms_of
+from stockade.core.commands.verb_spec import Kind, VerbSpec
 from stockade.core.commands.vocabulary import Term
 from stockade.core.commands.words import number, one
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
+
+# How the player names units, for help (docs/commands.md says the same at length).
+UNIT_HELP = (
+    "its handle (g1), its counter and Location (4-6-7@P4), or either alone (9-1, @P4) "
+    "when only one unit fits"
+)
+UNITS_HELP = (
+    "handles, or units named as the board shows them (4-6-7@P4); @P4 alone is every unit "
+    "in P4 this slot may take (all of one side), and the reply lists them"
+)
 
 
 class Control(Command, frozen=True):
@@ -164,10 +167,15 @@ def help_rows(verb: str = "", state: GameState | None = None) -> list[HelpRow]:
 
     if conformance.is_rule_id(verb):
         return []
+    return _topic_rows(verb, verb_named(verb) if verb else None, state)
+
+
+def _topic_rows(verb: str, spec: VerbSpec | None, state: GameState | None) -> list[HelpRow]:
+    """``help_rows`` once ``verb`` is known to name no text of its own: ``spec``, the
+    verb it names (None: none)."""
+    if spec is not None:
+        return _verb_rows(spec, state)
     if verb:
-        spec = verb_named(verb)
-        if spec is not None:
-            return _verb_rows(spec, state)
         term = term_named(verb)
         if term is not None:
             return term_rows(term)
@@ -206,12 +214,11 @@ def help_text(verb: str = "", state: GameState | None = None) -> str:
         if text is None:
             raise InputRefusal(f"A20 has no section '{verb}'", "e.g. help A20.55")
         return text
-    if verb and verb_named(verb) is None:
-        rows = help_rows(verb, state)
-        if rows:  # an A20 term, or a mark the screen shows
-            return rows_text(rows)
+    spec = verb_named(verb) if verb else None
+    rows = _topic_rows(verb, spec, state)
+    if verb and spec is None and not rows:  # neither a verb, an A20 term nor a mark
         raise InputRefusal(f"'{verb}' is neither a verb nor an A20 term", meaning_hint(verb))
-    return rows_text(help_rows(verb, state))
+    return rows_text(rows)
 
 
 def _verb_rows(spec: VerbSpec, state: GameState | None) -> list[HelpRow]:

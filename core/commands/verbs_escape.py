@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import ClassVar, Self
 
 from stockade.core.commands.command import Command, Counter, Handle
-from stockade.core.commands.grammar import REARM_HOWS
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
+from stockade.core.commands.verb_spec import REARM_HOWS
 from stockade.core.commands.words import number
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal

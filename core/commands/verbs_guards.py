@@ -13,10 +13,10 @@ from stockade.core.commands.command import (
     merges,
     new_handle,
 )
-from stockade.core.commands.grammar import Slot
 from stockade.core.commands.handles import Context
 from stockade.core.commands.lexer import Sections
 from stockade.core.commands.lexer import words as split_words
+from stockade.core.commands.verb_spec import Slot
 from stockade.core.commands.words import assignment, counter
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, RuleRefusal

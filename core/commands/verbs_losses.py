@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from stockade.core.commands.command import Command, Counter, Handle
-from stockade.core.commands.grammar import NO_TAKEOVER
 from stockade.core.commands.handles import Context
+from stockade.core.commands.verb_spec import NO_TAKEOVER
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, RuleRefusal
 from stockade.core.rules.timing import FIRE_PHASES

@@ -1,7 +1,7 @@
 """``help VERB`` in a game shows the verb's usage as that game asks it: a slot that
 applies only to some games (escape's own-borders, A20.55 EXC) is listed where it applies
 and left out where it cannot, as the escape form does; out of a game it is listed, with
-where it applies. One declaration (core/commands/grammar.py) says both."""
+where it applies. One declaration (core/commands/specs_prisoners.py) says both."""
 
 from __future__ import annotations
 

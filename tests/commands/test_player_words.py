@@ -8,8 +8,9 @@ import pytest
 
 from stockade.core.book.game import Game
 from stockade.core.commands import VERBS, complete, help_text, parse, run_script
-from stockade.core.commands.grammar import ALIASES, Kind, verb_at
+from stockade.core.commands.grammar import ALIASES, verb_at
 from stockade.core.commands.handles import check_new_handle
+from stockade.core.commands.verb_spec import Kind
 from stockade.core.commands.vocabulary import PLAYER_WORDS, TERMS
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal

@@ -1,14 +1,14 @@
 """What the player is told after a command (``told``): its reply, then what else it
 did, each side's CVP among it. The app's command bar and ``stockade do`` say the same
 lines: an entry at the table said its prisoners but never what they were worth. As rows
-(``told_rows``): each line one step under the line it belongs to, so a screen wraps it
+(``told_rows_or_lines``): each line one step under the line it belongs to, so a screen wraps it
 under its own text; the command line prints the same rows as the same text."""
 
 from __future__ import annotations
 
 from stockade.core.book.game import Game
 from stockade.core.commands import execute, run_script, told
-from stockade.core.commands.execute import told_rows
+from stockade.core.commands.execute import told_rows_or_lines
 from stockade.core.commands.verbs_control import rows_text
 from stockade.core.model import events as ev
 from stockade.tui.app import StockadeApp
@@ -56,7 +56,7 @@ def test_the_app_says_what_the_cli_says():
 def test_an_entry_is_told_as_its_line_and_the_lines_under_it():
     game = _game()
     outcome = execute(game, "surrender g1 g2 to a1")
-    rows = told_rows(game, outcome)
+    rows, _ = told_rows_or_lines(game, outcome)
     assert rows[0].depth == 0 and rows[0].text.startswith("German 4-6-7 (g1)")
     assert [row.depth for row in rows[1:]] == [1] * (len(rows) - 1)
     assert any(row.text.startswith("any SW g1 or g2") for row in rows)  # the reminder
@@ -71,7 +71,7 @@ def test_a_strike_tells_the_entries_it_left_in_conflict_under_it():
     assert outcome.rows[0].text.startswith("struck entry 2; these need resolving")
     assert outcome.rows[1].depth == 1 and outcome.rows[1].text.startswith("entry 6 ")
     assert outcome.message == rows_text(outcome.rows)
-    rows = told_rows(game, outcome)  # the brief: the consequences list the conflicts
+    rows, _ = told_rows_or_lines(game, outcome)  # the brief: the consequences list the conflicts
     assert rows[0].text == "struck entry 2" and all(row.depth == 1 for row in rows[1:])
 
 
@@ -79,6 +79,15 @@ def test_undo_and_redo_are_told_as_rows():
     game = _game()
     execute(game, "surrender g1 g2 to a1")
     for verb in ("undo", "redo"):
-        rows = told_rows(game, execute(game, verb))
+        rows, _ = told_rows_or_lines(game, execute(game, verb))
         assert rows[0].text.startswith(f"{verb}ne: entry 6")
         assert rows[-1].depth == 1 and "if-ended CVP" in rows[-1].text
+
+
+def test_a_reply_that_is_a_text_of_its_own_is_told_as_its_lines_and_no_rows():
+    game = _game()
+    outcome = execute(game, "help rulings")
+    rows, lines = told_rows_or_lines(game, outcome)
+    assert rows == [] and lines and lines == outcome.message.splitlines()
+    app = StockadeApp(game, remember=False)
+    assert app.run_command("help rulings") == "\n".join(lines)

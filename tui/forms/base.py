@@ -29,7 +29,7 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import Filled
-from stockade.core.commands.grammar import Kind
+from stockade.core.commands.verb_spec import Kind
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import Choice, book_picks

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from stockade.core.commands.command import Command, Pair
 from stockade.core.commands.fill import from_fields
-from stockade.core.commands.grammar import Kind
+from stockade.core.commands.verb_spec import Kind
 from stockade.core.commands.verbs_capture import Capture
 from stockade.core.commands.words import counter
 from stockade.core.model.errors import Refusal

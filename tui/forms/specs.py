@@ -10,7 +10,7 @@ from __future__ import annotations
 from stockade.core.commands import COMMANDS
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
-from stockade.core.commands.grammar import Kind
+from stockade.core.commands.verb_spec import Kind
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 from stockade.tui.forms.base import Field, FormSpec, FormValues

@@ -14,7 +14,7 @@ from textual.css.query import NoMatches
 
 from stockade.core.commands.command import Command
 from stockade.core.commands.fill import from_fields
-from stockade.core.commands.grammar import Kind
+from stockade.core.commands.verb_spec import Kind
 from stockade.core.model.state import GameState
 from stockade.core.reads.queries import rejecting_side
 from stockade.core.rules.board_questions import QUESTIONS, board_verdict
