@@ -104,8 +104,10 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     if not verdict.extends:
         raise CliError(f"{args.new} does not extend {args.old}: {verdict.why}", Exit.REWRITTEN)
     same = f"lines 1-{verdict.old_lines}" if verdict.old_lines > 1 else "line 1"
-    said = f"nothing rewritten ({same} the same, byte for byte; {verdict.chain})"
-    for line in laid_out(f"{args.new} extends {args.old}: ", said, chosen(args)):
+    said = (
+        f"extends {args.old}: nothing rewritten ({same} the same, byte for byte; {verdict.chain})"
+    )
+    for line in laid_out(f"{args.new} ", said, chosen(args)):  # a path is one word
         print(line)
     if not verdict.added:
         print("no entries added")
