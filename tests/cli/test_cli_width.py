@@ -129,7 +129,9 @@ def test_a_row_wraps_under_its_text_never_breaking_a_word():
         " ".join(lines).split()
         == (lead + "if the game ended now: prisoner 4-6-7 guarded by a1").split()
     )
-    assert "4-6-7" in " ".join(lines).split()  # a counter is not split at its hyphens
+    # a word is not split at its hyphens, where the edge falls inside it
+    assert laid_out("", "x" * 17 + " half-squad g1", MIN_FREE) == ["x" * 17, "half-squad g1"]
+    assert laid_out("", "y" * 30 + " A20.53", MIN_FREE) == ["y" * 30, "A20.53"]
     # too narrow beside the lead: the text goes below it
     wide = "x" * (40 - MIN_FREE + 1) + " "
     words = "some words that do not fit beside it"
