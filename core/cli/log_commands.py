@@ -87,6 +87,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         cmd_rulings,
     )
     add_json(ruled)
+    WIDTH.add_to(ruled)
 
     completion = add_command(
         sub,
@@ -375,7 +376,7 @@ def cmd_rulings(args: Namespace, ui: object) -> int:
         ]
         jsonout.emit("rulings", rulings=found)
         return 0
-    print(rulings_text())
+    print(rulings_text(chosen(args)))
     return 0
 
 

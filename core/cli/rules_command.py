@@ -8,6 +8,7 @@ import argparse
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_json
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -26,6 +27,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="e.g. A20.55 or 20.21; without it, every section",
     )
     add_json(rules)
+    WIDTH.add_to(rules)
 
 
 def cmd_rules(args: argparse.Namespace, ui: object) -> int:
@@ -57,5 +59,12 @@ def cmd_rules(args: argparse.Namespace, ui: object) -> int:
         ]
         emit("rules", requirements=found)
         return Exit.OK
-    print(conformance.section_text(args.section) if args.section else conformance.index_text())
+    from stockade.core.cli.width import chosen
+
+    width = chosen(args)
+    print(
+        conformance.section_text(args.section, width)
+        if args.section
+        else conformance.index_text(width)
+    )
     return Exit.OK

@@ -42,6 +42,20 @@ def test_every_row_fits_80_columns_and_keeps_every_word_and_rule(capsys, command
     assert RULE.findall(narrow) == RULE.findall(full)
 
 
+def _sections() -> list[str]:
+    from stockade.core.reads import conformance
+
+    return sorted({s.rule.removesuffix(" EX") for s in conformance.sections()})
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["rulings"], *(["rules", s] for s in _sections())])
+def test_the_rules_and_rulings_fit_80_columns_and_keep_every_word(capsys, argv):
+    _, full, _ = cli(capsys, *argv)
+    _, narrow, _ = cli(capsys, *argv, "--width", "80")
+    assert _longest(narrow) <= 80, narrow
+    assert narrow.split() == full.split()
+
+
 def test_a_tally_row_too_wide_wraps_its_why_under_the_row_with_its_rule_in_place(capsys):
     _, out, _ = cli(capsys, "tally", DEMO, "--width", "80")
     lines = out.splitlines()
