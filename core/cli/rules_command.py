@@ -8,7 +8,7 @@ import argparse
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_json
 from stockade.core.cli.types import SubParsers
-from stockade.core.cli.width import WIDTH
+from stockade.core.cli.width import WIDTH, chosen
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -33,7 +33,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
 def cmd_rules(args: argparse.Namespace, ui: object) -> int:
     from stockade.core.reads import conformance
 
-    chosen = []
+    asked: list[str] = []
     if args.section:
         if conformance.section_text(args.section) is None:
             raise CliError(
@@ -41,7 +41,7 @@ def cmd_rules(args: argparse.Namespace, ui: object) -> int:
                 Exit.USAGE,
             )
         wanted = conformance.normalise(args.section)
-        chosen = [s.rule for s in conformance.sections() if s.rule in (wanted, wanted + " EX")]
+        asked = [s.rule for s in conformance.sections() if s.rule in (wanted, wanted + " EX")]
     if getattr(args, "json", False):
         from stockade.core.cli.jsonout import emit
 
@@ -55,12 +55,10 @@ def cmd_rules(args: argparse.Namespace, ui: object) -> int:
                 "tests": list(r.tests),
             }
             for r in conformance.requirements()
-            if not chosen or r.rule in chosen
+            if not asked or r.rule in asked
         ]
         emit("rules", requirements=found)
         return Exit.OK
-    from stockade.core.cli.width import chosen
-
     width = chosen(args)
     print(
         conformance.section_text(args.section, width)

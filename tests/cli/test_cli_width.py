@@ -56,6 +56,20 @@ def test_the_rules_and_rulings_fit_80_columns_and_keep_every_word(capsys, argv):
     assert narrow.split() == full.split()
 
 
+def test_a_reply_to_do_wraps_each_row_under_its_own_text(capsys, tmp_path):
+    game = tmp_path / "demo.jsonl"
+    game.write_bytes(DEMO.read_bytes())
+    _, full, _ = cli(capsys, "do", game, "help")
+    _, narrow, _ = cli(capsys, "do", game, "help", "--width", "80")
+    assert _longest(full) > 80 and _longest(narrow) <= 80, narrow
+    assert narrow.split() == full.split()
+    # a verb's words go on under the words, never back under the verb
+    heads = [line for line in narrow.splitlines() if line.startswith("add ")]
+    at = heads[0].index("enter units")
+    after = narrow.splitlines()[narrow.splitlines().index(heads[0]) + 1]
+    assert after[:at].isspace() and not after[at].isspace()
+
+
 def test_a_tally_row_too_wide_wraps_its_why_under_the_row_with_its_rule_in_place(capsys):
     _, out, _ = cli(capsys, "tally", DEMO, "--width", "80")
     lines = out.splitlines()
