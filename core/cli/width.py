@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 WIDTH = argspec.Option(
     "--width",
-    "lay rows out in N columns, a long row's text wrapped under itself (default: the "
-    "terminal's width, $COLUMNS first; piped, and with 0, each row on one line)",
+    "lay rows out N columns wide, a long row's last text wrapped under itself; 0: one "
+    "line a row (default: the terminal's width, $COLUMNS first; piped: one line a row)",
     type=int,
     metavar="N",
 )

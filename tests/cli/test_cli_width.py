@@ -165,3 +165,14 @@ def test_a_row_wraps_under_its_text_never_breaking_a_word():
     words = "some words that do not fit beside it"
     assert laid_out(wide, words, 40, below=4) == [wide.rstrip(), "    " + words]
     assert laid_out(lead, "short", None) == laid_out(lead, "short", 80) == [lead + "short"]
+
+
+WIDE = ("tally", "history", "show", "check", "verify", "watch", "rules", "rulings", "do", "undo")
+
+
+@pytest.mark.parametrize("command", WIDE)
+def test_the_help_of_each_command_that_lays_out_rows_says_how_its_width_is_chosen(capsys, command):
+    code, out, _ = cli(capsys, command, "--help")
+    assert code == 0
+    said = " ".join(out.split())
+    assert "--width N" in said and "the terminal's width" in said and "piped" in said
