@@ -18,14 +18,21 @@ def ruled(refusal: Refusal) -> str:
     return f"{refusal.rule}: {refusal.text}" if refusal.rule else refusal.text
 
 
-def conflict_line(game: Game, seq: int) -> str:
-    """``entry 5 (T1 PFPh: g1 in Melee) no longer holds: A11: ...; to fix it: amend 5
-    with what the board showed, or strike 5``."""
+def conflict_row(game: Game, seq: int) -> tuple[str, str]:
+    """``conflict_line`` as a row: ``entry 5 ``, then the words (a narrow terminal
+    wraps them under themselves)."""
     refusal = game.conflicts[seq]
     entry = sentence_for(game.timeline.standing(game.records[seq - 1]), game)
     return (
-        f"entry {seq} ({entry}) no longer holds: {ruled(refusal)}; to fix it: {FIX.format(seq=seq)}"
+        f"entry {seq} ",
+        f"({entry}) no longer holds: {ruled(refusal)}; to fix it: {FIX.format(seq=seq)}",
     )
+
+
+def conflict_line(game: Game, seq: int) -> str:
+    """``entry 5 (T1 PFPh: g1 in Melee) no longer holds: A11: ...; to fix it: amend 5
+    with what the board showed, or strike 5``."""
+    return "".join(conflict_row(game, seq))
 
 
 def conflicts_notice(game: Game) -> str:

@@ -180,27 +180,37 @@ def to_json(t: Tally) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- verdict
-def verdict_lines(v: VerdictData) -> list[str]:
-    """The verdict in plain lines: the headline, then each condition with its values
-    and what it misses (every export words it so)."""
-    out = [f"Verdict: {v['headline']}"]
+def verdict_rows(v: VerdictData) -> list[tuple[str, str]]:
+    """The verdict as rows, each its lead and its words: the headline, then each
+    condition with its values and what it misses (every export words it so; the text
+    tally wraps a long one under its words)."""
+    out = [("Verdict: ", v["headline"])]
     if v.get("card"):
-        out.append(f"  card: {v['card']}")
+        out.append(("  card: ", v["card"]))
     for c in v["clauses"]:
         mark = "met" if c["met"] else "not met"
-        out.append(f"  {c['words'] or c['winner'] + ' win'}: {mark}")
+        out.append(("  ", f"{c['words'] or c['winner'] + ' win'}: {mark}"))
         for i, group in enumerate(c["any_of"]):
             lead = "    " if i == 0 else "    or "
             for j, test in enumerate(group):
                 joint = lead if j == 0 else "    and "
                 tail = "" if test["met"] else f" (missing: {test['missing']})"
-                out.append(f"{joint}{'met' if test['met'] else 'not met'}: {test['words']}{tail}")
+                out.append(
+                    (f"{joint}{'met' if test['met'] else 'not met'}: ", test["words"] + tail)
+                )
     exits = ", ".join(f"{side} {vp}" for side, vp in v["exit_vp"].items() if vp)
     if exits:
-        out.append(f"  Exit VP: {exits}")
+        out.append(("  Exit VP: ", exits))
     if v["control"]:
-        out.append("  control: " + ", ".join(f"{loc} {side}" for loc, side in v["control"].items()))
+        out.append(
+            ("  control: ", ", ".join(f"{loc} {side}" for loc, side in v["control"].items()))
+        )
     return out
+
+
+def verdict_lines(v: VerdictData) -> list[str]:
+    """The verdict in plain lines (``verdict_rows``, each on one line)."""
+    return [lead + words for lead, words in verdict_rows(v)]
 
 
 # ------------------------------------------------------------------- rendering
@@ -243,33 +253,45 @@ def _bar(points: int) -> str:
     return "#" * min(points, MAX_BAR) + ("+" if points > MAX_BAR else "")
 
 
-def to_text(t: Tally) -> str:
+NOT_BANKED_SAYS = "not banked yet: counted only if the game ended now (A20.1)"
+BARS_SAY = "each # is 1 CVP banked in that Game Turn; the number is the turn's total"
+
+
+def to_text(t: Tally, width: int | None = None) -> str:
+    """The tally as text; ``width``: the columns a row may take, its ``why`` (and a
+    verdict's words) wrapped under itself past them (core/model/columns.py); None:
+    each row on one line."""
+    from stockade.core.model.columns import laid_out, lead, widths
+
     # One set of column widths and one bar width for every side, so the sides' tables
     # line up under each other and can be read across.
     rows_of = {name: [_cells(line) for line in s.lines] for name, s in t.sides.items()}
-    every = [_HEAD, *(row for rows in rows_of.values() for row in rows)]
-    widths = [max(len(r[i]) for r in every) for i in range(len(_HEAD) - 1)]
+    cols = widths([_HEAD, *(row for rows in rows_of.values() for row in rows)])
     by_turn = [(turn, pts) for s in t.sides.values() for turn, pts in s.by_turn.items()]
     turn_w = max((len(str(turn)) for turn, _ in by_turn), default=1)
     bar_w = max((len(_bar(pts)) for _, pts in by_turn), default=0)
     out = [f"CVP tally: {t.scenario or 'untitled'} ({tally_status(t)})", ""]
     for name, s in t.sides.items():
-        out.append(f"{side_title(s)}: {side_totals(s, t.ended)}")
+        out += laid_out(f"{side_title(s)}: ", side_totals(s, t.ended), width)
         if not s.lines:
             out.append("  no casualties yet")
         else:
             for row in [_HEAD, *rows_of[name]]:
-                cols = [cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)]
-                out.append("  " + "  ".join(cols + [row[-1]]).rstrip())
+                out += laid_out(lead(row[:-1], cols, indent="  "), row[-1], width, below=6)
         if any(not line.banked for line in s.lines):
-            out.append("  * not banked yet: counted only if the game ended now (A20.1)")
+            out += laid_out(
+                "  * ", "not banked yet: counted only if the game ended now (A20.1)", width
+            )
         out.append("  by Game Turn:")
         for turn, pts in s.by_turn.items():
             bar = _bar(pts).ljust(bar_w) + " " if bar_w else ""
             out.append(f"    T{str(turn).ljust(turn_w)} {bar}{pts}")
+        if any(s.by_turn.values()):
+            out += laid_out("  ", BARS_SAY, width)
         out.append("")
     if t.verdict is not None:
-        out += verdict_lines(t.verdict)
+        for said, words in verdict_rows(t.verdict):
+            out += laid_out(said, words, width)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -293,7 +315,7 @@ def to_markdown(t: Tally) -> str:
         else:
             out += ["No casualties yet.", ""]
         if any(not line.banked for line in s.lines):
-            out += ["\\* not banked yet: counted only if the game ended now (A20.1)", ""]
+            out += [f"\\* {NOT_BANKED_SAYS}", ""]
         out += ["| Game Turn | CVP |", "|---|---|"]
         out += [f"| {turn} | {pts} |" for turn, pts in s.by_turn.items()]
         out.append("")

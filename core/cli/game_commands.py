@@ -20,6 +20,7 @@ from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.read_commands import keep_after_write, open_to_read
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
 from stockade.core.cli.writing import open_to_write, reply_of
 from stockade.core.commands import (
     Outcome,
@@ -79,6 +80,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     add_file(do)
     do.add_argument("text", metavar="COMMAND", help="one line, as typed in the TUI's ':' bar")
     add_json(do)
+    WIDTH.add_to(do)
 
     run = add_command(
         sub,
@@ -99,6 +101,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         p = add_command(sub, verb, summary, f"stockade {verb} game.jsonl", cmd_control, verb=verb)
         add_file(p)
         add_json(p)
+        WIDTH.add_to(p)
 
     strike = add_command(
         sub,
@@ -117,6 +120,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="say what the strike would do (later entries, CVP) and write nothing",
     )
     add_json(strike)
+    WIDTH.add_to(strike)
 
     unstrike = add_command(
         sub,
@@ -135,6 +139,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="say what bringing it back would do and write nothing",
     )
     add_json(unstrike)
+    WIDTH.add_to(unstrike)
 
 
 # ------------------------------------------------------------------------- new
@@ -277,7 +282,7 @@ def answer(
         envelope = jsonout.envelope(verb, ok=code == Exit.OK, **reply)
         print(json_visible(json.dumps(envelope, indent=2, ensure_ascii=False)))
         return code
-    for line in told(game, outcome, standing):
+    for line in told(game, outcome, standing, chosen(args)):
         print(line)
     return code
 

@@ -14,11 +14,12 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stockade.core.book.conflicts import conflict_line
+from stockade.core.book.conflicts import conflict_row
 from stockade.core.cli import jsonout
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
 from stockade.core.log import chain
 from stockade.core.log.control_check import control_problems
 from stockade.core.log.files import atomic_write
@@ -26,6 +27,7 @@ from stockade.core.log.game_log import load
 from stockade.core.log.log_lines import iter_lines
 from stockade.core.log.reader import lines_of
 from stockade.core.log.salvage import SHOWN_DROPS, Salvage, salvage
+from stockade.core.model.columns import laid_out
 from stockade.core.model.errors import Refusal
 from stockade.core.model.plural import agree, counted, no_longer_hold
 
@@ -45,6 +47,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     )
     add_file(check)
     add_json(check)
+    WIDTH.add_to(check)
 
     repair = add_command(
         sub,
@@ -84,6 +87,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         cmd_rulings,
     )
     add_json(ruled)
+    WIDTH.add_to(ruled)
 
     completion = add_command(
         sub,
@@ -179,7 +183,8 @@ def _check_records(
         ]
         if not args.json:
             for seq in sorted(game.conflicts):
-                print(conflict_line(game, seq))
+                for line in laid_out(*conflict_row(game, seq), chosen(args)):
+                    print(line)
         n = len(game.conflicts)
         return _check_failed(
             args,
@@ -192,12 +197,14 @@ def _check_records(
     if args.json:
         jsonout.emit("check", **report)
         return 0
-    print(
-        f"{path}: sound: {counted(len(records), 'record')}, {counted(len(state.units), 'unit')}, "
+    said = (
+        f"sound: {counted(len(records), 'record')}, {counted(len(state.units), 'unit')}, "
         f"Turn {state.turn} {state.attacker} {state.phase}"
         + (", game ended" if state.ended else "")
         + f"; {link.summary()}"
     )
+    for line in laid_out(f"{path}: ", said, chosen(args)):
+        print(line)
     return 0
 
 
@@ -369,7 +376,7 @@ def cmd_rulings(args: Namespace, ui: object) -> int:
         ]
         jsonout.emit("rulings", rulings=found)
         return 0
-    print(rulings_text())
+    print(rulings_text(chosen(args)))
     return 0
 
 

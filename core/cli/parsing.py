@@ -1,18 +1,18 @@
 """The pieces every subcommand's parser is made of: the one-line-error parser, one
 subcommand with its summary and examples, and the ``--json`` and ``FILE`` arguments.
 
-Imports nothing of Stockade's but the CLI's errors: a subcommand module takes these
+Imports nothing of Stockade's but the CLI's errors and its width (core/cli/width.py,
+which every row-printing subcommand's ``--width`` is): a subcommand module takes these
 without pulling in any other subcommand's code.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 from stockade.core.cli import argspec
 from stockade.core.cli.errors import USAGE, CliError
+from stockade.core.cli.width import terminal_width
 
 # typing costs ~2 ms to import; mypy reads a TYPE_CHECKING of our own the same way
 TYPE_CHECKING = False
@@ -21,23 +21,6 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
     from stockade.core.cli.types import Handler, SubParsers
-
-
-def terminal_width() -> int:
-    """The terminal's width as ``shutil.get_terminal_size`` finds it ($COLUMNS, then
-    stdout's terminal, else 80), without importing shutil: argparse imports it (and
-    with it bz2 and lzma, ~4 ms) for every formatter it makes, and it makes one for
-    every argument added, help or not."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 80
-    return columns
 
 
 class HelpFormatter(argparse.HelpFormatter):

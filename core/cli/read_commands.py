@@ -22,9 +22,11 @@ from stockade.core.cli.tally_report import (
     warning_line,
 )
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
+from stockade.core.model.columns import laid_out
 
 if TYPE_CHECKING:
-    from stockade.core.book.game import Game
+    from stockade.core.book.game import Game, HistoryEntry
     from stockade.core.book.tally import Tally
     from stockade.core.model.state import GameState
 
@@ -43,6 +45,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     )
     add_file(history)
     add_json(history)
+    WIDTH.add_to(history)
     history.epilog = f"{marks_legend()}.\n\n{history.epilog}"
 
 
@@ -165,17 +168,27 @@ def cmd_history(args: Namespace, ui: object) -> int:
             "history", "entries", entries, file=str(args.file), problem=_problem(game)
         )
         return 0
+    width = chosen(args)
     for entry in game.iter_history():
-        mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
-        line = f"{entry.seq:>5} {mark or MARKS.get(entry.status, '?')} {sentence(entry, game)}"
-        if entry.status not in ("ok", "control"):
-            line += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
-        elif entry.reason:  # it holds in part (core/rules/partial.py)
-            line += f"  <holds in part: {entry.reason}>"
-        if entry.amended_by:
-            line += f"  <amended by entry {entry.amended_by}>"
-        print(line)
+        lead, text = history_row(entry, sentence(entry, game))
+        for line in laid_out(lead, text, width):
+            print(line)
     return 0
+
+
+def history_row(entry: HistoryEntry, said: str) -> tuple[str, str]:
+    """One entry of ``stockade history`` (and ``watch``) as a row: its number and mark,
+    then ``said`` (its sentence) and what became of it, the text a narrow terminal
+    wraps under itself."""
+    mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
+    text = said
+    if entry.status not in ("ok", "control"):
+        text += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
+    elif entry.reason:  # it holds in part (core/rules/partial.py)
+        text += f"  <holds in part: {entry.reason}>"
+    if entry.amended_by:
+        text += f"  <amended by entry {entry.amended_by}>"
+    return f"{entry.seq:>5} {mark or MARKS.get(entry.status, '?')} ", text
 
 
 def _problem(game: Game) -> str | None:
@@ -185,6 +198,7 @@ def _problem(game: Game) -> str | None:
 __all__ = [
     "cmd_history",
     "cmd_tally",
+    "history_row",
     "keep_after_write",
     "open_to_read",
     "register",

@@ -8,6 +8,7 @@ import argparse
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command, add_json
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -26,12 +27,13 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         help="e.g. A20.55 or 20.21; without it, every section",
     )
     add_json(rules)
+    WIDTH.add_to(rules)
 
 
 def cmd_rules(args: argparse.Namespace, ui: object) -> int:
     from stockade.core.reads import conformance
 
-    chosen = []
+    asked: list[str] = []
     if args.section:
         if conformance.section_text(args.section) is None:
             raise CliError(
@@ -39,7 +41,7 @@ def cmd_rules(args: argparse.Namespace, ui: object) -> int:
                 Exit.USAGE,
             )
         wanted = conformance.normalise(args.section)
-        chosen = [s.rule for s in conformance.sections() if s.rule in (wanted, wanted + " EX")]
+        asked = [s.rule for s in conformance.sections() if s.rule in (wanted, wanted + " EX")]
     if getattr(args, "json", False):
         from stockade.core.cli.jsonout import emit
 
@@ -53,9 +55,14 @@ def cmd_rules(args: argparse.Namespace, ui: object) -> int:
                 "tests": list(r.tests),
             }
             for r in conformance.requirements()
-            if not chosen or r.rule in chosen
+            if not asked or r.rule in asked
         ]
         emit("rules", requirements=found)
         return Exit.OK
-    print(conformance.section_text(args.section) if args.section else conformance.index_text())
+    width = chosen(args)
+    print(
+        conformance.section_text(args.section, width)
+        if args.section
+        else conformance.index_text(width)
+    )
     return Exit.OK

@@ -10,6 +10,7 @@ import sys
 from stockade.core.cli.errors import Exit
 from stockade.core.cli.parsing import add_command, add_file, add_json
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
 
 
 def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
@@ -24,6 +25,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     add_file(show)
     show.add_argument("--at", type=int, metavar="N", help="as it stood after entry N")
     add_json(show)
+    WIDTH.add_to(show)
 
 
 def cmd_show(args: argparse.Namespace, ui: object) -> int:
@@ -40,6 +42,7 @@ def cmd_show(args: argparse.Namespace, ui: object) -> int:
         return Exit.OK
     # written a line at a time: a campaign's rows and text are never held whole
     sys.stdout.writelines(
-        line + "\n" for line in board_lines(board(state, units=False), unit_rows(state))
+        line + "\n"
+        for line in board_lines(board(state, units=False), unit_rows(state), chosen(args))
     )
     return Exit.OK

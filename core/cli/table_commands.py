@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from stockade.core.cli.errors import CliError, Exit
 from stockade.core.cli.parsing import add_command
 from stockade.core.cli.types import SubParsers
+from stockade.core.cli.width import WIDTH, chosen
+from stockade.core.model.columns import laid_out, lead
 from stockade.core.model.plural import counted, entries
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
     )
     verify.add_argument("old", type=Path, metavar="OLD", help="the copy you kept")
     verify.add_argument("new", type=Path, metavar="NEW", help="the log you received")
+    WIDTH.add_to(verify)
 
     watch = add_command(
         sub,
@@ -49,6 +52,7 @@ def register(sub: SubParsers[argparse.ArgumentParser]) -> None:
         "--until", type=int, metavar="N", help="stop once the log holds N entries (scripts)"
     )
     watch.add_argument("--interval", type=float, default=0.25, metavar="S", help=argparse.SUPPRESS)
+    WIDTH.add_to(watch)
 
     serve = add_command(
         sub,
@@ -100,10 +104,11 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     if not verdict.extends:
         raise CliError(f"{args.new} does not extend {args.old}: {verdict.why}", Exit.REWRITTEN)
     same = f"lines 1-{verdict.old_lines}" if verdict.old_lines > 1 else "line 1"
-    print(
-        f"{args.new} extends {args.old}: nothing rewritten ({same} the same, byte for "
-        f"byte; {verdict.chain})"
+    said = (
+        f"extends {args.old}: nothing rewritten ({same} the same, byte for byte; {verdict.chain})"
     )
+    for line in laid_out(f"{args.new} ", said, chosen(args)):  # a path is one word
+        print(line)
     if not verdict.added:
         print("no entries added")
         return Exit.OK
@@ -116,12 +121,15 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
     # was written: the fold names it from the history as it stands now.
     conflicting = {a.record.seq for a in verdict.added if a.record.seq in game.conflicts}
     then = names_when_written(records, conflicting)
-    width = max(len(a.side or "-") for a in verdict.added)
+    side_w = max(len(a.side or "-") for a in verdict.added)
+    width = chosen(args)
     for added in verdict.added:
         text = sentence_for(added.record, game, then=then.get(added.record.seq))
         if added.acts_on:
             text += f" (an entry naming {added.acts_on})"
-        print(f"  {added.line:>5}  {(added.side or '-'):<{width}}  {text}")
+        cells = (f"{added.line:>5}", added.side or "-")
+        for line in laid_out(lead(cells, (5, side_w), indent="  "), text, width):
+            print(line)
     controls = sum(1 for a in verdict.added if ev.is_control(a.record))
     sides = Counter(a.side or "(no side)" for a in verdict.added if not ev.is_control(a.record))
     named = ", ".join(f"{s} {n}" for s, n in sides.items()) or "none"
@@ -135,18 +143,16 @@ def cmd_verify(args: argparse.Namespace, ui: Any) -> int:
 
 
 # ------------------------------------------------------------------------- watch
-def _history_line(game: Game, record: ev.Record) -> str:
+def _history_lines(game: Game, record: ev.Record, width: int | None) -> list[str]:
+    """``record`` as ``stockade history`` prints it (its row, ``history_row``)."""
     from stockade.core.book.describe import sentence
     from stockade.core.book.game import HistoryEntry
-    from stockade.core.cli.read_commands import MARKS
+    from stockade.core.cli.read_commands import history_row
 
     status, reason = game.entry_status(record)
     turn, phase, attacker = game.when.get(record.seq, (0, "", ""))
     entry = HistoryEntry(record.seq, record.grp, record, status, reason, turn, phase, attacker)
-    line = f"{record.seq:>5} {MARKS.get(status, '?')} {sentence(entry, game)}"
-    if status not in ("ok", "control"):
-        line += f"  <{status}{': ' + reason if reason else ''}>"
-    return line
+    return laid_out(*history_row(entry, sentence(entry, game)), width)
 
 
 def _points(game: Game) -> dict[str, tuple[int, int]]:
@@ -197,8 +203,9 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
         f"{state.attacker} {state.phase} (Ctrl-C to stop)",
         flush=True,
     )
+    width = chosen(args)
     for record in game.records[-args.last :] if args.last > 0 else []:
-        print(_history_line(game, record))
+        print(*_history_lines(game, record, width), sep="\n")
     points, verdict = _points(game), _verdict(game)
     try:
         while args.until is None or len(follower.game.records) < args.until:
@@ -208,15 +215,15 @@ def cmd_watch(args: argparse.Namespace, ui: Any) -> int:
             if why:
                 print(f"-- {why}: read again from the top ({entries(len(game.records))})")
             for record in new:
-                print(_history_line(game, record))
+                print(*_history_lines(game, record, width), sep="\n")
             now = _points(game)
             delta = tally_delta(points, now)
             if delta:
-                print(f"      {delta}")
+                print(*laid_out("      ", delta, width), sep="\n")
             points = now
             said = _verdict(game)
             if said != verdict and said:
-                print(f"      verdict: {said}")
+                print(*laid_out("      verdict: ", said, width), sep="\n")
             verdict = said
             sys.stdout.flush()
     except KeyboardInterrupt:

@@ -9,7 +9,7 @@ Imports no argparse, no model, no msgspec.
 
 from __future__ import annotations
 
-from stockade.core.cli import argspec
+from stockade.core.cli import argspec, width
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
@@ -31,11 +31,13 @@ ARGUMENTS = (
         choices=FORMATS,
         default=DEFAULT_FORMAT,
     ),
+    width.WIDTH,
 )
 
 
 def add_arguments(parser: Any) -> None:
-    """``tally``'s arguments (an argparse parser): FILE, --json, --at N, --format F."""
+    """``tally``'s arguments (an argparse parser): FILE, --json, --at N, --format F,
+    --width N."""
     for argument in ARGUMENTS:
         argument.add_to(parser)
 

@@ -16,6 +16,7 @@ and the ``--json`` envelope load only when a store entry is read or written or
 from __future__ import annotations
 
 from stockade.core.book.tally_sheet import Tally, to_html, to_json, to_markdown, to_text
+from stockade.core.cli.width import chosen
 from stockade.core.log import derived
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
@@ -74,11 +75,13 @@ def warnings_text(warnings: list[str], conflicts: list[int]) -> str:
     return "".join(said)
 
 
-def tally_text(result: Tally, fmt: str) -> str:
-    """What ``stockade tally --format FMT`` prints on stdout for ``result``."""
+def tally_text(result: Tally, fmt: str, width: int | None = None) -> str:
+    """What ``stockade tally --format FMT`` prints on stdout for ``result``; the text's
+    rows laid out in ``width`` columns (None: each on one line; the other formats are
+    for other programs, never wrapped)."""
     if fmt == "text":
-        render = to_text
-    elif fmt == "md":
+        return to_text(result, width).rstrip("\n") + "\n"
+    if fmt == "md":
         render = to_markdown
     elif fmt == "html":
         render = to_html
@@ -97,7 +100,7 @@ def render(report: TallyReport, args: Namespace | argspec.Namespace) -> tuple[st
         from stockade.core.cli import jsonout
 
         return err, jsonout.reply_text("tally", at=args.at, **to_json(report.tally)) + "\n"
-    return err, tally_text(report.tally, args.format)
+    return err, tally_text(report.tally, args.format, chosen(args))
 
 
 # ------------------------------------------------------------------- the store

@@ -16,7 +16,7 @@ from stockade.core.commands.command import Command
 from stockade.core.commands.implied import entry_for, fact_text
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
-from stockade.core.commands.verbs_control import Amend, Help, HelpRow, rows_text
+from stockade.core.commands.verbs_control import Amend, Help, HelpRow, rows_lines, rows_text
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
 from stockade.core.rules.reminders import reminders
@@ -57,13 +57,18 @@ def replied(rows: list[HelpRow], records: list[ev.Record], change: Change | None
     return Outcome(rows_text(rows), records, change, rows=rows)
 
 
-def told(game: Game, outcome: Outcome, standing: Tally | None = None) -> list[str]:
+def told(
+    game: Game, outcome: Outcome, standing: Tally | None = None, width: int | None = None
+) -> list[str]:
     """What the player is told after a command, at the table and on the command line
     alike: its reply, then what else it did (later entries changed, conflicts, each
     side's CVP before and after), one indented line each. ``standing``: the tally of
-    ``game.state``, when the caller has it already (it is made only for a CVP line)."""
+    ``game.state``, when the caller has it already (it is made only for a CVP line);
+    ``width``: a terminal's columns, each row wrapped under its own text past them."""
     rows, lines = told_rows_or_lines(game, outcome, standing)
-    return rows_text(rows).splitlines() if rows else lines
+    if not rows:
+        return lines
+    return rows_text(rows).splitlines() if width is None else rows_lines(rows, width)
 
 
 def told_rows_or_lines(

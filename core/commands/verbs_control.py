@@ -17,6 +17,7 @@ from stockade.core.commands.meanings import meaning_hint, short_usage, term_name
 from stockade.core.commands.verb_spec import Kind, VerbSpec
 from stockade.core.commands.vocabulary import Term
 from stockade.core.commands.words import number, one
+from stockade.core.model.columns import laid_out
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
 
@@ -150,12 +151,26 @@ class HelpRow(msgspec.Struct, frozen=True):
 
 
 def rows_text(rows: list[HelpRow]) -> str:
-    """The rows as plain lines (the command line's help): heads in a column."""
-    width = max((len(row.head) for row in rows if row.head), default=0)
-    return "\n".join(
-        "  " * row.depth + (f"{row.head.ljust(width)}  {row.text}" if row.head else row.text)
-        for row in rows
-    )
+    """The rows as plain lines (the command line's help, a reply's message): heads in
+    a column, each row on one line."""
+    head_w = _head_width(rows)
+    return "\n".join(_lead(row, head_w) + row.text for row in rows)
+
+
+def rows_lines(rows: list[HelpRow], width: int) -> list[str]:
+    """``rows_text``'s lines for a terminal ``width`` columns wide, each row's text
+    wrapped under itself past them (core/model/columns.py)."""
+    head_w = _head_width(rows)
+    return [line for row in rows for line in laid_out(_lead(row, head_w), row.text, width)]
+
+
+def _head_width(rows: list[HelpRow]) -> int:
+    return max((len(row.head) for row in rows if row.head), default=0)
+
+
+def _lead(row: HelpRow, head_width: int) -> str:
+    """What comes before a row's text: its indent, and its head in the heads' column."""
+    return "  " * row.depth + (f"{row.head.ljust(head_width)}  " if row.head else "")
 
 
 def help_rows(verb: str = "", state: GameState | None = None) -> list[HelpRow]:

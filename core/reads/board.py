@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
+from stockade.core.model.columns import laid_out
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
 from stockade.core.model.units import KIND_NAMES, TRAITS
@@ -90,8 +91,12 @@ def board_text(b: Board) -> str:
     return "\n".join(board_lines(b, lambda side: (u for u in b.units if u.side == side)))
 
 
-def board_lines(b: Board, rows_of: Callable[[str], Iterable[UnitRow]]) -> Iterator[str]:
-    """``board_text``'s lines, one at a time; ``rows_of``: a side's units' rows."""
+def board_lines(
+    b: Board, rows_of: Callable[[str], Iterable[UnitRow]], width: int | None = None
+) -> Iterator[str]:
+    """``board_text``'s lines, one at a time; ``rows_of``: a side's units' rows;
+    ``width``: the columns a line may take, its words wrapped under themselves past
+    them (core/model/columns.py; None: each row on one line)."""
     yield "the game has ended" if b.ended else f"Game Turn {b.turn}, {b.attacker} {b.phase}"
     for side in b.sides:
         flags = [
@@ -100,7 +105,7 @@ def board_lines(b: Board, rows_of: Callable[[str], Iterable[UnitRow]]) -> Iterat
         flags.append("No Quarter (A20.3)" if side.no_quarter else "no No Quarter")
         flags.append("Massacre committed (A20.4)" if side.massacre else "no Massacre")
         yield ""
-        yield f"{side.name} ({side.nationality}): {', '.join(flags)}"
+        yield from laid_out(f"{side.name} ({side.nationality}): ", ", ".join(flags), width)
         none = True
         for u in rows_of(side.name):
             none = False
@@ -113,6 +118,7 @@ def board_lines(b: Board, rows_of: Callable[[str], Iterable[UnitRow]]) -> Iterat
             if u.guard:
                 words.insert(1, f"Guard {u.guard}")
             traits = "".join(f" +{t}" for t in u.traits)
-            yield f"  {u.handle}: {u.kind} {u.counter}{traits}{where}: {', '.join(words)}"
+            said = f"{u.kind} {u.counter}{traits}{where}: {', '.join(words)}"
+            yield from laid_out(f"  {u.handle}: ", said, width)
         if none:
             yield "  no units"

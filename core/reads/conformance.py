@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from stockade.core.model.columns import laid_out
 from stockade.core.reads.rulings import rulings
 
 STATUSES = ("enforced", "shown", "asked", "out of scope")
@@ -95,33 +96,40 @@ def is_rule_id(word: str) -> bool:
     return bool(re.fullmatch(r"[Aa]?20(\.\d+)*", word.strip()))
 
 
-def section_text(rule: str) -> str | None:
+def section_text(rule: str, width: int | None = None) -> str | None:
     """The requirements of ``rule`` (and its EX paragraph) with Stockade's status for
-    each; None when A20 has no such section."""
+    each; None when A20 has no such section. ``width``: the columns a line may take,
+    each requirement wrapped under its words past them (core/model/columns.py)."""
     wanted = normalise(rule)
     chosen = [s for s in sections() if s.rule in (wanted, wanted + " EX")]
     if not chosen:
         return None
     lines = []
     for section in chosen:
-        lines.append(f"{section.rule} {section.title} (each sentence by its first words)")
+        lines += laid_out(
+            f"{section.rule} ", f"{section.title} (each sentence by its first words)", width
+        )
         for r in requirements():
             if r.rule == section.rule:
                 how = r.note + (f" (ruling: {r.ruling})" if r.ruling else "")
                 note = f": {how.strip()}" if how.strip() else ""
-                lines.append(f"  {r.number}. “{r.words} …” [{r.status}]{note}")
+                lines += laid_out(f"  {r.number}. ", f"“{r.words} …” [{r.status}]{note}", width)
     deeper = [s.rule for s in sections() if s.rule.startswith(wanted) and s not in chosen]
     deeper = [s for s in deeper if not s.endswith(" EX")]
     if deeper:
-        lines.append("see also: " + ", ".join(deeper))
-    lines.append(
+        lines += laid_out("see also: ", ", ".join(deeper), width)
+    lines += laid_out(  # a note of its own: wrapped at the margin
+        "",
         "(Stockade quotes only each sentence's first words: the rulebook has the whole "
-        "text; the whole matrix, with the tests that prove each line: docs/conformance.md)"
+        "text; the whole matrix, with the tests that prove each line: docs/conformance.md)",
+        width,
     )
     return "\n".join(lines)
 
 
-def index_text() -> str:
+def index_text(width: int | None = None) -> str:
+    """Every section with how many of its requirements have each status; ``width`` as
+    ``section_text`` takes it."""
     lines = ["A20 sections (stockade rules SECTION, help SECTION):"]
     for section in sections():
         counts: dict[str, int] = {}
@@ -129,7 +137,7 @@ def index_text() -> str:
             if r.rule == section.rule:
                 counts[r.status] = counts.get(r.status, 0) + 1
         summary = ", ".join(f"{n} {s}" for s, n in counts.items())
-        lines.append(f"  {section.rule:<10} {section.title} ({summary})")
+        lines += laid_out(f"  {section.rule:<10} ", f"{section.title} ({summary})", width)
     return "\n".join(lines)
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from stockade.core.model.columns import laid_out
+
 
 @dataclass(frozen=True)
 class Ruling:
@@ -28,10 +30,12 @@ def rulings() -> tuple[Ruling, ...]:
     )
 
 
-def rulings_text() -> str:
+def rulings_text(width: int | None = None) -> str:
+    """Every ruling, its topic and rule first; ``width``: the columns a line may take,
+    each ruling wrapped under its words past them (core/model/columns.py)."""
     lines = ["Stockade's rulings where the rules are silent (reasons: docs/rulings.md):"]
     for r in rulings():
-        lines.append(f"- {r.topic} ({r.rule}): {r.ruling}")
+        lines += laid_out("- ", f"{r.topic} ({r.rule}): {r.ruling}", width)
         if r.source:
-            lines.append(f"    source: {r.source}")
+            lines += laid_out("    source: ", r.source, width)
     return "\n".join(lines)
