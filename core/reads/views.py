@@ -24,15 +24,18 @@ from stockade.core.model.tracked_unit import (
     UNARMED,
     Unit,
 )
-from stockade.core.model.units import KIND_NAMES, nationality_flags
+from stockade.core.model.units import (
+    KIND_NAMES,
+    UNARMED_COUNTER,
+    nationality_flags,
+    unarmed_counter_text,
+)
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge
 from stockade.core.rules.lookup import clock
 from stockade.core.rules.rearming import rearm_refusal, rearm_source_now
 from stockade.core.rules.withdrawal import withdrawal_refusal
-
-UNARMED_COUNTER = "(1)-0-6"
 
 
 # ------------------------------------------------------------------ one-liners
@@ -44,7 +47,7 @@ def origin_text(u: Unit) -> str:
 def counter_text(u: Unit) -> str:
     """The counter as it is now, with what an unarmed one stands for (A20.5)."""
     if u.counter == UNARMED_COUNTER and u.origins:
-        return f"{UNARMED_COUNTER} [was {origin_text(u)}]"
+        return unarmed_counter_text(u.origins)
     return u.counter
 
 

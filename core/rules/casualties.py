@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from stockade.core.model.state import Casualty, GameState
 from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
-from stockade.core.model.units import KIND_NAMES
+from stockade.core.model.units import KIND_NAMES, UNARMED_COUNTER, unarmed_counter_text
 
 
 def book_casualty(
@@ -37,9 +37,9 @@ def vp_counter(u: Unit) -> str:
     if u.is_smc and u.status == PRISONER:
         # A20.5: an SMC prisoner keeps its counter, set aside with its captor noted.
         return f"{u.counter} (prisoner, counter set aside)"
-    if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == "(1)-0-6":
-        names = " + ".join(o.counter for o in u.origins)
-        return f"(1)-0-6 [was {names}]" if names else u.counter
+    if u.status in (PRISONER, UNARMED) or not u.armed or u.counter == UNARMED_COUNTER:
+        # the tally's kind column names what each was
+        return unarmed_counter_text(u.origins, kinds=False) if u.origins else u.counter
     return u.counter
 
 
