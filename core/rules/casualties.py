@@ -1,10 +1,16 @@
-"""The CVP a loss credits to the enemy, as the tally shows it (A20.5, A26)."""
+"""The CVP a loss credits to the enemy, as the tally shows it (A20.5, A26.21)."""
 
 from __future__ import annotations
 
 from stockade.core.model.state import Casualty, GameState
 from stockade.core.model.tracked_unit import PRISONER, UNARMED, Unit
 from stockade.core.model.units import KIND_NAMES, UNARMED_COUNTER, unarmed_counter_text
+
+# The rule a tally line cites for a unit's normal CVP when it is eliminated (a leader
+# 1 + its negative leadership modifier): the seeds name A26.21 for what a unit is worth
+# (004 files the crew Q&A under "A20.5, A26.21, & A26.222"; the article cites A26.222
+# for the doubling of the next sub-rule). Every "eliminated, x 1" line cites it from here.
+NORMAL_CVP_RULE = "A26.21"
 
 
 def book_casualty(
