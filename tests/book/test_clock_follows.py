@@ -252,3 +252,38 @@ def test_skip_still_stops_at_a_rtph_where_one_may_surrender(log):
         "American",
         "RtPh",
     )
+
+
+def test_a_clock_that_passes_a_phase_names_what_a20_had_waiting_there(log, capsys):
+    """A CC capture typed in the MPh moves the clock to the CCPh past the RtPh, where
+    the broken g1 may surrender: the reply names g1 and the rule, not "something"."""
+    assert cli(capsys, "do", log, "add German 4-6-7 at Q4")[0] == 0
+    code, out, err = cli(capsys, "do", log, "capture g3 by a1")
+    assert code == 0, err
+    clock = out.splitlines()[0]
+    assert "MPh -> CCPh" in clock and "something waiting" not in clock
+    assert "passed RtPh, where g1 may surrender (A20.21); prev goes back" in clock
+
+
+def test_what_a20_has_waiting_names_the_unit_and_its_rule(log):
+    from stockade.core.rules.timing import a20_waiting
+
+    game = Game.open(log)
+    try:
+        state = game.state
+        assert (
+            str(a20_waiting(state, "RtPh", "American")) == "RtPh, where g1 may surrender (A20.21)"
+        )
+        assert a20_waiting(state, "APh", "American") is None  # no Guard yet
+        execute(game, "surrender g1 to a1")
+        waiting = a20_waiting(game.state, "APh", "American")
+        assert waiting is not None and (waiting.what, waiting.rule) == (
+            "a1 may transfer, abandon or escort",
+            "A20.5",
+        )
+        execute(game, "break a1")  # its Guard broken: g1 may attempt escape (A20.55)
+        waiting = a20_waiting(game.state, "CCPh", "American")
+        assert waiting is not None and waiting.what == "g1 may attempt escape from a1"
+        assert waiting.rule == "A20.55"
+    finally:
+        game.close()
