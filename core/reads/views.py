@@ -32,7 +32,7 @@ from stockade.core.model.units import (
 )
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
-from stockade.core.rules.implying import Judge
+from stockade.core.rules.implying import Judge, records_too
 from stockade.core.rules.lookup import clock
 from stockade.core.rules.rearming import rearm_refusal, rearm_source_now
 from stockade.core.rules.withdrawal import withdrawal_refusal
@@ -250,8 +250,8 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
                 unit_label(p),
                 True,
                 ntc,
-                f"{verdict.records_too} ({because}); then it must pass a NTC and "
-                f"attack {guard} in CC",
+                f"escape, and {verdict.records_too} ({because}); then it must pass a NTC "
+                f"and attack {guard} in CC",
             )
         if ntc:
             what = "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
@@ -263,7 +263,7 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
                 "one its Melee began in (A20.55)"
             )
         if verdict.implied:
-            what += f"; {verdict.records_too}"
+            what += f"; {records_too(verdict.facts_said, 'the escape')}"
         return EscapeView(p, unit_label(p), True, ntc, what)
     why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)
