@@ -287,3 +287,26 @@ def test_what_a20_has_waiting_names_the_unit_and_its_rule(log):
         assert waiting.rule == "A20.55"
     finally:
         game.close()
+
+
+def test_an_undo_names_the_entry_the_player_made_and_the_clock_move_with_it(log, capsys):
+    """A surrender typed in the MPh is recorded after the clock's move to the RtPh, in
+    one entry: the undo (and the redo) names the surrender by its own number first, and
+    the clock's move as what came with it; the history's line says the same."""
+    assert cli(capsys, "do", log, "surrender g1 to a1")[0] == 0
+    clock, surrender = _state(log)[1][-2:]
+    assert isinstance(clock, ev.PhaseSet) and isinstance(surrender, ev.Surrendered)
+    code, out, err = cli(capsys, "do", log, "undo")
+    assert code == 0, err
+    assert out.startswith(
+        f"undone: entry {surrender.seq} (German 4-6-7 (g1) surrendered to American 6-6-6 "
+        f"(a1) in Q4 [A20.21]), with its clock move (entry {clock.seq}: Turn 2, American RtPh)"
+    ), out
+    code, out, err = cli(capsys, "do", log, "redo")
+    assert code == 0, err
+    assert out.startswith(f"redone: entry {surrender.seq} (German 4-6-7 (g1) surrendered"), out
+    assert "board facts it implied" not in out  # a clock move is no implied fact
+    code, out, err = cli(capsys, "history", log)
+    assert code == 0, err
+    with_it = f"entry {surrender.seq}, with its clock move (entry {clock.seq})"
+    assert f"undo of {with_it}" in out and f"redo of {with_it}" in out, out
