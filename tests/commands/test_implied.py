@@ -401,4 +401,8 @@ def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
     game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "phase MPh"])
     outcome = execute(game, "abandon r3")
     assert "clock: MPh -> APh" in outcome.message
-    assert "passed" in outcome.message and "RtPh" in outcome.message
+    # each phase passed, with what waited there (the SS g4 may massacre r3 in its AFPh)
+    assert (
+        "passed AFPh, where g4 may massacre r3 (A20.4); RtPh, where r1 may surrender "
+        "(A20.21); prev goes back"
+    ) in outcome.message
