@@ -157,8 +157,10 @@ def consequences(change: Change, totals: dict[str, tuple[int, int]] | None = Non
     later entries whose outcome differs, new and resolved conflicts, CVP."""
     would = change.preview
     out: list[str] = []
+    # a strike's: an entry and the board facts it implied, one entry to the player (a
+    # redo's reply names its whole entry already: a clock move is no implied fact)
     together = [s for s in (*change.struck, *change.restored) if s != change.target]
-    if together:  # an entry and the board facts it implied: one entry to the player
+    if together and change.action in ("strike", "unstrike"):
         strike = change.action == "strike"
         verb = (
             ("would also strike" if strike else "would also bring back")

@@ -11,7 +11,7 @@ tells nobody which unit it was). The rule cited for each kind of entry lives in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from stockade.core.book.game_view import GameView
 from stockade.core.log.game_timeline import HistoryEntry
@@ -83,7 +83,7 @@ def sentence_for(
     """The entry in words; ``then``: the names to use instead of the fold's (``verify``
     gives those an entry had when it was written)."""
     if ev.is_control(record):
-        return _control(record)
+        return _control(record, game.records)
     text = _Words(game, record.seq, then).say(record)
     rule = rule_for(record)
     if rule:
@@ -96,11 +96,53 @@ def sentence_for(
     return text
 
 
-def _control(record: ev.ControlRecord) -> str:
+def entry_parts(records: Sequence[ev.Record], grp: int) -> tuple[list[ev.Record], list[ev.Record]]:
+    """Group ``grp``'s records as the player made them: those the player entered (a
+    surrender), and those the entry recorded with itself, which the player did not
+    type (the clock's move to the phase it belongs to, the board facts it implied:
+    docs/rulings.md, "The clock follows the entries", "Implied board facts"). A group
+    of a phase set alone (``next``) is what the player entered."""
+    group: list[ev.Record] = []
+    # a group is written at once, from seq ``grp``: read only its records (a long log's
+    # are read from the file one by one, never its whole tail)
+    at = max(grp - 1, 0)
+    while at < len(records) and records[at].grp == grp:
+        group.append(records[at])
+        at += 1
+
+    def recorded_with(r: ev.Record) -> bool:
+        if isinstance(r, ev.StatusChanged):
+            return bool(r.implied)
+        return isinstance(r, ev.PhaseSet) and r is group[0]
+
+    entered = [r for r in group if not recorded_with(r)]
+    if not entered:
+        return group, []
+    return entered, [r for r in group if recorded_with(r)]
+
+
+def entry_number(records: Sequence[ev.Record], grp: int) -> str:
+    """``entry 6``: the number of what the player entered in group ``grp``, with what it
+    recorded with itself: ``entry 6, with its clock move (entry 5)``."""
+    entered, with_it = entry_parts(records, grp)
+    first = entered[0].seq if entered else grp
+    if not with_it:
+        return f"entry {first}"
+    return f"entry {first}, with " + " and ".join(
+        f"{recorded_with_word(r)} (entry {r.seq})" for r in with_it
+    )
+
+
+def recorded_with_word(record: ev.Record) -> str:
+    """What a record an entry recorded with itself is called beside the entry."""
+    return "its clock move" if isinstance(record, ev.PhaseSet) else "the board fact it implied"
+
+
+def _control(record: ev.ControlRecord, records: Sequence[ev.Record]) -> str:
     if isinstance(record, ev.Undo):
-        return f"undo of entry {record.target}"
+        return f"undo of {entry_number(records, record.target)}"
     if isinstance(record, ev.Redo):
-        return f"redo of entry {record.target}"
+        return f"redo of {entry_number(records, record.target)}"
     if isinstance(record, ev.Strike):
         return f"struck entry {record.target}" + (f" ({record.reason})" if record.reason else "")
     if isinstance(record, ev.Amend):

@@ -93,9 +93,7 @@ def describe_move(state_before_phase: str, move: ClockMove) -> str:
     Turn and ATTACKER go unsaid: the clock never leaves the Player Turn by itself."""
     line = f"clock: {state_before_phase} -> {move.phase}, where this entry happens ({move.rule})"
     if move.skipped:
-        line += (
-            f"; passed {', '.join(move.skipped)}, where A20 had something waiting (prev goes back)"
-        )
+        line += f"; passed {'; '.join(map(str, move.skipped))}; prev goes back"
     return line
 
 

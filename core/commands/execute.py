@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from stockade.core.book.change import Change, consequences, prisoner_sentences, totals_of
-from stockade.core.book.describe import sentence_for
+from stockade.core.book.describe import entry_parts, recorded_with_word, sentence_for
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
@@ -184,12 +184,12 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     if verb == "undo":
         change = game.undo()
         grp = change.target
-        text = f"undone: entry {grp} ({_group_summary(game, grp)})"
+        text = f"undone: {_group_summary(game, grp)}"
         return replied([HelpRow(text)], [game.records[-1]], change)
     if verb == "redo":
         change = game.redo()
         grp = change.target
-        text = f"redone: entry {grp} ({_group_summary(game, grp)})"
+        text = f"redone: {_group_summary(game, grp)}"
         return replied([HelpRow(text), *_prisoners(change)], [game.records[-1]], change)
     if target is None:
         raise InputRefusal(f"'{verb}' needs the entry number")
@@ -339,11 +339,23 @@ def amend(game: Game, seq: int, line: str, *, preview: bool = False) -> Outcome:
 
 
 def _group_summary(game: Game, grp: int) -> str:
+    """``entry 6 (German 4-6-7 (g1) surrendered ...), with its clock move (entry 5:
+    Turn 1, American RtPh)``: what the player entered first, by its own number, then
+    what the entry recorded with itself (``core.book.describe.entry_parts``)."""
     event = game.timeline.replacements.get(grp)
     if event is not None:
-        return f"the amendment of entry {event.seq}"
-    records = game.timeline.group(grp)
-    return "; ".join(sentence_for(r, game, with_time=False) for r in records) or "nothing"
+        return f"entry {grp} (the amendment of entry {event.seq})"
+    entered, with_it = entry_parts(game.records, grp)
+    if not entered:
+        return f"entry {grp} (nothing)"
+    said = "; ".join(sentence_for(r, game, with_time=False) for r in entered)
+    text = f"entry {entered[0].seq} ({said})"
+    if not with_it:
+        return text
+    return f"{text}, with " + " and ".join(
+        f"{recorded_with_word(r)} (entry {r.seq}: {sentence_for(r, game, with_time=False)})"
+        for r in with_it
+    )
 
 
 def _with_conflicts(game: Game, brief: list[HelpRow], change: Change) -> Outcome:

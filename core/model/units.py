@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -48,7 +49,33 @@ TRAITS = ("fanatic", "commissar", "inexperienced", "cavalry", "elite", "ss")
 
 _MMC = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
 _LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
-_UNARMED = "(1)-0-6"
+# The white unarmed counter as ASL prints it (article, "Prisoners and Unarmed Units"):
+# FP "(1)", usable only in CC vs Personnel (A20.5); range 0, as it has no FP usable on
+# the IFT; morale 6, though it never breaks (a failed MC Casualty-Reduces it, A20.54).
+# Squad or HS size alike: the size is the unit's kind, not the counter.
+UNARMED_COUNTER = "(1)-0-6"
+
+
+class _Former(Protocol):
+    """One unit an unarmed counter stands for (``tracked_unit.Origin``)."""
+
+    @property
+    def counter(self) -> str: ...
+    @property
+    def unit_kind(self) -> str: ...
+
+
+def unarmed_counter_text(formers: Iterable[_Former], kinds: bool = True) -> str:
+    """An unarmed counter with what it stands for: ``(1)-0-6 [was 4-6-7 squad]``, or
+    ``(1)-0-6 [was 4-6-7]`` where a column beside it already names the kind (the tally).
+
+    The brackets are Stockade's notation (docs/rulings.md, "Unarmed counters"): A20.51
+    takes a captured unit's identity, but its VP record keeps what it was (A20.5: "keep
+    track of crews on a side record"), and the brackets show that record."""
+    was = " + ".join(
+        f"{f.counter} {KIND_NAMES[f.unit_kind]}" if kinds else f.counter for f in formers
+    )
+    return f"{UNARMED_COUNTER} [was {was}]" if was else UNARMED_COUNTER
 
 
 def us_number(kind: str) -> int:
@@ -81,7 +108,7 @@ class Counter(msgspec.Struct, frozen=True):  # a Struct: made at import for ~1/2
 def parse_counter(text: str) -> Counter:
     """Read a counter as printed: ``4-6-7`` (FP-range-morale) or ``9-2`` (leader)."""
     text = text.strip()
-    if text == _UNARMED:
+    if text == UNARMED_COUNTER:
         return Counter(text, fp=None, morale=6)
     if m := _MMC.match(text):
         return Counter(text, fp=int(m.group(1)), morale=int(m.group(3)))

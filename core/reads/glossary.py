@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from stockade.core.model.units import US_NUMBER
+from stockade.core.model.units import UNARMED_COUNTER, US_NUMBER
 
 
 class Sign(msgspec.Struct, frozen=True):
@@ -45,6 +45,18 @@ GUARD_USAGE = Sign(
 )
 GUARD_USAGE_KEY = "US# held/most: 5 x its own (A20.51)"
 
+# An unarmed counter as the roster, the panels and the tally show it; the brackets are
+# Stockade's notation (core/data/rulings.toml, "Unarmed counters").
+UNARMED_SIGN = Sign(
+    UNARMED_COUNTER,
+    "an unarmed unit's white counter, as ASL prints it: FP (1), only in CC vs "
+    "Personnel (A20.5); range 0, no fire on the IFT; morale 6, yet it never breaks: a "
+    "failed MC Casualty-Reduces it (A20.54). Squad or HS size, as its kind says. "
+    "[was 4-6-7 squad]: what it was before its capture, kept for VP though A20.51 "
+    "takes its identity (a crew stays worth 2, A20.5): Stockade's notation, help rulings",
+    spellings=("unarmed", "unarmed counter", "was", "[was]", "1-0-6"),
+)
+
 # Each part of the screen, with the signs it shows, in the order a player reads it.
 PANEL_SIGNS: tuple[Sign, ...] = (
     Sign(
@@ -64,6 +76,7 @@ PANEL_SIGNS: tuple[Sign, ...] = (
     Sign("·", "a limit on the Guard or the unit above (its rule named)"),
     Sign("⛓", "one of the side's units held by the enemy, and by which Guard"),
     Sign("○", "an unarmed unit of the side (escaped, freed or abandoned)"),
+    UNARMED_SIGN,
     Sign("✓ / ✗", "may / may not now (escape, rearm), with the rule that says so"),
     Sign("✝", "eliminated"),
     Sign("⇥", "escorted off the map (A20.53), or exited for Exit VP"),

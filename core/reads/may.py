@@ -348,7 +348,7 @@ def sentence(fact: May, state: GameState) -> str:
         case MayEscape(units=units, side=side, guard=guard, ntc=ntc, implied=implied):
             after = " after passing a NTC" if ntc else " (in Melee: no NTC)"
             its = "its" if len(units) == 1 else "their"
-            records = f"; {records_too(implied)}" if implied else ""
+            records = f"; {records_too(implied, 'the escape')}" if implied else ""
             return (
                 f"{_names(units)} ({side}) may attempt escape vs {its} Guard {guard}{after} "
                 f"(A20.55{records})"

@@ -24,15 +24,18 @@ from stockade.core.model.tracked_unit import (
     UNARMED,
     Unit,
 )
-from stockade.core.model.units import KIND_NAMES, nationality_flags
+from stockade.core.model.units import (
+    KIND_NAMES,
+    UNARMED_COUNTER,
+    nationality_flags,
+    unarmed_counter_text,
+)
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
-from stockade.core.rules.implying import Judge
+from stockade.core.rules.implying import Judge, records_too
 from stockade.core.rules.lookup import clock
 from stockade.core.rules.rearming import rearm_refusal, rearm_source_now
 from stockade.core.rules.withdrawal import withdrawal_refusal
-
-UNARMED_COUNTER = "(1)-0-6"
 
 
 # ------------------------------------------------------------------ one-liners
@@ -44,7 +47,7 @@ def origin_text(u: Unit) -> str:
 def counter_text(u: Unit) -> str:
     """The counter as it is now, with what an unarmed one stands for (A20.5)."""
     if u.counter == UNARMED_COUNTER and u.origins:
-        return f"{UNARMED_COUNTER} [was {origin_text(u)}]"
+        return unarmed_counter_text(u.origins)
     return u.counter
 
 
@@ -247,8 +250,8 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
                 unit_label(p),
                 True,
                 ntc,
-                f"{verdict.records_too} ({because}); then it must pass a NTC and "
-                f"attack {guard} in CC",
+                f"escape, and {verdict.records_too} ({because}); then it must pass a NTC "
+                f"and attack {guard} in CC",
             )
         if ntc:
             what = "must pass a NTC first, then attack its broken Guard in CC (A20.55)"
@@ -260,7 +263,7 @@ def _escape_view(state: GameState, p: Unit, judge: Judge) -> EscapeView:
                 "one its Melee began in (A20.55)"
             )
         if verdict.implied:
-            what += f"; {verdict.records_too}"
+            what += f"; {records_too(verdict.facts_said, 'the escape')}"
         return EscapeView(p, unit_label(p), True, ntc, what)
     why = str(refusal)
     flags = nationality_flags(state.sides[p.side].nationality)

@@ -18,7 +18,7 @@ from stockade.core.model.tracked_unit import (
     Origin,
     Unit,
 )
-from stockade.core.model.units import nationality_flags, normal_cvp
+from stockade.core.model.units import UNARMED_COUNTER, nationality_flags, normal_cvp
 from stockade.core.rules.lookup import clock
 
 
@@ -51,7 +51,7 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
     if not u.is_smc:
         # A20.51: loses all previous identity; a crew becomes an unarmed HS.
         u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
-        u.counter = "(1)-0-6"
+        u.counter = UNARMED_COUNTER
         u.traits = frozenset()  # no longer Fanatic, SS, elite, Cavalry... (A20.51)
 
 
@@ -117,7 +117,7 @@ def exchange_into_squad(state: GameState, parts: list[str], into: str, seq: int)
         handle=into,
         side=a.side,
         unit_kind="squad",
-        counter="(1)-0-6",
+        counter=UNARMED_COUNTER,
         created=seq,
         cvp=normal_cvp("squad", "", state.cvp_overrides),
         origins=a.origins + b.origins,

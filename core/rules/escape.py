@@ -10,7 +10,7 @@ from stockade.core.model.events import EscapeAttempted
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import PRISONER, Unit
 from stockade.core.model.units import nationality_flags
-from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.casualties import NORMAL_CVP_RULE, book_casualty
 from stockade.core.rules.counters import (
     eliminate_unit,
     free_unit,
@@ -195,7 +195,7 @@ def apply_escape(state: GameState, ev: EscapeAttempted) -> None:
             guard,
             ev.seq,
             1,
-            "A26",
+            NORMAL_CVP_RULE,
             "Guard eliminated in CC by its escaping prisoners",
             base=guard.cvp,
         )

@@ -14,7 +14,7 @@ from stockade.core.model.events import (
 )
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ESCORTED, PRISONER, Origin, Unit
-from stockade.core.model.units import normal_cvp
+from stockade.core.model.units import UNARMED_COUNTER, normal_cvp
 from stockade.core.rules.casualties import book_casualty
 from stockade.core.rules.counters import (
     apply_merges,
@@ -146,7 +146,7 @@ def apply_split(state: GameState, ev: PrisonerSplit) -> None:
             handle,
             squad.side,
             "hs",
-            "(1)-0-6",
+            UNARMED_COUNTER,
             ev.seq,
             origins=origins,
             status=PRISONER,

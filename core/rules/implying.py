@@ -279,15 +279,16 @@ class Verdict(msgspec.Struct, frozen=True):
 
     @property
     def records_too(self) -> str:
-        """``this entry also records a1 broken``, or "" (``records_too``)."""
+        """``recording it also marks a1 broken``, or "" (``records_too``)."""
         return records_too(self.facts_said)
 
 
-def records_too(facts_said: str) -> str:
-    """The board facts an entry would record with itself, said as what it will do
-    (never "the entry records g1 broken", which reads as if g1 were broken already);
-    "" when it implies none."""
-    return f"this entry also records {facts_said}" if facts_said else ""
+def records_too(facts_said: str, entry: str = "it") -> str:
+    """The board facts an entry would record with itself, said as what recording it
+    will do (never "the entry records g1 broken", which reads as if g1 were broken
+    already, nor "this entry", which a panel line has not shown): ``recording the
+    escape also marks a1 broken``; "" when it implies none."""
+    return f"recording {entry} also marks {facts_said}" if facts_said else ""
 
 
 def fact_said(record: ev.StatusChanged) -> str:

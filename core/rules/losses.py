@@ -8,7 +8,7 @@ from stockade.core.model.events import CAUSE_WORDS, CasualtyReduced, Eliminated,
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, Unit
 from stockade.core.model.units import nationality_flags, normal_cvp
-from stockade.core.rules.casualties import book_casualty
+from stockade.core.rules.casualties import NORMAL_CVP_RULE, book_casualty
 from stockade.core.rules.counters import eliminate_unit, free_unit, half_squad_counter
 from stockade.core.rules.guarding import accept_refusal, capacity
 from stockade.core.rules.lookup import describe, raise_reason, side_of, unit
@@ -175,7 +175,9 @@ def _book_elimination(state: GameState, u: Unit, ev: Eliminated) -> None:
         what = f"unarmed unit{f' ({was})' if was else ''} eliminated"
         book_casualty(state, u, ev.seq, 1, "A20.55", _eliminated(what, ev.cause))
     else:
-        book_casualty(state, u, ev.seq, 1, "A26", _eliminated("eliminated", ev.cause), base=u.cvp)
+        book_casualty(
+            state, u, ev.seq, 1, NORMAL_CVP_RULE, _eliminated("eliminated", ev.cause), base=u.cvp
+        )
 
 
 # Player-facing words for the tally's "why" column (plain words, not the log's codes).

@@ -7,6 +7,7 @@ from stockade.core.model.errors import Refusal, RuleRefusal, require, require_in
 from stockade.core.model.events import Rearmed
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, PRISONER, UNARMED, Unit
+from stockade.core.model.units import UNARMED_COUNTER
 from stockade.core.rules.counters import (
     new_counter,
     rearm_counter,
@@ -195,7 +196,7 @@ def split_rearm(
         into[0],
         u.side,
         "hs",
-        "(1)-0-6",
+        UNARMED_COUNTER,
         seq,
         origins=halves[0],
         status=UNARMED,
@@ -209,7 +210,7 @@ def split_rearm(
         into[1],
         u.side,
         "hs",
-        "(1)-0-6",
+        UNARMED_COUNTER,
         seq,
         origins=halves[1],
         status=UNARMED,

@@ -15,7 +15,7 @@ from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, requi
 from stockade.core.model.events import Merge, Surrendered, SurrenderRejected
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, Unit
-from stockade.core.model.units import nationality_flags
+from stockade.core.model.units import UNARMED_COUNTER, nationality_flags
 from stockade.core.rules.casualties import book_casualty
 from stockade.core.rules.counters import apply_merges, eliminate_unit, free_unit, make_prisoner
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
@@ -258,7 +258,7 @@ def _to_unarmed(u: Unit) -> None:
     u.broken = u.pinned = u.disrupted = False
     if not u.is_smc:
         u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
-        u.counter = "(1)-0-6"
+        u.counter = UNARMED_COUNTER
         u.traits = frozenset()  # A20.51
 
 

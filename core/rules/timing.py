@@ -102,14 +102,27 @@ def _guard_window(
     return Window(phases if own else (), rule)
 
 
+class Waiting(msgspec.Struct, frozen=True):
+    """Something A20 had waiting in a phase, in words built from the book's units:
+    ``g1 may surrender`` with its rule, ``A20.21`` (what a reply names when the clock
+    passes the phase by)."""
+
+    phase: ev.Phase
+    what: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{self.phase}, where {self.what} ({self.rule})"
+
+
 class ClockMove(msgspec.Struct, frozen=True):
     """The later phase of this Player Turn an entry belongs to, and the rule that says so."""
 
     phase: ev.Phase
     rule: str
-    # the phases between now and ``phase`` in which A20 had something waiting
-    # (``a20_can_act``): the reply names them, as the clock passed them by
-    skipped: tuple[ev.Phase, ...] = ()
+    # what A20 had waiting in the phases between now and ``phase`` (``a20_waiting``):
+    # the reply names it, as the clock passed it by
+    skipped: tuple[Waiting, ...] = ()
 
 
 def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | None:
@@ -128,7 +141,8 @@ def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | N
             if phase == state.phase:
                 return None
             between = ev.PHASES[now + 1 : ev.PHASES.index(phase)]
-            skipped = tuple(p for p in between if a20_can_act(state, p, state.attacker))
+            waiting = (a20_waiting(state, p, state.attacker) for p in between)
+            skipped = tuple(w for w in waiting if w is not None)
             return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)), skipped)
     return None
 
@@ -155,7 +169,14 @@ def judged_in(state: GameState, events: list[ev.Record]) -> GameState:
 
 def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
     """Whether anything of A20 can be asked of the table in ``phase`` with ``attacker``
-    moving, as the board stands: what the key that skips to the next such phase reads.
+    moving, as the board stands: what the key that skips to the next such phase reads
+    (``a20_waiting`` says what)."""
+    return a20_waiting(state, phase, attacker) is not None
+
+
+def a20_waiting(state: GameState, phase: ev.Phase, attacker: str) -> Waiting | None:
+    """The first thing A20 has waiting in ``phase`` with ``attacker`` moving, as the
+    board stands, or None.
 
     Entries still move the clock by themselves (a CC capture typed in the MPh moves it
     to the CCPh), so this names only the phases with something already waiting: a
@@ -165,32 +186,62 @@ def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
     mine = [u for u in units if u.side == attacker]
     theirs = [u for u in units if u.side != attacker]
     guards = [g for g in state.guards() if g.status == ACTIVE]
+    own_guard = next((g for g in guards if g.side == attacker), None)
     if phase in ("RPh", "APh"):  # A20.5 transfer / abandon; A20.53 escort in the APh
-        return any(g.side == attacker for g in guards)
+        if own_guard is None:
+            return None
+        if phase == "APh":
+            return Waiting(phase, f"{own_guard.handle} may transfer, abandon or escort", "A20.5")
+        return Waiting(phase, f"{own_guard.handle} may transfer or abandon", "A20.5")
     if phase == "MPh":  # A20.53 escort, A20.54 recapture by entering, A20.552 scrounging
+        if own_guard is not None:
+            return Waiting(phase, f"{own_guard.handle} may escort its prisoners", "A20.53")
+        unarmed = next((u for u in mine if u.status == UNARMED), None)
+        if unarmed is not None:
+            return Waiting(phase, f"{unarmed.handle} may scrounge", "A20.552")
         # a recapture needs a unit of the moving side that can enter and attack
-        recapturer = any(u.status == ACTIVE and u.armed and not u.broken for u in mine)
-        return (
-            any(g.side == attacker for g in guards)
-            or any(u.status == UNARMED for u in mine)
-            or (recapturer and any(u.status == PRISONER for u in mine))
+        recapturer = next(
+            (u for u in mine if u.status == ACTIVE and u.armed and not u.broken), None
         )
+        held = next((u for u in mine if u.status == PRISONER), None)
+        if recapturer is not None and held is not None:
+            return Waiting(phase, f"{recapturer.handle} may recapture {held.handle}", "A20.54")
+        return None
     if phase in ("PFPh", "AFPh", "DFPh"):  # A20.4 Massacre in the unit's own fire phase
         firing, victims = (mine, theirs) if phase != "DFPh" else (theirs, mine)
-        return any(u.status in (PRISONER, UNARMED) for u in victims) and any(
-            u.status == ACTIVE and u.armed and may_massacre(state, u) for u in firing
+        victim = next((u for u in victims if u.status in (PRISONER, UNARMED)), None)
+        if victim is None:
+            return None
+        killer = next(
+            (u for u in firing if u.status == ACTIVE and u.armed and may_massacre(state, u)),
+            None,
         )
+        if killer is None:
+            return None
+        return Waiting(phase, f"{killer.handle} may massacre {victim.handle}", "A20.4")
     if phase == "RtPh":  # A20.21: a broken unit that may surrender, and a captor for it
         captors = {g.side for g in units if rtph_captor_refusal(g) is None}
-        return any(
-            may_surrender_to(state, u, side) for u in units for side in captors if side != u.side
+        broken = next(
+            (
+                u
+                for u in units
+                for side in captors
+                if side != u.side and may_surrender_to(state, u, side)
+            ),
+            None,
+        )
+        return (
+            None if broken is None else Waiting(phase, f"{broken.handle} may surrender", "A20.21")
         )
     # CCPh: A20.55 escape (a Guard broken or in Melee, the prisoner willing), A20.22
     # capture in a Melee that goes on
-    if any(u.melee for u in units):
-        return True
-    return any(
-        g.broken
-        and any(will_escape_refusal(state, p) is None for p in state.prisoners_of(g.handle))
-        for g in guards
-    )
+    fighting = next((u for u in units if u.melee), None)
+    if fighting is not None:
+        return Waiting(phase, f"the Melee of {fighting.handle} goes on", "A20.22")
+    for g in guards:
+        if not g.broken:
+            continue
+        for p in state.prisoners_of(g.handle):
+            if will_escape_refusal(state, p) is None:
+                return Waiting(phase, f"{p.handle} may attempt escape from {g.handle}", "A20.55")
+    return None

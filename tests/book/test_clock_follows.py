@@ -252,3 +252,61 @@ def test_skip_still_stops_at_a_rtph_where_one_may_surrender(log):
         "American",
         "RtPh",
     )
+
+
+def test_a_clock_that_passes_a_phase_names_what_a20_had_waiting_there(log, capsys):
+    """A CC capture typed in the MPh moves the clock to the CCPh past the RtPh, where
+    the broken g1 may surrender: the reply names g1 and the rule, not "something"."""
+    assert cli(capsys, "do", log, "add German 4-6-7 at Q4")[0] == 0
+    code, out, err = cli(capsys, "do", log, "capture g3 by a1")
+    assert code == 0, err
+    clock = out.splitlines()[0]
+    assert "MPh -> CCPh" in clock and "something waiting" not in clock
+    assert "passed RtPh, where g1 may surrender (A20.21); prev goes back" in clock
+
+
+def test_what_a20_has_waiting_names_the_unit_and_its_rule(log):
+    from stockade.core.rules.timing import a20_waiting
+
+    game = Game.open(log)
+    try:
+        state = game.state
+        assert (
+            str(a20_waiting(state, "RtPh", "American")) == "RtPh, where g1 may surrender (A20.21)"
+        )
+        assert a20_waiting(state, "APh", "American") is None  # no Guard yet
+        execute(game, "surrender g1 to a1")
+        waiting = a20_waiting(game.state, "APh", "American")
+        assert waiting is not None and (waiting.what, waiting.rule) == (
+            "a1 may transfer, abandon or escort",
+            "A20.5",
+        )
+        execute(game, "break a1")  # its Guard broken: g1 may attempt escape (A20.55)
+        waiting = a20_waiting(game.state, "CCPh", "American")
+        assert waiting is not None and waiting.what == "g1 may attempt escape from a1"
+        assert waiting.rule == "A20.55"
+    finally:
+        game.close()
+
+
+def test_an_undo_names_the_entry_the_player_made_and_the_clock_move_with_it(log, capsys):
+    """A surrender typed in the MPh is recorded after the clock's move to the RtPh, in
+    one entry: the undo (and the redo) names the surrender by its own number first, and
+    the clock's move as what came with it; the history's line says the same."""
+    assert cli(capsys, "do", log, "surrender g1 to a1")[0] == 0
+    clock, surrender = _state(log)[1][-2:]
+    assert isinstance(clock, ev.PhaseSet) and isinstance(surrender, ev.Surrendered)
+    code, out, err = cli(capsys, "do", log, "undo")
+    assert code == 0, err
+    assert out.startswith(
+        f"undone: entry {surrender.seq} (German 4-6-7 (g1) surrendered to American 6-6-6 "
+        f"(a1) in Q4 [A20.21]), with its clock move (entry {clock.seq}: Turn 2, American RtPh)"
+    ), out
+    code, out, err = cli(capsys, "do", log, "redo")
+    assert code == 0, err
+    assert out.startswith(f"redone: entry {surrender.seq} (German 4-6-7 (g1) surrendered"), out
+    assert "board facts it implied" not in out  # a clock move is no implied fact
+    code, out, err = cli(capsys, "history", log)
+    assert code == 0, err
+    with_it = f"entry {surrender.seq}, with its clock move (entry {clock.seq})"
+    assert f"undo of {with_it}" in out and f"redo of {with_it}" in out, out

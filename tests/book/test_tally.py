@@ -81,7 +81,7 @@ def test_eliminated_unit_counts_its_normal_cvp(kind, counter, cvp):
     add(game, "g1", DE, kind, counter)
     game.submit([ev.Eliminated(handle="g1", cause="fire-enemy", by_side=US)])
     [line] = side(game).lines
-    assert (line.base, line.multiplier, line.points, line.rule) == (cvp, 1, cvp, "A26")
+    assert (line.base, line.multiplier, line.points, line.rule) == (cvp, 1, cvp, "A26.21")
     assert line.banked and line.unit == "g1" and line.counter == counter
     assert side(game).cvp == cvp and side(game, DE).cvp == 0
 

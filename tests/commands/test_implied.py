@@ -264,6 +264,27 @@ def test_history_says_the_fact_was_implied():
     assert "implied" in sentence_for(fact, game, with_time=False)
 
 
+def test_an_undo_names_the_entry_first_and_the_fact_it_implied_with_it():
+    """An undo takes an entry and the board fact it implied: the reply and the history
+    name the surrender by its own number, and the fact as what came with it."""
+    from stockade.core.book.describe import sentence_for
+
+    game = new_game()
+    execute(game, "surrender r1 to g4")
+    fact = next(r for r in game.records if isinstance(r, ev.StatusChanged) and r.implied)
+    surrender = game.records[-1]
+    assert isinstance(surrender, ev.Surrendered)
+    undone = execute(game, "undo").message
+    assert undone.startswith(f"undone: entry {surrender.seq} (Russian 4-4-7 (r1) surrendered")
+    assert f"and the board fact it implied (entry {fact.seq}: " in undone, undone
+    clock = game.records[fact.seq - 2]  # the clock's move to the RtPh came first
+    assert isinstance(clock, ev.PhaseSet) and clock.grp == surrender.grp
+    assert sentence_for(game.records[-1], game) == (
+        f"undo of entry {surrender.seq}, with its clock move (entry {clock.seq}) and the "
+        f"board fact it implied (entry {fact.seq})"
+    )
+
+
 def test_an_escape_that_does_not_say_how_the_attack_ended_asks_for_it() -> None:
     """How the prisoners' attack ended is a board fact only the players know: a bare
     ``escape`` is asked for it (naming the outcome words), never read as a Melee or as
@@ -380,4 +401,8 @@ def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
     game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "phase MPh"])
     outcome = execute(game, "abandon r3")
     assert "clock: MPh -> APh" in outcome.message
-    assert "passed" in outcome.message and "RtPh" in outcome.message
+    # each phase passed, with what waited there (the SS g4 may massacre r3 in its AFPh)
+    assert (
+        "passed AFPh, where g4 may massacre r3 (A20.4); RtPh, where r1 may surrender "
+        "(A20.21); prev goes back"
+    ) in outcome.message

@@ -206,8 +206,10 @@ def test_an_implied_fact_is_said_as_what_this_entry_will_record() -> None:
     )
     g2 = next(c for c in queries.escapers(game.state) if c.handle == "g2")
     for said in (why, hint, g2.note):
-        assert "this entry also records a1 broken" in said, said
-        assert "the entry records" not in said
+        assert "also marks a1 broken" in said, said
+        assert "the entry records" not in said and "this entry" not in said
+    # what is recorded is named: the escape (the panel's "escape, and recording it")
+    assert "recording the escape also marks a1 broken" in hint, hint
 
 
 def test_the_panel_says_first_that_the_escape_records_a_good_order_guard_broken() -> None:
@@ -218,7 +220,7 @@ def test_the_panel_says_first_that_the_escape_records_a_good_order_guard_broken(
     game = demo()
     allowed, why = escape_view(game, "g2")
     assert allowed
-    assert why.startswith("this entry also records a1 broken (A20.55: "), why
+    assert why.startswith("escape, and recording it also marks a1 broken (A20.55: "), why
     assert "broken Guard in CC" not in why and why.endswith("attack a1 in CC")
     allowed, why = escape_view(game, "g3")
     assert allowed

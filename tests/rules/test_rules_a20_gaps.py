@@ -121,6 +121,9 @@ def test_a20_55_escape_succeeds_when_only_prisoners_remain():
     phase(game, "CCPh", attacker=DE)
     ok(game, ev.EscapeAttempted(units=["g1"], guard_eliminated=True, outcome="escaped"))
     assert u(game, "g1").status == UNARMED and u(game, "g1").unarmed_how == "escaped"
+    # the Guard killed by its prisoners counts its normal CVP, citing the sub-rule
+    (line,) = [c for c in game.state.casualties if c.unit == "a1"]
+    assert (line.multiplier, line.rule) == (1, "A26.21")
 
 
 def test_a20_55_even_a_broken_enemy_unit_keeps_the_escape_from_succeeding():
