@@ -46,7 +46,6 @@ from stockade.core.rules.partial import part_that_holds
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
     from stockade.core.book.consequences import Observer
     from stockade.core.log import snap_write, snapcache
-    from stockade.core.log.records import ReadAgain
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the Scroungings it
@@ -93,7 +92,7 @@ class Projection:
     def from_snapshot(
         self,
         path: Path,
-        log_data: bytes | ReadAgain | None,
+        log_data: bytes | snapcache.ReadAgain | None,
         content: derived.Content | None = None,
         lines: Callable[[], snap_write.Lines | None] | None = None,
     ) -> bool:

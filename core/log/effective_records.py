@@ -84,6 +84,13 @@ class EffectiveRecords(Sequence[R], Generic[R]):
         return item  # type: ignore[return-value]
 
     # ------------------------------------------------------------- changing
+    def read_from(self, old: Sequence[R], lines: Sequence[R]) -> None:
+        """Read the places holding a seq from ``lines`` now, where they were read from
+        ``old``: the same records, read again from the file rather than held
+        (``core.log.read_back``)."""
+        if self._lines is old:
+            self._lines = lines
+
     def append(self, record: R) -> None:
         """Put ``record`` in the next place: by its seq when it is the record its line
         holds (one folded again after a strike or a redo), so that folding a long

@@ -40,7 +40,7 @@ import msgspec
 
 from stockade.core.log import derived
 from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.records import LineIndex, ReadAgain
+from stockade.core.log.records import LineIndex, LogRecords
 from stockade.core.log.snap_units import UnitRow, covers_unit, units_of
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
@@ -276,6 +276,33 @@ def resolved(log: Path) -> str:
 
 def _hash_bytes(data: bytes | memoryview) -> str:
     return derived.Content(data).digest()
+
+
+class ReadAgain:
+    """The bytes a long log was read from, as the snapshot cache checks them: their
+    length, and the digest of a prefix made by reading it again a block at a time
+    (``LogRecords.prefix_digest``), so the log is never held whole (its bytes are as
+    large as the records folded from them)."""
+
+    __slots__ = ("_records",)
+
+    def __init__(self, records: LogRecords[typing.Any]) -> None:
+        self._records = records
+
+    def __len__(self) -> int:
+        return self._records.size
+
+    def prefix_digest(self, n: int) -> str | None:
+        return self._records.prefix_digest(n)
+
+    def key(self) -> tuple[int, str] | None:
+        """(length, digest) of every byte read, or None when they cannot be read again
+        as they were."""
+        try:
+            digest = self._records.prefix_digest(self._records.size)
+        except JournalError:
+            return None
+        return None if digest is None else (self._records.size, digest)
 
 
 def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | None) -> str | None:
