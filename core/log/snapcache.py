@@ -33,6 +33,7 @@ import itertools
 import os
 import typing
 from array import array
+from collections.abc import Sequence
 from operator import itemgetter
 from pathlib import Path
 
@@ -135,7 +136,7 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     groups.load(rows.alone, rows.group_ids, rows.group_sizes, rows.group_seqs)
     if not groups.covers(rows.active):
         raise ValueError("a group in effect that holds nothing")
-    timeline.active[:] = rows.active
+    timeline.active[:] = array("q", rows.active)
     timeline.undone.update(rows.undone)
     timeline.redo_stack[:] = rows.redo_stack
     timeline.struck.update(rows.struck)
@@ -320,14 +321,14 @@ def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | N
         return None
 
 
-def effective_hash(seqs: list[int], position: int) -> str:
+def effective_hash(seqs: Sequence[int], position: int) -> str:
     return _hash_bytes(memoryview(array("q", itertools.islice(seqs, position))).cast("B"))
 
 
 def read(
     log: Path,
     log_data: bytes | ReadAgain,
-    seqs: list[int],
+    seqs: Sequence[int],
     content: derived.Content | None = None,
 ) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
@@ -356,7 +357,7 @@ def peek(log: Path) -> Snapshot | None:
     return snap if snap.version == VERSION else None
 
 
-def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
+def restore(snap: Snapshot, seqs: Sequence[int]) -> Restored | None:
     """What ``snap`` gives back, when the log's first ``snap.log_bytes`` bytes hash to
     its ``log_hash`` (the caller has checked) and the log's effective seqs are
     ``seqs``; None when it does not fit them."""
