@@ -163,9 +163,19 @@ class LogRecords(Sequence[R], Generic[R]):
         are appended next."""
         if self._staged is None or not self._staged[0].spilled:
             raise ValueError("no group is staged")
-        if self._cached[0] >= self._on_file // BLOCK:  # the block grows: read it again
+        n = self._on_file
+        if self._cached[0] >= n // BLOCK:  # the block grows: read it again
             self._cached = (-1, [])
-        self._index(data, data.split(b"\n")[:-1])
+        count, within = data.count(b"\n"), n % BLOCK
+        if within > 0 and within + count <= BLOCK:  # (most often) the last block grows
+            self._sums[-1] = zlib.crc32(data, self._sums[-1])
+        elif not within and count <= BLOCK:  # it starts a block
+            self._starts.append(self._end)
+            self._sums.append(zlib.crc32(data))
+        else:
+            self._index(data, data.split(b"\n")[:-1])
+            return
+        self._on_file, self._end = n + count, self._end + len(data)
 
     def unstage(self) -> None:
         """The group is written (its lines are read from the log now, at the offsets
@@ -344,18 +354,6 @@ class LogRecords(Sequence[R], Generic[R]):
                 break
             digest.extend(b"\n".join(lines) + b"\n")
         return digest.digest()
-
-    def read_bytes(self) -> bytes:
-        """The file's bytes up to the end of the last line read from it."""
-        chunks = []
-        pos = 0
-        while pos < self._end:
-            part = os.pread(self._fd, min(1 << 22, self._end - pos), pos)
-            if not part:
-                break
-            chunks.append(part)
-            pos += len(part)
-        return b"".join(chunks)
 
 
 class _OffsetView(Sequence[R]):

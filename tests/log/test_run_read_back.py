@@ -87,3 +87,29 @@ def test_a_group_given_up_leaves_the_game_as_it_was_and_writes_on(tmp_path):
         assert list(game.records) == _fresh(game)[0] and _state(game) == _fresh(game)[1]
     finally:
         game.close()
+
+
+def test_the_index_made_while_staging_is_the_one_a_read_of_the_log_makes(tmp_path, monkeypatch):
+    """Each staged line is placed where it lands in the log: the index (each block's
+    start and CRC-32) is the very one a fresh read of the file makes, so a snapshot
+    keeping it is adopted by the next open as if it had read the file itself."""
+    from stockade.core.log import store
+
+    game = _game(tmp_path)
+    try:
+        with game.one_write():  # lines of several lengths, blocks begun mid-command
+            for n, line in enumerate(_moves(300)):
+                execute(game, line if n % 50 else "add German 4-6-7 hs at S5")
+        execute(game, "move a1 S5")  # after the group: held, not indexed
+        records = game.records
+        assert isinstance(records, LogRecords) and game.path is not None
+        made = records.line_index()
+    finally:
+        game.close()
+    monkeypatch.setattr(store, "STREAM_FROM", 0)  # read piece by piece, indexed afresh
+    read = store.LogStore.read_sound(game.path)
+    assert read is not None and isinstance(read.records, LogRecords)
+    fresh = read.records.line_index()
+    read.close()
+    assert made.lines == fresh.lines - 1 and made.starts == fresh.starts[: len(made.starts)]
+    assert made.sums[:-1] == fresh.sums[: len(made.sums) - 1]
