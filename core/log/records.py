@@ -40,8 +40,7 @@ from stockade.core.log.journal_errors import JournalError
 
 TYPE_CHECKING = False  # typing costs ~2 ms to import; mypy reads this the same way
 
-if TYPE_CHECKING:  # a long game's snapshot check, a staged group's
-    from stockade.core.log.snapcache import ReadAgain
+if TYPE_CHECKING:  # a staged group's
     from stockade.core.log.staging import StagedGroup
 
 R = TypeVar("R")
@@ -324,13 +323,6 @@ class LogRecords(Sequence[R], Generic[R]):
         block = (keep - 1) // BLOCK
         lines = self._block_lines(block)[: keep - block * BLOCK]
         return self._starts[block] + sum(len(line) + 1 for line in lines)
-
-    def bytes_read(self) -> ReadAgain:
-        """The file's bytes up to the end of the last line read from it, to be hashed
-        again a block at a time, never held whole (``ReadAgain``)."""
-        from stockade.core.log.snapcache import ReadAgain  # asked only when it is loaded
-
-        return ReadAgain(self)
 
     def prefix_digest(self, n: int) -> str | None:
         """The digest (``derived.Content``) of the file's first ``n`` bytes, read again

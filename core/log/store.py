@@ -89,7 +89,9 @@ class LogStore(msgspec.Struct):
             and len(records) >= snap_sizes.MIN_EVENTS
             and _snapshots_on()
         ):
-            return records.bytes_read()  # hashed again a block at a time, never held
+            from stockade.core.log.snapcache import ReadAgain  # (loaded: ``_snapshots_on``)
+
+            return ReadAgain(records)  # hashed again a block at a time, never held
         return data if wanted else None
 
     @property
