@@ -73,6 +73,8 @@ def _effective(timeline: Timeline, records: GameRecords) -> EffectiveRecords[ev.
     lines = timeline.lines
     if lines is None:
         return EffectiveRecords(timeline.effective_of(records))
+    if not timeline.amends:
+        return EffectiveRecords(timeline.effective_seq_array(), lines)
     items: list[ev.Record | int] = list(timeline.effective_seqs())
     if timeline.amends:
         for n, seq in enumerate(items):

@@ -46,7 +46,6 @@ from stockade.core.rules.partial import part_that_holds
 if TYPE_CHECKING:  # a write's observer; a fold for a read has none
     from stockade.core.book.consequences import Observer
     from stockade.core.log import snap_write, snapcache
-    from stockade.core.log.records import ReadAgain
 
 # An undo entry, one per effective event (``undo`` runs parallel to ``effective``), a
 # tuple: how many units, casualty lines and sides the event added; the Scroungings it
@@ -65,7 +64,7 @@ class Projection:
         self.effective: EffectiveRecords[ev.Record] = (
             effective if isinstance(effective, EffectiveRecords) else EffectiveRecords(effective)
         )
-        self.seqs = self.effective.seqs()
+        self.seqs = self.effective.seqs()  # each place's seq: moves with ``effective``
         self.state = GameState()
         # what the replay views share while the live state stands still (state_at)
         self._table: SharedTable | None = None
@@ -93,7 +92,7 @@ class Projection:
     def from_snapshot(
         self,
         path: Path,
-        log_data: bytes | ReadAgain | None,
+        log_data: bytes | snapcache.ReadAgain | None,
         content: derived.Content | None = None,
         lines: Callable[[], snap_write.Lines | None] | None = None,
     ) -> bool:
@@ -482,16 +481,15 @@ class Projection:
             if entries:  # (an unstrike of the last entry takes nothing back)
                 obs.rolled_back(self.effective[position:], entries, self.conflicts)
         if _OPAQUE in map(_ADDED_UNITS_OF, entries):  # (in C: one entry, most often)
-            del self.effective[position:]
-            del self.seqs[position:]
+            del self.effective[position:]  # (and its seqs)
             self.fold_all()
             if obs is not None:
                 obs.state = self.state
             return
         effective, seqs, undo, conflicts = self.effective, self.seqs, self.undo, self.conflicts
         while len(effective) > position:
-            effective.pop()  # (by its seq: a place read from the file is not read again)
-            seq = seqs.pop()
+            seq = seqs[-1]
+            effective.pop()  # (and its seq: a place read from the file is not read again)
             conflicts.pop(seq, None)
             self.partial.pop(seq, None)
             self.unapply(undo.pop())
@@ -500,8 +498,7 @@ class Projection:
         """Fold ``record`` after the effective history. ``named``: it folds on the very
         records it last folded on (a redo: see ``core.book.writer``), so the time and the
         names ``fold_one`` gave its entry then still hold; only its rules run again."""
-        self.effective.append(record)
-        self.seqs.append(record.seq)
+        self.effective.append(record)  # (and its seq)
         if named:
             refusal = self.step_recorded(record, self.undo)
             if refusal is not None:

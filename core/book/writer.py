@@ -160,8 +160,12 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
         store = self.store
         if store.holding:
             raise RuntimeError("one_write blocks do not nest")
-        keep = len(store.records)
+        keep, records = len(store.records), store.records
         store.hold()
+        if store.records is not records:  # read back from the file now: the lines move
+            if self.timeline.lines is records:
+                self.timeline.lines = store.records
+            self.projection.effective.read_from(records, store.records)
         try:
             yield
         except BaseException:

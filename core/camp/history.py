@@ -10,6 +10,8 @@ only the latest group in effect), and a refusal is a ``CampError``.
 
 from __future__ import annotations
 
+from array import array
+
 from stockade.core.camp.errors import CampError
 from stockade.core.camp.events import Record, Redo, Undo
 from stockade.core.log.timeline import HEADER_GROUP, Controls, Timeline
@@ -36,4 +38,4 @@ CONTROLS = Controls(
 
 def new_timeline() -> Timeline[Record]:
     """A campaign's timeline before any record after the header."""
-    return Timeline(CONTROLS, groups=Groups({HEADER_GROUP: []}), active=[HEADER_GROUP])
+    return Timeline(CONTROLS, groups=Groups({HEADER_GROUP: []}), active=array("q", [HEADER_GROUP]))

@@ -412,6 +412,14 @@ class Journal:
         self._poisoned, self.last_attempt = True, b""
         return True
 
+    def same_file(self, fd: int) -> bool:
+        """Is ``fd`` open on the file this journal writes (its device and inode)?"""
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            return False
+        return self._identity is not None and (st.st_dev, st.st_ino) == self._identity
+
     def changed_on_disk(self) -> str:
         """'' while the path still names the file this journal opened; else what
         happened to it. Only looks (a stat): the app asks between entries, so the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import msgspec
@@ -121,7 +121,7 @@ PIECE_BYTES = 1 << 18  # the snapshot is written to the file in pieces of about 
 def write(
     log: Path,
     content: tuple[int, str],
-    seqs: list[int],
+    seqs: Sequence[int],
     position: int,
     state: GameState,
     conflicts: Mapping[int, Refusal],
@@ -147,7 +147,7 @@ def write(
 
 def _payload(
     content: tuple[int, str],
-    seqs: list[int],
+    seqs: Sequence[int],
     position: int,
     state: GameState,
     conflicts: Mapping[int, Refusal],

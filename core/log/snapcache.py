@@ -33,6 +33,7 @@ import itertools
 import os
 import typing
 from array import array
+from collections.abc import Sequence
 from operator import itemgetter
 from pathlib import Path
 
@@ -40,7 +41,7 @@ import msgspec
 
 from stockade.core.log import derived
 from stockade.core.log.journal_errors import JournalError
-from stockade.core.log.records import LineIndex, ReadAgain
+from stockade.core.log.records import LineIndex, LogRecords
 from stockade.core.log.snap_units import UnitRow, covers_unit, units_of
 from stockade.core.log.timeline import Timeline
 from stockade.core.model.errors import Refusal
@@ -135,7 +136,7 @@ def timeline_of(rows: TimelineRows, timeline: Timeline[typing.Any]) -> None:
     groups.load(rows.alone, rows.group_ids, rows.group_sizes, rows.group_seqs)
     if not groups.covers(rows.active):
         raise ValueError("a group in effect that holds nothing")
-    timeline.active[:] = rows.active
+    timeline.active[:] = array("q", rows.active)
     timeline.undone.update(rows.undone)
     timeline.redo_stack[:] = rows.redo_stack
     timeline.struck.update(rows.struck)
@@ -278,6 +279,33 @@ def _hash_bytes(data: bytes | memoryview) -> str:
     return derived.Content(data).digest()
 
 
+class ReadAgain:
+    """The bytes a long log was read from, as the snapshot cache checks them: their
+    length, and the digest of a prefix made by reading it again a block at a time
+    (``LogRecords.prefix_digest``), so the log is never held whole (its bytes are as
+    large as the records folded from them)."""
+
+    __slots__ = ("_records",)
+
+    def __init__(self, records: LogRecords[typing.Any]) -> None:
+        self._records = records
+
+    def __len__(self) -> int:
+        return self._records.size
+
+    def prefix_digest(self, n: int) -> str | None:
+        return self._records.prefix_digest(n)
+
+    def key(self) -> tuple[int, str] | None:
+        """(length, digest) of every byte read, or None when they cannot be read again
+        as they were."""
+        try:
+            digest = self._records.prefix_digest(self._records.size)
+        except JournalError:
+            return None
+        return None if digest is None else (self._records.size, digest)
+
+
 def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | None) -> str | None:
     """The digest of ``data[:n]``: from ``content`` (the same bytes, on its one pass)
     when it can give it, else hashed here (bytes read again: None when they are not
@@ -293,14 +321,14 @@ def _prefix_digest(data: bytes | ReadAgain, n: int, content: derived.Content | N
         return None
 
 
-def effective_hash(seqs: list[int], position: int) -> str:
+def effective_hash(seqs: Sequence[int], position: int) -> str:
     return _hash_bytes(memoryview(array("q", itertools.islice(seqs, position))).cast("B"))
 
 
 def read(
     log: Path,
     log_data: bytes | ReadAgain,
-    seqs: list[int],
+    seqs: Sequence[int],
     content: derived.Content | None = None,
 ) -> Restored | None:
     """The verified snapshot for ``log`` (whose bytes are ``log_data`` and effective
@@ -329,7 +357,7 @@ def peek(log: Path) -> Snapshot | None:
     return snap if snap.version == VERSION else None
 
 
-def restore(snap: Snapshot, seqs: list[int]) -> Restored | None:
+def restore(snap: Snapshot, seqs: Sequence[int]) -> Restored | None:
     """What ``snap`` gives back, when the log's first ``snap.log_bytes`` bytes hash to
     its ``log_hash`` (the caller has checked) and the log's effective seqs are
     ``seqs``; None when it does not fit them."""

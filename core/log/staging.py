@@ -17,8 +17,10 @@ stage the group is told before the log is touched.
 
 from __future__ import annotations
 
+import errno
+import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -43,6 +45,12 @@ class StagedGroup:
         self.size = 0  # bytes staged
         self.lines = 0  # lines staged
         self._file: IO[bytes] | None = None
+        # Told the very bytes of each command staged (the game's records index them
+        # where they will lie in the log, and read them again from here meanwhile).
+        self.on_staged: Callable[[bytes], None] | None = None
+        # True while its lines are read from the spill (``read``); then from the log,
+        # where they lie at the very offsets once written (``LogRecords.unstage``).
+        self.spilled = True
         try:
             self._file = tempfile.TemporaryFile(  # noqa: SIM115 (closed by close)
                 dir=folder, prefix=".stockade-staged-", buffering=_BUFFER
@@ -72,6 +80,8 @@ class StagedGroup:
         self.head = head
         self.size += len(data)
         self.lines += len(out)
+        if self.on_staged is not None:
+            self.on_staged(data)
 
     def finish(self) -> None:
         """Stage what is still buffered: a full disk is told here, before the log is
@@ -89,6 +99,15 @@ class StagedGroup:
         while chunk := spill.read(CHUNK_BYTES):
             yield chunk
         spill.seek(0, 2)  # at the end again: more may be staged
+
+    def read(self, offset: int, size: int) -> bytes:
+        """``size`` staged bytes from ``offset`` (0: the group's first byte), buffered
+        ones included. OSError when they cannot be read (the group is closed)."""
+        spill = self._file
+        if spill is None:
+            raise OSError(errno.EBADF, "the staged entries are gone")
+        spill.flush()
+        return os.pread(spill.fileno(), size, offset)
 
     def data(self) -> bytes:
         """Every staged byte at once: only for telling what a failed write left."""

@@ -24,11 +24,11 @@ import msgspec
 from stockade.core.log import derived, snap_sizes
 from stockade.core.log.derived import Content
 from stockade.core.log.files import group_marker
-from stockade.core.log.game_log import LoadedLog, LogProblem, load
+from stockade.core.log.game_log import GAME, LoadedLog, LogProblem, load
 from stockade.core.log.game_timeline import Timeline
 from stockade.core.log.journal import Journal
 from stockade.core.log.journal_errors import JournalDamaged, JournalError, JournalReplaced
-from stockade.core.log.records import LogRecords, ReadAgain
+from stockade.core.log.records import LogRecords
 from stockade.core.model import events as ev
 from stockade.core.model.errors import LogRefusal
 
@@ -76,7 +76,7 @@ class LogStore(msgspec.Struct):
     # group's, in memory only until it is written.
     held_at: int = msgspec.field(default=0)
 
-    def take_log_data(self, wanted: bool = True) -> bytes | ReadAgain | None:
+    def take_log_data(self, wanted: bool = True) -> bytes | snapcache.ReadAgain | None:
         """The bytes read at open, once: kept no longer than the fold needs them
         (``wanted``: does the fold use them? A long log read piece by piece is read
         again for them, and only then)."""
@@ -89,7 +89,9 @@ class LogStore(msgspec.Struct):
             and len(records) >= snap_sizes.MIN_EVENTS
             and _snapshots_on()
         ):
-            return records.bytes_read()  # hashed again a block at a time, never held
+            from stockade.core.log.snapcache import ReadAgain  # (loaded: ``_snapshots_on``)
+
+            return ReadAgain(records)  # hashed again a block at a time, never held
         return data if wanted else None
 
     @property
@@ -253,12 +255,32 @@ class LogStore(msgspec.Struct):
                 self.held = self.journal.stage_group()
             except JournalError as failed:
                 raise LogRefusal(str(failed) + _disk_hint(failed)) from None
+            self._read_back(self.held)
         else:
             self.held = None  # nothing is written: ``write`` refuses or keeps it in memory
         self.holding = True
         self.held_at = len(self.records)
 
+    def _read_back(self, group: StagedGroup) -> None:
+        """The records become read back from the file, each line staged indexed where it
+        will lie (``core.log.read_back``): a group of any length holds a slot a record,
+        not the record. Left held as before when the file's lines are not the records."""
+        from stockade.core.log.read_back import readable  # a staged group's
+
+        assert self.journal is not None and self.path is not None
+        records = readable(self.records, self.journal, self.path, GAME.decoder.decode)
+        if records is None:
+            return
+        try:
+            records.stage_into(group)
+        except ValueError:
+            return
+        group.on_staged = records.stage
+        self.records = records
+
     def drop_held(self) -> None:
+        if isinstance(self.records, LogRecords):
+            self.records.unstage()  # written: read from the log; else never read again
         if self.held is not None:
             self.held.close()
         self.held, self.holding = None, False

@@ -15,6 +15,7 @@ group is in effect, the effective history holds its event where the record stood
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import filterfalse
 from typing import Generic, Literal, Protocol, TypeVar, cast
@@ -73,7 +74,8 @@ class Timeline(msgspec.Struct, Generic[R]):
     controls: Controls
     # grp -> its domain events: the records themselves, or (with ``lines``) their seqs
     groups: Groups[R | int] = msgspec.field(default_factory=Groups)
-    active: list[int] = msgspec.field(default_factory=list)  # group ids in effect, in order
+    # group ids in effect, in order (an array: no int object held per group)
+    active: array[int] = msgspec.field(default_factory=lambda: array("q"))
     undone: set[int] = msgspec.field(default_factory=set)
     redo_stack: list[int] = msgspec.field(default_factory=list)  # undone groups, last on top
     struck: dict[int, int] = msgspec.field(default_factory=dict)  # struck seq -> strike seq
@@ -207,7 +209,7 @@ class Timeline(msgspec.Struct, Generic[R]):
         return Timeline(
             self.controls,
             self.groups.copy(),
-            list(self.active),
+            array("q", self.active),
             set(self.undone),
             list(self.redo_stack),
             dict(self.struck),
@@ -252,6 +254,14 @@ class Timeline(msgspec.Struct, Generic[R]):
         struck = self.struck
         seqs = cast(list[int], self.groups.flat(self.active))
         return list(filterfalse(struck.__contains__, seqs)) if struck else seqs
+
+    def effective_seq_array(self) -> array[int]:
+        """``effective_seqs`` as an array: a copy of ``active`` when every group holds
+        its own seq alone and none is struck (a long log's usual case: no int object
+        made a seq, which a history of any length would hold at once)."""
+        if self.lines is not None and not self.struck and not self.groups.parts()[1]:
+            return array("q", self.active)
+        return array("q", self.effective_seqs())
 
     def _amended(self, records: list[R]) -> list[R]:
         """``records`` with each amended entry's standing event in its place."""

@@ -92,7 +92,7 @@ def test_bytes_read_again_hash_as_the_file_and_a_changed_block_is_refused(tmp_pa
     assert streamed is not None
     records = streamed.records
     data = path.read_bytes()
-    again = records.bytes_read()
+    again = snapcache.ReadAgain(records)
     assert again.key() == (len(data), derived.Content(data).digest())
     cut = data.index(b"\n", len(data) // 2) + 1  # a prefix ending at a line's end
     assert again.prefix_digest(cut) == derived.Content(data[:cut]).digest()

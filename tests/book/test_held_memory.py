@@ -168,7 +168,7 @@ def test_a_long_log_read_as_a_stream_holds_none_of_its_records(tmp_path, streame
     game = Game.open(path, read_only=True)
     effective = game.projection.effective
     assert len(effective) > 800 and effective.held() == 0  # each read by its seq
-    assert [r.seq for r in effective] == game.projection.seqs
+    assert [r.seq for r in effective] == list(game.projection.seqs)
     assert list(game.effective) == Game.load(list(game.records)).effective[:]
 
 

@@ -93,7 +93,7 @@ def test_a_game_log_that_undoes_its_header_still_opens(tmp_path):
         log.write(ev.encode(ev.Undo(seq=2, grp=2, target=1)) + b"\n")
     reopened = Game.open(path, read_only=True)
     assert not reopened.can_undo() and reopened.state is not None
-    assert history.build_timeline(reopened.records).active == [1]
+    assert list(history.build_timeline(reopened.records).active) == [1]
     reopened.close()
     with pytest.raises(Refusal, match="undo of group 1"):
         history.build_timeline(reopened.records[:1]).add(reopened.records[1])
