@@ -532,15 +532,15 @@ class MainScreen(Screen[None]):
     def _command_text(self, text: str) -> None:
         # Recorded: the bar empties and stays open for the next command, so what is
         # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
-        # the text stays in the bar, the cursor at its end and nothing selected, so the
-        # next keys fix the line the refusal names (ctrl+u clears it).
+        # the text stays in the bar, selected: a letter starts the next command, an
+        # arrow or backspace fixes the line the refusal names (``CommandInput.keep``).
         bar = self.query_one(CommandBar)
         if self._board_key_named(text):
             return
         if self._run(text):
             bar.open()
         else:
-            bar.input.cursor_position = len(bar.input.value)
+            bar.input.keep()
 
     def _board_key_named(self, text: str) -> bool:
         """A line that is no verb of the book but names one of the board's keys ("new",
