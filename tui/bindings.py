@@ -56,7 +56,7 @@ SCOPES = {
     "tick": "a tick box in a form",
     "confirm": "questions",
     "help": "help (?)",
-    "text": "a page of text (help A20.55)",
+    "text": "a page of text (help, help A20.55)",
     "camp": "POW camp (palette, or stockade camp)",
     "camp_help": "POW camp help",
     "camp_end": "POW camp: the end",
