@@ -323,6 +323,26 @@ KEYS: tuple[Key, ...] = (
         "on to the next field",
         priority=True,
     ),
+    # Likewise tab: a field's tab (Textual's, the screen's) moves the focus only once
+    # the key has bubbled up, after the letters typed behind it ("RussianRussian3").
+    Key(
+        "stockade.games_tab",
+        "games",
+        "tab",
+        "app.focus_next",
+        "Field",
+        "next field",
+        priority=True,
+    ),
+    Key(
+        "stockade.games_back_tab",
+        "games",
+        "shift+tab",
+        "app.focus_previous",
+        "Back",
+        "previous field",
+        priority=True,
+    ),
     # ---------------------------------------------------------------- questions, help
     Key("stockade.confirm_yes", "confirm", "y", "yes", "Yes", "yes", True),
     Key("stockade.confirm_no", "confirm", "n,escape", "no", "No", "no", True),
