@@ -56,7 +56,7 @@ SCOPES = {
     "tick": "a tick box in a form",
     "confirm": "questions",
     "help": "help (?)",
-    "text": "a page of text (help A20.55)",
+    "text": "a page of text (help, help A20.55)",
     "camp": "POW camp (palette, or stockade camp)",
     "camp_help": "POW camp help",
     "camp_end": "POW camp: the end",
@@ -321,6 +321,26 @@ KEYS: tuple[Key, ...] = (
         "next_field",
         "Next",
         "on to the next field",
+        priority=True,
+    ),
+    # Likewise tab: a field's tab (Textual's, the screen's) moves the focus only once
+    # the key has bubbled up, after the letters typed behind it ("RussianRussian3").
+    Key(
+        "stockade.games_tab",
+        "games",
+        "tab",
+        "app.focus_next",
+        "Field",
+        "next field",
+        priority=True,
+    ),
+    Key(
+        "stockade.games_back_tab",
+        "games",
+        "shift+tab",
+        "app.focus_previous",
+        "Back",
+        "previous field",
         priority=True,
     ),
     # ---------------------------------------------------------------- questions, help

@@ -145,7 +145,10 @@ def execute(game: Game, command: Command | str) -> Outcome:
 
 def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Change) -> list[HelpRow]:
     """The reply to an entry: a line per record, what each reminds of one step under
-    it, each prisoner it freed or moved, the handles it made."""
+    it, each prisoner it freed or moved; then what the entry set with it (the clock
+    moved to its phase, the board facts it implied), the handles it made. What was
+    recorded comes first: the lines the entry took with it follow it, never hide it
+    below a short screen's reply."""
     if parsed.verb in ("next", "prev", "turn", "phase", "skip"):
         state = game.state
         told = describe_clock(state.turn, state.attacker, state.phase)
@@ -153,17 +156,19 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
             told = f"new Player Turn: {told}"  # never crossed silently
         return [HelpRow(told)]
     rows = [HelpRow(note) for note in parsed.notes]  # a stack (@P4), what was filled in
+    taken_with: list[HelpRow] = []
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
-        rows.append(HelpRow(describe_move(parsed.clock_from, parsed.clock_moved)))
+        taken_with.append(HelpRow(describe_move(parsed.clock_from, parsed.clock_moved)))
         records = records[1:]
     for record in records:
         if isinstance(record, ev.StatusChanged) and record.implied:
-            rows.append(HelpRow(implied_line(record)))
+            taken_with.append(HelpRow(implied_line(record)))
             continue
         rows.append(HelpRow(sentence_for(record, game, with_time=False)))
         rows += [HelpRow(line, depth=1) for line in reminders(record, game.state)]
     # a prisoner never goes free or changes Guard silently: each one, and why
     rows += _prisoners(change)
+    rows += taken_with
     if parsed.made:
         rows.append(HelpRow("new handles: " + ", ".join(parsed.made)))
     return rows

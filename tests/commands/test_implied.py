@@ -149,6 +149,16 @@ def test_each_row_implies_its_fact_and_strict_refuses_it(kind, before, typed, en
     assert not isinstance(refused.value, StaleBoardFact)
 
 
+def test_the_reply_says_what_was_recorded_first_then_what_it_implied():
+    """A short screen shows a reply's first lines: the entry (what was recorded), not
+    the clock's move and the facts it implied, which follow it."""
+    game = new_game(lines=[*SETUP, "add German 4-6-7 at K5 broken", "phase DFPh"])
+    lines = execute(game, "surrender r1 to g5").message.splitlines()
+    assert "surrendered" in lines[0], lines
+    taken_with = [line for line in lines if line.startswith(("clock: ", "implied: "))]
+    assert len(taken_with) == 3, lines  # the clock to the RtPh, r1 broken, g5 Good Order
+
+
 def test_every_table_row_is_tested():
     assert {p.values[0] for p in ROWS} == set(NEEDS)
 

@@ -13,6 +13,7 @@ SIDES = [("American", "American", 4), ("German", "German", 3)]
 @sync
 async def test_new_typed_in_the_bar_opens_the_new_game_form_and_names_its_key(tmp_path):
     from stockade.tui.screens.games import NewGameScreen
+    from stockade.tui.screens.text_screen import TextScreen
 
     game = new_game(tmp_path, "Bar words", SIDES)
     app = StockadeApp(game, remember=False)
@@ -27,6 +28,9 @@ async def test_new_typed_in_the_bar_opens_the_new_game_form_and_names_its_key(tm
         assert "^n: new game" in said and "refused" not in said
         await type_command(pilot, "help")  # the book's verb, not the help screen
         await pilot.pause()
+        # its verbs, long: on a page of their own (the help screen is the keys' too)
+        assert isinstance(app.screen, TextScreen)
+        await pilot.press("escape")
         assert "add" in status_text(app) and app.screen.__class__.__name__ == "MainScreen"
     game.close()
 

@@ -1,4 +1,4 @@
-"""The command bar's keys as a player types them: a refused line kept to be fixed,
+"""The command bar's keys as a player types them: a refused line kept, selected,
 Esc then a key sent together by the terminal, word jumps over a counter."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ def _game(tmp_path):
 
 
 @sync
-async def test_a_refused_line_stays_to_be_fixed_and_the_next_typing_adds_to_it(tmp_path):
-    """A refused line is kept, cursor at its end, nothing selected: typing fixes it
-    (a new player expects to correct the line, not to lose it to the next key)."""
+async def test_a_refused_line_stays_selected_an_edit_fixes_it_a_letter_replaces_it(tmp_path):
+    """A refused line is kept, selected, the cursor at its end: backspace (or an arrow)
+    fixes it in place; after a refusal, a letter starts a new command instead of being
+    glued to the refused one ("rearm g2 cc r3rearm g3 ...")."""
     game = _game(tmp_path)
     app = StockadeApp(game, remember=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -26,9 +27,16 @@ async def test_a_refused_line_stays_to_be_fixed_and_the_next_typing_adds_to_it(t
         await type_command(pilot, "refuse g4")
         bar = app.screen.query_one(CommandInput)
         assert bar.has_focus and bar.value == "refuse g4"  # kept, to be corrected
-        assert bar.selected_text == "" and bar.cursor_position == len("refuse g4")
+        assert bar.selected_text == "refuse g4" and bar.cursor_position == len("refuse g4")
+        await pilot.press("ctrl+down")  # a key of the board: the line stays selected
+        assert bar.selected_text == "refuse g4"
         await pilot.press("backspace", "1")
         assert bar.value == "refuse g1"  # fixed in place, not replaced
+        await pilot.press("enter")
+        await pilot.pause()
+        assert bar.selected_text == "refuse g1"  # refused again, selected again
+        await pilot.press("n", "e", "x", "t")
+        assert bar.value == "next"  # a new command, not "refuse g1next"
     game.close()
 
 

@@ -38,7 +38,7 @@ async def test_typing_in_a_side_field_replaces_its_default(tmp_path):
 
 
 @sync
-async def test_keys_typed_right_after_enter_go_to_the_next_field(tmp_path):
+async def test_keys_typed_right_after_enter_or_tab_go_to_the_next_field(tmp_path):
     from textual import events
 
     game = new_game(tmp_path, "Old", SIDES)
@@ -48,10 +48,13 @@ async def test_keys_typed_right_after_enter_go_to_the_next_field(tmp_path):
         await pilot.press("ctrl+n")
         await pilot.pause()
         # typed faster than the fields handle each key: all queued before any is read
-        for key, char in [("H", "H"), ("i", "i"), ("enter", "\r"), ("F", "F"), ("i", "i")]:
-            app.post_message(events.Key(key, char))
+        # (tab then "Russian" once gave "RussianRussian3" in side 1's name)
+        keys = ["H", "i", "enter", "F", "i", "tab", "R", "u"]
+        for key in keys:
+            app.post_message(events.Key(key, {"enter": "\r", "tab": "\t"}.get(key, key)))
         await pilot.pause()
         await pilot.pause()
         assert app.screen.query_one("#new-scenario").value == "Hi"
         assert app.screen.query_one("#new-side1-name").value == "Fi"
+        assert app.screen.query_one("#new-side1-nationality").value == "Ru"
     game.close()

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from textual.app import App, ComposeResult
-from textual.events import MouseScrollDown
+from textual.events import Key, MouseScrollDown
 from textual.geometry import Region
 from textual.visual import RichVisual, Visual
 from textual.widgets import Static
@@ -95,6 +95,12 @@ async def test_the_rows_in_view_follow_the_keys_and_the_wheel(tmp_path: Path) ->
         await pilot.pause()
         assert german.scroll_y > 1 and _rows(german) == _in_view(german, lines)
         assert german.renders == renders  # scrolled: painted from the lines held
+        # a burst (a fast typist, key repeat): each j a line down, none lost
+        start = round(german.scroll_target_y)
+        for _ in range(5):
+            app.post_message(Key("j", "j"))
+        await pilot.pause()
+        assert german.scroll_target_y == start + 5
     game.close()
 
 

@@ -146,4 +146,5 @@ class HelpScreen(ModalScreen[None]):
 
     def action_scroll(self, where: str) -> None:
         body = self.query_one(VerticalScroll)
-        body.scroll_down() if where == "down" else body.scroll_up()
+        # at once: a burst of j's each scrolls a line (Textual's own waits for a refresh)
+        body.scroll_down(immediate=True) if where == "down" else body.scroll_up(immediate=True)

@@ -352,7 +352,7 @@ class MainScreen(Screen[None]):
         finally:
             if had_offer and self._offer is None:
                 self.refresh_bindings()
-        self._page_if_rules(text, message)
+        self._page_if_long(text, message)
         return True
 
     def action_accept_offer(self) -> None:
@@ -368,15 +368,22 @@ class MainScreen(Screen[None]):
             if bar.input.value.strip() == text:
                 bar.close()
 
-    def _page_if_rules(self, text: str, message: str) -> None:
-        """``help A20.55``: the section's requirements get a page of their own."""
+    def _page_if_long(self, text: str, message: str) -> None:
+        """A reply to read, not an entry's, gets a page of its own (the page keys read
+        it): ``help A20.55`` (the section's requirements), or one longer than two of the
+        status line's pages (``help``, the verbs: ~11 presses of ctrl+down at 80x24).
+        An entry's reply stays on the status line, beside the bar's next command."""
         from stockade.core.reads.conformance import is_rule_id
 
         words = text.split()
-        if len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1]):
+        rules = len(words) == 2 and words[0].lower() in ("help", "?") and is_rule_id(words[1])
+        update = self.table.game_update
+        read = update is not None and update.change is None and update.message == message
+        if rules or (read and self.status.pages() > 2):
             from stockade.tui.screens.text_screen import TextScreen
 
-            self.app.push_screen(TextScreen(f"help {words[1]}", message or ""))
+            rows = update.rows if update is not None else ()
+            self.app.push_screen(TextScreen(text, message or "", rows))
 
     def _after_the_end(self) -> bool:
         """After the end the clock and the forms are still: say so, do nothing."""
@@ -532,15 +539,15 @@ class MainScreen(Screen[None]):
     def _command_text(self, text: str) -> None:
         # Recorded: the bar empties and stays open for the next command, so what is
         # typed ahead is text, never a board key (n, a, ...); esc leaves it. Refused:
-        # the text stays in the bar, the cursor at its end and nothing selected, so the
-        # next keys fix the line the refusal names (ctrl+u clears it).
+        # the text stays in the bar, selected: a letter starts the next command, an
+        # arrow or backspace fixes the line the refusal names (``CommandInput.keep``).
         bar = self.query_one(CommandBar)
         if self._board_key_named(text):
             return
         if self._run(text):
             bar.open()
         else:
-            bar.input.cursor_position = len(bar.input.value)
+            bar.input.keep()
 
     def _board_key_named(self, text: str) -> bool:
         """A line that is no verb of the book but names one of the board's keys ("new",

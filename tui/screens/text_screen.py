@@ -1,7 +1,10 @@
 """A scrollable page of text from the core (e.g. ``help A20.55``: a section of the A20
-conformance matrix), too long for the three-line status line. Esc closes it."""
+conformance matrix; ``help``: the verbs, as the core's rows), too long for the status
+line. The page keys and the arrows scroll it; Esc closes it."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +14,10 @@ from textual.widgets import Static
 
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint
+from stockade.tui.widgets.rows_page import RowsPage
+
+if TYPE_CHECKING:
+    from stockade.core.commands.verbs_control import HelpRow
 
 
 class TextScreen(ModalScreen[None]):
@@ -21,15 +28,19 @@ class TextScreen(ModalScreen[None]):
     """
     BINDINGS = key_bindings("text")
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, rows: tuple[HelpRow, ...] = ()) -> None:
+        """``rows``: the text as the core's rows (laid out at the page's width)."""
         super().__init__()
-        self._title, self._text = title, text
+        self._title, self._text, self._rows = title, text, rows
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="text-body") as body:
             body.border_title = self._title
             body.border_subtitle = hint(self.app, ("stockade.text_close", "close"))
-            yield Static(Text(self._text), id="text-page")
+            if self._rows:
+                yield RowsPage(self._rows, id="text-page")
+            else:
+                yield Static(Text(self._text), id="text-page")
 
     def action_close(self) -> None:
         self.dismiss(None)

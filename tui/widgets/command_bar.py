@@ -84,6 +84,7 @@ class CommandInput(Input):
         self.can_focus = False  # only ``CommandBar.open`` (the : key, a click) enters it
         self.recalled: list[str] = []
         self._recall_at = 0
+        self._kept = False  # the selection is a refused line, kept (see ``keep``)
 
     @property
     def offers(self) -> OfferList | None:
@@ -151,6 +152,27 @@ class CommandInput(Input):
         self.value = self.recalled[self._recall_at] if self._recall_at < len(self.recalled) else ""
         self.cursor_position = len(self.value)
 
+    def keep(self) -> None:
+        """A refused line stays in the bar, selected, the cursor at its end: a letter
+        (or a paste) replaces it with the next command, as a shell's line after an
+        error would not glue them; backspace, the arrows, home/end and the bar's other
+        keys edit it where the cursor stands (the selection drops first). A key of the
+        board or the app (ctrl+down to read the refusal) leaves it selected."""
+        self.selection = Selection(0, len(self.value))
+        self._kept = True
+
+    def _edit_kept(self, event: events.Key) -> None:
+        """A key on a kept line: an editing key drops the selection, so it edits."""
+        if not self._kept:
+            return
+        if not event.is_printable:
+            active = self.app.active_bindings.get(event.key)
+            if active is not None and active.node is not self:
+                return  # not the bar's key: the line stays selected
+            if self.selection == Selection(0, len(self.value)):
+                self.cursor_position = len(self.value)
+        self._kept = False
+
     def remember(self, text: str) -> None:
         if text and (not self.recalled or self.recalled[-1] != text):
             self.recalled.append(text)
@@ -180,6 +202,7 @@ class CommandInput(Input):
             event.prevent_default()
             self.action_leave()
             return
+        self._edit_kept(event)
         if not event.is_printable:
             await self._run_binding_now(event)
 

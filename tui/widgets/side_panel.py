@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.style import Style
+from textual.actions import SkipAction
 from textual.containers import VerticalScroll
 from textual.geometry import Size, Spacing
 from textual.layout import DockArrangeResult
@@ -151,6 +152,20 @@ class SidePanelView(VerticalScroll, can_focus=True):
         if 0 <= row < len(lines):
             return lines[row]
         return super().render_line(y)  # the panel's background below its text
+
+    # j/k and the arrows: Textual's own scroll reads where to go when the key is handled
+    # but scrolls only after the next refresh, so a burst of five j's (a fast typist,
+    # key repeat) all aimed at the same one line down. Scrolled at once, each key goes
+    # on from where the one before it left the panel.
+    def action_scroll_down(self) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_down(immediate=True)
+
+    def action_scroll_up(self) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_up(immediate=True)
 
     # ------------------------------------------------ "more below" in the border
     # At 80x24 a panel shows 8 rows: what does not fit is announced in the border

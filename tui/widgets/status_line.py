@@ -88,6 +88,10 @@ class StatusLine(Static):
         text = Text(KINDS.get(kind, "") + message)
         return len(text.wrap(self.app.console, width)) <= ROWS
 
+    def pages(self) -> int:
+        """How many of the lines shown the message takes: the presses it reads in."""
+        return -(-len(self.wrapped_lines()) // self._rows)
+
     def _more(self) -> str:
         return MORE.format(key=key_of(self.app, "stockade.reply_more"))
 
