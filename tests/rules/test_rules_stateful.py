@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from tests.rules.machine import PLAY, PrisonerBook
@@ -20,7 +21,9 @@ def test_the_book_holds_under_random_play():
         books.append(PrisonerBook())
         return books[-1]
 
-    run_state_machine_as_test(book, settings=PLAY)
+    # The same games every run: what the rules accepted is counted below, and free
+    # draws leave that count's tail (5 kinds of event where 8-10 are usual) to chance.
+    run_state_machine_as_test(book, settings=settings(PLAY, derandomize=True))
     accepted = sum((b.accepted for b in books), Counter())
     refused = sum((b.refused for b in books), Counter())
     del accepted["PhaseSet"], refused["PhaseSet"]  # the steering, not the play
