@@ -260,7 +260,7 @@ def test_a_clock_that_passes_a_phase_names_what_a20_had_waiting_there(log, capsy
     assert cli(capsys, "do", log, "add German 4-6-7 at Q4")[0] == 0
     code, out, err = cli(capsys, "do", log, "capture g3 by a1")
     assert code == 0, err
-    clock = out.splitlines()[0]
+    (clock,) = [line for line in out.splitlines() if line.startswith("clock: ")]
     assert "MPh -> CCPh" in clock and "something waiting" not in clock
     assert "passed RtPh, where g1 may surrender (A20.21); prev goes back" in clock
 
