@@ -6,8 +6,11 @@ why. Both read from the write's Change."""
 
 from __future__ import annotations
 
+import pytest
+
 from stockade.core.commands import execute
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from tests.rules.kit import DE, US, add, ok, phase, status, with_prisoners
 
 
@@ -207,3 +210,26 @@ def test_a_mutual_capture_names_its_own_units_once():
     out = execute(game, "mutual g1 a2")
     assert out.change.freed == [] and "goes free" not in out.message
     assert "void" not in out.message
+
+
+def test_the_only_unit_able_to_take_over_is_implied_not_asked_for():
+    game = with_prisoners()  # a1 guards g1 in Q4
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    phase(game, "PFPh", attacker=DE)
+    out = execute(game, "eliminate a1")
+    [record] = out.records
+    assert isinstance(record, ev.Eliminated) and record.takeover == "a2"
+    assert game.state.units["g1"].guard == "a2"
+    assert out.message.splitlines()[0] == (
+        "implied: a2 takes over the prisoners of a1, the only unit there able to (A20.5)"
+    )
+
+
+def test_a_choice_of_units_to_take_over_is_still_asked_for():
+    game = with_prisoners()
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    add(game, "a3", US, "squad", "6-6-7", "Q4")
+    phase(game, "PFPh", attacker=DE)
+    with pytest.raises(Refusal) as refused:
+        execute(game, "eliminate a1")
+    assert refused.value.rule == "A20.5" and "a2, a3" in str(refused.value)
