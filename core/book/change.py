@@ -18,6 +18,7 @@ already has (``totals_of``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import msgspec
@@ -112,12 +113,15 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
         return self.conflicts > 0
 
 
-def prisoner_sentences(change: Change) -> list[str]:
+def prisoner_sentences(change: Change, told: Collection[str] = ()) -> list[str]:
     """One line per prisoner the change freed or passed to another Guard: who, how,
     why, and the rule (and the ruling, when the rules are silent and the choice is
-    Stockade's)."""
+    Stockade's); none for a freed prisoner in ``told``, whose entry's own lines say
+    what became of it."""
     out = []
     for f in change.freed:
+        if f.handle in told:
+            continue
         cite = f"{f.rule}; Stockade's ruling '{f.ruling}': help rulings" if f.ruling else f.rule
         verb = "would go free" if change.preview else "goes free"
         out.append(f"{f.handle} {verb}, {f.how}: {f.why} [{cite}]")

@@ -15,10 +15,12 @@ from stockade.core.book.change import Freed, Handed, UnitChange
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER, Unit
+from stockade.core.rules.simultaneous_cc import exchange_why, was_exchanged
 
 # the entries in which the prisoners act themselves (or their Guard leaves them, by
-# Infiltration): their own sentence says they go free
-_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned)
+# Infiltration), or that name them rearming (A20.221's mutual wipe-out): their own
+# sentence says they go free
+_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned, ev.MutualCapture)
 
 
 def freed_by(
@@ -36,8 +38,9 @@ def freed_by(
             continue
         unit, guard = state.units.get(c.handle), state.units.get(c.before)
         # GONE: left play as it was made part of another counter (A20.221 stands a
-        # split squad whole again), not freed
-        if unit is None or guard is None or unit.status in (PRISONER, GONE):
+        # split squad whole again), not freed; ELIMINATED: killed (by fire, a
+        # Massacre) as a prisoner, which its entry says: a dead unit never goes free
+        if unit is None or guard is None or unit.status in (PRISONER, GONE, ELIMINATED):
             continue
         if c.handle in named or c.before in named:
             continue
@@ -55,6 +58,14 @@ def _how(unit: Unit) -> str:
 
 def _why(unit: Unit, guard: Unit, records: Sequence[ev.Record]) -> Freed:
     h, g, how = unit.handle, guard.handle, _how(unit)
+    if was_exchanged(unit):  # A20.221: not given back, but a Green/Conscript unit now
+        return Freed(
+            h,
+            g,
+            f"exchanged for {unit.counter} (Green/Conscript), armed",
+            exchange_why(unit.location),
+            "A20.221",
+        )
     if unit.armed and not unit.unarmed_how:  # A20.221 gave its capture back
         return Freed(h, g, how, f"its capture by {g} this CCPh is void", "A20.221")
     if guard.status == PRISONER:

@@ -117,7 +117,7 @@ def keep_after_write(path: Path, game: Game) -> Tally | None:
 MARKS = {
     "ok": " ",
     "undone": "u",
-    "abandoned": "a",
+    "abandoned": "s",  # superseded: the glossary's word
     "struck": "x",
     "conflict": "!",
     "control": "·",
@@ -129,7 +129,7 @@ MARK_WORDS = {"control": "an undo, redo, strike or unstrike", "amended": "amende
 
 def marks_legend() -> str:
     """``stockade history``'s marks, each with what it says (the app's words, from
-    the glossary), for its help: ``u undone, a abandoned branch, ...``."""
+    the glossary), for its help: ``u undone, s superseded, ...``."""
     from stockade.core.reads.glossary import ENTRY_SIGNS
 
     words = {status: sign.word.lower() for status, sign in ENTRY_SIGNS.items()}
@@ -180,10 +180,15 @@ def history_row(entry: HistoryEntry, said: str) -> tuple[str, str]:
     """One entry of ``stockade history`` (and ``watch``) as a row: its number and mark,
     then ``said`` (its sentence) and what became of it, the text a narrow terminal
     wraps under itself."""
+    from stockade.core.reads.glossary import ENTRY_SIGNS
+
     mark = MARKS["amended"] if entry.amended_by and entry.status == "ok" else None
     text = said
     if entry.status not in ("ok", "control"):
-        text += f"  <{entry.status}{': ' + entry.reason if entry.reason else ''}>"
+        # the app's word for it (the glossary's): "superseded", never "abandoned"
+        sign = ENTRY_SIGNS.get(entry.status)
+        word = sign.word.lower() if sign else entry.status
+        text += f"  <{word}{': ' + entry.reason if entry.reason else ''}>"
     elif entry.reason:  # it holds in part (core/rules/partial.py)
         text += f"  <holds in part: {entry.reason}>"
     if entry.amended_by:

@@ -296,8 +296,19 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
             + "; ".join(f"{side} {_listed(units[h] for h in hs)}" for side, hs in sides.items()),
             "type the handles of the ones you mean",
         )
-    # the Location as the board names it, however it was typed
-    ctx.notes.append(f"{STACK_MARK}{units[fit[0]].location}: " + " ".join(fit))
+    # the Location as the board names it, however it was typed; a unit of the same
+    # side there that the rules keep out is named with why, never dropped silently
+    side = units[fit[0]].side
+    left: dict[tuple[str, str], list[Handle]] = {}
+    for c in here:
+        u = units[c.handle]
+        if c.handle not in fit and not c.legal and u.side == side and u.on_board:
+            left.setdefault((c.reason, c.rule), []).append(c.handle)
+    said = "".join(
+        f"; {' '.join(hs)} left out: {why}" + (f" ({rule})" if rule else "")
+        for (why, rule), hs in left.items()
+    )
+    ctx.notes.append(f"{STACK_MARK}{units[fit[0]].location}: " + " ".join(fit) + said)
     return fit
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -19,7 +19,7 @@ from stockade.core.commands.parser import Parsed, plan
 from stockade.core.commands.verbs_control import Amend, Help, HelpRow, rows_lines, rows_text
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, Refusal
-from stockade.core.rules.reminders import reminders
+from stockade.core.rules.reminders import remade_by_a20221, reminders
 
 if TYPE_CHECKING:
     from stockade.core.book.tally import Tally
@@ -166,8 +166,10 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
             continue
         rows.append(HelpRow(sentence_for(record, game, with_time=False)))
         rows += [HelpRow(line, depth=1) for line in reminders(record, game.state)]
-    # a prisoner never goes free or changes Guard silently: each one, and why
-    rows += _prisoners(change)
+    # a prisoner never goes free or changes Guard silently: each one, and why (once:
+    # one A20.221 gave back or exchanged is told by its record's line above)
+    remade = {u.handle for r in records for u in remade_by_a20221(game.state, r.seq)}
+    rows += _prisoners(change, remade)
     rows += taken_with
     if parsed.made:
         rows.append(HelpRow("new handles: " + ", ".join(parsed.made)))
@@ -209,9 +211,10 @@ def control(game: Game, verb: str, target: int | None = None, reason: str = "") 
     raise InputRefusal(f"'{verb}' is not an undo, redo, strike or unstrike")
 
 
-def _prisoners(change: Change) -> list[HelpRow]:
-    """The prisoners an entry brought back frees again, one line each, under it."""
-    return [HelpRow(line, depth=1) for line in prisoner_sentences(change)]
+def _prisoners(change: Change, told: Collection[str] = ()) -> list[HelpRow]:
+    """The prisoners an entry (or one brought back) frees or hands on, one line each,
+    under it; none for those in ``told``, which the entry's lines said already."""
+    return [HelpRow(line, depth=1) for line in prisoner_sentences(change, told)]
 
 
 def _entries(acted: list[int], target: int) -> str:

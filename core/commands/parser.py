@@ -187,7 +187,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
         clock_moved=moved,
         clock_from=state.phase,
         clock_from_turn=(state.turn, state.attacker),
-        notes=notes,
+        notes=[*notes, *ctx.notes],  # what reading the line, then the entry, decided
         implied=implied,
     )
 

@@ -9,6 +9,7 @@ from stockade.core.commands.handles import Context
 from stockade.core.commands.verb_spec import NO_TAKEOVER
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal, RuleRefusal
+from stockade.core.rules.losses import sole_takeover
 from stockade.core.rules.timing import FIRE_PHASES
 
 # ``by WORD`` -> the event's cause, and whose side the act was (relative to the unit)
@@ -66,12 +67,21 @@ class Eliminate(Command, frozen=True):
     def events(self, ctx: Context) -> list[ev.Record]:
         handle = ctx.unit(self.unit)
         cause, by_side = read_cause(ctx, handle, self.by, "other")
+        takeover = self.takeover
+        guard = ctx.state.units.get(handle)
+        sole = sole_takeover(ctx.state, guard) if takeover is None and guard else None
+        if sole is not None:  # no choice to ask for: the entry names it
+            takeover = sole.handle
+            ctx.notes.append(
+                f"implied: {takeover} takes over the prisoners of {handle}, the only unit "
+                "there able to (A20.5)"
+            )
         return [
             ev.Eliminated(
                 handle=handle,
                 cause=cause,
                 by_side=by_side,
-                takeover=self.takeover,
+                takeover=takeover,
                 keep=list(self.keep),
             )
         ]

@@ -100,6 +100,15 @@ class Undecodable(ValueError):
     """The line is not JSON at all: what a crash in the middle of a write leaves."""
 
 
+class NotARecord(ValueError):
+    """The line is JSON, but no record of this log's kind: ``detail`` says what it is
+    ("a JSON object with no 'kind'"); on the first line, the file is no such log."""
+
+    def __init__(self, message: str, detail: str) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
 _raw_decoder = msgspec.json.Decoder()
 
 
@@ -151,7 +160,10 @@ def _decode_old(fmt: LogFormat[R], data: bytes, original: msgspec.ValidationErro
     except RecursionError:
         raise ValueError(f"nested too deeply to be a {fmt.noun} record") from None
     if not isinstance(raw, dict):
-        raise ValueError(f"not a record (expected a JSON object, found {_json_type(raw)})")
+        found = _json_type(raw)
+        raise NotARecord(f"not a record (expected a JSON object, found {found})", f"{found}")
+    if not any(name in raw for name in ("kind", "type")):  # "type": v0's spelling
+        raise NotARecord(f"not a {fmt.noun} record (no 'kind')", "a JSON object with no 'kind'")
     version = raw.get("v", 0)
     old = type(version) is int and 0 <= version < fmt.version and "kind" not in raw
     if fmt.upgrade is not None and old:
@@ -177,8 +189,8 @@ def _decode_old(fmt: LogFormat[R], data: bytes, original: msgspec.ValidationErro
         return record
     kind = raw.get("kind", raw.get("type"))
     if not isinstance(kind, str) or kind not in fmt.kinds:
-        shown = kind if isinstance(kind, str) else _json_type(kind)
-        raise ValueError(f"unknown record kind {str(shown)[:40]!r}")
+        shown = str(kind if isinstance(kind, str) else _json_type(kind))[:40]
+        raise NotARecord(f"unknown record kind {shown!r}", f"a record of unknown kind {shown!r}")
     raise ValueError(f"bad '{kind}' record: {explain(original)}")
 
 
@@ -336,6 +348,15 @@ def _careful_load(fmt: LogFormat[R], blob: bytes) -> LoadedLog[R]:
                 )
                 break
             result.problem = LogProblem(number, str(exc))
+            break
+        except NotARecord as exc:
+            said = str(exc)
+            if number == 1:  # no record at all where the header should be
+                said = (
+                    f"not a {fmt.what} log: this line is {exc.detail}, not the "
+                    f"{fmt.header_name} a {fmt.what} log begins with"
+                )
+            result.problem = LogProblem(number, said)
             break
         except ValueError as exc:
             result.problem = LogProblem(number, str(exc))

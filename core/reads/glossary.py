@@ -17,8 +17,8 @@ from stockade.core.model.units import UNARMED_COUNTER, US_NUMBER
 class Sign(msgspec.Struct, frozen=True):
     """One mark or short word, as shown (``mark``), and what it says (``means``).
 
-    ``word`` is the word a history line adds in brackets beside the mark (``[abandoned
-    branch]``), "" where none is; ``spellings`` are what ``help`` takes for it besides
+    ``word`` is the word a history line adds in brackets beside the mark
+    (``[superseded]``), "" where none is; ``spellings`` are what ``help`` takes for it besides
     the mark itself (``us``, ``fork``)."""
 
     mark: str
@@ -84,12 +84,13 @@ PANEL_SIGNS: tuple[Sign, ...] = (
 
 HISTORY_SIGNS: tuple[Sign, ...] = (
     Sign("↶", "undone: out of the game; redo puts it back", "undone", ("undone",)),
+    # not "abandoned": that is A20's word for prisoners set free (A20.5, A20.53)
     Sign(
         "⑂",
-        "abandoned branch: undone, then a new entry was made, so redo can no longer put "
-        "it back (it stays in the file)",
-        "abandoned branch",
-        ("abandoned branch", "fork", "branch"),
+        "superseded: undone, then a new entry was made in its place, so redo can no "
+        "longer put it back (it stays in the file)",
+        "superseded",
+        ("superseded", "fork", "branch", "abandoned branch"),
     ),
     Sign("✗", "struck: taken out by a strike (unstrike puts it back)", "struck", ("struck",)),
     Sign(

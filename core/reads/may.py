@@ -4,10 +4,10 @@ fact naming its units, gathered once for the status line's sentences
 (``core.commands.offers``).
 
 Every judgement comes from ``core.rules`` (guard_refusal, accept_refusal,
-never_surrenders, fit_to_massacre, needs_ntc, rearm_refusal via ``views.rearm_ways``);
-an escape or a capture is judged as the command would record it, with the board facts
-it implies (``core.rules.implying``, the one judge of the pickers too); this module
-only gathers and groups.
+never_surrenders, fit_to_massacre, needs_ntc, scrounge_refusal, escort_refusal,
+rearm_refusal via ``views.rearm_ways``); an escape or a capture is judged as the
+command would record it, with the board facts it implies (``core.rules.implying``,
+the one judge of the pickers too); this module only gathers and groups.
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ from stockade.core.reads.views import (
 )
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
+from stockade.core.rules.guards import escort_refusal
 from stockade.core.rules.implying import Judge, records_too
 from stockade.core.rules.losses import fit_to_massacre
+from stockade.core.rules.scrounging import scrounge_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
 
@@ -280,7 +282,12 @@ def _fire(state: GameState) -> list[May]:
 
 def _mph(state: GameState) -> list[May]:
     side, out = state.attacker, list[May]()
-    free = tuple(u for u in state.units.values() if u.side == side and u.status == UNARMED)
+    # those the scrounge entry's own check lets roll now (one DR per hex per MPh)
+    free = tuple(
+        u
+        for u in state.units.values()
+        if u.side == side and u.status == UNARMED and scrounge_refusal(state, u) is None
+    )
     if free:
         out.append(MayScrounge(free))
     enemy_free = tuple(u for u in state.units.values() if u.side != side and u.status == UNARMED)
@@ -306,7 +313,12 @@ def may_now(state: GameState) -> list[May]:
         out += _mph(state)
     out += _rearm(state)
     if state.phase in ("MPh", "APh"):
-        guards = tuple(g for g in state.guards() if g.side == state.attacker and g.status == ACTIVE)
+        # those the escort entry's own check lets go (not in Melee: A20.53)
+        guards = tuple(
+            g
+            for g in state.guards()
+            if g.side == state.attacker and escort_refusal(state, g) is None
+        )
         if guards:
             out.append(MayEscort(guards))
     return out

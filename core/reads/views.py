@@ -35,6 +35,7 @@ from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge, records_too
 from stockade.core.rules.lookup import clock
 from stockade.core.rules.rearming import rearm_refusal, rearm_source_now
+from stockade.core.rules.scrounging import scrounge_refusal
 from stockade.core.rules.withdrawal import withdrawal_refusal
 
 
@@ -389,16 +390,15 @@ def _rearm_view(
             else f"if {u.handle} eliminated/captured it in CC",
         }[how]
         now.append(f"rearm from {enemy.handle} ({counter_text(enemy)}): {words} (A20.551)")
-    mph = state.phase == "MPh" and state.attacker == u.side
-    if mph and u.location and (state.turn, state.attacker, u.location) not in state.scrounged:
+    # the scrounge entry's own check says whether it may roll now, and if not, why
+    cannot = scrounge_refusal(state, u)
+    if cannot is None:
         now.append(
             "scrounge at the end of this MPh if it spent all its MF: DR 2 "
             "(vs a wreck dr 1-3, up to HS size); one DR per hex (A20.552)"
         )
-    elif mph and not u.location:
-        later.append("scrounge: give its Location first; one DR per hex per MPh (A20.552)")
-    elif mph:
-        later.append(f"scrounge: {u.location} already had its DR this MPh (A20.552)")
+    elif state.phase == "MPh" and state.attacker == u.side:
+        later.append(f"scrounge: {cannot.text} ({cannot.rule})")
     else:
         later.append("scrounge at the end of its own MPh, not in water/marsh (A20.552)")
     later.append(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from stockade.core.model.errors import require, require_input
+from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import (
     Abandoned,
     Deployed,
@@ -230,25 +230,29 @@ def apply_abandon(state: GameState, ev: Abandoned) -> None:
 
 
 # ------------------------------------------------------------------------ escort
+def escort_refusal(state: GameState, guard: Unit) -> Refusal | None:
+    """Why ``guard`` may not escort its prisoners off now, or None: the check of the
+    entry and of the hint that offers it (A20.53)."""
+    if guard.status != ACTIVE:
+        return RuleRefusal(
+            "A20.53",
+            f"{describe(guard)} is {guard.status}; only an armed Guard escorts prisoners off",
+        )
+    if not state.prisoners_of(guard.handle):
+        return InputRefusal(f"{describe(guard)} guards no prisoners")
+    if state.phase not in ("MPh", "APh") or state.attacker != guard.side:
+        return RuleRefusal("A20.53", "prisoners are escorted off during the captor's MPh/APh")
+    if guard.melee:
+        return RuleRefusal(
+            "A20.53", f"{describe(guard)} is in Melee and cannot move off with its prisoners"
+        )
+    return None
+
+
 def check_escort(state: GameState, ev: EscortedOff) -> None:
     guard = unit(state, ev.guard)
     require_on_board(guard)
-    require(
-        guard.status == ACTIVE,
-        "A20.53",
-        f"{describe(guard)} is {guard.status}; only an armed Guard escorts prisoners off",
-    )
-    require_input(bool(state.prisoners_of(guard.handle)), f"{describe(guard)} guards no prisoners")
-    require(
-        state.phase in ("MPh", "APh") and state.attacker == guard.side,
-        "A20.53",
-        "prisoners are escorted off during the captor's MPh/APh",
-    )
-    require(
-        not guard.melee,
-        "A20.53",
-        f"{describe(guard)} is in Melee and cannot move off with its prisoners",
-    )
+    raise_reason(escort_refusal(state, guard))
 
 
 def apply_escort(state: GameState, ev: EscortedOff) -> None:

@@ -40,6 +40,16 @@ def takeover_candidates(state: GameState, guard: Unit) -> list[Unit]:
     ]
 
 
+def sole_takeover(state: GameState, guard: Unit) -> Unit | None:
+    """The one unit that must take over ``guard``'s prisoners when it is eliminated,
+    when no other could (A20.5): an elimination need not name it. None when ``guard``
+    holds no prisoners, or none or several could take them."""
+    if not state.prisoners_of(guard.handle):
+        return None
+    candidates = takeover_candidates(state, guard)
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def fill(prisoners: list[Unit], room: int, keep: list[str]) -> list[Unit]:
     """The prisoners a Guard with ``room`` US# left keeps: those named in ``keep``, else
     as many as fit in order (A20.5: it guards all those units it can handle)."""

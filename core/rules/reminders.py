@@ -124,11 +124,18 @@ def _where(u: Unit | None) -> str:
     return u.captured_at or u.location or "their Location"
 
 
+def remade_by_a20221(state: GameState, seq: int) -> list[Unit]:
+    """The units entry ``seq`` gave back or exchanged by A20.221: its reply tells each
+    one in full (what it is now, and why), so the prisoners among them need no second
+    line saying they went free."""
+    return [u for u in state.units.values() if u.created == seq and u.note.startswith("A20.221")]
+
+
 def _voided(state: GameState, seq: int) -> list[str]:
     """A20.221: units given back by this entry because their captors' side was wholly
     eliminated/captured in the same simultaneous CC, or exchanged for Green/Conscript
     units because all opposing units there captured each other."""
-    back = [u for u in state.units.values() if u.created == seq and u.note.startswith("A20.221")]
+    back = remade_by_a20221(state, seq)
     return [
         f"{u.handle} is {u.side} {u.counter}{' again' if 'as it was' in u.note else ''}, "
         f"armed: {u.note}"

@@ -3,7 +3,7 @@ per MPh; a wreck arms up to a HS (D10.5)."""
 
 from __future__ import annotations
 
-from stockade.core.model.errors import require, require_input
+from stockade.core.model.errors import Refusal, RuleRefusal, require, require_input
 from stockade.core.model.events import Scrounged
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import UNARMED, Unit
@@ -13,6 +13,7 @@ from stockade.core.rules.counters import (
 )
 from stockade.core.rules.lookup import (
     describe,
+    raise_reason,
     require_new_handle,
     unit,
 )
@@ -24,26 +25,28 @@ def scrounge_success(roll: int, wreck: bool) -> bool:
     return roll <= 3 if wreck else roll == 2
 
 
+def scrounge_refusal(state: GameState, u: Unit) -> Refusal | None:
+    """Why ``u`` may not roll for Scrounging now, whatever the DR, or None: the check
+    of the entry and of the hint that offers it (A20.552)."""
+    if u.is_smc:
+        return RuleRefusal("A20.552", "escaped SMC are always armed; nothing to scrounge")
+    if u.status != UNARMED:
+        return RuleRefusal("A20.552", f"{describe(u)} is not a free unarmed unit")
+    if state.phase != "MPh" or state.attacker != u.side:
+        return RuleRefusal("A20.552", "Scrounging is rolled at the end of the unit's own MPh")
+    if not u.location:
+        return RuleRefusal(
+            "A20.552",
+            "one Scrounging DR per hex per MPh: give the unit's Location first (move HANDLE HEX)",
+        )
+    if (state.turn, state.attacker, u.location) in state.scrounged:
+        return RuleRefusal("A20.552", f"{u.location} has already had its Scrounging DR this MPh")
+    return None
+
+
 def check_scrounge(state: GameState, ev: Scrounged) -> None:
     u = unit(state, ev.handle)
-    require(not u.is_smc, "A20.552", "escaped SMC are always armed; nothing to scrounge")
-    require(u.status == UNARMED, "A20.552", f"{describe(u)} is not a free unarmed unit")
-    require(
-        state.phase == "MPh" and state.attacker == u.side,
-        "A20.552",
-        "Scrounging is rolled at the end of the unit's own MPh",
-    )
-    require(
-        bool(u.location),
-        "A20.552",
-        "one Scrounging DR per hex per MPh: give the unit's Location first (move HANDLE HEX)",
-    )
-    key = (state.turn, state.attacker, u.location)
-    require(
-        key not in state.scrounged,
-        "A20.552",
-        f"{u.location} has already had its Scrounging DR this MPh",
-    )
+    raise_reason(scrounge_refusal(state, u))
     low, high = (1, 6) if ev.wreck else (2, 12)
     require_input(
         low <= ev.roll <= high,

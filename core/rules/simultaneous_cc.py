@@ -123,7 +123,7 @@ def exchange_all(state: GameState, location: str, seq: int) -> None:
         u.lost_clock, u.lost_in_cc = "", False
         u.broken = u.pinned = False
         u.note = (
-            f"A20.221: all units in {location} captured each other in simultaneous CC; "
+            f"A20.221: {exchange_why(location)}; "
             "exchanged for its Green/Conscript counter (A20.551)"
         )
     both = len({u.side for u in units}) > 1
@@ -132,6 +132,16 @@ def exchange_all(state: GameState, location: str, seq: int) -> None:
         if both:  # "they all remain in Melee"
             start_melee(state, u)
             u.note += "; both sides remain in Melee"
+
+
+def exchange_why(location: str) -> str:
+    """Why ``exchange_all`` exchanged the units in ``location`` (the start of their note)."""
+    return f"all units in {location} captured each other in simultaneous CC"
+
+
+def was_exchanged(u: Unit) -> bool:
+    """Did ``exchange_all`` exchange ``u`` for its Green/Conscript counter (A20.221)?"""
+    return u.note.startswith(f"A20.221: {exchange_why(u.location)}")
 
 
 def void_captures(state: GameState, captor_side: str, location: str, seq: int, why: str) -> None:

@@ -185,6 +185,17 @@ def test_undo_redo_strike_unstrike(log, capsys):
     assert code == 1 and "header" in err
 
 
+def test_an_undone_entry_a_new_one_replaced_reads_superseded_not_abandoned(log, capsys):
+    """ "abandoned" is A20's word for prisoners set free: an entry left behind by undo
+    and a new entry is worded as the app's history words it (the glossary's)."""
+    assert cli(capsys, "undo", log)[0] == 0
+    assert cli(capsys, "do", log, "surrender g1 g2 to a1")[0] == 0
+    code, out, _ = cli(capsys, "history", log)
+    [left] = [line for line in out.splitlines() if line.startswith("    6 ")]
+    assert code == 0 and left.startswith("    6 s ") and left.endswith("  <superseded>")
+    assert "abandoned" not in out
+
+
 def test_nothing_to_undo_is_a_one_line_refusal(tmp_path, capsys):
     path = tmp_path / "g.jsonl"
     cli(capsys, "new", path, "--scenario", "S", "--side", "A:American", "--side", "G:German")

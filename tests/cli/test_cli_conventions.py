@@ -213,5 +213,5 @@ def test_history_help_says_what_each_mark_after_a_number_means(capsys):
     for status, mark in MARKS.items():
         if status != "ok":
             assert f"{mark} " in legend, (mark, legend)
-    assert "a abandoned branch" in legend and "x struck" in legend
+    assert "s superseded" in legend and "x struck" in legend
     assert all(len(line) <= 79 for line in out.splitlines()), out

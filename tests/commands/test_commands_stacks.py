@@ -75,6 +75,27 @@ def test_surrender_at_a_location_takes_the_broken_units_that_may_surrender(game)
     assert {u.handle for u in game.state.prisoners_of("b1")} == {"g2", "g3"}
 
 
+def test_a_stack_names_the_units_the_rules_keep_out_of_it_with_the_rule():
+    """SS facing Russians never surrender via the RtPh (A20.21): ``surrender @K5`` takes
+    the rest of the stack and says which were left out, and why."""
+    game = Game.in_memory(
+        "stacks", [ev.SideSpec("German", "German", 3), ev.SideSpec("Russian", "Russian", 3)]
+    )
+    run_script(
+        game,
+        [
+            "add German 4-6-7 +ss 4-6-7 4-6-7 at K5 broken",
+            "add Russian 4-4-7 at K4",
+            "phase RtPh 1 Russian",
+        ],
+    )
+    out = execute(game, "surrender @K5 to r1")
+    assert out.records[-1].units == ["g2", "g3"]
+    assert out.message.splitlines()[0] == (
+        "@K5: g2 g3; g1 left out: SS troops facing Russians never surrender via the RtPh (A20.21)"
+    )
+
+
 def test_capture_at_a_location_takes_the_enemies_the_attacker_may_capture(game):
     run_script(game, ["phase CCPh"])
     command = parse("capture @R5 by b3", game.state)

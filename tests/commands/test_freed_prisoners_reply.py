@@ -6,8 +6,11 @@ why. Both read from the write's Change."""
 
 from __future__ import annotations
 
+import pytest
+
 from stockade.core.commands import execute
 from stockade.core.model import events as ev
+from stockade.core.model.errors import Refusal
 from tests.rules.kit import DE, US, add, ok, phase, status, with_prisoners
 
 
@@ -139,3 +142,94 @@ def test_a_split_guard_standing_whole_again_takes_back_what_its_free_hs_held():
     assert "a1 is held by g1 now: g1 stands whole again" in out.message
     # the captured HS left play as g1 stood whole: it is not a prisoner set free
     assert out.change.freed == [] and "goes free" not in out.message
+
+
+def test_a_prisoner_killed_by_its_own_sides_fire_is_not_told_as_freed():
+    game = with_prisoners(n=2)  # a1 guards g1 and g2
+    phase(game, "PFPh", attacker=DE)
+    out = execute(game, "eliminate g1 by own")
+    assert game.state.units["g1"].status == "eliminated"
+    assert game.state.units["g2"].guard == "a1"  # the other prisoner is still held
+    assert out.change.freed == [] and "goes free" not in out.message
+
+
+def test_a_massacred_prisoner_is_not_told_as_freed():
+    game = with_prisoners(n=2)  # a1 guards g1 and g2
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    status(game, "a2", berserk=True)  # a berserk unit must Massacre them (A20.4)
+    phase(game, "PFPh", attacker=US)
+    out = execute(game, "massacre g1 g2 by a2")
+    assert {game.state.units[h].status for h in ("g1", "g2")} == {"eliminated"}
+    assert out.change.freed == [] and "goes free" not in out.message
+
+
+def _captured_each_other():
+    from tests.rules.kit import new_game
+
+    game = new_game()
+    add(game, "g1", DE, "squad", "4-6-7", "Q4")
+    add(game, "a1", US, "squad", "6-6-7", "Q4")
+    phase(game, "CCPh", attacker=US)
+    execute(game, "capture g1 by a1")
+    return game
+
+
+def test_sides_that_captured_each_other_are_told_exchanged_not_given_back():
+    game = _captured_each_other()
+    out = execute(game, "capture a1 by g1")  # A20.221: both wholly captured
+    g1 = game.state.units["g1"]
+    assert g1.armed and g1.guard is None and g1.melee
+    [freed] = out.change.freed
+    assert (freed.handle, freed.rule) == ("g1", "A20.221")
+    assert "exchanged for" in freed.how and "captured each other" in freed.why
+    assert "void" not in out.message and "given back" not in out.message
+    # told once, by the entry's own line for it
+    assert [line for line in out.message.splitlines() if "g1 " in line and "A20.221" in line] == [
+        f"  g1 is {g1.side} {g1.counter}, armed: A20.221: all units in Q4 captured each other "
+        "in simultaneous CC; exchanged for its Green/Conscript counter (A20.551); both sides "
+        "remain in Melee"
+    ]
+    execute(game, "undo")
+    redone = execute(game, "redo")  # the redo's reply has only the freed line to tell it
+    assert (
+        f"g1 goes free, exchanged for {g1.counter} (Green/Conscript), armed: all units in Q4 "
+        "captured each other in simultaneous CC [A20.221]" in redone.message
+    )
+
+
+def test_a_mutual_capture_names_its_own_units_once():
+    from tests.rules.kit import new_game
+
+    game = new_game()
+    add(game, "g1", DE, "squad", "4-6-7", "Q4", broken=True)
+    add(game, "a1", US, "squad", "6-6-7", "Q4")
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    phase(game, "RtPh", attacker=US)
+    execute(game, "surrender g1 to a1")
+    phase(game, "CCPh", attacker=US)
+    out = execute(game, "mutual g1 a2")
+    assert out.change.freed == [] and "goes free" not in out.message
+    assert "void" not in out.message
+
+
+def test_the_only_unit_able_to_take_over_is_implied_not_asked_for():
+    game = with_prisoners()  # a1 guards g1 in Q4
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    phase(game, "PFPh", attacker=DE)
+    out = execute(game, "eliminate a1")
+    [record] = out.records
+    assert isinstance(record, ev.Eliminated) and record.takeover == "a2"
+    assert game.state.units["g1"].guard == "a2"
+    assert out.message.splitlines()[0] == (
+        "implied: a2 takes over the prisoners of a1, the only unit there able to (A20.5)"
+    )
+
+
+def test_a_choice_of_units_to_take_over_is_still_asked_for():
+    game = with_prisoners()
+    add(game, "a2", US, "squad", "6-6-7", "Q4")
+    add(game, "a3", US, "squad", "6-6-7", "Q4")
+    phase(game, "PFPh", attacker=DE)
+    with pytest.raises(Refusal) as refused:
+        execute(game, "eliminate a1")
+    assert refused.value.rule == "A20.5" and "a2, a3" in str(refused.value)

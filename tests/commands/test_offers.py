@@ -183,6 +183,31 @@ def test_mph_scrounge_leaves_the_dr_to_the_player_and_recapture_names_who_may():
     assert_each_whole_offer_is_accepted_as_it_stands(game)
 
 
+def test_a_hex_that_had_its_scrounging_dr_is_not_offered_another():
+    """One Scrounging DR per hex per MPh (A20.552): the offer comes from the scrounge's
+    own check, so once the hex has rolled, no unit there is offered a scrounge the
+    entry would refuse."""
+    game = new_game()
+    run_script(
+        game,
+        [
+            "add Russian 4-4-7 at Q4",
+            "add German 4-6-7 2-4-7 hs at Q4 broken",
+            "phase RtPh",
+            "surrender g1 g2 to r1",
+            "next",
+            "abandon g1 g2",
+            "phase MPh 1 German",
+        ],
+    )
+    assert [line for line in lines(game) if line.startswith("scrounge")] == [
+        "scrounge g1 ",
+        "scrounge g2 ",
+    ]
+    execute(game, "scrounge g1 7")  # no luck: the hex has had its DR
+    assert not [line for line in lines(game) if line.startswith("scrounge")]
+
+
 def test_a_rearm_is_offered_with_the_enemy_and_the_way():
     game = new_game()
     run_script(

@@ -193,3 +193,33 @@ def test_upgrade_steps_are_pure():
     for bad in (-1, "0", 99):
         with pytest.raises(ValueError):
             upgrade_record({"v": bad})
+
+
+@pytest.mark.parametrize(
+    "first, is_",
+    [
+        (b'{"name": "x", "items": [1, 2]}', "a JSON object with no 'kind'"),
+        (b"[1, 2]", "an array"),
+        (b'{"kind": "ledger"}', "a record of unknown kind 'ledger'"),
+    ],
+)
+def test_a_json_file_that_is_no_game_is_said_plainly_naming_the_line(tmp_path, first, is_):
+    """Not "an old (v0) record could not be upgraded": the file is no Stockade game log."""
+    path = tmp_path / "notes.json"
+    path.write_bytes(first + b"\n")
+    loaded = load(path)
+    assert loaded.problem is not None and loaded.problem.line == 1
+    assert loaded.problem.message == (
+        f"not a Stockade game log: this line is {is_}, not the game header a Stockade game "
+        "log begins with"
+    )
+
+
+def test_a_record_with_no_kind_inside_a_game_is_not_called_an_old_record(tmp_path):
+    path = tmp_path / "g.jsonl"
+    _game(path).close()
+    good = path.read_bytes()
+    path.write_bytes(good + b'{"name": "x"}\n')
+    loaded = load(path)
+    assert loaded.problem is not None and loaded.problem.line == good.count(b"\n") + 1
+    assert loaded.problem.message == "not a Stockade record (no 'kind')"

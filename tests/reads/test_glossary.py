@@ -39,7 +39,7 @@ def test_help_says_what_a_mark_means_in_the_bar():
     usage = execute(game, "help US#")  # the lexer reads "#" as a comment: "help US"
     assert usage.rows[0].head == "US# 6/15" and "A20.51" in usage.message
     fork = execute(game, "help ⑂")
-    assert fork.rows[0].head == "⑂" and "abandoned branch" in fork.message
+    assert fork.rows[0].head == "⑂" and "superseded" in fork.message
     # a mark shown in two places answers both
     assert {s.means.split(":")[0] for s in signs_named("⚠")} == {
         "the Guard holds more US# than it may",

@@ -163,7 +163,7 @@ def test_rearm_column_scrounge_in_own_mph_only_once_per_hex():
     game.submit([ev.Scrounged(handle="g1", roll=7)])
     [view] = side_panel(game.state, DE).rearm
     assert not any("scrounge" in w for w in view.now)
-    assert any("already had its DR" in w for w in view.later)
+    assert any("already had its Scrounging DR" in w for w in view.later)
 
 
 def test_rearm_column_names_a_surrendered_enemy_in_its_location():
@@ -277,6 +277,8 @@ def test_mph_hints_scrounge_recapture_and_escort_then_game_end():
     phase(game, "MPh", DE, 2)
     hints = phase_hints(game.state)
     assert any(h.startswith("g1 may scrounge") for h in hints)
+    game.submit([ev.Scrounged(handle="g1", roll=7)])  # the hex's one DR this MPh
+    assert not any("scrounge" in h for h in phase_hints(game.state))
     phase(game, "MPh", US, 3)
     hints = phase_hints(game.state)
     assert any("recapture them" in h and "g1" in h for h in hints)
@@ -339,3 +341,12 @@ def test_after_an_escape_that_kills_the_guard_the_hint_names_the_rearm():
     assert "g1 may rearm at once from b1 (lost in CC there; A20.551)" in phase_hints(game.state)
     execute(game, "rearm g1 cc b1")  # the core accepts what the hint offers
     assert not any("rearm" in h for h in phase_hints(game.state))
+
+
+def test_a_guard_in_melee_is_not_hinted_an_escort_its_entry_would_refuse():
+    """The escort hint comes from the escort's own check (A20.53: not in Melee)."""
+    game = prisoners_game()
+    phase(game, "MPh", US, 2)
+    assert any(h.startswith("a1 may escort") for h in phase_hints(game.state))
+    game.submit([ev.StatusChanged(handle="a1", melee=True)])
+    assert not any("escort" in h for h in phase_hints(game.state))

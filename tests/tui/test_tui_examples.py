@@ -78,9 +78,10 @@ async def test_example_15_undo_replay_and_tally(tmp_path):
         await type_command(pilot, "phase RtPh 1 American")
         await type_command(pilot, "surrender g1 g2 to a1")
         await type_command(pilot, "phase PFPh 1 German")
-        await type_command(pilot, "eliminate a1 by sniper")
+        await type_command(pilot, "eliminate a1 by sniper takeover -")
         assert status_text(app).startswith("A20.5")  # the HS must take over
-        await type_command(pilot, "eliminate a1 by sniper takeover a2")
+        await type_command(pilot, "eliminate a1 by sniper")  # the only one able: implied
+        assert status_text(app).startswith("implied: a2 takes over the prisoners of a1")
         assert game.state.units["g1"].guard == "a2" and game.state.units["g2"].guard == "a2"
         await pilot.press("escape")
 
