@@ -22,6 +22,7 @@ from stockade.core.rules.cc_table import (
     capture_entry,
     capture_result,
     defenders_in,
+    kill_number_source,
     odds_of,
 )
 from stockade.tui.forms.base import Field, FormScreen, FormSpec, FormValues
@@ -76,6 +77,7 @@ class CaptureForm(FormScreen):
         super().__init__(SPEC)
         self.results: list[DefenderResult] = []
         self.problem = ""
+        self.hand_to_hand = False
 
     def _results(self, v: FormValues) -> list[DefenderResult]:
         self.problem = ""
@@ -87,6 +89,7 @@ class CaptureForm(FormScreen):
             return []
         if not (v["units"] and v["odds"] and v["dr"]):
             return []
+        self.hand_to_hand = v.ticked("hth")
         try:
             defenders = defenders_in(self.game.state, v.units("units"))
             return capture_result(
@@ -94,7 +97,7 @@ class CaptureForm(FormScreen):
                 int(v.text("dr")),
                 int(v.text("drms") or 0),
                 defenders,
-                hand_to_hand=v.ticked("hth"),
+                hand_to_hand=self.hand_to_hand,
             )
         except (ValueError, ZeroDivisionError, Refusal) as exc:
             self.problem = str(exc)
@@ -130,6 +133,8 @@ class CaptureForm(FormScreen):
         for i, r in enumerate(self.results):
             mark = "✗ " if r.result == NONE else "✓ "
             out.append(("\n" if i else "") + f"{mark}{r.defender.name}: {r.result} · {r.why}")
+        source = kill_number_source(self.results[0].column, self.hand_to_hand)
+        out.append(f"\n» {source}", style="italic")
         if capture_entry(self.results).several_at_kill_number:
             out.append(
                 "\n» several at the Kill Number: only one is captured, the "
