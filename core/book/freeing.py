@@ -17,8 +17,8 @@ from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER, Unit
 
 # the entries in which the prisoners act themselves (or their Guard leaves them, by
-# Infiltration): their own sentence says they go free
-_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned)
+# Infiltration), or are massacred: their own sentence says what became of them
+_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned, ev.Massacred)
 
 
 def freed_by(
