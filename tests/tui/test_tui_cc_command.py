@@ -100,3 +100,15 @@ async def test_the_cc_form_says_where_its_kill_number_comes_from(tmp_path):
         form.query_one("#f-odds").value = "1-2"
         await until(pilot, lambda: says("Kill# 4 at 1-2: A20.22 EX"), "1-2")
     game.close()
+
+
+def test_the_cc_form_records_the_excess_freed():
+    """The form's ``free`` field is the verb's slot: of the units taken whole, those
+    named go free as Unarmed (A20.5); a unit the helper did not take is not freed."""
+    game = Game.in_memory(
+        "cc", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]
+    )
+    run_script(game, ["add German 8-1 at Q4", "add American 6-6-6 6-6-6 4-4-7 at Q4"])
+    entry = CaptureEntry(("a1", "a2"), "", False)
+    command = capture_command(entry, "g1", game.state, free=("a2", "a3"))
+    assert str(command) == "capture a1 a2 by g1 free a2"

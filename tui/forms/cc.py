@@ -30,11 +30,21 @@ from stockade.tui.forms.choices import slot_fields
 
 
 def capture_command(
-    entry: CaptureEntry, by: str, state: GameState, hs_counter: str = ""
+    entry: CaptureEntry,
+    by: str,
+    state: GameState,
+    hs_counter: str = "",
+    free: tuple[str, ...] = (),
 ) -> Command:
     """The capture a CC's results record: the units taken whole, and the squad one HS
-    of which is taken (with the counter of the HS that stays free, when given)."""
-    fields = {"by": by, "units": list(entry.taken), "hs": [entry.split] if entry.split else []}
+    of which is taken (with the counter of the HS that stays free, when given); of the
+    units taken whole, ``free`` go free as Unarmed (the excess, A20.5)."""
+    fields = {
+        "by": by,
+        "units": list(entry.taken),
+        "hs": [entry.split] if entry.split else [],
+        "free": [h for h in free if h in entry.taken],
+    }
     command = from_fields("capture", fields, state)
     if entry.split and hs_counter and isinstance(command, Capture):
         command = msgspec.structs.replace(command, hs=Pair(entry.split, counter(hs_counter)))
@@ -66,6 +76,8 @@ SPEC = FormSpec(
             placeholder="2-4-7",
             required=False,
         ),
+        # last: the excess is known once the results say who is taken
+        *slot_fields("capture", ("free",)),
     ],
     lambda v, s: None,
     key="c",
@@ -112,14 +124,19 @@ class CaptureForm(FormScreen):
             if not v["units"]:
                 return None
             return capture_command(
-                CaptureEntry(tuple(v.units("units")), "", False), v.text("by"), self.game.state
+                CaptureEntry(tuple(v.units("units")), "", False),
+                v.text("by"),
+                self.game.state,
+                free=tuple(v.units("free")),
             )
         if not results:
             return None
         entry = capture_entry(results, v.text("choice"))
         if entry.empty or (entry.several_at_kill_number and not v["choice"]):
             return None
-        return capture_command(entry, v.text("by"), self.game.state, v.text("hs_counter"))
+        return capture_command(
+            entry, v.text("by"), self.game.state, v.text("hs_counter"), tuple(v.units("free"))
+        )
 
     def extra_verdict(self) -> Text | None:
         if self.problem:
