@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
-from stockade.core.rules.berserk import RULE, WHY, firer_in, forced_massacres
+from stockade.core.rules.berserk import (
+    RULE,
+    WHY,
+    berserk_with_prisoners,
+    firer_in,
+    forced_massacres,
+)
 
 # A Player Turn gives each side a fire phase (its PFPh and AFPh, or the DFPh), so the
 # clock's first two Player Turns ahead hold every fire phase a berserk unit can have.
@@ -63,6 +69,9 @@ def with_forced(
     (A20.4), and the indexes of the records added (for the reply)."""
     if state.ended or not any(isinstance(e, ev.PhaseSet) for e in events):
         return events, []
+    places = berserk_with_prisoners(state)
+    if not places:
+        return events, []
     out: list[ev.Record] = []
     added: list[int] = []
     # a Massacre the entry itself records (typed in the RPh, it moves the clock to the
@@ -79,7 +88,7 @@ def with_forced(
         stopped = False  # whether ``event`` itself is out already (it is a stop)
         for step in entered(state, at, event, first_attacker):
             firer = firer_in(step.phase, step.attacker, state.enemy_of(step.attacker))
-            forced = forced_massacres(state, firer, spent) if firer else []
+            forced = forced_massacres(state, places, firer, spent) if firer else []
             if not forced:
                 continue
             if _same(step, event):

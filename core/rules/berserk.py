@@ -27,49 +27,58 @@ def firer_in(phase: ev.Phase, attacker: str, defender: str) -> str:
     return defender if phase == "DFPh" else ""
 
 
-def _prisoners_with(state: GameState, u: Unit, spent: set[str]) -> list[str]:
-    """The enemy prisoners in ``u``'s Location (those it guards, wherever the book has
-    them), not in Melee: a prisoner in Melee is in the act of escape (A20.4)."""
-    return [
-        p.handle
-        for p in state.units.values()
-        if p.status == PRISONER
-        and p.side != u.side
-        and not p.melee
-        and p.handle not in spent
-        and (p.guard == u.handle or (bool(u.location) and p.location == u.location))
-    ]
+Places = list[tuple[list[Unit], list[Unit]]]
 
 
-def forced_massacres(state: GameState, firer: str, spent: set[str]) -> list[ev.Record]:
+def berserk_with_prisoners(state: GameState) -> Places:
+    """Each Location where a berserk unit stands with prisoners: the units there and
+    the prisoners among them (a Guard the book places nowhere is a Location of its
+    own). Read from the Guards' index, once a clock move: in a game with no prisoners
+    it costs nothing."""
+    places: dict[tuple[str, str], tuple[list[Unit], list[Unit]]] = {}
+    for guard in state.guards():
+        key = (guard.location, "") if guard.location else ("", guard.handle)
+        if key not in places:
+            places[key] = (state.on_board_at(guard.location) if guard.location else [guard], [])
+        places[key][1].extend(state.prisoners_of(guard.handle))
+    return [(units, held) for units, held in places.values() if any(u.berserk for u in units)]
+
+
+def forced_massacres(
+    state: GameState, places: Places, firer: str, spent: set[str]
+) -> list[ev.Record]:
     """What A20.4 makes ``firer``'s berserk units do at the start of its fire phase, as
-    ``state`` stands: each one with prisoners in its Location eliminates them. Units
-    and prisoners in ``spent`` (already dealt with earlier in the same clock move) are
-    left out, and the ones dealt with here are added to it.
+    ``state`` stands (``places``: ``berserk_with_prisoners``): each one with prisoners
+    in its Location eliminates them (not those
+    in Melee: they are in the act of escape). Units and prisoners in ``spent`` (dealt
+    with earlier in the same clock move) are left out, and those dealt with here are
+    added to it.
 
     Several berserk units in one Location eliminate the same prisoners: the first
     records the Massacre, and each other one loses its berserk status with it."""
     out: list[ev.Record] = []
-    done: dict[str, str] = {}  # Location -> the unit that massacred there
-    for u in state.units.values():
-        if (
-            u.side != firer
-            or u.status != ACTIVE
-            or not u.armed
-            or not u.berserk
-            or not u.is_infantry
-            or u.handle in spent
-            or not fit_to_massacre(state, u)  # not in Melee, not broken (A20.4)
-        ):
+    for units, held in places:
+        berserk = [
+            u
+            for u in units
+            if u.side == firer
+            and u.status == ACTIVE
+            and u.armed
+            and u.berserk
+            and u.is_infantry
+            and u.handle not in spent
+            and fit_to_massacre(state, u)  # not in Melee, not broken (A20.4)
+        ]
+        victims = [
+            p.handle
+            for p in held
+            if p.status == PRISONER and p.side != firer and not p.melee and p.handle not in spent
+        ]
+        if not berserk or not victims:
             continue
-        victims = _prisoners_with(state, u, spent)
-        if victims:
-            out.append(ev.Massacred(units=victims, by=u.handle))
-            spent.update(victims)
-            spent.add(u.handle)
-            if u.location:
-                done[u.location] = u.handle
-        elif u.location in done:  # the prisoners it was with are already gone
-            out.append(ev.StatusChanged(handle=u.handle, berserk=False))
-            spent.add(u.handle)
+        first, *others = sorted(berserk, key=lambda u: (u.created, len(u.handle), u.handle))
+        out.append(ev.Massacred(units=victims, by=first.handle))
+        out += [ev.StatusChanged(handle=u.handle, berserk=False) for u in others]
+        spent.update(victims)
+        spent.update(u.handle for u in berserk)
     return out

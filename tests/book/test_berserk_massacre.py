@@ -110,3 +110,14 @@ def test_a_defenders_berserk_unit_massacres_at_the_start_of_the_dfph():
     stop = game.records[massacre.seq - 2]
     assert isinstance(stop, ev.PhaseSet) and (stop.attacker, stop.phase) == ("German", "DFPh")
     game.close()
+
+
+def test_two_berserk_units_with_the_same_prisoners_both_calm_down(game):
+    """Both "will ... eliminate those prisoners (thereby losing their berserk status)":
+    one Massacre, recorded by the first; the other loses berserk status with it."""
+    execute(game, "berserk r1")  # the Guard itself, "whether guarding them or not"
+    out = execute(game, "next")
+    massacres = [r for r in game.records if isinstance(r, ev.Massacred)]
+    assert [m.by for m in massacres] == ["r1"]
+    assert _massacred(game) and not game.state.units["r1"].berserk
+    assert "implied: r2 no longer berserk" in out.message
