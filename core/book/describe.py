@@ -245,7 +245,11 @@ class _Words:
                 f"one HS ({r.hs_captured}) of {self.unit(r.split)}, "
                 f"the other HS ({r.hs_free}) fights on"
             )
-        return f"{self.unit(r.guard)} captured {' and '.join(taken)} in CC{self._merges(r.merges)}"
+        freed = f"; freed as Unarmed: {', '.join(r.freed)}" if r.freed else ""
+        return (
+            f"{self.unit(r.guard)} captured {' and '.join(taken)} in CC{freed}"
+            f"{self._merges(r.merges)}"
+        )
 
     def _mutual(self, r: ev.MutualCapture) -> str:
         return f"simultaneous capture: {self.units(r.units)} rearm as Green/Conscript units"

@@ -18,9 +18,9 @@ from stockade.core.model.tracked_unit import ACTIVE, ELIMINATED, GONE, PRISONER,
 from stockade.core.rules.simultaneous_cc import exchange_why, was_exchanged
 
 # the entries in which the prisoners act themselves (or their Guard leaves them, by
-# Infiltration), or that name them rearming (A20.221's mutual wipe-out): their own
-# sentence says they go free
-_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned, ev.MutualCapture)
+# Infiltration), that name them rearming (A20.221's mutual wipe-out), or that massacre
+# them: their own sentence says what became of them
+_OWN_ACTS = (ev.EscapeAttempted, ev.EscapedBy, ev.Abandoned, ev.MutualCapture, ev.Massacred)
 
 
 def freed_by(

@@ -58,7 +58,12 @@ def _surrender(r: ev.Surrendered) -> Command:
 def _capture(r: ev.Captured) -> Command:
     hs = Pair(r.split, r.hs_counter) if r.split else None
     return Capture(
-        by=r.guard, units=tuple(r.units), hs=hs, as_=r.rearm_as, merges=_merges(r.merges)
+        by=r.guard,
+        units=tuple(r.units),
+        hs=hs,
+        free=tuple(r.freed),
+        as_=r.rearm_as,
+        merges=_merges(r.merges),
     )
 
 

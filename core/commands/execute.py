@@ -13,6 +13,7 @@ from stockade.core.book.describe import entry_parts, recorded_with_word, sentenc
 from stockade.core.book.game import Game
 from stockade.core.commands.clock import describe_clock, describe_move
 from stockade.core.commands.command import Command
+from stockade.core.commands.forced import said as forced_line
 from stockade.core.commands.implied import entry_for, fact_text
 from stockade.core.commands.implied import said as implied_line
 from stockade.core.commands.parser import Parsed, plan
@@ -154,13 +155,15 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
         told = describe_clock(state.turn, state.attacker, state.phase)
         if parsed.clock_from_turn != (state.turn, state.attacker):
             told = f"new Player Turn: {told}"  # never crossed silently
-        return [HelpRow(told)]
+        return [HelpRow(told), *_forced(game, parsed, records)]
     rows = [HelpRow(note) for note in parsed.notes]  # a stack (@P4), what was filled in
     taken_with: list[HelpRow] = []
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
         taken_with.append(HelpRow(describe_move(parsed.clock_from, parsed.clock_moved)))
-        records = records[1:]
-    for record in records:
+    taken_with += _forced(game, parsed, records)
+    for i, record in enumerate(records):
+        if i in parsed.forced or isinstance(record, ev.PhaseSet):
+            continue  # the clock's moves are said with it, and what they made happen
         if isinstance(record, ev.StatusChanged) and record.implied:
             taken_with.append(HelpRow(implied_line(record)))
             continue
@@ -173,6 +176,23 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
     rows += taken_with
     if parsed.made:
         rows.append(HelpRow("new handles: " + ", ".join(parsed.made)))
+    return rows
+
+
+def _forced(game: Game, parsed: Parsed, records: list[ev.Record]) -> list[HelpRow]:
+    """What the rules made happen in the phases the clock passed (A20.4), each with
+    its rule and why, then its sentence as any entry's."""
+    rows: list[HelpRow] = []
+    at: ev.PhaseSet | None = None
+    for i, record in enumerate(records):
+        if isinstance(record, ev.PhaseSet):
+            at = record
+        if i not in parsed.forced or at is None or isinstance(record, ev.PhaseSet):
+            continue
+        rows.append(HelpRow(forced_line(record, at)))
+        if isinstance(record, ev.Massacred):
+            rows.append(HelpRow(sentence_for(record, game, with_time=False), depth=1))
+            rows += [HelpRow(line, depth=1) for line in reminders(record, game.state)]
     return rows
 
 

@@ -15,6 +15,7 @@ from stockade.core.commands import verbs_setup as setup
 from stockade.core.commands import verbs_victory as victory
 from stockade.core.commands.clock import follow_entries
 from stockade.core.commands.command import Blank, Command
+from stockade.core.commands.forced import with_forced
 from stockade.core.commands.grammar import verb_at
 from stockade.core.commands.handles import Context
 from stockade.core.commands.implied import with_board_facts
@@ -142,6 +143,10 @@ class Parsed(msgspec.Struct):
     # how many board facts the entry implies (``core.commands.implied``): recorded
     # after the clock's move, before the entry's own events
     implied: int = 0
+    # the indexes in ``events`` of what the rules made happen in the phases the clock
+    # passed (``core.commands.forced``: A20.4's berserk Massacre), the clock's stops
+    # at those phases included
+    forced: list[int] = msgspec.field(default_factory=list)
 
     @property
     def verb(self) -> str:
@@ -180,6 +185,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
     if command.follows_clock:
         events, moved = follow_entries(state, events)
     events, implied = with_board_facts(state, events)
+    events, forced = with_forced(state, events, ctx.first_attacker)
     return Parsed(
         command,
         events,
@@ -189,6 +195,7 @@ def plan(command: Command | str, state: GameState, first_attacker: str | None = 
         clock_from_turn=(state.turn, state.attacker),
         notes=[*notes, *ctx.notes],  # what reading the line, then the entry, decided
         implied=implied,
+        forced=forced,
     )
 
 

@@ -116,6 +116,21 @@ def surrendering_among(state: GameState, values: Values) -> list[Choice]:
     return [replace(c, legal=False, rule="A20.21", reason=why, note="", implies="") for c in among]
 
 
+def captured_among(state: GameState, values: Values) -> list[Choice]:
+    """Of the defenders picked, those the captor may free: only the excess over its
+    capacity (A20.5), so none when all of them fit under it."""
+    from stockade.core.rules.surrender import fits_under
+
+    picked = handles_in(values, "units")
+    among = [c for c in capture_defenders(state, values) if c.handle in picked]
+    captor = state.units.get(word_in(values, "by"))
+    taken = [state.units[h] for h in picked if h in state.units]
+    if captor is None or not taken or not fits_under(state, captor, taken):
+        return among
+    why = f"all fit under {captor.handle}: only the excess over its capacity goes free"
+    return [replace(c, legal=False, rule="A20.5", reason=why, note="", implies="") for c in among]
+
+
 def surrender_captors(state: GameState, values: Values) -> list[Choice]:
     from stockade.core.reads import queries
 

@@ -72,9 +72,10 @@ PRISONER_SPECS: tuple[VerbSpec, ...] = (
     ),
     VerbSpec(
         "capture",
-        "capture [H...] [hs SQUAD[=COUNTER]] by G [as COUNTER] [merge H+H ...]",
-        "CC capture: all named units, or one HS of a squad (A20.22); an unarmed captor "
-        "rearms (A20.551), as COUNTER where the table has none",
+        "capture [H...] [hs SQUAD[=COUNTER]] by G [free H...] [as COUNTER] [merge H+H ...]",
+        "CC capture: all named units, or one HS of a squad (A20.22); the excess over the "
+        "captor's capacity goes free as Unarmed (A20.5); an unarmed captor rearms "
+        "(A20.551), as COUNTER where the table has none",
         "capture g4 hs g5=2-4-7 by a2",
         ("cap",),
         (
@@ -94,6 +95,14 @@ PRISONER_SPECS: tuple[VerbSpec, ...] = (
                 which="captor",
                 required=True,
                 picks=p.capture_attackers,
+            ),
+            Slot(
+                "free",
+                Kind.UNITS,
+                "free",
+                "Free as Unarmed (over the captor's capacity; optional)",
+                which="active",
+                picks=p.captured_among,
             ),
             Slot("as_", Kind.COUNTER, "as", "Counter an unarmed captor becomes (optional)"),
             _merge(),

@@ -65,6 +65,7 @@ class Capture(Command, frozen=True):
     by: Handle
     units: tuple[Handle, ...] = ()
     hs: Pair | None = None
+    free: tuple[Handle, ...] = ()
     as_: Counter = ""
     merges: tuple[MergeSpec, ...] = ()
 
@@ -88,6 +89,7 @@ class Capture(Command, frozen=True):
                 hs_counter=self.hs.value if self.hs else "",
                 merges=merges(ctx, self.merges),
                 rearm_as=self.as_,
+                freed=list(self.free),
             )
         ]
 

@@ -158,6 +158,9 @@ class Captured(Record, tag="capture", frozen=True):
     # an unarmed squad rearmed by a HS-size enemy it captures becomes a Green/Conscript
     # HS, the Guard, and an unarmed HS (A20.551, as ``Rearmed.split_into``)
     rearm_split: b.Pair = []
+    # of ``units``, the excess the Guard cannot hold: captured, then free as Unarmed
+    # (A20.22 takes every defender; A20.5 the Guard guards what it can handle)
+    freed: b.Handles = []
 
 
 class MutualCapture(Record, tag="mutual", frozen=True):

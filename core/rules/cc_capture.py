@@ -22,8 +22,15 @@ from stockade.core.rules.counters import (
     rearm_counter,
     rearm_unit,
     retire,
+    to_unarmed,
 )
-from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
+from stockade.core.rules.guarding import (
+    capacity,
+    guard_refusal,
+    holds,
+    require_guard,
+    require_room,
+)
 from stockade.core.rules.lookup import (
     describe,
     raise_reason,
@@ -170,7 +177,16 @@ def check_capture(state: GameState, ev: Captured) -> None:
                 "A20.22",
                 f"{describe(u)} is in {u.location}, not in the CC Location {guard.location}",
             )
-    taken = [state.units[h] for h in ev.units]
+    require_input(len(set(ev.freed)) == len(ev.freed), "a unit is freed twice")
+    require_input(set(ev.freed) <= set(ev.units), "only units captured whole can be freed")
+    for handle in ev.freed:
+        require(
+            state.units[handle].status == ACTIVE,
+            "A20.5",
+            f"{describe(state.units[handle])} is a prisoner already; only a captured unit "
+            "the Guard cannot hold goes free",
+        )
+    taken = [state.units[h] for h in ev.units if h not in ev.freed]
     if unarmed:
         _unarmed_captor(state, guard, taken, ev)
     else:
@@ -202,7 +218,43 @@ def check_capture(state: GameState, ev: Captured) -> None:
         fresh,
         ev.merges,
         new_hs=(ev.hs_captured,) if ev.split else (),
-        excess_hint="capture fewer with this unit: name only those it takes",
+        excess_hint=_free_hint(state, guard, fresh, ev),
+    )
+    for handle in ev.freed:
+        # A20.5: the Guard guards all those it can handle; only the rest go free
+        back = state.units[handle]
+        require(
+            not holds(state, guard, [*fresh, back], len(ev.merges)),
+            "A20.5",
+            f"{describe(back)} fits under {describe(guard)}; a Guard guards all those units "
+            "it can handle, and only the excess over its capacity goes free",
+        )
+
+
+def _free_hint(state: GameState, guard: Unit, fresh: list[Unit], ev: Captured) -> str:
+    """What a capture over the Guard's capacity can say instead: A20.22 takes every
+    defender, and the Guard guards what it can handle (A20.5), so the rest are named as
+    freed. The excess suggested is taken from the end of the list, each unit put back
+    when it fits (a freed unit must not fit, A20.5); the choice is the captor's."""
+    room = capacity(guard) - state.prisoner_load(guard.handle) + len(ev.merges)
+    load = sum(u.us for u in fresh)
+    excess: list[Unit] = []
+    for u in reversed(fresh):
+        if load <= room:
+            break
+        if u.handle in ev.units and u.status == ACTIVE:
+            excess.append(u)
+            load -= u.us
+    for u in list(reversed(excess)):
+        if load + u.us <= room:
+            excess.remove(u)
+            load += u.us
+    if not excess or load > room:
+        return "capture fewer with this unit: name only those it takes"
+    named = " ".join(u.handle for u in reversed(excess))
+    return (
+        "all defenders are captured (A20.22) and the Guard guards what it can handle "
+        f"(A20.5): free the excess as Unarmed, e.g. add 'free {named}' (the captor's choice)"
     )
 
 
@@ -219,10 +271,10 @@ def check_capture_back(state: GameState, captor: Unit, ev: Captured) -> None:
     )
     require_input(not ev.rearm_as, f"{describe(captor)} was armed; it is not rearmed")
     require(
-        not ev.split and not ev.merges and not ev.rearm_split,
+        not ev.split and not ev.merges and not ev.rearm_split and not ev.freed,
         "A20.221",
         f"{describe(captor)} was captured in this CCPh: Stockade records its capture back "
-        "of whole units only (name them), with no HS exchange",
+        "of whole units only (name them), with no HS exchange and none freed",
     )
     require_input(bool(ev.units), "name the captured units")
     require_input(len(set(ev.units)) == len(ev.units), "a unit is named twice")
@@ -274,6 +326,14 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             taken.guard, taken.melee = guard.handle, False
             continue
         fought.append(taken)
+        if handle in ev.freed:  # A20.5: more than the Guard can handle
+            for held in state.prisoners_of(taken.handle):  # as in make_prisoner
+                free_unit(state, held, "escaped")
+                held.note = f"freed: its Guard {taken.handle} was captured"
+            to_unarmed(taken)
+            free_unit(state, taken, "freed")
+            taken.note = f"freed as excess when {guard.handle} captured it: it can guard no more"
+            continue
         make_prisoner(state, taken, guard, ev.seq, "CC capture")
     if ev.split:
         squad = state.units[ev.split]

@@ -17,28 +17,37 @@ from fractions import Fraction
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import Unit
 
-# (column, smallest attack:defence ratio it covers, Kill Number), A11.11.
+# Where a column's Kill Number comes from. The A11.11 Close Combat Table is not among the
+# seeds (004 keeps only the heading "A11. & A20."): the seeds give the Kill Numbers of two
+# columns, and the rest are the printed table's, which the seeds can neither confirm nor
+# contradict.
+OUTSIDE_SEEDS = "the A11.11 CC Table, not among the seeds"
+SEED_1_2 = "A20.22 EX (8-12, 1-2: Final DR 4 = Kill#) and the article's Examples 9 and 17"
+SEED_3_2 = "the article's Example 9 (3:2, Kill# 6)"
+
+# (column, smallest attack:defence ratio it covers, Kill Number, its source), A11.11.
 # Odds round down (in the defender's favour) to the highest column reached.
 # "<1-8" is anything worse than 1-8; ">10-1" is taken to start at 11-1, the next whole
 # ratio above 10-1 (the seeds do not say where it starts; odds between 10-1 and 11-1
 # round down to 10-1 like any other odds).
-COLUMNS: tuple[tuple[str, Fraction, int], ...] = (
-    ("<1-8", Fraction(0), 0),
-    ("1-8", Fraction(1, 8), 1),
-    ("1-6", Fraction(1, 6), 2),
-    ("1-4", Fraction(1, 4), 3),
-    ("1-2", Fraction(1, 2), 4),
-    ("1-1", Fraction(1), 5),
-    ("3-2", Fraction(3, 2), 6),
-    ("2-1", Fraction(2), 7),
-    ("3-1", Fraction(3), 8),
-    ("4-1", Fraction(4), 9),
-    ("6-1", Fraction(6), 10),
-    ("8-1", Fraction(8), 11),
-    ("10-1", Fraction(10), 12),
-    (">10-1", Fraction(11), 13),
+COLUMNS: tuple[tuple[str, Fraction, int, str], ...] = (
+    ("<1-8", Fraction(0), 0, OUTSIDE_SEEDS),
+    ("1-8", Fraction(1, 8), 1, OUTSIDE_SEEDS),
+    ("1-6", Fraction(1, 6), 2, OUTSIDE_SEEDS),
+    ("1-4", Fraction(1, 4), 3, OUTSIDE_SEEDS),
+    ("1-2", Fraction(1, 2), 4, SEED_1_2),
+    ("1-1", Fraction(1), 5, OUTSIDE_SEEDS),
+    ("3-2", Fraction(3, 2), 6, SEED_3_2),
+    ("2-1", Fraction(2), 7, OUTSIDE_SEEDS),
+    ("3-1", Fraction(3), 8, OUTSIDE_SEEDS),
+    ("4-1", Fraction(4), 9, OUTSIDE_SEEDS),
+    ("6-1", Fraction(6), 10, OUTSIDE_SEEDS),
+    ("8-1", Fraction(8), 11, OUTSIDE_SEEDS),
+    ("10-1", Fraction(10), 12, OUTSIDE_SEEDS),
+    (">10-1", Fraction(11), 13, OUTSIDE_SEEDS),
 )
-KILL_NUMBERS: dict[str, int] = {name: kill for name, _ratio, kill in COLUMNS}
+KILL_NUMBERS: dict[str, int] = {name: kill for name, _ratio, kill, _source in COLUMNS}
+KILL_SOURCES: dict[str, str] = {name: source for name, _ratio, _kill, source in COLUMNS}
 
 CAPTURE_DRM = 1  # A20.22: a predesignated capture attempt
 CAPTURE_DRM_INEXPERIENCED = -1  # A20.22: instead, vs Inexperienced Personnel (A19.35)
@@ -56,7 +65,7 @@ def column_for(attack_fp: float, defence_fp: float) -> str:
     ratio = Fraction(attack_fp).limit_denominator(1000) / Fraction(defence_fp).limit_denominator(
         1000
     )
-    reached = [name for name, least, _kill in COLUMNS if ratio >= least]
+    reached = [name for name, least, _kill, _source in COLUMNS if ratio >= least]
     return reached[-1]
 
 
@@ -72,6 +81,14 @@ def kill_number(column: str, hand_to_hand: bool = False) -> int:
     """The Kill Number of a column; Hand-to-Hand CC adds 2."""
     base = KILL_NUMBERS[normalise_column(column)]
     return base + (HAND_TO_HAND_BONUS if hand_to_hand else 0)
+
+
+def kill_number_source(column: str, hand_to_hand: bool = False) -> str:
+    """Where the Kill Number of ``column`` comes from, as the CC form says it: the
+    seeds' worked examples for the two columns they give, else the A11.11 table."""
+    name = normalise_column(column)
+    bonus = " (+2 Hand-to-Hand: the article's Example 9)" if hand_to_hand else ""
+    return f"Kill# {KILL_NUMBERS[name]} at {name}{bonus}: {KILL_SOURCES[name]}"
 
 
 @dataclass(frozen=True)

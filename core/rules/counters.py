@@ -55,6 +55,17 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
         u.traits = frozenset()  # no longer Fanatic, SS, elite, Cavalry... (A20.51)
 
 
+def to_unarmed(u: Unit) -> None:
+    """An armed unit exchanged for its unarmed counter without becoming a prisoner: the
+    excess its captor cannot hold (A20.21, A20.5)."""
+    u.armed = False
+    u.broken = u.pinned = u.disrupted = False
+    if not u.is_smc:
+        u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
+        u.counter = UNARMED_COUNTER
+        u.traits = frozenset()  # A20.51
+
+
 def free_unit(state: GameState, u: Unit, how: str, by_side: str = "") -> None:
     """A prisoner becomes a free unarmed unit of its own side (abandoned/escaped/freed).
 

@@ -75,6 +75,13 @@ def capacity(guard: Unit) -> int:
     return 5 * guard.us
 
 
+def holds(state: GameState, guard: Unit, incoming: list[Unit], exchanges: int = 0) -> bool:
+    """Whether ``guard`` holds ``incoming`` with its prisoners, ``exchanges`` HS pairs
+    exchanged for squads (A20.51: each makes 2 + 2 into 3)."""
+    load = state.prisoner_load(guard.handle) + sum(u.us for u in incoming) - exchanges
+    return load <= capacity(guard)
+
+
 def require_capacity(
     state: GameState,
     guard: Unit,

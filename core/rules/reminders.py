@@ -54,7 +54,8 @@ def reminders(record: ev.Record, state: GameState) -> list[str]:
                 lines.append(f"{guard.handle} is rearmed as {guard.counter}: {guard.note}")
         elif guard is not None and guard.status in (PRISONER, UNARMED):
             lines += _ineffectual(state, record, guard)
-        taken = [h for h in record.units if _taken_now(state, h, record.seq)]
+        # the excess freed as Unarmed was captured too, and dropped its SW (A20.24)
+        taken = [h for h in record.units if _taken_now(state, h, record.seq) or h in record.freed]
         taken += [record.hs_captured] if record.split else []
         lines += _sw_left(state, taken, record.seq)
     elif isinstance(record, ev.Scrounged):

@@ -15,9 +15,15 @@ from stockade.core.model.errors import InputRefusal, Refusal, RuleRefusal, requi
 from stockade.core.model.events import Merge, Surrendered, SurrenderRejected
 from stockade.core.model.state import GameState
 from stockade.core.model.tracked_unit import ACTIVE, Unit
-from stockade.core.model.units import UNARMED_COUNTER, nationality_flags
+from stockade.core.model.units import nationality_flags
 from stockade.core.rules.casualties import book_casualty
-from stockade.core.rules.counters import apply_merges, eliminate_unit, free_unit, make_prisoner
+from stockade.core.rules.counters import (
+    apply_merges,
+    eliminate_unit,
+    free_unit,
+    make_prisoner,
+    to_unarmed,
+)
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
 from stockade.core.rules.lookup import (
     describe,
@@ -245,21 +251,12 @@ def apply_surrender(state: GameState, ev: Surrendered) -> None:
             for held in state.prisoners_of(u.handle):  # as in make_prisoner
                 free_unit(state, held, "escaped")
                 held.note = f"freed: its Guard {u.handle} surrendered"
-            _to_unarmed(u)
+            to_unarmed(u)
             free_unit(state, u, "freed")
             u.note = f"freed as excess when its stack surrendered to {guard.handle}"
         else:
             make_prisoner(state, u, guard, ev.seq, f"surrender ({ev.reason})")
     apply_merges(state, ev.merges, guard, ev.seq)
-
-
-def _to_unarmed(u: Unit) -> None:
-    u.armed = False
-    u.broken = u.pinned = u.disrupted = False
-    if not u.is_smc:
-        u.unit_kind = "squad" if u.unit_kind == "squad" else "hs"
-        u.counter = UNARMED_COUNTER
-        u.traits = frozenset()  # A20.51
 
 
 # ------------------------------------------------------------------- No Quarter

@@ -519,3 +519,20 @@ def test_complete_a_counter_reference_offers_the_units_it_begins(game):
     assert complete("rally 6-6-6@Q4", game.state) == ["a2"]
     assert complete("rally 9-2@R", game.state) == []
     assert complete("rally g", game.state)[:2] == ["g2", "g3"]  # handles as before
+
+
+def test_capture_free_names_the_excess_and_reads_back():
+    """``capture ... free H``: the excess over the captor's capacity goes free as
+    Unarmed (A20.5), as ``surrender ... free H``; the entry reads back as typed."""
+    from stockade.core.commands.entry_line import entry_line
+
+    game = Game.in_memory(
+        "t", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]
+    )
+    run_script(game, ["add German 8-1 K6", "add American 6-6-6 K6 6-6-6 K6"])
+    out = execute(game, "capture a1 a2 by g1 free a1")
+    assert "freed as Unarmed: a1" in out.message
+    captured = game.records[-1]
+    assert isinstance(captured, ev.Captured) and captured.freed == ["a1"]
+    assert entry_line(captured) == "capture a1 a2 by g1 free a1"
+    assert game.state.units["a1"].status == "unarmed"

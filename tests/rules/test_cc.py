@@ -177,3 +177,16 @@ def test_defenders_from_the_board_unarmed_units_are_inexperienced():
     results = capture_result("1-1", 5, 0, [d1, d2, d3])
     assert [r.capture_drm for r in results] == [1, -1, -1]
     assert [r.result for r in results] == [NONE, ALL_CAPTURED, ALL_CAPTURED]
+
+
+def test_each_kill_number_says_where_it_comes_from():
+    """The seeds hold no A11.11 table: only 1-2 (A20.22 EX) and 3-2 (the article's
+    Example 9) are checked against them; every other column says it is the table's."""
+    from stockade.core.rules.cc_table import KILL_NUMBERS, kill_number_source
+
+    assert "A20.22 EX" in kill_number_source("1:2")
+    assert kill_number_source("3-2").startswith("Kill# 6 at 3-2: the article's Example 9")
+    assert "+2 Hand-to-Hand" in kill_number_source("3-2", hand_to_hand=True)
+    others = set(KILL_NUMBERS) - {"1-2", "3-2"}
+    for column in others:
+        assert kill_number_source(column).endswith("the A11.11 CC Table, not among the seeds")

@@ -490,3 +490,42 @@ def test_board_questions_verdict_per_a20_21():
         assert board_verdict(reason, {"adjacent": "yes"})[0] is True
         assert board_verdict(reason, {"adjacent": "no"})[0] is False
     assert board_verdict("mopup", {})[0] is True
+
+
+# ------------------------------------- CC capture over the captor's capacity
+def _leader_and_two_squads():
+    """A German 8-1 (US# 1: guards US# 5) in CC with two American squads (US# 6)."""
+    game = new_game()
+    add(game, "g7", DE, "leader", "8-1")
+    add(game, "a5", US, "squad", "6-6-6")
+    add(game, "a6", US, "squad", "6-6-6")
+    phase(game, "CCPh", attacker=DE)
+    return game
+
+
+def test_a20_22_cc_capture_over_capacity_is_refused_offering_the_excess_freed():
+    """A20.22: "all defending units are captured"; A20.5: the Guard "guards all those
+    units it can handle" and the rest are free. Refused without the excess named, and
+    the hint offers it (it used to say "capture fewer with this unit")."""
+    game = _leader_and_two_squads()
+    refusal = refused(game, ev.Captured(guard="g7", units=["a5", "a6"]), "A20.51")
+    assert "US# 5" in refusal.text and "US# 6" in refusal.text
+    assert "free a6" in refusal.hint and "A20.22" in refusal.hint and "A20.5" in refusal.hint
+
+
+def test_a20_5_cc_capture_frees_the_excess_as_unarmed():
+    game = _leader_and_two_squads()
+    ok(game, ev.Captured(guard="g7", units=["a5", "a6"], freed=["a5"]))
+    a5, a6 = u(game, "a5"), u(game, "a6")
+    assert a6.status == PRISONER and a6.guard == "g7"
+    assert a5.status == UNARMED and a5.unarmed_how == "freed" and not a5.armed
+    assert a5.counter == "(1)-0-6" and a5.guard is None
+    assert game.state.prisoner_load("g7") == 3
+
+
+def test_a20_5_cc_capture_may_free_only_what_the_guard_cannot_hold():
+    """The player's words contradict the rule: a unit that fits is not freed."""
+    game = _leader_and_two_squads()
+    refused(game, ev.Captured(guard="g7", units=["a5", "a6"], freed=["a5", "a6"]), "A20.5")
+    refused(game, ev.Captured(guard="g7", units=["a5"], freed=["a5"]), "A20.5")
+    refused(game, ev.Captured(guard="g7", units=["a5"], freed=["a6"]), "input")

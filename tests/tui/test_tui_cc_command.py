@@ -70,3 +70,45 @@ async def test_the_cc_form_in_the_aph_records_the_capture_the_typed_command_reco
     assert game.state.phase == "CCPh"
     assert {game.state.units[h].guard for h in ("g4", "g5")} == {"b3"}
     game.close()
+
+
+@sync
+async def test_the_cc_form_says_where_its_kill_number_comes_from(tmp_path):
+    """The seeds hold no A11.11 CC Table: the form says which Kill Numbers the seeds
+    give (1-2, A20.22's EX) and which are the table's alone (3-1)."""
+    from stockade.tui.app import StockadeApp
+    from stockade.tui.forms.cc import CaptureForm
+
+    game = new_game(tmp_path, "cc", [("American", "American", 4), ("German", "German", 3)])
+    run_script(game, ["add American 7-4-7 at R5", "add German 4-6-7 at R5", "phase CCPh"])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await press(pilot, ["f", "c", "escape"])
+        form = next(s for s in app.screen_stack if isinstance(s, CaptureForm))
+        form.query_one("#f-by").value = "a1"
+        form.query_one("#f-units").value = ["g1"]
+        form.query_one("#f-odds").value = "3-1"
+        form.query_one("#f-dr").value = "7"
+
+        def says(words: str) -> bool:
+            return words in str(form.query_one("#verdict").render())
+
+        await until(
+            pilot, lambda: says("Kill# 8 at 3-1: the A11.11 CC Table, not among the seeds"), "3-1"
+        )
+        form.query_one("#f-odds").value = "1-2"
+        await until(pilot, lambda: says("Kill# 4 at 1-2: A20.22 EX"), "1-2")
+    game.close()
+
+
+def test_the_cc_form_records_the_excess_freed():
+    """The form's ``free`` field is the verb's slot: of the units taken whole, those
+    named go free as Unarmed (A20.5); a unit the helper did not take is not freed."""
+    game = Game.in_memory(
+        "cc", [ev.SideSpec("German", "German", 3), ev.SideSpec("American", "American", 4)]
+    )
+    run_script(game, ["add German 8-1 at Q4", "add American 6-6-6 6-6-6 4-4-7 at Q4"])
+    entry = CaptureEntry(("a1", "a2"), "", False)
+    command = capture_command(entry, "g1", game.state, free=("a2", "a3"))
+    assert str(command) == "capture a1 a2 by g1 free a2"

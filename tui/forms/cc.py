@@ -22,6 +22,7 @@ from stockade.core.rules.cc_table import (
     capture_entry,
     capture_result,
     defenders_in,
+    kill_number_source,
     odds_of,
 )
 from stockade.tui.forms.base import Field, FormScreen, FormSpec, FormValues
@@ -29,11 +30,21 @@ from stockade.tui.forms.choices import slot_fields
 
 
 def capture_command(
-    entry: CaptureEntry, by: str, state: GameState, hs_counter: str = ""
+    entry: CaptureEntry,
+    by: str,
+    state: GameState,
+    hs_counter: str = "",
+    free: tuple[str, ...] = (),
 ) -> Command:
     """The capture a CC's results record: the units taken whole, and the squad one HS
-    of which is taken (with the counter of the HS that stays free, when given)."""
-    fields = {"by": by, "units": list(entry.taken), "hs": [entry.split] if entry.split else []}
+    of which is taken (with the counter of the HS that stays free, when given); of the
+    units taken whole, ``free`` go free as Unarmed (the excess, A20.5)."""
+    fields = {
+        "by": by,
+        "units": list(entry.taken),
+        "hs": [entry.split] if entry.split else [],
+        "free": [h for h in free if h in entry.taken],
+    }
     command = from_fields("capture", fields, state)
     if entry.split and hs_counter and isinstance(command, Capture):
         command = msgspec.structs.replace(command, hs=Pair(entry.split, counter(hs_counter)))
@@ -65,6 +76,8 @@ SPEC = FormSpec(
             placeholder="2-4-7",
             required=False,
         ),
+        # last: the excess is known once the results say who is taken
+        *slot_fields("capture", ("free",)),
     ],
     lambda v, s: None,
     key="c",
@@ -76,6 +89,7 @@ class CaptureForm(FormScreen):
         super().__init__(SPEC)
         self.results: list[DefenderResult] = []
         self.problem = ""
+        self.hand_to_hand = False
 
     def _results(self, v: FormValues) -> list[DefenderResult]:
         self.problem = ""
@@ -87,6 +101,7 @@ class CaptureForm(FormScreen):
             return []
         if not (v["units"] and v["odds"] and v["dr"]):
             return []
+        self.hand_to_hand = v.ticked("hth")
         try:
             defenders = defenders_in(self.game.state, v.units("units"))
             return capture_result(
@@ -94,7 +109,7 @@ class CaptureForm(FormScreen):
                 int(v.text("dr")),
                 int(v.text("drms") or 0),
                 defenders,
-                hand_to_hand=v.ticked("hth"),
+                hand_to_hand=self.hand_to_hand,
             )
         except (ValueError, ZeroDivisionError, Refusal) as exc:
             self.problem = str(exc)
@@ -109,14 +124,19 @@ class CaptureForm(FormScreen):
             if not v["units"]:
                 return None
             return capture_command(
-                CaptureEntry(tuple(v.units("units")), "", False), v.text("by"), self.game.state
+                CaptureEntry(tuple(v.units("units")), "", False),
+                v.text("by"),
+                self.game.state,
+                free=tuple(v.units("free")),
             )
         if not results:
             return None
         entry = capture_entry(results, v.text("choice"))
         if entry.empty or (entry.several_at_kill_number and not v["choice"]):
             return None
-        return capture_command(entry, v.text("by"), self.game.state, v.text("hs_counter"))
+        return capture_command(
+            entry, v.text("by"), self.game.state, v.text("hs_counter"), tuple(v.units("free"))
+        )
 
     def extra_verdict(self) -> Text | None:
         if self.problem:
@@ -130,6 +150,8 @@ class CaptureForm(FormScreen):
         for i, r in enumerate(self.results):
             mark = "✗ " if r.result == NONE else "✓ "
             out.append(("\n" if i else "") + f"{mark}{r.defender.name}: {r.result} · {r.why}")
+        source = kill_number_source(self.results[0].column, self.hand_to_hand)
+        out.append(f"\n» {source}", style="italic")
         if capture_entry(self.results).several_at_kill_number:
             out.append(
                 "\n» several at the Kill Number: only one is captured, the "
