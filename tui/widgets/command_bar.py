@@ -9,7 +9,7 @@ text to the core and shows the core's refusal, rule first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -75,8 +75,15 @@ def leave_keys(app: object) -> list[str]:
     return raw_keys(app, "stockade.command_leave")
 
 
-class CommandInput(Input):
+class CommandInput(Input, inherit_css=False):
+    """The bar's input. Styled by the bar's CSS alone (``inherit_css=False``): the
+    rules of ``Input`` and of its bases that show in the bar are restated there, so
+    the main screen fills without parsing ``Input``'s CSS (its borders, its invalid,
+    compact and ANSI looks; ~9 M instructions) nor ``Widget``'s, ``ScrollView``'s and
+    ``ScrollableContainer``'s again at a deeper rank."""
+
     BINDINGS = key_bindings("command")
+    COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES  # not inherited either
 
     def __init__(self, candidates: Callable[[str], list[str]], **kwargs: Any) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
@@ -231,8 +238,21 @@ class CommandBar(Horizontal):
     CommandBar { height: 1; background: $surface; }
     CommandBar .command-prompt { width: 2; padding: 0 0 0 1; color: $text-muted; }
     CommandBar:focus-within .command-prompt { color: $primary; text-style: bold; }
-    CommandBar Input { border: none; height: 1; padding: 0; background: $surface; }
-    CommandBar Input:focus { border: none; background: $boost; }
+    CommandBar CommandInput {
+        width: 100%; height: 1; overflow: auto auto; scrollbar-size-horizontal: 0;
+        background: $surface; color: $foreground; pointer: text;
+    }
+    CommandBar CommandInput:focus { background: $boost; background-tint: $foreground 5%; }
+    CommandBar CommandInput > .input--cursor {
+        background: $input-cursor-background; color: $input-cursor-foreground;
+        text-style: $input-cursor-text-style;
+    }
+    CommandBar CommandInput > .input--selection {
+        background: $input-selection-background; color: $input-selection-foreground;
+    }
+    CommandBar CommandInput > .input--placeholder, CommandBar CommandInput > .input--suggestion {
+        color: $text-disabled;
+    }
     """
 
     class Submitted(Message):
