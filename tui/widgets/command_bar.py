@@ -22,6 +22,7 @@ from textual.widgets.input import Selection
 
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 from stockade.tui.widgets.offer_list import OfferList
 
 
@@ -228,7 +229,11 @@ class CommandInput(Input, inherit_css=False):
         self.post_message(CommandBar.Left())
 
 
-class CommandBar(Horizontal):
+class CommandPrompt(LaidOutOnce, Static):
+    """The bar's ":" (a ``Static``: a class the frame has styled already)."""
+
+
+class CommandBar(LaidOutOnce, Horizontal):
     """The bar, and above it the list of entries that may happen now (shown while the
     bar is empty: when it opens, and when a phase opens). The list is mounted beside
     the bar, before it, so that the bar is the row itself (no container that only
@@ -292,7 +297,7 @@ class CommandBar(Horizontal):
     def compose(self) -> ComposeResult:
         # a Static, not a Label: the same one cell, without loading and styling
         # another widget class for it while the main screen fills
-        yield Static(":", classes="command-prompt", markup=False)
+        yield CommandPrompt(":", classes="command-prompt", markup=False)
         yield CommandInput(
             self._candidates,
             placeholder=self._closed_placeholder(listed=False),
