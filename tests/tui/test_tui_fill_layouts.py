@@ -33,6 +33,20 @@ def apply(self, node, *args, **kwargs):  # one node's styles worked out from the
     return real_apply(self, node, *args, **kwargs)
 
 Stylesheet.apply = apply
+real_parse = Stylesheet.parse
+parsed_before = set()
+parsed = []  # each CSS source parsed in the fill: its place (file, class variable)
+
+def parse(self):  # what is parsed: each source not parsed before as it stands now
+    for place, source in self.source.items():
+        key = (place, source.content, source.tie_breaker, source.scope)
+        if key not in parsed_before:
+            parsed_before.add(key)
+            if filling[0]:
+                parsed.append(place[1] or place[0])
+    return real_parse(self)
+
+Stylesheet.parse = parse
 real_on_mount = MainScreen.on_mount
 
 def on_mount(self):
@@ -63,6 +77,7 @@ async def main():
             await asyncio.sleep(0.001)
         await app.screen.wait_for_refresh()
         filled = dict(counts)
+        filled["parsed"] = list(parsed)
         filled["nodes"] = 1 + len(list(app.screen.walk_children()))
         await pilot.pause()
         await pilot.pause()
@@ -97,6 +112,16 @@ def test_each_widget_is_styled_about_once_in_the_fill(fill: dict[str, Any]) -> N
     # settled); restyling the whole screen on its first resume styles each node at
     # least twice (56 for 19 nodes)
     assert fill["filled"]["styled"] < 2 * fill["filled"]["nodes"], fill
+
+
+def test_the_fill_parses_each_css_source_once_and_not_inputs(fill: dict[str, Any]) -> None:
+    # The command bar's input is styled by the bar's CSS alone: main parsed Input's CSS
+    # (the largest source of the fill) and, as Input ranks Widget, ScrollableContainer
+    # and ScrollView one deeper than the widgets before it, those three again.
+    parsed = fill["filled"]["parsed"]
+    assert "Input.DEFAULT_CSS" not in parsed, parsed
+    assert len(parsed) == len(set(parsed)), parsed
+    assert "CommandBar.DEFAULT_CSS" in parsed, parsed  # and it sees what is parsed
 
 
 def test_the_entries_list_is_mounted_when_the_bar_first_opens(fill: dict[str, Any]) -> None:

@@ -41,6 +41,7 @@ def read_and_count(path):
     import stockade.tui.widgets.side_panel as side_panel
     counted(main_screen, "side_panels")
     counted(side_panel, "render_panel")
+    resuming(main_screen.MainScreen)
     return read
 
 app_module.read_game = read_and_count
@@ -67,6 +68,27 @@ def drawing(real):
     return render
 
 Widget.render, Screen.render = drawing(Widget.render), drawing(Screen.render)
+resumed = [False]  # from the main screen's first resume on (its first layout)
+asked_again = {}  # who asked Textual for a layout from then on, how often
+real_refresh = Widget.refresh
+
+def refresh(self, *regions, repaint=True, layout=False, recompose=False):
+    if layout and resumed[0] and self.is_attached and type(self.screen).__name__ == "MainScreen":
+        name = self.id or type(self).__name__
+        name = "command-prompt" if self.has_class("command-prompt") else name
+        asked_again[name] = asked_again.get(name, 0) + 1
+    return real_refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+Widget.refresh = refresh
+
+def resuming(screen_class):
+    real_resume = screen_class.on_screen_resume
+
+    def on_screen_resume(self, event):  # called before Textual's own, which lays it out
+        resumed[0] = True
+        real_resume(self, event)
+
+    screen_class.on_screen_resume = on_screen_resume
 
 async def main():
     app = app_module.launched(Path(sys.argv[1]))
@@ -97,6 +119,7 @@ async def main():
         seen["widget_classes"] = sorted({type(w).__name__ for w in app.screen.walk_children()})
         seen["widgets"] = len(list(app.screen.walk_children()))
         seen["drawn"] = sorted(drawn)
+        seen["asked_again"] = dict(asked_again)
         # how often the status line's message was wrapped (measured, then rendered)
         seen["status_wraps"] = wraps.get(id(app.screen.query_one("StatusLine")._text), 0)
         for _ in range(300):  # the collector is back once the app is idle
@@ -169,6 +192,19 @@ def test_the_fill_draws_no_lines_the_screens_parts_cover(fill: dict[str, Any]) -
     # background, #board's and #sides' too, ~20 M instructions of the fill).
     assert not {"MainScreen", "board", "sides"} & set(fill["drawn"]), fill["drawn"]
     assert "SidePanelView" in fill["drawn"], fill["drawn"]  # and it sees what is drawn
+
+
+def test_no_part_asks_for_the_layout_that_sized_it_again(fill: dict[str, Any]) -> None:
+    # The first layout gives every widget its first virtual size, and a new virtual size
+    # asks for another layout of the screen and a repaint of the widget: for the phase
+    # bar, the panels, the command bar and its prompt, the status line and the screen
+    # itself (main: each asked once), that is the same layout and the same lines again.
+    # What is left of the second layout is the history's scrollbar (the demo's history
+    # overflows) and Textual's own widgets (the footer, the scrollbars).
+    asked = fill["asked_again"]
+    parts = {"phase-bar", "SidePanelView", "command-bar", "command-prompt", "status"}
+    assert not parts & set(asked), asked
+    assert "history" in asked, asked  # and it sees them
 
 
 def test_the_status_line_wraps_its_message_once(fill: dict[str, Any]) -> None:

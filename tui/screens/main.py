@@ -24,6 +24,7 @@ from stockade.tui.table_app import GameUpdate, TableApp, table_app, watch_game
 from stockade.tui.widgets.command_bar import CommandBar
 from stockade.tui.widgets.footer import StockadeFooter
 from stockade.tui.widgets.history_view import HistoryView, Line, all_lines
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 from stockade.tui.widgets.phase_bar import PhaseBar
 from stockade.tui.widgets.side_panel import SidePanelView
 from stockade.tui.widgets.status_line import StatusLine
@@ -69,7 +70,7 @@ def worded(facts: list[May], state: GameState) -> list[str]:
     return [sentence(fact, state) for fact in facts]
 
 
-class MainScreen(Screen[None]):
+class MainScreen(LaidOutOnce, Screen[None]):
     BINDINGS = key_bindings("main")
     # Its parts cover it whole (the too-small notice, when shown, too): its own lines
     # are only its background, drawn blank rather than through the styles' line cache.

@@ -9,7 +9,7 @@ text to the core and shows the core's refusal, rule first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -22,6 +22,7 @@ from textual.widgets.input import Selection
 
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import key_of, raw_keys
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 from stockade.tui.widgets.offer_list import OfferList
 
 
@@ -75,8 +76,15 @@ def leave_keys(app: object) -> list[str]:
     return raw_keys(app, "stockade.command_leave")
 
 
-class CommandInput(Input):
+class CommandInput(Input, inherit_css=False):
+    """The bar's input. Styled by the bar's CSS alone (``inherit_css=False``): the
+    rules of ``Input`` and of its bases that show in the bar are restated there, so
+    the main screen fills without parsing ``Input``'s CSS (its borders, its invalid,
+    compact and ANSI looks; ~9 M instructions) nor ``Widget``'s, ``ScrollView``'s and
+    ``ScrollableContainer``'s again at a deeper rank."""
+
     BINDINGS = key_bindings("command")
+    COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES  # not inherited either
 
     def __init__(self, candidates: Callable[[str], list[str]], **kwargs: Any) -> None:
         super().__init__(suggester=CoreSuggester(candidates), **kwargs)
@@ -244,7 +252,11 @@ class CommandInput(Input):
         self.post_message(CommandBar.Left())
 
 
-class CommandBar(Horizontal):
+class CommandPrompt(LaidOutOnce, Static):
+    """The bar's ":" (a ``Static``: a class the frame has styled already)."""
+
+
+class CommandBar(LaidOutOnce, Horizontal):
     """The bar, and above it the list of entries that may happen now (shown while the
     bar is empty: when it opens, and when a phase opens). The list is mounted beside
     the bar, before it, so that the bar is the row itself (no container that only
@@ -254,8 +266,21 @@ class CommandBar(Horizontal):
     CommandBar { height: 1; background: $surface; }
     CommandBar .command-prompt { width: 2; padding: 0 0 0 1; color: $text-muted; }
     CommandBar:focus-within .command-prompt { color: $primary; text-style: bold; }
-    CommandBar Input { border: none; height: 1; padding: 0; background: $surface; }
-    CommandBar Input:focus { border: none; background: $boost; }
+    CommandBar CommandInput {
+        width: 100%; height: 1; overflow: auto auto; scrollbar-size-horizontal: 0;
+        background: $surface; color: $foreground; pointer: text;
+    }
+    CommandBar CommandInput:focus { background: $boost; background-tint: $foreground 5%; }
+    CommandBar CommandInput > .input--cursor {
+        background: $input-cursor-background; color: $input-cursor-foreground;
+        text-style: $input-cursor-text-style;
+    }
+    CommandBar CommandInput > .input--selection {
+        background: $input-selection-background; color: $input-selection-foreground;
+    }
+    CommandBar CommandInput > .input--placeholder, CommandBar CommandInput > .input--suggestion {
+        color: $text-disabled;
+    }
     """
 
     class Submitted(Message):
@@ -295,7 +320,7 @@ class CommandBar(Horizontal):
     def compose(self) -> ComposeResult:
         # a Static, not a Label: the same one cell, without loading and styling
         # another widget class for it while the main screen fills
-        yield Static(":", classes="command-prompt", markup=False)
+        yield CommandPrompt(":", classes="command-prompt", markup=False)
         yield CommandInput(
             self._candidates,
             placeholder=self._closed_placeholder(listed=False),

@@ -13,9 +13,10 @@ from textual.widget import Widget
 
 from stockade.core.model.events import PHASES
 from stockade.core.model.state import GameState
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 
 
-class PhaseBar(Widget):
+class PhaseBar(LaidOutOnce, Widget):
     DEFAULT_CSS = """
     PhaseBar {
         height: 2;

@@ -30,6 +30,7 @@ from stockade.themes import nation_colour
 from stockade.tui.bindings import bindings as key_bindings
 from stockade.tui.bindings import hint, key_of
 from stockade.tui.plain import markup_safe
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 from stockade.tui.widgets.panel_text import render_panel
 
 __all__ = ["SidePanelView", "render_panel", "text_lines"]
@@ -47,7 +48,7 @@ def text_lines(
     return [Strip(line) for line in lines]
 
 
-class SidePanelView(VerticalScroll, can_focus=True):
+class SidePanelView(LaidOutOnce, VerticalScroll, can_focus=True):
     """A scrollable panel for one side; arrows and j/k scroll it."""
 
     DEFAULT_CSS = """

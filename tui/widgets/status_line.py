@@ -18,6 +18,7 @@ from textual.geometry import Size
 from textual.widgets import Static
 
 from stockade.tui.bindings import key_of
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 from stockade.tui.widgets.reply_rows import row_lines
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ TALL_SHARE = 3  # a long message's line grows up to this fraction of the screen 
 MORE = " ↓ more ({key})"
 
 
-class StatusLine(Static):
+class StatusLine(LaidOutOnce, Static):
     DEFAULT_CSS = """
     StatusLine { height: auto; padding: 0 1; background: $panel; }
     StatusLine.-refusal { background: $error 25%; }
