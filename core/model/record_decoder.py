@@ -25,8 +25,9 @@ T = TypeVar("T")
 # quotes would be escaped), so a match is a tag or, at worst, one kind too many.
 _KIND = re.compile(rb'"kind"\s*:\s*"([^"\\]*)"')
 # Past this size, scanning a log for its kinds costs about as much as the whole
-# decoder, which a long log's reading makes anyway.
-NARROW_BYTES = 256 * 1024
+# decoder, which a long log's reading makes anyway: under the size of the pieces a
+# long log is read in (``core.log.streamed_read``), so that each piece is not scanned.
+NARROW_BYTES = 64 * 1024
 
 
 class RecordDecoder(Generic[T]):

@@ -9,6 +9,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from stockade.core.log.log_lines import MAX_LINE_BYTES
+from stockade.core.log.streamed_read import STREAM_CHUNK
 from stockade.core.model import events as ev
 from stockade.core.model.record_decoder import NARROW_BYTES, RecordDecoder
 
@@ -65,6 +67,13 @@ def test_a_long_log_is_read_with_the_decoder_of_every_kind() -> None:
     decoder = fresh()
     assert decoder.decode_lines(blob) == WHOLE.decode_lines(blob)
     assert decoder.made()
+
+
+def test_a_long_logs_pieces_are_each_read_with_the_decoder_of_every_kind() -> None:
+    """A long log is read in pieces of whole lines (``core.log.streamed_read``), each at
+    least a chunk less one line long: longer than a log the narrow decoder takes, so no
+    piece is scanned for its kinds."""
+    assert STREAM_CHUNK - MAX_LINE_BYTES > NARROW_BYTES
 
 
 def test_one_line_is_read_with_the_decoder_of_every_kind() -> None:
