@@ -20,7 +20,6 @@ import msgspec
 from stockade.core import rules
 from stockade.core.book.change import Change
 from stockade.core.book.changed_log import stops_on_a_changed_log
-from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.projection import Projection
 from stockade.core.book.stamping import encoded_within_bounds, now, stamp
 from stockade.core.log import game_timeline as _history
@@ -121,6 +120,8 @@ class Amending:
         the block of a trial only; ``at``: from that position of the effective history
         instead). The entries amended are not later entries: their new effect is the
         change's units and CVP, not a ``later`` line."""
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         fold = self.projection
         with fold.lock:
             position, present = fold.position_of(seq)

@@ -12,7 +12,6 @@ from typing import Any
 
 from stockade.core.book.change import Change
 from stockade.core.book.changed_log import stops_on_a_changed_log
-from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.stamping import within_bounds
 from stockade.core.book.writer_parts import WriterParts
 from stockade.core.log import game_timeline as _history
@@ -103,6 +102,8 @@ class Striking(WriterParts):
         new_tail: list[ev.Record],
         lists: dict[str, list[int]],
     ) -> Change:
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         fold = self.projection
         controls: list[ev.Record] = [
             ev.Strike(target=s, reason=reason) if action == "strike" else ev.Unstrike(target=s)
@@ -127,6 +128,8 @@ class Striking(WriterParts):
     def _refold(self, seq: int, action: str, written: list[int], preview: bool = False) -> Change:
         """Entry ``seq`` leaves (strike) or rejoins (unstrike) the effective history:
         fold the tail from its place again, watching what each later entry does."""
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         fold = self.projection
         with fold.lock:
             position, present = fold.position_of(seq)
@@ -167,6 +170,8 @@ class Striking(WriterParts):
         seq: int,
         **lists: Any,
     ) -> Change:
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         fold = self.projection
         obs = Observer(fold.state, tail + new_tail, True)
         with fold.trial(position, tail, new_tail, obs):

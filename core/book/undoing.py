@@ -13,7 +13,6 @@ import operator
 
 from stockade.core.book.change import Change
 from stockade.core.book.changed_log import stops_on_a_changed_log
-from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.writer_parts import WriterParts
 from stockade.core.log import game_timeline as _history
 from stockade.core.model import events as ev
@@ -26,6 +25,8 @@ class Undoing(WriterParts):
     """The writer's undo and redo, on the parts ``core.book.writer.Writer`` holds."""
 
     def _roll_back_to(self, keep: int, action: str, target: int, written: list[int]) -> Change:
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         fold = self.projection
         with fold.lock:
             tail = fold.effective[keep:]
@@ -94,6 +95,8 @@ class Undoing(WriterParts):
 
     @stops_on_a_changed_log
     def redo(self) -> Change:
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         tl = self.timeline
         target = tl.redoable()
         if target is None:

@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Self
 from stockade.core.book.absorbing import Absorbing
 from stockade.core.book.amending import Amending
 from stockade.core.book.change import Change
-from stockade.core.book.consequences import Observer, finish
 from stockade.core.book.game_parts import open_parts, parts_from_store
 from stockade.core.book.game_view import Replayed
 from stockade.core.book.projection import Projection, gc_paused
@@ -219,6 +218,8 @@ class Writer(WriteRecovery, Amending, Undoing, Striking, Absorbing):
 
     def submit(self, events: list[ev.Record]) -> Change:
         """Check, write durably, then apply one player action."""
+        from stockade.core.book.consequences import Observer, finish  # a change's: not a read's
+
         if not events:
             return Change(action="submit", conflicts=len(self.conflicts))
         if self.store.problem:

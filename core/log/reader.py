@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -52,12 +52,22 @@ class LogRecord(Protocol):
 
 R = TypeVar("R", bound=LogRecord)
 
+if TYPE_CHECKING:  # a decoder is msgspec's, or ``core.model.record_decoder``'s
+    D = TypeVar("D")
+
+    class LineDecoder(Protocol[D]):
+        """What the reading loop needs of a decoder: a line, or a buffer of lines."""
+
+        def decode(self, buf: bytes, /) -> D: ...
+
+        def decode_lines(self, buf: bytes, /) -> list[D]: ...
+
 
 class LogFormat(msgspec.Struct, Generic[R], frozen=True):
     """One kind of log: its records, its header, its versions and its words."""
 
     union: Any  # the tagged union of every record type (for msgspec.convert)
-    decoder: msgspec.json.Decoder[R]  # a decoder of ``union``
+    decoder: LineDecoder[R]  # a decoder of ``union``
     header: type  # the type of line 1, and of no other line
     header_name: str  # "game header"
     version: int  # the schema version written now

@@ -24,6 +24,7 @@ from msgspec import Meta
 # The records' bounds without per-string patterns: a log is checked for those in bulk
 # (core/model/record_bounds.py); ``STRICT`` is the same records with the patterns, per line.
 from stockade.core.model import record_bounds as b
+from stockade.core.model.record_decoder import RecordDecoder
 from stockade.core.model.victory import Points, VictoryConditions
 
 SCHEMA_VERSION = 1
@@ -428,10 +429,11 @@ KIND_TAGS: tuple[str, ...] = tuple(cls.__struct_config__.tag for cls in get_args
 
 _encoder = msgspec.json.Encoder()
 # Every record, with the bounds but the string patterns: the one decoder a game log is
-# read with (``core.log.game_log``), made once (~9 M instructions: msgspec reads every
-# record class's annotations). A union is not a ``type[T]``, so mypy cannot infer the
-# decoder's type from it: say it (a ``Record``, as the log's format reads them).
-DECODER: msgspec.json.Decoder[Record] = msgspec.json.Decoder(AnyRecord)
+# read with (``core.log.game_log``), made on first use (~9 M instructions: msgspec reads
+# every record class's annotations), a short log's with its own kinds only
+# (``core.model.record_decoder``). A union is not a ``type[T]``, so mypy cannot infer
+# the decoder's type from it: say it (a ``Record``, as the log's format reads them).
+DECODER: RecordDecoder[Record] = RecordDecoder(AnyRecord)
 # The same records with every string pattern of core/model/bounds.py: what a line must pass
 # (its ValidationError is the refusal a player reads). The classes above are declared
 # without the patterns, which a log reader checks in bulk (``STRICT.vouch``).
