@@ -36,7 +36,7 @@ WEIGHTS: dict[str, dict[str, float]] = {
         "test_the_lazy_replay_names_every_entry_as_the_writer_replay_does": 10.0,
     },
     "tests/cli/test_run_stream.py": {
-        "test_a_run_holds_a_few_hundred_bytes_a_record_written": 70.0,
+        "test_a_run_holds_no_record_it_writes_only_its_names_and_tables": 70.0,
         "test_a_run_holds_no_more_than_the_game_it_writes_to": 60.0,
         "test_a_run_written_in_chunks_killed_at_every_step_leaves_none_or_all": 30.0,
         "test_a_refused_last_line_of_a_long_script_writes_nothing_and_names_it": 15.0,
