@@ -104,31 +104,34 @@ def surrendering_units(state: GameState, values: Values) -> list[Choice]:
 def surrendering_among(state: GameState, values: Values) -> list[Choice]:
     """Of the surrendering units picked, those the captor may free: only the excess
     over its capacity (A20.21), so none when the whole stack fits under it."""
-    from stockade.core.rules.surrender import fits_under
-
-    picked = handles_in(values, "units")
-    among = [c for c in surrendering_units(state, values) if c.handle in picked]
-    captor = state.units.get(word_in(values, "to"))
-    stack = [state.units[h] for h in picked if h in state.units]
-    if captor is None or not stack or not fits_under(state, captor, stack):
-        return among
-    why = f"the stack fits under {captor.handle}: only the excess over its capacity is freed"
-    return [replace(c, legal=False, rule="A20.21", reason=why, note="", implies="") for c in among]
+    among = surrendering_units(state, values)
+    why = "the stack fits under {}: only the excess over its capacity is freed"
+    return _excess_among(state, values, among, "to", "A20.21", why)
 
 
 def captured_among(state: GameState, values: Values) -> list[Choice]:
     """Of the defenders picked, those the captor may free: only the excess over its
     capacity (A20.5), so none when all of them fit under it."""
+    among = capture_defenders(state, values)
+    why = "all fit under {}: only the excess over its capacity goes free"
+    return _excess_among(state, values, among, "by", "A20.5", why)
+
+
+def _excess_among(
+    state: GameState, values: Values, among: list[Choice], captor_slot: str, rule: str, why: str
+) -> list[Choice]:
+    """Of ``among``, the units picked, each refused (``rule``, ``why`` naming the captor)
+    when all the picked units fit under the captor named in ``captor_slot``."""
     from stockade.core.rules.surrender import fits_under
 
     picked = handles_in(values, "units")
-    among = [c for c in capture_defenders(state, values) if c.handle in picked]
-    captor = state.units.get(word_in(values, "by"))
+    among = [c for c in among if c.handle in picked]
+    captor = state.units.get(word_in(values, captor_slot))
     taken = [state.units[h] for h in picked if h in state.units]
     if captor is None or not taken or not fits_under(state, captor, taken):
         return among
-    why = f"all fit under {captor.handle}: only the excess over its capacity goes free"
-    return [replace(c, legal=False, rule="A20.5", reason=why, note="", implies="") for c in among]
+    said = why.format(captor.handle)
+    return [replace(c, legal=False, rule=rule, reason=said, note="", implies="") for c in among]
 
 
 def surrender_captors(state: GameState, values: Values) -> list[Choice]:

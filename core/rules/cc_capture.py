@@ -15,6 +15,7 @@ from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED, Origin, 
 from stockade.core.model.units import normal_cvp
 from stockade.core.rules.counters import (
     apply_merges,
+    free_as_excess,
     free_unit,
     half_squad_counter,
     make_prisoner,
@@ -22,7 +23,6 @@ from stockade.core.rules.counters import (
     rearm_counter,
     rearm_unit,
     retire,
-    to_unarmed,
 )
 from stockade.core.rules.guarding import (
     capacity,
@@ -327,12 +327,8 @@ def apply_capture(state: GameState, ev: Captured) -> None:
             continue
         fought.append(taken)
         if handle in ev.freed:  # A20.5: more than the Guard can handle
-            for held in state.prisoners_of(taken.handle):  # as in make_prisoner
-                free_unit(state, held, "escaped")
-                held.note = f"freed: its Guard {taken.handle} was captured"
-            to_unarmed(taken)
-            free_unit(state, taken, "freed")
-            taken.note = f"freed as excess when {guard.handle} captured it: it can guard no more"
+            why = f"freed as excess when {guard.handle} captured it: it can guard no more"
+            free_as_excess(state, taken, "was captured", why)
             continue
         make_prisoner(state, taken, guard, ev.seq, "CC capture")
     if ev.split:

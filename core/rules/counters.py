@@ -55,6 +55,18 @@ def make_prisoner(state: GameState, u: Unit, guard: Unit, seq: int, how: str) ->
         u.traits = frozenset()  # no longer Fanatic, SS, elite, Cavalry... (A20.51)
 
 
+def free_as_excess(state: GameState, u: Unit, lost_guard: str, note: str) -> None:
+    """``u``, taken by a captor that cannot hold it, goes free as Unarmed (A20.21,
+    A20.5); prisoners it guarded go free as if its Guard were gone (``lost_guard``: how
+    they lost it, as ``make_prisoner`` frees them)."""
+    for held in state.prisoners_of(u.handle):
+        free_unit(state, held, "escaped")
+        held.note = f"freed: its Guard {u.handle} {lost_guard}"
+    to_unarmed(u)
+    free_unit(state, u, "freed")
+    u.note = note
+
+
 def to_unarmed(u: Unit) -> None:
     """An armed unit exchanged for its unarmed counter without becoming a prisoner: the
     excess its captor cannot hold (A20.21, A20.5)."""

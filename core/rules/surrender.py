@@ -20,9 +20,8 @@ from stockade.core.rules.casualties import book_casualty
 from stockade.core.rules.counters import (
     apply_merges,
     eliminate_unit,
-    free_unit,
+    free_as_excess,
     make_prisoner,
-    to_unarmed,
 )
 from stockade.core.rules.guarding import capacity, guard_refusal, require_guard, require_room
 from stockade.core.rules.lookup import (
@@ -248,12 +247,8 @@ def apply_surrender(state: GameState, ev: Surrendered) -> None:
         u = state.units[handle]
         u.surrendered_to = guard.side
         if handle in ev.freed:
-            for held in state.prisoners_of(u.handle):  # as in make_prisoner
-                free_unit(state, held, "escaped")
-                held.note = f"freed: its Guard {u.handle} surrendered"
-            to_unarmed(u)
-            free_unit(state, u, "freed")
-            u.note = f"freed as excess when its stack surrendered to {guard.handle}"
+            why = f"freed as excess when its stack surrendered to {guard.handle}"
+            free_as_excess(state, u, "surrendered", why)
         else:
             make_prisoner(state, u, guard, ev.seq, f"surrender ({ev.reason})")
     apply_merges(state, ev.merges, guard, ev.seq)
