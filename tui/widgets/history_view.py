@@ -35,13 +35,16 @@ from functools import partial
 from typing import Any, ClassVar
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Region, Size
+from textual.containers import ScrollableContainer
+from textual.geometry import Region, Size, Spacing
+from textual.layout import DockArrangeResult
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from stockade.core.book.change import Change
@@ -60,6 +63,8 @@ from stockade.tui.widgets.history_lines import (
     refolded_from,
     touched,
 )
+from stockade.tui.widgets.history_rows import row_strip, wrapped_entry
+from stockade.tui.widgets.laid_out_once import LaidOutOnce
 
 __all__ = ["PENDING", "HistoryView", "Line", "all_lines", "line_prompt", "lines_for_change"]
 
@@ -67,9 +72,17 @@ NUMBER_PAUSE = 1.0  # seconds: digits typed further apart start a new entry numb
 KEPT_SCREENS = 4  # the words of this many screens' worth of rows are kept
 
 
-class HistoryView(ScrollView, can_focus=True):
+class HistoryView(LaidOutOnce, ScrollableContainer, can_focus=True):
     """The numbered history. Arrows and j/k move over the entries; ``highlighted`` is
-    the row of the entry selected (its seq less one)."""
+    the row of the entry selected (its seq less one).
+
+    A scroll container with no child that draws its own rows, as the side panels do
+    (``tui.widgets.side_panel``): Textual asks a container to arrange itself inside
+    the layout, where the list learns its width and settles its scrollbar; a long
+    history laid out as a ``ScrollView`` showed its scrollbar only after its first
+    layout, which laid the whole screen out and painted it again."""
+
+    ALLOW_MAXIMIZE = True
 
     BINDINGS = key_bindings("list")
     COMPONENT_CLASSES: ClassVar[set[str]] = {"history-view--cursor"}
@@ -98,6 +111,9 @@ class HistoryView(ScrollView, can_focus=True):
         self._worded: dict[int, tuple[Line, Text]] = {}  # seq -> its line, as shown
         self._reading: tuple[Game, Worker[Any]] | None = None  # (game, its names worker)
         self._cursor_rows = 1  # rows the highlighted entry takes, wrapped
+        self._laid_width = 0  # the rows' width the last layout gave (0: not laid out)
+        # the highlighted entry's wrapped lines: ((row, width, style), its text, lines)
+        self._cursor_held: tuple[tuple[int, int, Style], Text, list[list[Segment]]] | None = None
         self.rebuilds = 0  # how many lines held were worded again (tests read it)
         self._number = ""  # the entry number being typed
         self._number_at = 0.0  # when its last digit was typed
@@ -265,44 +281,64 @@ class HistoryView(ScrollView, can_focus=True):
         return row if cursor is None or row <= cursor else row + self._cursor_rows - 1
 
     def _width(self) -> int:
-        return max(1, self.scrollable_content_region.width)
+        return max(1, self._laid_width or self.scrollable_content_region.width)
 
-    def _measure(self) -> None:
-        """The list's size: a line per row, and the highlighted entry's wrapped lines."""
+    def _rows_tall(self, width: int) -> tuple[int, int]:
+        """The list's height at ``width``: a line per row, the highlighted entry's
+        wrapped lines; and how many lines that entry takes."""
         cursor = self.highlighted
         tall = 1
-        if cursor is not None and 0 <= cursor < self._seen and self.size.width:
-            tall = len(self._cursor_lines(cursor))
-        self._cursor_rows = tall
-        # One column wide: the rows are cut to the width they are drawn at (no
-        # horizontal scrolling), so the first Resize, which gives the list its width,
-        # changes its size (and lays the screen out again) only if the highlighted
-        # entry wraps over more lines than before.
-        size = Size(1, self._seen + tall - 1)
-        if size != self.virtual_size:
-            self.virtual_size = size
+        if cursor is not None and 0 <= cursor < self._seen and width > 0:
+            tall = len(self._cursor_lines(cursor, width))
+        return self._seen + tall - 1, tall
+
+    def _measure(self) -> None:
+        """The list's size: asks for a layout when it changed (the layout sets it)."""
+        if not self._laid_width:
+            self.refresh(layout=True)  # not laid out yet: the first layout sizes it
+            return
+        height, self._cursor_rows = self._rows_tall(self._width())
+        if height != self.virtual_size.height:
             self.refresh(layout=True)
 
-    def _cursor_lines(self, row: int) -> list[list[Segment]]:
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """The rows at ``size``'s width, or, when they overflow and the scrollbar is
+        not shown yet, at the width the scrollbar leaves them; the list places no
+        widget: its rows are the room to scroll (the arrangement's scroll spacing),
+        which sets its virtual height, as ``SidePanelView.arrange`` does and for the
+        same reason (the scrollbar decided in the layout that gives the width, not in
+        a second layout of the screen)."""
+        width = size.width
+        height, tall = self._rows_tall(width)
+        gutter = self.styles.scrollbar_size_vertical
+        room = width + (gutter if self.show_vertical_scrollbar else 0)
+        if (
+            height > size.height
+            and gutter
+            and not self.show_vertical_scrollbar
+            and self.styles.overflow_y == "auto"
+        ):
+            self.set_reactive(Widget.show_vertical_scrollbar, True)
+            width -= gutter
+            height, tall = self._rows_tall(width)
+        self._laid_width, self._cursor_rows = max(1, width), tall
+        # One column wide plus the scrollbar's: the rows are cut to the width they are
+        # drawn at (no horizontal scrolling).
+        return DockArrangeResult([], set(), Spacing(0, room, height, 0))
+
+    def _cursor_lines(self, row: int, width: int | None = None) -> list[list[Segment]]:
         """The highlighted entry whole: its sentence wrapped under itself, the number
         and the mark on its first line only (a hanging indent)."""
         console = self.app.console
         style = self.get_component_rich_style("history-view--cursor")
-        width = self._width()
+        width = self._width() if width is None else width
         line, text = self._word(row + 1)
-        indent = hanging_indent(line)
-        head, body = text[:indent], text[indent:]
-        head_cells = head.cell_len
-        if head_cells * 3 > width:  # too narrow to give the sentence a column of its own
-            options = console.options.update_width(width)
-            return console.render_lines(text, options, style=style, pad=True)
-        options = console.options.update_width(width - head_cells)
-        lines = console.render_lines(body, options, style=style, pad=True)
-        first = console.render_lines(
-            head, console.options.update_width(head_cells), style=style, pad=True
-        )[0]
-        under = [Segment(" " * head_cells, style)]
-        return [first + lines[0], *(under + rest for rest in lines[1:])]
+        held = self._cursor_held
+        if held is not None and held[0] == (row, width, style) and held[1] is text:
+            return held[2]  # measured, laid out and painted from the same lines
+        whole = wrapped_entry(console, text, hanging_indent(line), width, style)
+        self._cursor_held = ((row, width, style), text, whole)
+        return whole
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -314,12 +350,8 @@ class HistoryView(ScrollView, can_focus=True):
             lines = self._cursor_lines(row)
             segments = lines[part] if part < len(lines) else []
             return Strip(segments, width).crop(scroll_x, scroll_x + width)
-        text = self._word(row + 1)[1].copy()
-        text.no_wrap, text.overflow = True, "ellipsis"
-        console = self.app.console
-        options = console.options.update_width(width)
-        line = console.render_lines(text, options, style=self.rich_style, pad=True)[0]
-        return Strip(line, width).crop(scroll_x, scroll_x + width)
+        line = row_strip(self.app.console, self._word(row + 1)[1], width, self.rich_style)
+        return line.crop(scroll_x, scroll_x + width)
 
     # ------------------------------------------------------------ selection
     def _select(self, row: int | None) -> None:
@@ -338,15 +370,20 @@ class HistoryView(ScrollView, can_focus=True):
         row = self.highlighted
         if row is not None:
             region = Region(0, self._y_of(row), self._width(), self._cursor_rows)
-            self.scroll_to_region(region, animate=False, force=True)
+            self.scroll_to_region(region, animate=False, force=True, immediate=True)
 
     def _follow_end(self) -> None:
         """The newest entry followed: the end in view (a heading below it too), unless
         another entry was selected meanwhile (replay opens on the one it was asked)."""
         if self.highlighted == self._last_entry():
-            self.scroll_end(animate=False)
+            self.scroll_end(animate=False, immediate=True)
         else:
             self._keep_in_view()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.refresh()  # other rows in view (the list draws them, no child moves)
 
     def on_resize(self) -> None:
         # A new width re-wraps the highlighted entry: once laid out again, it must
