@@ -352,6 +352,10 @@ KEYS: tuple[Key, ...] = (
     Key("stockade.help_down", "help", "j", "scroll('down')", "Down", "scroll down"),
     Key("stockade.help_up", "help", "k", "scroll('up')", "Up", "scroll up"),
     Key("stockade.text_close", "text", "escape,q", "close", "Close", "close", True),
+    Key("stockade.text_page_down", "text", "pagedown", "page('down')", "PgDn", "page down"),
+    Key("stockade.text_page_up", "text", "pageup", "page('up')", "PgUp", "page up"),
+    Key("stockade.text_down", "text", "j", "scroll('down')", "Down", "scroll down"),
+    Key("stockade.text_up", "text", "k", "scroll('up')", "Up", "scroll up"),
     # ---------------------------------------------------------------- the POW camp
     Key("camp.loiter", "camp", "l", "act('loiter')", "Loiter", "loiter", True),
     Key("camp.malinger", "camp", "m", "act('malinger')", "Malinger", "malinger", True),
@@ -443,13 +447,16 @@ def key_of(app: object, binding_id: str) -> str:
     return keys[0] if keys else "?"
 
 
-def hint(app: object, *items: str | tuple[str, str]) -> str:
+def hint(app: object, *items: str | tuple[str | tuple[str, ...], str]) -> str:
     """``"n: next phase · f: guided forms"`` from binding ids, each optionally with its
-    own wording: ``hint(app, "stockade.next_phase", ("stockade.forms", "forms"))``."""
+    own wording: ``hint(app, "stockade.next_phase", ("stockade.forms", "forms"))``; a
+    pair of ids with one wording names both keys: ``(("a.down", "a.up"), "page")``
+    says ``"pgdn/pgup: page"``."""
     parts = []
     for item in items:
-        binding_id, words = item if isinstance(item, tuple) else (item, BY_ID[item].does)
-        parts.append(f"{key_of(app, binding_id)}: {words}")
+        ids, words = item if isinstance(item, tuple) else (item, BY_ID[item].does)
+        keys = "/".join(key_of(app, i) for i in ((ids,) if isinstance(ids, str) else ids))
+        parts.append(f"{keys}: {words}")
     return " · ".join(parts)
 
 

@@ -43,6 +43,10 @@ class Outcome(msgspec.Struct):
     # lays them out, a wrapped line going on under its own text; none for a text of
     # its own (help rulings, help A20.55)
     rows: list[HelpRow] = msgspec.field(default_factory=list)
+    # how many of ``rows``' last rows say what the entry set with itself (the clock's
+    # move, the board facts it implied, new handles): what else it did (CVP, later
+    # entries) is told above them, under the entry it belongs to
+    set_with: int = 0
 
     @property
     def headline_rows(self) -> list[HelpRow]:
@@ -80,7 +84,9 @@ def told_rows_or_lines(
     also = _also(game, outcome, standing)
     head = outcome.headline_rows
     if head:
-        return head + [HelpRow(line, depth=1) for line in also], []
+        # never under a line the entry set with it, as if that fact changed the CVP
+        cut = len(head) - (0 if outcome.brief else outcome.set_with)
+        return head[:cut] + [HelpRow(line, depth=1) for line in also] + head[cut:], []
     return [], outcome.headline.splitlines() + [f"  {line}" for line in also]
 
 
@@ -140,22 +146,24 @@ def execute(game: Game, command: Command | str) -> Outcome:
         return Outcome("", [])
     change = game.submit(parsed.events)
     records = game.records_of(change)
-    rows = _message(game, parsed, records, change)
-    return Outcome(rows_text(rows), records, change, parsed.notes, rows=rows)
+    rows, set_with = _message(game, parsed, records, change)
+    return Outcome(rows_text(rows), records, change, parsed.notes, rows=rows, set_with=set_with)
 
 
-def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Change) -> list[HelpRow]:
+def _message(
+    game: Game, parsed: Parsed, records: list[ev.Record], change: Change
+) -> tuple[list[HelpRow], int]:
     """The reply to an entry: a line per record, what each reminds of one step under
     it, each prisoner it freed or moved; then what the entry set with it (the clock
-    moved to its phase, the board facts it implied), the handles it made. What was
-    recorded comes first: the lines the entry took with it follow it, never hide it
-    below a short screen's reply."""
+    moved to its phase, the board facts it implied), the handles it made, and how many
+    rows those are. What was recorded comes first: the lines the entry took with it
+    follow it, never hide it below a short screen's reply."""
     if parsed.verb in ("next", "prev", "turn", "phase", "skip"):
         state = game.state
         told = describe_clock(state.turn, state.attacker, state.phase)
         if parsed.clock_from_turn != (state.turn, state.attacker):
             told = f"new Player Turn: {told}"  # never crossed silently
-        return [HelpRow(told), *_forced(game, parsed, records)]
+        return [HelpRow(told), *_forced(game, parsed, records)], 0
     rows = [HelpRow(note) for note in parsed.notes]  # a stack (@P4), what was filled in
     taken_with: list[HelpRow] = []
     if parsed.clock_moved is not None and records and isinstance(records[0], ev.PhaseSet):
@@ -173,10 +181,9 @@ def _message(game: Game, parsed: Parsed, records: list[ev.Record], change: Chang
     # one A20.221 gave back or exchanged is told by its record's line above)
     remade = {u.handle for r in records for u in remade_by_a20221(game.state, r.seq)}
     rows += _prisoners(change, remade)
-    rows += taken_with
     if parsed.made:
-        rows.append(HelpRow("new handles: " + ", ".join(parsed.made)))
-    return rows
+        taken_with.append(HelpRow("new handles: " + ", ".join(parsed.made)))
+    return rows + taken_with, len(taken_with)
 
 
 def _forced(game: Game, parsed: Parsed, records: list[ev.Record]) -> list[HelpRow]:

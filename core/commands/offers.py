@@ -128,7 +128,10 @@ def _offers(state: GameState, fact: m.May) -> list[Offer]:
             return [Offer(capture.Capture(units=targets, by=p.handle), "A20.221")]
         case m.MayRearm(unit=u, enemy=enemy, how=how):
             return [Offer(escape.Rearm(unit=u.handle, how=how, enemy=enemy.handle), "A20.551")]
-        case m.MayMassacre(units=units, victims=victims):
+        case (
+            m.MayMassacre(units=units, victims=victims)
+            | m.MustMassacre(units=units, victims=victims)
+        ):
             return [Offer(losses.Massacre(units=victims, by=units[0].handle), "A20.4")]
         case m.MayScrounge(units=units):
             return [Offer(escape.Scrounge(unit=u.handle, roll=0), "A20.552", "roll") for u in units]

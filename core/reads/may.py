@@ -26,6 +26,7 @@ from stockade.core.reads.views import (
     rearm_sources,
     rearm_ways,
 )
+from stockade.core.rules.berserk import berserk_with_prisoners, bound_to_massacre, next_fire_phase
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
 from stockade.core.rules.guards import escort_refusal
@@ -104,11 +105,22 @@ class MaySurrender:
 
 @dataclass(frozen=True)
 class MayMassacre:
-    """Units that may (or, berserk, must) Massacre the unarmed ``victims`` (A20.4)."""
+    """Units that may Massacre the unarmed ``victims`` in their fire phase (A20.4)."""
 
     units: tuple[Unit, ...]
     victims: tuple[str, ...]
-    must: bool
+
+
+@dataclass(frozen=True)
+class MustMassacre:
+    """Berserk units that A20.4 binds to eliminate the prisoners ``victims`` in their
+    Location at the start of a fire phase of theirs: the clock records it when it
+    enters the ``attacker``'s ``phase`` (``core.rules.berserk``)."""
+
+    units: tuple[Unit, ...]
+    victims: tuple[str, ...]
+    attacker: str
+    phase: ev.Phase
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,7 @@ May = (
     | NeverSurrender
     | MaySurrender
     | MayMassacre
+    | MustMassacre
     | MayScrounge
     | MayRecapture
     | MayEscort
@@ -257,27 +270,33 @@ def _rtph(state: GameState) -> list[May]:
 
 def _fire(state: GameState) -> list[May]:
     firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
-    berserk, may = [], []
     helpless = [
         v for v in state.units.values() if v.side != firer and v.status in (PRISONER, UNARMED)
     ]
     if not helpless:
         return []
+    # the berserk units' Massacre as the clock will record it: the rule's one check
+    bound = bound_to_massacre(state, berserk_with_prisoners(state), firer, set())
+    must = {u.handle: set(victims) for units, victims in bound for u in units}
+    may = []
     for u in state.units.values():
         if u.side != firer or u.status != ACTIVE or not u.armed or not u.is_infantry:
             continue
         victims = [
-            v for v in helpless if v.guard == u.handle or (u.location and v.location == u.location)
+            v.handle
+            for v in helpless
+            if (v.guard == u.handle or (u.location and v.location == u.location))
+            and v.handle not in must.get(u.handle, ())
         ]
-        if not victims:
-            continue
-        key = tuple(v.handle for v in victims)
-        if u.berserk:
-            berserk.append((key, u))
-        elif fit_to_massacre(state, u):
-            may.append((key, u))
-    out: list[May] = [MayMassacre(units, handles, True) for handles, units in _together(berserk)]
-    return out + [MayMassacre(units, handles, False) for handles, units in _together(may)]
+        if victims and fit_to_massacre(state, u):
+            may.append((tuple(victims), u))
+    out: list[May] = []
+    if bound:
+        attacker, phase = next_fire_phase(state, firer)
+        out += [
+            MustMassacre(tuple(units), tuple(victims), attacker, phase) for units, victims in bound
+        ]
+    return out + [MayMassacre(units, handles) for handles, units in _together(may)]
 
 
 def _mph(state: GameState) -> list[May]:
@@ -384,12 +403,12 @@ def sentence(fact: May, state: GameState) -> str:
                 f"Order, armed enemy ({_names(captors)}) and unable to rout "
                 "without Interdiction/Low Crawl (A20.21)"
             )
-        case MayMassacre(units=units, victims=victims, must=True):
+        case MustMassacre(units=units, victims=victims, attacker=attacker, phase=phase):
             one = len(units) == 1
             return (
-                f"{_names(units)} {'is' if one else 'are'} berserk with unarmed enemies "
+                f"{_names(units)} {'is' if one else 'are'} berserk with prisoners "
                 f"({', '.join(victims)}): {'it' if one else 'they'} must Massacre them "
-                "at the start of this fire phase (A20.4)"
+                f"at the start of the {attacker} {phase} (A20.4)"
             )
         case MayMassacre(units=units, victims=victims):
             return (

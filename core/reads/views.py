@@ -30,6 +30,7 @@ from stockade.core.model.units import (
     nationality_flags,
     unarmed_counter_text,
 )
+from stockade.core.rules.berserk import berserk_with_prisoners, bound_to_massacre, next_fire_phase
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import capacity
 from stockade.core.rules.implying import Judge, records_too
@@ -199,8 +200,12 @@ def guard_limits(state: GameState, guard: Unit) -> list[str]:
             "may attack only its prisoners except in CC; no SW, Interdiction or Kindle (A20.52)"
         )
     limits.append("CC vs non-prisoners at half FP (A20.52)")
-    if guard.berserk:
-        limits.append("must Massacre them at the start of its fire phase (A20.4)")
+    if guard.berserk and any(
+        guard.handle in (u.handle for u in units)
+        for units, _ in bound_to_massacre(state, berserk_with_prisoners(state), guard.side, set())
+    ):
+        attacker, phase = next_fire_phase(state, guard.side)
+        limits.append(f"must Massacre them at the start of the {attacker} {phase} (A20.4)")
     if guard.melee:
         limits.append("in Melee with its prisoners: no transfer or abandonment (A20.5)")
     return limits

@@ -44,19 +44,33 @@ def berserk_with_prisoners(state: GameState) -> Places:
     return [(units, held) for units, held in places.values() if any(u.berserk for u in units)]
 
 
-def forced_massacres(
-    state: GameState, places: Places, firer: str, spent: set[str]
-) -> list[ev.Record]:
-    """What A20.4 makes ``firer``'s berserk units do at the start of its fire phase, as
-    ``state`` stands (``places``: ``berserk_with_prisoners``): each one with prisoners
-    in its Location eliminates them (not those
-    in Melee: they are in the act of escape). Units and prisoners in ``spent`` (dealt
-    with earlier in the same clock move) are left out, and those dealt with here are
-    added to it.
+def next_fire_phase(state: GameState, side: str) -> tuple[str, ev.Phase]:
+    """The ATTACKER and phase of ``side``'s first fire phase after the clock's phase:
+    the one at whose start the clock records ``side``'s forced Massacre
+    (``core.commands.forced`` records it on entering a phase, so a unit bound to it
+    during its own fire phase waits for its next one)."""
+    attacker = state.attacker
+    phases = ev.PHASES[ev.PHASES.index(state.phase) + 1 :]
+    # each Player Turn holds a fire phase of each side: two of them always hold one
+    for _ in range(2):
+        for phase in phases:
+            if firer_in(phase, attacker, state.enemy_of(attacker)) == side:
+                return attacker, phase
+        attacker, phases = state.enemy_of(attacker), ev.PHASES
+    raise AssertionError(f"no fire phase of {side} in two Player Turns")
 
-    Several berserk units in one Location eliminate the same prisoners: the first
-    records the Massacre, and each other one loses its berserk status with it."""
-    out: list[ev.Record] = []
+
+def bound_to_massacre(
+    state: GameState, places: Places, firer: str, spent: set[str]
+) -> list[tuple[list[Unit], list[str]]]:
+    """Whom A20.4 makes ``firer``'s berserk units eliminate at the start of its fire
+    phase, as ``state`` stands (``places``: ``berserk_with_prisoners``): each group of
+    berserk units in one Location (the first one records the Massacre) and the
+    prisoners there (not those in Melee: they are in the act of escape; not free
+    unarmed units: the sentence says "prisoners"). Units and prisoners in ``spent``
+    (dealt with earlier in the same clock move) are left out, and those named here are
+    added to it. The one check for the clock and for what the player is told."""
+    out: list[tuple[list[Unit], list[str]]] = []
     for units, held in places:
         berserk = [
             u
@@ -76,9 +90,22 @@ def forced_massacres(
         ]
         if not berserk or not victims:
             continue
-        first, *others = sorted(berserk, key=lambda u: (u.created, len(u.handle), u.handle))
-        out.append(ev.Massacred(units=victims, by=first.handle))
-        out += [ev.StatusChanged(handle=u.handle, berserk=False) for u in others]
+        out.append((sorted(berserk, key=lambda u: (u.created, len(u.handle), u.handle)), victims))
         spent.update(victims)
         spent.update(u.handle for u in berserk)
+    return out
+
+
+def forced_massacres(
+    state: GameState, places: Places, firer: str, spent: set[str]
+) -> list[ev.Record]:
+    """What A20.4 makes ``firer``'s berserk units record at the start of its fire
+    phase (``bound_to_massacre``, with ``spent`` likewise).
+
+    Several berserk units in one Location eliminate the same prisoners: the first
+    records the Massacre, and each other one loses its berserk status with it."""
+    out: list[ev.Record] = []
+    for (first, *others), victims in bound_to_massacre(state, places, firer, spent):
+        out.append(ev.Massacred(units=victims, by=first.handle))
+        out += [ev.StatusChanged(handle=u.handle, berserk=False) for u in others]
     return out

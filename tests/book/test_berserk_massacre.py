@@ -10,6 +10,8 @@ import pytest
 from stockade.core.book.game import Game
 from stockade.core.commands import execute, run_script
 from stockade.core.model import events as ev
+from stockade.core.reads.may import phase_hints
+from stockade.core.reads.views import side_panel
 
 SETUP = [
     "add German 4-6-7 K6 4-6-7 K6",
@@ -121,3 +123,42 @@ def test_two_berserk_units_with_the_same_prisoners_both_calm_down(game):
     assert [m.by for m in massacres] == ["r1"]
     assert _massacred(game) and not game.state.units["r1"].berserk
     assert "implied: r2 no longer berserk" in out.message
+
+
+def _hints(game: Game) -> str:
+    return "\n".join(phase_hints(game.state))
+
+
+def test_a_unit_gone_berserk_in_its_fire_phase_is_told_the_phase_the_clock_records_it():
+    """r2 goes berserk during the Russian PFPh, whose start is past: the status line and
+    the side panel name the Russian AFPh, and that is where the clock records it."""
+    game = Game.in_memory(
+        "berserk", [ev.SideSpec("German", "German", 3), ev.SideSpec("Russian", "Russian", 3)]
+    )
+    run_script(game, [*SETUP[:3], "turn", "phase PFPh", "berserk r1"])
+    assert (game.state.attacker, game.state.phase) == ("Russian", "PFPh")
+    told = "must Massacre them at the start of the Russian AFPh (A20.4)"
+    assert "r1 is berserk with prisoners (g1, g2): it " + told in _hints(game)
+    [guard] = [g for g in side_panel(game.state, "Russian").guards if g.unit.handle == "r1"]
+    assert told in guard.limits
+    out = execute(game, "phase DFPh")
+    assert game.state.units["g1"].status == "prisoner"  # the AFPh is not yet entered
+    assert "implied" not in out.message
+    out = execute(game, "next")
+    assert "implied: r1 massacres g1 g2 at the start of the Russian AFPh" in out.message
+    game.close()
+
+
+def test_a_berserk_unit_with_free_unarmed_units_may_but_need_not_massacre_them():
+    """A20.4 binds a berserk unit to eliminate "prisoners": free unarmed units in its
+    Location it may Massacre (it is berserk), and the clock records nothing."""
+    game = Game.in_memory(
+        "berserk", [ev.SideSpec("German", "German", 3), ev.SideSpec("Russian", "Russian", 3)]
+    )
+    run_script(game, [*SETUP[:3], "turn", "abandon g1 g2", "berserk r2", "next"])
+    assert game.state.phase == "PFPh"
+    assert {game.state.units[h].status for h in ("g1", "g2")} == {"unarmed"}
+    hints = _hints(game)
+    assert "must Massacre" not in hints
+    assert "may Massacre g1, g2" in hints
+    game.close()

@@ -91,3 +91,25 @@ def test_a_reply_that_is_a_text_of_its_own_is_told_as_its_lines_and_no_rows():
     assert rows == [] and lines and lines == outcome.message.splitlines()
     app = StockadeApp(game, remember=False)
     assert app.run_command("help rulings") == "\n".join(lines)
+
+
+def test_what_else_an_entry_did_sits_under_it_not_under_what_it_set_with_it():
+    """A surrender typed in the RPh moves the clock to the RtPh and implies its unit
+    broken: the CVP it is worth is told under the surrender, above those lines, never
+    one step under "implied:" as if the implied fact changed the CVP; the app and the
+    command line say it alike, and the message (``--json``) is the reply's own."""
+    game = Game.in_memory(
+        "told", [ev.SideSpec("German", "German", 3), ev.SideSpec("Russian", "Russian", 3)]
+    )
+    run_script(game, ["add German 4-6-7 K4", "add Russian 4-4-7 K5", "turn"])
+    outcome = execute(game, "surrender r1 to g1")
+    lines = told(game, outcome)
+    cvp = lines.index("  German if-ended CVP 0 -> 4")
+    clock = next(i for i, line in enumerate(lines) if line.startswith("clock: RPh -> RtPh"))
+    implied = next(i for i, line in enumerate(lines) if line.startswith("implied: r1 broken"))
+    assert lines[0].startswith("Russian 4-4-7 (r1) surrendered to German 4-6-7 (g1)")
+    assert cvp < clock < implied == len(lines) - 1, lines
+    assert "CVP" not in outcome.message
+    game.undo()
+    app = StockadeApp(game, remember=False)
+    assert app.run_command("surrender r1 to g1").splitlines() == lines

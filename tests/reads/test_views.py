@@ -103,7 +103,9 @@ def test_berserk_guard_must_massacre_and_status_is_in_words():
     game.submit([ev.StatusChanged(handle="a1", berserk=True, broken=False)])
     [view] = [g for g in side_panel(game.state, US).guards if g.unit.handle == "a1"]
     assert "berserk" in view.status
-    assert "must Massacre them at the start of its fire phase (A20.4)" in view.limits
+    # the clock stands in the US RtPh: US fires next in the DE Player Turn's DFPh
+    assert (game.state.attacker, game.state.phase) == ("US", "RtPh")
+    assert "must Massacre them at the start of the DE DFPh (A20.4)" in view.limits
 
 
 def test_prisoners_held_by_enemy_and_escape_column():

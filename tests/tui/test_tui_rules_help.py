@@ -55,3 +55,27 @@ async def test_a_long_help_reply_gets_a_page_read_with_page_down(tmp_path):
         assert not isinstance(app.screen, TextScreen)
         assert "escape" in status_text(app)
     game.close()
+
+
+@sync
+async def test_the_long_reply_page_says_how_to_page_it_with_the_keys_in_force(tmp_path):
+    """The page's border names its page keys, as the keymap binds them (a remapped
+    key shows, and works): not only how to close it."""
+    config = tmp_path / "config"
+    config.mkdir(exist_ok=True)
+    (config / "config.toml").write_text('[keys]\n"stockade.text_page_down" = "space"\n')
+    game = new_game(tmp_path, "Rules", [("German", "German", 3), ("American", "American", 4)])
+    app = StockadeApp(game, remember=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_command(pilot, "help")
+        assert isinstance(app.screen, TextScreen)
+        body = app.screen.query_one("#text-body", VerticalScroll)
+        assert body.border_subtitle == "space/pgup: page · j/k: line · esc: close"
+        await pilot.press("j")
+        await pilot.pause()
+        assert body.scroll_y == 1
+        await pilot.press("space")
+        await pilot.pause()
+        assert body.scroll_target_y > 1
+    game.close()

@@ -1,6 +1,7 @@
 """A scrollable page of text from the core (e.g. ``help A20.55``: a section of the A20
 conformance matrix; ``help``: the verbs, as the core's rows), too long for the status
-line. The page keys and the arrows scroll it; Esc closes it."""
+line. The page keys, j/k and the arrows scroll it; Esc closes it: its border says so,
+from the keys' declarations (``tui.bindings``)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,12 @@ class TextScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="text-body") as body:
             body.border_title = self._title
-            body.border_subtitle = hint(self.app, ("stockade.text_close", "close"))
+            body.border_subtitle = hint(
+                self.app,
+                (("stockade.text_page_down", "stockade.text_page_up"), "page"),
+                (("stockade.text_down", "stockade.text_up"), "line"),
+                ("stockade.text_close", "close"),
+            )
             if self._rows:
                 yield RowsPage(self._rows, id="text-page")
             else:
@@ -44,3 +50,12 @@ class TextScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_page(self, where: str) -> None:
+        body = self.query_one("#text-body", VerticalScroll)
+        body.scroll_page_down() if where == "down" else body.scroll_page_up()
+
+    def action_scroll(self, where: str) -> None:
+        body = self.query_one("#text-body", VerticalScroll)
+        # at once: a burst of j's each scrolls a line (Textual's own waits for a refresh)
+        body.scroll_down(immediate=True) if where == "down" else body.scroll_up(immediate=True)
