@@ -34,6 +34,7 @@ from stockade.core.rules.losses import fit_to_massacre
 from stockade.core.rules.scrounging import scrounge_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
+from stockade.core.rules.timing import Waiting, phase_view
 
 
 # ------------------------------------------------------------------ the facts
@@ -412,6 +413,50 @@ def sentence(fact: May, state: GameState) -> str:
                 "escorted prisoners count double (A20.53)"
             )
     raise AssertionError(f"no sentence for {fact!r}")
+
+
+def _waiting(fact: May, phase: ev.Phase) -> Waiting | None:
+    """A fact that asks something of the table, in the few words a clock reply names it
+    by (``passed CCPh, where g3 may attempt escape from r2 (A20.55)``); None for one
+    that asks nothing (a Guard in Melee, a unit that never surrenders, the game over)."""
+    match fact:
+        case MayTransfer(guard=guard):
+            return Waiting(phase, f"{guard.handle} may transfer or abandon", "A20.5")
+        case MayEscape(units=units, guard=guard):
+            return Waiting(phase, f"{_names(units)} may attempt escape from {guard}", "A20.55")
+        case MayCaptureBack(unit=p, targets=targets):
+            return Waiting(phase, f"{p.handle} may capture {' '.join(targets)}", "A20.221")
+        case MayRearm(unit=u, enemy=enemy):
+            return Waiting(phase, f"{u.handle} may rearm from {enemy.handle}", "A20.551")
+        case MaySurrender(units=units):
+            return Waiting(phase, f"{_names(units)} may surrender", "A20.21")
+        case MayMassacre(units=units, victims=victims, must=must):
+            verb = "must" if must else "may"
+            return Waiting(phase, f"{_names(units)} {verb} massacre {' '.join(victims)}", "A20.4")
+        case MayScrounge(units=units):
+            return Waiting(phase, f"{_names(units)} may scrounge", "A20.552")
+        case MayRecapture(side=side, free=free):
+            return Waiting(phase, f"{side} may recapture {_names(free)}", "A20.54")
+        case MayEscort(guards=guards):
+            return Waiting(phase, f"{_names(guards)} may escort their prisoners", "A20.53")
+    return None
+
+
+def waiting_in(state: GameState, phase: ev.Phase) -> Waiting | None:
+    """The first thing A20 asks of the table in ``phase`` of this Player Turn, as the
+    board stands: the facts ``may_now`` gives the hints there (one judge, so the key
+    that skips to the next such phase never passes one the hints then name), or a Melee
+    that goes on in the CCPh (a CC capture in it, A20.22)."""
+    view = phase_view(state, phase)
+    for fact in may_now(view):
+        waiting = _waiting(fact, phase)
+        if waiting is not None:
+            return waiting
+    if phase == "CCPh":
+        fighting = next((u for u in state.units.values() if u.on_board and u.melee), None)
+        if fighting is not None:
+            return Waiting(phase, f"the Melee of {fighting.handle} goes on", "A20.22")
+    return None
 
 
 def phase_hints(state: GameState) -> list[str]:
