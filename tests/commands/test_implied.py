@@ -408,10 +408,12 @@ def test_an_elimination_by_fire_is_read_and_never_recorded_in_a_phase_without_fi
 def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
     """A broken r1 beside the German Guard could surrender in the RtPh; a transfer
     typed in the MPh moves the clock to the APh past it, and the reply says so."""
-    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "phase MPh"])
+    lines = [*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "move g4 L4", "phase MPh"]
+    game = new_game(lines=lines)
     outcome = execute(game, "abandon r3")
     assert "clock: MPh -> APh" in outcome.message
-    # each phase passed, with what waited there (the SS g4 may massacre r3 in its AFPh)
+    # each phase passed, with what waited there (the SS g4, with r3 in L4, may massacre
+    # it in its AFPh, A20.4: "an unarmed unit in their Location")
     assert (
         "passed AFPh, where g4 may massacre r3 (A20.4); RtPh, where r1 may surrender "
         "(A20.21); prev goes back"
