@@ -11,8 +11,9 @@ offer alike. The queries are imported when a list is first asked for: reading a 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState

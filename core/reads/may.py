@@ -13,8 +13,9 @@ the one judge of the pickers too); this module only gathers and groups.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 from typing import TypeVar
+
+import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -38,15 +39,13 @@ from stockade.core.rules.timing import Waiting, phase_view
 
 
 # ------------------------------------------------------------------ the facts
-@dataclass(frozen=True)
-class GuardsInMelee:
+class GuardsInMelee(msgspec.Struct, frozen=True):
     """Guards whose prisoners are in Melee with them: no transfer or abandonment."""
 
     guards: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayTransfer:
+class MayTransfer(msgspec.Struct, frozen=True):
     """A Guard may transfer its prisoners (to ``takers``, in its Location) or abandon
     them this RPh/APh (A20.5)."""
 
@@ -55,8 +54,7 @@ class MayTransfer:
     takers: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayEscape:
+class MayEscape(msgspec.Struct, frozen=True):
     """Prisoners of one Guard that may attempt escape, after a NTC or not (A20.55);
     ``implied``: the board facts the entry records with it (``a1 broken``), or ""."""
 
@@ -67,8 +65,7 @@ class MayEscape:
     implied: str = ""
 
 
-@dataclass(frozen=True)
-class MayCaptureBack:
+class MayCaptureBack(msgspec.Struct, frozen=True):
     """A unit captured in this CCPh whose own attack of that simultaneous CC may still
     be recorded as a capture of ``targets`` (A20.221), judged by the capture check."""
 
@@ -76,8 +73,7 @@ class MayCaptureBack:
     targets: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MayRearm:
+class MayRearm(msgspec.Struct, frozen=True):
     """An unarmed unit that may rearm at once from ``enemy`` (A20.551)."""
 
     unit: Unit
@@ -85,15 +81,13 @@ class MayRearm:
     how: ev.RearmHow
 
 
-@dataclass(frozen=True)
-class NeverSurrender:
+class NeverSurrender(msgspec.Struct, frozen=True):
     units: tuple[Unit, ...]
     side: str
     why: str
 
 
-@dataclass(frozen=True)
-class MaySurrender:
+class MaySurrender(msgspec.Struct, frozen=True):
     """Broken units that surrender via the RtPh if the board allows (A20.21), to one
     of ``captors``; the captor may reject them instead (A20.3)."""
 
@@ -103,8 +97,7 @@ class MaySurrender:
     captors: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayMassacre:
+class MayMassacre(msgspec.Struct, frozen=True):
     """Units that may (or, berserk, must) Massacre the unarmed ``victims`` (A20.4)."""
 
     units: tuple[Unit, ...]
@@ -112,26 +105,22 @@ class MayMassacre:
     must: bool
 
 
-@dataclass(frozen=True)
-class MayScrounge:
+class MayScrounge(msgspec.Struct, frozen=True):
     units: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayRecapture:
+class MayRecapture(msgspec.Struct, frozen=True):
     """``side``'s Infantry entering the Location of ``free`` may recapture them (A20.54)."""
 
     side: str
     free: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayEscort:
+class MayEscort(msgspec.Struct, frozen=True):
     guards: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(msgspec.Struct, frozen=True):
     """The game has ended: nothing more may happen."""
 
 
