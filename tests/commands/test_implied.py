@@ -418,3 +418,21 @@ def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
         "passed AFPh, where g4 may massacre r3 (A20.4); RtPh, where r1 may surrender "
         "(A20.21); prev goes back"
     ) in outcome.message
+
+
+@pytest.mark.parametrize(
+    ("phase", "why"),
+    [
+        ("MPh", "a recapture in the MPh enters the unarmed units' Location"),
+        ("APh", "a recapture by CC is fought within one Location, which the ATTACKER entered"),
+        ("CCPh", "a recapture by CC is fought within one Location, which the ATTACKER entered"),
+    ],
+)
+def test_a_recapture_implies_the_move_of_the_phase_it_is_made_in(phase, why):
+    """A20.54: in the MPh g2 recaptures by entering r3's Location; by CC (typed in the
+    APh, the clock moves to the CCPh; or in the CCPh, where no unit moves) g2 stands
+    there because it advanced in its APh, and the implied Location says so."""
+    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "abandon r3"])
+    execute(game, f"phase {phase}")
+    message = execute(game, "recapture r3 by g2").message
+    assert f"implied: g2 is in L4 (A20.54: {why}" in message, message
