@@ -11,7 +11,6 @@ import msgspec
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.core.reads.may import waiting_in
 from stockade.core.rules.timing import ClockMove, phase_to_move_to
 
 # Said when a phase begins, so the table knows what A20 allows now.
@@ -86,6 +85,10 @@ def follow_entries(
     move = phase_to_move_to(state, events)
     if move is None:
         return events, None
+    # what A20 allows (core.reads.may, with the pickers' queries) is read only when the
+    # clock moves: a ``do`` that moves no clock does not load it
+    from stockade.core.reads.may import waiting_in
+
     between = ev.PHASES[ev.PHASES.index(state.phase) + 1 : ev.PHASES.index(move.phase)]
     waiting = (waiting_in(state, phase) for phase in between)
     move = msgspec.structs.replace(move, skipped=tuple(w for w in waiting if w is not None))
@@ -108,6 +111,8 @@ def next_a20_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
     what the hints would name there), at
     most the next Player Turn's RPh: a Player Turn where nothing A20 happens costs one
     step, and the reply names the Player Turn it moves into."""
+    from stockade.core.reads.may import waiting_in
+
     index = ev.PHASES.index(state.phase)
     for phase in ev.PHASES[index + 1 :]:
         if waiting_in(state, phase) is not None:
