@@ -83,7 +83,7 @@ SETUP_SPECS: tuple[VerbSpec, ...] = (
         "melee",
         "put units in Melee ('melee H off' ends it)",
         "melee a1 g2",
-        which="active",
+        which="melee",
         both_sides=True,
     ),
     VerbSpec(
