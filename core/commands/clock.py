@@ -6,10 +6,12 @@ opens each Game Turn, so the turn number goes up when it becomes the ATTACKER ag
 
 from __future__ import annotations
 
+import msgspec
+
 from stockade.core.model import events as ev
 from stockade.core.model.errors import InputRefusal
 from stockade.core.model.state import GameState
-from stockade.core.rules.timing import ClockMove, a20_can_act, phase_to_move_to
+from stockade.core.rules.timing import ClockMove, phase_to_move_to
 
 # Said when a phase begins, so the table knows what A20 allows now.
 PHASE_HINTS = {
@@ -83,6 +85,13 @@ def follow_entries(
     move = phase_to_move_to(state, events)
     if move is None:
         return events, None
+    # what A20 allows (core.reads.may, with the pickers' queries) is read only when the
+    # clock moves: a ``do`` that moves no clock does not load it
+    from stockade.core.reads.may import waiting_in
+
+    between = ev.PHASES[ev.PHASES.index(state.phase) + 1 : ev.PHASES.index(move.phase)]
+    waiting = (waiting_in(state, phase) for phase in between)
+    move = msgspec.structs.replace(move, skipped=tuple(w for w in waiting if w is not None))
     to = ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=move.phase)
     return [to, *events], move
 
@@ -98,11 +107,14 @@ def describe_move(state_before_phase: str, move: ClockMove) -> str:
 
 
 def next_a20_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
-    """The next phase in which A20 has something waiting (``core.rules.timing``), at
+    """The next phase in which A20 has something waiting (``core.reads.may.waiting_in``:
+    what the hints would name there), at
     most the next Player Turn's RPh: a Player Turn where nothing A20 happens costs one
     step, and the reply names the Player Turn it moves into."""
+    from stockade.core.reads.may import waiting_in
+
     index = ev.PHASES.index(state.phase)
     for phase in ev.PHASES[index + 1 :]:
-        if a20_can_act(state, phase, state.attacker):
+        if waiting_in(state, phase) is not None:
             return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=phase)
     return next_player_turn(state, first_attacker)

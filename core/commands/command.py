@@ -290,19 +290,26 @@ def stack(ctx: Context, slot: Slot, place: str, values: Values) -> list[Handle]:
     sides: dict[str, list[Handle]] = {}
     for handle in fit:
         sides.setdefault(units[handle].side, []).append(handle)
-    if len(sides) > 1:
+    if slot.both_sides and not slot.stack_fits(len(sides)):
+        (side,) = sides
+        raise InputRefusal(
+            f"A11: a Melee is between both sides' units in one Location; in "
+            f"{units[fit[0]].location} only {side} units fit {what}: "
+            + _listed(units[h] for h in fit),
+            "type the handles of the units in Melee, of both sides",
+        )
+    if not slot.stack_fits(len(sides)):
         raise InputRefusal(
             f"{STACK_MARK}{place} holds {what} of both sides: "
             + "; ".join(f"{side} {_listed(units[h] for h in hs)}" for side, hs in sides.items()),
             "type the handles of the ones you mean",
         )
-    # the Location as the board names it, however it was typed; a unit of the same
-    # side there that the rules keep out is named with why, never dropped silently
-    side = units[fit[0]].side
+    # the Location as the board names it, however it was typed; a unit of a side taken
+    # there that the rules keep out is named with why, never dropped silently
     left: dict[tuple[str, str], list[Handle]] = {}
     for c in here:
         u = units[c.handle]
-        if c.handle not in fit and not c.legal and u.side == side and u.on_board:
+        if c.handle not in fit and not c.legal and u.side in sides and u.on_board:
             left.setdefault((c.reason, c.rule), []).append(c.handle)
     said = "".join(
         f"; {' '.join(hs)} left out: {why}" + (f" ({rule})" if rule else "")

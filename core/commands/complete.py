@@ -149,7 +149,8 @@ def _stacks(
     slot: Slot, state: GameState, named: list[str], before: list[str], offers: list[Choice]
 ) -> list[str]:
     """``@LOC`` for a units slot: each Location where the slot's picks (given the line so
-    far) allow units of one side only, as ``@LOC`` is read; not one already given, nor
+    far) allow units of the sides it takes (``Slot.stack_fits``), as ``@LOC`` is read;
+    not one already given, nor
     one whose units are all named already."""
     if slot.kind is not Kind.UNITS:
         return []
@@ -167,7 +168,7 @@ def _stacks(
     return [
         STACK_MARK + place
         for place in sorted(sides, key=_natural)
-        if len(sides[place]) == 1 and place in unnamed and place.lower() not in given
+        if slot.stack_fits(len(sides[place])) and place in unnamed and place.lower() not in given
     ]
 
 

@@ -11,8 +11,9 @@ offer alike. The queries are imported when a list is first asked for: reading a 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -33,6 +34,9 @@ UNIT_FILTERS: dict[str, Callable[[GameState, Unit], bool]] = {
     "prisoner": lambda s, u: u.status == PRISONER,
     "unarmed": lambda s, u: u.status == UNARMED,
     "captive": lambda s, u: u.status in (PRISONER, UNARMED),
+    # a Melee's units: armed ones, and unarmed ones an entering unit failed to
+    # recapture in the MPh, "considered in Melee thereafter" (A20.54)
+    "melee": lambda s, u: u.on_board and u.status in (ACTIVE, UNARMED),
     "captor": lambda s, u: (
         (u.status == ACTIVE and u.armed and not u.berserk and u.unit_kind != "vehicle")
         or captured_this_ccph(s, u)  # its own attack of that simultaneous CC (A20.221)

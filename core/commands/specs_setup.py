@@ -7,7 +7,12 @@ from stockade.core.commands.verb_spec import Kind, Slot, VerbSpec, units_slot
 
 
 def _status(
-    name: str, summary: str, example: str, aliases: tuple[str, ...] = (), which: str = "any"
+    name: str,
+    summary: str,
+    example: str,
+    aliases: tuple[str, ...] = (),
+    which: str = "any",
+    both_sides: bool = False,
 ) -> VerbSpec:
     return VerbSpec(
         name,
@@ -16,7 +21,14 @@ def _status(
         example,
         aliases,
         (
-            Slot("units", Kind.UNITS, label="Units", which=which, required=True),
+            Slot(
+                "units",
+                Kind.UNITS,
+                label="Units",
+                which=which,
+                required=True,
+                both_sides=both_sides,
+            ),
             Slot("off", Kind.FLAG, "off", "off: clear it"),
         ),
     )
@@ -67,7 +79,13 @@ SETUP_SPECS: tuple[VerbSpec, ...] = (
     _status("unpin", "clear pinned", "unpin a2", which="active"),
     _status("berserk", "mark units berserk", "berserk r3", which="active"),
     _status("disrupt", "mark units Disrupted (A19.12)", "disrupt i2", which="active"),
-    _status("melee", "put units in Melee ('melee H off' ends it)", "melee a1 g2", which="active"),
+    _status(
+        "melee",
+        "put units in Melee ('melee H off' ends it)",
+        "melee a1 g2",
+        which="melee",
+        both_sides=True,
+    ),
     VerbSpec(
         "move",
         "move H... LOC",

@@ -78,11 +78,20 @@ class Slot(msgspec.Struct, frozen=True):
     # parser fills it from ``choices`` / ``picks`` (``command.fill_left_out``). Only a
     # trailing positional slot can be seen to be missing, so only those take it.
     fill_when_single: bool = False
+    # ``@LOC`` in this units slot takes the units of both sides there (a Melee is
+    # between both sides' units in one Location, A11); else those of one side
+    both_sides: bool = False
     # Whether the slot's question applies to this game at all (None: always); a form
     # shows the field only where it does.
     asked: Callable[[GameState], bool] | None = None
     # where ``asked`` holds, as help out of a game says it ("an Axis Minor side ...")
     applies: str = ""
+
+    def stack_fits(self, sides: int) -> bool:
+        """Whether ``@LOC`` may take the units of ``sides`` sides this slot fits there:
+        both for a Melee (A11), else one (the bar offers, and the parser takes, only
+        such a Location)."""
+        return sides == 2 if self.both_sides else sides == 1
 
     @property
     def arity(self) -> str:

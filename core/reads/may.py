@@ -13,8 +13,9 @@ the one judge of the pickers too); this module only gathers and groups.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
 from typing import TypeVar
+
+import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
@@ -35,18 +36,17 @@ from stockade.core.rules.losses import fit_to_massacre
 from stockade.core.rules.scrounging import scrounge_refusal
 from stockade.core.rules.simultaneous_cc import captured_this_ccph
 from stockade.core.rules.surrender import never_surrenders
+from stockade.core.rules.timing import Waiting, phase_view
 
 
 # ------------------------------------------------------------------ the facts
-@dataclass(frozen=True)
-class GuardsInMelee:
+class GuardsInMelee(msgspec.Struct, frozen=True):
     """Guards whose prisoners are in Melee with them: no transfer or abandonment."""
 
     guards: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayTransfer:
+class MayTransfer(msgspec.Struct, frozen=True):
     """A Guard may transfer its prisoners (to ``takers``, in its Location) or abandon
     them this RPh/APh (A20.5)."""
 
@@ -55,8 +55,7 @@ class MayTransfer:
     takers: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayEscape:
+class MayEscape(msgspec.Struct, frozen=True):
     """Prisoners of one Guard that may attempt escape, after a NTC or not (A20.55);
     ``implied``: the board facts the entry records with it (``a1 broken``), or ""."""
 
@@ -67,8 +66,7 @@ class MayEscape:
     implied: str = ""
 
 
-@dataclass(frozen=True)
-class MayCaptureBack:
+class MayCaptureBack(msgspec.Struct, frozen=True):
     """A unit captured in this CCPh whose own attack of that simultaneous CC may still
     be recorded as a capture of ``targets`` (A20.221), judged by the capture check."""
 
@@ -76,8 +74,7 @@ class MayCaptureBack:
     targets: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MayRearm:
+class MayRearm(msgspec.Struct, frozen=True):
     """An unarmed unit that may rearm at once from ``enemy`` (A20.551)."""
 
     unit: Unit
@@ -85,15 +82,13 @@ class MayRearm:
     how: ev.RearmHow
 
 
-@dataclass(frozen=True)
-class NeverSurrender:
+class NeverSurrender(msgspec.Struct, frozen=True):
     units: tuple[Unit, ...]
     side: str
     why: str
 
 
-@dataclass(frozen=True)
-class MaySurrender:
+class MaySurrender(msgspec.Struct, frozen=True):
     """Broken units that surrender via the RtPh if the board allows (A20.21), to one
     of ``captors``; the captor may reject them instead (A20.3)."""
 
@@ -103,16 +98,14 @@ class MaySurrender:
     captors: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayMassacre:
+class MayMassacre(msgspec.Struct, frozen=True):
     """Units that may Massacre the unarmed ``victims`` in their fire phase (A20.4)."""
 
     units: tuple[Unit, ...]
     victims: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MustMassacre:
+class MustMassacre(msgspec.Struct, frozen=True):
     """Berserk units that A20.4 binds to eliminate the prisoners ``victims`` in their
     Location at the start of a fire phase of theirs: the clock records it when it
     enters the ``attacker``'s ``phase`` (``core.rules.berserk``)."""
@@ -123,26 +116,22 @@ class MustMassacre:
     phase: ev.Phase
 
 
-@dataclass(frozen=True)
-class MayScrounge:
+class MayScrounge(msgspec.Struct, frozen=True):
     units: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayRecapture:
+class MayRecapture(msgspec.Struct, frozen=True):
     """``side``'s Infantry entering the Location of ``free`` may recapture them (A20.54)."""
 
     side: str
     free: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class MayEscort:
+class MayEscort(msgspec.Struct, frozen=True):
     guards: tuple[Unit, ...]
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(msgspec.Struct, frozen=True):
     """The game has ended: nothing more may happen."""
 
 
@@ -431,6 +420,51 @@ def sentence(fact: May, state: GameState) -> str:
                 "escorted prisoners count double (A20.53)"
             )
     raise AssertionError(f"no sentence for {fact!r}")
+
+
+def _waiting(fact: May, phase: ev.Phase) -> Waiting | None:
+    """A fact that asks something of the table, in the few words a clock reply names it
+    by (``passed CCPh, where g3 may attempt escape from r2 (A20.55)``); None for one
+    that asks nothing (a Guard in Melee, a unit that never surrenders, the game over)."""
+    match fact:
+        case MayTransfer(guard=guard):
+            return Waiting(phase, f"{guard.handle} may transfer or abandon", "A20.5")
+        case MayEscape(units=units, guard=guard):
+            return Waiting(phase, f"{_names(units)} may attempt escape from {guard}", "A20.55")
+        case MayCaptureBack(unit=p, targets=targets):
+            return Waiting(phase, f"{p.handle} may capture {' '.join(targets)}", "A20.221")
+        case MayRearm(unit=u, enemy=enemy):
+            return Waiting(phase, f"{u.handle} may rearm from {enemy.handle}", "A20.551")
+        case MaySurrender(units=units):
+            return Waiting(phase, f"{_names(units)} may surrender", "A20.21")
+        case MustMassacre(units=units, victims=victims):
+            return Waiting(phase, f"{_names(units)} must massacre {' '.join(victims)}", "A20.4")
+        case MayMassacre(units=units, victims=victims):
+            return Waiting(phase, f"{_names(units)} may massacre {' '.join(victims)}", "A20.4")
+        case MayScrounge(units=units):
+            return Waiting(phase, f"{_names(units)} may scrounge", "A20.552")
+        case MayRecapture(side=side, free=free):
+            return Waiting(phase, f"{side} may recapture {_names(free)}", "A20.54")
+        case MayEscort(guards=guards):
+            return Waiting(phase, f"{_names(guards)} may escort their prisoners", "A20.53")
+    return None
+
+
+def waiting_in(state: GameState, phase: ev.Phase) -> Waiting | None:
+    """The first thing A20 asks of the table in ``phase`` of this Player Turn, as the
+    board stands: the facts ``may_now`` gives the hints there (one judge, so the key
+    that skips to the next such phase never passes one the hints then name), or a Melee
+    that goes on in the CCPh (a CC capture in it, A20.22)."""
+    view = phase_view(state, phase)
+    for fact in may_now(view):
+        waiting = _waiting(fact, phase)
+        if waiting is not None:
+            return waiting
+    if phase == "CCPh":
+        fighting = next((u for u in state.units.values() if u.on_board and u.melee), None)
+        if fighting is not None:
+            return Waiting(phase, f"the Melee of {fighting.handle} goes on", "A20.22")
+    return None
 
 
 def phase_hints(state: GameState) -> list[str]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.errors import Refusal, RuleRefusal
@@ -35,8 +36,7 @@ from stockade.core.rules.timing import judged_in
 FIXABLE = frozenset({"A20.51"})
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(msgspec.Struct, frozen=True):
     """One unit a picker may offer, with the core's verdict on picking it."""
 
     handle: str
@@ -364,8 +364,7 @@ def _capture_attacker(judge: Judge, u: Unit, at: dict[str, list[Unit]]) -> Choic
     return _from_reason(u, reason, "", "A20.22")
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """An enemy a unit may capture in CC, and the board facts the entry implies ("")."""
 
     unit: Unit

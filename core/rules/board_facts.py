@@ -83,6 +83,17 @@ def _rejected_as_broken(state: GameState, e: ev.SurrenderRejected) -> bool:
     return not all(u is not None and u.disrupted for u in units)
 
 
+def _entering(state: GameState, e: ev.Recaptured) -> bool:
+    """A recapture in the MPh: the unit entered the unarmed units' Location now."""
+    return state.phase == "MPh"
+
+
+def _in_cc(state: GameState, e: ev.Recaptured) -> bool:
+    """A recapture by CC (CCPh): the ATTACKER's unit advanced into the Location in its
+    APh, before this phase; in the CCPh itself no unit moves."""
+    return state.phase != "MPh"
+
+
 def _outside_melee(state: GameState, e: ev.EscapeAttempted) -> bool:
     prisoners = [state.units.get(h) for h in e.units]
     guard = state.units.get(_guard_of_units(state, e)[0]) if _guard_of_units(state, e) else None
@@ -154,7 +165,17 @@ NEEDS: dict[type[ev.Record], tuple[Need, ...]] = {
             Fact.WITH,
             _guard,
             "A20.54",
-            "a recapture enters the unarmed units' Location (MPh) or advances into it (APh)",
+            "a recapture in the MPh enters the unarmed units' Location",
+            _entering,
+            with_role=_units,
+        ),
+        Need(
+            Fact.WITH,
+            _guard,
+            "A20.54",
+            "a recapture by CC is fought within one Location, which the ATTACKER entered "
+            "in its APh",
+            _in_cc,
             with_role=_units,
         ),
     ),

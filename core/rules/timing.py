@@ -13,10 +13,6 @@ import msgspec
 
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
-from stockade.core.model.tracked_unit import ACTIVE, PRISONER, UNARMED
-from stockade.core.rules.escape import will_escape_refusal
-from stockade.core.rules.losses import may_massacre
-from stockade.core.rules.surrender import may_surrender_to, rtph_captor_refusal
 
 # The phases in which fire attacks are made: Prep Fire, Defensive First Fire in the
 # MPh, Defensive Fire, Advancing Fire, and Interdiction of routing units in the RtPh.
@@ -120,8 +116,9 @@ class ClockMove(msgspec.Struct, frozen=True):
 
     phase: ev.Phase
     rule: str
-    # what A20 had waiting in the phases between now and ``phase`` (``a20_waiting``):
-    # the reply names it, as the clock passed it by
+    # what A20 had waiting in the phases between now and ``phase``
+    # (``core.reads.may.waiting_in``, filled in by ``core.commands.clock``): the reply
+    # names it, as the clock passed it by
     skipped: tuple[Waiting, ...] = ()
 
 
@@ -140,10 +137,7 @@ def phase_to_move_to(state: GameState, events: list[ev.Record]) -> ClockMove | N
         if all(phase in w.phases for w in windows):
             if phase == state.phase:
                 return None
-            between = ev.PHASES[now + 1 : ev.PHASES.index(phase)]
-            waiting = (a20_waiting(state, p, state.attacker) for p in between)
-            skipped = tuple(w for w in waiting if w is not None)
-            return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)), skipped)
+            return ClockMove(phase, "/".join(dict.fromkeys(w.rule for w in windows)))
     return None
 
 
@@ -156,92 +150,16 @@ def judged_in(state: GameState, events: list[ev.Record]) -> GameState:
     reads), never to fold into. A pick list judges each candidate in it, so that it
     agrees with the command that moves the clock and then records the entry."""
     move = phase_to_move_to(state, events)
-    if move is None:
-        return state
+    return state if move is None else phase_view(state, move.phase)
+
+
+def phase_view(state: GameState, phase: ev.Phase) -> GameState:
+    """A view of ``state`` with the clock at ``phase`` of this same Player Turn, for a
+    check or a read (never to fold into): it shares every unit and side with ``state``."""
     view = object.__new__(type(state))
     view.__dict__.update(state.__dict__)
-    view.__dict__["phase"] = move.phase  # not a recorded set: nothing folds here
+    view.__dict__["phase"] = phase  # not a recorded set: nothing folds here
     # the live state's own tracker: a view without one would make its own and tie the
     # shared units to it, and the live state's undo would lose their changes
     object.__setattr__(view, "_tracker", state.tracker)
     return view
-
-
-def a20_can_act(state: GameState, phase: ev.Phase, attacker: str) -> bool:
-    """Whether anything of A20 can be asked of the table in ``phase`` with ``attacker``
-    moving, as the board stands: what the key that skips to the next such phase reads
-    (``a20_waiting`` says what)."""
-    return a20_waiting(state, phase, attacker) is not None
-
-
-def a20_waiting(state: GameState, phase: ev.Phase, attacker: str) -> Waiting | None:
-    """The first thing A20 has waiting in ``phase`` with ``attacker`` moving, as the
-    board stands, or None.
-
-    Entries still move the clock by themselves (a CC capture typed in the MPh moves it
-    to the CCPh), so this names only the phases with something already waiting: a
-    prisoner to transfer, escort or that may escape, a broken unit that may surrender,
-    an unarmed unit to recapture, rearm or massacre."""
-    units = [u for u in state.units.values() if u.on_board]
-    mine = [u for u in units if u.side == attacker]
-    theirs = [u for u in units if u.side != attacker]
-    guards = [g for g in state.guards() if g.status == ACTIVE]
-    own_guard = next((g for g in guards if g.side == attacker), None)
-    if phase in ("RPh", "APh"):  # A20.5 transfer / abandon; A20.53 escort in the APh
-        if own_guard is None:
-            return None
-        if phase == "APh":
-            return Waiting(phase, f"{own_guard.handle} may transfer, abandon or escort", "A20.5")
-        return Waiting(phase, f"{own_guard.handle} may transfer or abandon", "A20.5")
-    if phase == "MPh":  # A20.53 escort, A20.54 recapture by entering, A20.552 scrounging
-        if own_guard is not None:
-            return Waiting(phase, f"{own_guard.handle} may escort its prisoners", "A20.53")
-        unarmed = next((u for u in mine if u.status == UNARMED), None)
-        if unarmed is not None:
-            return Waiting(phase, f"{unarmed.handle} may scrounge", "A20.552")
-        # a recapture needs a unit of the moving side that can enter and attack
-        recapturer = next(
-            (u for u in mine if u.status == ACTIVE and u.armed and not u.broken), None
-        )
-        held = next((u for u in mine if u.status == PRISONER), None)
-        if recapturer is not None and held is not None:
-            return Waiting(phase, f"{recapturer.handle} may recapture {held.handle}", "A20.54")
-        return None
-    if phase in ("PFPh", "AFPh", "DFPh"):  # A20.4 Massacre in the unit's own fire phase
-        firing, victims = (mine, theirs) if phase != "DFPh" else (theirs, mine)
-        victim = next((u for u in victims if u.status in (PRISONER, UNARMED)), None)
-        if victim is None:
-            return None
-        killer = next(
-            (u for u in firing if u.status == ACTIVE and u.armed and may_massacre(state, u)),
-            None,
-        )
-        if killer is None:
-            return None
-        return Waiting(phase, f"{killer.handle} may massacre {victim.handle}", "A20.4")
-    if phase == "RtPh":  # A20.21: a broken unit that may surrender, and a captor for it
-        captors = {g.side for g in units if rtph_captor_refusal(g) is None}
-        broken = next(
-            (
-                u
-                for u in units
-                for side in captors
-                if side != u.side and may_surrender_to(state, u, side)
-            ),
-            None,
-        )
-        return (
-            None if broken is None else Waiting(phase, f"{broken.handle} may surrender", "A20.21")
-        )
-    # CCPh: A20.55 escape (a Guard broken or in Melee, the prisoner willing), A20.22
-    # capture in a Melee that goes on
-    fighting = next((u for u in units if u.melee), None)
-    if fighting is not None:
-        return Waiting(phase, f"the Melee of {fighting.handle} goes on", "A20.22")
-    for g in guards:
-        if not g.broken:
-            continue
-        for p in state.prisoners_of(g.handle):
-            if will_escape_refusal(state, p) is None:
-                return Waiting(phase, f"{p.handle} may attempt escape from {g.handle}", "A20.55")
-    return None

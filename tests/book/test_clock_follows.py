@@ -134,14 +134,24 @@ def test_skip_stops_at_the_next_phase_where_a20_has_something_waiting(log):
         game.close()
 
 
-def test_skip_passes_a_ccph_where_no_prisoner_may_escape(log):
-    game = Game.open(log)
+def test_skip_passes_a_ccph_where_no_prisoner_may_escape(tmp_path, capsys):
+    """Italians will not attempt escape unless abandoned (A20.55): with only an
+    Italian prisoner, nothing of A20 waits in the American CCPh."""
+    path = tmp_path / "game.jsonl"
+    sides = ["--side", "American:American", "--side", "Italian:Italian"]
+    assert cli(capsys, "new", path, "--scenario", "T", *sides)[0] == 0
+    script = tmp_path / "setup.txt"
+    script.write_text(
+        "add American 6-6-6 at Q4\nadd Italian 3-4-7 sq at Q5 broken\nphase MPh 2 American\n"
+        "surrender i1 to a1\n"
+    )
+    assert cli(capsys, "run", path, script)[0] == 0
+    game = Game.open(path)
     try:
-        execute(game, "surrender g1 to a1")
-        execute(game, "skip")  # the APh: a1 may transfer g1 (A20.5)
+        execute(game, "skip")  # the APh: a1 may transfer i1 (A20.5)
         assert game.state.phase == "APh"
-        execute(game, "skip")  # a1 in Good Order, no Melee: nothing in the CCPh
-        assert (game.state.attacker, game.state.phase) == ("German", "RPh")
+        execute(game, "skip")
+        assert (game.state.attacker, game.state.phase) == ("Italian", "RPh")
     finally:
         game.close()
 
@@ -203,19 +213,23 @@ def test_end_now_ends_the_game_where_the_clock_is(log, capsys):
     assert records[-1].grp != records[-2].grp  # an entry of its own: no clock move
 
 
-def test_skip_stops_at_the_mph_for_a_recapture_only_with_a_unit_to_make_it(log):
+def test_skip_passes_an_mph_where_the_hints_offer_no_recapture(log):
+    """A guarded prisoner is freed by attacking its Guard, not recaptured by entering
+    (A20.54 recaptures unarmed units): the hints offer nothing in the German MPh, and
+    ``skip`` goes on to the CCPh, where g1 may attempt escape (A20.55)."""
+    from stockade.core.reads.may import phase_hints
+
     game = Game.open(log)
     try:
         execute(game, "surrender g1 to a1")
-        for _ in range(2):
-            execute(game, "skip")  # the APh (transfer), then the German Player Turn
+        # the APh (transfer), the CCPh (g1 may attempt escape, A20.55), the German RPh
+        for _ in range(3):
+            execute(game, "skip")
         assert (game.state.attacker, game.state.phase) == ("German", "RPh")
-        execute(game, "skip")  # the 9-1 in R9 may enter Q4 and recapture g1 (A20.54)
-        assert (game.state.attacker, game.state.phase) == ("German", "MPh")
-        execute(game, "phase RPh 2 German")
-        execute(game, "eliminate g2")
-        execute(game, "skip")  # no German unit left to recapture: nothing in the MPh
-        assert (game.state.turn, game.state.attacker, game.state.phase) == (3, "American", "RPh")
+        execute(game, "skip")
+        assert (game.state.attacker, game.state.phase) == ("German", "CCPh")
+        execute(game, "phase MPh 2 German")
+        assert not any("recapture" in h for h in phase_hints(game.state))
     finally:
         game.close()
 
@@ -266,27 +280,42 @@ def test_a_clock_that_passes_a_phase_names_what_a20_had_waiting_there(log, capsy
 
 
 def test_what_a20_has_waiting_names_the_unit_and_its_rule(log):
-    from stockade.core.rules.timing import a20_waiting
+    from stockade.core.reads.may import waiting_in
 
     game = Game.open(log)
     try:
         state = game.state
-        assert (
-            str(a20_waiting(state, "RtPh", "American")) == "RtPh, where g1 may surrender (A20.21)"
-        )
-        assert a20_waiting(state, "APh", "American") is None  # no Guard yet
+        assert str(waiting_in(state, "RtPh")) == "RtPh, where g1 may surrender (A20.21)"
+        assert waiting_in(state, "APh") is None  # no Guard yet
         execute(game, "surrender g1 to a1")
-        waiting = a20_waiting(game.state, "APh", "American")
+        waiting = waiting_in(game.state, "APh")
         assert waiting is not None and (waiting.what, waiting.rule) == (
-            "a1 may transfer, abandon or escort",
+            "a1 may transfer or abandon",
             "A20.5",
         )
         execute(game, "break a1")  # its Guard broken: g1 may attempt escape (A20.55)
-        waiting = a20_waiting(game.state, "CCPh", "American")
+        waiting = waiting_in(game.state, "CCPh")
         assert waiting is not None and waiting.what == "g1 may attempt escape from a1"
         assert waiting.rule == "A20.55"
     finally:
         game.close()
+
+
+def test_skip_stops_at_the_ccph_where_the_hints_offer_an_escape(log, capsys):
+    """g1, a German prisoner of a Good Order a1 with no German armed unit beside them,
+    may attempt escape in the German CCPh, the escape implying a1 broken (A20.55): the
+    hints say so there, so ``skip`` from the German DFPh stops there, not in the next
+    Player Turn."""
+    from stockade.core.reads.may import phase_hints
+
+    for line in ("surrender g1 to a1", "phase DFPh 2 German"):
+        code, _, err = cli(capsys, "do", log, line)
+        assert code == 0, err
+    code, out, err = cli(capsys, "do", log, "skip")
+    assert code == 0, err
+    assert out.startswith("Turn 2, German CCPh"), out
+    state = _state(log)[0]
+    assert any("g1 (German) may attempt escape" in h for h in phase_hints(state))
 
 
 def test_an_undo_names_the_entry_the_player_made_and_the_clock_move_with_it(log, capsys):

@@ -121,6 +121,30 @@ def test_an_escape_at_a_location_typed_before_the_ccph_takes_the_prisoners_there
     assert [r.units for r in outcome.records if isinstance(r, ev.EscapeAttempted)] == [["g4", "g5"]]
 
 
+def test_melee_at_a_location_takes_both_sides_there(game):
+    """A Melee is between both sides' units in one Location (A11): ``melee @R5`` takes
+    b3 with g4 and g5, where a one-side verb would be refused."""
+    assert reads_back("melee @R5", game) == ("b3", "g4", "g5")
+    assert plan("melee @R5", game.state).notes == ["@R5: b3 g4 g5"]
+
+
+def test_melee_at_a_location_of_one_side_is_refused_with_the_rule(game):
+    with pytest.raises(InputRefusal) as refused:
+        parse("melee @P4", game.state)
+    text = str(refused.value)
+    assert text.startswith("A11: a Melee is between both sides' units in one Location")
+    assert "only German units fit" in text
+
+
+def test_melee_at_a_location_takes_the_unarmed_units_an_entry_failed_to_recapture():
+    """A20.54: unarmed units an entering unit failed to recapture in the MPh are "in
+    Melee thereafter": ``melee @R5`` takes the unarmed g1 with b1, not b1 alone."""
+    lines = ["add British 4-5-7 at R5", "add German 4-6-7 at R5", "capture g1 by b1"]
+    game = new_game([*lines, "turn", "turn", "abandon g1", "phase MPh"])
+    assert game.state.units["g1"].status == "unarmed"
+    assert set(reads_back("melee @R5", game)) == {"b1", "g1"}
+
+
 def test_stacks_and_handles_mix_each_unit_once(game):
     assert reads_back("break g3 @P4 @Q4", game) == ("g3", "g1", "g2", "b1", "b2")
 

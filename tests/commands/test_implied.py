@@ -408,11 +408,31 @@ def test_an_elimination_by_fire_is_read_and_never_recorded_in_a_phase_without_fi
 def test_a_clock_move_says_which_a20_phases_it_passed() -> None:
     """A broken r1 beside the German Guard could surrender in the RtPh; a transfer
     typed in the MPh moves the clock to the APh past it, and the reply says so."""
-    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "phase MPh"])
+    lines = [*SETUP, "capture r3 by g1", "turn", "turn", "break r1", "move g4 L4", "phase MPh"]
+    game = new_game(lines=lines)
     outcome = execute(game, "abandon r3")
     assert "clock: MPh -> APh" in outcome.message
-    # each phase passed, with what waited there (the SS g4 may massacre r3 in its AFPh)
+    # each phase passed, with what waited there (the SS g4, with r3 in L4, may massacre
+    # it in its AFPh, A20.4: "an unarmed unit in their Location")
     assert (
         "passed AFPh, where g4 may massacre r3 (A20.4); RtPh, where r1 may surrender "
         "(A20.21); prev goes back"
     ) in outcome.message
+
+
+@pytest.mark.parametrize(
+    ("phase", "why"),
+    [
+        ("MPh", "a recapture in the MPh enters the unarmed units' Location"),
+        ("APh", "a recapture by CC is fought within one Location, which the ATTACKER entered"),
+        ("CCPh", "a recapture by CC is fought within one Location, which the ATTACKER entered"),
+    ],
+)
+def test_a_recapture_implies_the_move_of_the_phase_it_is_made_in(phase, why):
+    """A20.54: in the MPh g2 recaptures by entering r3's Location; by CC (typed in the
+    APh, the clock moves to the CCPh; or in the CCPh, where no unit moves) g2 stands
+    there because it advanced in its APh, and the implied Location says so."""
+    game = new_game(lines=[*SETUP, "capture r3 by g1", "turn", "turn", "abandon r3"])
+    execute(game, f"phase {phase}")
+    message = execute(game, "recapture r3 by g2").message
+    assert f"implied: g2 is in L4 (A20.54: {why}" in message, message
