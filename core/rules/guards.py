@@ -246,6 +246,12 @@ def escort_refusal(state: GameState, guard: Unit) -> Refusal | None:
         return RuleRefusal(
             "A20.53", f"{describe(guard)} is in Melee and cannot move off with its prisoners"
         )
+    if guard.broken:  # it moves only when it routs, its prisoners with it (A20.53)
+        return RuleRefusal(
+            "A20.53",
+            f"{describe(guard)} is broken: a broken Guard moves only by routing, so it "
+            "cannot escort its prisoners off in the MPh/APh (rally it first)",
+        )
     return None
 
 

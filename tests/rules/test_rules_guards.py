@@ -231,6 +231,15 @@ def test_escort_off_refused_in_melee():
     refused(game, ev.EscortedOff(guard="a1"), "A20.53")
 
 
+def test_escort_off_refused_to_a_broken_guard():
+    """A20.53: prisoners are moved with their Guard in the captor's MPh/APh; a broken
+    Guard moves only when it routs (the prisoners with it), so it escorts no one off."""
+    game = with_prisoners()
+    status(game, "a1", broken=True)
+    phase(game, "APh", attacker=US, turn=2)
+    refused(game, ev.EscortedOff(guard="a1"), "A20.53")
+
+
 def test_prisoners_move_with_their_guard():
     game = with_prisoners()
     status(game, "a1", location="R5")
