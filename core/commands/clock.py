@@ -47,17 +47,27 @@ def _phase_at(index: int) -> ev.Phase:
     return ev.PHASES[index]
 
 
-def next_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
-    index = ev.PHASES.index(state.phase)
+def phase_after(state: GameState, at: ev.PhaseSet, first_attacker: str) -> ev.PhaseSet:
+    """The phase that follows ``at``: the next of its Player Turn, or after the CCPh the
+    next Player Turn's RPh (the other side attacking; a new Game Turn when it is the
+    side that attacked first)."""
+    index = ev.PHASES.index(at.phase)
     if index + 1 < len(ev.PHASES):
-        return ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=_phase_at(index + 1))
-    return next_player_turn(state, first_attacker)
+        return ev.PhaseSet(turn=at.turn, attacker=at.attacker, phase=_phase_at(index + 1))
+    attacker = state.enemy_of(at.attacker)
+    turn = at.turn + (1 if attacker == first_attacker else 0)
+    return ev.PhaseSet(turn=turn, attacker=attacker, phase=_phase_at(0))
+
+
+def next_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:
+    phase = _phase_at(ev.PHASES.index(state.phase))
+    now = ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=phase)
+    return phase_after(state, now, first_attacker)
 
 
 def next_player_turn(state: GameState, first_attacker: str) -> ev.PhaseSet:
-    attacker = state.enemy_of(state.attacker)
-    turn = state.turn + (1 if attacker == first_attacker else 0)
-    return ev.PhaseSet(turn=turn, attacker=attacker, phase=_phase_at(0))
+    last = ev.PhaseSet(turn=state.turn, attacker=state.attacker, phase=_phase_at(-1))
+    return phase_after(state, last, first_attacker)
 
 
 def previous_phase(state: GameState, first_attacker: str) -> ev.PhaseSet:

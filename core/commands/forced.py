@@ -10,6 +10,7 @@ undo; the reply says it (``said``).
 
 from __future__ import annotations
 
+from stockade.core.commands.clock import phase_after
 from stockade.core.model import events as ev
 from stockade.core.model.state import GameState
 from stockade.core.rules.berserk import (
@@ -23,15 +24,6 @@ from stockade.core.rules.berserk import (
 # A Player Turn gives each side a fire phase (its PFPh and AFPh, or the DFPh), so the
 # clock's first two Player Turns ahead hold every fire phase a berserk unit can have.
 _LOOKAHEAD = 2 * len(ev.PHASES)
-
-
-def _step(state: GameState, at: ev.PhaseSet, first_attacker: str) -> ev.PhaseSet:
-    index = ev.PHASES.index(at.phase)
-    if index + 1 < len(ev.PHASES):
-        return ev.PhaseSet(turn=at.turn, attacker=at.attacker, phase=ev.PHASES[index + 1])
-    attacker = state.enemy_of(at.attacker)
-    turn = at.turn + (1 if attacker == first_attacker else 0)
-    return ev.PhaseSet(turn=turn, attacker=attacker, phase=ev.PHASES[0])
 
 
 def _same(a: ev.PhaseSet, b: ev.PhaseSet) -> bool:
@@ -55,7 +47,7 @@ def entered(
     out: list[ev.PhaseSet] = []
     at = start
     while len(out) < _LOOKAHEAD:
-        at = _step(state, at, first_attacker)
+        at = phase_after(state, at, first_attacker)
         out.append(at)
         if _same(at, to):
             return out

@@ -27,7 +27,12 @@ from stockade.core.reads.views import (
     rearm_sources,
     rearm_ways,
 )
-from stockade.core.rules.berserk import berserk_with_prisoners, bound_to_massacre, next_fire_phase
+from stockade.core.rules.berserk import (
+    berserk_with_prisoners,
+    bound_to_massacre,
+    firer_in,
+    next_fire_phase,
+)
 from stockade.core.rules.escape import needs_ntc
 from stockade.core.rules.guarding import accept_refusal, guard_refusal
 from stockade.core.rules.guards import escort_refusal
@@ -258,7 +263,7 @@ def _rtph(state: GameState) -> list[May]:
 
 
 def _fire(state: GameState) -> list[May]:
-    firer = state.attacker if state.phase in ("PFPh", "AFPh") else state.defender
+    firer = firer_in(state.phase, state.attacker, state.defender)
     helpless = [
         v for v in state.units.values() if v.side != firer and v.status in (PRISONER, UNARMED)
     ]

@@ -19,7 +19,7 @@ RULE = "A20.4"
 WHY = "a berserk unit with prisoners in its Location eliminates them at the start of its fire phase"
 
 
-def firer_in(phase: ev.Phase, attacker: str, defender: str) -> str:
+def firer_in(phase: str, attacker: str, defender: str) -> str:
     """The side whose fire phase ``phase`` is for a Massacre (A20.4, "in their fire
     phase"): the ATTACKER's PFPh and AFPh, the DEFENDER's DFPh; "" in any other."""
     if phase in ("PFPh", "AFPh"):
